@@ -1,0 +1,93 @@
+// Percent-normalisation of patterns (both modes) and of URL paths (rfc mode only).
+// Works byte by byte on linear memory; never decodes a charset.
+import {
+  CHAR_PERCENT, CHAR_NON_ASCII, CHAR_0, CHAR_9, CHAR_UPPER_A, CHAR_UPPER_F, CHAR_LOWER_A, CHAR_LOWER_F,
+  CHAR_UPPER_Z, CHAR_LOWER_Z, CHAR_HYPHEN, CHAR_DOT, CHAR_UNDERSCORE, CHAR_TILDE, CHAR_ASTERISK, CHAR_DOLLAR,
+} from "../src/constants";
+
+@inline export function isHexDigit(c: i32): bool {
+  return (c >= CHAR_0 && c <= CHAR_9) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_F) || (c >= CHAR_LOWER_A && c <= CHAR_LOWER_F);
+}
+
+@inline function hexValue(c: i32): u32 {
+  if (c <= CHAR_9) return c - CHAR_0;
+  if (c <= CHAR_UPPER_F) return c - CHAR_UPPER_A + 10;
+  return c - CHAR_LOWER_A + 10;
+}
+
+@inline function upperHexDigit(value: i32): u32 {
+  return value < 10 ? CHAR_0 + value : CHAR_UPPER_A + value - 10;
+}
+
+@inline function toUpperHex(c: i32): u32 {
+  return c >= CHAR_LOWER_A ? c - (CHAR_LOWER_A - CHAR_UPPER_A) : c;
+}
+
+/** RFC 3986 unreserved: ALPHA / DIGIT / "-" / "." / "_" / "~". */
+@inline function isUnreserved(c: i32): bool {
+  return (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z) || (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) ||
+    (c >= CHAR_0 && c <= CHAR_9) || c == CHAR_HYPHEN || c == CHAR_DOT || c == CHAR_UNDERSCORE || c == CHAR_TILDE;
+}
+
+@inline function writeEscaped(dst: usize, byte: i32): usize {
+  store<u8>(dst, CHAR_PERCENT);
+  store<u8>(dst + 1, upperHexDigit(byte >> 4));
+  store<u8>(dst + 2, upperHexDigit(byte & 15));
+  return dst + 3;
+}
+
+/**
+ * Google mode pattern normalisation: `%xy` (two hex digits) keeps its escape with upper-case hex digits,
+ * every byte >= 0x80 becomes `%HH`, everything else (invalid escapes included) is copied.
+ * Writes at most 3 * srcLen bytes at dst; returns the number written.
+ */
+export function normalizeGooglePattern(src: usize, srcLen: usize, dst: usize): usize {
+  const start = dst;
+  const end = src + srcLen;
+  let p = src;
+  while (p < end) {
+    const c = <i32>load<u8>(p);
+    if (c == CHAR_PERCENT && p + 2 < end && isHexDigit(load<u8>(p + 1)) && isHexDigit(load<u8>(p + 2))) {
+      store<u8>(dst, CHAR_PERCENT);
+      store<u8>(dst + 1, toUpperHex(load<u8>(p + 1)));
+      store<u8>(dst + 2, toUpperHex(load<u8>(p + 2)));
+      dst += 3;
+      p += 3;
+    } else if (c >= CHAR_NON_ASCII) {
+      dst = writeEscaped(dst, c);
+      p++;
+    } else {
+      store<u8>(dst++, <u8>c);
+      p++;
+    }
+  }
+  return dst - start;
+}
+
+/**
+ * RFC 9309 normalisation, for patterns and (with encodeOperators) for URL paths: escapes of unreserved
+ * characters are decoded (`%7E` -> `~`), other escapes get upper-case hex, bytes >= 0x80 become `%HH`.
+ * With encodeOperators (URL side) a literal `*` or `$` becomes `%2A` / `%24`, so that a pattern can name
+ * them only by their escapes, as RFC 9309 section 2.2.3 shows. Writes at most 3 * srcLen bytes.
+ */
+export function normalizeRfc(src: usize, srcLen: usize, dst: usize, encodeOperators: bool): usize {
+  const start = dst;
+  const end = src + srcLen;
+  let p = src;
+  while (p < end) {
+    const c = <i32>load<u8>(p);
+    if (c == CHAR_PERCENT && p + 2 < end && isHexDigit(load<u8>(p + 1)) && isHexDigit(load<u8>(p + 2))) {
+      const value = (hexValue(load<u8>(p + 1)) << 4) | hexValue(load<u8>(p + 2));
+      if (isUnreserved(value)) store<u8>(dst++, <u8>value);
+      else dst = writeEscaped(dst, value);
+      p += 3;
+    } else if (c >= CHAR_NON_ASCII || (encodeOperators && (c == CHAR_ASTERISK || c == CHAR_DOLLAR))) {
+      dst = writeEscaped(dst, c);
+      p++;
+    } else {
+      store<u8>(dst++, <u8>c);
+      p++;
+    }
+  }
+  return dst - start;
+}

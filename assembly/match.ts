@@ -1,0 +1,250 @@
+// The matcher: walks one URL's path once through a compiled trie, keeping every pattern prefix that can
+// still match as an active node, and records the longest allow and disallow rule (earliest line on ties).
+//
+// Worst case, stated: O(L x A) steps for a path of L bytes, where A <= number of trie nodes (<= total
+// normalised pattern bytes + 1) is the number of simultaneously active nodes; each step costs one edge
+// look-up (binary search over at most 256 sorted edges). Nodes reached through '*' stay active to the end
+// of the path and are deduplicated by a per-URL stamp, so no node is ever active twice: no backtracking,
+// no exponential blow-up. `/*a*a*a*a*a*a*a*a*a*a*b` has 21 nodes: a 64 KiB path costs at most 64 Ki x 21 steps.
+// Typical robots.txt groups keep 1-3 nodes active and stop at the first byte no pattern continues with.
+import {
+  RULE_KIND, RULE_LINE, RULE_PATTERN_LENGTH, RULE_SIZE, RULE_KIND_ALLOW, FLAG_RFC_MODE,
+  HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET,
+  HEADER_RULES_OFFSET, VERDICT_ALLOWED, VERDICT_DISALLOWED, CHAR_SLASH,
+} from "../src/constants";
+import {
+  NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE,
+  NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE, NODE_STAMP, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE,
+  NO_RULE, NO_NODE, ensureCapacity, alignUp,
+} from "./layout";
+import { findPathStart, isPathEnd, writePath, PATH_IS_ROOT } from "./path";
+import { normalizeRfc } from "./escape";
+
+const LINEAR_SEARCH_MAX_EDGES: u32 = 8;
+
+// ---- the blob in use (set by bindMatcher) ----
+let blobBase: usize = 0;
+let nodesBase: usize = 0;
+let edgeBytesBase: usize = 0;
+let edgeTargetsBase: usize = 0;
+let rulesBase: usize = 0;
+let blobNodeCount: u32 = 0;
+let rfcMode = false;
+
+// ---- per-URL state, in the scratch area after the blob's work lists ----
+let activeList: usize = 0; // nodes reached through literal edges at the current position
+let nextList: usize = 0;
+let starList: usize = 0; // nodes reached through '*': active until the end of the path
+let activeCount: u32 = 0;
+let nextCount: u32 = 0;
+let starCount: u32 = 0;
+let rfcPathBuffer: usize = 0;
+let rfcBufferCapacity: usize = 0;
+let generation: u32 = 0;
+
+// ---- per-URL result ----
+export let bestAllowRule: i32 = NO_RULE;
+export let bestDisallowRule: i32 = NO_RULE;
+let bestAllowPriority: i32 = -1;
+let bestDisallowPriority: i32 = -1;
+let bestAllowLine: u32 = 0;
+let bestDisallowLine: u32 = 0;
+
+/** Points the matcher at a blob and its scratch area (3 node lists, then the rfc path buffer). */
+export function bindMatcher(blob: usize, scratch: usize): void {
+  blobBase = blob;
+  nodesBase = blob + <usize>load<u32>(blob + HEADER_NODES_OFFSET);
+  edgeBytesBase = blob + <usize>load<u32>(blob + HEADER_EDGE_BYTES_OFFSET);
+  edgeTargetsBase = blob + <usize>load<u32>(blob + HEADER_EDGE_TARGETS_OFFSET);
+  rulesBase = blob + <usize>load<u32>(blob + HEADER_RULES_OFFSET);
+  blobNodeCount = load<u32>(blob + HEADER_NODE_COUNT);
+  rfcMode = (load<u32>(blob + HEADER_FLAGS) & FLAG_RFC_MODE) != 0;
+  const listBytes = <usize>blobNodeCount * 4;
+  activeList = alignUp(scratch, 8);
+  nextList = activeList + listBytes;
+  starList = nextList + listBytes;
+  rfcPathBuffer = starList + listBytes;
+  rfcBufferCapacity = 0;
+  ensureCapacity(rfcPathBuffer);
+}
+
+@inline function recordRule(ruleIndex: i32): void {
+  const rule = rulesBase + <usize>ruleIndex * RULE_SIZE;
+  const priority = load<i32>(rule + RULE_PATTERN_LENGTH);
+  const line = load<u32>(rule + RULE_LINE);
+  if (load<i32>(rule + RULE_KIND) == RULE_KIND_ALLOW) {
+    if (priority > bestAllowPriority || (priority == bestAllowPriority && line < bestAllowLine)) {
+      bestAllowPriority = priority;
+      bestAllowLine = line;
+      bestAllowRule = ruleIndex;
+    }
+  } else if (priority > bestDisallowPriority || (priority == bestDisallowPriority && line < bestDisallowLine)) {
+    bestDisallowPriority = priority;
+    bestDisallowLine = line;
+    bestDisallowRule = ruleIndex;
+  }
+}
+
+@inline function recordRules(node: usize, allowField: usize, disallowField: usize): void {
+  const allow = load<i32>(node + allowField);
+  if (allow != NO_RULE) recordRule(allow);
+  const disallow = load<i32>(node + disallowField);
+  if (disallow != NO_RULE) recordRule(disallow);
+}
+
+/** A star node becomes active: record its rules (the '*' may match nothing) and follow '**' chains. */
+function activateStar(index: u32): void {
+  while (index != NO_NODE) {
+    const node = nodesBase + <usize>index * NODE_SIZE;
+    if (load<u32>(node + NODE_STAMP) == generation) return;
+    store<u32>(node + NODE_STAMP, generation);
+    store<u32>(starList + <usize>starCount * 4, index);
+    starCount++;
+    if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_RULE) recordRules(node, NODE_ALLOW_RULE, NODE_DISALLOW_RULE);
+    index = load<u32>(node + NODE_STAR_CHILD);
+  }
+}
+
+/** A literal node is reached after consuming a byte: record its rules, activate its '*' child. */
+@inline function enterNode(index: u32): void {
+  const node = nodesBase + <usize>index * NODE_SIZE;
+  if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_RULE) recordRules(node, NODE_ALLOW_RULE, NODE_DISALLOW_RULE);
+  const star = load<u32>(node + NODE_STAR_CHILD);
+  if (star != NO_NODE) activateStar(star);
+  store<u32>(nextList + <usize>nextCount * 4, index);
+  nextCount++;
+}
+
+/** The literal child of a node for byte c, or NO_NODE. */
+@inline function childFor(index: u32, c: i32): u32 {
+  const node = nodesBase + <usize>index * NODE_SIZE;
+  const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
+  if (count == 0) return NO_NODE;
+  const first = load<u32>(node + NODE_EDGE_INDEX);
+  if (count <= LINEAR_SEARCH_MAX_EDGES) {
+    for (let k: u32 = 0; k < count; k++) {
+      const label = <i32>load<u8>(edgeBytesBase + <usize>(first + k));
+      if (label == c) return load<u32>(edgeTargetsBase + <usize>(first + k) * 4);
+      if (label > c) return NO_NODE;
+    }
+    return NO_NODE;
+  }
+  let low = first;
+  let high = first + count;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const label = <i32>load<u8>(edgeBytesBase + <usize>middle);
+    if (label == c) return load<u32>(edgeTargetsBase + <usize>middle * 4);
+    if (label < c) low = middle + 1;
+    else high = middle;
+  }
+  return NO_NODE;
+}
+
+@inline function swapLists(): void {
+  const list = activeList;
+  activeList = nextList;
+  nextList = list;
+  activeCount = nextCount;
+  nextCount = 0;
+}
+
+/** Consumes one path byte; returns false when no pattern can match any more. */
+function step(c: i32): bool {
+  for (let i: u32 = 0; i < activeCount; i++) {
+    const child = childFor(load<u32>(activeList + <usize>i * 4), c);
+    if (child != NO_NODE) enterNode(child);
+  }
+  const stars = starCount; // stars activated during this step start consuming at the next byte
+  for (let i: u32 = 0; i < stars; i++) {
+    const child = childFor(load<u32>(starList + <usize>i * 4), c);
+    if (child != NO_NODE) enterNode(child);
+  }
+  swapLists();
+  return (activeCount | starCount) != 0;
+}
+
+/** The path ended: rules with a final '$' match on the nodes active now. */
+function finishPath(): void {
+  for (let i: u32 = 0; i < activeCount; i++) {
+    const node = nodesBase + <usize>load<u32>(activeList + <usize>i * 4) * NODE_SIZE;
+    if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_END_RULE) recordRules(node, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE);
+  }
+  for (let i: u32 = 0; i < starCount; i++) {
+    const node = nodesBase + <usize>load<u32>(starList + <usize>i * 4) * NODE_SIZE;
+    if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_END_RULE) recordRules(node, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE);
+  }
+}
+
+function beginUrl(): void {
+  bestAllowRule = NO_RULE;
+  bestDisallowRule = NO_RULE;
+  bestAllowPriority = -1;
+  bestDisallowPriority = -1;
+  generation++;
+  if (generation == 0) {
+    // 2^32 URLs on one binding: clear the stamps once and start again.
+    for (let n: u32 = 0; n < blobNodeCount; n++) store<u32>(nodesBase + <usize>n * NODE_SIZE + NODE_STAMP, 0);
+    generation = 1;
+  }
+  activeCount = 0;
+  nextCount = 0;
+  starCount = 0;
+  enterNode(0);
+  swapLists();
+}
+
+/** The reference's decision for one rule set: the longer match wins, ties go to allow, priority 0 never decides. */
+@inline function decide(): u32 {
+  if (bestAllowPriority > 0 || bestDisallowPriority > 0) {
+    return bestDisallowPriority > bestAllowPriority ? VERDICT_DISALLOWED : VERDICT_ALLOWED;
+  }
+  return VERDICT_ALLOWED;
+}
+
+/** "/robots.txt" byte for byte: RFC 9309 allows it implicitly (rfc mode only). */
+function isRobotsTxtPath(path: usize, length: usize): bool {
+  if (length != 11) return false;
+  return load<u64>(path) == 0x2e746f626f722f && // "/robots." little-endian
+    load<u8>(path + 8) == 0x74 && load<u8>(path + 9) == 0x78 && load<u8>(path + 10) == 0x74;
+}
+
+function matchUrlRfc(urlPtr: usize, urlEnd: usize): u32 {
+  const urlLength = urlEnd - urlPtr;
+  const needed = urlLength * 4 + 8;
+  if (needed > rfcBufferCapacity) {
+    ensureCapacity(rfcPathBuffer + needed);
+    rfcBufferCapacity = needed;
+  }
+  const rawPath = rfcPathBuffer;
+  const rawLength = writePath(urlPtr, urlLength, rawPath);
+  const path = rfcPathBuffer + urlLength + 1;
+  const pathLength = normalizeRfc(rawPath, rawLength, path, true);
+  if (isRobotsTxtPath(path, pathLength)) return VERDICT_ALLOWED;
+  for (let p: usize = 0; p < pathLength; p++) {
+    if (!step(<i32>load<u8>(path + p))) return decide();
+  }
+  finishPath();
+  return decide();
+}
+
+/** Matches url[urlPtr, urlEnd) against the bound blob; returns a VERDICT_* value. */
+export function matchUrl(urlPtr: usize, urlEnd: usize): u32 {
+  beginUrl();
+  if (rfcMode) return matchUrlRfc(urlPtr, urlEnd);
+  const start = findPathStart(urlPtr, urlEnd);
+  // The path always starts with '/': a path beginning with '?' or ';' gets one in front.
+  if (!step(CHAR_SLASH)) return decide();
+  if (start != PATH_IS_ROOT) {
+    let p = start;
+    if (load<u8>(p) == CHAR_SLASH) p++;
+    while (p < urlEnd) {
+      const c = <i32>load<u8>(p);
+      if (isPathEnd(c)) break;
+      if (!step(c)) return decide();
+      p++;
+    }
+  }
+  finishPath();
+  return decide();
+}

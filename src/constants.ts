@@ -1,0 +1,94 @@
+// Numbers shared by the TypeScript host (src/) and the WebAssembly core (assembly/).
+// This file must stay valid in both languages: only `export const NAME = <integer literal>;`.
+// AssemblyScript infers i32 for each, TypeScript infers number.
+
+// ---- verdict bytes written by the core (0 means "never written": a bug, not a verdict) ----
+export const VERDICT_UNSET = 0;
+export const VERDICT_ALLOWED = 1;
+export const VERDICT_DISALLOWED = 2;
+
+// ---- rule kinds (input records and compiled rule records) ----
+export const RULE_KIND_ALLOW = 1;
+export const RULE_KIND_DISALLOW = 2;
+
+// ---- compile flags ----
+/** Strict RFC 9309 mode: no index.htm rule, URL and pattern normalised per RFC 9309, /robots.txt allowed. */
+export const FLAG_RFC_MODE = 1;
+
+// ---- rule input record written by the host before compileRules (u32 fields) ----
+export const RULE_INPUT_KIND = 0;
+export const RULE_INPUT_LINE = 4;
+export const RULE_INPUT_VALUE_PTR = 8;
+export const RULE_INPUT_VALUE_LEN = 12;
+export const RULE_INPUT_SIZE = 16;
+
+// ---- compiled matcher blob: header (u32 fields, byte offsets from the blob start) ----
+export const BLOB_MAGIC = 0x52425431; // "RBT1"
+export const HEADER_MAGIC = 0;
+export const HEADER_FLAGS = 4;
+export const HEADER_NODE_COUNT = 8;
+export const HEADER_RULE_COUNT = 12;
+export const HEADER_NODES_OFFSET = 16;
+export const HEADER_EDGE_BYTES_OFFSET = 20;
+export const HEADER_EDGE_TARGETS_OFFSET = 24;
+export const HEADER_RULES_OFFSET = 28;
+export const HEADER_PATTERNS_OFFSET = 32;
+export const HEADER_TOTAL_LENGTH = 36;
+export const HEADER_EDGE_COUNT = 40;
+export const HEADER_SIZE = 48;
+
+// ---- compiled rule record (u32 fields) ----
+export const RULE_KIND = 0;
+export const RULE_LINE = 4;
+export const RULE_PATTERN_OFFSET = 8; // from the start of the patterns area
+export const RULE_PATTERN_LENGTH = 12; // = priority
+export const RULE_SOURCE_INDEX = 16; // index of the input rule it came from
+export const RULE_DERIVED = 20; // 1 when made by the index.htm rule
+export const RULE_SIZE = 24;
+
+// ---- match result record written by matchOne (i32 fields) ----
+export const RESULT_VERDICT = 0;
+export const RESULT_ALLOW_RULE = 4; // compiled rule index or -1
+export const RESULT_DISALLOW_RULE = 8; // compiled rule index or -1
+export const RESULT_SIZE = 16;
+
+// ---- output filters for formatLines ----
+export const OUTPUT_ALL = 0;
+export const OUTPUT_ONLY_ALLOWED = 1;
+export const OUTPUT_ONLY_DISALLOWED = 2;
+
+// ---- limits from the specification ----
+/** The reference keeps at most this many bytes of a robots.txt line. */
+export const MAX_LINE_BYTES = 16663;
+/** Default robots.txt size limit (500 KiB), as Google's crawler and RFC 9309 use. */
+export const DEFAULT_MAX_BYTES = 512000;
+
+// ---- character codes ----
+export const CHAR_NUL = 0x00;
+export const CHAR_TAB = 0x09;
+export const CHAR_LF = 0x0a;
+export const CHAR_VT = 0x0b;
+export const CHAR_FF = 0x0c;
+export const CHAR_CR = 0x0d;
+export const CHAR_SPACE = 0x20;
+export const CHAR_HASH = 0x23;
+export const CHAR_DOLLAR = 0x24;
+export const CHAR_PERCENT = 0x25;
+export const CHAR_ASTERISK = 0x2a;
+export const CHAR_HYPHEN = 0x2d;
+export const CHAR_DOT = 0x2e;
+export const CHAR_SLASH = 0x2f;
+export const CHAR_0 = 0x30;
+export const CHAR_9 = 0x39;
+export const CHAR_COLON = 0x3a;
+export const CHAR_SEMICOLON = 0x3b;
+export const CHAR_QUESTION = 0x3f;
+export const CHAR_UPPER_A = 0x41;
+export const CHAR_UPPER_F = 0x46;
+export const CHAR_UPPER_Z = 0x5a;
+export const CHAR_UNDERSCORE = 0x5f;
+export const CHAR_LOWER_A = 0x61;
+export const CHAR_LOWER_F = 0x66;
+export const CHAR_LOWER_Z = 0x7a;
+export const CHAR_TILDE = 0x7e;
+export const CHAR_NON_ASCII = 0x80;

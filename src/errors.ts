@@ -1,0 +1,16 @@
+/** Stable error codes: callers switch on `code`, never on the message. */
+export type RobotsErrorCode =
+  | 'INVALID_ARGUMENT' // a bad option or argument value (agent list empty, maxBytes negative, ...)
+  | 'FILE_UNREADABLE' // a file named on the command line or in a robots directory cannot be read
+  | 'WASM_UNAVAILABLE' // the compiled WebAssembly core is missing or cannot be instantiated
+  | 'USAGE'; // command line usage error
+
+/** The only error type the package throws on purpose. Thrown by the API and the command line on bad input. */
+export class RobotsError extends Error {
+  readonly code: RobotsErrorCode;
+  constructor(code: RobotsErrorCode, message: string) {
+    super(message);
+    this.name = 'RobotsError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,10 @@
+// Public API of robotstxt-wasm.
+export { parseRobots, RobotsTxt, productToken } from './robots.js';
+export type { RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, OtherDirective, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
+export { RobotsMatcher } from './matcher.js';
+export type { Explanation, DecidingRule } from './matcher.js';
+export { RobotsError } from './errors.js';
+export type { RobotsErrorCode } from './errors.js';
+export { parseRobotsBody } from './parse/parser.js';
+export type { RobotsParseHandler, ParseNoticeCode } from './parse/parser.js';
+export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';

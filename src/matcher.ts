@@ -1,0 +1,91 @@
+// A compiled matcher: the rules that apply to one agent query, compiled once into the WebAssembly core's
+// trie, then matched against many URLs.
+import { FLAG_RFC_MODE, RULE_KIND_ALLOW, RULE_KIND_DISALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL } from './constants.js';
+import { core, type WasmCore } from './wasm/core.js';
+import { compiledRule } from './wasm/blob.js';
+import type { RobotsRule, RobotsMode } from './robots.js';
+
+/** The rule that decided a verdict. */
+export interface DecidingRule {
+  kind: 'allow' | 'disallow';
+  /** Line number in the robots.txt (1-based). */
+  line: number;
+  /** The normalised pattern that matched (for the index.htm rule: the `<dir>/$` pattern it adds). */
+  pattern: string;
+  /** Byte length of the pattern: the rule's priority. */
+  priority: number;
+  /** True when the Google-only index.htm rule made this allow pattern. */
+  indexHtmRule: boolean;
+}
+
+/** A verdict with its reason. */
+export interface Explanation {
+  allowed: boolean;
+  /** The deciding rule, or null when no rule with a non-empty pattern matched (allowed by default). */
+  rule: DecidingRule | null;
+}
+
+const latin1 = new TextDecoder('latin1');
+const encoder = new TextEncoder();
+
+export class RobotsMatcher {
+  /** The agents this matcher was compiled for. */
+  readonly agents: readonly string[];
+  /** The compiled trie (position-independent bytes; can be sent to a worker). */
+  readonly blob: Uint8Array;
+  private readonly engine: WasmCore;
+
+  constructor(rules: readonly RobotsRule[], mode: RobotsMode, agents: readonly string[], engine: WasmCore = core()) {
+    this.agents = agents;
+    this.engine = engine;
+    const inputs = rules.map((rule) => ({ kind: rule.kind === 'allow' ? RULE_KIND_ALLOW : RULE_KIND_DISALLOW, line: rule.line, value: rule.value }));
+    this.blob = engine.compile(inputs, mode === 'rfc' ? FLAG_RFC_MODE : 0);
+  }
+
+  /** One verdict. Called per URL by interactive callers; bulk callers use checkBatch or checkLines. */
+  isAllowed(url: string | Uint8Array): boolean {
+    const verdict = typeof url === 'string' ? this.engine.matchString(this.blob, url) : this.engine.matchOne(this.blob, url).verdict;
+    return verdict === VERDICT_ALLOWED;
+  }
+
+  /** The verdict and the rule that decided it (line, pattern, priority). Called per URL by tools that report. */
+  explain(url: string | Uint8Array): Explanation {
+    const match = this.engine.matchOne(this.blob, typeof url === 'string' ? encoder.encode(url) : url);
+    const allowed = match.verdict === VERDICT_ALLOWED;
+    let index = -1;
+    if (!allowed) index = match.disallowRule;
+    else if (match.allowRule >= 0 && compiledRule(this.blob, match.allowRule).pattern.length > 0) index = match.allowRule;
+    if (index < 0) return { allowed, rule: null };
+    const rule = compiledRule(this.blob, index);
+    return {
+      allowed,
+      rule: {
+        kind: rule.kind === RULE_KIND_ALLOW ? 'allow' : 'disallow',
+        line: rule.line,
+        pattern: latin1.decode(rule.pattern),
+        priority: rule.pattern.length,
+        indexHtmRule: rule.derived,
+      },
+    };
+  }
+
+  /** Verdict bytes (VERDICT_ALLOWED = 1, VERDICT_DISALLOWED = 2), one per URL, in order. One call per batch. */
+  checkBatch(urls: readonly string[]): Uint8Array {
+    return this.engine.matchStrings(this.blob, urls);
+  }
+
+  /**
+   * Verdict bytes for newline-separated URL bytes (LF or CRLF; a final line without LF counts, a final LF
+   * starts no extra line). No JavaScript string per URL. One call per chunk of complete lines.
+   */
+  checkLines(lines: Uint8Array): Uint8Array {
+    return this.engine.matchLines(this.blob, lines);
+  }
+
+  /** checkLines plus the command line's output bytes for those lines (`allowed\t<url>\n`, or filtered). */
+  checkLinesFormatted(lines: Uint8Array, filter: number = OUTPUT_ALL): { output: Uint8Array; verdicts: Uint8Array } {
+    return this.engine.matchAndFormatLines(this.blob, lines, filter);
+  }
+}
+
+export { VERDICT_ALLOWED, VERDICT_DISALLOWED };

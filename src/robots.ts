@@ -1,0 +1,247 @@
+// A parsed robots.txt: groups with their rules, sitemaps, crawl-delay, host, clean-param, diagnostics.
+// Built by a RobotsParseHandler from the parser's events; compiles matchers per agent query on demand.
+import { CHAR_ASTERISK, DEFAULT_MAX_BYTES, RULE_KIND_ALLOW, RULE_KIND_DISALLOW } from './constants.js';
+import { RobotsError } from './errors.js';
+import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parse/parser.js';
+import { RobotsMatcher } from './matcher.js';
+
+export type { RobotsMode } from './parse/parser.js';
+
+/** Options of parseRobots. */
+export interface RobotsOptions {
+  /** `google` (default): the reference's verdicts. `rfc`: RFC 9309 where the reference departs from it. */
+  mode?: RobotsMode;
+  /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB); 0 = unlimited. */
+  maxBytes?: number;
+}
+
+/** An allow or disallow line as written (value bytes raw, not yet normalised). */
+export interface RobotsRule {
+  kind: 'allow' | 'disallow';
+  line: number;
+  value: Uint8Array;
+}
+
+/** A user-agent line: its raw value, its product token and whether it names every crawler (`*`). */
+export interface AgentLine {
+  line: number;
+  value: string;
+  /** Longest leading run of [A-Za-z_-] of the value ("Googlebot/2.1" -> "Googlebot"). */
+  productToken: string;
+  global: boolean;
+}
+
+/** A non-standard line (crawl-delay, host, clean-param, ...) kept with its key as written. */
+export interface OtherDirective {
+  line: number;
+  key: string;
+  value: string;
+}
+
+/** One group: user-agent lines followed by rules, up to the next user-agent line after a rule. */
+export interface RobotsGroup {
+  agents: AgentLine[];
+  rules: RobotsRule[];
+  /** Non-standard lines met while this group was open (crawl-delay, request-rate, ...). */
+  others: OtherDirective[];
+}
+
+export type DiagnosticSeverity = 'error' | 'warning' | 'info';
+
+/** Something the parser repaired, ignored or accepted leniently, with its line. */
+export interface Diagnostic {
+  line: number;
+  severity: DiagnosticSeverity;
+  code: ParseNoticeCode | 'unknown-directive' | 'rule-outside-group' | 'body-truncated';
+  message: string;
+}
+
+const NOTICE_TEXT: Record<ParseNoticeCode, { severity: DiagnosticSeverity; message: string }> = {
+  'bom': { severity: 'info', message: 'UTF-8 byte order mark skipped' },
+  'line-truncated': { severity: 'warning', message: 'line longer than 16,663 bytes: the rest of it is ignored' },
+  'nul-byte': { severity: 'warning', message: 'NUL byte: the rest of the line is ignored' },
+  'missing-colon': { severity: 'warning', message: 'no colon: "key value" accepted as "key: value" (Google only)' },
+  'no-separator': { severity: 'error', message: 'no key/value separator: line ignored' },
+  'empty-key': { severity: 'error', message: 'empty key: line ignored' },
+  'typo-key': { severity: 'warning', message: 'misspelt key accepted (Google only)' },
+};
+
+const latin1 = new TextDecoder('latin1');
+const utf8 = new TextDecoder('utf-8');
+
+/** ASCII-only lower case (String.toLowerCase also folds non-ASCII letters, which the reference never does). */
+export function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+}
+
+/** The product token the reference compares: the longest leading run of [A-Za-z_-]. */
+export function productToken(value: string): string {
+  const match = /^[A-Za-z_-]*/.exec(value);
+  return match === null ? '' : match[0];
+}
+
+/** `*` alone, or `*` followed by whitespace, names every crawler. */
+function isGlobalAgent(value: Uint8Array): boolean {
+  return value.length >= 1 && value[0] === CHAR_ASTERISK && (value.length === 1 || isRobotsWhitespace(value[1]));
+}
+
+class GroupCollector implements RobotsParseHandler {
+  readonly groups: RobotsGroup[] = [];
+  readonly sitemaps: string[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  readonly others: OtherDirective[] = [];
+  private current: RobotsGroup | null = null;
+  private currentHasRules = false;
+
+  userAgent(line: number, value: Uint8Array): void {
+    if (this.current === null || this.currentHasRules) {
+      this.current = { agents: [], rules: [], others: [] };
+      this.currentHasRules = false;
+      this.groups.push(this.current);
+    }
+    const text = latin1.decode(value);
+    this.current.agents.push({ line, value: text, productToken: productToken(text), global: isGlobalAgent(value) });
+  }
+
+  private rule(kind: 'allow' | 'disallow', line: number, value: Uint8Array): void {
+    if (this.current === null) {
+      this.diagnostics.push({ line, severity: 'warning', code: 'rule-outside-group', message: `${kind} before any user-agent line: ignored` });
+      return;
+    }
+    this.currentHasRules = true;
+    this.current.rules.push({ kind, line, value });
+  }
+
+  allow(line: number, value: Uint8Array): void { this.rule('allow', line, value); }
+  disallow(line: number, value: Uint8Array): void { this.rule('disallow', line, value); }
+
+  sitemap(_line: number, value: Uint8Array): void {
+    this.sitemaps.push(utf8.decode(value));
+  }
+
+  unknown(line: number, key: Uint8Array, value: Uint8Array): void {
+    const directive = { line, key: latin1.decode(key), value: utf8.decode(value) };
+    this.others.push(directive);
+    if (this.current !== null) this.current.others.push(directive);
+    if (!KNOWN_OTHER_KEYS.has(asciiLowerCase(directive.key))) {
+      this.diagnostics.push({ line, severity: 'info', code: 'unknown-directive', message: `unknown directive "${directive.key}": ignored` });
+    }
+  }
+
+  notice(line: number, code: ParseNoticeCode): void {
+    const text = NOTICE_TEXT[code];
+    this.diagnostics.push({ line, severity: text.severity, code, message: text.message });
+  }
+}
+
+/** Non-standard keys that are collected (not flagged as unknown). */
+const KNOWN_OTHER_KEYS = new Set(['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow']);
+
+/** Agent query: one product token or several (their groups' rules are pooled). */
+export type AgentQuery = string | readonly string[];
+
+function agentList(agents: AgentQuery): string[] {
+  const list = typeof agents === 'string' ? [agents] : [...agents];
+  if (list.length === 0) throw new RobotsError('INVALID_ARGUMENT', 'at least one user agent is needed');
+  return list;
+}
+
+/** A parsed robots.txt. Made by parseRobots once per file; its matchers are compiled once per agent query. */
+export class RobotsTxt {
+  /** The mode the file was parsed in. */
+  readonly mode: RobotsMode;
+  /** Groups in file order. */
+  readonly groups: readonly RobotsGroup[];
+  /** Sitemap URLs in file order (values as written, decoded as UTF-8). */
+  readonly sitemaps: readonly string[];
+  /** Every non-standard line (crawl-delay, host, clean-param, ...) in file order, in a group or not. */
+  readonly otherDirectives: readonly OtherDirective[];
+  /** What the parser repaired, ignored or accepted leniently. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Bytes of the body that were read (after the size limit). */
+  readonly bytesRead: number;
+  private readonly namedTokens: Set<string>;
+  private readonly matchers = new Map<string, RobotsMatcher>();
+
+  constructor(body: Uint8Array, options: RobotsOptions = {}) {
+    const mode = options.mode ?? 'google';
+    if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number >= 0, got ${String(maxBytes)}`);
+    const collector = new GroupCollector();
+    const read = maxBytes > 0 && body.length > maxBytes ? body.subarray(0, maxBytes) : body;
+    parseRobotsBody(read, mode, collector);
+    if (read.length < body.length) {
+      collector.diagnostics.push({ line: 0, severity: 'warning', code: 'body-truncated', message: `file is ${body.length} bytes: only the first ${maxBytes} are read` });
+    }
+    this.mode = mode;
+    this.groups = collector.groups;
+    this.sitemaps = collector.sitemaps;
+    this.otherDirectives = collector.others;
+    this.diagnostics = collector.diagnostics;
+    this.bytesRead = read.length;
+    this.namedTokens = new Set();
+    for (const group of this.groups) {
+      for (const agent of group.agents) if (!agent.global) this.namedTokens.add(asciiLowerCase(agent.productToken));
+    }
+  }
+
+  /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. */
+  names(agents: AgentQuery): boolean {
+    return agentList(agents).some((agent) => this.namedTokens.has(asciiLowerCase(agent)));
+  }
+
+  /** The groups that decide for an agent query: its own (pooled), or the `*` groups when no agent is named. */
+  groupsFor(agents: AgentQuery): RobotsGroup[] {
+    const wanted = new Set(agentList(agents).map(asciiLowerCase));
+    if (this.names(agents)) {
+      return this.groups.filter((group) => group.agents.some((agent) => !agent.global && wanted.has(asciiLowerCase(agent.productToken))));
+    }
+    return this.groups.filter((group) => group.agents.some((agent) => agent.global));
+  }
+
+  /** The compiled matcher for an agent query, compiled on first use and kept. Call once, then match many URLs. */
+  matcher(agents: AgentQuery): RobotsMatcher {
+    const list = agentList(agents);
+    const key = list.map(asciiLowerCase).join('\n');
+    let matcher = this.matchers.get(key);
+    if (matcher === undefined) {
+      const rules = this.groupsFor(list).flatMap((group) => group.rules);
+      matcher = new RobotsMatcher(rules, this.mode, list);
+      this.matchers.set(key, matcher);
+    }
+    return matcher;
+  }
+
+  /** One verdict: may these agents fetch url? For many URLs use matcher(agents).checkBatch / checkLines. */
+  isAllowed(url: string | Uint8Array, agents: AgentQuery): boolean {
+    return this.matcher(agents).isAllowed(url);
+  }
+
+  /** Crawl-delay (seconds) of the group that applies to the agents, or null when none is given or it is not a number. */
+  crawlDelay(agents: AgentQuery): number | null {
+    for (const group of this.groupsFor(agents)) {
+      for (const other of group.others) {
+        if (asciiLowerCase(other.key) !== 'crawl-delay') continue;
+        const seconds = Number(other.value);
+        return other.value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+      }
+    }
+    return null;
+  }
+
+  /** Values of every line with this key (case-insensitive), e.g. `host` or `clean-param`, in file order. */
+  directiveValues(key: string): string[] {
+    const wanted = asciiLowerCase(key);
+    return this.otherDirectives.filter((other) => asciiLowerCase(other.key) === wanted).map((other) => other.value);
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** Parses a robots.txt body (bytes are the truth; a string is UTF-8 encoded once). Never throws on the body. */
+export function parseRobots(body: Uint8Array | string, options: RobotsOptions = {}): RobotsTxt {
+  return new RobotsTxt(typeof body === 'string' ? encoder.encode(body) : body, options);
+}
+
+export { RULE_KIND_ALLOW, RULE_KIND_DISALLOW };

@@ -1,0 +1,43 @@
+// Reads the rule table of a compiled matcher blob (layout in src/constants.ts, made by assembly/compile.ts).
+import {
+  HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, HEADER_RULE_COUNT, HEADER_NODE_COUNT, RULE_KIND, RULE_LINE,
+  RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SOURCE_INDEX, RULE_DERIVED, RULE_SIZE,
+} from '../constants.js';
+
+/** One compiled rule as stored in a blob. */
+export interface CompiledRule {
+  kind: number;
+  line: number;
+  /** Normalised pattern bytes (what is matched). */
+  pattern: Uint8Array;
+  /** Index of the input rule it was compiled from. */
+  sourceIndex: number;
+  /** True for the allow rule the index.htm rule adds. */
+  derived: boolean;
+}
+
+function view(blob: Uint8Array): DataView {
+  return new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+}
+
+/** The compiled rule at index in blob. */
+export function compiledRule(blob: Uint8Array, index: number): CompiledRule {
+  const data = view(blob);
+  const rule = data.getUint32(HEADER_RULES_OFFSET, true) + index * RULE_SIZE;
+  const patterns = data.getUint32(HEADER_PATTERNS_OFFSET, true);
+  const offset = data.getUint32(rule + RULE_PATTERN_OFFSET, true);
+  const length = data.getUint32(rule + RULE_PATTERN_LENGTH, true);
+  return {
+    kind: data.getUint32(rule + RULE_KIND, true),
+    line: data.getUint32(rule + RULE_LINE, true),
+    pattern: blob.subarray(patterns + offset, patterns + offset + length),
+    sourceIndex: data.getUint32(rule + RULE_SOURCE_INDEX, true),
+    derived: data.getUint32(rule + RULE_DERIVED, true) === 1,
+  };
+}
+
+/** Rule and node counts of a blob (statistics, memory accounting). */
+export function blobCounts(blob: Uint8Array): { rules: number; nodes: number } {
+  const data = view(blob);
+  return { rules: data.getUint32(HEADER_RULE_COUNT, true), nodes: data.getUint32(HEADER_NODE_COUNT, true) };
+}

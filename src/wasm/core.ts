@@ -1,0 +1,254 @@
+// The only module that touches WebAssembly pointers. Everything else speaks bytes and objects.
+//
+// Linear memory of one instance (one per thread), addresses growing to the right:
+//
+//   0            heapBase       blobPtr = heapBase        batchPtr                         scratchPtr
+//   | AS statics |              | matcher blob slot        | input bytes | offsets u32[n+1] | verdicts u8[n] | output | scratch -> (grows)
+//                               | (copied in when the       \_____________ per-call batch region, reset every call ______/
+//                               |  active matcher changes)
+//
+// - Matcher blob: position-independent (all offsets relative to its start), made by compileRules and copied
+//   out to a JavaScript Uint8Array that the RobotsMatcher owns (the GC frees it; workers get copies).
+//   It is copied back into the slot only when a different matcher becomes active.
+// - Batch region: laid out afresh for every call from batchPtr; nothing survives a call.
+// - Scratch: the core's work lists (3 x 4 bytes per trie node) and rfc-mode path buffers; the core grows
+//   memory itself when it needs more, so views are re-created whenever memory.buffer changes.
+// - compileRules uses the batch region as its work area and returns the blob's address there.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
+import { RobotsError } from '../errors.js';
+
+interface CoreExports {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  reserve(endAddress: number): void;
+  normalizePattern(srcPtr: number, srcLen: number, dstPtr: number, flags: number): number;
+  extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
+  compileRules(inputPtr: number, ruleCount: number, flags: number, workPtr: number): number;
+  matchOne(blobPtr: number, scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
+  matchLines(blobPtr: number, scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number): number;
+  matchOffsets(blobPtr: number, scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
+  formatLines(inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number): number;
+}
+
+/** One rule as the core compiles it: kind, line number and the raw value bytes (normalised inside). */
+export interface RuleInput {
+  kind: number;
+  line: number;
+  value: Uint8Array;
+}
+
+/** Verdict of one URL with the indexes (into the compiled blob's rule table) of the best allow and disallow rules. */
+export interface CoreMatch {
+  verdict: number;
+  allowRule: number;
+  disallowRule: number;
+}
+
+// From src/wasm/ (tests run the sources) or dist/src/wasm/ (the built package): the same file at the top.
+const WASM_CANDIDATES = ['../../build/robotstxt.wasm', '../../../build/robotstxt.wasm'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+let compiledModule: WebAssembly.Module | null = null;
+
+/** The compiled module, read and compiled once per thread (shareable with workers). */
+export function wasmModule(): WebAssembly.Module {
+  if (compiledModule === null) {
+    const path = WASM_CANDIDATES.find((candidate) => existsSync(candidate));
+    if (path === undefined) {
+      throw new RobotsError('WASM_UNAVAILABLE', `the WebAssembly core is missing (looked for ${WASM_CANDIDATES.join(', ')}): run npm run build`);
+    }
+    compiledModule = new WebAssembly.Module(readFileSync(path));
+  }
+  return compiledModule;
+}
+
+const encoder = new TextEncoder();
+const align = (value: number, to: number): number => Math.ceil(value / to) * to;
+
+/** One instance of the core with its memory. Created once per thread (see core()); not thread-safe. */
+export class WasmCore {
+  private readonly exports: CoreExports;
+  private bytes: Uint8Array;
+  private words: Uint32Array;
+  private readonly blobPtr: number;
+  private blobCapacity = 0;
+  private loadedBlob: Uint8Array | null = null;
+
+  constructor(module: WebAssembly.Module = wasmModule()) {
+    const instance = new WebAssembly.Instance(module, { env: { abort: () => { throw new RobotsError('WASM_UNAVAILABLE', 'the WebAssembly core aborted'); } } });
+    this.exports = instance.exports as unknown as CoreExports;
+    this.blobPtr = this.exports.heapBase();
+    this.bytes = new Uint8Array(this.exports.memory.buffer);
+    this.words = new Uint32Array(this.exports.memory.buffer);
+  }
+
+  /** Views die when memory grows: call after every export that may grow memory, and after reserve. */
+  private refreshViews(): void {
+    if (this.bytes.buffer !== this.exports.memory.buffer) {
+      this.bytes = new Uint8Array(this.exports.memory.buffer);
+      this.words = new Uint32Array(this.exports.memory.buffer);
+    }
+  }
+
+  private reserve(endAddress: number): void {
+    if (endAddress > this.exports.memory.buffer.byteLength) this.exports.reserve(endAddress);
+    this.refreshViews();
+  }
+
+  private get batchPtr(): number {
+    return align(this.blobPtr + this.blobCapacity, 16);
+  }
+
+  /** Makes blob the active matcher (copies it into the slot unless it is there already). */
+  private useBlob(blob: Uint8Array): number {
+    if (this.loadedBlob !== blob) {
+      if (blob.length > this.blobCapacity) this.blobCapacity = align(blob.length, 65536);
+      this.reserve(this.batchPtr);
+      this.bytes.set(blob, this.blobPtr);
+      this.loadedBlob = blob;
+    }
+    return this.blobPtr;
+  }
+
+  /** Compiles rules (in file order) into a matcher blob, returned as an owned copy. */
+  compile(rules: readonly RuleInput[], flags: number): Uint8Array {
+    let valueBytes = 0;
+    for (const rule of rules) valueBytes += rule.value.length;
+    const inputPtr = this.batchPtr;
+    const valuesPtr = align(inputPtr + rules.length * RULE_INPUT_SIZE, 8);
+    const workPtr = align(valuesPtr + valueBytes, 16);
+    this.reserve(workPtr);
+    let valuePtr = valuesPtr;
+    rules.forEach((rule, index) => {
+      const record = (inputPtr >> 2) + index * (RULE_INPUT_SIZE >> 2);
+      this.words[record] = rule.kind;
+      this.words[record + 1] = rule.line;
+      this.words[record + 2] = valuePtr;
+      this.words[record + 3] = rule.value.length;
+      this.bytes.set(rule.value, valuePtr);
+      valuePtr += rule.value.length;
+    });
+    const blobAt = this.exports.compileRules(inputPtr, rules.length, flags, workPtr);
+    this.refreshViews();
+    const length = this.words[(blobAt + HEADER_TOTAL_LENGTH) >> 2];
+    return this.bytes.slice(blobAt, blobAt + length);
+  }
+
+  /** One URL (bytes) against a blob, with the deciding rule indexes. */
+  matchOne(blob: Uint8Array, url: Uint8Array): CoreMatch {
+    const blobPtr = this.useBlob(blob);
+    const resultPtr = this.batchPtr;
+    const urlPtr = resultPtr + RESULT_SIZE;
+    const scratchPtr = align(urlPtr + url.length, 16);
+    this.reserve(scratchPtr);
+    this.bytes.set(url, urlPtr);
+    this.exports.matchOne(blobPtr, scratchPtr, urlPtr, url.length, resultPtr);
+    this.refreshViews();
+    const result = new Int32Array(this.bytes.buffer, resultPtr, RESULT_SIZE >> 2);
+    return { verdict: result[RESULT_VERDICT >> 2], allowRule: result[RESULT_ALLOW_RULE >> 2], disallowRule: result[RESULT_DISALLOW_RULE >> 2] };
+  }
+
+  /** One URL string, verdict only (the single-check path: no allocation but the UTF-8 bytes in memory). */
+  matchString(blob: Uint8Array, url: string): number {
+    const blobPtr = this.useBlob(blob);
+    const resultPtr = this.batchPtr;
+    const urlPtr = resultPtr + RESULT_SIZE;
+    const maxBytes = url.length * 3;
+    const scratchPtr = align(urlPtr + maxBytes, 16);
+    this.reserve(scratchPtr);
+    const written = encoder.encodeInto(url, this.bytes.subarray(urlPtr, urlPtr + maxBytes)).written;
+    const verdict = this.exports.matchOne(blobPtr, scratchPtr, urlPtr, written, resultPtr);
+    this.refreshViews();
+    return verdict;
+  }
+
+  /** Verdict bytes for the LF-separated lines of input (see matchLines in assembly/index.ts). */
+  matchLines(blob: Uint8Array, input: Uint8Array): Uint8Array {
+    const { verdictsPtr, count } = this.runLines(blob, input);
+    return this.bytes.slice(verdictsPtr, verdictsPtr + count);
+  }
+
+  /** Matches the lines of input and returns the command line's output bytes for them (filter: OUTPUT_*). */
+  matchAndFormatLines(blob: Uint8Array, input: Uint8Array, filter: number): { output: Uint8Array; verdicts: Uint8Array } {
+    const { inputPtr, verdictsPtr, count } = this.runLines(blob, input);
+    const outputPtr = align(verdictsPtr + count, 16);
+    this.reserve(outputPtr + input.length + 12 * count + 16);
+    const length = this.exports.formatLines(inputPtr, input.length, verdictsPtr, outputPtr, filter);
+    return { output: this.bytes.slice(outputPtr, outputPtr + length), verdicts: this.bytes.slice(verdictsPtr, verdictsPtr + count) };
+  }
+
+  private runLines(blob: Uint8Array, input: Uint8Array): { inputPtr: number; verdictsPtr: number; count: number } {
+    const blobPtr = this.useBlob(blob);
+    const inputPtr = this.batchPtr;
+    const verdictsPtr = align(inputPtr + input.length, 16);
+    const scratchPtr = align(verdictsPtr + input.length + 1, 16);
+    this.reserve(scratchPtr);
+    this.bytes.set(input, inputPtr);
+    const count = this.exports.matchLines(blobPtr, scratchPtr, inputPtr, input.length, verdictsPtr);
+    this.refreshViews();
+    return { inputPtr, verdictsPtr, count };
+  }
+
+  /** Verdict bytes for many URL strings: UTF-8 written straight into memory, one call for the batch. */
+  matchStrings(blob: Uint8Array, urls: readonly string[]): Uint8Array {
+    const blobPtr = this.useBlob(blob);
+    let maxBytes = 0;
+    for (const url of urls) maxBytes += url.length;
+    maxBytes *= 3;
+    const count = urls.length;
+    const offsetsPtr = this.batchPtr;
+    const verdictsPtr = align(offsetsPtr + (count + 1) * 4, 16);
+    const bytesPtr = align(verdictsPtr + count, 16);
+    const scratchPtr = align(bytesPtr + maxBytes, 16);
+    this.reserve(scratchPtr);
+    const bytes = this.bytes;
+    const words = this.words;
+    const offsetsIndex = offsetsPtr >> 2;
+    let offset = 0;
+    words[offsetsIndex] = 0;
+    for (let i = 0; i < count; i++) {
+      const url = urls[i];
+      let position = bytesPtr + offset;
+      let ascii = true;
+      for (let k = 0; k < url.length; k++) {
+        const code = url.charCodeAt(k);
+        if (code >= 0x80) { ascii = false; break; }
+        bytes[position + k] = code;
+      }
+      if (ascii) offset += url.length;
+      else offset += encoder.encodeInto(url, bytes.subarray(position, bytesPtr + maxBytes)).written;
+      words[offsetsIndex + i + 1] = offset;
+    }
+    this.exports.matchOffsets(blobPtr, scratchPtr, offsetsPtr, count, bytesPtr, verdictsPtr);
+    this.refreshViews();
+    return this.bytes.slice(verdictsPtr, verdictsPtr + count);
+  }
+
+  /** The normalised form of one allow/disallow value (tests, explain). */
+  normalizePattern(value: Uint8Array, flags: number): Uint8Array {
+    const srcPtr = this.batchPtr;
+    const dstPtr = srcPtr + value.length;
+    this.reserve(dstPtr + value.length * 3 + 16);
+    this.bytes.set(value, srcPtr);
+    const length = this.exports.normalizePattern(srcPtr, value.length, dstPtr, flags);
+    return this.bytes.slice(dstPtr, dstPtr + length);
+  }
+
+  /** The path the reference matches for a URL (tests, explain). */
+  extractPath(url: Uint8Array): Uint8Array {
+    const srcPtr = this.batchPtr;
+    const dstPtr = srcPtr + url.length;
+    this.reserve(dstPtr + url.length + 16);
+    this.bytes.set(url, srcPtr);
+    const length = this.exports.extractPath(srcPtr, url.length, dstPtr);
+    return this.bytes.slice(dstPtr, dstPtr + length);
+  }
+}
+
+let threadCore: WasmCore | null = null;
+
+/** This thread's core, instantiated on first use. */
+export function core(): WasmCore {
+  if (threadCore === null) threadCore = new WasmCore();
+  return threadCore;
+}
