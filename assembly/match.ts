@@ -151,11 +151,11 @@ function activateStar(index: u32): void {
 
 /** Consumes one path byte; returns false when no pattern can match any more. */
 function step(c: i32): bool {
+  const stars = starCount; // stars activated during this step start consuming at the next byte
   for (let i: u32 = 0; i < activeCount; i++) {
     const child = childFor(load<u32>(activeList + <usize>i * 4), c);
     if (child != NO_NODE) enterNode(child);
   }
-  const stars = starCount; // stars activated during this step start consuming at the next byte
   for (let i: u32 = 0; i < stars; i++) {
     const child = childFor(load<u32>(starList + <usize>i * 4), c);
     if (child != NO_NODE) enterNode(child);
@@ -205,7 +205,7 @@ function beginUrl(): void {
 /** "/robots.txt" byte for byte: RFC 9309 allows it implicitly (rfc mode only). */
 function isRobotsTxtPath(path: usize, length: usize): bool {
   if (length != 11) return false;
-  return load<u64>(path) == 0x2e746f626f722f && // "/robots." little-endian
+  return load<u64>(path) == 0x2e73746f626f722f && // "/robots." little-endian
     load<u8>(path + 8) == 0x74 && load<u8>(path + 9) == 0x78 && load<u8>(path + 10) == 0x74;
 }
 

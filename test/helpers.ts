@@ -1,0 +1,34 @@
+import { expect } from 'vitest';
+import { parseRobots, type RobotsOptions } from '../src/index.js';
+import { modelVerdict } from './model.js';
+
+export const bytes = (...parts: (string | number[])[]): Uint8Array => {
+  const out: number[] = [];
+  for (const part of parts) {
+    if (typeof part === 'string') out.push(...new TextEncoder().encode(part));
+    else out.push(...part);
+  }
+  return Uint8Array.from(out);
+};
+
+/** Latin-1 string -> bytes, one byte per char (for raw non-UTF-8 bytes in examples). */
+export const raw = (text: string): Uint8Array => Uint8Array.from([...text].map((c) => c.charCodeAt(0)));
+
+export function engineAllowed(body: Uint8Array | string, agents: string | string[], url: string | Uint8Array, options: RobotsOptions = {}): boolean {
+  return parseRobots(body, options).matcher(agents).isAllowed(url);
+}
+
+/** Asserts the engine (and the model, which must agree) give `allowed` for this triple. */
+export function expectVerdict(body: Uint8Array | string, agents: string | string[], url: string | Uint8Array, allowed: boolean, options: RobotsOptions = {}): void {
+  const list = typeof agents === 'string' ? [agents] : agents;
+  expect(engineAllowed(body, list, url, options), 'engine').toBe(allowed);
+  expect(modelVerdict(body, list, url, options).allowed, 'model').toBe(allowed);
+}
+
+/** Asserts the deciding rule's line (null = allowed with no rule) from explain() and from the model. */
+export function expectDecidingLine(body: Uint8Array | string, agents: string | string[], url: string, line: number | null, options: RobotsOptions = {}): void {
+  const list = typeof agents === 'string' ? [agents] : agents;
+  const explanation = parseRobots(body, options).matcher(list).explain(url);
+  expect(explanation.rule === null ? null : explanation.rule.line, 'engine').toBe(line);
+  expect(modelVerdict(body, list, url, options).line, 'model').toBe(line);
+}

@@ -1,0 +1,73 @@
+// Property tests: the WebAssembly engine against the simple model (test/model.ts), thousands of random
+// robots.txt bodies, agent queries and URLs per run. Also: every bulk path agrees with the single check.
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { parseRobots, type RobotsMode } from '../src/index.js';
+import { modelVerdict } from './model.js';
+import { raw } from './helpers.js';
+
+// Fragments are Latin-1 strings: one char = one byte (so raw non-UTF-8 bytes can appear).
+const UTF8_E_ACUTE = '\xc3\xa9';
+const userAgentKeys = ['User-agent', 'user-agent', 'USER-AGENT', 'useragent', 'User agent', 'User-agents', 'user_agent'];
+const ruleKeys = ['Allow', 'Disallow', 'allow', 'DISALLOW', 'Dissallow', 'disalow', 'Disallowed', 'Allowance', 'diasllow'];
+const separators = [': ', ':', ' : ', ':\t', ' ', '\t', '  '];
+const agentValues = ['*', 'Googlebot', 'googlebot', 'Googlebot/2.1', 'Bingbot', '* foo', '*bot', 'Googlebot-Image', 'Googlebot Images', '', 'Bot2', 'Bot', 'GOOGLEBOT'];
+const patternTokens = ['/', '/', '/', 'a', 'b', 'ab', '*', '*', '$', '%2f', '%2F', '%', '%zz', '?', '.', '=', UTF8_E_ACUTE, '\xe9', 'index.htm', 'index.html', ' ', ':', '%7E', '~', ';'];
+const otherLines = ['', '# comment', 'Sitemap: http://e.com/s.xml', 'Crawl-delay: 5', 'junk', 'Disallow /x y', ': /x', 'Host: e.com', '   '];
+const lineEnds = ['\n', '\n', '\r\n', '\r'];
+const urlPrefixes = ['', 'http://example.com', 'https://u:p@h.com:8080', '//h', 'example.com', 'http://h.com', 'h?', 'http://e.com#'];
+const urlTokens = ['/', '/', 'a', 'b', 'ab', '?', '#', ';', '%2F', '%2f', UTF8_E_ACUTE, '\xe9', 'index.html', '=', '.', '$', '*', '~', '%7E', ' ', 'robots.txt', ':'];
+
+const pattern = fc.array(fc.constantFrom(...patternTokens), { maxLength: 7 }).map((parts) => parts.join(''));
+const comment = fc.constantFrom('', '', ' # c', '#x');
+const userAgentLine = fc.tuple(fc.constantFrom(...userAgentKeys), fc.constantFrom(...separators), fc.constantFrom(...agentValues), comment).map((p) => p.join(''));
+const ruleLine = fc.tuple(fc.constantFrom(...ruleKeys), fc.constantFrom(...separators), pattern, comment).map((p) => p.join(''));
+const line = fc.oneof({ weight: 3, arbitrary: userAgentLine }, { weight: 6, arbitrary: ruleLine }, { weight: 1, arbitrary: fc.constantFrom(...otherLines) });
+const body = fc.tuple(
+  fc.constantFrom('', '', '', '\xef\xbb\xbf', '\xef', '\xef\xbb'),
+  fc.array(fc.tuple(line, fc.constantFrom(...lineEnds)), { maxLength: 14 }),
+).map(([bom, lines]) => raw(bom + lines.map(([text, end]) => text + end).join('')));
+const url = fc.tuple(fc.constantFrom(...urlPrefixes), fc.array(fc.constantFrom(...urlTokens), { maxLength: 8 })).map(([prefix, parts]) => prefix + parts.join(''));
+const agents = fc.subarray(['Googlebot', 'googlebot', 'Bingbot', 'Googlebot-Image', 'Bot', 'Googlebot/2.1', '*', 'other', 'Bot2'], { minLength: 1, maxLength: 2 });
+
+function agree(mode: RobotsMode, robots: Uint8Array, query: string[], urls: string[]): void {
+  const matcher = parseRobots(robots, { mode }).matcher(query);
+  const batch = matcher.checkBatch(urls);
+  const lines = matcher.checkLines(raw(urls.map((u) => u + '\n').join('')));
+  urls.forEach((u, i) => {
+    const expected = modelVerdict(robots, query, raw(u), { mode });
+    const explanation = matcher.explain(raw(u));
+    const context = `${mode} body=${JSON.stringify(String.fromCharCode(...robots))} agents=${JSON.stringify(query)} url=${JSON.stringify(u)}`;
+    expect(explanation.allowed, context).toBe(expected.allowed);
+    expect(explanation.rule === null ? null : explanation.rule.line, context).toBe(expected.line);
+    expect(matcher.isAllowed(raw(u)), context).toBe(expected.allowed);
+    expect(batch[i], context).toBe(expected.allowed ? 1 : 2);
+    expect(lines[i], context).toBe(expected.allowed ? 1 : 2);
+  });
+}
+
+describe('engine agrees with the model', () => {
+  it('google mode: random bodies, agents and URLs (4,000 bodies x 6 URLs)', () => {
+    fc.assert(fc.property(body, agents, fc.array(url, { minLength: 1, maxLength: 6 }), (robots, query, urls) => agree('google', robots, query, urls)), { numRuns: 4000 });
+  });
+  it('rfc mode: random bodies, agents and URLs (2,000 bodies x 6 URLs)', () => {
+    fc.assert(fc.property(body, agents, fc.array(url, { minLength: 1, maxLength: 6 }), (robots, query, urls) => agree('rfc', robots, query, urls)), { numRuns: 2000 });
+  });
+  it('matcher stress: many wildcard rules over a tiny alphabet (3,000 rule sets x 8 paths)', () => {
+    const tinyPattern = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$'), { minLength: 1, maxLength: 8 }).map((p) => '/' + p.join(''));
+    const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), tinyPattern), { minLength: 1, maxLength: 40 });
+    const tinyPath = fc.array(fc.constantFrom('/', 'a', 'b', '$', '*'), { maxLength: 12 }).map((p) => '/' + p.join(''));
+    fc.assert(fc.property(rules, fc.array(tinyPath, { minLength: 1, maxLength: 8 }), (list, paths) => {
+      const robots = raw('User-agent: *\n' + list.map(([kind, p]) => `${kind}: ${p}\n`).join(''));
+      agree('google', robots, ['Googlebot'], paths);
+    }), { numRuns: 3000 });
+  });
+  it('index.htm and escapes: allow-heavy random rule sets (1,500 runs)', () => {
+    const htmlPattern = fc.tuple(fc.array(fc.constantFrom('/', 'a', '*', '%2f', UTF8_E_ACUTE), { maxLength: 4 }), fc.constantFrom('/index.htm', '/index.html', '/index.htmx', '/', '')).map(([p, tail]) => '/' + p.join('') + tail);
+    const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Allow', 'Disallow'), htmlPattern), { minLength: 1, maxLength: 12 });
+    const htmlPath = fc.tuple(fc.array(fc.constantFrom('/', 'a', '%2f', '%2F', UTF8_E_ACUTE, '%C3%A9'), { maxLength: 5 }), fc.constantFrom('', '/', '/index.html', '?q')).map(([p, tail]) => '/' + p.join('') + tail);
+    fc.assert(fc.property(rules, fc.array(htmlPath, { minLength: 1, maxLength: 6 }), (list, paths) => {
+      agree('google', raw('User-agent: *\n' + list.map(([kind, p]) => `${kind}: ${p}\n`).join('')), ['x'], paths);
+    }), { numRuns: 1500 });
+  });
+});
