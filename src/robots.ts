@@ -244,4 +244,4 @@ export function parseRobots(body: Uint8Array | string, options: RobotsOptions = 
   return new RobotsTxt(typeof body === 'string' ? encoder.encode(body) : body, options);
 }
 
-export { RULE_KIND_ALLOW, RULE_KIND_DISALLOW };
+

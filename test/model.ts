@@ -197,15 +197,17 @@ interface ModelRule {
   pattern: number[];
 }
 
-/** Sections 6 to 9: the verdict for one (body, agents, url). */
-export function modelVerdict(bodyBytes: Uint8Array | string, agents: string[], url: Uint8Array | string, options: ModelOptions = {}): ModelVerdict {
-  const mode = options.mode ?? 'google';
-  const maxBytes = options.maxBytes ?? 512000;
+interface ModelRuleSets {
+  specific: ModelRule[];
+  global: ModelRule[];
+  agentNamed: boolean;
+}
+
+/** Sections 1 to 6: the rules that concern these agents (parsed afresh for every new body object). */
+function modelRuleSets(bodyBytes: Uint8Array | string, agents: string[], mode: ModelMode, maxBytes: number): ModelRuleSets {
   let body = [...(typeof bodyBytes === 'string' ? new TextEncoder().encode(bodyBytes) : bodyBytes)];
   if (maxBytes > 0) body = body.slice(0, maxBytes);
-  const urlBytes = [...(typeof url === 'string' ? new TextEncoder().encode(url) : url)];
   const wanted = agents.map((a) => a.replace(/[A-Z]/g, (c) => c.toLowerCase()));
-
   const specific: ModelRule[] = [];
   const global: ModelRule[] = [];
   let agentNamed = false;
@@ -236,6 +238,28 @@ export function modelVerdict(bodyBytes: Uint8Array | string, agents: string[], u
       (groupIsSpecific ? specific : global).push(rule);
     }
   }
+  return { specific, global, agentNamed };
+}
+
+// Memo of the parse, per body object: the model answers many URLs for one big body in the corpus tests.
+const parsed = new WeakMap<object, Map<string, ModelRuleSets>>();
+
+function cachedRuleSets(body: Uint8Array | string, agents: string[], mode: ModelMode, maxBytes: number): ModelRuleSets {
+  if (typeof body === 'string') return modelRuleSets(body, agents, mode, maxBytes);
+  let perBody = parsed.get(body);
+  if (perBody === undefined) parsed.set(body, (perBody = new Map()));
+  const key = `${mode} ${maxBytes} ${agents.join('\n')}`;
+  let sets = perBody.get(key);
+  if (sets === undefined) perBody.set(key, (sets = modelRuleSets(body, agents, mode, maxBytes)));
+  return sets;
+}
+
+/** Sections 6 to 9: the verdict for one (body, agents, url). */
+export function modelVerdict(bodyBytes: Uint8Array | string, agents: string[], url: Uint8Array | string, options: ModelOptions = {}): ModelVerdict {
+  const mode = options.mode ?? 'google';
+  const maxBytes = options.maxBytes ?? 512000;
+  const urlBytes = [...(typeof url === 'string' ? new TextEncoder().encode(url) : url)];
+  const { specific, global, agentNamed } = cachedRuleSets(bodyBytes, agents, mode, maxBytes);
 
   let path = modelPath(urlBytes);
   if (mode === 'rfc') {

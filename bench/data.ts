@@ -1,0 +1,79 @@
+// Seeded generator of benchmark data: realistic shop/blog robots.txt files (about 50 rules, and about
+// 10,000 rules in the matching group) and URL lists. Same seed, same bytes, on every machine.
+
+/** mulberry32: a tiny seeded PRNG, good enough for test data. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Sections real traffic mostly hits (URLs pick these 85% of the time). */
+const CONTENT_SECTIONS = ['products', 'category', 'blog', 'collections', 'brands', 'news', 'tag', 'author', 'media'];
+const SECTIONS = ['products', 'category', 'blog', 'collections', 'brands', 'search', 'account', 'cart', 'checkout', 'help', 'news', 'tag', 'author', 'media', 'static', 'api', 'wp-admin', 'wp-content', 'archive', 'compare'];
+const WORDS = ['red', 'blue', 'shoe', 'shirt', 'summer', 'sale', 'men', 'women', 'kids', 'garden', 'kitchen', 'lamp', 'chair', 'table', 'phone', 'case', 'cable', 'book', 'guide', 'review', 'best', 'new', 'classic', 'organic', 'coffee', 'tea', 'winter', 'running', 'travel', 'bag'];
+const PARAMS = ['sort', 'color', 'size', 'page', 'utm_source', 'utm_medium', 'ref', 'sessionid', 'q', 'filter', 'price', 'view'];
+
+function pick<T>(random: () => number, list: readonly T[]): T {
+  return list[Math.floor(random() * list.length)];
+}
+
+function slug(random: () => number): string {
+  const words = 1 + Math.floor(random() * 4);
+  const parts: string[] = [];
+  for (let i = 0; i < words; i++) parts.push(pick(random, WORDS));
+  return parts.join('-') + (random() < 0.5 ? `-${Math.floor(random() * 100000)}` : '');
+}
+
+/** About 50 rules in the `*` group (literal prefixes, wildcards, `$` rules, an index.html allow), plus other groups. */
+export function shopRobots(seed = 1): string {
+  const random = seededRandom(seed);
+  const lines = ['# Example shop robots.txt (generated)', 'User-agent: *'];
+  const literal = ['/cart', '/checkout/', '/account/', '/search', '/api/', '/wp-admin/', '/compare/', '/static/tmp/', '/help/internal/', '/news/drafts/'];
+  for (const prefix of literal) lines.push(`Disallow: ${prefix}`);
+  lines.push('Allow: /wp-admin/admin-ajax.php', 'Allow: /api/public/', 'Allow: /help/index.html', 'Disallow: /help/');
+  for (const param of PARAMS) lines.push(`Disallow: /*?${param}=`, `Disallow: /*&${param}=`);
+  lines.push('Disallow: /*.pdf$', 'Disallow: /*.json$', 'Disallow: /*/print/', 'Disallow: /*/feed/', 'Allow: /blog/*/feed/rss$');
+  while (lines.length < 54) lines.push(`Disallow: /${pick(random, SECTIONS)}/${slug(random)}`);
+  lines.push('', 'User-agent: BadBot', 'Disallow: /', '', 'User-agent: Googlebot-Image', 'Allow: /media/', 'Disallow: /', '', 'Sitemap: https://shop.example/sitemap.xml');
+  return lines.join('\n') + '\n';
+}
+
+/** About `ruleCount` rules in the `*` group: mostly literal product and category paths, some wildcards. */
+export function largeRobots(ruleCount = 10000, seed = 2): string {
+  const random = seededRandom(seed);
+  const lines = ['User-agent: *'];
+  for (let i = 0; i < ruleCount; i++) {
+    const roll = random();
+    const section = pick(random, SECTIONS);
+    if (roll < 0.8) lines.push(`Disallow: /${section}/${slug(random)}`);
+    else if (roll < 0.9) lines.push(`Allow: /${section}/${slug(random)}/`);
+    else if (roll < 0.97) lines.push(`Disallow: /${section}/*${pick(random, WORDS)}-${Math.floor(random() * 1000)}`);
+    else lines.push(`Disallow: /*?${pick(random, PARAMS)}=${pick(random, WORDS)}${Math.floor(random() * 100)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** `count` realistic absolute URLs on one host. */
+export function shopUrls(count: number, seed = 3, host = 'https://shop.example'): string[] {
+  const random = seededRandom(seed);
+  const urls: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let path = `/${pick(random, random() < 0.85 ? CONTENT_SECTIONS : SECTIONS)}/${slug(random)}`;
+    if (random() < 0.3) path += `/${slug(random)}`;
+    if (random() < 0.1) path += pick(random, ['.pdf', '.json', '.html', '/', '/print/', '/feed/']);
+    if (random() < 0.35) {
+      const params = 1 + Math.floor(random() * 3);
+      const query: string[] = [];
+      for (let k = 0; k < params; k++) query.push(`${pick(random, PARAMS)}=${pick(random, WORDS)}`);
+      path += '?' + query.join('&');
+    }
+    urls.push(host + path);
+  }
+  return urls;
+}

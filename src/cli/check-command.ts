@@ -1,0 +1,93 @@
+// robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
+import { statSync } from 'node:fs';
+import { CHAR_LF, OUTPUT_ALL } from '../constants.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
+import { completeLineChunks, openInput, writeAll } from './lines.js';
+import { RobotsDirectory, type MissingPolicy } from './robots-dir.js';
+import type { RobotsMatcher } from '../matcher.js';
+
+export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir>) --agent <token> [--agent <token>]...
+                       [--mode google|rfc] [--max-bytes N] [--missing allow|disallow] [<urls-file> | -]
+
+Reads one URL per line (LF or CRLF) from <urls-file> or standard input and writes exactly one line
+per input line, in order:
+  allowed<TAB><url>      or      disallowed<TAB><url>
+Empty and malformed lines are answered as the reference answers them (an empty URL is the path "/").
+
+Options:
+  --robots <file>         the robots.txt to apply to every URL
+  --robots-dir <dir>      per URL, <dir>/<host>.txt (host lower-cased; <host>:<port>.txt first when the
+                          URL names a port)
+  --missing allow|disallow  verdict for URLs whose host has no file in --robots-dir, and for relative
+                          URLs there (default allow, as for a missing robots.txt)
+  --agent <token>         product token to check, e.g. Googlebot; repeat to pool several groups
+  --mode google|rfc       google (default): the reference's verdicts; rfc: RFC 9309
+  --max-bytes N           read at most N bytes of each robots file (default 512000, 0 = all)
+
+Examples:
+  robotstxt check --robots robots.txt --agent Googlebot urls.txt
+  zcat urls.gz | robotstxt check --robots robots.txt --agent Googlebot-Image --agent Googlebot -
+  robotstxt check --robots-dir ./robots --agent Bingbot --missing disallow urls.txt`;
+
+const OPTIONS = {
+  robots: { type: 'string' },
+  'robots-dir': { type: 'string' },
+  agent: { type: 'string', multiple: true },
+  mode: { type: 'string' },
+  'max-bytes': { type: 'string' },
+  missing: { type: 'string' },
+} as const;
+
+export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'check');
+  const agents = (values.agent as string[] | undefined) ?? [];
+  if (agents.length === 0) throw usageError('check needs at least one --agent <token> (see robotstxt check --help)');
+  const robotsFile = values.robots as string | undefined;
+  const robotsDir = values['robots-dir'] as string | undefined;
+  if ((robotsFile === undefined) === (robotsDir === undefined)) throw usageError('check needs exactly one of --robots <file> or --robots-dir <dir>');
+  if (positionals.length > 1) throw usageError(`check takes at most one <urls-file>, got ${positionals.length}`);
+  const mode = modeOption(values.mode);
+  const maxBytes = maxBytesOption(values['max-bytes']);
+  const missing = values.missing ?? 'allow';
+  if (missing !== 'allow' && missing !== 'disallow') throw usageError(`--missing must be allow or disallow, got '${String(missing)}'`);
+  if (robotsDir === undefined && values.missing !== undefined) throw usageError('--missing applies only with --robots-dir');
+  if (robotsDir !== undefined) {
+    let isDirectory = false;
+    try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
+    if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
+  }
+
+  const matcher: RobotsMatcher | null = robotsFile !== undefined ? loadRobots(robotsFile, mode, maxBytes).matcher(agents) : null;
+  const directory = robotsDir !== undefined ? new RobotsDirectory(robotsDir, agents, mode, maxBytes, missing as MissingPolicy) : null;
+  const input = await openInput(positionals[0], 'URL file');
+  const output = stdout as NodeJS.WritableStream & import('node:stream').Writable;
+  for await (const chunk of completeLineChunks(input)) {
+    if (matcher !== null) await writeAll(output, matcher.checkLinesFormatted(chunk, OUTPUT_ALL).output);
+    else await writeAll(output, checkByHost(directory as RobotsDirectory, chunk));
+  }
+  if (directory !== null && directory.noHostCount > 0) {
+    stderr(`robotstxt: ${directory.noHostCount} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
+  }
+  return 0;
+}
+
+/** Runs of consecutive lines with the same host go to their matcher in one call each. */
+function checkByHost(directory: RobotsDirectory, chunk: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let runStart = 0;
+  let runMatcher: RobotsMatcher | null = null;
+  let lineStart = 0;
+  while (lineStart < chunk.length) {
+    let lineEnd = chunk.indexOf(CHAR_LF, lineStart);
+    if (lineEnd < 0) lineEnd = chunk.length;
+    const lineMatcher = directory.matcherFor(chunk.subarray(lineStart, lineEnd));
+    if (lineMatcher !== runMatcher) {
+      if (runMatcher !== null) parts.push(runMatcher.checkLinesFormatted(chunk.subarray(runStart, lineStart), OUTPUT_ALL).output);
+      runMatcher = lineMatcher;
+      runStart = lineStart;
+    }
+    lineStart = lineEnd + 1;
+  }
+  if (runMatcher !== null) parts.push(runMatcher.checkLinesFormatted(chunk.subarray(runStart), OUTPUT_ALL).output);
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,64 @@
+// Helpers shared by the commands: errors with exit code 2, option parsing, reading robots files.
+import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { RobotsError } from '../errors.js';
+import { parseRobots, type RobotsTxt, type RobotsMode } from '../robots.js';
+import { DEFAULT_MAX_BYTES } from '../constants.js';
+
+/** Exit code for usage and file errors (0 and 1 are verdicts for `test`). */
+export const EXIT_USAGE = 2;
+
+export function usageError(message: string): RobotsError {
+  return new RobotsError('USAGE', message);
+}
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/** node:util parseArgs with unknown options and missing values turned into one-line usage errors. */
+export function parseCommandArgs(args: string[], options: NonNullable<ParseArgsConfig['options']>, command: string): { values: Values; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: values as Values, positionals };
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '');
+    throw usageError(`${message} (see robotstxt ${command} --help)`);
+  }
+}
+
+/** --mode google|rfc (default google). */
+export function modeOption(value: unknown): RobotsMode {
+  if (value === undefined) return 'google';
+  if (value === 'google' || value === 'rfc') return value;
+  throw usageError(`--mode must be google or rfc, got '${String(value)}'`);
+}
+
+/** --max-bytes N: a whole number >= 0 (0 = unlimited); default 512000. */
+export function maxBytesOption(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_BYTES;
+  const text = String(value);
+  if (!/^\d+$/.test(text)) throw usageError(`--max-bytes must be a whole number >= 0, got '${text}'`);
+  return Number(text);
+}
+
+/** Reads a file's bytes or throws a FILE_UNREADABLE error that names it. */
+export function readFileBytes(path: string, what: string): Uint8Array {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`);
+  }
+}
+
+function describeErrno(code: string): string {
+  switch (code) {
+    case 'ENOENT': return 'no such file';
+    case 'EACCES': return 'permission denied';
+    case 'EISDIR': return 'is a directory';
+    default: return code;
+  }
+}
+
+export function loadRobots(path: string, mode: RobotsMode, maxBytes: number): RobotsTxt {
+  return parseRobots(readFileBytes(path, 'robots file'), { mode, maxBytes });
+}

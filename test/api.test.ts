@@ -1,0 +1,117 @@
+// The library surface: what parseRobots collects besides rules, errors, and the matcher's bulk entry points.
+import { describe, it, expect } from 'vitest';
+import { parseRobots, RobotsError, VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../src/index.js';
+import { bytes } from './helpers.js';
+
+const body = [
+  'Sitemap: https://e.com/a.xml', // 1
+  'User-agent: Googlebot', // 2
+  'Crawl-delay: 2.5', // 3
+  'Disallow: /g', // 4
+  'Disalow: /typo', // 5
+  'Allow /x', // 6
+  '', // 7
+  'User-agent: *', // 8
+  'Crawl-delay: ten', // 9
+  'Disallow: /all', // 10
+  'Host: www.e.com', // 11
+  'Clean-param: ref /articles/', // 12
+  'Noodle: 1', // 13
+  'justtext', // 14
+  'sitemap: https://e.com/b.xml', // 15
+].join('\n');
+
+describe('parseRobots collects', () => {
+  const robots = parseRobots(body);
+  it('sitemaps in file order, values as written', () => {
+    expect(robots.sitemaps).toEqual(['https://e.com/a.xml', 'https://e.com/b.xml']);
+  });
+  it('crawl-delay per group: the agent\'s own, the * group\'s, null when absent or not a number', () => {
+    expect(robots.crawlDelay('Googlebot')).toBe(2.5);
+    expect(robots.crawlDelay('googlebot')).toBe(2.5);
+    expect(robots.crawlDelay('Bingbot')).toBeNull(); // "ten"
+    expect(parseRobots('User-agent: *\nDisallow: /\n').crawlDelay('x')).toBeNull();
+    expect(parseRobots('User-agent: a\nUser-agent: b\nCrawl-delay: 7\n').crawlDelay('b')).toBe(7);
+  });
+  it('host and clean-param values', () => {
+    expect(robots.directiveValues('host')).toEqual(['www.e.com']);
+    expect(robots.directiveValues('Clean-Param')).toEqual(['ref /articles/']);
+  });
+  it('groups with their agents, rules and line numbers', () => {
+    expect(robots.groups.length).toBe(2);
+    expect(robots.groups[0].agents).toEqual([{ line: 2, value: 'Googlebot', productToken: 'Googlebot', global: false }]);
+    expect(robots.groups[0].rules.map((r) => [r.kind, r.line, new TextDecoder().decode(r.value)])).toEqual([['disallow', 4, '/g'], ['disallow', 5, '/typo'], ['allow', 6, '/x']]);
+    expect(robots.groups[1].agents[0].global).toBe(true);
+  });
+  it('diagnostics with lines, severities and stable codes', () => {
+    expect(robots.diagnostics.map((d) => [d.line, d.severity, d.code])).toEqual([
+      [5, 'warning', 'typo-key'],
+      [6, 'warning', 'missing-colon'],
+      [13, 'info', 'unknown-directive'],
+      [14, 'error', 'no-separator'],
+    ]);
+    const bom = parseRobots(bytes([0xef, 0xbb, 0xbf], 'User-agent: *\nDisallow: /', 'a'.repeat(17000), '\n'));
+    expect(bom.diagnostics.map((d) => [d.line, d.code])).toEqual([[1, 'bom'], [2, 'line-truncated']]);
+    const big = parseRobots('User-agent: *\n' + '#'.repeat(600000), { maxBytes: 1000 });
+    expect(big.diagnostics.map((d) => d.message)).toEqual(['file is 600014 bytes: only the first 1000 are read']);
+    expect(big.bytesRead).toBe(1000);
+  });
+  it('a string body and its UTF-8 bytes give the same verdicts', () => {
+    const text = 'User-agent: *\nDisallow: /café\n';
+    for (const url of ['/caf%C3%A9', '/café', '/cafe']) {
+      expect(parseRobots(text).isAllowed(url, 'x')).toBe(parseRobots(bytes(text)).isAllowed(url, 'x'));
+    }
+    expect(parseRobots(text).isAllowed('/caf%C3%A9', 'x')).toBe(false);
+  });
+});
+
+describe('matchers', () => {
+  const robots = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n');
+  it('are compiled once per agent query (case-insensitive) and reused', () => {
+    expect(robots.matcher('Googlebot')).toBe(robots.matcher('googlebot'));
+    expect(robots.matcher(['a', 'b'])).not.toBe(robots.matcher('a'));
+  });
+  it('checkBatch returns one verdict byte per URL, strings with non-ASCII characters as UTF-8', () => {
+    const verdicts = robots.matcher('x').checkBatch(['/private', '/private/ok', '/a.pdf', '/é.pdf', '/é.pdf?x', '']);
+    expect([...verdicts]).toEqual([VERDICT_DISALLOWED, VERDICT_ALLOWED, VERDICT_DISALLOWED, VERDICT_DISALLOWED, VERDICT_ALLOWED, VERDICT_ALLOWED]);
+    expect(robots.matcher('x').checkBatch([]).length).toBe(0);
+  });
+  it('checkLines takes LF or CRLF separated bytes', () => {
+    expect([...robots.matcher('x').checkLines(bytes('/private\r\n/private/ok\n\n/x.pdf'))]).toEqual([2, 1, 1, 2]);
+    expect([...robots.matcher('x').checkLines(bytes('/private\n'))]).toEqual([2]);
+  });
+  it('explain names the deciding rule or null', () => {
+    const matcher = robots.matcher('x');
+    expect(matcher.explain('https://e.com/private/ok/1')).toEqual({ allowed: true, rule: { kind: 'allow', line: 3, pattern: '/private/ok', priority: 11, indexHtmRule: false } });
+    expect(matcher.explain('https://e.com/private/no')).toEqual({ allowed: false, rule: { kind: 'disallow', line: 2, pattern: '/private', priority: 8, indexHtmRule: false } });
+    expect(matcher.explain('https://e.com/other')).toEqual({ allowed: true, rule: null });
+  });
+  it('many matchers can be used alternately (the active one is swapped into WebAssembly memory)', () => {
+    const a = parseRobots('User-agent: *\nDisallow: /a\n').matcher('x');
+    const b = parseRobots('User-agent: *\nDisallow: /b\n').matcher('x');
+    for (let i = 0; i < 3; i++) {
+      expect(a.isAllowed('/a')).toBe(false);
+      expect(b.isAllowed('/a')).toBe(true);
+      expect([...a.checkBatch(['/a', '/b'])]).toEqual([2, 1]);
+      expect([...b.checkBatch(['/a', '/b'])]).toEqual([1, 2]);
+    }
+  });
+});
+
+describe('errors are RobotsError with a stable code', () => {
+  const cases: [() => unknown, string][] = [
+    [() => parseRobots('', { mode: 'strict' as 'rfc' }), 'unknown mode "strict" (expected google or rfc)'],
+    [() => parseRobots('', { maxBytes: -1 }), 'maxBytes must be a whole number >= 0, got -1'],
+    [() => parseRobots('', { maxBytes: 1.5 }), 'maxBytes must be a whole number >= 0, got 1.5'],
+    [() => parseRobots('').matcher([]), 'at least one user agent is needed'],
+  ];
+  for (const [call, message] of cases) {
+    it(message, () => {
+      let caught: unknown = null;
+      try { call(); } catch (error) { caught = error; }
+      expect(caught).toBeInstanceOf(RobotsError);
+      expect((caught as RobotsError).code).toBe('INVALID_ARGUMENT');
+      expect((caught as RobotsError).message).toBe(message);
+    });
+  }
+});

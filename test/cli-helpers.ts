@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built command line with args and optional standard input. */
+export function robotstxt(args: string[], input?: string | Uint8Array): CliResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'latin1', maxBuffer: 1 << 30 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'robotstxt-test-'));
+}
+
+export const SHARED = fileURLToPath(new URL('../../shared/', import.meta.url));
+export const CORPUS_ROBOTS = join(SHARED, 'corpus', 'robots');
+export const CORPUS_LOG = join(SHARED, 'corpus', 'logs', 'elastic-apache-combined.log');
+/** Why corpus tests skip: printed once when ../shared/corpus is absent (a user's fresh clone). */
+export const corpusMissingReason = existsSync(CORPUS_ROBOTS) ? null : `skipped: ${CORPUS_ROBOTS} is absent (the corpus lives beside the repository, not in it)`;
+if (corpusMissingReason !== null) console.warn(corpusMissingReason);

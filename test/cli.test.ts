@@ -1,0 +1,176 @@
+// The command line's contract: exact output lines, exit codes and error messages.
+import { describe, it, expect } from 'vitest';
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { robotstxt, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
+import { modelVerdict } from './model.js';
+
+const dir = tempDir();
+const robotsFile = join(dir, 'robots.txt');
+writeFileSync(robotsFile, 'User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle\n');
+const emptyFile = join(dir, 'empty.txt');
+writeFileSync(emptyFile, '');
+
+describe('robotstxt test (robots_main contract)', () => {
+  it('prints DISALLOWED and exits 1', () => {
+    const r = robotstxt(['test', robotsFile, 'Bingbot', 'https://e.com/private/x']);
+    expect(r.stdout).toBe("user-agent 'Bingbot' with URI 'https://e.com/private/x': DISALLOWED\n");
+    expect(r.status).toBe(1);
+  });
+  it('prints ALLOWED and exits 0', () => {
+    const r = robotstxt(['test', robotsFile, 'Bingbot', 'https://e.com/private/ok']);
+    expect(r.stdout).toBe("user-agent 'Bingbot' with URI 'https://e.com/private/ok': ALLOWED\n");
+    expect(r.status).toBe(0);
+  });
+  it('uses the agent verbatim: a named agent ignores the * group', () => {
+    expect(robotstxt(['test', robotsFile, 'googlebot', 'https://e.com/private/x']).status).toBe(0);
+    expect(robotstxt(['test', robotsFile, 'Googlebot', 'https://e.com/nogoogle']).status).toBe(1);
+    expect(robotstxt(['test', robotsFile, 'Googlebot/2.1', 'https://e.com/private/x']).status).toBe(1);
+  });
+  it('adds the reference notice for an empty robots file', () => {
+    const r = robotstxt(['test', emptyFile, 'Googlebot', '/x']);
+    expect(r.stdout).toBe("user-agent 'Googlebot' with URI '/x': ALLOWED\nnotice: robots file is empty so all user-agents are allowed\n");
+    expect(r.status).toBe(0);
+  });
+  it('--mode rfc allows /robots.txt', () => {
+    writeFileSync(join(dir, 'all.txt'), 'User-agent: *\nDisallow: /\n');
+    expect(robotstxt(['test', join(dir, 'all.txt'), 'a', 'https://e.com/robots.txt']).status).toBe(1);
+    expect(robotstxt(['test', '--mode', 'rfc', join(dir, 'all.txt'), 'a', 'https://e.com/robots.txt']).status).toBe(0);
+  });
+  it('a missing file: one line naming it on stderr, exit 2', () => {
+    const r = robotstxt(['test', join(dir, 'nope.txt'), 'a', '/']);
+    expect(r.stderr).toBe(`robotstxt: cannot read robots file '${join(dir, 'nope.txt')}': no such file\n`);
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(2);
+  });
+  it('a directory as robots file: exit 2', () => {
+    const r = robotstxt(['test', dir, 'a', '/']);
+    expect(r.stderr).toBe(`robotstxt: cannot read robots file '${dir}': is a directory\n`);
+    expect(r.status).toBe(2);
+  });
+  it('wrong argument count: exit 2', () => {
+    const r = robotstxt(['test', robotsFile, 'a']);
+    expect(r.stderr).toBe('robotstxt: test needs exactly 3 arguments <robots-file> <user-agent> <url>, got 2 (see robotstxt test --help)\n');
+    expect(r.status).toBe(2);
+  });
+  it('bad option values: exit 2', () => {
+    expect(robotstxt(['test', '--mode', 'strict', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --mode must be google or rfc, got 'strict'\n");
+    expect(robotstxt(['test', '--max-bytes=-1', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --max-bytes must be a whole number >= 0, got '-1'\n");
+    expect(robotstxt(['test', '--max-bytes', '12k', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --max-bytes must be a whole number >= 0, got '12k'\n");
+    expect(robotstxt(['test', '--max-bytes', '12k', robotsFile, 'a', '/']).status).toBe(2);
+  });
+  it('unknown command and no command: exit 2', () => {
+    const r = robotstxt(['frobnicate']);
+    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check; see robotstxt --help)\n");
+    expect(r.status).toBe(2);
+    expect(robotstxt([]).status).toBe(2);
+  });
+  it('--help prints usage with examples and exits 0', () => {
+    const r = robotstxt(['test', '--help']);
+    expect(r.stdout).toContain('Usage: robotstxt test');
+    expect(r.stdout).toContain('Examples:');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('robotstxt check', () => {
+  it('one line per input line, in order: LF, CRLF, empty lines, a last line without LF', () => {
+    const input = 'https://e.com/private/x\n\nhttps://e.com/a\r\n/private/ok\nhttps://e.com/private';
+    const r = robotstxt(['check', '--robots', robotsFile, '--agent', 'Bingbot'], input);
+    expect(r.stdout).toBe('disallowed\thttps://e.com/private/x\nallowed\t\nallowed\thttps://e.com/a\nallowed\t/private/ok\ndisallowed\thttps://e.com/private\n');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+  it('reads a URL file and answers malformed lines like the reference', () => {
+    const urls = join(dir, 'urls.txt');
+    writeFileSync(urls, 'not a url\n  /private\n/private#frag\n?x\nhttp://e.com#/private\n');
+    const r = robotstxt(['check', '--robots', robotsFile, '--agent', 'x', urls]);
+    expect(r.stdout).toBe('allowed\tnot a url\ndisallowed\t  /private\ndisallowed\t/private#frag\nallowed\t?x\nallowed\thttp://e.com#/private\n');
+  });
+  it('several --agent flags pool their groups', () => {
+    const r = robotstxt(['check', '--robots', robotsFile, '--agent', 'Googlebot', '--agent', 'Bingbot'], '/nogoogle\n/private\n');
+    expect(r.stdout).toBe('disallowed\t/nogoogle\nallowed\t/private\n');
+  });
+  it('streams large inputs across chunk boundaries without losing or reordering a line', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 120_000; i++) lines.push(i % 3 === 0 ? `https://e.com/private/${i}` : i % 3 === 1 ? `https://e.com/page/${'x'.repeat(i % 50)}${i}` : '');
+    const r = robotstxt(['check', '--robots', robotsFile, '--agent', 'Bingbot'], lines.join('\n') + '\n');
+    const out = r.stdout.split('\n');
+    expect(out.length).toBe(lines.length + 1);
+    expect(out[lines.length]).toBe('');
+    lines.forEach((url, i) => {
+      if (out[i] !== `${url.includes('/private/') ? 'disallowed' : 'allowed'}\t${url}`) expect(out[i]).toBe(`line ${i}`);
+    });
+  });
+  it('usage errors: exit 2 with one line on stderr', () => {
+    const cases: [string[], string][] = [
+      [['check', '--agent', 'a'], 'robotstxt: check needs exactly one of --robots <file> or --robots-dir <dir>\n'],
+      [['check', '--robots', robotsFile], 'robotstxt: check needs at least one --agent <token> (see robotstxt check --help)\n'],
+      [['check', '--robots', robotsFile, '--agent', 'a', '--bogus'], "robotstxt: Unknown option '--bogus' (see robotstxt check --help)\n"],
+      [['check', '--robots', join(dir, 'nope.txt'), '--agent', 'a'], `robotstxt: cannot read robots file '${join(dir, 'nope.txt')}': no such file\n`],
+      [['check', '--robots', robotsFile, '--agent', 'a', join(dir, 'nope-urls.txt')], `robotstxt: cannot read URL file '${join(dir, 'nope-urls.txt')}': no such file\n`],
+      [['check', '--robots', robotsFile, '--agent', 'a', '--missing', 'allow'], 'robotstxt: --missing applies only with --robots-dir\n'],
+      [['check', '--robots-dir', join(dir, 'nope'), '--agent', 'a'], `robotstxt: --robots-dir '${join(dir, 'nope')}' is not a readable directory\n`],
+    ];
+    for (const [args, message] of cases) {
+      const r = robotstxt(args, '');
+      expect(r.stderr).toBe(message);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
+describe('robotstxt check --robots-dir', () => {
+  const robotsDir = join(dir, 'sites');
+  mkdirSync(robotsDir);
+  writeFileSync(join(robotsDir, 'a.com.txt'), 'User-agent: *\nDisallow: /a\n');
+  writeFileSync(join(robotsDir, 'b.com.txt'), 'User-agent: *\nDisallow: /b\n');
+  writeFileSync(join(robotsDir, 'b.com:8080.txt'), 'User-agent: *\nDisallow: /port\n');
+  mkdirSync(join(robotsDir, 'broken.com.txt'));
+  const input = [
+    'https://a.com/a', 'https://A.COM/a', 'https://b.com/a', 'https://b.com/b', 'http://user:pw@b.com:8080/port',
+    'http://b.com:8080/b', 'http://b.com:9090/b', 'https://c.com/a', '/relative/a', '',
+  ].join('\n') + '\n';
+  it('picks <host>.txt per URL, <host>:<port>.txt first; missing hosts are allowed by default', () => {
+    const r = robotstxt(['check', '--robots-dir', robotsDir, '--agent', 'x'], input);
+    expect(r.stdout).toBe([
+      'disallowed\thttps://a.com/a', 'disallowed\thttps://A.COM/a', 'allowed\thttps://b.com/a', 'disallowed\thttps://b.com/b',
+      'disallowed\thttp://user:pw@b.com:8080/port', 'allowed\thttp://b.com:8080/b', 'disallowed\thttp://b.com:9090/b',
+      'allowed\thttps://c.com/a', 'allowed\t/relative/a', 'allowed\t',
+    ].join('\n') + '\n');
+    expect(r.stderr).toBe('robotstxt: 2 line(s) named no host; answered as allowed (--missing)\n');
+    expect(r.status).toBe(0);
+  });
+  it('--missing disallow answers hosts without a file (and relative URLs) as disallowed', () => {
+    const r = robotstxt(['check', '--robots-dir', robotsDir, '--agent', 'x', '--missing', 'disallow'], 'https://c.com/a\nhttps://a.com/z\n/rel\n');
+    expect(r.stdout).toBe('disallowed\thttps://c.com/a\nallowed\thttps://a.com/z\ndisallowed\t/rel\n');
+  });
+  it('an unreadable robots file in the directory is an error naming it', () => {
+    const r = robotstxt(['check', '--robots-dir', robotsDir, '--agent', 'x'], 'https://broken.com/\n');
+    expect(r.stderr).toBe(`robotstxt: cannot read robots file '${join(robotsDir, 'broken.com.txt')}': is a directory\n`);
+    expect(r.status).toBe(2);
+  });
+});
+
+describe.skipIf(corpusMissingReason !== null)('command line on real robots.txt files (../shared/corpus)', () => {
+  const files = ['ropensci/robots_google.txt', 'ropensci/robots_wikipedia.txt', 'crawler-commons/twitter.com-robots.txt', 'protego/archive.org.txt', 'protego/about.gitlab.com.txt', 'crawler-commons/robots-with-utf8-bom.txt', 't1gor/market-yandex-Windows-1251.txt']
+    .map((name) => join(CORPUS_ROBOTS, name));
+  for (const file of files) {
+    it(`check and test agree with the model on URLs made from ${file.slice(CORPUS_ROBOTS.length + 1)}`, () => {
+      const body = readFileSync(file);
+      const values = String.fromCharCode(...body.subarray(0, 200000)).split(/\r\n|\r|\n/).map((l) => /^\s*(?:dis)?allow\s*:\s*(\S*)/i.exec(l)?.[1]).filter((v): v is string => v !== undefined);
+      const urls = [...new Set(values)].slice(0, 40).flatMap((v) => [`https://site.example${v.replace(/\*/g, 'x').replace(/\$$/, '')}`, `https://site.example${v.replace(/\*/g, '/z/').replace(/\$$/, '')}?q=1`]);
+      urls.push('https://site.example/', 'https://site.example/robots.txt');
+      for (const agent of ['Googlebot', 'Bingbot', 'SomeBot']) {
+        const r = robotstxt(['check', '--robots', file, '--agent', agent], urls.join('\n'));
+        const expected = urls.map((u) => `${modelVerdict(body, [agent], u).allowed ? 'allowed' : 'disallowed'}\t${u}`).join('\n') + '\n';
+        expect(r.stdout).toBe(expected);
+      }
+      const one = robotstxt(['test', file, 'Googlebot', urls[0]]);
+      const allowed = modelVerdict(body, ['Googlebot'], urls[0]).allowed;
+      expect(one.stdout.split('\n')[0]).toBe(`user-agent 'Googlebot' with URI '${urls[0]}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}`);
+      expect(one.status).toBe(allowed ? 0 : 1);
+    });
+  }
+});
