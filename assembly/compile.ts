@@ -11,7 +11,7 @@ import {
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE,
-  NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE, NODE_STAMP, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE,
+  NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE, NODE_STAMP, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR,
   NO_RULE, NO_NODE, ensureCapacity, alignUp,
 } from "./layout";
 
@@ -74,6 +74,7 @@ function starChild(parent: u32): u32 {
   if (child == NO_NODE) {
     child = newNode();
     store<u32>(parentNode + NODE_STAR_CHILD, child);
+    store<u16>(nodesPtr + <usize>child * NODE_SIZE + NODE_FLAGS, <u16>NODE_IS_STAR);
   }
   return child;
 }

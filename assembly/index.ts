@@ -1,13 +1,16 @@
 // The only export surface of the WebAssembly core. Only integers cross: addresses, lengths, counts.
-// Memory map (all regions chosen by the host in src/wasm/, see the diagram there):
-//   | static data | < heapBase: nothing of ours | matcher blob | scratch | batch input | verdicts | output |
+// Memory map (regions chosen by the host in src/wasm/core.ts, see the diagram there):
+//   | static data | matcher blob | automaton region (dfa.ts) | batch input + LF sentinel | verdicts | output | scratch |
 import {
-  CHAR_LF, CHAR_CR, CHAR_TAB, VERDICT_ALLOWED, VERDICT_DISALLOWED, RESULT_VERDICT, RESULT_ALLOW_RULE,
-  RESULT_DISALLOW_RULE, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, FLAG_RFC_MODE,
+  CHAR_LF, CHAR_CR, CHAR_TAB, CHAR_SLASH, CHAR_QUESTION, CHAR_SEMICOLON, CHAR_COLON, CHAR_HASH, CHAR_NUL,
+  VERDICT_ALLOWED, VERDICT_DISALLOWED, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE,
+  OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, FLAG_RFC_MODE,
 } from "../src/constants";
-import { bindMatcher, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
+import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
+import { resetDfa, setStateLimit, dfaResets, dfaStateCount, beginWalk, feedByte, walk, walkStop, bestAllowPriority, bestDisallowPriority, dfaDisabled, STOP_OVERFLOW } from "./dfa";
+import { bindBlob, rfcMode } from "./trie";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
-import { writePath } from "./path";
+import { writePath, findPathStart, PATH_IS_ROOT } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
 export { compileRules } from "./compile";
 
@@ -31,9 +34,35 @@ export function extractPath(urlPtr: usize, urlLen: usize, dstPtr: usize): usize 
   return writePath(urlPtr, urlLen, dstPtr);
 }
 
-/** One URL with its deciding rules (explain, isAllowed): writes RESULT_* fields at resultPtr; returns the verdict. */
-export function matchOne(blobPtr: usize, scratchPtr: usize, urlPtr: usize, urlLen: usize, resultPtr: usize): u32 {
-  bindMatcher(blobPtr, scratchPtr);
+// ---- the bound matcher ----
+let dfaRegion: usize = 0;
+let dfaCapacity: usize = 0;
+/** 1: bulk calls use the NFA (tests compare both engines). */
+let bulkUsesNfa = false;
+
+/** Binds a blob and sizes its automaton region. Called by the host whenever the active matcher changes. */
+export function loadMatcher(blobPtr: usize, dfaPtr: usize, dfaBytes: usize): void {
+  bindBlob(blobPtr);
+  dfaRegion = dfaPtr;
+  dfaCapacity = dfaBytes;
+  ensureCapacity(dfaPtr + dfaBytes);
+  resetDfa(dfaPtr, dfaBytes);
+}
+
+/** Automaton statistics (benchmarks): states in the active automaton, and resets so far (x 2^20 + states). */
+export function automatonStats(): u64 {
+  return (<u64>dfaResets << 32) | <u64>dfaStateCount();
+}
+
+/** Chooses the bulk engine: 0 = automaton (default), 1 = trie NFA; and caps the automaton's states (0 = none). Tests only. */
+export function useNfaForBulk(value: i32, automatonStateLimit: u32): void {
+  bulkUsesNfa = value != 0;
+  setStateLimit(automatonStateLimit);
+}
+
+/** One URL with its deciding rules (explain, isAllowed), by the NFA: writes RESULT_* fields; returns the verdict. */
+export function matchOne(scratchPtr: usize, urlPtr: usize, urlLen: usize, resultPtr: usize): u32 {
+  bindScratch(scratchPtr);
   const verdict = matchUrl(urlPtr, urlPtr + urlLen);
   store<i32>(resultPtr + RESULT_VERDICT, verdict);
   store<i32>(resultPtr + RESULT_ALLOW_RULE, bestAllowRule);
@@ -41,7 +70,103 @@ export function matchOne(blobPtr: usize, scratchPtr: usize, urlPtr: usize, urlLe
   return verdict;
 }
 
-@inline function lineEnd(p: usize, end: usize): usize {
+@inline function automatonVerdict(): u32 {
+  return bestDisallowPriority > bestAllowPriority ? VERDICT_DISALLOWED : VERDICT_ALLOWED;
+}
+
+/** First LF at or after p; the caller guarantees one (the sentinel). Eight bytes at a time. */
+@inline function findLf(p: usize): usize {
+  while (true) {
+    const word = load<u64>(p) ^ 0x0a0a0a0a0a0a0a0a;
+    const zeroBytes = (word - 0x0101010101010101) & ~word & 0x8080808080808080;
+    if (zeroBytes != 0) return p + <usize>(ctz(zeroBytes) >> 3);
+    p += 8;
+  }
+}
+
+// Kinds of bytes while looking for the path start in a line (a 256-byte table).
+const HOST_PLAIN: u32 = 0;
+const HOST_PATH: u32 = 1; // '/', '?', ';'
+const HOST_COLON: u32 = 2;
+const HOST_CR: u32 = 3;
+const HOST_ROOT: u32 = 4; // '#', NUL, LF: the path is "/"
+const hostKinds = memory.data(256);
+store<u8>(hostKinds + CHAR_SLASH, <u8>HOST_PATH);
+store<u8>(hostKinds + CHAR_QUESTION, <u8>HOST_PATH);
+store<u8>(hostKinds + CHAR_SEMICOLON, <u8>HOST_PATH);
+store<u8>(hostKinds + CHAR_COLON, <u8>HOST_COLON);
+store<u8>(hostKinds + CHAR_CR, <u8>HOST_CR);
+store<u8>(hostKinds + CHAR_HASH, <u8>HOST_ROOT);
+store<u8>(hostKinds + CHAR_NUL, <u8>HOST_ROOT);
+store<u8>(hostKinds + CHAR_LF, <u8>HOST_ROOT);
+
+/** Verdict of the path "/" (no path in the URL). */
+function rootVerdict(lines: bool): u32 {
+  beginWalk(lines);
+  if (feedByte(CHAR_SLASH)) walk(0, 0);
+  return automatonVerdict();
+}
+
+/** NFA for one URL after the automaton overflowed, then a fresh automaton for the URLs after it. */
+function fallbackVerdict(urlPtr: usize, urlEnd: usize): u32 {
+  const verdict = matchUrl(urlPtr, urlEnd);
+  resetDfa(dfaRegion, dfaCapacity);
+  return verdict;
+}
+
+/** Google mode, one line at p (input followed by an LF sentinel): writes the verdict, returns the next line's start. */
+function matchLineGoogle(p: usize, verdictPtr: usize): usize {
+  const lineStart = p;
+  if (load<u8>(p) == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) p += 2;
+  let schemeSeen = false;
+  let pathStart: usize = 0;
+  while (true) {
+    const kind = <u32>load<u8>(hostKinds + <usize>load<u8>(p));
+    if (kind == HOST_PLAIN) { p++; continue; }
+    if (kind == HOST_PATH) { pathStart = p; break; }
+    if (kind == HOST_COLON) {
+      if (!schemeSeen && load<u8>(p + 1) == CHAR_SLASH && load<u8>(p + 2) == CHAR_SLASH) { schemeSeen = true; p += 3; }
+      else p++;
+      continue;
+    }
+    if (kind == HOST_CR && load<u8>(p + 1) != CHAR_LF) { p++; continue; }
+    break; // '#', NUL, LF or CR LF before any path character: the path is "/"
+  }
+  let stop = p;
+  if (pathStart == 0) {
+    store<u8>(verdictPtr, <u8>rootVerdict(true));
+  } else {
+    beginWalk(true);
+    let walking = true;
+    if (load<u8>(pathStart) != CHAR_SLASH) walking = feedByte(CHAR_SLASH);
+    stop = walking ? walk(pathStart, <usize>-1) : pathStart;
+    if (walkStop == STOP_OVERFLOW) {
+      const lineEnd = findLf(lineStart);
+      const urlEnd = lineEnd > lineStart && load<u8>(lineEnd - 1) == CHAR_CR ? lineEnd - 1 : lineEnd;
+      store<u8>(verdictPtr, <u8>fallbackVerdict(lineStart, urlEnd));
+      return lineEnd + 1;
+    }
+    store<u8>(verdictPtr, <u8>automatonVerdict());
+  }
+  return findLf(stop) + 1;
+}
+
+/** One URL span [urlPtr, urlEnd) by the automaton (both modes; LF and CR are ordinary bytes here). */
+function matchSpan(urlPtr: usize, urlEnd: usize, scratchPtr: usize): u32 {
+  if (rfcMode) return matchUrl(urlPtr, urlEnd); // the NFA normalises into its own buffer (rfc mode is not the hot path)
+  const pathStart = findPathStart(urlPtr, urlEnd);
+  if (pathStart == PATH_IS_ROOT) return rootVerdict(false);
+  beginWalk(false);
+  let p = pathStart;
+  if (load<u8>(p) != CHAR_SLASH) {
+    if (!feedByte(CHAR_SLASH)) return walkStop == STOP_OVERFLOW ? fallbackVerdict(urlPtr, urlEnd) : automatonVerdict();
+  }
+  walk(p, urlEnd);
+  if (walkStop == STOP_OVERFLOW) return fallbackVerdict(urlPtr, urlEnd);
+  return automatonVerdict();
+}
+
+@inline function lineEndOf(p: usize, end: usize): usize {
   while (p < end && load<u8>(p) != CHAR_LF) p++;
   return p;
 }
@@ -52,30 +177,36 @@ export function matchOne(blobPtr: usize, scratchPtr: usize, urlPtr: usize, urlLe
 }
 
 /**
- * Bulk: one verdict byte per LF-separated line of input[inputPtr, inputPtr + inputLen). A final line without
- * LF counts; a final LF does not start another line. Returns the number of lines (= verdicts written).
+ * Bulk: one verdict byte per LF-separated line of input[inputPtr, inputPtr + inputLen), which the host
+ * follows with an LF sentinel byte at inputPtr + inputLen. A final line without LF counts; a final LF does not
+ * start another line. Returns the number of lines (= verdicts written).
  */
-export function matchLines(blobPtr: usize, scratchPtr: usize, inputPtr: usize, inputLen: usize, verdictsPtr: usize): u32 {
-  bindMatcher(blobPtr, scratchPtr);
+export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, verdictsPtr: usize): u32 {
+  bindScratch(scratchPtr);
   const end = inputPtr + inputLen;
   let p = inputPtr;
   let count: u32 = 0;
+  if (!bulkUsesNfa && !dfaDisabled && !rfcMode) {
+    while (p < end) p = matchLineGoogle(p, verdictsPtr + count++);
+    return count;
+  }
   while (p < end) {
-    const stop = lineEnd(p, end);
-    store<u8>(verdictsPtr + count, <u8>matchUrl(p, urlEndOfLine(p, stop)));
-    count++;
+    const stop = lineEndOf(p, end);
+    const urlEnd = urlEndOfLine(p, stop);
+    store<u8>(verdictsPtr + count++, <u8>(bulkUsesNfa || dfaDisabled ? matchUrl(p, urlEnd) : matchSpan(p, urlEnd, scratchPtr)));
     p = stop + 1;
   }
   return count;
 }
 
 /** Bulk: count URLs given as u32 offsets[count + 1] into bytesPtr (URL i = [offsets[i], offsets[i+1])). */
-export function matchOffsets(blobPtr: usize, scratchPtr: usize, offsetsPtr: usize, count: u32, bytesPtr: usize, verdictsPtr: usize): void {
-  bindMatcher(blobPtr, scratchPtr);
+export function matchOffsets(scratchPtr: usize, offsetsPtr: usize, count: u32, bytesPtr: usize, verdictsPtr: usize): void {
+  bindScratch(scratchPtr);
+  const useNfa = bulkUsesNfa || dfaDisabled;
   let start = bytesPtr + <usize>load<u32>(offsetsPtr);
   for (let i: u32 = 0; i < count; i++) {
     const stop = bytesPtr + <usize>load<u32>(offsetsPtr + <usize>(i + 1) * 4);
-    store<u8>(verdictsPtr + i, <u8>matchUrl(start, stop));
+    store<u8>(verdictsPtr + i, <u8>(useNfa ? matchUrl(start, stop) : matchSpan(start, stop, scratchPtr)));
     start = stop;
   }
 }
@@ -83,7 +214,7 @@ export function matchOffsets(blobPtr: usize, scratchPtr: usize, offsetsPtr: usiz
 // Verdict prefixes of the command line's output, stored as little-endian words.
 const ALLOWED_WORD: u64 = 0x096465776f6c6c61; // "allowed\t"
 const DISALLOW_WORD: u64 = 0x776f6c6c61736964; // "disallow"
-const ED_TAB_SHORT: u16 = 0x6465; // "ed"
+const ED_SHORT: u16 = 0x6465; // "ed"
 
 /**
  * Writes the command line's output for lines already matched by matchLines: `allowed<TAB><url>\n` or
@@ -96,9 +227,9 @@ export function formatLines(inputPtr: usize, inputLen: usize, verdictsPtr: usize
   let out = outputPtr;
   let index: usize = 0;
   while (p < end) {
-    const stop = lineEnd(p, end);
+    const stop = lineEndOf(p, end);
     const urlStop = urlEndOfLine(p, stop);
-    const verdict = <i32>load<u8>(verdictsPtr + index++);
+    const verdict = <u32>load<u8>(verdictsPtr + index++);
     let keep = true;
     if (filter == OUTPUT_ALL) {
       if (verdict == VERDICT_ALLOWED) {
@@ -106,7 +237,7 @@ export function formatLines(inputPtr: usize, inputLen: usize, verdictsPtr: usize
         out += 8;
       } else {
         store<u64>(out, DISALLOW_WORD);
-        store<u16>(out + 8, ED_TAB_SHORT);
+        store<u16>(out + 8, ED_SHORT);
         store<u8>(out + 10, CHAR_TAB);
         out += 11;
       }

@@ -8,9 +8,7 @@
 // no exponential blow-up. `/*a*a*a*a*a*a*a*a*a*a*b` has 21 nodes: a 64 KiB path costs at most 64 Ki x 21 steps.
 // Typical robots.txt groups keep 1-3 nodes active and stop at the first byte no pattern continues with.
 import {
-  RULE_KIND, RULE_LINE, RULE_PATTERN_LENGTH, RULE_SIZE, RULE_KIND_ALLOW, FLAG_RFC_MODE,
-  HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET,
-  HEADER_RULES_OFFSET, VERDICT_ALLOWED, VERDICT_DISALLOWED, CHAR_SLASH,
+  RULE_KIND, RULE_LINE, RULE_PATTERN_LENGTH, RULE_SIZE, RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, CHAR_SLASH,
 } from "../src/constants";
 import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE,
@@ -18,18 +16,8 @@ import {
   NO_RULE, NO_NODE, ensureCapacity, alignUp,
 } from "./layout";
 import { findPathStart, isPathEnd, writePath, PATH_IS_ROOT } from "./path";
+import { nodesBase, rulesBase, blobNodeCount, rfcMode, childFor, nextGeneration, stampNode } from "./trie";
 import { normalizeRfc } from "./escape";
-
-const LINEAR_SEARCH_MAX_EDGES: u32 = 8;
-
-// ---- the blob in use (set by bindMatcher) ----
-let blobBase: usize = 0;
-let nodesBase: usize = 0;
-let edgeBytesBase: usize = 0;
-let edgeTargetsBase: usize = 0;
-let rulesBase: usize = 0;
-let blobNodeCount: u32 = 0;
-let rfcMode = false;
 
 // ---- per-URL state, in the scratch area after the blob's work lists ----
 let activeList: usize = 0; // nodes reached through literal edges at the current position
@@ -50,15 +38,8 @@ let bestDisallowPriority: i32 = -1;
 let bestAllowLine: u32 = 0;
 let bestDisallowLine: u32 = 0;
 
-/** Points the matcher at a blob and its scratch area (3 node lists, then the rfc path buffer). */
-export function bindMatcher(blob: usize, scratch: usize): void {
-  blobBase = blob;
-  nodesBase = blob + <usize>load<u32>(blob + HEADER_NODES_OFFSET);
-  edgeBytesBase = blob + <usize>load<u32>(blob + HEADER_EDGE_BYTES_OFFSET);
-  edgeTargetsBase = blob + <usize>load<u32>(blob + HEADER_EDGE_TARGETS_OFFSET);
-  rulesBase = blob + <usize>load<u32>(blob + HEADER_RULES_OFFSET);
-  blobNodeCount = load<u32>(blob + HEADER_NODE_COUNT);
-  rfcMode = (load<u32>(blob + HEADER_FLAGS) & FLAG_RFC_MODE) != 0;
+/** Lays out the NFA's work lists in scratch (3 lists of one u32 per node, then the rfc path buffer). */
+export function bindScratch(scratch: usize): usize {
   const listBytes = <usize>blobNodeCount * 4;
   activeList = alignUp(scratch, 8);
   nextList = activeList + listBytes;
@@ -66,6 +47,7 @@ export function bindMatcher(blob: usize, scratch: usize): void {
   rfcPathBuffer = starList + listBytes;
   rfcBufferCapacity = 0;
   ensureCapacity(rfcPathBuffer);
+  return rfcPathBuffer;
 }
 
 @inline function recordRule(ruleIndex: i32): void {
@@ -96,8 +78,7 @@ export function bindMatcher(blob: usize, scratch: usize): void {
 function activateStar(index: u32): void {
   while (index != NO_NODE) {
     const node = nodesBase + <usize>index * NODE_SIZE;
-    if (load<u32>(node + NODE_STAMP) == generation) return;
-    store<u32>(node + NODE_STAMP, generation);
+    if (!stampNode(index, generation)) return;
     store<u32>(starList + <usize>starCount * 4, index);
     starCount++;
     if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_RULE) recordRules(node, NODE_ALLOW_RULE, NODE_DISALLOW_RULE);
@@ -113,32 +94,6 @@ function activateStar(index: u32): void {
   if (star != NO_NODE) activateStar(star);
   store<u32>(nextList + <usize>nextCount * 4, index);
   nextCount++;
-}
-
-/** The literal child of a node for byte c, or NO_NODE. */
-@inline function childFor(index: u32, c: i32): u32 {
-  const node = nodesBase + <usize>index * NODE_SIZE;
-  const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
-  if (count == 0) return NO_NODE;
-  const first = load<u32>(node + NODE_EDGE_INDEX);
-  if (count <= LINEAR_SEARCH_MAX_EDGES) {
-    for (let k: u32 = 0; k < count; k++) {
-      const label = <i32>load<u8>(edgeBytesBase + <usize>(first + k));
-      if (label == c) return load<u32>(edgeTargetsBase + <usize>(first + k) * 4);
-      if (label > c) return NO_NODE;
-    }
-    return NO_NODE;
-  }
-  let low = first;
-  let high = first + count;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const label = <i32>load<u8>(edgeBytesBase + <usize>middle);
-    if (label == c) return load<u32>(edgeTargetsBase + <usize>middle * 4);
-    if (label < c) low = middle + 1;
-    else high = middle;
-  }
-  return NO_NODE;
 }
 
 @inline function swapLists(): void {
@@ -181,12 +136,7 @@ function beginUrl(): void {
   bestDisallowRule = NO_RULE;
   bestAllowPriority = -1;
   bestDisallowPriority = -1;
-  generation++;
-  if (generation == 0) {
-    // 2^32 URLs on one binding: clear the stamps once and start again.
-    for (let n: u32 = 0; n < blobNodeCount; n++) store<u32>(nodesBase + <usize>n * NODE_SIZE + NODE_STAMP, 0);
-    generation = 1;
-  }
+  generation = nextGeneration();
   activeCount = 0;
   nextCount = 0;
   starCount = 0;
@@ -228,7 +178,7 @@ function matchUrlRfc(urlPtr: usize, urlEnd: usize): u32 {
   return decide();
 }
 
-/** Matches url[urlPtr, urlEnd) against the bound blob; returns a VERDICT_* value. */
+/** The simple matcher: url[urlPtr, urlEnd) against the bound blob through the trie NFA; returns a VERDICT_* value. */
 export function matchUrl(urlPtr: usize, urlEnd: usize): u32 {
   beginUrl();
   if (rfcMode) return matchUrlRfc(urlPtr, urlEnd);

@@ -2,21 +2,24 @@
 //
 // Linear memory of one instance (one per thread), addresses growing to the right:
 //
-//   0            heapBase       blobPtr = heapBase        batchPtr                         scratchPtr
-//   | AS statics |              | matcher blob slot        | input bytes | offsets u32[n+1] | verdicts u8[n] | output | scratch -> (grows)
-//                               | (copied in when the       \_____________ per-call batch region, reset every call ______/
-//                               |  active matcher changes)
+//   0            heapBase = blobPtr          dfaPtr                          batchPtr
+//   | AS statics | matcher blob slot        | automaton region              | input bytes, LF sentinel | offsets u32[n+1] | verdicts u8[n] | output | scratch -> (grows)
+//                | (copied in when the      | (lazily built DFA of the       \_______________ per-call batch region, laid out afresh every call ______________/
+//                |  active matcher changes) |  active matcher; reset with it)
 //
 // - Matcher blob: position-independent (all offsets relative to its start), made by compileRules and copied
 //   out to a JavaScript Uint8Array that the RobotsMatcher owns (the GC frees it; workers get copies).
-//   It is copied back into the slot only when a different matcher becomes active.
-// - Batch region: laid out afresh for every call from batchPtr; nothing survives a call.
-// - Scratch: the core's work lists (3 x 4 bytes per trie node) and rfc-mode path buffers; the core grows
+//   It is copied back into the slot only when a different matcher becomes active (loadMatcher).
+// - Automaton region: states and transitions the core builds as URLs need them (assembly/dfa.ts); it
+//   survives between calls for the same matcher and is flushed when full.
+// - Batch region: nothing survives a call. matchLines needs an LF right after the input (the sentinel that
+//   lets the core's line loop run without bounds checks) and 8 readable bytes after that.
+// - Scratch: the NFA's work lists (3 x 4 bytes per trie node) and rfc-mode path buffers; the core grows
 //   memory itself when it needs more, so views are re-created whenever memory.buffer changes.
 // - compileRules uses the batch region as its work area and returns the blob's address there.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
+import { CHAR_LF, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
 import { RobotsError } from '../errors.js';
 
 interface CoreExports {
@@ -26,9 +29,12 @@ interface CoreExports {
   normalizePattern(srcPtr: number, srcLen: number, dstPtr: number, flags: number): number;
   extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
   compileRules(inputPtr: number, ruleCount: number, flags: number, workPtr: number): number;
-  matchOne(blobPtr: number, scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
-  matchLines(blobPtr: number, scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number): number;
-  matchOffsets(blobPtr: number, scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
+  loadMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
+  useNfaForBulk(value: number, automatonStateLimit: number): void;
+  automatonStats(): bigint;
+  matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
+  matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number): number;
+  matchOffsets(scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
   formatLines(inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number): number;
 }
 
@@ -65,6 +71,15 @@ export function wasmModule(): WebAssembly.Module {
 const encoder = new TextEncoder();
 const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
+/** Automaton region size for a blob: room for many states, bounded (flushed when full). */
+function automatonBytes(blobLength: number): number {
+  return align(Math.min(AUTOMATON_MAX_BYTES, AUTOMATON_MIN_BYTES + 16 * blobLength), 65536);
+}
+const AUTOMATON_MIN_BYTES = 4 << 20;
+const AUTOMATON_MAX_BYTES = 64 << 20;
+/** Bytes the core may read past the LF sentinel (its line-end search reads 8 bytes at a time). */
+const SENTINEL_SLACK = 16;
+
 /** One instance of the core with its memory. Created once per thread (see core()); not thread-safe. */
 export class WasmCore {
   private readonly exports: CoreExports;
@@ -72,6 +87,8 @@ export class WasmCore {
   private words: Uint32Array;
   private readonly blobPtr: number;
   private blobCapacity = 0;
+  private dfaBytes = 0;
+
   private loadedBlob: Uint8Array | null = null;
 
   constructor(module: WebAssembly.Module = wasmModule()) {
@@ -95,19 +112,36 @@ export class WasmCore {
     this.refreshViews();
   }
 
-  private get batchPtr(): number {
+  private get dfaPtr(): number {
     return align(this.blobPtr + this.blobCapacity, 16);
   }
 
-  /** Makes blob the active matcher (copies it into the slot unless it is there already). */
-  private useBlob(blob: Uint8Array): number {
-    if (this.loadedBlob !== blob) {
-      if (blob.length > this.blobCapacity) this.blobCapacity = align(blob.length, 65536);
-      this.reserve(this.batchPtr);
-      this.bytes.set(blob, this.blobPtr);
-      this.loadedBlob = blob;
-    }
-    return this.blobPtr;
+  private get batchPtr(): number {
+    return align(this.dfaPtr + this.dfaBytes, 16);
+  }
+
+  /** Makes blob the active matcher: copies it into the slot and resets the automaton, unless it is active already. */
+  private useBlob(blob: Uint8Array): void {
+    if (this.loadedBlob === blob) return;
+    if (blob.length > this.blobCapacity) this.blobCapacity = align(blob.length, 65536);
+    this.dfaBytes = Math.max(this.dfaBytes, automatonBytes(blob.length));
+    this.reserve(this.batchPtr);
+    this.bytes.set(blob, this.blobPtr);
+    this.exports.loadMatcher(this.blobPtr, this.dfaPtr, this.dfaBytes);
+    this.refreshViews();
+    this.loadedBlob = blob;
+  }
+
+  /** Automaton statistics of the active matcher: states built, and region resets since the instance started. */
+  automatonStats(): { states: number; resets: number; regionBytes: number } {
+    const packed = this.exports.automatonStats();
+    return { states: Number(packed & 0xffffffffn), resets: Number(packed >> 32n), regionBytes: this.dfaBytes };
+  }
+
+  /** Tests: bulk calls by the trie NFA, or by an automaton capped at a few states (constant overflow and fallback). */
+  setBulkEngine(engine: 'automaton' | 'nfa', automatonStateLimit = 0): void {
+    this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, automatonStateLimit);
+    this.loadedBlob = null;
   }
 
   /** Compiles rules (in file order) into a matcher blob, returned as an owned copy. */
@@ -136,13 +170,13 @@ export class WasmCore {
 
   /** One URL (bytes) against a blob, with the deciding rule indexes. */
   matchOne(blob: Uint8Array, url: Uint8Array): CoreMatch {
-    const blobPtr = this.useBlob(blob);
+    this.useBlob(blob);
     const resultPtr = this.batchPtr;
     const urlPtr = resultPtr + RESULT_SIZE;
     const scratchPtr = align(urlPtr + url.length, 16);
     this.reserve(scratchPtr);
     this.bytes.set(url, urlPtr);
-    this.exports.matchOne(blobPtr, scratchPtr, urlPtr, url.length, resultPtr);
+    this.exports.matchOne(scratchPtr, urlPtr, url.length, resultPtr);
     this.refreshViews();
     const result = new Int32Array(this.bytes.buffer, resultPtr, RESULT_SIZE >> 2);
     return { verdict: result[RESULT_VERDICT >> 2], allowRule: result[RESULT_ALLOW_RULE >> 2], disallowRule: result[RESULT_DISALLOW_RULE >> 2] };
@@ -150,14 +184,14 @@ export class WasmCore {
 
   /** One URL string, verdict only (the single-check path: no allocation but the UTF-8 bytes in memory). */
   matchString(blob: Uint8Array, url: string): number {
-    const blobPtr = this.useBlob(blob);
+    this.useBlob(blob);
     const resultPtr = this.batchPtr;
     const urlPtr = resultPtr + RESULT_SIZE;
     const maxBytes = url.length * 3;
     const scratchPtr = align(urlPtr + maxBytes, 16);
     this.reserve(scratchPtr);
     const written = encoder.encodeInto(url, this.bytes.subarray(urlPtr, urlPtr + maxBytes)).written;
-    const verdict = this.exports.matchOne(blobPtr, scratchPtr, urlPtr, written, resultPtr);
+    const verdict = this.exports.matchOne(scratchPtr, urlPtr, written, resultPtr);
     this.refreshViews();
     return verdict;
   }
@@ -178,48 +212,51 @@ export class WasmCore {
   }
 
   private runLines(blob: Uint8Array, input: Uint8Array): { inputPtr: number; verdictsPtr: number; count: number } {
-    const blobPtr = this.useBlob(blob);
+    this.useBlob(blob);
     const inputPtr = this.batchPtr;
-    const verdictsPtr = align(inputPtr + input.length, 16);
+    const verdictsPtr = align(inputPtr + input.length + 1 + SENTINEL_SLACK, 16);
     const scratchPtr = align(verdictsPtr + input.length + 1, 16);
     this.reserve(scratchPtr);
     this.bytes.set(input, inputPtr);
-    const count = this.exports.matchLines(blobPtr, scratchPtr, inputPtr, input.length, verdictsPtr);
+    this.bytes[inputPtr + input.length] = CHAR_LF;
+    const count = this.exports.matchLines(scratchPtr, inputPtr, input.length, verdictsPtr);
     this.refreshViews();
     return { inputPtr, verdictsPtr, count };
   }
 
-  /** Verdict bytes for many URL strings: UTF-8 written straight into memory, one call for the batch. */
+  /**
+   * Verdict bytes for many URL strings, one call for the batch. All strings are UTF-8 encoded by one
+   * encodeInto of their concatenation; when that is pure ASCII the offsets follow from the string lengths,
+   * otherwise each string is encoded on its own.
+   */
   matchStrings(blob: Uint8Array, urls: readonly string[]): Uint8Array {
-    const blobPtr = this.useBlob(blob);
-    let maxBytes = 0;
-    for (const url of urls) maxBytes += url.length;
-    maxBytes *= 3;
+    this.useBlob(blob);
     const count = urls.length;
+    const joined = urls.join('');
+    const maxBytes = joined.length * 3;
     const offsetsPtr = this.batchPtr;
     const verdictsPtr = align(offsetsPtr + (count + 1) * 4, 16);
     const bytesPtr = align(verdictsPtr + count, 16);
-    const scratchPtr = align(bytesPtr + maxBytes, 16);
+    const scratchPtr = align(bytesPtr + maxBytes + 1, 16);
     this.reserve(scratchPtr);
-    const bytes = this.bytes;
-    const words = this.words;
     const offsetsIndex = offsetsPtr >> 2;
-    let offset = 0;
+    const words = this.words;
+    const written = encoder.encodeInto(joined, this.bytes.subarray(bytesPtr, bytesPtr + maxBytes)).written;
     words[offsetsIndex] = 0;
-    for (let i = 0; i < count; i++) {
-      const url = urls[i];
-      let position = bytesPtr + offset;
-      let ascii = true;
-      for (let k = 0; k < url.length; k++) {
-        const code = url.charCodeAt(k);
-        if (code >= 0x80) { ascii = false; break; }
-        bytes[position + k] = code;
+    if (written === joined.length) {
+      let offset = 0;
+      for (let i = 0; i < count; i++) {
+        offset += urls[i].length;
+        words[offsetsIndex + i + 1] = offset;
       }
-      if (ascii) offset += url.length;
-      else offset += encoder.encodeInto(url, bytes.subarray(position, bytesPtr + maxBytes)).written;
-      words[offsetsIndex + i + 1] = offset;
+    } else {
+      let offset = 0;
+      for (let i = 0; i < count; i++) {
+        offset += encoder.encodeInto(urls[i], this.bytes.subarray(bytesPtr + offset, bytesPtr + maxBytes)).written;
+        words[offsetsIndex + i + 1] = offset;
+      }
     }
-    this.exports.matchOffsets(blobPtr, scratchPtr, offsetsPtr, count, bytesPtr, verdictsPtr);
+    this.exports.matchOffsets(scratchPtr, offsetsPtr, count, bytesPtr, verdictsPtr);
     this.refreshViews();
     return this.bytes.slice(verdictsPtr, verdictsPtr + count);
   }

@@ -1,0 +1,365 @@
+// The bulk matcher: a deterministic automaton built lazily from the compiled trie (subset construction on
+// demand, as URLs need states), so each path byte costs one table look-up. The trie NFA in match.ts stays
+// the reference it is tested against, and the fallback when the automaton's memory budget runs out.
+//
+// States are sets of trie nodes (literal nodes reached at this byte + every '*' node reached so far); a
+// state's priorities are the best allow/disallow rule priorities of its nodes (those with a final '$'
+// apart). Bytes are mapped to classes: one per byte that labels a trie edge, one for all other bytes,
+// and two stop classes (END: LF '#' NUL; CR) whose table entries send the walk to the slow path.
+//
+// Region layout (at dfaPtr, capacity bytes, reset whenever another blob is bound):
+//   | classOf u8[256] | classByte u8[256] | set buffer u32[nodes] | hash u32[pow2] | states (STATE_SIZE each)
+//   | transitions u32[maxStates x classes] | node-set arena u32[...] |
+// Transition entries: a row offset (state x classes) of a plain state, or with ENTRY_SPECIAL set: a row of a
+// state with rules, or one of the markers below. Worst case per path byte: one transition computation,
+// O(set size x log(edges)); the number of states is bounded by the region (then: flush and NFA fallback).
+import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, HEADER_EDGE_COUNT, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
+import {
+  NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
+  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NO_NODE, NO_RULE, alignUp,
+} from "./layout";
+import { blobBase, edgeBytesBase, rulesBase, blobNodeCount, nodeAddress, childFor, nextGeneration, stampNode } from "./trie";
+
+const ENTRY_SPECIAL: u32 = 0x80000000;
+const ENTRY_UNKNOWN: u32 = 0xffffffff;
+const ENTRY_END: u32 = 0xfffffffe;
+const ENTRY_CR: u32 = 0xfffffffd;
+const ENTRY_DEAD: u32 = 0xfffffffc;
+/** Returned by the slow path when the walk stops (see walkStop). */
+const WALK_STOPPED: u32 = 0xffffffff;
+
+const CLASS_END: u32 = 0;
+const CLASS_CR: u32 = 1;
+const CLASS_OTHER: u32 = 2;
+const FIRST_LITERAL_CLASS: u32 = 3;
+
+// State record
+const STATE_SET_OFFSET: usize = 0; // u32 index into the arena
+const STATE_SET_LENGTH: usize = 4;
+const STATE_ALLOW: usize = 8; // best allow priority of its nodes (0 = none)
+const STATE_DISALLOW: usize = 12;
+const STATE_END_ALLOW: usize = 16; // best allow priority of rules ending in '$' here
+const STATE_END_DISALLOW: usize = 20;
+const STATE_SIZE: usize = 24;
+const ARENA_WORDS_PER_STATE: usize = 8;
+const MIN_STATES: u32 = 64;
+
+/** Why the last walk stopped. */
+export const STOP_END: u32 = 0; // the path ended (LF, CR LF, '#', NUL, or the span's end)
+export const STOP_DEAD: u32 = 1; // no pattern can match any more: the verdict is known
+export const STOP_OVERFLOW: u32 = 2; // the region is full: the caller uses the NFA for this URL
+export let walkStop: u32 = STOP_END;
+export let bestAllowPriority: i32 = 0;
+export let bestDisallowPriority: i32 = 0;
+
+let classOf: usize = 0;
+let classByte: usize = 0;
+let classCount: u32 = 0;
+let setBuffer: usize = 0;
+let hashTable: usize = 0;
+let hashMask: u32 = 0;
+let states: usize = 0;
+let maxStates: u32 = 0;
+let stateCount: u32 = 0;
+let table: usize = 0;
+let arena: usize = 0;
+let arenaWords: u32 = 0;
+let arenaUsed: u32 = 0;
+let row: u32 = 0;
+let linesMode = true;
+/** Set when the region cannot hold even a small automaton: bulk calls use the NFA. */
+export let dfaDisabled = false;
+/** Statistics for benchmarks: states now, resets since instantiation. */
+export let dfaResets: u32 = 0;
+/** Tests only: caps the number of states (0 = no cap) so that overflow and the NFA fallback run constantly. */
+export let stateLimit: u32 = 0;
+export function setStateLimit(limit: u32): void {
+  stateLimit = limit;
+}
+export function dfaStateCount(): u32 {
+  return stateCount;
+}
+
+/** Size the region at dfaPtr for the bound blob; forgets every state. Called when a blob is bound and on overflow. */
+export function resetDfa(dfaPtr: usize, capacity: usize): void {
+  dfaResets++;
+  classOf = dfaPtr;
+  classByte = dfaPtr + 256;
+  memory.fill(classOf, <u8>CLASS_OTHER, 256);
+  store<u8>(classOf + CHAR_LF, <u8>CLASS_END);
+  store<u8>(classOf + CHAR_HASH, <u8>CLASS_END);
+  store<u8>(classOf + CHAR_NUL, <u8>CLASS_END);
+  store<u8>(classOf + CHAR_CR, <u8>CLASS_CR);
+  classCount = FIRST_LITERAL_CLASS;
+  const edgeCount = load<u32>(blobBase + HEADER_EDGE_COUNT);
+  for (let e: u32 = 0; e < edgeCount; e++) {
+    const label = <usize>load<u8>(edgeBytesBase + <usize>e);
+    if (<u32>load<u8>(classOf + label) == CLASS_OTHER) {
+      store<u8>(classByte + <usize>classCount, <u8>label);
+      store<u8>(classOf + label, <u8>classCount);
+      classCount++;
+    }
+  }
+  store<u8>(classByte + <usize>CLASS_OTHER, 0x01);
+  for (let b: usize = 1; b < 256; b++) {
+    if (<u32>load<u8>(classOf + b) == CLASS_OTHER) { store<u8>(classByte + <usize>CLASS_OTHER, <u8>b); break; }
+  }
+  setBuffer = alignUp(classByte + 256, 8);
+  const fixed = setBuffer + <usize>blobNodeCount * 4 - dfaPtr;
+  const perState = STATE_SIZE + <usize>classCount * 4 + 8 + ARENA_WORDS_PER_STATE * 4;
+  const room = capacity > fixed + 64 ? capacity - fixed - 64 : 0;
+  let count = <u32>(room / perState);
+  dfaDisabled = count < MIN_STATES;
+  if (dfaDisabled) return;
+  let hashSize: u32 = 1;
+  while (hashSize < count * 2) hashSize <<= 1;
+  if (<usize>hashSize * 4 + <usize>count * (perState - 8) > room) hashSize >>= 1;
+  if (hashSize < count) count = hashSize;
+  maxStates = stateLimit > 0 && stateLimit < count ? stateLimit : count;
+  hashMask = hashSize - 1;
+  hashTable = alignUp(setBuffer + <usize>blobNodeCount * 4, 8);
+  memory.fill(hashTable, 0, <usize>hashSize * 4);
+  states = hashTable + <usize>hashSize * 4;
+  table = states + <usize>maxStates * STATE_SIZE;
+  arena = table + <usize>maxStates * <usize>classCount * 4;
+  arenaWords = <u32>((dfaPtr + capacity - arena) / 4);
+  arenaUsed = 0;
+  stateCount = 0;
+  // state 0: the root and the '*' nodes right under it (before the first path byte)
+  const stamp = nextGeneration();
+  let length: u32 = 0;
+  length = addWithStars(0, stamp, length);
+  createState(length);
+}
+
+@inline function pushNode(index: u32, stamp: u32, length: u32): u32 {
+  if (stampNode(index, stamp)) {
+    store<u32>(setBuffer + <usize>length * 4, index);
+    length++;
+  }
+  return length;
+}
+
+/** Adds a node reached by a literal byte and the chain of '*' nodes that can follow it without a byte. */
+function addWithStars(index: u32, stamp: u32, length: u32): u32 {
+  length = pushNode(index, stamp, length);
+  let star = load<u32>(nodeAddress(index) + NODE_STAR_CHILD);
+  while (star != NO_NODE) {
+    length = pushNode(star, stamp, length);
+    star = load<u32>(nodeAddress(star) + NODE_STAR_CHILD);
+  }
+  return length;
+}
+
+function sortSet(length: u32): void {
+  // Shell sort: sets are usually a handful of nodes; hostile rule sets stay O(n^1.5).
+  let gap = length >>> 1;
+  while (gap > 0) {
+    for (let i = gap; i < length; i++) {
+      const value = load<u32>(setBuffer + <usize>i * 4);
+      let j = i;
+      while (j >= gap && load<u32>(setBuffer + <usize>(j - gap) * 4) > value) {
+        store<u32>(setBuffer + <usize>j * 4, load<u32>(setBuffer + <usize>(j - gap) * 4));
+        j -= gap;
+      }
+      store<u32>(setBuffer + <usize>j * 4, value);
+    }
+    gap >>>= 1;
+  }
+}
+
+function hashSet(length: u32): u32 {
+  let hash: u32 = 0x811c9dc5;
+  for (let i: u32 = 0; i < length; i++) hash = (hash ^ load<u32>(setBuffer + <usize>i * 4)) * 0x01000193;
+  return hash ^ (hash >>> 15);
+}
+
+function sameSet(state: u32, length: u32): bool {
+  const record = states + <usize>state * STATE_SIZE;
+  if (load<u32>(record + STATE_SET_LENGTH) != length) return false;
+  const set = arena + <usize>load<u32>(record + STATE_SET_OFFSET) * 4;
+  for (let i: u32 = 0; i < length; i++) {
+    if (load<u32>(set + <usize>i * 4) != load<u32>(setBuffer + <usize>i * 4)) return false;
+  }
+  return true;
+}
+
+@inline function rulePriority(rule: i32): i32 {
+  return rule == NO_RULE ? 0 : load<i32>(rulesBase + <usize>rule * RULE_SIZE + RULE_PATTERN_LENGTH);
+}
+
+/** Makes a state of the set in setBuffer (sorted by the caller for lookups); returns its id or -1 when full. */
+function createState(length: u32): i32 {
+  if (stateCount >= maxStates || arenaUsed + length > arenaWords) return -1;
+  const id = stateCount++;
+  const record = states + <usize>id * STATE_SIZE;
+  store<u32>(record + STATE_SET_OFFSET, arenaUsed);
+  store<u32>(record + STATE_SET_LENGTH, length);
+  memory.copy(arena + <usize>arenaUsed * 4, setBuffer, <usize>length * 4);
+  arenaUsed += length;
+  let allow: i32 = 0, disallow: i32 = 0, endAllow: i32 = 0, endDisallow: i32 = 0;
+  for (let i: u32 = 0; i < length; i++) {
+    const node = nodeAddress(load<u32>(setBuffer + <usize>i * 4));
+    const flags = <u32>load<u16>(node + NODE_FLAGS);
+    if (flags & NODE_HAS_RULE) {
+      allow = max(allow, rulePriority(load<i32>(node + NODE_ALLOW_RULE)));
+      disallow = max(disallow, rulePriority(load<i32>(node + NODE_DISALLOW_RULE)));
+    }
+    if (flags & NODE_HAS_END_RULE) {
+      endAllow = max(endAllow, rulePriority(load<i32>(node + NODE_ALLOW_END_RULE)));
+      endDisallow = max(endDisallow, rulePriority(load<i32>(node + NODE_DISALLOW_END_RULE)));
+    }
+  }
+  store<i32>(record + STATE_ALLOW, allow);
+  store<i32>(record + STATE_DISALLOW, disallow);
+  store<i32>(record + STATE_END_ALLOW, endAllow);
+  store<i32>(record + STATE_END_DISALLOW, endDisallow);
+  const rowStart = table + <usize>id * <usize>classCount * 4;
+  store<u32>(rowStart + <usize>CLASS_END * 4, ENTRY_END);
+  store<u32>(rowStart + <usize>CLASS_CR * 4, ENTRY_CR);
+  for (let k = CLASS_OTHER; k < classCount; k++) store<u32>(rowStart + <usize>k * 4, ENTRY_UNKNOWN);
+  let slot = hashSet(length) & hashMask;
+  while (load<u32>(hashTable + <usize>slot * 4) != 0) slot = (slot + 1) & hashMask;
+  store<u32>(hashTable + <usize>slot * 4, id + 1);
+  return id;
+}
+
+/** The table entry for (state, class), computing the next state on first use; ENTRY_DEAD + walkStop on overflow. */
+function computeEntry(state: u32, cls: u32): u32 {
+  const record = states + <usize>state * STATE_SIZE;
+  const set = arena + <usize>load<u32>(record + STATE_SET_OFFSET) * 4;
+  const setLength = load<u32>(record + STATE_SET_LENGTH);
+  const c = <i32>load<u8>(classByte + <usize>cls);
+  const stamp = nextGeneration();
+  let length: u32 = 0;
+  for (let i: u32 = 0; i < setLength; i++) {
+    const index = load<u32>(set + <usize>i * 4);
+    if (<u32>load<u16>(nodeAddress(index) + NODE_FLAGS) & NODE_IS_STAR) length = pushNode(index, stamp, length);
+    if (cls != CLASS_OTHER) {
+      const child = childFor(index, c);
+      if (child != NO_NODE) length = addWithStars(child, stamp, length);
+    }
+  }
+  let entry: u32;
+  if (length == 0) {
+    entry = ENTRY_DEAD;
+  } else {
+    sortSet(length);
+    let slot = hashSet(length) & hashMask;
+    let found: i32 = -1;
+    while (true) {
+      const value = load<u32>(hashTable + <usize>slot * 4);
+      if (value == 0) break;
+      if (sameSet(value - 1, length)) { found = <i32>(value - 1); break; }
+      slot = (slot + 1) & hashMask;
+    }
+    if (found < 0) found = createState(length);
+    if (found < 0) {
+      walkStop = STOP_OVERFLOW;
+      return ENTRY_DEAD;
+    }
+    const next = states + <usize>found * STATE_SIZE;
+    entry = <u32>found * classCount;
+    if (load<i32>(next + STATE_ALLOW) > 0 || load<i32>(next + STATE_DISALLOW) > 0) entry |= ENTRY_SPECIAL;
+  }
+  store<u32>(table + (<usize>state * <usize>classCount + <usize>cls) * 4, entry);
+  return entry;
+}
+
+@inline function stateOfRow(rowOffset: u32): u32 {
+  return rowOffset / classCount;
+}
+
+function recordState(rowOffset: u32): void {
+  const record = states + <usize>stateOfRow(rowOffset) * STATE_SIZE;
+  bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
+  bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
+}
+
+function finishPath(rowOffset: u32): void {
+  const record = states + <usize>stateOfRow(rowOffset) * STATE_SIZE;
+  bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_END_ALLOW));
+  bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_END_DISALLOW));
+  walkStop = STOP_END;
+}
+
+/**
+ * Resolves a special entry for byte c at p: computes unknown transitions, treats LF/CR as data where they
+ * do not end the URL, records a rule state's priorities. Returns the next row, or WALK_STOPPED.
+ */
+function slowEntry(current: u32, c: u32, entry: u32, p: usize): u32 {
+  while (true) {
+    if (entry == ENTRY_UNKNOWN) {
+      entry = computeEntry(stateOfRow(current), <u32>load<u8>(classOf + <usize>c));
+      if (walkStop == STOP_OVERFLOW) return WALK_STOPPED;
+      continue;
+    }
+    if (entry == ENTRY_END || entry == ENTRY_CR) {
+      const endsUrl = entry == ENTRY_END ? (c != CHAR_LF || linesMode) : (linesMode && load<u8>(p + 1) == CHAR_LF);
+      if (endsUrl) {
+        finishPath(current);
+        return WALK_STOPPED;
+      }
+      // LF or CR inside a URL given by offsets: an ordinary byte (no pattern can contain it)
+      entry = load<u32>(table + (<usize>current + <usize>CLASS_OTHER) * 4);
+      if (entry == ENTRY_UNKNOWN) entry = computeEntry(stateOfRow(current), CLASS_OTHER);
+      if (walkStop == STOP_OVERFLOW) return WALK_STOPPED;
+      continue;
+    }
+    if (entry == ENTRY_DEAD) {
+      walkStop = STOP_DEAD;
+      return WALK_STOPPED;
+    }
+    const next = entry & ~ENTRY_SPECIAL;
+    recordState(next);
+    return next;
+  }
+}
+
+/** Starts a URL: state 0 (before any byte), priorities cleared. */
+export function beginWalk(lines: bool): void {
+  linesMode = lines;
+  bestAllowPriority = 0;
+  bestDisallowPriority = 0;
+  walkStop = STOP_END;
+  row = 0;
+  recordState(0);
+}
+
+/** Feeds one byte that is not in the input (the '/' put in front of a path starting with '?' or ';'). */
+export function feedByte(c: u32): bool {
+  let entry = load<u32>(table + (<usize>row + <usize>load<u8>(classOf + <usize>c)) * 4);
+  if (entry & ENTRY_SPECIAL) {
+    entry = slowEntry(row, c, entry, 0);
+    if (entry == WALK_STOPPED) return false;
+  }
+  row = entry;
+  return true;
+}
+
+/**
+ * Walks path bytes from p until the path ends or no pattern can match (walkStop says which); returns where it
+ * stopped. In lines mode the input must be followed by an LF sentinel, so the loop needs no bounds check
+ * other than `end`, which it never reaches before the sentinel.
+ */
+export function walk(p: usize, end: usize): usize {
+  let current = row;
+  const transitions = table;
+  const classes = classOf;
+  while (p < end) {
+    const c = <u32>load<u8>(p);
+    let entry = load<u32>(transitions + ((<usize>current + <usize>load<u8>(classes + <usize>c)) << 2));
+    if (entry & ENTRY_SPECIAL) {
+      entry = slowEntry(current, c, entry, p);
+      if (entry == WALK_STOPPED) {
+        row = current;
+        return p;
+      }
+    }
+    current = entry;
+    p++;
+  }
+  row = current;
+  finishPath(current);
+  return p;
+}

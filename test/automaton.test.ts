@@ -1,0 +1,67 @@
+// The bulk automaton (assembly/dfa.ts) against the trie NFA it is built from and the model: same verdicts
+// with a normal region, with a region so small that it flushes and falls back to the NFA all the time, and
+// for URLs whose bytes the line format cannot carry (LF, CR inside checkBatch strings).
+import { describe, it, expect, afterEach } from 'vitest';
+import fc from 'fast-check';
+import { parseRobots } from '../src/index.js';
+import { core } from '../src/wasm/core.js';
+import { modelVerdict } from './model.js';
+import { raw } from './helpers.js';
+
+afterEach(() => core().setBulkEngine('automaton'));
+
+const pattern = fc.array(fc.constantFrom('/', 'a', 'b', 'ab', '*', '$', '?', '=', '.', '%2F', '\xc3\xa9', 'index.html'), { minLength: 1, maxLength: 7 }).map((p) => '/' + p.join(''));
+const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern), { minLength: 1, maxLength: 30 });
+const path = fc.array(fc.constantFrom('/', 'a', 'b', 'ab', '?', '=', '.', '%2F', '#', '\xc3\xa9', 'index.html', '$', ';'), { maxLength: 14 }).map((p) => p.join(''));
+const prefix = fc.constantFrom('', 'http://h.com', 'https://u@h.com:80', '//h', 'h.com');
+
+function verdicts(body: Uint8Array, urls: string[]): { lines: number[]; batch: number[] } {
+  const matcher = parseRobots(body).matcher('bot');
+  return { lines: [...matcher.checkLines(raw(urls.map((u) => u + '\n').join('')))], batch: [...matcher.checkBatch(urls)] };
+}
+
+describe('automaton = NFA = model', () => {
+  for (const [name, engine, region] of [['normal region', 'automaton', 0], ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', 3], ['NFA for bulk', 'nfa', 0]] as const) {
+    it(`${name}: 1,500 random rule sets x 10 URLs`, () => {
+      core().setBulkEngine(engine, region);
+      const resetsBefore = core().automatonStats().resets;
+      fc.assert(fc.property(rules, fc.array(fc.tuple(prefix, path), { minLength: 1, maxLength: 10 }), (list, parts) => {
+        const body = raw('User-agent: *\n' + list.map(([kind, p]) => `${kind}: ${p}\n`).join(''));
+        const urls = parts.map(([a, b]) => a + b);
+        const { lines, batch } = verdicts(body, urls);
+        urls.forEach((url, i) => {
+          const expected = modelVerdict(body, ['bot'], raw(url)).allowed ? 1 : 2;
+          expect(lines[i], `lines ${url}`).toBe(expected);
+          expect(batch[i], `batch ${url}`).toBe(expected);
+        });
+      }), { numRuns: 1500 });
+      const resets = core().automatonStats().resets - resetsBefore;
+      // every matcher load resets once (1,500 loads); a capped automaton must also have overflowed many times
+      if (region > 0) expect(resets).toBeGreaterThan(1500 + 1000);
+      else expect(resets).toBeLessThanOrEqual(1500);
+    });
+  }
+  it('an automaton capped at 1 state: bulk calls fall back to the NFA', () => {
+    core().setBulkEngine('automaton', 1);
+    const { lines, batch } = verdicts(raw('User-agent: *\nDisallow: /a*b$\n'), ['/axb', '/axbc', 'http://h/ab']);
+    expect(lines).toEqual([2, 1, 2]);
+    expect(batch).toEqual([2, 1, 2]);
+  });
+  it('LF and CR inside checkBatch strings are ordinary URL bytes', () => {
+    const matcher = parseRobots('User-agent: *\nDisallow: /a*b\nDisallow: /c$\n').matcher('bot');
+    expect([...matcher.checkBatch(['/a\nb', '/a\rb', '/a\r\n', '/c\r', '/c\n', '/c'])]).toEqual([2, 2, 1, 1, 1, 2]);
+    for (const url of ['/a\nb', '/a\rb', '/c\r']) expect(modelVerdict('User-agent: *\nDisallow: /a*b\nDisallow: /c$\n', ['bot'], url).allowed).toBe(matcher.checkBatch([url])[0] === 1);
+  });
+  it('checkLines: CR only ends a URL right before LF (or at the end of the input)', () => {
+    const matcher = parseRobots('User-agent: *\nDisallow: /c$\nDisallow: /d\r\n').matcher('bot');
+    expect([...matcher.checkLines(raw('/c\r\n/c\rx\n/c\r'))]).toEqual([2, 1, 2]);
+  });
+  it('the automaton survives between calls and across matcher switches', () => {
+    const a = parseRobots('User-agent: *\nDisallow: /*x$\n').matcher('bot');
+    const b = parseRobots('User-agent: *\nAllow: /*x$\nDisallow: /\n').matcher('bot');
+    for (let round = 0; round < 3; round++) {
+      expect([...a.checkLines(raw('/ax\n/ay\n'))]).toEqual([2, 1]);
+      expect([...b.checkLines(raw('/ax\n/ay\n'))]).toEqual([1, 2]);
+    }
+  });
+});
