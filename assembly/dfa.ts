@@ -15,7 +15,7 @@
 // O(set size x log(edges)); the number of states is bounded by the region (then: flush and NFA fallback).
 import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, HEADER_EDGE_COUNT, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
 import {
-  NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
+  NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
   NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NO_NODE, NO_RULE, alignUp,
 } from "./layout";
 import { blobBase, edgeBytesBase, rulesBase, blobNodeCount, nodeAddress, childFor, nextGeneration, stampNode } from "./trie";
@@ -40,7 +40,10 @@ const STATE_ALLOW: usize = 8; // best allow priority of its nodes (0 = none)
 const STATE_DISALLOW: usize = 12;
 const STATE_END_ALLOW: usize = 16; // best allow priority of rules ending in '$' here
 const STATE_END_DISALLOW: usize = 20;
-const STATE_SIZE: usize = 24;
+const STATE_SKIP_COUNT: usize = 24; // > 0: every byte but these (and the stop bytes) loops back here
+const STATE_SKIP_BYTES: usize = 28; // up to MAX_SKIP_BYTES exit bytes
+const STATE_SIZE: usize = 32;
+const MAX_SKIP_BYTES: u32 = 4;
 const ARENA_WORDS_PER_STATE: usize = 8;
 const MIN_STATES: u32 = 64;
 
@@ -66,7 +69,6 @@ let arena: usize = 0;
 let arenaWords: u32 = 0;
 let arenaUsed: u32 = 0;
 let row: u32 = 0;
-let linesMode = true;
 /** Set when the region cannot hold even a small automaton: bulk calls use the NFA. */
 export let dfaDisabled = false;
 /** Statistics for benchmarks: states now, resets since instantiation. */
@@ -184,6 +186,33 @@ function sameSet(state: u32, length: u32): bool {
   return true;
 }
 
+/**
+ * A state made only of '*' nodes stays itself on every byte that labels none of their edges. When those
+ * labels are few (<= MAX_SKIP_BYTES) the walk can jump to the next such byte (or stop byte) with a vector
+ * scan. Returns how many exit bytes were stored (0 = not a skip state).
+ */
+function skipBytesOf(record: usize, length: u32): u32 {
+  let count: u32 = 0;
+  for (let i: u32 = 0; i < length; i++) {
+    const node = nodeAddress(load<u32>(setBuffer + <usize>i * 4));
+    if ((<u32>load<u16>(node + NODE_FLAGS) & NODE_IS_STAR) == 0) return 0;
+    const first = load<u32>(node + NODE_EDGE_INDEX);
+    const edges = <u32>load<u16>(node + NODE_EDGE_COUNT);
+    for (let e: u32 = 0; e < edges; e++) {
+      const label = load<u8>(edgeBytesBase + <usize>(first + e));
+      let known = false;
+      for (let k: u32 = 0; k < count; k++) if (load<u8>(record + STATE_SKIP_BYTES + <usize>k) == label) known = true;
+      if (known) continue;
+      if (count == MAX_SKIP_BYTES) return 0;
+      store<u8>(record + STATE_SKIP_BYTES + <usize>count, label);
+      count++;
+    }
+  }
+  // pad with a byte already in the set so the scan can always compare four needles
+  for (let k = count; k < MAX_SKIP_BYTES; k++) store<u8>(record + STATE_SKIP_BYTES + <usize>k, count > 0 ? load<u8>(record + STATE_SKIP_BYTES) : CHAR_LF);
+  return count == 0 ? MAX_SKIP_BYTES + 1 : count; // no edges at all: only stop bytes leave it
+}
+
 @inline function rulePriority(rule: i32): i32 {
   return rule == NO_RULE ? 0 : load<i32>(rulesBase + <usize>rule * RULE_SIZE + RULE_PATTERN_LENGTH);
 }
@@ -212,6 +241,7 @@ function createState(length: u32): i32 {
   }
   store<i32>(record + STATE_ALLOW, allow);
   store<i32>(record + STATE_DISALLOW, disallow);
+  store<u32>(record + STATE_SKIP_COUNT, skipBytesOf(record, length));
   store<i32>(record + STATE_END_ALLOW, endAllow);
   store<i32>(record + STATE_END_DISALLOW, endDisallow);
   const rowStart = table + <usize>id * <usize>classCount * 4;
@@ -260,7 +290,7 @@ function computeEntry(state: u32, cls: u32): u32 {
     }
     const next = states + <usize>found * STATE_SIZE;
     entry = <u32>found * classCount;
-    if (load<i32>(next + STATE_ALLOW) > 0 || load<i32>(next + STATE_DISALLOW) > 0) entry |= ENTRY_SPECIAL;
+    if (load<i32>(next + STATE_ALLOW) > 0 || load<i32>(next + STATE_DISALLOW) > 0 || load<u32>(next + STATE_SKIP_COUNT) > 0) entry |= ENTRY_SPECIAL;
   }
   store<u32>(table + (<usize>state * <usize>classCount + <usize>cls) * 4, entry);
   return entry;
@@ -283,11 +313,36 @@ function finishPath(rowOffset: u32): void {
   walkStop = STOP_END;
 }
 
+/** Index of the first byte at or after p that is a stop byte (LF, CR, '#', NUL) or one of the state's exit bytes. */
+@inline function skipScan(p: usize, record: usize): usize {
+  const exits = load<u32>(record + STATE_SKIP_BYTES);
+  const a = i8x16.splat(<i8>(exits & 0xff));
+  const b = i8x16.splat(<i8>((exits >>> 8) & 0xff));
+  const c = i8x16.splat(<i8>((exits >>> 16) & 0xff));
+  const d = i8x16.splat(<i8>(exits >>> 24));
+  const lf = i8x16.splat(<i8>CHAR_LF);
+  const cr = i8x16.splat(<i8>CHAR_CR);
+  const hash = i8x16.splat(<i8>CHAR_HASH);
+  const zero = i8x16.splat(0);
+  while (true) {
+    const chunk = v128.load(p);
+    const hits = v128.or(
+      v128.or(v128.or(i8x16.eq(chunk, a), i8x16.eq(chunk, b)), v128.or(i8x16.eq(chunk, c), i8x16.eq(chunk, d))),
+      v128.or(v128.or(i8x16.eq(chunk, lf), i8x16.eq(chunk, cr)), v128.or(i8x16.eq(chunk, hash), i8x16.eq(chunk, zero))),
+    );
+    const mask = i8x16.bitmask(hits);
+    if (mask != 0) return p + <usize>ctz(mask);
+    p += 16;
+  }
+}
+
 /**
  * Resolves a special entry for byte c at p: computes unknown transitions, treats LF/CR as data where they
- * do not end the URL, records a rule state's priorities. Returns the next row, or WALK_STOPPED.
+ * do not end the URL, records a rule state's priorities, and in a skip state jumps ahead. Returns the next
+ * row, or WALK_STOPPED; sets skipTo (the next byte to read) when it jumped.
  */
-function slowEntry(current: u32, c: u32, entry: u32, p: usize): u32 {
+let skipTo: usize = 0;
+function slowEntry(current: u32, c: u32, entry: u32, p: usize, lines: bool): u32 {
   while (true) {
     if (entry == ENTRY_UNKNOWN) {
       entry = computeEntry(stateOfRow(current), <u32>load<u8>(classOf + <usize>c));
@@ -295,7 +350,7 @@ function slowEntry(current: u32, c: u32, entry: u32, p: usize): u32 {
       continue;
     }
     if (entry == ENTRY_END || entry == ENTRY_CR) {
-      const endsUrl = entry == ENTRY_END ? (c != CHAR_LF || linesMode) : (linesMode && load<u8>(p + 1) == CHAR_LF);
+      const endsUrl = entry == ENTRY_END ? (c != CHAR_LF || lines) : (lines && load<u8>(p + 1) == CHAR_LF);
       if (endsUrl) {
         finishPath(current);
         return WALK_STOPPED;
@@ -311,14 +366,16 @@ function slowEntry(current: u32, c: u32, entry: u32, p: usize): u32 {
       return WALK_STOPPED;
     }
     const next = entry & ~ENTRY_SPECIAL;
-    recordState(next);
+    const record = states + <usize>stateOfRow(next) * STATE_SIZE;
+    bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
+    bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
+    skipTo = p != 0 && load<u32>(record + STATE_SKIP_COUNT) > 0 ? skipScan(p + 1, record) : 0;
     return next;
   }
 }
 
 /** Starts a URL: state 0 (before any byte), priorities cleared. */
-export function beginWalk(lines: bool): void {
-  linesMode = lines;
+export function beginWalk(): void {
   bestAllowPriority = 0;
   bestDisallowPriority = 0;
   walkStop = STOP_END;
@@ -330,19 +387,19 @@ export function beginWalk(lines: bool): void {
 export function feedByte(c: u32): bool {
   let entry = load<u32>(table + (<usize>row + <usize>load<u8>(classOf + <usize>c)) * 4);
   if (entry & ENTRY_SPECIAL) {
-    entry = slowEntry(row, c, entry, 0);
+    entry = slowEntry(row, c, entry, 0, false);
     if (entry == WALK_STOPPED) return false;
   }
-  row = entry;
+  row = entry; // a skip found while feeding is ignored: the next walk starts at the next real byte anyway
   return true;
 }
 
 /**
- * Walks path bytes from p until the path ends or no pattern can match (walkStop says which); returns where it
- * stopped. In lines mode the input must be followed by an LF sentinel, so the loop needs no bounds check
- * other than `end`, which it never reaches before the sentinel.
+ * Walks path bytes from p until the path ends or no pattern can match (walkStop says which); returns where
+ * it stopped. Lines: the input is followed by an LF sentinel and 16 readable bytes, `end` is never reached
+ * first. Spans: [p, end) is one URL in which LF and CR are ordinary bytes.
  */
-export function walk(p: usize, end: usize): usize {
+@inline function walkImpl(p: usize, end: usize, lines: bool): usize {
   let current = row;
   const transitions = table;
   const classes = classOf;
@@ -350,10 +407,20 @@ export function walk(p: usize, end: usize): usize {
     const c = <u32>load<u8>(p);
     let entry = load<u32>(transitions + ((<usize>current + <usize>load<u8>(classes + <usize>c)) << 2));
     if (entry & ENTRY_SPECIAL) {
-      entry = slowEntry(current, c, entry, p);
+      if (lines && entry == ENTRY_END && c == CHAR_LF) {
+        finishPath(current);
+        row = current;
+        return p;
+      }
+      entry = slowEntry(current, c, entry, p, lines);
       if (entry == WALK_STOPPED) {
         row = current;
         return p;
+      }
+      if (skipTo != 0) {
+        current = entry;
+        p = lines ? skipTo : min(skipTo, end);
+        continue;
       }
     }
     current = entry;
@@ -362,4 +429,14 @@ export function walk(p: usize, end: usize): usize {
   row = current;
   finishPath(current);
   return p;
+}
+
+/** Lines mode walk (see walkImpl). */
+export function walkLine(p: usize): usize {
+  return walkImpl(p, <usize>-1, true);
+}
+
+/** Span mode walk (see walkImpl). */
+export function walkSpan(p: usize, end: usize): usize {
+  return walkImpl(p, end, false);
 }

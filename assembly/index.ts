@@ -7,7 +7,7 @@ import {
   OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, FLAG_RFC_MODE,
 } from "../src/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
-import { resetDfa, setStateLimit, dfaResets, dfaStateCount, beginWalk, feedByte, walk, walkStop, bestAllowPriority, bestDisallowPriority, dfaDisabled, STOP_OVERFLOW } from "./dfa";
+import { resetDfa, setStateLimit, dfaResets, dfaStateCount, beginWalk, feedByte, walkLine, walkSpan, walkStop, bestAllowPriority, bestDisallowPriority, dfaDisabled, STOP_OVERFLOW } from "./dfa";
 import { bindBlob, rfcMode } from "./trie";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath, findPathStart, PATH_IS_ROOT } from "./path";
@@ -101,9 +101,9 @@ store<u8>(hostKinds + CHAR_NUL, <u8>HOST_ROOT);
 store<u8>(hostKinds + CHAR_LF, <u8>HOST_ROOT);
 
 /** Verdict of the path "/" (no path in the URL). */
-function rootVerdict(lines: bool): u32 {
-  beginWalk(lines);
-  if (feedByte(CHAR_SLASH)) walk(0, 0);
+function rootVerdict(): u32 {
+  beginWalk();
+  if (feedByte(CHAR_SLASH)) walkSpan(0, 0);
   return automatonVerdict();
 }
 
@@ -134,12 +134,12 @@ function matchLineGoogle(p: usize, verdictPtr: usize): usize {
   }
   let stop = p;
   if (pathStart == 0) {
-    store<u8>(verdictPtr, <u8>rootVerdict(true));
+    store<u8>(verdictPtr, <u8>rootVerdict());
   } else {
-    beginWalk(true);
+    beginWalk();
     let walking = true;
     if (load<u8>(pathStart) != CHAR_SLASH) walking = feedByte(CHAR_SLASH);
-    stop = walking ? walk(pathStart, <usize>-1) : pathStart;
+    stop = walking ? walkLine(pathStart) : pathStart;
     if (walkStop == STOP_OVERFLOW) {
       const lineEnd = findLf(lineStart);
       const urlEnd = lineEnd > lineStart && load<u8>(lineEnd - 1) == CHAR_CR ? lineEnd - 1 : lineEnd;
@@ -148,20 +148,20 @@ function matchLineGoogle(p: usize, verdictPtr: usize): usize {
     }
     store<u8>(verdictPtr, <u8>automatonVerdict());
   }
-  return findLf(stop) + 1;
+  return (load<u8>(stop) == CHAR_LF ? stop : findLf(stop)) + 1;
 }
 
 /** One URL span [urlPtr, urlEnd) by the automaton (both modes; LF and CR are ordinary bytes here). */
 function matchSpan(urlPtr: usize, urlEnd: usize, scratchPtr: usize): u32 {
   if (rfcMode) return matchUrl(urlPtr, urlEnd); // the NFA normalises into its own buffer (rfc mode is not the hot path)
   const pathStart = findPathStart(urlPtr, urlEnd);
-  if (pathStart == PATH_IS_ROOT) return rootVerdict(false);
-  beginWalk(false);
+  if (pathStart == PATH_IS_ROOT) return rootVerdict();
+  beginWalk();
   let p = pathStart;
   if (load<u8>(p) != CHAR_SLASH) {
     if (!feedByte(CHAR_SLASH)) return walkStop == STOP_OVERFLOW ? fallbackVerdict(urlPtr, urlEnd) : automatonVerdict();
   }
-  walk(p, urlEnd);
+  walkSpan(p, urlEnd);
   if (walkStop == STOP_OVERFLOW) return fallbackVerdict(urlPtr, urlEnd);
   return automatonVerdict();
 }
@@ -176,26 +176,75 @@ function matchSpan(urlPtr: usize, urlEnd: usize, scratchPtr: usize): u32 {
   return lineStop > lineStart && load<u8>(lineStop - 1) == CHAR_CR ? lineStop - 1 : lineStop;
 }
 
+// Verdict prefixes of the command line's output, stored as little-endian words.
+const ALLOWED_WORD: u64 = 0x096465776f6c6c61; // "allowed\t"
+const DISALLOW_WORD: u64 = 0x776f6c6c61736964; // "disallow"
+const ED_SHORT: u16 = 0x6465; // "ed"
+
+let outputLength: usize = 0;
+
+/** Bytes written by the last matchLines call with an output pointer. */
+export function lastOutputLength(): usize {
+  return outputLength;
+}
+
+/** Copies length bytes 8 at a time; may read and write up to 7 bytes past the end (the host leaves slack). */
+@inline function copyWords(destination: usize, source: usize, length: usize): void {
+  for (let i: usize = 0; i < length; i += 8) store<u64>(destination + i, load<u64>(source + i));
+}
+
+/** Writes one output line for [lineStart, lineStop) (lineStop = its LF or the end); returns the new output end. */
+@inline function formatLine(out: usize, lineStart: usize, lineStop: usize, verdict: u32, filter: i32): usize {
+  const urlStop = urlEndOfLine(lineStart, lineStop);
+  if (filter == OUTPUT_ALL) {
+    if (verdict == VERDICT_ALLOWED) {
+      store<u64>(out, ALLOWED_WORD);
+      out += 8;
+    } else {
+      store<u64>(out, DISALLOW_WORD);
+      store<u16>(out + 8, ED_SHORT);
+      store<u8>(out + 10, CHAR_TAB);
+      out += 11;
+    }
+  } else if (filter == OUTPUT_ONLY_ALLOWED ? verdict != VERDICT_ALLOWED : verdict != VERDICT_DISALLOWED) {
+    return out;
+  }
+  const length = urlStop - lineStart;
+  copyWords(out, lineStart, length);
+  out += length;
+  store<u8>(out, CHAR_LF);
+  return out + 1;
+}
+
 /**
  * Bulk: one verdict byte per LF-separated line of input[inputPtr, inputPtr + inputLen), which the host
- * follows with an LF sentinel byte at inputPtr + inputLen. A final line without LF counts; a final LF does not
- * start another line. Returns the number of lines (= verdicts written).
+ * follows with an LF sentinel byte at inputPtr + inputLen and 16 readable bytes. A final line without LF
+ * counts; a final LF does not start another line. With outputPtr != 0 it also writes the command line's
+ * output for each line (`allowed<TAB><url>\n`, `disallowed<TAB><url>\n`, or only the URLs of one verdict
+ * with a filter; at most inputLen + 12 x lines + 8 bytes, see lastOutputLength). Returns the line count.
  */
-export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, verdictsPtr: usize): u32 {
+export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, verdictsPtr: usize, outputPtr: usize, filter: i32): u32 {
   bindScratch(scratchPtr);
   const end = inputPtr + inputLen;
+  const fast = !bulkUsesNfa && !dfaDisabled && !rfcMode;
   let p = inputPtr;
+  let out = outputPtr;
   let count: u32 = 0;
-  if (!bulkUsesNfa && !dfaDisabled && !rfcMode) {
-    while (p < end) p = matchLineGoogle(p, verdictsPtr + count++);
-    return count;
-  }
   while (p < end) {
-    const stop = lineEndOf(p, end);
-    const urlEnd = urlEndOfLine(p, stop);
-    store<u8>(verdictsPtr + count++, <u8>(bulkUsesNfa || dfaDisabled ? matchUrl(p, urlEnd) : matchSpan(p, urlEnd, scratchPtr)));
-    p = stop + 1;
+    const verdictPtr = verdictsPtr + count++;
+    let next: usize;
+    if (fast) {
+      next = matchLineGoogle(p, verdictPtr);
+    } else {
+      const stop = lineEndOf(p, end);
+      const urlEnd = urlEndOfLine(p, stop);
+      store<u8>(verdictPtr, <u8>(bulkUsesNfa || dfaDisabled ? matchUrl(p, urlEnd) : matchSpan(p, urlEnd, scratchPtr)));
+      next = stop + 1;
+    }
+    if (outputPtr != 0) out = formatLine(out, p, next - 1, <u32>load<u8>(verdictPtr), filter);
+    p = next;
   }
+  outputLength = out - outputPtr;
   return count;
 }
 
@@ -211,46 +260,4 @@ export function matchOffsets(scratchPtr: usize, offsetsPtr: usize, count: u32, b
   }
 }
 
-// Verdict prefixes of the command line's output, stored as little-endian words.
-const ALLOWED_WORD: u64 = 0x096465776f6c6c61; // "allowed\t"
-const DISALLOW_WORD: u64 = 0x776f6c6c61736964; // "disallow"
-const ED_SHORT: u16 = 0x6465; // "ed"
 
-/**
- * Writes the command line's output for lines already matched by matchLines: `allowed<TAB><url>\n` or
- * `disallowed<TAB><url>\n` per line, or, with a filter, just the URLs of one verdict (one per line).
- * Needs at most inputLen + 12 x lines bytes at outputPtr. Returns the number of bytes written.
- */
-export function formatLines(inputPtr: usize, inputLen: usize, verdictsPtr: usize, outputPtr: usize, filter: i32): usize {
-  const end = inputPtr + inputLen;
-  let p = inputPtr;
-  let out = outputPtr;
-  let index: usize = 0;
-  while (p < end) {
-    const stop = lineEndOf(p, end);
-    const urlStop = urlEndOfLine(p, stop);
-    const verdict = <u32>load<u8>(verdictsPtr + index++);
-    let keep = true;
-    if (filter == OUTPUT_ALL) {
-      if (verdict == VERDICT_ALLOWED) {
-        store<u64>(out, ALLOWED_WORD);
-        out += 8;
-      } else {
-        store<u64>(out, DISALLOW_WORD);
-        store<u16>(out + 8, ED_SHORT);
-        store<u8>(out + 10, CHAR_TAB);
-        out += 11;
-      }
-    } else {
-      keep = filter == OUTPUT_ONLY_ALLOWED ? verdict == VERDICT_ALLOWED : verdict == VERDICT_DISALLOWED;
-    }
-    if (keep) {
-      const length = urlStop - p;
-      memory.copy(out, p, length);
-      out += length;
-      store<u8>(out++, CHAR_LF);
-    }
-    p = stop + 1;
-  }
-  return out - outputPtr;
-}

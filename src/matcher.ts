@@ -28,9 +28,14 @@ export interface Explanation {
 const latin1 = new TextDecoder('latin1');
 const encoder = new TextEncoder();
 
+let nextMatcherId = 1;
+
 export class RobotsMatcher {
   /** The agents this matcher was compiled for. */
   readonly agents: readonly string[];
+  /** Unique per matcher in this process: workers cache compiled matchers by it. */
+  readonly id = nextMatcherId++;
+  private shared: Uint8Array | null = null;
   /** The compiled trie (position-independent bytes; can be sent to a worker). */
   readonly blob: Uint8Array;
   private readonly engine: WasmCore;
@@ -40,6 +45,15 @@ export class RobotsMatcher {
     this.engine = engine;
     const inputs = rules.map((rule) => ({ kind: rule.kind === 'allow' ? RULE_KIND_ALLOW : RULE_KIND_DISALLOW, line: rule.line, value: rule.value }));
     this.blob = engine.compile(inputs, mode === 'rfc' ? FLAG_RFC_MODE : 0);
+  }
+
+  /** The blob in shared memory (made once), so that worker threads read it without copies. */
+  sharedBlob(): Uint8Array {
+    if (this.shared === null) {
+      this.shared = new Uint8Array(new SharedArrayBuffer(this.blob.length));
+      this.shared.set(this.blob);
+    }
+    return this.shared;
   }
 
   /** One verdict. Called per URL by interactive callers; bulk callers use checkBatch or checkLines. */

@@ -1,5 +1,7 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { RobotsPool, checkChunksInOrder } from '../pool.js';
 import { CHAR_LF, OUTPUT_ALL } from '../constants.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
 import { completeLineChunks, openInput, writeAll } from './lines.js';
@@ -7,7 +9,8 @@ import { RobotsDirectory, type MissingPolicy } from './robots-dir.js';
 import type { RobotsMatcher } from '../matcher.js';
 
 export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir>) --agent <token> [--agent <token>]...
-                       [--mode google|rfc] [--max-bytes N] [--missing allow|disallow] [<urls-file> | -]
+                       [--mode google|rfc] [--max-bytes N] [--missing allow|disallow] [--threads N]
+                       [<urls-file> | -]
 
 Reads one URL per line (LF or CRLF) from <urls-file> or standard input and writes exactly one line
 per input line, in order:
@@ -23,6 +26,8 @@ Options:
   --agent <token>         product token to check, e.g. Googlebot; repeat to pool several groups
   --mode google|rfc       google (default): the reference's verdicts; rfc: RFC 9309
   --max-bytes N           read at most N bytes of each robots file (default 512000, 0 = all)
+  --threads N             worker threads for --robots (default: available cores; 1 = this thread).
+                          Output order is kept. Inputs of one chunk (1 MiB) or less never start threads.
 
 Examples:
   robotstxt check --robots robots.txt --agent Googlebot urls.txt
@@ -36,6 +41,7 @@ const OPTIONS = {
   mode: { type: 'string' },
   'max-bytes': { type: 'string' },
   missing: { type: 'string' },
+  threads: { type: 'string' },
 } as const;
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
@@ -57,18 +63,57 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
   }
 
+  const threads = threadsOption(values.threads);
+
   const matcher: RobotsMatcher | null = robotsFile !== undefined ? loadRobots(robotsFile, mode, maxBytes).matcher(agents) : null;
   const directory = robotsDir !== undefined ? new RobotsDirectory(robotsDir, agents, mode, maxBytes, missing as MissingPolicy) : null;
   const input = await openInput(positionals[0], 'URL file');
   const output = stdout as NodeJS.WritableStream & import('node:stream').Writable;
-  for await (const chunk of completeLineChunks(input)) {
-    if (matcher !== null) await writeAll(output, matcher.checkLinesFormatted(chunk, OUTPUT_ALL).output);
-    else await writeAll(output, checkByHost(directory as RobotsDirectory, chunk));
+  if (matcher !== null) {
+    await checkWithMatcher(matcher, completeLineChunks(input), threads, output, stderr);
+  } else {
+    for await (const chunk of completeLineChunks(input)) await writeAll(output, checkByHost(directory as RobotsDirectory, chunk));
   }
   if (directory !== null && directory.noHostCount > 0) {
     stderr(`robotstxt: ${directory.noHostCount} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
   }
   return 0;
+}
+
+/** --threads N: a whole number >= 1; default: available cores. */
+function threadsOption(value: unknown): number {
+  if (value === undefined) return availableParallelism();
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw usageError(`--threads must be a whole number >= 1, got '${text}'`);
+  return Number(text);
+}
+
+/**
+ * One matcher for every line: in-process, or on a worker pool started only when a second chunk arrives
+ * (small inputs never pay for threads). Output order is input order either way.
+ */
+async function checkWithMatcher(matcher: RobotsMatcher, chunks: AsyncGenerator<Uint8Array>, threads: number, output: import('node:stream').Writable, stderr: (text: string) => void): Promise<void> {
+  const first = await chunks.next();
+  if (first.done === true) return;
+  const second = threads > 1 ? await chunks.next() : null;
+  if (second === null || second.done === true) {
+    await writeAll(output, matcher.checkLinesFormatted(first.value, OUTPUT_ALL).output);
+    if (second === null) for await (const chunk of chunks) await writeAll(output, matcher.checkLinesFormatted(chunk, OUTPUT_ALL).output);
+    return;
+  }
+  const pool = new RobotsPool({ threads });
+  const stats = { chunks: 0, recomputed: 0 };
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield first.value as Uint8Array;
+    yield (second as IteratorYieldResult<Uint8Array>).value;
+    yield* chunks;
+  }
+  try {
+    for await (const bytes of checkChunksInOrder(pool, matcher, all(), OUTPUT_ALL, stats)) await writeAll(output, bytes);
+  } finally {
+    await pool.close();
+  }
+  if (stats.recomputed > 0) stderr(`robotstxt: ${stats.recomputed} batch(es) were matched again on the main thread after a worker failed\n`);
 }
 
 /** Runs of consecutive lines with the same host go to their matcher in one call each. */

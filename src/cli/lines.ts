@@ -36,8 +36,8 @@ export async function* completeLineChunks(input: AsyncIterable<Uint8Array>): Asy
 
 /** A file path, or `-` for standard input, as a byte stream; a missing file fails with an error naming it. */
 export async function openInput(path: string | undefined, what: string): Promise<Readable> {
-  if (path === undefined || path === '-') return process.stdin;
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const stream = path === undefined || path === '-' ? createReadStream('', { fd: 0, highWaterMark: CHUNK_BYTES }) : createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  if (path === undefined || path === '-') return stream;
   try {
     await once(stream, 'open');
   } catch (error) {

@@ -19,7 +19,7 @@
 // - compileRules uses the batch region as its work area and returns the blob's address there.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHAR_LF, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
+import { CHAR_LF, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
 import { RobotsError } from '../errors.js';
 
 interface CoreExports {
@@ -33,9 +33,9 @@ interface CoreExports {
   useNfaForBulk(value: number, automatonStateLimit: number): void;
   automatonStats(): bigint;
   matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
-  matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number): number;
+  matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number): number;
+  lastOutputLength(): number;
   matchOffsets(scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
-  formatLines(inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number): number;
 }
 
 /** One rule as the core compiles it: kind, line number and the raw value bytes (normalised inside). */
@@ -198,30 +198,30 @@ export class WasmCore {
 
   /** Verdict bytes for the LF-separated lines of input (see matchLines in assembly/index.ts). */
   matchLines(blob: Uint8Array, input: Uint8Array): Uint8Array {
-    const { verdictsPtr, count } = this.runLines(blob, input);
+    const { verdictsPtr, count } = this.runLines(blob, input, false, OUTPUT_ALL);
     return this.bytes.slice(verdictsPtr, verdictsPtr + count);
   }
 
   /** Matches the lines of input and returns the command line's output bytes for them (filter: OUTPUT_*). */
   matchAndFormatLines(blob: Uint8Array, input: Uint8Array, filter: number): { output: Uint8Array; verdicts: Uint8Array } {
-    const { inputPtr, verdictsPtr, count } = this.runLines(blob, input);
-    const outputPtr = align(verdictsPtr + count, 16);
-    this.reserve(outputPtr + input.length + 12 * count + 16);
-    const length = this.exports.formatLines(inputPtr, input.length, verdictsPtr, outputPtr, filter);
+    const { verdictsPtr, count, outputPtr } = this.runLines(blob, input, true, filter);
+    const length = this.exports.lastOutputLength();
     return { output: this.bytes.slice(outputPtr, outputPtr + length), verdicts: this.bytes.slice(verdictsPtr, verdictsPtr + count) };
   }
 
-  private runLines(blob: Uint8Array, input: Uint8Array): { inputPtr: number; verdictsPtr: number; count: number } {
+  private runLines(blob: Uint8Array, input: Uint8Array, format: boolean, filter: number): { verdictsPtr: number; count: number; outputPtr: number } {
     this.useBlob(blob);
     const inputPtr = this.batchPtr;
     const verdictsPtr = align(inputPtr + input.length + 1 + SENTINEL_SLACK, 16);
-    const scratchPtr = align(verdictsPtr + input.length + 1, 16);
+    const outputPtr = align(verdictsPtr + input.length + 1, 16);
+    // each line writes at most 11 prefix bytes more than it reads (plus 8 bytes of copy slack)
+    const scratchPtr = align(outputPtr + (format ? input.length + 1 + 11 * (input.length + 1) + SENTINEL_SLACK : 0), 16);
     this.reserve(scratchPtr);
     this.bytes.set(input, inputPtr);
     this.bytes[inputPtr + input.length] = CHAR_LF;
-    const count = this.exports.matchLines(scratchPtr, inputPtr, input.length, verdictsPtr);
+    const count = this.exports.matchLines(scratchPtr, inputPtr, input.length, verdictsPtr, format ? outputPtr : 0, filter);
     this.refreshViews();
-    return { inputPtr, verdictsPtr, count };
+    return { verdictsPtr, count, outputPtr };
   }
 
   /**
