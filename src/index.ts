@@ -9,4 +9,4 @@ export { parseRobotsBody } from './parse/parser.js';
 export type { RobotsParseHandler, ParseNoticeCode } from './parse/parser.js';
 export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';
 export { RobotsPool, checkChunksInOrder } from './pool.js';
-export type { PoolOptions, LinesResult, OrderedRunStats } from './pool.js';
+export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput } from './pool.js';

@@ -1,7 +1,8 @@
 // Worker threads: one compiled WebAssembly module shared by every worker, batches moved (transferred), results
-// returned in input order. tinypool does the thread management.
+// returned in input order. piscina does the thread management (it also fails the task of a worker that
+// exits, which tinypool 2 leaves pending).
 import { availableParallelism } from 'node:os';
-import { Tinypool } from 'tinypool';
+import { Piscina } from 'piscina';
 import { OUTPUT_ALL } from './constants.js';
 import { RobotsError } from './errors.js';
 import { wasmModule } from './wasm/core.js';
@@ -11,9 +12,11 @@ import type { RobotsMatcher } from './matcher.js';
 export interface LinesTask {
   matcherId: number;
   blob: Uint8Array;
-  input: ArrayBuffer;
+  /** The lines: a view of shared memory (read in place) or of a buffer moved to the worker. */
+  input: Uint8Array;
+  /** Shared memory for the reply, or null: the worker then moves a new buffer back. */
+  output: Uint8Array | null;
   filter: number;
-  format: boolean;
 }
 
 /** Verdicts of a batch of lines, and the command line's output for them when asked. */
@@ -35,13 +38,13 @@ const DEFAULT_WORKER = import.meta.url.endsWith('.ts') ? new URL('../dist/src/wo
 /** A pool of worker threads matching line batches. Made once per program; call close() when done. */
 export class RobotsPool {
   readonly threads: number;
-  private readonly pool: Tinypool;
+  private readonly pool: Piscina;
 
   constructor(options: PoolOptions = {}) {
     const threads = options.threads ?? availableParallelism();
     if (!Number.isInteger(threads) || threads < 1) throw new RobotsError('INVALID_ARGUMENT', `threads must be a whole number >= 1, got ${String(threads)}`);
     this.threads = threads;
-    this.pool = new Tinypool({
+    this.pool = new Piscina({
       filename: (options.workerUrl ?? DEFAULT_WORKER).href,
       minThreads: threads,
       maxThreads: threads,
@@ -49,15 +52,23 @@ export class RobotsPool {
     });
   }
 
-  /** Matches a batch of LF-separated lines in a worker (a copy of the bytes is moved there; `lines` stays usable). */
-  async checkLines(matcher: RobotsMatcher, lines: Uint8Array, format = false, filter = OUTPUT_ALL): Promise<LinesResult> {
-    const copy = new Uint8Array(lines.length); // Buffer#slice would share memory: moving it would detach the caller's bytes
-    copy.set(lines);
-    const input = copy.buffer;
-    const task: LinesTask = { matcherId: matcher.id, blob: matcher.sharedBlob(), input, filter, format };
+  /**
+   * Matches a batch of LF-separated lines in a worker and returns verdicts and the command line's output.
+   * Lines in a SharedArrayBuffer are read in place; others are copied once and the copy is moved.
+   * `lines` stays usable either way. Called once per batch (a batch is typically 1 MiB).
+   */
+  async checkLines(matcher: RobotsMatcher, lines: Uint8Array, filter = OUTPUT_ALL, replySlot: Uint8Array | null = null): Promise<LinesResult> {
+    let input = lines;
+    const transferList: ArrayBuffer[] = [];
+    if (!(lines.buffer instanceof SharedArrayBuffer)) {
+      input = new Uint8Array(lines.length); // Buffer#slice would share memory: moving it would detach the caller's bytes
+      input.set(lines);
+      transferList.push(input.buffer as ArrayBuffer);
+    }
+    const task: LinesTask = { matcherId: matcher.id, blob: matcher.sharedBlob(), input, output: replySlot, filter };
     let packed: Uint8Array;
     try {
-      packed = new Uint8Array(await this.pool.run(task, { transferList: [input] }) as ArrayBufferLike);
+      packed = (await this.pool.run(task, { transferList }) as Uint8Array | null) ?? (replySlot as Uint8Array);
     } catch (error) {
       throw new RobotsError('WORKER_FAILED', `a worker thread failed: ${(error as Error).message}`);
     }
@@ -69,7 +80,7 @@ export class RobotsPool {
 
   /** Stops the workers. */
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
   }
 }
 
@@ -80,25 +91,65 @@ export interface OrderedRunStats {
   recomputed: number;
 }
 
+/** A source of whole-line chunks written into buffers the caller provides (LineReader in the command line). */
+export interface LineChunkSource {
+  next(target: Uint8Array): Promise<Uint8Array | null>;
+}
+
+/** One chunk's output from checkChunksInOrder: call release() once it is written (its memory is reused). */
+export interface OrderedOutput {
+  bytes: Uint8Array;
+  release: () => void;
+}
+
+interface Slot {
+  input: Uint8Array;
+  output: Uint8Array;
+}
+
 /**
- * Matches chunks of complete lines on the pool, keeping up to 2 x threads in flight, and yields each chunk's
- * output in input order. A chunk whose worker fails is matched again on this thread, so no line is lost or
- * written twice. Called once per command-line run.
+ * Reads whole-line chunks into a ring of shared buffers, matches them on the pool with up to 2 x threads in
+ * flight, and yields each chunk's output in input order. Workers read the input and write their reply in
+ * shared memory, so the run allocates (almost) nothing per chunk: memory stays flat however long the input.
+ * A chunk whose worker fails is matched again on this thread (its bytes are still in the ring), so no line
+ * is lost or written twice. Called once per run.
  */
-export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, chunks: AsyncIterable<Uint8Array>, filter: number, stats: OrderedRunStats): AsyncGenerator<Uint8Array> {
-  const inFlight: { chunk: Uint8Array; result: Promise<LinesResult | null> }[] = [];
+export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, filter: number, stats: OrderedRunStats, chunkBytes = 1 << 20): AsyncGenerator<OrderedOutput> {
   const maxInFlight = pool.threads * 2;
-  const settle = async (entry: { chunk: Uint8Array; result: Promise<LinesResult | null> }): Promise<Uint8Array> => {
-    const result = await entry.result;
-    if (result !== null) return result.output;
-    stats.recomputed++;
-    return matcher.checkLinesFormatted(entry.chunk, filter).output;
+  const free: Slot[] = [];
+  const waiting: ((slot: Slot) => void)[] = [];
+  // replies are about 1.2 x the input for typical URLs; larger ones come back in a buffer of their own
+  for (let i = 0; i < maxInFlight + 2; i++) free.push({ input: new Uint8Array(new SharedArrayBuffer(chunkBytes)), output: new Uint8Array(new SharedArrayBuffer(chunkBytes * 2)) });
+  const acquire = async (): Promise<Slot> => free.pop() ?? new Promise<Slot>((resolve) => waiting.push(resolve));
+  const releaseSlot = (slot: Slot): void => {
+    const next = waiting.shift();
+    if (next !== undefined) next(slot);
+    else free.push(slot);
   };
-  for await (const chunk of chunks) {
-    stats.chunks++;
-    // a copy is moved to the worker; the chunk itself is kept until the worker answers, for a retry here
-    inFlight.push({ chunk, result: pool.checkLines(matcher, chunk, true, filter).catch(() => null) });
-    if (inFlight.length >= maxInFlight) yield await settle(inFlight.shift() as (typeof inFlight)[number]);
+  const inFlight: { chunk: Uint8Array; slot: Slot; result: Promise<LinesResult | null> }[] = [];
+  let ended = false;
+  while (true) {
+    while (!ended && inFlight.length < maxInFlight) {
+      const slot = await acquire();
+      const chunk = await source.next(slot.input);
+      if (chunk === null) {
+        ended = true;
+        releaseSlot(slot);
+        break;
+      }
+      stats.chunks++;
+      inFlight.push({ chunk, slot, result: pool.checkLines(matcher, chunk, filter, slot.output).catch(() => null) });
+    }
+    const head = inFlight.shift();
+    if (head === undefined) return;
+    const result = await head.result;
+    let bytes: Uint8Array;
+    if (result !== null) {
+      bytes = result.output;
+    } else {
+      stats.recomputed++;
+      bytes = matcher.checkLinesFormatted(head.chunk, filter).output;
+    }
+    yield { bytes, release: () => releaseSlot(head.slot) };
   }
-  while (inFlight.length > 0) yield await settle(inFlight.shift() as (typeof inFlight)[number]);
 }

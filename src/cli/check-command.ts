@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { RobotsPool, checkChunksInOrder } from '../pool.js';
 import { CHAR_LF, OUTPUT_ALL } from '../constants.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
-import { completeLineChunks, openInput, writeAll } from './lines.js';
+import { LineReader, CHUNK_BYTES, writeAll } from './lines.js';
 import { RobotsDirectory, type MissingPolicy } from './robots-dir.js';
 import type { RobotsMatcher } from '../matcher.js';
 
@@ -67,12 +67,15 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   const matcher: RobotsMatcher | null = robotsFile !== undefined ? loadRobots(robotsFile, mode, maxBytes).matcher(agents) : null;
   const directory = robotsDir !== undefined ? new RobotsDirectory(robotsDir, agents, mode, maxBytes, missing as MissingPolicy) : null;
-  const input = await openInput(positionals[0], 'URL file');
+  const reader = await LineReader.open(positionals[0], 'URL file');
   const output = stdout as NodeJS.WritableStream & import('node:stream').Writable;
   if (matcher !== null) {
-    await checkWithMatcher(matcher, completeLineChunks(input), threads, output, stderr);
+    await checkWithMatcher(matcher, reader, threads, output, stderr);
   } else {
-    for await (const chunk of completeLineChunks(input)) await writeAll(output, checkByHost(directory as RobotsDirectory, chunk));
+    const buffer = new Uint8Array(CHUNK_BYTES);
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+      await writeAll(output, checkByHost(directory as RobotsDirectory, chunk));
+    }
   }
   if (directory !== null && directory.noHostCount > 0) {
     stderr(`robotstxt: ${directory.noHostCount} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
@@ -89,27 +92,32 @@ function threadsOption(value: unknown): number {
 }
 
 /**
- * One matcher for every line: in-process, or on a worker pool started only when a second chunk arrives
- * (small inputs never pay for threads). Output order is input order either way.
+ * One matcher for every line: in-process, or on a worker pool started only when the input is more than one
+ * chunk (small inputs never pay for threads). Output order is input order either way.
  */
-async function checkWithMatcher(matcher: RobotsMatcher, chunks: AsyncGenerator<Uint8Array>, threads: number, output: import('node:stream').Writable, stderr: (text: string) => void): Promise<void> {
-  const first = await chunks.next();
-  if (first.done === true) return;
-  const second = threads > 1 ? await chunks.next() : null;
-  if (second === null || second.done === true) {
-    await writeAll(output, matcher.checkLinesFormatted(first.value, OUTPUT_ALL).output);
-    if (second === null) for await (const chunk of chunks) await writeAll(output, matcher.checkLinesFormatted(chunk, OUTPUT_ALL).output);
+async function checkWithMatcher(matcher: RobotsMatcher, reader: LineReader, threads: number, output: import('node:stream').Writable, stderr: (text: string) => void): Promise<void> {
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  const first = await reader.next(buffer);
+  if (first === null) return;
+  const firstCopy = threads > 1 ? first.slice() : first;
+  const second = threads > 1 ? await reader.next(buffer) : null;
+  if (second === null) {
+    await writeAll(output, matcher.checkLinesFormatted(firstCopy, OUTPUT_ALL).output);
+    if (threads > 1) return;
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+      await writeAll(output, matcher.checkLinesFormatted(chunk, OUTPUT_ALL).output);
+    }
     return;
   }
   const pool = new RobotsPool({ threads });
   const stats = { chunks: 0, recomputed: 0 };
-  async function* all(): AsyncGenerator<Uint8Array> {
-    yield first.value as Uint8Array;
-    yield (second as IteratorYieldResult<Uint8Array>).value;
-    yield* chunks;
-  }
+  // the two chunks read to decide go first, then the reader
+  const pending = [firstCopy, second.slice()];
+  const source = { next: async (target: Uint8Array) => (pending.length > 0 ? (pending.shift() as Uint8Array) : reader.next(target)) };
   try {
-    for await (const bytes of checkChunksInOrder(pool, matcher, all(), OUTPUT_ALL, stats)) await writeAll(output, bytes);
+    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, OUTPUT_ALL, stats, CHUNK_BYTES)) {
+      await writeAll(output, bytes, release);
+    }
   } finally {
     await pool.close();
   }

@@ -1,54 +1,88 @@
-// Streaming helpers: chunks of complete lines from a byte stream, and writes that respect backpressure.
+// Streaming helpers: whole-line chunks read straight into buffers the caller owns, and writes that respect
+// backpressure.
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
+import { open, type FileHandle } from 'node:fs/promises';
+import { read as readCallback } from 'node:fs';
+import { promisify } from 'node:util';
+import type { Writable } from 'node:stream';
 import { CHAR_LF } from '../constants.js';
 import { RobotsError } from '../errors.js';
 
-/** Input chunk size: large enough to amortise one WebAssembly call per chunk, small enough for constant memory. */
+/** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
+const readFd = promisify(readCallback);
 
 /**
- * Regroups a byte stream into chunks that end just after an LF, plus a last chunk without one when the
- * input does not end with LF. No line is split or lost. Memory: one chunk plus the longest line.
+ * Reads an input (a file or standard input) as chunks of whole lines, each written into a buffer from the
+ * caller (so it can live in shared memory). Memory: the caller's buffers plus the longest line.
  */
-export async function* completeLineChunks(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  let carry: Uint8Array | null = null;
-  for await (const chunk of input) {
-    const lastLf = chunk.lastIndexOf(CHAR_LF);
-    if (lastLf < 0) {
-      carry = carry === null ? chunk : concat(carry, chunk);
-      continue;
+export class LineReader {
+  private carry: Uint8Array = new Uint8Array(0);
+  private ended = false;
+  private constructor(private readonly fd: number, private readonly handle: FileHandle | null) {}
+
+  /** Opens a file, or standard input for undefined or `-`; a missing file fails with an error naming it. */
+  static async open(path: string | undefined, what: string): Promise<LineReader> {
+    if (path === undefined || path === '-') return new LineReader(0, null);
+    try {
+      const handle = await open(path, 'r');
+      return new LineReader(handle.fd, handle);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(code)}`);
     }
-    const head = chunk.subarray(0, lastLf + 1);
-    yield carry === null ? head : concat(carry, head);
-    carry = lastLf + 1 < chunk.length ? chunk.subarray(lastLf + 1) : null;
   }
-  if (carry !== null && carry.length > 0) yield carry;
+
+  /**
+   * Fills target with whole lines (the last one may lack its LF at the end of the input) and returns them as
+   * a view of target, or of a larger buffer when one line does not fit; null when the input is exhausted.
+   * No line is ever split or lost.
+   */
+  async next(target: Uint8Array): Promise<Uint8Array | null> {
+    let buffer = target.length > this.carry.length ? target : new Uint8Array(this.carry.length * 2 + PIPE_READ_BYTES);
+    buffer.set(this.carry, 0);
+    let length = this.carry.length;
+    this.carry = new Uint8Array(0);
+    while (true) {
+      // Fill while data flows: stop when nearly full, or after a short read (a slow producer such as
+      // `tail -f` gets its lines answered now, not when a whole chunk has arrived).
+      while (!this.ended && length < buffer.length) {
+        const { bytesRead } = await readFd(this.fd, buffer, length, buffer.length - length, null);
+        if (bytesRead === 0) {
+          this.ended = true;
+          await this.handle?.close();
+          break;
+        }
+        length += bytesRead;
+        if (length >= buffer.length - PIPE_READ_BYTES || bytesRead < PIPE_READ_BYTES) break;
+      }
+      if (this.ended) return length === 0 ? null : buffer.subarray(0, length);
+      const lastLf = buffer.lastIndexOf(CHAR_LF, length - 1);
+      if (lastLf >= 0) {
+        this.carry = buffer.slice(lastLf + 1, length);
+        return buffer.subarray(0, lastLf + 1);
+      }
+      if (length < buffer.length) continue; // a short read inside one line: read on
+      const bigger = new Uint8Array(buffer.length * 2); // one line longer than the buffer
+      bigger.set(buffer.subarray(0, length));
+      buffer = bigger;
+    }
+  }
 }
 
-/** A file path, or `-` for standard input, as a byte stream; a missing file fails with an error naming it. */
-export async function openInput(path: string | undefined, what: string): Promise<Readable> {
-  const stream = path === undefined || path === '-' ? createReadStream('', { fd: 0, highWaterMark: CHUNK_BYTES }) : createReadStream(path, { highWaterMark: CHUNK_BYTES });
-  if (path === undefined || path === '-') return stream;
-  try {
-    await once(stream, 'open');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code)}`);
+/** A pipe delivers at most this much per read on Linux; a shorter read means the producer is slower than us. */
+const PIPE_READ_BYTES = 65536;
+
+/**
+ * Writes bytes, waiting for 'drain' when the destination is full (constant memory on slow readers).
+ * `written` runs once the bytes have left (their memory may then be reused).
+ */
+export async function writeAll(output: Writable, bytes: Uint8Array, written?: () => void): Promise<void> {
+  if (bytes.length === 0) {
+    written?.();
+    return;
   }
-  return stream;
+  if (!output.write(bytes, written === undefined ? undefined : () => written())) await once(output, 'drain');
 }
 
-/** Writes bytes, waiting for 'drain' when the destination is full (constant memory on slow readers). */
-export async function writeAll(output: Writable, bytes: Uint8Array): Promise<void> {
-  if (bytes.length === 0) return;
-  if (!output.write(bytes)) await once(output, 'drain');
-}

@@ -209,6 +209,23 @@ export class WasmCore {
     return { output: this.bytes.slice(outputPtr, outputPtr + length), verdicts: this.bytes.slice(verdictsPtr, verdictsPtr + count) };
   }
 
+  /**
+   * For worker replies: matches and formats, and writes [line count u32 | output length u32 | verdicts | output]
+   * into target when it fits (returns null), else into a new buffer (returned). One copy out of linear memory.
+   */
+  matchLinesPacked(blob: Uint8Array, input: Uint8Array, filter: number, target: Uint8Array | null): Uint8Array | null {
+    const { verdictsPtr, count, outputPtr } = this.runLines(blob, input, true, filter);
+    const length = this.exports.lastOutputLength();
+    const fits = target !== null && 8 + count + length <= target.length;
+    const packed = fits ? (target as Uint8Array) : new Uint8Array(8 + count + length);
+    const header = new DataView(packed.buffer, packed.byteOffset, 8);
+    header.setUint32(0, count, true);
+    header.setUint32(4, length, true);
+    packed.set(this.bytes.subarray(verdictsPtr, verdictsPtr + count), 8);
+    packed.set(this.bytes.subarray(outputPtr, outputPtr + length), 8 + count);
+    return fits ? null : packed;
+  }
+
   private runLines(blob: Uint8Array, input: Uint8Array, format: boolean, filter: number): { verdictsPtr: number; count: number; outputPtr: number } {
     this.useBlob(blob);
     const inputPtr = this.batchPtr;

@@ -1,0 +1,106 @@
+// Worker threads: results in input order, a crashed or throwing worker is an error that loses nothing.
+import { describe, it, expect, afterAll } from 'vitest';
+import { parseRobots, RobotsPool, RobotsError, checkChunksInOrder } from '../dist/src/index.js';
+import { robotstxt, tempDir } from './cli-helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+const matcher = parseRobots('User-agent: *\nDisallow: /private\n').matcher('bot');
+const pools: RobotsPool[] = [];
+afterAll(async () => { for (const pool of pools) await pool.close(); });
+
+describe('RobotsPool', () => {
+  it('returns every batch\'s verdicts and output for that batch, whatever the completion order', async () => {
+    const pool = new RobotsPool({ threads: 2 });
+    pools.push(pool);
+    const batches = Array.from({ length: 40 }, (_, i) => Array.from({ length: 1 + (i * 37) % 500 }, (_, k) => (k % 3 === 0 ? `/private/${i}/${k}` : `/page/${i}/${k}`)));
+    const results = await Promise.all(batches.map((lines, i) => {
+      const bytes = encode(lines.join('\n') + '\n');
+      if (i % 2 === 0) return pool.checkLines(matcher, bytes);
+      const shared = new Uint8Array(new SharedArrayBuffer(bytes.length)); // read in place by the worker
+      shared.set(bytes);
+      return pool.checkLines(matcher, shared);
+    }));
+    results.forEach((result, i) => {
+      const lines = batches[i];
+      expect([...result.verdicts]).toEqual(lines.map((url) => (url.startsWith('/private') ? 2 : 1)));
+      expect(decode(result.output)).toBe(lines.map((url) => `${url.startsWith('/private') ? 'disallowed' : 'allowed'}\t${url}\n`).join(''));
+    });
+  });
+  it('leaves the caller\'s bytes usable (a copy is moved to the worker)', async () => {
+    const pool = new RobotsPool({ threads: 1 });
+    pools.push(pool);
+    const lines = encode('/private\n/x\n');
+    await pool.checkLines(matcher, lines);
+    expect(decode(lines)).toBe('/private\n/x\n');
+  });
+  it('a worker that crashes or throws rejects with WORKER_FAILED, and the pool goes on working', async () => {
+    const pool = new RobotsPool({ threads: 2, workerUrl: new URL('./fixtures/crashing-worker.mjs', import.meta.url) });
+    pools.push(pool);
+    for (const marker of ['CRASH', 'THROW']) {
+      let caught: unknown = null;
+      try { await pool.checkLines(matcher, encode(`/${marker}\n`)); } catch (error) { caught = error; }
+      expect(caught).toBeInstanceOf(RobotsError);
+      expect((caught as RobotsError).code).toBe('WORKER_FAILED');
+    }
+    const after = await pool.checkLines(matcher, encode('/private\n/ok\n'));
+    expect([...after.verdicts]).toEqual([2, 1]);
+  });
+  it('rejects a bad thread count', () => {
+    expect(() => new RobotsPool({ threads: 0 })).toThrow('threads must be a whole number >= 1, got 0');
+  });
+});
+
+describe('checkChunksInOrder', () => {
+  it('keeps input order and recomputes a chunk whose worker crashed: no line lost or written twice', async () => {
+    const pool = new RobotsPool({ threads: 2, workerUrl: new URL('./fixtures/crashing-worker.mjs', import.meta.url) });
+    pools.push(pool);
+    const chunks = Array.from({ length: 12 }, (_, i) => `/private/${i}\n/page/${i}\n${i === 5 ? '/CRASH\n' : ''}${i === 8 ? '/THROW\n' : ''}`);
+    let index = 0;
+    const source = {
+      next: async (target: Uint8Array): Promise<Uint8Array | null> => {
+        if (index === chunks.length) return null;
+        const bytes = encode(chunks[index++]);
+        target.set(bytes);
+        return target.subarray(0, bytes.length);
+      },
+    };
+    const stats = { chunks: 0, recomputed: 0 };
+    const outputs: string[] = [];
+    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 0, stats, 4096)) {
+      outputs.push(decode(bytes));
+      release();
+    }
+    const expected = chunks.map((chunk) => chunk.split('\n').filter((l) => l !== '').map((url) => `${url.startsWith('/private') ? 'disallowed' : 'allowed'}\t${url}\n`).join(''));
+    expect(outputs).toEqual(expected);
+    expect(stats).toEqual({ chunks: 12, recomputed: 2 });
+  });
+});
+
+describe('robotstxt check --threads', () => {
+  const dir = tempDir();
+  const robots = join(dir, 'robots.txt');
+  writeFileSync(robots, 'User-agent: *\nDisallow: /private\nDisallow: /*.pdf$\n');
+  const lines: string[] = [];
+  for (let i = 0; i < 60_000; i++) lines.push(i % 4 === 0 ? `https://e.com/private/${i}` : i % 4 === 1 ? `https://e.com/doc/${i}.pdf` : `https://e.com/page/${'p'.repeat(i % 40)}/${i}`);
+  const input = lines.join('\n') + '\n'; // about 2.5 MB: several 1 MiB chunks, so the pool really runs
+  it('gives the same output, in order, with 1 and 2 threads', () => {
+    const one = robotstxt(['check', '--robots', robots, '--agent', 'x', '--threads', '1'], input);
+    const two = robotstxt(['check', '--robots', robots, '--agent', 'x', '--threads', '2'], input);
+    expect(one.status).toBe(0);
+    expect(two.status).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const out = one.stdout.split('\n');
+    expect(out.length).toBe(lines.length + 1);
+    expect(out[0]).toBe('disallowed\thttps://e.com/private/0');
+    expect(out[1]).toBe('disallowed\thttps://e.com/doc/1.pdf');
+    expect(out[59_999]).toBe(`allowed\thttps://e.com/page/${'p'.repeat(59_999 % 40)}/59999`);
+  });
+  it('--threads 0 is a usage error', () => {
+    const r = robotstxt(['check', '--robots', robots, '--agent', 'x', '--threads', '0'], '');
+    expect(r.stderr).toBe("robotstxt: --threads must be a whole number >= 1, got '0'\n");
+    expect(r.status).toBe(2);
+  });
+});
