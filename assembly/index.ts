@@ -13,6 +13,7 @@ import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath, findPathStart, PATH_IS_ROOT } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
 export { compileRules } from "./compile";
+export { tokenizeLines } from "./lines";
 
 /** First address the host may use (16-aligned). Called once per instance. */
 export function heapBase(): usize {

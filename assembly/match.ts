@@ -170,7 +170,12 @@ function matchUrlRfc(urlPtr: usize, urlEnd: usize): u32 {
   const rawLength = writePath(urlPtr, urlLength, rawPath);
   const path = rfcPathBuffer + urlLength + 1;
   const pathLength = normalizeRfc(rawPath, rawLength, path, true);
-  if (isRobotsTxtPath(path, pathLength)) return VERDICT_ALLOWED;
+  if (isRobotsTxtPath(path, pathLength)) {
+    // RFC 9309 allows /robots.txt itself: no rule decides
+    bestAllowRule = NO_RULE;
+    bestDisallowRule = NO_RULE;
+    return VERDICT_ALLOWED;
+  }
   for (let p: usize = 0; p < pathLength; p++) {
     if (!step(<i32>load<u8>(path + p))) return decide();
   }

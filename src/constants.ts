@@ -52,6 +52,20 @@ export const RESULT_ALLOW_RULE = 4; // compiled rule index or -1
 export const RESULT_DISALLOW_RULE = 8; // compiled rule index or -1
 export const RESULT_SIZE = 16;
 
+// ---- line records written by tokenizeLines (i32 fields), one per line with content or a notice ----
+export const LINE_NUMBER = 0;
+export const LINE_KEY_START = 4; // -1: no directive on this line (its flags say why)
+export const LINE_KEY_END = 8;
+export const LINE_VALUE_START = 12;
+export const LINE_VALUE_END = 16;
+export const LINE_FLAGS = 20;
+export const LINE_RECORD_SIZE = 24;
+export const LINE_FLAG_TRUNCATED = 1; // GoogleOnly: bytes past MAX_LINE_BYTES dropped
+export const LINE_FLAG_NUL = 2; // a NUL ended the content
+export const LINE_FLAG_MISSING_COLON = 4; // GoogleOnly: "key value" accepted
+export const LINE_FLAG_NO_SEPARATOR = 8; // text without a usable separator: ignored
+export const LINE_FLAG_EMPTY_KEY = 16; // a separator with nothing before it: ignored
+
 // ---- output filters for formatLines ----
 export const OUTPUT_ALL = 0;
 export const OUTPUT_ONLY_ALLOWED = 1;

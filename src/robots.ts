@@ -31,11 +31,24 @@ export interface AgentLine {
   global: boolean;
 }
 
-/** A non-standard line (crawl-delay, host, clean-param, ...) kept with its key as written. */
-export interface OtherDirective {
-  line: number;
-  key: string;
-  value: string;
+/** A non-standard line (crawl-delay, host, clean-param, ...) kept with its key as written; decoded when read. */
+export class OtherDirective {
+  constructor(readonly line: number, private readonly keyBytes: Uint8Array, private readonly valueBytes: Uint8Array) {}
+  /** The key as written (one char per byte). */
+  get key(): string {
+    return latin1(this.keyBytes);
+  }
+  /** The value, decoded as UTF-8. */
+  get value(): string {
+    return utf8(this.valueBytes);
+  }
+  /** True when the key is `name` (ASCII case-insensitive), without making a string. */
+  isKey(name: string): boolean {
+    const key = this.keyBytes;
+    if (key.length !== name.length) return false;
+    for (let i = 0; i < key.length; i++) if ((key[i] | 0x20) !== name.charCodeAt(i)) return false;
+    return true;
+  }
 }
 
 /** One group: user-agent lines followed by rules, up to the next user-agent line after a rule. */
@@ -66,18 +79,43 @@ const NOTICE_TEXT: Record<ParseNoticeCode, { severity: DiagnosticSeverity; messa
   'typo-key': { severity: 'warning', message: 'misspelt key accepted (Google only)' },
 };
 
-const latin1 = new TextDecoder('latin1');
-const utf8 = new TextDecoder('utf-8');
+const latin1Decoder = new TextDecoder('latin1');
+const utf8Decoder = new TextDecoder('utf-8');
+const SHORT_STRING = 512;
+
+/** One char per byte. Short values (nearly all) skip TextDecoder's per-call cost. */
+function latin1(bytes: Uint8Array): string {
+  return bytes.length <= SHORT_STRING ? String.fromCharCode.apply(null, bytes as unknown as number[]) : latin1Decoder.decode(bytes);
+}
+
+/** UTF-8 (invalid sequences replaced); pure ASCII short values are decoded directly. */
+function utf8(bytes: Uint8Array): string {
+  if (bytes.length <= SHORT_STRING) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) { ascii = false; break; }
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
+  return utf8Decoder.decode(bytes);
+}
 
 /** ASCII-only lower case (String.toLowerCase also folds non-ASCII letters, which the reference never does). */
 export function asciiLowerCase(text: string): string {
-  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x41 && code <= 0x5a) return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  }
+  return text;
 }
 
 /** The product token the reference compares: the longest leading run of [A-Za-z_-]. */
 export function productToken(value: string): string {
-  const match = /^[A-Za-z_-]*/.exec(value);
-  return match === null ? '' : match[0];
+  let end = 0;
+  while (end < value.length) {
+    const code = value.charCodeAt(end);
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x2d || code === 0x5f) end++;
+    else break;
+  }
+  return end === value.length ? value : value.slice(0, end);
 }
 
 /** `*` alone, or `*` followed by whitespace, names every crawler. */
@@ -99,7 +137,7 @@ class GroupCollector implements RobotsParseHandler {
       this.currentHasRules = false;
       this.groups.push(this.current);
     }
-    const text = latin1.decode(value);
+    const text = latin1(value);
     this.current.agents.push({ line, value: text, productToken: productToken(text), global: isGlobalAgent(value) });
   }
 
@@ -116,14 +154,14 @@ class GroupCollector implements RobotsParseHandler {
   disallow(line: number, value: Uint8Array): void { this.rule('disallow', line, value); }
 
   sitemap(_line: number, value: Uint8Array): void {
-    this.sitemaps.push(utf8.decode(value));
+    this.sitemaps.push(utf8(value));
   }
 
   unknown(line: number, key: Uint8Array, value: Uint8Array): void {
-    const directive = { line, key: latin1.decode(key), value: utf8.decode(value) };
+    const directive = new OtherDirective(line, key, value);
     this.others.push(directive);
     if (this.current !== null) this.current.others.push(directive);
-    if (!KNOWN_OTHER_KEYS.has(asciiLowerCase(directive.key))) {
+    if (!KNOWN_OTHER_KEYS.some((known) => directive.isKey(known))) {
       this.diagnostics.push({ line, severity: 'info', code: 'unknown-directive', message: `unknown directive "${directive.key}": ignored` });
     }
   }
@@ -134,8 +172,8 @@ class GroupCollector implements RobotsParseHandler {
   }
 }
 
-/** Non-standard keys that are collected (not flagged as unknown). */
-const KNOWN_OTHER_KEYS = new Set(['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow']);
+/** Non-standard keys that are collected (not flagged as unknown), lower case. */
+const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow'];
 
 /** Agent query: one product token or several (their groups' rules are pooled). */
 export type AgentQuery = string | readonly string[];
@@ -161,6 +199,8 @@ export class RobotsTxt {
   /** Bytes of the body that were read (after the size limit). */
   readonly bytesRead: number;
   private readonly namedTokens: Set<string>;
+  /** Lower-cased product token of every agent line, per group (same order as groups[i].agents). */
+  private readonly groupTokens: string[][];
   private readonly matchers = new Map<string, RobotsMatcher>();
 
   constructor(body: Uint8Array, options: RobotsOptions = {}) {
@@ -181,9 +221,8 @@ export class RobotsTxt {
     this.diagnostics = collector.diagnostics;
     this.bytesRead = read.length;
     this.namedTokens = new Set();
-    for (const group of this.groups) {
-      for (const agent of group.agents) if (!agent.global) this.namedTokens.add(asciiLowerCase(agent.productToken));
-    }
+    this.groupTokens = this.groups.map((group) => group.agents.map((agent) => (agent.global ? '' : asciiLowerCase(agent.productToken))));
+    for (const tokens of this.groupTokens) for (const token of tokens) if (token !== '') this.namedTokens.add(token);
   }
 
   /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. */
@@ -193,9 +232,9 @@ export class RobotsTxt {
 
   /** The groups that decide for an agent query: its own (pooled), or the `*` groups when no agent is named. */
   groupsFor(agents: AgentQuery): RobotsGroup[] {
-    const wanted = new Set(agentList(agents).map(asciiLowerCase));
-    if (this.names(agents)) {
-      return this.groups.filter((group) => group.agents.some((agent) => !agent.global && wanted.has(asciiLowerCase(agent.productToken))));
+    const wanted = agentList(agents).map(asciiLowerCase);
+    if (wanted.some((token) => this.namedTokens.has(token))) {
+      return this.groups.filter((group, i) => group.agents.some((agent, k) => !agent.global && wanted.includes(this.groupTokens[i][k])));
     }
     return this.groups.filter((group) => group.agents.some((agent) => agent.global));
   }
@@ -206,7 +245,8 @@ export class RobotsTxt {
     const key = list.map(asciiLowerCase).join('\n');
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      const rules = this.groupsFor(list).flatMap((group) => group.rules);
+      const rules: RobotsRule[] = [];
+      for (const group of this.groupsFor(list)) for (const rule of group.rules) rules.push(rule);
       matcher = new RobotsMatcher(rules, this.mode, list);
       this.matchers.set(key, matcher);
     }
@@ -222,7 +262,7 @@ export class RobotsTxt {
   crawlDelay(agents: AgentQuery): number | null {
     for (const group of this.groupsFor(agents)) {
       for (const other of group.others) {
-        if (asciiLowerCase(other.key) !== 'crawl-delay') continue;
+        if (!other.isKey('crawl-delay')) continue;
         const seconds = Number(other.value);
         return other.value.trim() !== '' && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
       }
@@ -233,15 +273,17 @@ export class RobotsTxt {
   /** Values of every line with this key (case-insensitive), e.g. `host` or `clean-param`, in file order. */
   directiveValues(key: string): string[] {
     const wanted = asciiLowerCase(key);
-    return this.otherDirectives.filter((other) => asciiLowerCase(other.key) === wanted).map((other) => other.value);
+    return this.otherDirectives.filter((other) => other.isKey(wanted)).map((other) => other.value);
   }
 }
 
 const encoder = new TextEncoder();
 
-/** Parses a robots.txt body (bytes are the truth; a string is UTF-8 encoded once). Never throws on the body. */
+/** Parses a robots.txt body (bytes are the truth; a string is UTF-8 encoded once). Never throws on the body. Called once per file. */
 export function parseRobots(body: Uint8Array | string, options: RobotsOptions = {}): RobotsTxt {
-  return new RobotsTxt(typeof body === 'string' ? encoder.encode(body) : body, options);
+  // a plain Uint8Array view: Node's Buffer#subarray is several times slower per call
+  const bytes = typeof body === 'string' ? encoder.encode(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  return new RobotsTxt(bytes, options);
 }
 
 

@@ -233,6 +233,9 @@ describe('6. user-agent lines and groups', () => {
     expectVerdict('User-agent: Bot2\nDisallow: /x\n', 'Bot', '/x', false);
     expectVerdict('User-agent: Bot2\nDisallow: /x\n', 'Bot2', '/x', true);
     expectVerdict('User-agent: Google_bot-x\nDisallow: /x\n', 'google_BOT-X', '/x', false);
+    expectVerdict('User-agent: Bot\x7fx\nDisallow: /x\n', 'Bot', '/x', false); // DEL ends the token
+    expectVerdict('User-agent: Bot\x7fx\nDisallow: /x\n', 'Bot\x7fx', '/x', true);
+    expectVerdict('User-agent: Bot[x]\nDisallow: /x\n', 'Bot', '/x', false);
   });
   it('ID_AgentComparedCaseInsensitivelyAndExactly: no prefix logic', () => {
     expectVerdict('User-agent: GOOGLEBOT\nDisallow: /x\n', 'googlebot', '/x', false);
@@ -361,6 +364,7 @@ describe('8. the decision', () => {
     expectVerdict('User-agent: *\nDisallow: /\n', G, 'https://e.com/robots.txt', false);
     expectVerdict('User-agent: *\nDisallow: /\n', G, 'https://e.com/robots.txt', true, { mode: 'rfc' });
     expectVerdict('User-agent: *\nDisallow: /\n', G, 'https://e.com/robots.txt?x', false, { mode: 'rfc' });
+    expectDecidingLine('User-agent: *\nAllow: *\nDisallow: /\n', G, '/robots.txt', null, { mode: 'rfc' });
   });
   it('ID_NothingToDecideAllows: empty body, no groups, no applicable group, nothing matched', () => {
     expectVerdict('', G, '/x', true);

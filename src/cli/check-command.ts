@@ -26,6 +26,8 @@ Options:
   --agent <token>         product token to check, e.g. Googlebot; repeat to pool several groups
   --mode google|rfc       google (default): the reference's verdicts; rfc: RFC 9309
   --max-bytes N           read at most N bytes of each robots file (default 512000, 0 = all)
+  --cache-mb N            memory for compiled robots files with --robots-dir (default 64; least recently
+                          used hosts are dropped and compiled again when met again)
   --threads N             worker threads for --robots (default: available cores; 1 = this thread).
                           Output order is kept. Inputs of one chunk (1 MiB) or less never start threads.
 
@@ -42,6 +44,7 @@ const OPTIONS = {
   'max-bytes': { type: 'string' },
   missing: { type: 'string' },
   threads: { type: 'string' },
+  'cache-mb': { type: 'string' },
 } as const;
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
@@ -57,6 +60,9 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const missing = values.missing ?? 'allow';
   if (missing !== 'allow' && missing !== 'disallow') throw usageError(`--missing must be allow or disallow, got '${String(missing)}'`);
   if (robotsDir === undefined && values.missing !== undefined) throw usageError('--missing applies only with --robots-dir');
+  if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
+  const cacheText = String(values['cache-mb'] ?? '64');
+  if (!/^\d+$/.test(cacheText) || Number(cacheText) < 1) throw usageError(`--cache-mb must be a whole number >= 1, got '${cacheText}'`);
   if (robotsDir !== undefined) {
     let isDirectory = false;
     try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
@@ -66,7 +72,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const threads = threadsOption(values.threads);
 
   const matcher: RobotsMatcher | null = robotsFile !== undefined ? loadRobots(robotsFile, mode, maxBytes).matcher(agents) : null;
-  const directory = robotsDir !== undefined ? new RobotsDirectory(robotsDir, agents, mode, maxBytes, missing as MissingPolicy) : null;
+  const directory = robotsDir !== undefined ? new RobotsDirectory(robotsDir, agents, mode, maxBytes, missing as MissingPolicy, Number(cacheText) << 20) : null;
   const reader = await LineReader.open(positionals[0], 'URL file');
   const output = stdout as NodeJS.WritableStream & import('node:stream').Writable;
   if (matcher !== null) {

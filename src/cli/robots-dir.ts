@@ -35,36 +35,69 @@ export function urlHost(line: Uint8Array): { host: string; port: string | null }
 
 const latin1 = new TextDecoder('latin1');
 
-/** A small LRU map: get refreshes, set evicts the least recently used entry beyond maxEntries. */
+/**
+ * A map bounded by a byte budget: get() refreshes an entry, set() evicts least recently used entries until
+ * the total of sizeOf(entry) (plus a per-key cost) fits. One per --robots-dir run.
+ */
 export class LruCache<V> {
-  private readonly entries = new Map<string, V>();
-  constructor(readonly maxEntries: number) {}
+  private readonly entries = new Map<string, { value: V; bytes: number }>();
+  private totalBytes = 0;
+  /** Entries evicted so far. */
+  evictions = 0;
+
+  constructor(readonly maxBytes: number, private readonly sizeOf: (value: V) => number) {}
+
   get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
     this.entries.delete(key);
-    this.entries.set(key, value);
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, entry);
+    return entry.value;
   }
+
+  set(key: string, value: V): void {
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.totalBytes -= old.bytes;
+      this.entries.delete(key);
+    }
+    const bytes = this.sizeOf(value) + KEY_COST_BYTES + key.length * 2;
+    this.entries.set(key, { value, bytes });
+    this.totalBytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.totalBytes <= this.maxBytes || oldest === key) break;
+      this.entries.delete(oldest);
+      this.totalBytes -= entry.bytes;
+      this.evictions++;
+    }
+  }
+
   get size(): number {
     return this.entries.size;
   }
+
+  /** Bytes accounted for the entries now cached. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
 }
+
+/** Rough cost of one cache entry besides its value (map entry, key, record). */
+const KEY_COST_BYTES = 128;
+
+/** Default budget of compiled matchers kept by --robots-dir. */
+export const DEFAULT_CACHE_BYTES = 64 << 20;
 
 /** Finds, parses and compiles the robots.txt of each host on demand. */
 export class RobotsDirectory {
-  private readonly cache: LruCache<RobotsMatcher>;
+  readonly cache: LruCache<RobotsMatcher>;
   private readonly missingMatcher: RobotsMatcher;
   /** URLs answered by the missing policy because they name no host. */
   noHostCount = 0;
-  /** Hosts (with port) that had no robots file. */
-  readonly missingHosts = new Set<string>();
+  /** Robots files read and compiled (a host evicted and met again is compiled again). */
+  compiled = 0;
+  /** Host look-ups that found no robots file. */
+  missingLookups = 0;
 
   constructor(
     private readonly directory: string,
@@ -72,9 +105,10 @@ export class RobotsDirectory {
     private readonly mode: RobotsMode,
     private readonly maxBytes: number,
     missing: MissingPolicy,
-    maxCachedHosts = 10_000,
+    cacheBytes = DEFAULT_CACHE_BYTES,
   ) {
-    this.cache = new LruCache(maxCachedHosts);
+    // a missing host costs only its key: the shared missing-policy matcher is not counted
+    this.cache = new LruCache(cacheBytes, (matcher) => (matcher === this.missingMatcher ? 0 : matcher.blob.length + matcher.blob.length));
     const missingBody = missing === 'allow' ? '' : 'User-agent: *\nDisallow: *\n';
     this.missingMatcher = parseRobots(missingBody, { mode }).matcher(agents);
   }
@@ -103,10 +137,11 @@ export class RobotsDirectory {
         throw new RobotsError('FILE_UNREADABLE', `cannot read robots file '${path}': ${code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(code)}`);
       }
       matcher = parseRobots(body, { mode: this.mode, maxBytes: this.maxBytes }).matcher(this.agents);
+      this.compiled++;
       found = true;
       break;
     }
-    if (!found) this.missingHosts.add(key);
+    if (!found) this.missingLookups++;
     this.cache.set(key, matcher);
     return matcher;
   }

@@ -1,8 +1,12 @@
 // robots.txt bytes -> lines -> (key, value, line number) events for a handler. Never decodes a charset,
-// never throws on any body. Mirrors the reference's observable rules (REFERENCE-BEHAVIOUR.md sections 1-3).
+// never throws on any body. Mirrors the reference's observable rules (REFERENCE-BEHAVIOUR.md sections 1-3);
+// the per-byte part runs in the WebAssembly core (assembly/lines.ts).
 import {
-  CHAR_LF, CHAR_CR, CHAR_NUL, CHAR_HASH, CHAR_COLON, CHAR_SPACE, CHAR_TAB, CHAR_VT, CHAR_FF, MAX_LINE_BYTES,
+  CHAR_LF, CHAR_CR, CHAR_SPACE, CHAR_TAB, CHAR_VT, CHAR_FF, LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START,
+  LINE_VALUE_END, LINE_FLAGS, LINE_RECORD_SIZE, LINE_FLAG_TRUNCATED, LINE_FLAG_NUL, LINE_FLAG_MISSING_COLON,
+  LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY,
 } from '../constants.js';
+import { core } from '../wasm/core.js';
 
 /** Parsing mode: `google` gives the reference's verdicts; `rfc` follows RFC 9309 strictly where they differ. */
 export type RobotsMode = 'google' | 'rfc';
@@ -63,19 +67,33 @@ export function isRobotsWhitespace(byte: number): boolean {
 
 const lowerAscii = (byte: number): number => (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte);
 
-/** Classifies a key by ASCII case-insensitive prefix. */
+/** Classifies a key by ASCII case-insensitive prefix. Called once per line. */
 export function classifyKey(key: Uint8Array, mode: RobotsMode): { kind: KeyKind; typo: boolean } {
-  for (const candidate of KEY_PREFIXES) {
+  const index = keyPrefixIndex(key, mode);
+  return index < 0 ? UNKNOWN_KEY : KEY_RESULTS[index];
+}
+
+const UNKNOWN_KEY = { kind: 'unknown' as KeyKind, typo: false };
+const KEY_RESULTS = KEY_PREFIXES.map((candidate) => ({ kind: candidate.kind, typo: candidate.typo }));
+
+/** Index into KEY_PREFIXES of the first prefix that key starts with, or -1. */
+function keyPrefixIndex(key: Uint8Array, mode: RobotsMode): number {
+  if (key.length === 0) return -1;
+  const first = lowerAscii(key[0]);
+  // every prefix starts with u, a, d or s: other keys are unknown after one comparison
+  if (first !== 0x75 && first !== 0x61 && first !== 0x64 && first !== 0x73) return -1;
+  for (let index = 0; index < KEY_PREFIXES.length; index++) {
+    const candidate = KEY_PREFIXES[index];
     if (candidate.typo && mode !== 'google') continue;
     const prefix = candidate.prefix;
-    if (key.length < prefix.length) continue;
+    if (key.length < prefix.length || prefix[0] !== first) continue;
     let same = true;
-    for (let i = 0; i < prefix.length; i++) {
+    for (let i = 1; i < prefix.length; i++) {
       if (lowerAscii(key[i]) !== prefix[i]) { same = false; break; }
     }
-    if (same) return { kind: candidate.kind, typo: candidate.typo };
+    if (same) return index;
   }
-  return { kind: 'unknown', typo: false };
+  return -1;
 }
 
 /** Bytes of the (possibly partial) UTF-8 BOM at the start of body: 0 to 3. */
@@ -85,77 +103,40 @@ export function bomLength(body: Uint8Array): number {
   return length;
 }
 
-/** Parses one line's bytes [start, end) and emits at most one event. */
-function parseLine(body: Uint8Array, lineNumber: number, start: number, end: number, mode: RobotsMode, handler: RobotsParseHandler): void {
-  if (mode === 'google' && end - start > MAX_LINE_BYTES) {
-    end = start + MAX_LINE_BYTES;
-    handler.notice(lineNumber, 'line-truncated');
-  }
-  for (let i = start; i < end; i++) {
-    const byte = body[i];
-    if (byte === CHAR_HASH) { end = i; break; }
-    if (byte === CHAR_NUL) { end = i; handler.notice(lineNumber, 'nul-byte'); break; }
-  }
-  while (start < end && isRobotsWhitespace(body[start])) start++;
-  while (end > start && isRobotsWhitespace(body[end - 1])) end--;
-  if (start === end) return;
-
-  let keyEnd = -1;
-  let valueStart = -1;
-  for (let i = start; i < end; i++) {
-    if (body[i] === CHAR_COLON) { keyEnd = i; valueStart = i + 1; break; }
-  }
-  let missingColon = false;
-  if (keyEnd < 0) {
-    // GoogleOnly: "key value" with exactly two space/tab-separated tokens stands for "key: value".
-    if (mode !== 'google') { handler.notice(lineNumber, 'no-separator'); return; }
-    for (let i = start; i < end; i++) {
-      if (body[i] === CHAR_SPACE || body[i] === CHAR_TAB) { keyEnd = i; break; }
-    }
-    if (keyEnd < 0) { handler.notice(lineNumber, 'no-separator'); return; }
-    valueStart = keyEnd;
-    while (body[valueStart] === CHAR_SPACE || body[valueStart] === CHAR_TAB) valueStart++;
-    for (let i = valueStart; i < end; i++) {
-      if (body[i] === CHAR_SPACE || body[i] === CHAR_TAB) { handler.notice(lineNumber, 'no-separator'); return; }
-    }
-    missingColon = true;
-  }
-  let keyStart = start;
-  while (keyEnd > keyStart && isRobotsWhitespace(body[keyEnd - 1])) keyEnd--;
-  if (keyEnd === keyStart) { handler.notice(lineNumber, 'empty-key'); return; }
-  while (valueStart < end && isRobotsWhitespace(body[valueStart])) valueStart++;
-  const key = body.subarray(keyStart, keyEnd);
-  const value = body.subarray(valueStart, end);
-  if (missingColon) handler.notice(lineNumber, 'missing-colon');
-  const { kind, typo } = classifyKey(key, mode);
-  if (typo) handler.notice(lineNumber, 'typo-key');
-  switch (kind) {
-    case 'user-agent': handler.userAgent(lineNumber, value); break;
-    case 'allow': handler.allow(lineNumber, value); break;
-    case 'disallow': handler.disallow(lineNumber, value); break;
-    case 'sitemap': handler.sitemap(lineNumber, value); break;
-    default: handler.unknown(lineNumber, key, value);
-  }
-}
-
 /**
  * Splits body into lines (LF, CR and CRLF each end one; line numbers from 1; text after the last line end is
  * a final line) and emits each line's event. The caller applies any size limit before calling.
- * Called once per robots.txt; O(body length).
+ * Called once per robots.txt. The per-byte work (line ends, comment, NUL, whitespace, key/value split) is
+ * done by the WebAssembly core in one pass (assembly/lines.ts); this classifies keys and emits events.
  */
 export function parseRobotsBody(body: Uint8Array, mode: RobotsMode, handler: RobotsParseHandler): void {
   const bom = bomLength(body);
   if (bom > 0) handler.notice(1, 'bom');
-  let lineNumber = 0;
-  let lineStart = bom;
-  let lastWasCarriageReturn = false;
-  for (let i = bom; i < body.length; i++) {
-    const byte = body[i];
-    if (byte !== CHAR_LF && byte !== CHAR_CR) continue;
-    // The LF of a CRLF pair ends nothing by itself.
-    if (!(byte === CHAR_LF && lastWasCarriageReturn && i === lineStart)) parseLine(body, ++lineNumber, lineStart, i, mode, handler);
-    lineStart = i + 1;
-    lastWasCarriageReturn = byte === CHAR_CR;
+  const records = core().tokenizeLines(body, bom, mode === 'google');
+  const fields = LINE_RECORD_SIZE >> 2;
+  for (let r = 0; r < records.length; r += fields) {
+    const lineNumber = records[r + (LINE_NUMBER >> 2)];
+    const flags = records[r + (LINE_FLAGS >> 2)];
+    if (flags !== 0) {
+      if (flags & LINE_FLAG_TRUNCATED) handler.notice(lineNumber, 'line-truncated');
+      if (flags & LINE_FLAG_NUL) handler.notice(lineNumber, 'nul-byte');
+      if (flags & LINE_FLAG_NO_SEPARATOR) handler.notice(lineNumber, 'no-separator');
+      if (flags & LINE_FLAG_EMPTY_KEY) handler.notice(lineNumber, 'empty-key');
+      if (flags & LINE_FLAG_MISSING_COLON) handler.notice(lineNumber, 'missing-colon');
+    }
+    const keyStart = records[r + (LINE_KEY_START >> 2)];
+    if (keyStart < 0) continue;
+    const key = body.subarray(keyStart, records[r + (LINE_KEY_END >> 2)]);
+    const value = body.subarray(records[r + (LINE_VALUE_START >> 2)], records[r + (LINE_VALUE_END >> 2)]);
+    const index = keyPrefixIndex(key, mode);
+    const kind = index < 0 ? 'unknown' : KEY_PREFIXES[index].kind;
+    if (index >= 0 && KEY_PREFIXES[index].typo) handler.notice(lineNumber, 'typo-key');
+    switch (kind) {
+      case 'user-agent': handler.userAgent(lineNumber, value); break;
+      case 'allow': handler.allow(lineNumber, value); break;
+      case 'disallow': handler.disallow(lineNumber, value); break;
+      case 'sitemap': handler.sitemap(lineNumber, value); break;
+      default: handler.unknown(lineNumber, key, value);
+    }
   }
-  parseLine(body, ++lineNumber, lineStart, body.length, mode, handler);
 }

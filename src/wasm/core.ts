@@ -19,7 +19,7 @@
 // - compileRules uses the batch region as its work area and returns the blob's address there.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHAR_LF, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
+import { CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
 import { RobotsError } from '../errors.js';
 
 interface CoreExports {
@@ -29,6 +29,7 @@ interface CoreExports {
   normalizePattern(srcPtr: number, srcLen: number, dstPtr: number, flags: number): number;
   extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
   compileRules(inputPtr: number, ruleCount: number, flags: number, workPtr: number): number;
+  tokenizeLines(bodyPtr: number, length: number, from: number, google: number, recordsPtr: number): number;
   loadMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
   useNfaForBulk(value: number, automatonStateLimit: number): void;
   automatonStats(): bigint;
@@ -75,7 +76,8 @@ const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 function automatonBytes(blobLength: number): number {
   return align(Math.min(AUTOMATON_MAX_BYTES, AUTOMATON_MIN_BYTES + 16 * blobLength), 65536);
 }
-const AUTOMATON_MIN_BYTES = 4 << 20;
+// Small for small matchers: switching matchers (--robots-dir) resets the region, and a reset clears its hash table.
+const AUTOMATON_MIN_BYTES = 1 << 20;
 const AUTOMATON_MAX_BYTES = 64 << 20;
 /** Bytes the core may read past the LF sentinel (its line-end search reads 8 bytes at a time). */
 const SENTINEL_SLACK = 16;
@@ -144,24 +146,55 @@ export class WasmCore {
     this.loadedBlob = null;
   }
 
+  /** Line records of a robots.txt body (see assembly/lines.ts): an Int32Array of LINE_RECORD_SIZE / 4 fields each. */
+  tokenizeLines(body: Uint8Array, from: number, google: boolean): Int32Array {
+    const bodyPtr = this.batchPtr;
+    const recordsPtr = align(bodyPtr + body.length, 16);
+    // at most one record per line and a line per byte: reserved, but only the records written are touched
+    this.reserve(recordsPtr + (body.length + 2) * LINE_RECORD_SIZE);
+    this.bytes.set(body, bodyPtr);
+    const count = this.exports.tokenizeLines(bodyPtr, body.length, from, google ? 1 : 0, recordsPtr);
+    return new Int32Array(this.bytes.buffer.slice(recordsPtr, recordsPtr + count * LINE_RECORD_SIZE));
+  }
+
   /** Compiles rules (in file order) into a matcher blob, returned as an owned copy. */
   compile(rules: readonly RuleInput[], flags: number): Uint8Array {
+    // Rule values are usually views into one robots.txt body: copy the span they cover once.
+    let shared = rules.length > 0;
+    let spanStart = Infinity;
+    let spanEnd = 0;
     let valueBytes = 0;
-    for (const rule of rules) valueBytes += rule.value.length;
+    const buffer = rules.length > 0 ? rules[0].value.buffer : null;
+    for (const rule of rules) {
+      valueBytes += rule.value.length;
+      if (rule.value.buffer !== buffer) shared = false;
+      spanStart = Math.min(spanStart, rule.value.byteOffset);
+      spanEnd = Math.max(spanEnd, rule.value.byteOffset + rule.value.length);
+    }
+    if (shared && spanEnd - spanStart > 4 * valueBytes + 4096) shared = false; // a few rules in a big body
     const inputPtr = this.batchPtr;
     const valuesPtr = align(inputPtr + rules.length * RULE_INPUT_SIZE, 8);
-    const workPtr = align(valuesPtr + valueBytes, 16);
+    const workPtr = align(valuesPtr + (shared ? spanEnd - spanStart : valueBytes), 16);
     this.reserve(workPtr);
+    const words = this.words;
+    const bytes = this.bytes;
+    if (shared) bytes.set(new Uint8Array(buffer as ArrayBufferLike, spanStart, spanEnd - spanStart), valuesPtr);
     let valuePtr = valuesPtr;
-    rules.forEach((rule, index) => {
+    for (let index = 0; index < rules.length; index++) {
+      const rule = rules[index];
+      const value = rule.value;
       const record = (inputPtr >> 2) + index * (RULE_INPUT_SIZE >> 2);
-      this.words[record] = rule.kind;
-      this.words[record + 1] = rule.line;
-      this.words[record + 2] = valuePtr;
-      this.words[record + 3] = rule.value.length;
-      this.bytes.set(rule.value, valuePtr);
-      valuePtr += rule.value.length;
-    });
+      words[record] = rule.kind;
+      words[record + 1] = rule.line;
+      words[record + 3] = value.length;
+      if (shared) {
+        words[record + 2] = valuesPtr + value.byteOffset - spanStart;
+      } else {
+        words[record + 2] = valuePtr;
+        bytes.set(value, valuePtr);
+        valuePtr += value.length;
+      }
+    }
     const blobAt = this.exports.compileRules(inputPtr, rules.length, flags, workPtr);
     this.refreshViews();
     const length = this.words[(blobAt + HEADER_TOTAL_LENGTH) >> 2];
