@@ -8,11 +8,13 @@
 // and two stop classes (END: LF '#' NUL; CR) whose table entries send the walk to the slow path.
 //
 // Region layout (at dfaPtr, capacity bytes, reset whenever another blob is bound):
-//   | classOf u8[256] | classByte u8[256] | set buffer u32[nodes] | hash u32[pow2] | states (STATE_SIZE each)
-//   | transitions u32[maxStates x classes] | node-set arena u32[...] |
-// Transition entries: a row offset (state x classes) of a plain state, or with ENTRY_SPECIAL set: a row of a
-// state with rules, or one of the markers below. Worst case per path byte: one transition computation,
-// O(set size x log(edges)); the number of states is bounded by the region (then: flush and NFA fallback).
+//   | classOf u8[256] | classByte u8[256] | set buffer u32[nodes] | hash u32[pow2] | rows | node-set arena u32[...] |
+// A state is one row of ROW_HEADER_WORDS header words (its priorities, skip bytes and node set) followed by
+// one transition entry per byte class; a state is named by its row's offset in words from `table`, so the
+// walk never divides. Entries: a row offset of a plain state, or with ENTRY_SPECIAL set: the row of a state
+// with rules or skip bytes, or one of the markers below. Worst case per path byte: one transition
+// computation, O(set size x log(edges)); the number of states is bounded by the region (then: flush and
+// NFA fallback).
 import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, HEADER_EDGE_COUNT, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
 import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
@@ -33,16 +35,16 @@ const CLASS_CR: u32 = 1;
 const CLASS_OTHER: u32 = 2;
 const FIRST_LITERAL_CLASS: u32 = 3;
 
-// State record
-const STATE_SET_OFFSET: usize = 0; // u32 index into the arena
-const STATE_SET_LENGTH: usize = 4;
-const STATE_ALLOW: usize = 8; // best allow priority of its nodes (0 = none)
-const STATE_DISALLOW: usize = 12;
-const STATE_END_ALLOW: usize = 16; // best allow priority of rules ending in '$' here
-const STATE_END_DISALLOW: usize = 20;
-const STATE_SKIP_COUNT: usize = 24; // > 0: every byte but these (and the stop bytes) loops back here
-const STATE_SKIP_BYTES: usize = 28; // up to MAX_SKIP_BYTES exit bytes
-const STATE_SIZE: usize = 32;
+// Row header (byte offsets from the row start)
+const STATE_ALLOW: usize = 0; // best allow priority of its nodes (0 = none)
+const STATE_DISALLOW: usize = 4;
+const STATE_END_ALLOW: usize = 8; // best allow priority of rules ending in '$' here
+const STATE_END_DISALLOW: usize = 12;
+const STATE_SKIP_COUNT: usize = 16; // > 0: every byte but these (and the stop bytes) loops back here
+const STATE_SKIP_BYTES: usize = 20; // up to MAX_SKIP_BYTES exit bytes
+const STATE_SET_OFFSET: usize = 24; // u32 index into the arena
+const STATE_SET_LENGTH: usize = 28;
+const ROW_HEADER_WORDS: u32 = 8;
 const MAX_SKIP_BYTES: u32 = 4;
 const ARENA_WORDS_PER_STATE: usize = 8;
 const MIN_STATES: u32 = 64;
@@ -61,10 +63,12 @@ let classCount: u32 = 0;
 let setBuffer: usize = 0;
 let hashTable: usize = 0;
 let hashMask: u32 = 0;
-let states: usize = 0;
 let maxStates: u32 = 0;
 let stateCount: u32 = 0;
+/** Rows start here; a row offset (in words) names a state. */
 let table: usize = 0;
+/** Words per row: header + one entry per class. */
+let rowWords: u32 = 0;
 let arena: usize = 0;
 let arenaWords: u32 = 0;
 let arenaUsed: u32 = 0;
@@ -108,7 +112,8 @@ export function resetDfa(dfaPtr: usize, capacity: usize): void {
   }
   setBuffer = alignUp(classByte + 256, 8);
   const fixed = setBuffer + <usize>blobNodeCount * 4 - dfaPtr;
-  const perState = STATE_SIZE + <usize>classCount * 4 + 8 + ARENA_WORDS_PER_STATE * 4;
+  rowWords = ROW_HEADER_WORDS + classCount;
+  const perState = <usize>rowWords * 4 + 8 + ARENA_WORDS_PER_STATE * 4;
   const room = capacity > fixed + 64 ? capacity - fixed - 64 : 0;
   let count = <u32>(room / perState);
   dfaDisabled = count < MIN_STATES;
@@ -121,9 +126,8 @@ export function resetDfa(dfaPtr: usize, capacity: usize): void {
   hashMask = hashSize - 1;
   hashTable = alignUp(setBuffer + <usize>blobNodeCount * 4, 8);
   memory.fill(hashTable, 0, <usize>hashSize * 4);
-  states = hashTable + <usize>hashSize * 4;
-  table = states + <usize>maxStates * STATE_SIZE;
-  arena = table + <usize>maxStates * <usize>classCount * 4;
+  table = hashTable + <usize>hashSize * 4;
+  arena = table + <usize>maxStates * <usize>rowWords * 4;
   arenaWords = <u32>((dfaPtr + capacity - arena) / 4);
   arenaUsed = 0;
   stateCount = 0;
@@ -176,8 +180,8 @@ function hashSet(length: u32): u32 {
   return hash ^ (hash >>> 15);
 }
 
-function sameSet(state: u32, length: u32): bool {
-  const record = states + <usize>state * STATE_SIZE;
+function sameSet(rowOffset: u32, length: u32): bool {
+  const record = table + <usize>rowOffset * 4;
   if (load<u32>(record + STATE_SET_LENGTH) != length) return false;
   const set = arena + <usize>load<u32>(record + STATE_SET_OFFSET) * 4;
   for (let i: u32 = 0; i < length; i++) {
@@ -217,11 +221,11 @@ function skipBytesOf(record: usize, length: u32): u32 {
   return rule == NO_RULE ? 0 : load<i32>(rulesBase + <usize>rule * RULE_SIZE + RULE_PATTERN_LENGTH);
 }
 
-/** Makes a state of the set in setBuffer (sorted by the caller for lookups); returns its id or -1 when full. */
+/** Makes a state of the set in setBuffer (sorted by the caller for lookups); returns its row offset or -1 when full. */
 function createState(length: u32): i32 {
   if (stateCount >= maxStates || arenaUsed + length > arenaWords) return -1;
-  const id = stateCount++;
-  const record = states + <usize>id * STATE_SIZE;
+  const rowOffset = stateCount++ * rowWords;
+  const record = table + <usize>rowOffset * 4;
   store<u32>(record + STATE_SET_OFFSET, arenaUsed);
   store<u32>(record + STATE_SET_LENGTH, length);
   memory.copy(arena + <usize>arenaUsed * 4, setBuffer, <usize>length * 4);
@@ -244,19 +248,23 @@ function createState(length: u32): i32 {
   store<u32>(record + STATE_SKIP_COUNT, skipBytesOf(record, length));
   store<i32>(record + STATE_END_ALLOW, endAllow);
   store<i32>(record + STATE_END_DISALLOW, endDisallow);
-  const rowStart = table + <usize>id * <usize>classCount * 4;
-  store<u32>(rowStart + <usize>CLASS_END * 4, ENTRY_END);
-  store<u32>(rowStart + <usize>CLASS_CR * 4, ENTRY_CR);
-  for (let k = CLASS_OTHER; k < classCount; k++) store<u32>(rowStart + <usize>k * 4, ENTRY_UNKNOWN);
+  const entries = record + <usize>ROW_HEADER_WORDS * 4;
+  store<u32>(entries + <usize>CLASS_END * 4, ENTRY_END);
+  store<u32>(entries + <usize>CLASS_CR * 4, ENTRY_CR);
+  for (let k = CLASS_OTHER; k < classCount; k++) store<u32>(entries + <usize>k * 4, ENTRY_UNKNOWN);
   let slot = hashSet(length) & hashMask;
   while (load<u32>(hashTable + <usize>slot * 4) != 0) slot = (slot + 1) & hashMask;
-  store<u32>(hashTable + <usize>slot * 4, id + 1);
-  return id;
+  store<u32>(hashTable + <usize>slot * 4, rowOffset + 1);
+  return <i32>rowOffset;
 }
 
-/** The table entry for (state, class), computing the next state on first use; ENTRY_DEAD + walkStop on overflow. */
-function computeEntry(state: u32, cls: u32): u32 {
-  const record = states + <usize>state * STATE_SIZE;
+@inline function entryAddress(rowOffset: u32, cls: u32): usize {
+  return table + ((<usize>rowOffset + <usize>ROW_HEADER_WORDS + <usize>cls) << 2);
+}
+
+/** The table entry for (state row, class), computing the next state on first use; ENTRY_DEAD + walkStop on overflow. */
+function computeEntry(rowOffset: u32, cls: u32): u32 {
+  const record = table + <usize>rowOffset * 4;
   const set = arena + <usize>load<u32>(record + STATE_SET_OFFSET) * 4;
   const setLength = load<u32>(record + STATE_SET_LENGTH);
   const c = <i32>load<u8>(classByte + <usize>cls);
@@ -288,26 +296,22 @@ function computeEntry(state: u32, cls: u32): u32 {
       walkStop = STOP_OVERFLOW;
       return ENTRY_DEAD;
     }
-    const next = states + <usize>found * STATE_SIZE;
-    entry = <u32>found * classCount;
+    const next = table + <usize>found * 4;
+    entry = <u32>found;
     if (load<i32>(next + STATE_ALLOW) > 0 || load<i32>(next + STATE_DISALLOW) > 0 || load<u32>(next + STATE_SKIP_COUNT) > 0) entry |= ENTRY_SPECIAL;
   }
-  store<u32>(table + (<usize>state * <usize>classCount + <usize>cls) * 4, entry);
+  store<u32>(entryAddress(rowOffset, cls), entry);
   return entry;
 }
 
-@inline function stateOfRow(rowOffset: u32): u32 {
-  return rowOffset / classCount;
-}
-
 function recordState(rowOffset: u32): void {
-  const record = states + <usize>stateOfRow(rowOffset) * STATE_SIZE;
+  const record = table + <usize>rowOffset * 4;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
 }
 
-function finishPath(rowOffset: u32): void {
-  const record = states + <usize>stateOfRow(rowOffset) * STATE_SIZE;
+@inline function finishPath(rowOffset: u32): void {
+  const record = table + <usize>rowOffset * 4;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_END_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_END_DISALLOW));
   walkStop = STOP_END;
@@ -342,10 +346,19 @@ function finishPath(rowOffset: u32): void {
  * row, or WALK_STOPPED; sets skipTo (the next byte to read) when it jumped.
  */
 let skipTo: usize = 0;
+
+/** Entering a state with rules or skip bytes at p: record its priorities, jump ahead in a skip state. */
+@inline function enterSpecial(next: u32, p: usize): void {
+  const record = table + <usize>next * 4;
+  bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
+  bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
+  skipTo = p != 0 && load<u32>(record + STATE_SKIP_COUNT) > 0 ? skipScan(p + 1, record) : 0;
+}
+
 function slowEntry(current: u32, c: u32, entry: u32, p: usize, lines: bool): u32 {
   while (true) {
     if (entry == ENTRY_UNKNOWN) {
-      entry = computeEntry(stateOfRow(current), <u32>load<u8>(classOf + <usize>c));
+      entry = computeEntry(current, <u32>load<u8>(classOf + <usize>c));
       if (walkStop == STOP_OVERFLOW) return WALK_STOPPED;
       continue;
     }
@@ -356,8 +369,8 @@ function slowEntry(current: u32, c: u32, entry: u32, p: usize, lines: bool): u32
         return WALK_STOPPED;
       }
       // LF or CR inside a URL given by offsets: an ordinary byte (no pattern can contain it)
-      entry = load<u32>(table + (<usize>current + <usize>CLASS_OTHER) * 4);
-      if (entry == ENTRY_UNKNOWN) entry = computeEntry(stateOfRow(current), CLASS_OTHER);
+      entry = load<u32>(entryAddress(current, CLASS_OTHER));
+      if (entry == ENTRY_UNKNOWN) entry = computeEntry(current, CLASS_OTHER);
       if (walkStop == STOP_OVERFLOW) return WALK_STOPPED;
       continue;
     }
@@ -366,10 +379,7 @@ function slowEntry(current: u32, c: u32, entry: u32, p: usize, lines: bool): u32
       return WALK_STOPPED;
     }
     const next = entry & ~ENTRY_SPECIAL;
-    const record = states + <usize>stateOfRow(next) * STATE_SIZE;
-    bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
-    bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
-    skipTo = p != 0 && load<u32>(record + STATE_SKIP_COUNT) > 0 ? skipScan(p + 1, record) : 0;
+    enterSpecial(next, p);
     return next;
   }
 }
@@ -385,7 +395,7 @@ export function beginWalk(): void {
 
 /** Feeds one byte that is not in the input (the '/' put in front of a path starting with '?' or ';'). */
 export function feedByte(c: u32): bool {
-  let entry = load<u32>(table + (<usize>row + <usize>load<u8>(classOf + <usize>c)) * 4);
+  let entry = load<u32>(entryAddress(row, <u32>load<u8>(classOf + <usize>c)));
   if (entry & ENTRY_SPECIAL) {
     entry = slowEntry(row, c, entry, 0, false);
     if (entry == WALK_STOPPED) return false;
@@ -401,21 +411,27 @@ export function feedByte(c: u32): bool {
  */
 @inline function walkImpl(p: usize, end: usize, lines: bool): usize {
   let current = row;
-  const transitions = table;
+  const entries = table + <usize>ROW_HEADER_WORDS * 4;
   const classes = classOf;
   while (p < end) {
     const c = <u32>load<u8>(p);
-    let entry = load<u32>(transitions + ((<usize>current + <usize>load<u8>(classes + <usize>c)) << 2));
+    let entry = load<u32>(entries + ((<usize>current + <usize>load<u8>(classes + <usize>c)) << 2));
     if (entry & ENTRY_SPECIAL) {
-      if (lines && entry == ENTRY_END && c == CHAR_LF) {
-        finishPath(current);
-        row = current;
-        return p;
-      }
-      entry = slowEntry(current, c, entry, p, lines);
-      if (entry == WALK_STOPPED) {
-        row = current;
-        return p;
+      if (entry < ENTRY_DEAD) {
+        // a state with rules or skip bytes: the common special case, handled here
+        entry &= ~ENTRY_SPECIAL;
+        enterSpecial(entry, p);
+      } else {
+        if (lines && entry == ENTRY_END && c == CHAR_LF) {
+          finishPath(current);
+          row = current;
+          return p;
+        }
+        entry = slowEntry(current, c, entry, p, lines);
+        if (entry == WALK_STOPPED) {
+          row = current;
+          return p;
+        }
       }
       if (skipTo != 0) {
         current = entry;

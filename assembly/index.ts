@@ -101,6 +101,28 @@ store<u8>(hostKinds + CHAR_HASH, <u8>HOST_ROOT);
 store<u8>(hostKinds + CHAR_NUL, <u8>HOST_ROOT);
 store<u8>(hostKinds + CHAR_LF, <u8>HOST_ROOT);
 
+/** First byte at or after p that can end the scheme or host: ':' '/' '?' ';' '#' NUL LF CR (16 bytes a step). */
+@inline function nextHostStop(p: usize): usize {
+  const colon = i8x16.splat(<i8>CHAR_COLON);
+  const slash = i8x16.splat(<i8>CHAR_SLASH);
+  const question = i8x16.splat(<i8>CHAR_QUESTION);
+  const semicolon = i8x16.splat(<i8>CHAR_SEMICOLON);
+  const hash = i8x16.splat(<i8>CHAR_HASH);
+  const zero = i8x16.splat(0);
+  const lf = i8x16.splat(<i8>CHAR_LF);
+  const cr = i8x16.splat(<i8>CHAR_CR);
+  while (true) {
+    const chunk = v128.load(p);
+    const hits = v128.or(
+      v128.or(v128.or(i8x16.eq(chunk, colon), i8x16.eq(chunk, slash)), v128.or(i8x16.eq(chunk, question), i8x16.eq(chunk, semicolon))),
+      v128.or(v128.or(i8x16.eq(chunk, hash), i8x16.eq(chunk, zero)), v128.or(i8x16.eq(chunk, lf), i8x16.eq(chunk, cr))),
+    );
+    const mask = i8x16.bitmask(hits);
+    if (mask != 0) return p + <usize>ctz(mask);
+    p += 16;
+  }
+}
+
 /** Verdict of the path "/" (no path in the URL). */
 function rootVerdict(): u32 {
   beginWalk();
@@ -122,8 +144,8 @@ function matchLineGoogle(p: usize, verdictPtr: usize): usize {
   let schemeSeen = false;
   let pathStart: usize = 0;
   while (true) {
+    p = nextHostStop(p); // the input is followed by an LF sentinel and 16 readable bytes
     const kind = <u32>load<u8>(hostKinds + <usize>load<u8>(p));
-    if (kind == HOST_PLAIN) { p++; continue; }
     if (kind == HOST_PATH) { pathStart = p; break; }
     if (kind == HOST_COLON) {
       if (!schemeSeen && load<u8>(p + 1) == CHAR_SLASH && load<u8>(p + 2) == CHAR_SLASH) { schemeSeen = true; p += 3; }
