@@ -87,6 +87,8 @@ export class RobotsPool {
 /** What checkChunksInOrder did besides its output. */
 export interface OrderedRunStats {
   chunks: number;
+  /** Chunks matched on the calling thread (helpHere). */
+  matchedHere: number;
   /** Chunks whose worker failed and that were matched again on this thread instead. */
   recomputed: number;
 }
@@ -108,14 +110,15 @@ interface Slot {
 }
 
 /**
- * Reads whole-line chunks into a ring of shared buffers, matches them on the pool with up to 2 x threads in
- * flight, and yields each chunk's output in input order. Workers read the input and write their reply in
- * shared memory, so the run allocates (almost) nothing per chunk: memory stays flat however long the input.
- * A chunk whose worker fails is matched again on this thread (its bytes are still in the ring), so no line
- * is lost or written twice. Called once per run.
+ * Reads whole-line chunks into a ring of shared buffers, matches them on the pool (and, with helpHere, on
+ * this thread whenever every worker already has a chunk queued), and yields each chunk's output in input
+ * order. Workers read the input and write their reply in shared memory, so the run allocates little per
+ * chunk: memory stays flat however long the input. A chunk whose worker fails is matched again on this
+ * thread (its bytes are still in the ring), so no line is lost or written twice. Called once per run.
  */
-export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, filter: number, stats: OrderedRunStats, chunkBytes = 1 << 20): AsyncGenerator<OrderedOutput> {
-  const maxInFlight = pool.threads * 2;
+export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, filter: number, stats: OrderedRunStats, chunkBytes = 1 << 20, helpHere = false): AsyncGenerator<OrderedOutput> {
+  const maxInFlight = (pool.threads + (helpHere ? 1 : 0)) * 2;
+  let queuedInWorkers = 0;
   const free: Slot[] = [];
   const waiting: ((slot: Slot) => void)[] = [];
   // replies are about 1.2 x the input for typical URLs; larger ones come back in a buffer of their own
@@ -138,7 +141,15 @@ export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatch
         break;
       }
       stats.chunks++;
-      inFlight.push({ chunk, slot, result: pool.checkLines(matcher, chunk, filter, slot.output).catch(() => null) });
+      if (helpHere && queuedInWorkers >= pool.threads) {
+        // every worker is busy (or still starting): this thread matches the chunk now
+        stats.matchedHere++;
+        inFlight.push({ chunk, slot, result: Promise.resolve(matcher.checkLinesFormatted(chunk, filter)) });
+        continue;
+      }
+      queuedInWorkers++;
+      const result = pool.checkLines(matcher, chunk, filter, slot.output).catch(() => null);
+      inFlight.push({ chunk, slot, result: result.finally(() => { queuedInWorkers--; }) });
     }
     const head = inFlight.shift();
     if (head === undefined) return;

@@ -67,7 +67,7 @@ describe('checkChunksInOrder', () => {
         return target.subarray(0, bytes.length);
       },
     };
-    const stats = { chunks: 0, recomputed: 0 };
+    const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
     const outputs: string[] = [];
     for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 0, stats, 4096)) {
       outputs.push(decode(bytes));
@@ -75,7 +75,31 @@ describe('checkChunksInOrder', () => {
     }
     const expected = chunks.map((chunk) => chunk.split('\n').filter((l) => l !== '').map((url) => `${url.startsWith('/private') ? 'disallowed' : 'allowed'}\t${url}\n`).join(''));
     expect(outputs).toEqual(expected);
-    expect(stats).toEqual({ chunks: 12, recomputed: 2 });
+    expect(stats).toEqual({ chunks: 12, recomputed: 2, matchedHere: 0 });
+  });
+  it('with helpHere the calling thread matches chunks too, in order', async () => {
+    const pool = new RobotsPool({ threads: 1 });
+    pools.push(pool);
+    const chunks = Array.from({ length: 30 }, (_, i) => `/private/${i}\n/page/${i}\n`);
+    let index = 0;
+    const source = {
+      next: async (target: Uint8Array): Promise<Uint8Array | null> => {
+        if (index === chunks.length) return null;
+        const bytes = encode(chunks[index++]);
+        target.set(bytes);
+        return target.subarray(0, bytes.length);
+      },
+    };
+    const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
+    const outputs: string[] = [];
+    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 0, stats, 4096, true)) {
+      outputs.push(decode(bytes));
+      release();
+    }
+    expect(outputs).toEqual(chunks.map((_, i) => `disallowed\t/private/${i}\nallowed\t/page/${i}\n`));
+    expect(stats.chunks).toBe(30);
+    expect(stats.matchedHere).toBeGreaterThan(0);
+    expect(stats.matchedHere).toBeLessThan(30);
   });
 });
 

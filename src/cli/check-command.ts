@@ -1,7 +1,6 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { RobotsPool, checkChunksInOrder } from '../pool.js';
 import { CHAR_LF, OUTPUT_ALL } from '../constants.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
 import { LineReader, CHUNK_BYTES, writeAll } from './lines.js';
@@ -28,8 +27,10 @@ Options:
   --max-bytes N           read at most N bytes of each robots file (default 512000, 0 = all)
   --cache-mb N            memory for compiled robots files with --robots-dir (default 64; least recently
                           used hosts are dropped and compiled again when met again)
-  --threads N             worker threads for --robots (default: available cores; 1 = this thread).
-                          Output order is kept. Inputs of one chunk (1 MiB) or less never start threads.
+  --stats                 at the end, one line on stderr: lines, seconds, URLs/s, peak memory
+  --threads N             threads matching URLs with --robots (default: available cores): this one and
+                          N - 1 workers; 1 = no workers. Output order is kept. Inputs of one chunk
+                          (1 MiB) or less never start workers.
 
 Examples:
   robotstxt check --robots robots.txt --agent Googlebot urls.txt
@@ -45,6 +46,7 @@ const OPTIONS = {
   missing: { type: 'string' },
   threads: { type: 'string' },
   'cache-mb': { type: 'string' },
+  stats: { type: 'boolean' },
 } as const;
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
@@ -73,7 +75,9 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   const matcher: RobotsMatcher | null = robotsFile !== undefined ? loadRobots(robotsFile, mode, maxBytes).matcher(agents) : null;
   const directory = robotsDir !== undefined ? new RobotsDirectory(robotsDir, agents, mode, maxBytes, missing as MissingPolicy, Number(cacheText) << 20) : null;
+  const started = performance.now();
   const reader = await LineReader.open(positionals[0], 'URL file');
+  reader.countLines = values.stats === true;
   const output = stdout as NodeJS.WritableStream & import('node:stream').Writable;
   if (matcher !== null) {
     await checkWithMatcher(matcher, reader, threads, output, stderr);
@@ -82,6 +86,12 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
       await writeAll(output, checkByHost(directory as RobotsDirectory, chunk));
     }
+  }
+  if (values.stats === true) {
+    const seconds = (performance.now() - started) / 1000;
+    const lines = reader.linesRead;
+    const peak = process.resourceUsage().maxRSS / 1024; // KiB -> MiB
+    stderr(`robotstxt: stats: ${lines} lines in ${seconds.toFixed(3)} s (${(lines / seconds / 1e6).toFixed(2)} M lines/s), threads ${matcher !== null ? threads : 1}, peak memory ${peak.toFixed(1)} MiB\n`);
   }
   if (directory !== null && directory.noHostCount > 0) {
     stderr(`robotstxt: ${directory.noHostCount} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
@@ -115,13 +125,14 @@ async function checkWithMatcher(matcher: RobotsMatcher, reader: LineReader, thre
     }
     return;
   }
-  const pool = new RobotsPool({ threads });
-  const stats = { chunks: 0, recomputed: 0 };
+  const { RobotsPool, checkChunksInOrder } = await import('../pool.js'); // loaded only when threads are used
+  const pool = new RobotsPool({ threads: threads - 1 }); // this thread is the N-th
+  const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
   // the two chunks read to decide go first, then the reader
   const pending = [firstCopy, second.slice()];
   const source = { next: async (target: Uint8Array) => (pending.length > 0 ? (pending.shift() as Uint8Array) : reader.next(target)) };
   try {
-    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, OUTPUT_ALL, stats, CHUNK_BYTES)) {
+    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, OUTPUT_ALL, stats, CHUNK_BYTES, true)) {
       await writeAll(output, bytes, release);
     }
   } finally {
