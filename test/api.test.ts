@@ -76,6 +76,10 @@ describe('matchers', () => {
     expect([...verdicts]).toEqual([VERDICT_DISALLOWED, VERDICT_ALLOWED, VERDICT_DISALLOWED, VERDICT_DISALLOWED, VERDICT_ALLOWED, VERDICT_ALLOWED]);
     expect(robots.matcher('x').checkBatch([]).length).toBe(0);
   });
+  it('checkBatch strings are UTF-8 encoded, so in rfc mode "/é" matches Disallow: /é and /%c3%a9', () => {
+    const rfc = parseRobots('User-agent: *\nDisallow: /é\n', { mode: 'rfc' }).matcher('x');
+    expect([...rfc.checkBatch(['/é', '/%c3%a9', '/\u00c3\u00a9', '/e'])]).toEqual([2, 2, 1, 1]);
+  });
   it('checkLines takes LF or CRLF separated bytes', () => {
     expect([...robots.matcher('x').checkLines(bytes('/private\r\n/private/ok\n\n/x.pdf'))]).toEqual([2, 1, 1, 2]);
     expect([...robots.matcher('x').checkLines(bytes('/private\n'))]).toEqual([2]);
