@@ -101,6 +101,8 @@ export interface LineChunkSource {
 /** One chunk's output from checkChunksInOrder: call release() once it is written (its memory is reused). */
 export interface OrderedOutput {
   bytes: Uint8Array;
+  /** Lines in the chunk. */
+  lines: number;
   release: () => void;
 }
 
@@ -154,13 +156,13 @@ export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatch
     const head = inFlight.shift();
     if (head === undefined) return;
     const result = await head.result;
-    let bytes: Uint8Array;
+    let done: LinesResult;
     if (result !== null) {
-      bytes = result.output;
+      done = result;
     } else {
       stats.recomputed++;
-      bytes = matcher.checkLinesFormatted(head.chunk, filter).output;
+      done = matcher.checkLinesFormatted(head.chunk, filter);
     }
-    yield { bytes, release: () => releaseSlot(head.slot) };
+    yield { bytes: done.output, lines: done.verdicts.length, release: () => releaseSlot(head.slot) };
   }
 }

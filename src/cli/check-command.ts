@@ -1,5 +1,5 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { CHAR_LF, OUTPUT_ALL } from '../constants.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
@@ -77,26 +77,41 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const directory = robotsDir !== undefined ? new RobotsDirectory(robotsDir, agents, mode, maxBytes, missing as MissingPolicy, Number(cacheText) << 20) : null;
   const started = performance.now();
   const reader = await LineReader.open(positionals[0], 'URL file');
-  reader.countLines = values.stats === true;
   const output = stdout as NodeJS.WritableStream & import('node:stream').Writable;
+  let lines = 0;
   if (matcher !== null) {
-    await checkWithMatcher(matcher, reader, threads, output, stderr);
+    lines = await checkWithMatcher(matcher, reader, threads, output, stderr);
   } else {
     const buffer = new Uint8Array(CHUNK_BYTES);
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      await writeAll(output, checkByHost(directory as RobotsDirectory, chunk));
+      const result = checkByHost(directory as RobotsDirectory, chunk);
+      lines += result.lines;
+      await writeAll(output, result.output);
     }
   }
   if (values.stats === true) {
     const seconds = (performance.now() - started) / 1000;
-    const lines = reader.linesRead;
-    const peak = process.resourceUsage().maxRSS / 1024; // KiB -> MiB
+    const peak = peakMemoryMiB();
     stderr(`robotstxt: stats: ${lines} lines in ${seconds.toFixed(3)} s (${(lines / seconds / 1e6).toFixed(2)} M lines/s), threads ${matcher !== null ? threads : 1}, peak memory ${peak.toFixed(1)} MiB\n`);
   }
   if (directory !== null && directory.noHostCount > 0) {
     stderr(`robotstxt: ${directory.noHostCount} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
   }
   return 0;
+}
+
+/**
+ * Peak resident memory of this process in MiB: VmHWM from /proc (Linux), else getrusage's maxRSS, which on
+ * Linux also carries the high-water mark of the process that spawned this one (fork + exec keeps it).
+ */
+function peakMemoryMiB(): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match !== null) return Number(match[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
 }
 
 /** --threads N: a whole number >= 1; default: available cores. */
@@ -111,19 +126,23 @@ function threadsOption(value: unknown): number {
  * One matcher for every line: in-process, or on a worker pool started only when the input is more than one
  * chunk (small inputs never pay for threads). Output order is input order either way.
  */
-async function checkWithMatcher(matcher: RobotsMatcher, reader: LineReader, threads: number, output: import('node:stream').Writable, stderr: (text: string) => void): Promise<void> {
+async function checkWithMatcher(matcher: RobotsMatcher, reader: LineReader, threads: number, output: import('node:stream').Writable, stderr: (text: string) => void): Promise<number> {
   const buffer = new Uint8Array(CHUNK_BYTES);
   const first = await reader.next(buffer);
-  if (first === null) return;
+  if (first === null) return 0;
   const firstCopy = threads > 1 ? first.slice() : first;
   const second = threads > 1 ? await reader.next(buffer) : null;
+  let lines = 0;
+  const here = async (chunk: Uint8Array): Promise<void> => {
+    const result = matcher.checkLinesFormatted(chunk, OUTPUT_ALL);
+    lines += result.verdicts.length;
+    await writeAll(output, result.output);
+  };
   if (second === null) {
-    await writeAll(output, matcher.checkLinesFormatted(firstCopy, OUTPUT_ALL).output);
-    if (threads > 1) return;
-    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      await writeAll(output, matcher.checkLinesFormatted(chunk, OUTPUT_ALL).output);
-    }
-    return;
+    await here(firstCopy);
+    if (threads > 1) return lines;
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) await here(chunk);
+    return lines;
   }
   const { RobotsPool, checkChunksInOrder } = await import('../pool.js'); // loaded only when threads are used
   const pool = new RobotsPool({ threads: threads - 1 }); // this thread is the N-th
@@ -132,18 +151,21 @@ async function checkWithMatcher(matcher: RobotsMatcher, reader: LineReader, thre
   const pending = [firstCopy, second.slice()];
   const source = { next: async (target: Uint8Array) => (pending.length > 0 ? (pending.shift() as Uint8Array) : reader.next(target)) };
   try {
-    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, OUTPUT_ALL, stats, CHUNK_BYTES, true)) {
+    for await (const { bytes, release, lines: count } of checkChunksInOrder(pool, matcher, source, OUTPUT_ALL, stats, CHUNK_BYTES, true)) {
+      lines += count;
       await writeAll(output, bytes, release);
     }
   } finally {
     await pool.close();
   }
   if (stats.recomputed > 0) stderr(`robotstxt: ${stats.recomputed} batch(es) were matched again on the main thread after a worker failed\n`);
+  return lines;
 }
 
 /** Runs of consecutive lines with the same host go to their matcher in one call each. */
-function checkByHost(directory: RobotsDirectory, chunk: Uint8Array): Uint8Array {
+function checkByHost(directory: RobotsDirectory, chunk: Uint8Array): { output: Uint8Array; lines: number } {
   const parts: Uint8Array[] = [];
+  let lines = 0;
   let runStart = 0;
   let runMatcher: RobotsMatcher | null = null;
   let lineStart = 0;
@@ -151,6 +173,7 @@ function checkByHost(directory: RobotsDirectory, chunk: Uint8Array): Uint8Array 
     let lineEnd = chunk.indexOf(CHAR_LF, lineStart);
     if (lineEnd < 0) lineEnd = chunk.length;
     const lineMatcher = directory.matcherFor(chunk.subarray(lineStart, lineEnd));
+    lines++;
     if (lineMatcher !== runMatcher) {
       if (runMatcher !== null) parts.push(runMatcher.checkLinesFormatted(chunk.subarray(runStart, lineStart), OUTPUT_ALL).output);
       runMatcher = lineMatcher;
@@ -159,5 +182,5 @@ function checkByHost(directory: RobotsDirectory, chunk: Uint8Array): Uint8Array 
     lineStart = lineEnd + 1;
   }
   if (runMatcher !== null) parts.push(runMatcher.checkLinesFormatted(chunk.subarray(runStart), OUTPUT_ALL).output);
-  return Buffer.concat(parts);
+  return { output: Buffer.concat(parts), lines };
 }

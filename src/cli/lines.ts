@@ -20,9 +20,7 @@ const readFd = promisify(readCallback);
 export class LineReader {
   private carry: Uint8Array = new Uint8Array(0);
   private ended = false;
-  /** Lines handed out so far (a last line without LF counts), when countLines is on (--stats). */
-  linesRead = 0;
-  countLines = false;
+
   private constructor(private readonly fd: number, private readonly handle: FileHandle | null) {}
 
   /** Opens a file, or standard input for undefined or `-`; a missing file fails with an error naming it. */
@@ -62,12 +60,12 @@ export class LineReader {
       }
       if (this.ended) {
         if (length === 0) return null;
-        return this.count(buffer.subarray(0, length));
+        return buffer.subarray(0, length);
       }
       const lastLf = buffer.lastIndexOf(CHAR_LF, length - 1);
       if (lastLf >= 0) {
         this.carry = buffer.slice(lastLf + 1, length);
-        return this.count(buffer.subarray(0, lastLf + 1));
+        return buffer.subarray(0, lastLf + 1);
       }
       if (length < buffer.length) continue; // a short read inside one line: read on
       const bigger = new Uint8Array(buffer.length * 2); // one line longer than the buffer
@@ -76,17 +74,6 @@ export class LineReader {
     }
   }
 
-  private count(chunk: Uint8Array): Uint8Array {
-    if (this.countLines) this.linesRead += countLines(chunk);
-    return chunk;
-  }
-}
-
-/** Counts the lines of a chunk for --stats (native search: a few microseconds per MiB). */
-function countLines(chunk: Uint8Array): number {
-  let lines = 0;
-  for (let at = chunk.indexOf(CHAR_LF); at >= 0; at = chunk.indexOf(CHAR_LF, at + 1)) lines++;
-  return chunk.length > 0 && chunk[chunk.length - 1] !== CHAR_LF ? lines + 1 : lines;
 }
 
 /** A pipe delivers at most this much per read on Linux; a shorter read means the producer is slower than us. */
