@@ -211,6 +211,8 @@ lines.push(
   '',
   `${availableParallelism()} threads / 1 thread on this input: ${(medianOf(memory[1].seconds) / medianOf(memory[availableParallelism()].seconds)).toFixed(2)}x.`,
 );
+const analysis = join(root, 'bench', 'analysis.md');
+if (existsSync(analysis)) lines.push('', readFileSync(analysis, 'utf8').trimEnd());
 const text = lines.join('\n') + '\n';
 if (sink === -1) console.log(sink);
 if (!quick) writeFileSync(join(root, 'bench', 'RESULTS.md'), text);
