@@ -456,3 +456,95 @@ export function walkLine(p: usize): usize {
 export function walkSpan(p: usize, end: usize): usize {
   return walkImpl(p, end, false);
 }
+
+// ---- interleaved walks: LANES paths at once, so that their table look-ups (often cache misses with large
+// rule sets) overlap instead of waiting for each other. Lines mode only (each path ends at an LF at the latest).
+export const LANES: u32 = 4;
+const LANE_P: usize = 0; // next byte to read
+const LANE_ROW: usize = 4;
+const LANE_ALLOW: usize = 8;
+const LANE_DISALLOW: usize = 12;
+const LANE_ACTIVE: usize = 16; // 1 while walking
+const LANE_SIZE: usize = 20;
+const lanes = memory.data(<i32>(LANES * <u32>LANE_SIZE));
+
+/** Lane i's state record. */
+@inline export function laneAddress(lane: u32): usize {
+  return lanes + <usize>lane * LANE_SIZE;
+}
+
+/** Sets lane i up at path byte p after beginWalk()/feedByte() prepared row and priorities (active = walking). */
+export function startLane(lane: u32, p: usize, active: bool): void {
+  const record = laneAddress(lane);
+  store<u32>(record + LANE_P, <u32>p);
+  store<u32>(record + LANE_ROW, row);
+  store<i32>(record + LANE_ALLOW, bestAllowPriority);
+  store<i32>(record + LANE_DISALLOW, bestDisallowPriority);
+  store<u32>(record + LANE_ACTIVE, active ? 1 : 0);
+}
+
+/** The verdict priorities of a finished lane: allow in the low half, disallow in the high half. */
+export function laneDisallowed(lane: u32): bool {
+  const record = laneAddress(lane);
+  return load<i32>(record + LANE_DISALLOW) > load<i32>(record + LANE_ALLOW);
+}
+
+/**
+ * Walks lanes 0..count-1 in turn, one byte each per round, until all have stopped. Returns false when the
+ * automaton overflowed (the caller resets it and answers those lines one by one).
+ */
+export function walkLanes(count: u32): bool {
+  const entries = table + <usize>ROW_HEADER_WORDS * 4;
+  const classes = classOf;
+  let active: u32 = 0;
+  for (let lane: u32 = 0; lane < count; lane++) active += load<u32>(laneAddress(lane) + LANE_ACTIVE);
+  while (active > 0) {
+    for (let lane: u32 = 0; lane < count; lane++) {
+      const record = lanes + <usize>lane * LANE_SIZE;
+      if (load<u32>(record + LANE_ACTIVE) == 0) continue;
+      let p = <usize>load<u32>(record + LANE_P);
+      const current = load<u32>(record + LANE_ROW);
+      const c = <u32>load<u8>(p);
+      let entry = load<u32>(entries + ((<usize>current + <usize>load<u8>(classes + <usize>c)) << 2));
+      if ((entry & ENTRY_SPECIAL) == 0) {
+        store<u32>(record + LANE_ROW, entry);
+        store<u32>(record + LANE_P, <u32>(p + 1));
+        continue;
+      }
+      // slow path with this lane's priorities in the shared globals
+      bestAllowPriority = load<i32>(record + LANE_ALLOW);
+      bestDisallowPriority = load<i32>(record + LANE_DISALLOW);
+      skipTo = 0;
+      let stopped = false;
+      if (entry < ENTRY_DEAD) {
+        entry &= ~ENTRY_SPECIAL;
+        enterSpecial(entry, p);
+      } else if (entry == ENTRY_END && c == CHAR_LF) {
+        finishPath(current);
+        stopped = true;
+      } else {
+        walkStop = STOP_END;
+        entry = slowEntry(current, c, entry, p, true);
+        if (entry == WALK_STOPPED) {
+          if (walkStop == STOP_OVERFLOW) return false;
+          stopped = true;
+        }
+      }
+      store<i32>(record + LANE_ALLOW, bestAllowPriority);
+      store<i32>(record + LANE_DISALLOW, bestDisallowPriority);
+      if (stopped) {
+        store<u32>(record + LANE_ACTIVE, 0);
+        active--;
+        continue;
+      }
+      store<u32>(record + LANE_ROW, entry);
+      store<u32>(record + LANE_P, <u32>(skipTo != 0 ? skipTo : p + 1));
+    }
+  }
+  return true;
+}
+
+/** Nodes in the bound trie above which interleaved walks pay off (large automata, cache misses). */
+export function automatonIsLarge(): bool {
+  return blobNodeCount > 4096;
+}

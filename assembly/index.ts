@@ -7,7 +7,7 @@ import {
   OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, FLAG_RFC_MODE,
 } from "../src/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
-import { resetDfa, setStateLimit, dfaResets, dfaStateCount, beginWalk, feedByte, walkLine, walkSpan, walkStop, bestAllowPriority, bestDisallowPriority, dfaDisabled, STOP_OVERFLOW } from "./dfa";
+import { resetDfa, setStateLimit, dfaResets, dfaStateCount, beginWalk, feedByte, walkLine, walkSpan, walkStop, LANES, startLane, walkLanes, laneDisallowed, automatonIsLarge, bestAllowPriority, bestDisallowPriority, dfaDisabled, STOP_OVERFLOW } from "./dfa";
 import { bindBlob, rfcMode } from "./trie";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath, findPathStart, PATH_IS_ROOT } from "./path";
@@ -40,6 +40,13 @@ let dfaRegion: usize = 0;
 let dfaCapacity: usize = 0;
 /** 1: bulk calls use the NFA (tests compare both engines). */
 let bulkUsesNfa = false;
+/** Interleaved line walks: 0 = for large automata (default), 1 = always, 2 = never (tests and A/B). */
+let interleave: u32 = 0;
+
+/** Tests and benchmarks: 0 = interleave lines for large automata, 1 = always, 2 = never. */
+export function setInterleave(mode: u32): void {
+  interleave = mode;
+}
 
 /** Binds a blob and sizes its automaton region. Called by the host whenever the active matcher changes. */
 export function loadMatcher(blobPtr: usize, dfaPtr: usize, dfaBytes: usize): void {
@@ -174,6 +181,68 @@ function matchLineGoogle(p: usize, verdictPtr: usize): usize {
   return (load<u8>(stop) == CHAR_LF ? stop : findLf(stop)) + 1;
 }
 
+/** Where a line's path starts (0: the path is "/"), and where the scan stopped (for the line end search). */
+let hostScanStop: usize = 0;
+function pathStartOf(p: usize): usize {
+  if (load<u8>(p) == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) p += 2;
+  let schemeSeen = false;
+  while (true) {
+    p = nextHostStop(p);
+    const kind = <u32>load<u8>(hostKinds + <usize>load<u8>(p));
+    if (kind == HOST_PATH) { hostScanStop = p; return p; }
+    if (kind == HOST_COLON) {
+      if (!schemeSeen && load<u8>(p + 1) == CHAR_SLASH && load<u8>(p + 2) == CHAR_SLASH) { schemeSeen = true; p += 3; }
+      else p++;
+      continue;
+    }
+    if (kind == HOST_CR && load<u8>(p + 1) != CHAR_LF) { p++; continue; }
+    hostScanStop = p;
+    return 0;
+  }
+}
+
+const groupStarts = memory.data(<i32>(LANES * 4));
+const groupNexts = memory.data(<i32>(LANES * 4));
+
+/**
+ * Google mode, up to LANES lines from p walked interleaved (large automata). Writes their verdicts from
+ * verdictPtr on and returns the start of the line after the group; groupLines says how many were taken.
+ */
+let groupLines: u32 = 0;
+function matchLineGroup(p: usize, end: usize, verdictPtr: usize): usize {
+  const groupStart = p;
+  let count: u32 = 0;
+  while (count < LANES && p < end) {
+    const pathStart = pathStartOf(p);
+    const next = findLf(hostScanStop) + 1;
+    store<u32>(groupStarts + <usize>count * 4, <u32>p);
+    store<u32>(groupNexts + <usize>count * 4, <u32>next);
+    beginWalk();
+    let walking = pathStart != 0;
+    if (pathStart == 0) {
+      if (feedByte(CHAR_SLASH)) walkSpan(0, 0); // the path "/": its verdict now
+    } else if (load<u8>(pathStart) != CHAR_SLASH) {
+      walking = feedByte(CHAR_SLASH);
+    }
+    if (walkStop == STOP_OVERFLOW) break;
+    startLane(count, pathStart, walking);
+    count++;
+    p = next;
+  }
+  if (walkStop == STOP_OVERFLOW || !walkLanes(count)) {
+    // the automaton is full: start a fresh one and answer these lines one by one
+    resetDfa(dfaRegion, dfaCapacity);
+    const lines = count > 0 ? count : 1; // at least the line whose set-up overflowed
+    let q = groupStart;
+    for (let lane: u32 = 0; lane < lines; lane++) q = matchLineGoogle(q, verdictPtr + lane);
+    groupLines = lines;
+    return q;
+  }
+  for (let lane: u32 = 0; lane < count; lane++) store<u8>(verdictPtr + lane, <u8>(laneDisallowed(lane) ? VERDICT_DISALLOWED : VERDICT_ALLOWED));
+  groupLines = count;
+  return p;
+}
+
 /** One URL span [urlPtr, urlEnd) by the automaton (both modes; LF and CR are ordinary bytes here). */
 function matchSpan(urlPtr: usize, urlEnd: usize, scratchPtr: usize): u32 {
   if (rfcMode) return matchUrl(urlPtr, urlEnd); // the NFA normalises into its own buffer (rfc mode is not the hot path)
@@ -253,6 +322,23 @@ export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, 
   let p = inputPtr;
   let out = outputPtr;
   let count: u32 = 0;
+  if (fast && (interleave == 1 || (interleave == 0 && automatonIsLarge()))) {
+    while (p < end) {
+      const groupStart = p;
+      p = matchLineGroup(p, end, verdictsPtr + count);
+      if (outputPtr != 0) {
+        let q = groupStart;
+        for (let lane: u32 = 0; lane < groupLines; lane++) {
+          const next = findLf(q) + 1;
+          out = formatLine(out, q, next - 1, <u32>load<u8>(verdictsPtr + count + lane), filter);
+          q = next;
+        }
+      }
+      count += groupLines;
+    }
+    outputLength = out - outputPtr;
+    return count;
+  }
   while (p < end) {
     const verdictPtr = verdictsPtr + count++;
     let next: usize;

@@ -28,9 +28,16 @@ function verdicts(body: Uint8Array, urls: string[]): { lines: number[]; batch: n
 }
 
 describe('automaton = NFA = model', () => {
-  for (const [name, engine, region] of [['normal region', 'automaton', 0], ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', 3], ['NFA for bulk', 'nfa', 0]] as const) {
+  const engines = [
+    ['automaton, one line at a time', 'automaton', 0, 'never'],
+    ['automaton, 4 lines interleaved', 'automaton', 0, 'always'],
+    ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', 3, 'never'],
+    ['automaton capped at 3 states, interleaved (group fallbacks)', 'automaton', 3, 'always'],
+    ['NFA for bulk', 'nfa', 0, 'never'],
+  ] as const;
+  for (const [name, engine, region, interleave] of engines) {
     it(`${name}: 1,500 random rule sets x 10 URLs`, () => {
-      core().setBulkEngine(engine, region);
+      core().setBulkEngine(engine, region, interleave);
       const resetsBefore = core().automatonStats().resets;
       fc.assert(fc.property(rules, fc.array(fc.tuple(prefix, path), { minLength: 1, maxLength: 10 }), (list, parts) => {
         const body = raw('User-agent: *\n' + list.map(([kind, p]) => `${kind}: ${p}\n`).join(''));
@@ -58,9 +65,13 @@ describe('automaton = NFA = model', () => {
     expect([...matcher.checkBatch(['/a\nb', '/a\rb', '/a\r\n', '/c\r', '/c\n', '/c'])]).toEqual([2, 2, 1, 1, 1, 2]);
     for (const url of ['/a\nb', '/a\rb', '/c\r']) expect(modelVerdict('User-agent: *\nDisallow: /a*b\nDisallow: /c$\n', ['bot'], url).allowed).toBe(matcher.checkBatch([url])[0] === 1);
   });
-  it('checkLines: CR only ends a URL right before LF (or at the end of the input)', () => {
-    const matcher = parseRobots('User-agent: *\nDisallow: /c$\nDisallow: /d\r\n').matcher('bot');
-    expect([...matcher.checkLines(raw('/c\r\n/c\rx\n/c\r'))]).toEqual([2, 1, 2]);
+  it('checkLines: CR only ends a URL right before LF (or at the end of the input), interleaved or not', () => {
+    for (const interleave of ['never', 'always'] as const) {
+      core().setBulkEngine('automaton', 0, interleave);
+      const matcher = parseRobots('User-agent: *\nDisallow: /c$\nDisallow: /d\r\n').matcher('bot');
+      expect([...matcher.checkLines(raw('/c\r\n/c\rx\n/c\r'))]).toEqual([2, 1, 2]);
+      expect(new TextDecoder().decode(matcher.checkLinesFormatted(raw('/c\r\n\n/x#/c\n?c\n/c')).output)).toBe('disallowed\t/c\nallowed\t\nallowed\t/x#/c\nallowed\t?c\ndisallowed\t/c\n');
+    }
   });
   it('the automaton survives between calls and across matcher switches', () => {
     const a = parseRobots('User-agent: *\nDisallow: /*x$\n').matcher('bot');

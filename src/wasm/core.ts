@@ -33,6 +33,7 @@ interface CoreExports {
   loadMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
   useNfaForBulk(value: number, automatonStateLimit: number): void;
   automatonStats(): bigint;
+  setInterleave(mode: number): void;
   matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
   matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number): number;
   lastOutputLength(): number;
@@ -140,9 +141,13 @@ export class WasmCore {
     return { states: Number(packed & 0xffffffffn), resets: Number(packed >> 32n), regionBytes: this.dfaBytes };
   }
 
-  /** Tests: bulk calls by the trie NFA, or by an automaton capped at a few states (constant overflow and fallback). */
-  setBulkEngine(engine: 'automaton' | 'nfa', automatonStateLimit = 0): void {
+  /**
+   * Tests and A/B runs: bulk calls by the trie NFA, or by an automaton capped at a few states (constant
+   * overflow and fallback); lines walked interleaved 'auto' (large automata), 'always' or 'never'.
+   */
+  setBulkEngine(engine: 'automaton' | 'nfa', automatonStateLimit = 0, interleave: 'auto' | 'always' | 'never' = 'auto'): void {
     this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, automatonStateLimit);
+    this.exports.setInterleave(interleave === 'auto' ? 0 : interleave === 'always' ? 1 : 2);
     this.loadedBlob = null;
   }
 
