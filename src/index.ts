@@ -10,3 +10,5 @@ export type { RobotsParseHandler, ParseNoticeCode } from './parse/parser.js';
 export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';
 export { RobotsPool, checkChunksInOrder } from './pool.js';
 export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput } from './pool.js';
+export { lintRobots } from './lint.js';
+export type { LintReport, LintFinding } from './lint.js';

@@ -2,13 +2,16 @@ import { expect } from 'vitest';
 import { parseRobots, type RobotsOptions } from '../src/index.js';
 import { modelVerdict } from './model.js';
 
+/** UTF-8 strings and raw byte lists, concatenated (no spread: parts may be megabytes). */
 export const bytes = (...parts: (string | number[])[]): Uint8Array => {
-  const out: number[] = [];
-  for (const part of parts) {
-    if (typeof part === 'string') out.push(...new TextEncoder().encode(part));
-    else out.push(...part);
+  const encoded = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part)));
+  const out = new Uint8Array(encoded.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of encoded) {
+    out.set(part, offset);
+    offset += part.length;
   }
-  return Uint8Array.from(out);
+  return out;
 };
 
 /** Latin-1 string -> bytes, one byte per char (for raw non-UTF-8 bytes in examples). */

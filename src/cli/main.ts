@@ -5,6 +5,7 @@ import { RobotsError } from '../errors.js';
 import { EXIT_USAGE } from './common.js';
 import { runTest, TEST_HELP } from './test-command.js';
 import { runCheck, CHECK_HELP } from './check-command.js';
+import { runLint, LINT_HELP } from './lint-command.js';
 
 const HELP = `Usage: robotstxt <command> [options]
 
@@ -13,6 +14,7 @@ Reference-exact robots.txt verdicts (Google's robotstxt library semantics), comp
 Commands:
   test <robots-file> <user-agent> <url>   one verdict, the reference robots_main contract (exit 0/1)
   check --robots <file> --agent <token>   one verdict line per URL line, streamed
+  lint <robots-file>                      what is wrong or risky in a robots.txt, by line (exit 1 on errors)
 
 Run robotstxt <command> --help for a command's options and examples.`;
 
@@ -43,8 +45,11 @@ async function main(argv: string[]): Promise<number> {
     case 'check':
       if (wantsHelp) { out(CHECK_HELP + '\n'); return 0; }
       return runCheck(rest, process.stdout, err);
+    case 'lint':
+      if (wantsHelp) { out(LINT_HELP + '\n'); return 0; }
+      return runLint(rest, out);
     default:
-      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check; see robotstxt --help)`);
+      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint; see robotstxt --help)`);
   }
 }
 

@@ -1,0 +1,104 @@
+// robotstxt lint: each check, exact output lines, JSON, exit codes, and every real corpus file.
+import { describe, it, expect } from 'vitest';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lintRobots } from '../src/index.js';
+import { robotstxt, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
+import { bytes, raw } from './helpers.js';
+
+const codes = (body: Uint8Array | string): string[] => lintRobots(typeof body === 'string' ? bytes(body) : body, { maxBytes: 0 }).findings.map((f) => `${f.line} ${f.severity} ${f.code}`);
+
+describe('lintRobots finds', () => {
+  it('unknown directives, typos, missing colons, lines without separator, rules before any user-agent', () => {
+    expect(codes('Disallow: /early\nUser-agent: *\nDisalow: /a\nDisallow /b\nfoo: bar\njunk\n: x\n')).toEqual([
+      '1 error rule-outside-group', '3 warning typo-key', '4 warning missing-colon', '5 warning unknown-directive', '6 error no-separator', '7 error empty-key',
+    ]);
+  });
+  it('patterns that never match (neither / nor *), but not empty values', () => {
+    expect(codes('User-agent: *\nDisallow: private\nDisallow:\nAllow: *.pdf\n')).toEqual(['2 error pattern-never-matches']);
+  });
+  it('over-long lines, NUL bytes, a BOM, bytes that are not UTF-8', () => {
+    expect(codes(bytes([0xef, 0xbb, 0xbf], 'User-agent: *\nDisallow: /', 'a'.repeat(17000), '\nDisallow: /x', [0], 'y\n'))).toEqual(['1 info bom', '2 warning line-truncated', '3 warning nul-byte']);
+    expect(codes(raw('User-agent: *\nDisallow: /caf\xe9\n'))).toEqual(['2 warning not-utf8']);
+  });
+  it('a file over 500 KiB', () => {
+    expect(codes('User-agent: *\n' + '#'.repeat(600000) + '\n')).toEqual(['0 warning file-too-large', '2 warning line-truncated']);
+  });
+  it('HTML served as robots.txt', () => {
+    // "<!DOCTYPE html>" is two tokens: the reference reads it as key "<!DOCTYPE", value "html" (unknown)
+    expect(codes('<!DOCTYPE html>\n<html><body>Not found</body></html>\n')).toEqual([
+      '1 warning missing-colon', '1 warning unknown-directive', '1 error html', '2 warning missing-colon', '2 warning unknown-directive',
+    ]);
+    expect(codes('  <html>\n<head><title>x</title></head>\n')).toEqual(['1 error no-separator', '1 error html', '2 error no-separator']);
+  });
+  it('non-numeric crawl-delay and sitemaps that are not absolute URLs', () => {
+    expect(codes('User-agent: *\nCrawl-delay: 2.5\nCrawl-delay: soon\nSitemap: https://e.com/s.xml\nSitemap: /s.xml\nSitemap: e.com/s.xml\n')).toEqual([
+      '3 warning crawl-delay-not-a-number', '5 warning sitemap-not-absolute', '6 warning sitemap-not-absolute',
+    ]);
+  });
+  it('rules that can never decide: an equal or longer opposite rule that matches every URL they match', () => {
+    const report = lintRobots(bytes('User-agent: *\nAllow: /a\nDisallow: /a\nDisallow: /b\nAllow: /b*\nAllow: /c\nDisallow: /c*\nAllow: /d/e\nDisallow: /d\nAllow: /f\nAllow: /f\n'));
+    expect(report.findings.map((f) => `${f.line} ${f.code}`)).toEqual(['3 never-decides', '4 never-decides', '6 never-decides', '11 duplicate-rule']);
+    expect(report.findings[0].message).toBe('disallow "/a" can never decide: allow "/a" (line 2) matches every URL it matches with equal priority');
+    // an allow is shadowed only by a strictly longer disallow (ties go to allow); /d/e is more specific than /d
+  });
+  it('only within the groups that apply to the same agent', () => {
+    expect(codes('User-agent: a\nAllow: /x\n\nUser-agent: b\nDisallow: /x\n')).toEqual([]);
+    expect(codes('User-agent: a\nAllow: /x\n\nUser-agent: a\nDisallow: /x\n')).toEqual(['5 warning never-decides']);
+  });
+  it('nothing in a clean file', () => {
+    expect(codes('User-agent: *\nDisallow: /private/\nAllow: /private/public\n\nSitemap: https://e.com/sitemap.xml\n')).toEqual([]);
+  });
+});
+
+describe('robotstxt lint', () => {
+  const dir = tempDir();
+  const bad = join(dir, 'bad.txt');
+  writeFileSync(bad, 'User-agent: *\nDisallow: nope\nCrawl-delay: x\n');
+  const clean = join(dir, 'clean.txt');
+  writeFileSync(clean, 'User-agent: *\nDisallow: /private/\n');
+  it('prints one line per finding and a summary; exit 1 with errors', () => {
+    const r = robotstxt(['lint', bad]);
+    expect(r.stdout).toBe([
+      `${bad}:2: error: "nope" starts with neither "/" nor "*": it never matches any URL [pattern-never-matches]`,
+      `${bad}:3: warning: crawl-delay "x" is not a number of seconds: ignored [crawl-delay-not-a-number]`,
+      `${bad}: 1 error(s), 1 warning(s), 0 note(s)`,
+    ].join('\n') + '\n');
+    expect(r.status).toBe(1);
+  });
+  it('exit 0 without errors', () => {
+    const r = robotstxt(['lint', clean]);
+    expect(r.stdout).toBe(`${clean}: 0 error(s), 0 warning(s), 0 note(s)\n`);
+    expect(r.status).toBe(0);
+  });
+  it('--format json', () => {
+    const r = robotstxt(['lint', '--format', 'json', bad]);
+    expect(JSON.parse(r.stdout)).toEqual({
+      file: bad, errors: 1, warnings: 1, infos: 0,
+      findings: [
+        { line: 2, severity: 'error', code: 'pattern-never-matches', message: '"nope" starts with neither "/" nor "*": it never matches any URL' },
+        { line: 3, severity: 'warning', code: 'crawl-delay-not-a-number', message: 'crawl-delay "x" is not a number of seconds: ignored' },
+      ],
+    });
+  });
+  it('usage and file errors: exit 2', () => {
+    expect(robotstxt(['lint']).stderr).toBe('robotstxt: lint needs exactly one <robots-file>, got 0 (see robotstxt lint --help)\n');
+    expect(robotstxt(['lint', join(dir, 'nope')]).status).toBe(2);
+    expect(robotstxt(['lint', '--format', 'xml', bad]).stderr).toBe("robotstxt: --format must be text or json, got 'xml'\n");
+    expect(robotstxt(['lint', '--help']).stdout).toContain('Examples:');
+  });
+});
+
+describe.skipIf(corpusMissingReason !== null)('lint on real files', () => {
+  it('every corpus file lints without throwing; HTML error pages are flagged', () => {
+    let html = 0;
+    for (const folder of readdirSync(CORPUS_ROBOTS)) {
+      for (const name of readdirSync(join(CORPUS_ROBOTS, folder))) {
+        const report = lintRobots(readFileSync(join(CORPUS_ROBOTS, folder, name)), { maxBytes: 0 });
+        expect(report.errors + report.warnings + report.infos).toBe(report.findings.length);
+        if (report.findings.some((f) => f.code === 'html')) html++;
+      }
+    }
+    expect(html).toBeGreaterThan(0);
+  });
+});
