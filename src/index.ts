@@ -12,3 +12,7 @@ export { RobotsPool, checkChunksInOrder } from './pool.js';
 export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput } from './pool.js';
 export { lintRobots } from './lint.js';
 export type { LintReport, LintFinding } from './lint.js';
+export { RobotsDiff } from './diff.js';
+export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
+export { parseLogLine } from './log.js';
+export type { LogRequest } from './log.js';

@@ -6,6 +6,7 @@ import { EXIT_USAGE } from './common.js';
 import { runTest, TEST_HELP } from './test-command.js';
 import { runCheck, CHECK_HELP } from './check-command.js';
 import { runLint, LINT_HELP } from './lint-command.js';
+import { runDiff, DIFF_HELP } from './diff-command.js';
 
 const HELP = `Usage: robotstxt <command> [options]
 
@@ -15,6 +16,7 @@ Commands:
   test <robots-file> <user-agent> <url>   one verdict, the reference robots_main contract (exit 0/1)
   check --robots <file> --agent <token>   one verdict line per URL line, streamed
   lint <robots-file>                      what is wrong or risky in a robots.txt, by line (exit 1 on errors)
+  diff <old> <new> --agent <token> ...    which URLs (a list or access logs) a robots.txt change blocks or frees
 
 Run robotstxt <command> --help for a command's options and examples.`;
 
@@ -48,8 +50,11 @@ async function main(argv: string[]): Promise<number> {
     case 'lint':
       if (wantsHelp) { out(LINT_HELP + '\n'); return 0; }
       return runLint(rest, out);
+    case 'diff':
+      if (wantsHelp) { out(DIFF_HELP + '\n'); return 0; }
+      return runDiff(rest, out, err);
     default:
-      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint; see robotstxt --help)`);
+      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff; see robotstxt --help)`);
   }
 }
 

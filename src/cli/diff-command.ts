@@ -1,0 +1,103 @@
+// robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
+import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
+import { parseLogLine } from '../log.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
+import { LineReader, CHUNK_BYTES } from './lines.js';
+
+export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
+                      (--urls <file> | --log <file> [--log <file>]...) [--format text|json] [--limit N]
+                      [--mode google|rfc] [--max-bytes N]
+
+Shows what a robots.txt change does to URLs you actually serve, before you deploy it: the URLs whose
+verdict changes, in each direction, with how often they were requested and the rule that decides now.
+
+Options:
+  --urls <file>        one URL per line (- for standard input)
+  --log <file>         an access log (common, combined or vhost_combined); the request targets are the URLs.
+                       Lines that are not log lines are counted on stderr. Repeat for several logs.
+  --agent <token>      product token to check, e.g. Googlebot (repeat to pool several groups)
+  --format text|json   text (default) or one JSON object
+  --limit N            URLs and rules listed per direction in text (default 20; JSON lists all)
+
+Exit status: 0 (whatever changes), 2 on usage or file errors.
+
+Examples:
+  robotstxt diff robots.txt robots.new.txt --agent Googlebot --log access.log
+  robotstxt diff old.txt new.txt --agent Bingbot --urls urls.txt --format json | jq .newlyDisallowed`;
+
+const OPTIONS = {
+  agent: { type: 'string', multiple: true },
+  urls: { type: 'string' },
+  log: { type: 'string', multiple: true },
+  format: { type: 'string' },
+  limit: { type: 'string' },
+  mode: { type: 'string' },
+  'max-bytes': { type: 'string' },
+} as const;
+
+export async function runDiff(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'diff');
+  if (positionals.length !== 2) throw usageError(`diff needs <old-robots> and <new-robots>, got ${positionals.length} file(s) (see robotstxt diff --help)`);
+  const agents = (values.agent as string[] | undefined) ?? [];
+  if (agents.length === 0) throw usageError('diff needs at least one --agent <token> (see robotstxt diff --help)');
+  const logs = (values.log as string[] | undefined) ?? [];
+  const urls = values.urls as string | undefined;
+  if ((urls === undefined) === (logs.length === 0)) throw usageError('diff needs --urls <file> or --log <file> (not both)');
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
+  const limitText = String(values.limit ?? '20');
+  if (!/^\d+$/.test(limitText)) throw usageError(`--limit must be a whole number, got '${limitText}'`);
+  const mode = modeOption(values.mode);
+  const maxBytes = maxBytesOption(values['max-bytes']);
+  const before = loadRobots(positionals[0], mode, maxBytes).matcher(agents);
+  const after = loadRobots(positionals[1], mode, maxBytes).matcher(agents);
+  const diff = new RobotsDiff(before, after);
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  if (urls !== undefined) {
+    const reader = await LineReader.open(urls, 'URL file');
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) diff.addLines(chunk);
+  }
+  for (const log of logs) {
+    const reader = await LineReader.open(log, 'log file');
+    let lineNumber = 0;
+    let malformed = 0;
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+      const targets: string[] = [];
+      for (const line of Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1').split('\n')) {
+        if (line === '') continue;
+        lineNumber++;
+        const request = parseLogLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+        if (request === null) malformed++;
+        else targets.push(request.target);
+      }
+      if (targets.length > 0) diff.addLines(Buffer.from(targets.join('\n') + '\n', 'latin1'));
+    }
+    if (malformed > 0) stderr(`robotstxt: ${log}: ${malformed} of ${lineNumber} lines were not access log lines (skipped)\n`);
+  }
+  const report = diff.report();
+  if (format === 'json') stdout(JSON.stringify({ agents, old: positionals[0], new: positionals[1], ...report }, null, 2) + '\n');
+  else stdout(textReport(report, positionals[0], positionals[1], agents, Number(limitText)));
+  return 0;
+}
+
+const ruleText = (rule: { kind: string; line: number; pattern: string } | null): string => (rule === null ? 'no rule' : `${rule.kind} ${rule.pattern} (line ${rule.line})`);
+
+function section(title: string, changes: ChangedUrl[], rules: RuleCount[], limit: number): string[] {
+  const requests = changes.reduce((sum, c) => sum + c.requests, 0);
+  const lines = [`${title}: ${requests} request(s), ${changes.length} URL(s)`];
+  if (changes.length === 0) return lines;
+  lines.push('  deciding rules now:');
+  for (const { rule, requests: count } of rules.slice(0, limit)) lines.push(`    ${String(count).padStart(8)}  ${ruleText(rule)}`);
+  lines.push('  URLs:');
+  for (const change of changes.slice(0, limit)) lines.push(`    ${String(change.requests).padStart(8)}  ${change.url}  (was: ${ruleText(change.oldRule)}; now: ${ruleText(change.newRule)})`);
+  if (changes.length > limit) lines.push(`    ... ${changes.length - limit} more (--limit, or --format json for all)`);
+  return lines;
+}
+
+function textReport(report: DiffReport, oldFile: string, newFile: string, agents: string[], limit: number): string {
+  return [
+    `${oldFile} -> ${newFile} for ${agents.join(', ')}: ${report.checked} URL(s) checked, ${report.unchanged} unchanged`,
+    ...section('newly disallowed', report.newlyDisallowed, report.disallowingRules, limit),
+    ...section('newly allowed', report.newlyAllowed, report.allowingRules, limit),
+  ].join('\n') + '\n';
+}

@@ -1,0 +1,94 @@
+// What a robots.txt change does to real URLs: which change verdict, in each direction, and which rules decide.
+// Used by `robotstxt diff`; fed chunk by chunk, memory grows only with the distinct URLs that change.
+import type { RobotsMatcher, DecidingRule } from './matcher.js';
+import { VERDICT_ALLOWED } from './constants.js';
+
+/** One URL whose verdict changes. */
+export interface ChangedUrl {
+  url: string;
+  /** Requests (log) or lines (URL list) with this URL. */
+  requests: number;
+  oldRule: DecidingRule | null;
+  newRule: DecidingRule | null;
+}
+
+/** A deciding rule and how many requests it newly decides. */
+export interface RuleCount {
+  rule: DecidingRule;
+  requests: number;
+}
+
+export interface DiffReport {
+  /** URLs checked (requests or lines). */
+  checked: number;
+  unchanged: number;
+  /** Allowed before, disallowed after: sorted by requests. */
+  newlyDisallowed: ChangedUrl[];
+  /** Disallowed before, allowed after: sorted by requests. */
+  newlyAllowed: ChangedUrl[];
+  /** New rules behind newly disallowed requests, and behind newly allowed ones. */
+  disallowingRules: RuleCount[];
+  allowingRules: RuleCount[];
+}
+
+const latin1 = new TextDecoder('latin1');
+const utf8 = new TextDecoder();
+
+/** Accumulates the verdict changes between two matchers over batches of URL lines. One per diff. */
+export class RobotsDiff {
+  private checked = 0;
+  private readonly changed = new Map<string, ChangedUrl & { disallowedNow: boolean }>();
+
+  constructor(private readonly before: RobotsMatcher, private readonly after: RobotsMatcher) {}
+
+  /** Adds a batch of LF-separated URL lines (both matchers in bulk; explain only where verdicts differ). */
+  addLines(lines: Uint8Array): void {
+    const old = this.before.checkLines(lines);
+    const now = this.after.checkLines(lines);
+    this.checked += old.length;
+    let start = 0;
+    for (let i = 0; i < old.length; i++) {
+      let end = lines.indexOf(0x0a, start);
+      if (end < 0) end = lines.length;
+      if (old[i] !== now[i]) {
+        const urlEnd = end > start && lines[end - 1] === 0x0d ? end - 1 : end;
+        const bytes = lines.subarray(start, urlEnd);
+        const key = latin1.decode(bytes);
+        const entry = this.changed.get(key);
+        if (entry !== undefined) entry.requests++;
+        else this.changed.set(key, { url: utf8.decode(bytes), requests: 1, oldRule: this.before.explain(bytes).rule, newRule: this.after.explain(bytes).rule, disallowedNow: now[i] !== VERDICT_ALLOWED });
+      }
+      start = end + 1;
+    }
+  }
+
+  /** The report so far. */
+  report(): DiffReport {
+    const all = [...this.changed.values()].sort((a, b) => b.requests - a.requests || (a.url < b.url ? -1 : 1));
+    const strip = ({ disallowedNow: _, ...rest }: ChangedUrl & { disallowedNow: boolean }): ChangedUrl => rest;
+    const newlyDisallowed = all.filter((c) => c.disallowedNow).map(strip);
+    const newlyAllowed = all.filter((c) => !c.disallowedNow).map(strip);
+    const changedRequests = all.reduce((sum, c) => sum + c.requests, 0);
+    return {
+      checked: this.checked,
+      unchanged: this.checked - changedRequests,
+      newlyDisallowed,
+      newlyAllowed,
+      disallowingRules: countRules(newlyDisallowed, (c) => c.newRule),
+      allowingRules: countRules(newlyAllowed, (c) => c.newRule),
+    };
+  }
+}
+
+function countRules(changes: ChangedUrl[], ruleOf: (change: ChangedUrl) => DecidingRule | null): RuleCount[] {
+  const counts = new Map<string, RuleCount>();
+  for (const change of changes) {
+    const rule = ruleOf(change);
+    if (rule === null) continue;
+    const key = `${rule.kind} ${rule.line} ${rule.pattern}`;
+    const entry = counts.get(key);
+    if (entry !== undefined) entry.requests += change.requests;
+    else counts.set(key, { rule, requests: change.requests });
+  }
+  return [...counts.values()].sort((a, b) => b.requests - a.requests || a.rule.line - b.rule.line);
+}
