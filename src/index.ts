@@ -16,3 +16,6 @@ export { RobotsDiff } from './diff.js';
 export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
 export { parseLogLine } from './log.js';
 export type { LogRequest } from './log.js';
+export { RobotsAudit, crawlerName } from './audit.js';
+export type { AuditReport, CrawlerAudit } from './audit.js';
+export { auditHtml } from './audit-html.js';

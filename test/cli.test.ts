@@ -61,7 +61,7 @@ describe('robotstxt test (robots_main contract)', () => {
   });
   it('unknown command and no command: exit 2', () => {
     const r = robotstxt(['frobnicate']);
-    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, diff; see robotstxt --help)\n");
+    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, diff, audit; see robotstxt --help)\n");
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });

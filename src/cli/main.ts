@@ -7,6 +7,7 @@ import { runTest, TEST_HELP } from './test-command.js';
 import { runCheck, CHECK_HELP } from './check-command.js';
 import { runLint, LINT_HELP } from './lint-command.js';
 import { runDiff, DIFF_HELP } from './diff-command.js';
+import { runAudit, AUDIT_HELP } from './audit-command.js';
 
 const HELP = `Usage: robotstxt <command> [options]
 
@@ -17,6 +18,7 @@ Commands:
   check --robots <file> --agent <token>   one verdict line per URL line, streamed
   lint <robots-file>                      what is wrong or risky in a robots.txt, by line (exit 1 on errors)
   diff <old> <new> --agent <token> ...    which URLs (a list or access logs) a robots.txt change blocks or frees
+  audit --robots <file> <log>...          which crawlers fetched what robots.txt forbade them (table, JSON, HTML)
 
 Run robotstxt <command> --help for a command's options and examples.`;
 
@@ -53,8 +55,11 @@ async function main(argv: string[]): Promise<number> {
     case 'diff':
       if (wantsHelp) { out(DIFF_HELP + '\n'); return 0; }
       return runDiff(rest, out, err);
+    case 'audit':
+      if (wantsHelp) { out(AUDIT_HELP + '\n'); return 0; }
+      return runAudit(rest, out, err);
     default:
-      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff; see robotstxt --help)`);
+      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit; see robotstxt --help)`);
   }
 }
 

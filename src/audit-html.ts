@@ -1,0 +1,87 @@
+// A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
+// tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
+import type { AuditReport } from './audit.js';
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const number = (n: number): string => n.toLocaleString('en');
+
+/** Horizontal bars: one row per item, a light bar for the total and a dark one for the part. */
+function barChart(id: string, title: string, rows: { label: string; total: number; part: number }[], partName: string, totalName: string): string {
+  const width = 900;
+  const labelWidth = 300;
+  const rowHeight = 24;
+  const max = Math.max(1, ...rows.map((r) => Math.max(r.total, r.part)));
+  const scale = (value: number): number => ((width - labelWidth - 80) * value) / max;
+  const bars = rows.map((row, i) => {
+    const y = i * rowHeight + 4;
+    return `<g><text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${escapeHtml(row.label.length > 45 ? row.label.slice(0, 44) + '…' : row.label)}</text>` +
+      `<rect class="bar total" x="${labelWidth}" y="${y}" width="${scale(row.total).toFixed(1)}" height="18"><title>${escapeHtml(row.label)}: ${number(row.total)} ${totalName}</title></rect>` +
+      `<rect class="bar part" x="${labelWidth}" y="${y}" width="${scale(row.part).toFixed(1)}" height="18"><title>${escapeHtml(row.label)}: ${number(row.part)} ${partName}</title></rect>` +
+      `<text x="${labelWidth + scale(Math.max(row.total, row.part)) + 6}" y="${y + 15}">${number(row.part)}${row.total !== row.part ? ` / ${number(row.total)}` : ''}</text></g>`;
+  }).join('');
+  const height = Math.max(1, rows.length) * rowHeight + 8;
+  const body = rows.length === 0 ? `<text x="10" y="20">nothing to show</text>` : bars;
+  const legend = partName === totalName ? `<span class="key part"></span> ${partName}` : `<span class="key part"></span> ${partName} <span class="key total"></span> ${totalName}`;
+  return `<section><h2>${escapeHtml(title)}</h2><p class="legend">${legend}</p>` +
+    `<svg class="chart" id="${id}" role="img" aria-label="${escapeHtml(title)}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg></section>`;
+}
+
+/** Vertical bars per hour: requests (light) and disallowed requests (dark). */
+function timeChart(report: AuditReport): string {
+  const width = 900;
+  const height = 220;
+  const points = report.timeline;
+  const max = Math.max(1, ...points.map((p) => p.requests));
+  const step = points.length === 0 ? 0 : (width - 60) / points.length;
+  const bars = points.map((p, i) => {
+    const x = 50 + i * step;
+    const total = ((height - 40) * p.requests) / max;
+    const part = ((height - 40) * p.disallowed) / max;
+    return `<rect class="bar total" x="${x.toFixed(1)}" y="${(height - 20 - total).toFixed(1)}" width="${Math.max(1, step - 1).toFixed(1)}" height="${total.toFixed(1)}"><title>${p.hour}: ${number(p.requests)} crawler requests</title></rect>` +
+      `<rect class="bar part" x="${x.toFixed(1)}" y="${(height - 20 - part).toFixed(1)}" width="${Math.max(1, step - 1).toFixed(1)}" height="${part.toFixed(1)}"><title>${p.hour}: ${number(p.disallowed)} disallowed</title></rect>`;
+  }).join('');
+  const first = points[0]?.hour ?? '';
+  const last = points[points.length - 1]?.hour ?? '';
+  return `<section><h2>Over time (per hour)</h2><p class="legend"><span class="key part"></span> disallowed <span class="key total"></span> crawler requests</p>` +
+    `<svg class="chart" id="chart-time" role="img" aria-label="crawler requests per hour" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<text x="0" y="14">${number(max)}</text><line x1="48" y1="20" x2="48" y2="${height - 20}" stroke="#999"/>${bars}` +
+    `<text x="50" y="${height - 4}">${escapeHtml(first)}</text><text x="${width - 10}" y="${height - 4}" text-anchor="end">${escapeHtml(last)}</text></svg></section>`;
+}
+
+/** The whole report page. Called once per audit with --format html. */
+export function auditHtml(report: AuditReport, title: string): string {
+  const rules = new Map<string, { label: string; part: number }>();
+  for (const crawler of report.crawlers) {
+    for (const rule of crawler.rules) {
+      const key = `${rule.line} ${rule.pattern}`;
+      const entry = rules.get(key) ?? { label: `line ${rule.line}: ${rule.pattern}`, part: 0 };
+      entry.part += rule.requests;
+      rules.set(key, entry);
+    }
+  }
+  const ruleRows = [...rules.values()].sort((a, b) => b.part - a.part).slice(0, 15).map((r) => ({ label: r.label, total: r.part, part: r.part }));
+  const crawlerRows = report.crawlers.slice(0, 15).map((c) => ({ label: `${c.agent}${c.named ? '' : ' (*)'}`, total: c.requests, part: c.disallowed }));
+  const tableRows = report.crawlers.map((c) => `<tr><td>${escapeHtml(c.agent)}</td><td>${c.named ? 'own group' : '*'}</td><td>${number(c.requests)}</td><td>${number(c.disallowed)}</td>` +
+    `<td>${c.rules.slice(0, 3).map((r) => `line ${r.line} <code>${escapeHtml(r.pattern)}</code> (${number(r.requests)})`).join('<br>')}</td>` +
+    `<td>${c.topDisallowedPaths.slice(0, 3).map((p) => `<code>${escapeHtml(p.path)}</code> (${number(p.requests)})`).join('<br>')}</td></tr>`).join('');
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em}
+.chart text{font-size:12px;fill:#333}.bar.total{fill:#c9d7e8}.bar.part{fill:#c0392b}
+.legend .key{display:inline-block;width:12px;height:12px;vertical-align:middle}.key.part{background:#c0392b}.key.total{background:#c9d7e8}
+table{border-collapse:collapse;margin-top:1em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}
+</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+<p class="summary"><span>${number(report.lines)} log lines</span><span>${number(report.crawlerRequests)} crawler requests</span>` +
+`<span>${number(report.crawlers.reduce((s, c) => s + c.disallowed, 0))} disallowed</span><span>${number(report.otherRequests)} other requests (not audited)</span>` +
+`<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${report.malformed.lines.slice(0, 10).join(', ')})` : ''}</span></p>
+${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRows, 'disallowed requests', 'requests')}
+${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}
+${timeChart(report)}
+<h2>Crawlers</h2>
+<table><thead><tr><th>crawler</th><th>group</th><th>requests</th><th>disallowed</th><th>rules</th><th>most requested disallowed paths</th></tr></thead><tbody>${tableRows}</tbody></table>
+</body></html>
+`;
+}
