@@ -32,6 +32,9 @@ export interface AuditReport {
 }
 
 const TOP_PATHS = 20;
+/** Disallowed paths counted per crawler; beyond it the rarest is replaced (space-saving top-k: counts of
+ * the top paths stay exact unless the log has more frequent distinct paths than this). */
+const TRACKED_PATHS = 2000;
 const MAX_MALFORMED_LINES = 100;
 const MONTHS: Record<string, string> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
 
@@ -153,7 +156,7 @@ export class RobotsAudit {
       entry.requests++;
       state.rules.set(key, entry);
     }
-    state.paths.set(request.target, (state.paths.get(request.target) ?? 0) + 1);
+    countPath(state.paths, request.target);
   }
 
   report(): AuditReport {
@@ -174,6 +177,24 @@ export class RobotsAudit {
       timeline: [...this.hours].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([hour, counts]) => ({ hour, ...counts })),
     };
   }
+}
+
+/** Bounded counting: a new path when the table is full takes the place (and count + 1) of the rarest one. */
+function countPath(paths: Map<string, number>, path: string): void {
+  const count = paths.get(path);
+  if (count !== undefined) {
+    paths.set(path, count + 1);
+    return;
+  }
+  if (paths.size < TRACKED_PATHS) {
+    paths.set(path, 1);
+    return;
+  }
+  let rarest = '';
+  let least = Infinity;
+  for (const [candidate, value] of paths) if (value < least) { least = value; rarest = candidate; }
+  paths.delete(rarest);
+  paths.set(path, least + 1);
 }
 
 const tokenCache = new WeakMap<RobotsTxt, { token: string; lower: string }[]>();

@@ -21,6 +21,8 @@ export interface RuleCount {
 export interface DiffReport {
   /** URLs checked (requests or lines). */
   checked: number;
+  /** True when more distinct URLs changed than are listed (MAX_LISTED_URLS); the counts stay exact. */
+  truncated: boolean;
   unchanged: number;
   /** Allowed before, disallowed after: sorted by requests. */
   newlyDisallowed: ChangedUrl[];
@@ -34,9 +36,15 @@ export interface DiffReport {
 const latin1 = new TextDecoder('latin1');
 const utf8 = new TextDecoder();
 
+/** Distinct changed URLs kept for the lists; requests beyond them are still counted, per direction and rule. */
+export const MAX_LISTED_URLS = 100_000;
+
 /** Accumulates the verdict changes between two matchers over batches of URL lines. One per diff. */
 export class RobotsDiff {
   private checked = 0;
+  private truncated = false;
+  /** Requests of URLs not listed (past MAX_LISTED_URLS), per direction, and their rules. */
+  private readonly unlisted = { disallowed: new Map<string, RuleCount>(), allowed: new Map<string, RuleCount>(), disallowedRequests: 0, allowedRequests: 0 };
   private readonly changed = new Map<string, ChangedUrl & { disallowedNow: boolean }>();
 
   constructor(private readonly before: RobotsMatcher, private readonly after: RobotsMatcher) {}
@@ -56,10 +64,24 @@ export class RobotsDiff {
         const key = latin1.decode(bytes);
         const entry = this.changed.get(key);
         if (entry !== undefined) entry.requests++;
-        else this.changed.set(key, { url: utf8.decode(bytes), requests: 1, oldRule: this.before.explain(bytes).rule, newRule: this.after.explain(bytes).rule, disallowedNow: now[i] !== VERDICT_ALLOWED });
+        else if (this.changed.size < MAX_LISTED_URLS) this.changed.set(key, { url: utf8.decode(bytes), requests: 1, oldRule: this.before.explain(bytes).rule, newRule: this.after.explain(bytes).rule, disallowedNow: now[i] !== VERDICT_ALLOWED });
+        else this.countUnlisted(bytes, now[i] !== VERDICT_ALLOWED);
       }
       start = end + 1;
     }
+  }
+
+  private countUnlisted(bytes: Uint8Array, disallowedNow: boolean): void {
+    this.truncated = true;
+    const rule = this.after.explain(bytes).rule;
+    if (disallowedNow) this.unlisted.disallowedRequests++;
+    else this.unlisted.allowedRequests++;
+    if (rule === null) return;
+    const counts = disallowedNow ? this.unlisted.disallowed : this.unlisted.allowed;
+    const key = `${rule.kind} ${rule.line} ${rule.pattern}`;
+    const entry = counts.get(key);
+    if (entry !== undefined) entry.requests++;
+    else counts.set(key, { rule, requests: 1 });
   }
 
   /** The report so far. */
@@ -68,20 +90,21 @@ export class RobotsDiff {
     const strip = ({ disallowedNow: _, ...rest }: ChangedUrl & { disallowedNow: boolean }): ChangedUrl => rest;
     const newlyDisallowed = all.filter((c) => c.disallowedNow).map(strip);
     const newlyAllowed = all.filter((c) => !c.disallowedNow).map(strip);
-    const changedRequests = all.reduce((sum, c) => sum + c.requests, 0);
+    const changedRequests = all.reduce((sum, c) => sum + c.requests, 0) + this.unlisted.disallowedRequests + this.unlisted.allowedRequests;
     return {
       checked: this.checked,
+      truncated: this.truncated,
       unchanged: this.checked - changedRequests,
       newlyDisallowed,
       newlyAllowed,
-      disallowingRules: countRules(newlyDisallowed, (c) => c.newRule),
-      allowingRules: countRules(newlyAllowed, (c) => c.newRule),
+      disallowingRules: countRules(newlyDisallowed, (c) => c.newRule, this.unlisted.disallowed),
+      allowingRules: countRules(newlyAllowed, (c) => c.newRule, this.unlisted.allowed),
     };
   }
 }
 
-function countRules(changes: ChangedUrl[], ruleOf: (change: ChangedUrl) => DecidingRule | null): RuleCount[] {
-  const counts = new Map<string, RuleCount>();
+function countRules(changes: ChangedUrl[], ruleOf: (change: ChangedUrl) => DecidingRule | null, unlisted: Map<string, RuleCount>): RuleCount[] {
+  const counts = new Map<string, RuleCount>([...unlisted].map(([key, value]) => [key, { ...value }]));
   for (const change of changes) {
     const rule = ruleOf(change);
     if (rule === null) continue;

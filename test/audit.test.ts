@@ -164,3 +164,43 @@ describe.skipIf(corpusMissingReason !== null)('audit of the real Apache log', ()
     expect(robots.names('Googlebot')).toBe(true);
   });
 });
+
+describe('bounded memory on large logs', () => {
+  it('top disallowed paths stay exact for frequent paths among thousands of rare ones', () => {
+    const robots = parseRobots('User-agent: *\nDisallow: /\n');
+    const audit = new RobotsAudit(() => robots);
+    let n = 0;
+    for (let i = 0; i < 6000; i++) {
+      audit.addLine(line(`/rare/${i}`, BINGBOT), ++n);
+      if (i % 50 === 0) audit.addLine(line('/hot', BINGBOT), ++n);
+    }
+    const bing = audit.report().crawlers[0];
+    expect(bing.disallowed).toBe(6000 + 120);
+    expect(bing.topDisallowedPaths[0]).toEqual({ path: '/hot', requests: 120 });
+    expect(bing.topDisallowedPaths.length).toBe(20);
+  });
+});
+
+describe.skipIf(corpusMissingReason !== null)('audit and diff with real robots.txt files on the real log', () => {
+  const corpus = join(CORPUS_LOG, '..', '..', 'robots', 'ropensci');
+  it('audit with Wikipedia\'s robots.txt: every crawler line accounted for', () => {
+    const report = JSON.parse(robotstxt(['audit', '--robots', join(corpus, 'robots_wikipedia.txt'), '--format', 'json', CORPUS_LOG]).stdout);
+    expect(report.crawlerRequests + report.otherRequests + report.malformed.count).toBe(report.lines);
+    expect(report.crawlers.length).toBeGreaterThan(10);
+  });
+  it('diff between two versions of Wikipedia\'s robots.txt over the log agrees with the model', () => {
+    const before = join(corpus, 'robots_wikipedia_20170706.txt');
+    const after = join(corpus, 'robots_wikipedia.txt');
+    const report = JSON.parse(robotstxt(['diff', before, after, '--agent', 'Googlebot', '--log', CORPUS_LOG, '--format', 'json']).stdout);
+    let changed = 0;
+    const oldBody = readFileSync(before);
+    const newBody = readFileSync(after);
+    for (const text of readFileSync(CORPUS_LOG, 'latin1').split('\n')) {
+      const request = parseLogLine(text);
+      if (request === null) continue;
+      const bytes = Buffer.from(request.target, 'latin1');
+      if (modelVerdict(oldBody, ['Googlebot'], bytes).allowed !== modelVerdict(newBody, ['Googlebot'], bytes).allowed) changed++;
+    }
+    expect(report.checked - report.unchanged).toBe(changed);
+  });
+});

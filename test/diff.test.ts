@@ -93,3 +93,19 @@ describe.skipIf(corpusMissingReason !== null)('robotstxt diff on the real Apache
     expect(blocked).toBeGreaterThan(1000);
   });
 });
+
+describe('diff on many distinct URLs', () => {
+  it('lists at most 100,000 changed URLs but counts every request', () => {
+    const many = join(dir, 'many.txt');
+    const lines: string[] = [];
+    for (let i = 0; i < 100_500; i++) lines.push(`/search?q=${i}`);
+    lines.push('/search?q=0');
+    writeFileSync(many, lines.join('\n') + '\n');
+    const report = JSON.parse(robotstxt(['diff', oldFile, newFile, '--agent', 'x', '--urls', many, '--format', 'json']).stdout);
+    expect(report.truncated).toBe(true);
+    expect(report.newlyDisallowed.length).toBe(100_000);
+    expect(report.checked).toBe(100_501);
+    expect(report.unchanged).toBe(0);
+    expect(report.disallowingRules[0].requests).toBe(100_501);
+  });
+});

@@ -97,6 +97,7 @@ function section(title: string, changes: ChangedUrl[], rules: RuleCount[], limit
 function textReport(report: DiffReport, oldFile: string, newFile: string, agents: string[], limit: number): string {
   return [
     `${oldFile} -> ${newFile} for ${agents.join(', ')}: ${report.checked} URL(s) checked, ${report.unchanged} unchanged`,
+    ...(report.truncated ? ['(more distinct URLs changed than are listed: the URL lists are cut, the counts are complete)'] : []),
     ...section('newly disallowed', report.newlyDisallowed, report.disallowingRules, limit),
     ...section('newly allowed', report.newlyAllowed, report.allowingRules, limit),
   ].join('\n') + '\n';
