@@ -76,7 +76,7 @@ th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}
 <h1>${escapeHtml(title)}</h1>
 <p class="summary"><span>${number(report.lines)} log lines</span><span>${number(report.crawlerRequests)} crawler requests</span>` +
 `<span>${number(report.crawlers.reduce((s, c) => s + c.disallowed, 0))} disallowed</span><span>${number(report.otherRequests)} other requests (not audited)</span>` +
-`<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${report.malformed.lines.slice(0, 10).join(', ')})` : ''}</span></p>
+`<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${escapeHtml(report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', '))})` : ''}</span></p>
 ${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRows, 'disallowed requests', 'requests')}
 ${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}
 ${timeChart(report)}

@@ -25,7 +25,8 @@ export interface AuditReport {
   /** Requests by crawlers (audited), and by anything else (browsers, not audited). */
   crawlerRequests: number;
   otherRequests: number;
-  malformed: { count: number; lines: number[] };
+  /** Lines that are not access log lines: how many, and the first ones (log name, 1-based line). */
+  malformed: { count: number; lines: { log: string; line: number }[] };
   crawlers: CrawlerAudit[];
   /** Requests and disallowed requests per hour (log time, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
@@ -80,7 +81,7 @@ export class RobotsAudit {
   private crawlerRequests = 0;
   private otherRequests = 0;
   private malformedCount = 0;
-  private readonly malformedLines: number[] = [];
+  private readonly malformedLines: { log: string; line: number }[] = [];
   private readonly crawlers = new Map<string, CrawlerState>();
   private readonly hours = new Map<string, { requests: number; disallowed: number }>();
   private readonly agentOfUserAgent = new Map<string, { agent: string; named: boolean } | null>();
@@ -114,14 +115,14 @@ export class RobotsAudit {
     return found;
   }
 
-  /** Adds one log line (lineNumber: 1-based, for the malformed-line report). */
-  addLine(line: string, lineNumber: number, defaultHost: string | null = null): void {
+  /** Adds one log line (log and lineNumber: where it is, for the malformed-line report). */
+  addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
     if (line === '') return;
     this.lineCount++;
     const request = parseLogLine(line);
     if (request === null) {
       this.malformedCount++;
-      if (this.malformedLines.length < MAX_MALFORMED_LINES) this.malformedLines.push(lineNumber);
+      if (this.malformedLines.length < MAX_MALFORMED_LINES) this.malformedLines.push({ log, line: lineNumber });
       return;
     }
     const robots = this.robotsFor(request.vhost ?? defaultHost);

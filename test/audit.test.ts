@@ -29,6 +29,7 @@ const log = [
   'garbage line',
   '',
   'a.com:80 1.2.3.4 - - [17/May/2015:12:00:00 +0000] "GET /private/z HTTP/1.1" 200 1 "-" "googlebot"',
+  '9.9.9.9 - - [17/May/2015:12:30:00 +0000] "GET /private/q HTTP/1.0" 200 7', // common format: no User-Agent, not audited
 ].join('\n') + '\n';
 const logFile = join(dir, 'access.log');
 writeFileSync(logFile, log);
@@ -37,7 +38,7 @@ describe('RobotsAudit', () => {
   const report = (() => {
     const robots = parseRobots(robotsBody);
     const audit = new RobotsAudit(() => robots);
-    log.split('\n').forEach((text, i) => audit.addLine(text, i + 1));
+    log.split('\n').forEach((text, i) => audit.addLine(text, i + 1, 'access.log'));
     return audit.report();
   })();
   it('identifies crawlers by the file\'s product tokens (whole word, case-insensitive, longest first), else isbot', () => {
@@ -47,8 +48,8 @@ describe('RobotsAudit', () => {
       ['Googlebot-Image', true, 1, 1],
     ]);
     expect(report.crawlerRequests).toBe(8);
-    expect(report.otherRequests).toBe(1);
-    expect(report.lines).toBe(10);
+    expect(report.otherRequests).toBe(2);
+    expect(report.lines).toBe(11);
   });
   it('counts the rules that disallowed and the most requested disallowed paths', () => {
     const google = report.crawlers[0];
@@ -57,7 +58,7 @@ describe('RobotsAudit', () => {
     expect(report.crawlers[1].rules).toEqual([{ line: 8, pattern: '/tmp', requests: 1 }, { line: 9, pattern: '/*.png$', requests: 1 }]);
   });
   it('reports malformed lines with their numbers, and an hourly timeline', () => {
-    expect(report.malformed).toEqual({ count: 1, lines: [9] });
+    expect(report.malformed).toEqual({ count: 1, lines: [{ log: 'access.log', line: 9 }] });
     expect(report.timeline).toEqual([
       { hour: '2015-05-17 10:00', requests: 5, disallowed: 3 },
       { hour: '2015-05-17 11:00', requests: 2, disallowed: 2 },
@@ -74,14 +75,14 @@ describe('robotstxt audit', () => {
   it('table (default)', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, logFile]);
     expect(r.stdout).toBe([
-      '10 log lines: 8 crawler requests (6 disallowed), 1 other requests, 1 malformed',
+      '11 log lines: 8 crawler requests (6 disallowed), 2 other requests, 1 malformed',
       'crawler          requests  disallowed   share  top rule             top disallowed path',
       'Googlebot               4           3   75.0%  line 2 /private (3)  /private/a (2)',
       'bingbot (*)             3           2   66.7%  line 8 /tmp (1)      /img/b.png (1)',
       'Googlebot-Image         1           1  100.0%  line 5 / (1)         /img/a.png (1)',
       '(*) not named in robots.txt: its * group applies',
     ].join('\n') + '\n');
-    expect(r.stderr).toBe('robotstxt: 1 malformed log line(s) skipped (line numbers: 9)\n');
+    expect(r.stderr).toBe(`robotstxt: 1 malformed log line(s) skipped (${logFile}:9)\n`);
     expect(r.status).toBe(0);
   });
   it('json has crawlers with agent, requests, disallowed', () => {
@@ -150,7 +151,7 @@ describe.skipIf(corpusMissingReason !== null)('audit of the real Apache log', ()
     const robots = parseRobots(robotsBody);
     const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--format', 'json', CORPUS_LOG]).stdout);
     expect(report.lines).toBe(10000);
-    expect(report.malformed).toEqual({ count: 1, lines: [8899] });
+    expect(report.malformed).toEqual({ count: 1, lines: [{ log: CORPUS_LOG, line: 8899 }] });
     const google = report.crawlers.find((c: { agent: string }) => c.agent === 'Googlebot');
     let disallowed = 0;
     let requests = 0;

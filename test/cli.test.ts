@@ -65,11 +65,14 @@ describe('robotstxt test (robots_main contract)', () => {
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
-  it('--help prints usage with examples and exits 0', () => {
-    const r = robotstxt(['test', '--help']);
-    expect(r.stdout).toContain('Usage: robotstxt test');
-    expect(r.stdout).toContain('Examples:');
-    expect(r.status).toBe(0);
+  it('every command\'s --help prints usage with examples and exits 0', () => {
+    for (const command of ['test', 'check', 'lint', 'diff', 'audit']) {
+      const r = robotstxt([command, '--help']);
+      expect(r.stdout).toContain(`Usage: robotstxt ${command}`);
+      expect(r.stdout).toContain('Examples:');
+      expect(r.status).toBe(0);
+    }
+    expect(robotstxt(['--help']).stdout).toContain('audit --robots <file> <log>...');
   });
 });
 

@@ -135,17 +135,18 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     stream.setEncoding('latin1');
     let lineNumber = 0;
     for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-      audit.addLine(line, ++lineNumber);
+      audit.addLine(line, ++lineNumber, log);
       if (showProgress && (lineNumber & 0x3fff) === 0 && Date.now() - lastShown > 200) {
         lastShown = Date.now();
-        stderr(`\rrobotstxt audit: ${((100 * progress.bytes) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})`);
+        stderr(`\rrobotstxt audit: ${((100 * progress.bytes) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
       }
     }
   }
   if (showProgress) stderr('\r\x1b[K');
   const report = audit.report();
   if (report.malformed.count > 0) {
-    stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (line numbers: ${report.malformed.lines.slice(0, 10).join(', ')}${report.malformed.count > 10 ? ', ...' : ''})\n`);
+    const where = report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', ');
+    stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (${where}${report.malformed.count > 10 ? ', ...' : ''})\n`);
   }
   const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'html' ? auditHtml(report, `robots.txt audit of ${positionals.join(', ')}`) : table(report);
   if (values.output !== undefined) writeFileSync(values.output as string, text);
