@@ -20,6 +20,7 @@ import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
   NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NO_NODE, NO_RULE, alignUp,
 } from "./layout";
+import { findAnyOf8 } from "./scan";
 import { blobBase, edgeBytesBase, rulesBase, blobNodeCount, nodeAddress, childFor, nextGeneration, stampNode } from "./trie";
 
 const ENTRY_SPECIAL: u32 = 0x80000000;
@@ -320,24 +321,9 @@ function recordState(rowOffset: u32): void {
 /** Index of the first byte at or after p that is a stop byte (LF, CR, '#', NUL) or one of the state's exit bytes. */
 @inline function skipScan(p: usize, record: usize): usize {
   const exits = load<u32>(record + STATE_SKIP_BYTES);
-  const a = i8x16.splat(<i8>(exits & 0xff));
-  const b = i8x16.splat(<i8>((exits >>> 8) & 0xff));
-  const c = i8x16.splat(<i8>((exits >>> 16) & 0xff));
-  const d = i8x16.splat(<i8>(exits >>> 24));
-  const lf = i8x16.splat(<i8>CHAR_LF);
-  const cr = i8x16.splat(<i8>CHAR_CR);
-  const hash = i8x16.splat(<i8>CHAR_HASH);
-  const zero = i8x16.splat(0);
-  while (true) {
-    const chunk = v128.load(p);
-    const hits = v128.or(
-      v128.or(v128.or(i8x16.eq(chunk, a), i8x16.eq(chunk, b)), v128.or(i8x16.eq(chunk, c), i8x16.eq(chunk, d))),
-      v128.or(v128.or(i8x16.eq(chunk, lf), i8x16.eq(chunk, cr)), v128.or(i8x16.eq(chunk, hash), i8x16.eq(chunk, zero))),
-    );
-    const mask = i8x16.bitmask(hits);
-    if (mask != 0) return p + <usize>ctz(mask);
-    p += 16;
-  }
+  return findAnyOf8(p,
+    i8x16.splat(<i8>(exits & 0xff)), i8x16.splat(<i8>((exits >>> 8) & 0xff)), i8x16.splat(<i8>((exits >>> 16) & 0xff)), i8x16.splat(<i8>(exits >>> 24)),
+    i8x16.splat(<i8>CHAR_LF), i8x16.splat(<i8>CHAR_CR), i8x16.splat(<i8>CHAR_HASH), i8x16.splat(0));
 }
 
 /**

@@ -12,6 +12,7 @@ import { bindBlob, rfcMode } from "./trie";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath, findPathStart, PATH_IS_ROOT } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
+import { findAnyOf8 } from "./scan";
 export { compileRules } from "./compile";
 export { tokenizeLines } from "./lines";
 
@@ -110,24 +111,9 @@ store<u8>(hostKinds + CHAR_LF, <u8>HOST_ROOT);
 
 /** First byte at or after p that can end the scheme or host: ':' '/' '?' ';' '#' NUL LF CR (16 bytes a step). */
 @inline function nextHostStop(p: usize): usize {
-  const colon = i8x16.splat(<i8>CHAR_COLON);
-  const slash = i8x16.splat(<i8>CHAR_SLASH);
-  const question = i8x16.splat(<i8>CHAR_QUESTION);
-  const semicolon = i8x16.splat(<i8>CHAR_SEMICOLON);
-  const hash = i8x16.splat(<i8>CHAR_HASH);
-  const zero = i8x16.splat(0);
-  const lf = i8x16.splat(<i8>CHAR_LF);
-  const cr = i8x16.splat(<i8>CHAR_CR);
-  while (true) {
-    const chunk = v128.load(p);
-    const hits = v128.or(
-      v128.or(v128.or(i8x16.eq(chunk, colon), i8x16.eq(chunk, slash)), v128.or(i8x16.eq(chunk, question), i8x16.eq(chunk, semicolon))),
-      v128.or(v128.or(i8x16.eq(chunk, hash), i8x16.eq(chunk, zero)), v128.or(i8x16.eq(chunk, lf), i8x16.eq(chunk, cr))),
-    );
-    const mask = i8x16.bitmask(hits);
-    if (mask != 0) return p + <usize>ctz(mask);
-    p += 16;
-  }
+  return findAnyOf8(p,
+    i8x16.splat(<i8>CHAR_COLON), i8x16.splat(<i8>CHAR_SLASH), i8x16.splat(<i8>CHAR_QUESTION), i8x16.splat(<i8>CHAR_SEMICOLON),
+    i8x16.splat(<i8>CHAR_HASH), i8x16.splat(0), i8x16.splat(<i8>CHAR_LF), i8x16.splat(<i8>CHAR_CR));
 }
 
 /** Verdict of the path "/" (no path in the URL). */

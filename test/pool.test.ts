@@ -9,6 +9,19 @@ const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 const matcher = parseRobots('User-agent: *\nDisallow: /private\n').matcher('bot');
 const pools: RobotsPool[] = [];
+
+/** A LineChunkSource handing out these chunks, one per call, written into the caller's buffer. */
+function chunkSource(chunks: string[]): { next(target: Uint8Array): Promise<Uint8Array | null> } {
+  let index = 0;
+  return {
+    next: async (target) => {
+      if (index === chunks.length) return null;
+      const bytes = encode(chunks[index++]);
+      target.set(bytes);
+      return target.subarray(0, bytes.length);
+    },
+  };
+}
 afterAll(async () => { for (const pool of pools) await pool.close(); });
 
 describe('RobotsPool', () => {
@@ -58,15 +71,7 @@ describe('checkChunksInOrder', () => {
     const pool = new RobotsPool({ threads: 2, workerUrl: new URL('./fixtures/crashing-worker.mjs', import.meta.url) });
     pools.push(pool);
     const chunks = Array.from({ length: 12 }, (_, i) => `/private/${i}\n/page/${i}\n${i === 5 ? '/CRASH\n' : ''}${i === 8 ? '/THROW\n' : ''}`);
-    let index = 0;
-    const source = {
-      next: async (target: Uint8Array): Promise<Uint8Array | null> => {
-        if (index === chunks.length) return null;
-        const bytes = encode(chunks[index++]);
-        target.set(bytes);
-        return target.subarray(0, bytes.length);
-      },
-    };
+    const source = chunkSource(chunks);
     const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
     const outputs: string[] = [];
     for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 0, stats, 4096)) {
@@ -81,15 +86,7 @@ describe('checkChunksInOrder', () => {
     const pool = new RobotsPool({ threads: 1 });
     pools.push(pool);
     const chunks = Array.from({ length: 30 }, (_, i) => `/private/${i}\n/page/${i}\n`);
-    let index = 0;
-    const source = {
-      next: async (target: Uint8Array): Promise<Uint8Array | null> => {
-        if (index === chunks.length) return null;
-        const bytes = encode(chunks[index++]);
-        target.set(bytes);
-        return target.subarray(0, bytes.length);
-      },
-    };
+    const source = chunkSource(chunks);
     const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
     const outputs: string[] = [];
     for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 0, stats, 4096, true)) {

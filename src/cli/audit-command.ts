@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { RobotsAudit, type AuditReport } from '../audit.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
-import { RobotsError } from '../errors.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, fileError } from './common.js';
 import { LruCache, DEFAULT_CACHE_BYTES } from './robots-dir.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | --robots-dir <dir> [--host <name>]) [--format table|json|html]
@@ -81,8 +80,7 @@ async function openLog(path: string, progress: { bytes: number }): Promise<Reada
     closeSync(fd);
     gzip = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RobotsError('FILE_UNREADABLE', `cannot read log file '${path}': ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code)}`);
+    throw fileError(path, 'log file', error);
   }
   raw = createReadStream(path);
   raw.on('data', (chunk: Buffer) => { progress.bytes += chunk.length; });
@@ -117,7 +115,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
       try {
         robots = parseRobots(readFileSync(join(robotsDir as string, `${name}.txt`)), { mode, maxBytes });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new RobotsError('FILE_UNREADABLE', `cannot read robots file '${join(robotsDir as string, `${name}.txt`)}': ${String((error as NodeJS.ErrnoException).code)}`);
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(join(robotsDir as string, `${name}.txt`), 'robots file', error);
       }
       cache.set(name, robots);
       return robots;

@@ -45,9 +45,14 @@ export function readFileBytes(path: string, what: string): Uint8Array {
   try {
     return readFileSync(path);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`);
+    throw fileError(path, what, error);
   }
+}
+
+/** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
+export function fileError(path: string, what: string, error: unknown): RobotsError {
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`);
 }
 
 function describeErrno(code: string): string {

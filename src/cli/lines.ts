@@ -6,7 +6,7 @@ import { read as readCallback } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import { CHAR_LF } from '../constants.js';
-import { RobotsError } from '../errors.js';
+import { fileError } from './common.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;
@@ -30,8 +30,7 @@ export class LineReader {
       const handle = await open(path, 'r');
       return new LineReader(handle.fd, handle);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(code)}`);
+      throw fileError(path, what, error);
     }
   }
 

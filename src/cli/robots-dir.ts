@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRobots, asciiLowerCase, type RobotsMode } from '../robots.js';
 import type { RobotsMatcher } from '../matcher.js';
-import { RobotsError } from '../errors.js';
+import { fileError } from './common.js';
 
 /** What a URL gets when its host has no robots file (or the URL names no host). */
 export type MissingPolicy = 'allow' | 'disallow';
@@ -134,7 +134,7 @@ export class RobotsDirectory {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENAMETOOLONG') continue;
-        throw new RobotsError('FILE_UNREADABLE', `cannot read robots file '${path}': ${code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(code)}`);
+        throw fileError(path, 'robots file', error);
       }
       matcher = parseRobots(body, { mode: this.mode, maxBytes: this.maxBytes }).matcher(this.agents);
       this.compiled++;

@@ -1,0 +1,18 @@
+// Vector scans shared by the line scan (index.ts) and the automaton's skip states (dfa.ts).
+
+/**
+ * Address of the first byte at or after p equal to any of eight needles (splatted), 16 bytes a step. The
+ * caller guarantees one such byte within readable memory (an LF sentinel, or LF among the needles).
+ */
+@inline export function findAnyOf8(p: usize, a: v128, b: v128, c: v128, d: v128, e: v128, f: v128, g: v128, h: v128): usize {
+  while (true) {
+    const chunk = v128.load(p);
+    const hits = v128.or(
+      v128.or(v128.or(i8x16.eq(chunk, a), i8x16.eq(chunk, b)), v128.or(i8x16.eq(chunk, c), i8x16.eq(chunk, d))),
+      v128.or(v128.or(i8x16.eq(chunk, e), i8x16.eq(chunk, f)), v128.or(i8x16.eq(chunk, g), i8x16.eq(chunk, h))),
+    );
+    const mask = i8x16.bitmask(hits);
+    if (mask != 0) return p + <usize>ctz(mask);
+    p += 16;
+  }
+}
