@@ -103,3 +103,26 @@ describe.skipIf(corpusMissingReason !== null)('--log on the real Apache log (../
     });
   });
 });
+
+describe('gzip input (detected by its first bytes)', () => {
+  it('check reads gzip files and gzip on standard input, with the same output as plain text', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const plain = robotstxt(['check', '--robots', robots, '--agent', 'x'], urls).stdout;
+    const gz = join(dir, 'urls.txt.gz');
+    writeFileSync(gz, gzipSync(urls));
+    expect(robotstxt(['check', '--robots', robots, '--agent', 'x', gz]).stdout).toBe(plain);
+    expect(robotstxt(['check', '--robots', robots, '--agent', 'x', '-'], gzipSync(urls)).stdout).toBe(plain);
+    expect(robotstxt(['check', '--robots', robots, '--agent', 'x'], '\x1f').stdout).toBe('allowed\t\x1f\n'); // one byte: not gzip
+  });
+  it('check --log and diff --log read gzip logs', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const log = '1.2.3.4 - - [t] "GET /private/a HTTP/1.1" 200 1 "-" "bot"\n1.2.3.4 - - [t] "GET /b HTTP/1.1" 200 1 "-" "bot"\n';
+    const gz = join(dir, 'access.log.gz');
+    writeFileSync(gz, gzipSync(log));
+    expect(robotstxt(['check', '--robots', robots, '--agent', 'x', '--log', gz]).stdout).toBe('disallowed\t/private/a\nallowed\t/b\n');
+    const open = join(dir, 'open.txt');
+    writeFileSync(open, 'User-agent: *\nAllow: /\n');
+    const report = JSON.parse(robotstxt(['diff', open, robots, '--agent', 'x', '--log', gz, '--format', 'json']).stdout);
+    expect([report.checked, report.newlyDisallowed.length]).toEqual([2, 1]);
+  });
+});

@@ -2,7 +2,8 @@
 // backpressure.
 import { once } from 'node:events';
 import { open, type FileHandle } from 'node:fs/promises';
-import { read as readCallback } from 'node:fs';
+import { read as readCallback, createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import { CHAR_LF } from '../constants.js';
@@ -13,25 +14,97 @@ export const CHUNK_BYTES = 1 << 20;
 
 const readFd = promisify(readCallback);
 
+/** Where bytes come from: a file descriptor read in place, or (gzip) decompressed chunks. */
+interface ByteSource {
+  /** Reads up to length bytes into target at offset; 0 at the end. */
+  read(target: Uint8Array, offset: number, length: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const GZIP_MAGIC_0 = 0x1f;
+const GZIP_MAGIC_1 = 0x8b;
+
+/** Bytes of an fd, after some already read (the sniffed head). */
+function fdSource(fd: number, handle: FileHandle | null, head: Uint8Array): ByteSource {
+  let pending = head;
+  return {
+    async read(target, offset, length) {
+      if (pending.length > 0) {
+        const count = Math.min(length, pending.length);
+        target.set(pending.subarray(0, count), offset);
+        pending = pending.subarray(count);
+        return count;
+      }
+      return (await readFd(fd, target, offset, length, null)).bytesRead;
+    },
+    async close() {
+      await handle?.close();
+    },
+  };
+}
+
+/** Decompressed bytes of a gzip fd (the head already read is fed first). */
+function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array): ByteSource {
+  const gunzip = createGunzip();
+  gunzip.write(head);
+  createReadStream('', { fd, autoClose: false, highWaterMark: CHUNK_BYTES }).pipe(gunzip);
+  const chunks = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let pending: Uint8Array = new Uint8Array(0);
+  return {
+    async read(target, offset, length) {
+      while (pending.length === 0) {
+        const next = await chunks.next();
+        if (next.done === true) return 0;
+        pending = next.value;
+      }
+      const count = Math.min(length, pending.length);
+      target.set(pending.subarray(0, count), offset);
+      pending = pending.subarray(count);
+      return count;
+    },
+    async close() {
+      await handle?.close();
+    },
+  };
+}
+
 /**
- * Reads an input (a file or standard input) as chunks of whole lines, each written into a buffer from the
- * caller (so it can live in shared memory). Memory: the caller's buffers plus the longest line.
+ * Reads an input (a file or standard input, gzip or not: its first two bytes tell) as chunks of whole lines,
+ * each written into a buffer from the caller (so it can live in shared memory). Memory: the caller's buffers
+ * plus the longest line.
  */
 export class LineReader {
   private carry: Uint8Array = new Uint8Array(0);
   private ended = false;
-
-  private constructor(private readonly fd: number, private readonly handle: FileHandle | null) {}
+  private constructor(private readonly source: ByteSource) {}
 
   /** Opens a file, or standard input for undefined or `-`; a missing file fails with an error naming it. */
   static async open(path: string | undefined, what: string): Promise<LineReader> {
-    if (path === undefined || path === '-') return new LineReader(0, null);
-    try {
-      const handle = await open(path, 'r');
-      return new LineReader(handle.fd, handle);
-    } catch (error) {
-      throw fileError(path, what, error);
+    let fd = 0;
+    let handle: FileHandle | null = null;
+    if (path !== undefined && path !== '-') {
+      try {
+        handle = await open(path, 'r');
+        fd = handle.fd;
+      } catch (error) {
+        throw fileError(path, what, error);
+      }
     }
+    const head = new Uint8Array(2);
+    let sniffed = 0;
+    try {
+      while (sniffed < 2) {
+        const { bytesRead } = await readFd(fd, head, sniffed, 2 - sniffed, null);
+        if (bytesRead === 0) break;
+        sniffed += bytesRead;
+      }
+    } catch (error) {
+      await handle?.close();
+      throw fileError(path ?? '-', what, error);
+    }
+    const start = head.slice(0, sniffed);
+    const gzip = sniffed === 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
+    return new LineReader(gzip ? gzipSource(fd, handle, start) : fdSource(fd, handle, start));
   }
 
   /**
@@ -48,10 +121,10 @@ export class LineReader {
       // Fill while data flows: stop when nearly full, or after a short read (a slow producer such as
       // `tail -f` gets its lines answered now, not when a whole chunk has arrived).
       while (!this.ended && length < buffer.length) {
-        const { bytesRead } = await readFd(this.fd, buffer, length, buffer.length - length, null);
+        const bytesRead = await this.source.read(buffer, length, buffer.length - length);
         if (bytesRead === 0) {
           this.ended = true;
-          await this.handle?.close();
+          await this.source.close();
           break;
         }
         length += bytesRead;
