@@ -187,8 +187,6 @@ function pathStartOf(p: usize): usize {
   }
 }
 
-const groupStarts = memory.data(<i32>(LANES * 4));
-const groupNexts = memory.data(<i32>(LANES * 4));
 
 /**
  * Google mode, up to LANES lines from p walked interleaved (large automata). Writes their verdicts from
@@ -201,8 +199,6 @@ function matchLineGroup(p: usize, end: usize, verdictPtr: usize): usize {
   while (count < LANES && p < end) {
     const pathStart = pathStartOf(p);
     const next = findLf(hostScanStop) + 1;
-    store<u32>(groupStarts + <usize>count * 4, <u32>p);
-    store<u32>(groupNexts + <usize>count * 4, <u32>next);
     beginWalk();
     let walking = pathStart != 0;
     if (pathStart == 0) {

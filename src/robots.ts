@@ -1,6 +1,6 @@
 // A parsed robots.txt: groups with their rules, sitemaps, crawl-delay, host, clean-param, diagnostics.
 // Built by a RobotsParseHandler from the parser's events; compiles matchers per agent query on demand.
-import { CHAR_ASTERISK, DEFAULT_MAX_BYTES, RULE_KIND_ALLOW, RULE_KIND_DISALLOW } from './constants.js';
+import { CHAR_ASTERISK, DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
 import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parse/parser.js';
 import { RobotsMatcher } from './matcher.js';

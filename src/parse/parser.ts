@@ -67,15 +67,6 @@ export function isRobotsWhitespace(byte: number): boolean {
 
 const lowerAscii = (byte: number): number => (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte);
 
-/** Classifies a key by ASCII case-insensitive prefix. Called once per line. */
-export function classifyKey(key: Uint8Array, mode: RobotsMode): { kind: KeyKind; typo: boolean } {
-  const index = keyPrefixIndex(key, mode);
-  return index < 0 ? UNKNOWN_KEY : KEY_RESULTS[index];
-}
-
-const UNKNOWN_KEY = { kind: 'unknown' as KeyKind, typo: false };
-const KEY_RESULTS = KEY_PREFIXES.map((candidate) => ({ kind: candidate.kind, typo: candidate.typo }));
-
 /** Index into KEY_PREFIXES of the first prefix that key starts with, or -1. */
 function keyPrefixIndex(key: Uint8Array, mode: RobotsMode): number {
   if (key.length === 0) return -1;

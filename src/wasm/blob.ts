@@ -1,6 +1,6 @@
 // Reads the rule table of a compiled matcher blob (layout in src/constants.ts, made by assembly/compile.ts).
 import {
-  HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, HEADER_RULE_COUNT, HEADER_NODE_COUNT, RULE_KIND, RULE_LINE,
+  HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, RULE_KIND, RULE_LINE,
   RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SOURCE_INDEX, RULE_DERIVED, RULE_SIZE,
 } from '../constants.js';
 
@@ -34,10 +34,4 @@ export function compiledRule(blob: Uint8Array, index: number): CompiledRule {
     sourceIndex: data.getUint32(rule + RULE_SOURCE_INDEX, true),
     derived: data.getUint32(rule + RULE_DERIVED, true) === 1,
   };
-}
-
-/** Rule and node counts of a blob (statistics, memory accounting). */
-export function blobCounts(blob: Uint8Array): { rules: number; nodes: number } {
-  const data = view(blob);
-  return { rules: data.getUint32(HEADER_RULE_COUNT, true), nodes: data.getUint32(HEADER_NODE_COUNT, true) };
 }
