@@ -5,7 +5,43 @@ import {
   CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_COLON, CHAR_SPACE, CHAR_TAB, CHAR_VT, CHAR_FF, MAX_LINE_BYTES,
   LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START, LINE_VALUE_END, LINE_FLAGS, LINE_RECORD_SIZE,
   LINE_FLAG_TRUNCATED, LINE_FLAG_NUL, LINE_FLAG_MISSING_COLON, LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY,
+  LINE_FLAG_TYPO, LINE_KEY_KIND, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, KEY_SITEMAP,
 } from "../src/constants";
+
+/** Does key [start, end) start with text (lower-case ASCII), ignoring ASCII case? */
+function hasPrefix(base: usize, start: i32, end: i32, text: string): bool {
+  const length = text.length;
+  if (end - start < length) return false;
+  const chars = changetype<usize>(text);
+  for (let i = 0; i < length; i++) {
+    let c = <i32>load<u8>(base + <usize>(start + i));
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c != <i32>load<u16>(chars + (<usize>i << 1))) return false;
+  }
+  return true;
+}
+
+let keyIsTypo = false;
+
+/** The key's kind by prefix, in the reference's order; sets keyIsTypo for the Google-only misspellings. */
+function keyKind(base: usize, start: i32, end: i32, google: bool): i32 {
+  keyIsTypo = false;
+  const first = <i32>load<u8>(base + <usize>start) | 0x20;
+  if (first == 0x75) { // u
+    if (hasPrefix(base, start, end, "user-agent")) return KEY_USER_AGENT;
+    if (google && (hasPrefix(base, start, end, "useragent") || hasPrefix(base, start, end, "user agent"))) { keyIsTypo = true; return KEY_USER_AGENT; }
+  } else if (first == 0x61) { // a
+    if (hasPrefix(base, start, end, "allow")) return KEY_ALLOW;
+  } else if (first == 0x64) { // d
+    if (hasPrefix(base, start, end, "disallow")) return KEY_DISALLOW;
+    if (google && (hasPrefix(base, start, end, "dissallow") || hasPrefix(base, start, end, "dissalow") || hasPrefix(base, start, end, "disalow") ||
+        hasPrefix(base, start, end, "diasllow") || hasPrefix(base, start, end, "disallaw"))) { keyIsTypo = true; return KEY_DISALLOW; }
+  } else if (first == 0x73) { // s
+    if (hasPrefix(base, start, end, "sitemap")) return KEY_SITEMAP;
+    if (google && hasPrefix(base, start, end, "site-map")) { keyIsTypo = true; return KEY_SITEMAP; }
+  }
+  return KEY_UNKNOWN;
+}
 
 @inline function isWhitespace(c: i32): bool {
   return c == CHAR_SPACE || c == CHAR_TAB || c == CHAR_LF || c == CHAR_VT || c == CHAR_FF || c == CHAR_CR;
@@ -17,13 +53,14 @@ import {
 
 let recordsEnd: usize = 0;
 
-@inline function emit(lineNumber: i32, keyStart: i32, keyEnd: i32, valueStart: i32, valueEnd: i32, flags: i32): void {
+@inline function emit(lineNumber: i32, keyStart: i32, keyEnd: i32, valueStart: i32, valueEnd: i32, flags: i32, kind: i32 = KEY_UNKNOWN): void {
   store<i32>(recordsEnd + LINE_NUMBER, lineNumber);
   store<i32>(recordsEnd + LINE_KEY_START, keyStart);
   store<i32>(recordsEnd + LINE_KEY_END, keyEnd);
   store<i32>(recordsEnd + LINE_VALUE_START, valueStart);
   store<i32>(recordsEnd + LINE_VALUE_END, valueEnd);
   store<i32>(recordsEnd + LINE_FLAGS, flags);
+  store<i32>(recordsEnd + LINE_KEY_KIND, kind);
   recordsEnd += LINE_RECORD_SIZE;
 }
 
@@ -76,7 +113,8 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
     return;
   }
   while (valueStart < end && isWhitespace(load<u8>(base + <usize>valueStart))) valueStart++;
-  emit(lineNumber, start, keyEnd, valueStart, end, flags);
+  const kind = keyKind(base, start, keyEnd, google);
+  emit(lineNumber, start, keyEnd, valueStart, end, keyIsTypo ? flags | LINE_FLAG_TYPO : flags, kind);
 }
 
 /**

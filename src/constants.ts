@@ -59,12 +59,21 @@ export const LINE_KEY_END = 8;
 export const LINE_VALUE_START = 12;
 export const LINE_VALUE_END = 16;
 export const LINE_FLAGS = 20;
-export const LINE_RECORD_SIZE = 24;
+export const LINE_KEY_KIND = 24; // KEY_* below
+export const LINE_RECORD_SIZE = 28;
 export const LINE_FLAG_TRUNCATED = 1; // GoogleOnly: bytes past MAX_LINE_BYTES dropped
 export const LINE_FLAG_NUL = 2; // a NUL ended the content
 export const LINE_FLAG_MISSING_COLON = 4; // GoogleOnly: "key value" accepted
 export const LINE_FLAG_NO_SEPARATOR = 8; // text without a usable separator: ignored
 export const LINE_FLAG_EMPTY_KEY = 16; // a separator with nothing before it: ignored
+export const LINE_FLAG_TYPO = 32; // GoogleOnly: the key is an accepted misspelling
+
+// ---- key kinds, by ASCII case-insensitive prefix in this order: user-agent, allow, disallow, sitemap ----
+export const KEY_UNKNOWN = 0;
+export const KEY_USER_AGENT = 1;
+export const KEY_ALLOW = 2;
+export const KEY_DISALLOW = 3;
+export const KEY_SITEMAP = 4;
 
 // ---- output filters for formatLines ----
 export const OUTPUT_ALL = 0;

@@ -1,10 +1,10 @@
 // robots.txt bytes -> lines -> (key, value, line number) events for a handler. Never decodes a charset,
 // never throws on any body. Mirrors the reference's observable rules (REFERENCE-BEHAVIOUR.md sections 1-3);
-// the per-byte part runs in the WebAssembly core (assembly/lines.ts).
+// the per-byte part, key classification included, runs in the WebAssembly core (assembly/lines.ts).
 import {
   CHAR_LF, CHAR_CR, CHAR_SPACE, CHAR_TAB, CHAR_VT, CHAR_FF, LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START,
   LINE_VALUE_END, LINE_FLAGS, LINE_RECORD_SIZE, LINE_FLAG_TRUNCATED, LINE_FLAG_NUL, LINE_FLAG_MISSING_COLON,
-  LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY,
+  LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY, LINE_FLAG_TYPO, LINE_KEY_KIND, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, KEY_SITEMAP,
 } from '../constants.js';
 import { core } from '../wasm/core.js';
 
@@ -31,32 +31,6 @@ export interface RobotsParseHandler {
   notice(line: number, code: ParseNoticeCode): void;
 }
 
-export type KeyKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'unknown';
-
-const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-interface KeyPrefix {
-  kind: KeyKind;
-  prefix: Uint8Array;
-  /** GoogleOnly: accepted only in google mode. */
-  typo: boolean;
-}
-
-// Order matters: the first matching prefix wins, as in the reference.
-const KEY_PREFIXES: readonly KeyPrefix[] = [
-  { kind: 'user-agent', prefix: ascii('user-agent'), typo: false },
-  { kind: 'user-agent', prefix: ascii('useragent'), typo: true },
-  { kind: 'user-agent', prefix: ascii('user agent'), typo: true },
-  { kind: 'allow', prefix: ascii('allow'), typo: false },
-  { kind: 'disallow', prefix: ascii('disallow'), typo: false },
-  { kind: 'disallow', prefix: ascii('dissallow'), typo: true },
-  { kind: 'disallow', prefix: ascii('dissalow'), typo: true },
-  { kind: 'disallow', prefix: ascii('disalow'), typo: true },
-  { kind: 'disallow', prefix: ascii('diasllow'), typo: true },
-  { kind: 'disallow', prefix: ascii('disallaw'), typo: true },
-  { kind: 'sitemap', prefix: ascii('sitemap'), typo: false },
-  { kind: 'sitemap', prefix: ascii('site-map'), typo: true },
-];
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
@@ -65,27 +39,6 @@ export function isRobotsWhitespace(byte: number): boolean {
   return byte === CHAR_SPACE || byte === CHAR_TAB || byte === CHAR_LF || byte === CHAR_VT || byte === CHAR_FF || byte === CHAR_CR;
 }
 
-const lowerAscii = (byte: number): number => (byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte);
-
-/** Index into KEY_PREFIXES of the first prefix that key starts with, or -1. */
-function keyPrefixIndex(key: Uint8Array, mode: RobotsMode): number {
-  if (key.length === 0) return -1;
-  const first = lowerAscii(key[0]);
-  // every prefix starts with u, a, d or s: other keys are unknown after one comparison
-  if (first !== 0x75 && first !== 0x61 && first !== 0x64 && first !== 0x73) return -1;
-  for (let index = 0; index < KEY_PREFIXES.length; index++) {
-    const candidate = KEY_PREFIXES[index];
-    if (candidate.typo && mode !== 'google') continue;
-    const prefix = candidate.prefix;
-    if (key.length < prefix.length || prefix[0] !== first) continue;
-    let same = true;
-    for (let i = 1; i < prefix.length; i++) {
-      if (lowerAscii(key[i]) !== prefix[i]) { same = false; break; }
-    }
-    if (same) return index;
-  }
-  return -1;
-}
 
 /** Bytes of the (possibly partial) UTF-8 BOM at the start of body: 0 to 3. */
 export function bomLength(body: Uint8Array): number {
@@ -117,17 +70,14 @@ export function parseRobotsBody(body: Uint8Array, mode: RobotsMode, handler: Rob
     }
     const keyStart = records[r + (LINE_KEY_START >> 2)];
     if (keyStart < 0) continue;
-    const key = body.subarray(keyStart, records[r + (LINE_KEY_END >> 2)]);
     const value = body.subarray(records[r + (LINE_VALUE_START >> 2)], records[r + (LINE_VALUE_END >> 2)]);
-    const index = keyPrefixIndex(key, mode);
-    const kind = index < 0 ? 'unknown' : KEY_PREFIXES[index].kind;
-    if (index >= 0 && KEY_PREFIXES[index].typo) handler.notice(lineNumber, 'typo-key');
-    switch (kind) {
-      case 'user-agent': handler.userAgent(lineNumber, value); break;
-      case 'allow': handler.allow(lineNumber, value); break;
-      case 'disallow': handler.disallow(lineNumber, value); break;
-      case 'sitemap': handler.sitemap(lineNumber, value); break;
-      default: handler.unknown(lineNumber, key, value);
+    if (flags & LINE_FLAG_TYPO) handler.notice(lineNumber, 'typo-key');
+    switch (records[r + (LINE_KEY_KIND >> 2)]) {
+      case KEY_USER_AGENT: handler.userAgent(lineNumber, value); break;
+      case KEY_ALLOW: handler.allow(lineNumber, value); break;
+      case KEY_DISALLOW: handler.disallow(lineNumber, value); break;
+      case KEY_SITEMAP: handler.sitemap(lineNumber, value); break;
+      default: handler.unknown(lineNumber, body.subarray(keyStart, records[r + (LINE_KEY_END >> 2)]), value);
     }
   }
 }
