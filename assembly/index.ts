@@ -130,24 +130,32 @@ function fallbackVerdict(urlPtr: usize, urlEnd: usize): u32 {
   return verdict;
 }
 
-/** Google mode, one line at p (input followed by an LF sentinel): writes the verdict, returns the next line's start. */
-function matchLineGoogle(p: usize, verdictPtr: usize): usize {
-  const lineStart = p;
+/** Where a line's path starts (0: the path is "/"), and where the scan stopped (for the line end search). */
+let hostScanStop: usize = 0;
+@inline function pathStartOf(p: usize): usize {
   if (load<u8>(p) == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) p += 2;
   let schemeSeen = false;
-  let pathStart: usize = 0;
   while (true) {
-    p = nextHostStop(p); // the input is followed by an LF sentinel and 16 readable bytes
+    p = nextHostStop(p);
     const kind = <u32>load<u8>(hostKinds + <usize>load<u8>(p));
-    if (kind == HOST_PATH) { pathStart = p; break; }
+    if (kind == HOST_PATH) { hostScanStop = p; return p; }
     if (kind == HOST_COLON) {
       if (!schemeSeen && load<u8>(p + 1) == CHAR_SLASH && load<u8>(p + 2) == CHAR_SLASH) { schemeSeen = true; p += 3; }
       else p++;
       continue;
     }
     if (kind == HOST_CR && load<u8>(p + 1) != CHAR_LF) { p++; continue; }
-    break; // '#', NUL, LF or CR LF before any path character: the path is "/"
+    hostScanStop = p;
+    return 0;
   }
+}
+
+
+/** Google mode, one line at p (input followed by an LF sentinel): writes the verdict, returns the next line's start. */
+function matchLineGoogle(p: usize, verdictPtr: usize): usize {
+  const lineStart = p;
+  const pathStart = pathStartOf(p);
+  p = hostScanStop;
   let stop = p;
   if (pathStart == 0) {
     store<u8>(verdictPtr, <u8>rootVerdict());
@@ -166,27 +174,6 @@ function matchLineGoogle(p: usize, verdictPtr: usize): usize {
   }
   return (load<u8>(stop) == CHAR_LF ? stop : findLf(stop)) + 1;
 }
-
-/** Where a line's path starts (0: the path is "/"), and where the scan stopped (for the line end search). */
-let hostScanStop: usize = 0;
-function pathStartOf(p: usize): usize {
-  if (load<u8>(p) == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) p += 2;
-  let schemeSeen = false;
-  while (true) {
-    p = nextHostStop(p);
-    const kind = <u32>load<u8>(hostKinds + <usize>load<u8>(p));
-    if (kind == HOST_PATH) { hostScanStop = p; return p; }
-    if (kind == HOST_COLON) {
-      if (!schemeSeen && load<u8>(p + 1) == CHAR_SLASH && load<u8>(p + 2) == CHAR_SLASH) { schemeSeen = true; p += 3; }
-      else p++;
-      continue;
-    }
-    if (kind == HOST_CR && load<u8>(p + 1) != CHAR_LF) { p++; continue; }
-    hostScanStop = p;
-    return 0;
-  }
-}
-
 
 /**
  * Google mode, up to LANES lines from p walked interleaved (large automata). Writes their verdicts from

@@ -1,15 +1,11 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
-import { createReadStream, openSync, readSync, closeSync, statSync, writeFileSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
-import { createInterface } from 'node:readline';
-import { PassThrough, type Readable } from 'node:stream';
-import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { RobotsAudit, type AuditReport } from '../audit.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, fileError } from './common.js';
-import { LruCache, DEFAULT_CACHE_BYTES } from './robots-dir.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
+import { LruCache, DEFAULT_CACHE_BYTES, readRobotsFileFor } from './robots-dir.js';
+import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | --robots-dir <dir> [--host <name>]) [--format table|json|html]
                        [--output <file>] [--mode google|rfc] [--max-bytes N] <log> [<log>]...
@@ -46,47 +42,6 @@ const OPTIONS = {
   'max-bytes': { type: 'string' },
 } as const;
 
-const GZIP_MAGIC = [0x1f, 0x8b];
-
-/** A log file or standard input as a (decompressed when gzip) byte stream; counts raw bytes read. */
-async function openLog(path: string, progress: { bytes: number }): Promise<Readable> {
-  let raw: Readable;
-  let gzip = false;
-  if (path === '-') {
-    raw = process.stdin;
-    const first = await new Promise<Buffer | null>((resolve) => {
-      const onData = (chunk: Buffer): void => { cleanup(); process.stdin.pause(); resolve(chunk); };
-      const onEnd = (): void => { cleanup(); resolve(null); };
-      const cleanup = (): void => { process.stdin.off('data', onData); process.stdin.off('end', onEnd); };
-      process.stdin.on('data', onData);
-      process.stdin.on('end', onEnd);
-    });
-    const pass = new PassThrough();
-    if (first === null) {
-      pass.end();
-      return pass;
-    }
-    gzip = first[0] === GZIP_MAGIC[0] && first[1] === GZIP_MAGIC[1];
-    const target = gzip ? createGunzip() : pass;
-    target.write(first);
-    process.stdin.pipe(target);
-    process.stdin.resume();
-    return target;
-  }
-  try {
-    const fd = openSync(path, 'r');
-    const head = Buffer.alloc(2);
-    readSync(fd, head, 0, 2, 0);
-    closeSync(fd);
-    gzip = head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-  } catch (error) {
-    throw fileError(path, 'log file', error);
-  }
-  raw = createReadStream(path);
-  raw.on('data', (chunk: Buffer) => { progress.bytes += chunk.length; });
-  return gzip ? raw.pipe(createGunzip()) : raw;
-}
-
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, 'audit');
   const robotsFile = values.robots as string | undefined;
@@ -111,34 +66,27 @@ export async function runAudit(args: string[], write: (text: string) => void, st
       if (name === undefined || !/^[a-z0-9.:[\]_-]+$/.test(name)) return null;
       const cached = cache.get(name);
       if (cached !== undefined) return cached;
-      let robots: RobotsTxt | null = null;
-      try {
-        robots = parseRobots(readFileSync(join(robotsDir as string, `${name}.txt`)), { mode, maxBytes });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(join(robotsDir as string, `${name}.txt`), 'robots file', error);
-      }
+      const body = readRobotsFileFor(robotsDir as string, name, null);
+      const robots = body === null ? null : parseRobots(body, { mode, maxBytes });
       cache.set(name, robots);
       return robots;
     };
   }
 
   const audit = new RobotsAudit(robotsFor);
-  const progress = { bytes: 0 };
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
-  let lastShown = 0;
+  let doneBytes = 0;
+  const buffer = new Uint8Array(CHUNK_BYTES);
   for (const log of positionals) {
-    const stream = await openLog(log, progress);
-    stream.setEncoding('latin1');
+    const reader = await LineReader.open(log, 'log file');
     let lineNumber = 0;
-    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-      audit.addLine(line, ++lineNumber, log);
-      if (showProgress && (lineNumber & 0x3fff) === 0 && Date.now() - lastShown > 200) {
-        lastShown = Date.now();
-        stderr(`\rrobotstxt audit: ${((100 * progress.bytes) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
-      }
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+      for (const line of chunkLines(chunk)) audit.addLine(line, ++lineNumber, log);
+      if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + reader.rawBytesRead)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
     }
+    doneBytes += reader.rawBytesRead;
   }
   if (showProgress) stderr('\r\x1b[K');
   const report = audit.report();

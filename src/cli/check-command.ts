@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { CHAR_LF, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED } from '../constants.js';
 import { parseLogLine } from '../log.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
-import { LineReader, CHUNK_BYTES, writeAll } from './lines.js';
+import { LineReader, CHUNK_BYTES, writeAll, chunkLines } from './lines.js';
 import { RobotsDirectory, type MissingPolicy } from './robots-dir.js';
 import type { RobotsMatcher } from '../matcher.js';
 
@@ -230,13 +230,9 @@ async function checkLinesOneByOne(reader: LineReader, matcherFor: (url: Uint8Arr
   let lineNumber = 0;
   let malformed = 0;
   for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-    const text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1');
-    const lines = text.split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
     let out = '';
-    for (let line of lines) {
+    for (const line of chunkLines(chunk)) {
       lineNumber++;
-      if (line.endsWith('\r')) line = line.slice(0, -1);
       let url = line;
       if (options.fromLog) {
         const request = parseLogLine(line);

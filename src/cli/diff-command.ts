@@ -2,7 +2,7 @@
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
 import { parseLogLine } from '../log.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
-import { LineReader, CHUNK_BYTES } from './lines.js';
+import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
                       (--urls <file> | --log <file> [--log <file>]...) [--format text|json] [--limit N]
@@ -63,10 +63,10 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
     let malformed = 0;
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
       const targets: string[] = [];
-      for (const line of Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1').split('\n')) {
+      for (const line of chunkLines(chunk)) {
         if (line === '') continue;
         lineNumber++;
-        const request = parseLogLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+        const request = parseLogLine(line);
         if (request === null) malformed++;
         else targets.push(request.target);
       }

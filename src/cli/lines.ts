@@ -19,6 +19,8 @@ interface ByteSource {
   /** Reads up to length bytes into target at offset; 0 at the end. */
   read(target: Uint8Array, offset: number, length: number): Promise<number>;
   close(): Promise<void>;
+  /** Bytes taken from the file so far (compressed bytes for gzip): for progress against the file size. */
+  rawBytes: number;
 }
 
 const GZIP_MAGIC_0 = 0x1f;
@@ -28,6 +30,7 @@ const GZIP_MAGIC_1 = 0x8b;
 function fdSource(fd: number, handle: FileHandle | null, head: Uint8Array): ByteSource {
   let pending = head;
   return {
+    rawBytes: head.length,
     async read(target, offset, length) {
       if (pending.length > 0) {
         const count = Math.min(length, pending.length);
@@ -35,7 +38,9 @@ function fdSource(fd: number, handle: FileHandle | null, head: Uint8Array): Byte
         pending = pending.subarray(count);
         return count;
       }
-      return (await readFd(fd, target, offset, length, null)).bytesRead;
+      const { bytesRead } = await readFd(fd, target, offset, length, null);
+      this.rawBytes += bytesRead;
+      return bytesRead;
     },
     async close() {
       await handle?.close();
@@ -47,11 +52,13 @@ function fdSource(fd: number, handle: FileHandle | null, head: Uint8Array): Byte
 function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array): ByteSource {
   const gunzip = createGunzip();
   gunzip.write(head);
-  createReadStream('', { fd, autoClose: false, highWaterMark: CHUNK_BYTES }).pipe(gunzip);
+  const raw = createReadStream('', { fd, autoClose: false, highWaterMark: CHUNK_BYTES });
+  raw.pipe(gunzip);
   const chunks = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let pending: Uint8Array = new Uint8Array(0);
-  return {
-    async read(target, offset, length) {
+  const source = {
+    rawBytes: head.length,
+    async read(target: Uint8Array, offset: number, length: number): Promise<number> {
       while (pending.length === 0) {
         const next = await chunks.next();
         if (next.done === true) return 0;
@@ -62,10 +69,12 @@ function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array): By
       pending = pending.subarray(count);
       return count;
     },
-    async close() {
+    async close(): Promise<void> {
       await handle?.close();
     },
   };
+  raw.on('data', (chunk: string | Buffer) => { source.rawBytes += chunk.length; });
+  return source;
 }
 
 /**
@@ -77,6 +86,11 @@ export class LineReader {
   private carry: Uint8Array = new Uint8Array(0);
   private ended = false;
   private constructor(private readonly source: ByteSource) {}
+
+  /** Bytes read from the file so far (compressed bytes for gzip input). */
+  get rawBytesRead(): number {
+    return this.source.rawBytes;
+  }
 
   /** Opens a file, or standard input for undefined or `-`; a missing file fails with an error naming it. */
   static async open(path: string | undefined, what: string): Promise<LineReader> {
@@ -146,6 +160,17 @@ export class LineReader {
     }
   }
 
+}
+
+/**
+ * The lines of a chunk of whole lines as strings of one char per byte (latin1: no byte is lost), a CR
+ * before the LF removed; a final LF ends the last line. For the commands that read logs line by line.
+ */
+export function chunkLines(chunk: Uint8Array): string[] {
+  const lines = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
+  return lines;
 }
 
 /** A pipe delivers at most this much per read on Linux; a shorter read means the producer is slower than us. */

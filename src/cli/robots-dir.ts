@@ -36,6 +36,25 @@ export function urlHost(line: Uint8Array): { host: string; port: string | null }
 const latin1 = new TextDecoder('latin1');
 
 /**
+ * The robots.txt bytes of a host in a --robots-dir: <dir>/<host>:<port>.txt first when a port is given, then
+ * <dir>/<host>.txt; null when there is none. A file that exists but cannot be read is an error naming it.
+ */
+export function readRobotsFileFor(directory: string, host: string, port: string | null): Uint8Array | null {
+  const names = port === null ? [`${host}.txt`] : [`${host}:${port}.txt`, `${host}.txt`];
+  for (const name of names) {
+    const path = join(directory, name);
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENAMETOOLONG') continue;
+      throw fileError(path, 'robots file', error);
+    }
+  }
+  return null;
+}
+
+/**
  * A map bounded by a byte budget: get() refreshes an entry, set() evicts least recently used entries until
  * the total of sizeOf(entry) (plus a per-key cost) fits. One per --robots-dir run.
  */
@@ -123,25 +142,14 @@ export class RobotsDirectory {
     const key = where.port === null ? where.host : `${where.host}:${where.port}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
-    const candidates = where.port === null ? [`${where.host}.txt`] : [`${where.host}:${where.port}.txt`, `${where.host}.txt`];
+    const body = readRobotsFileFor(this.directory, where.host, where.port);
     let matcher = this.missingMatcher;
-    let found = false;
-    for (const name of candidates) {
-      const path = join(this.directory, name);
-      let body: Uint8Array;
-      try {
-        body = readFileSync(path);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENAMETOOLONG') continue;
-        throw fileError(path, 'robots file', error);
-      }
+    if (body !== null) {
       matcher = parseRobots(body, { mode: this.mode, maxBytes: this.maxBytes }).matcher(this.agents);
       this.compiled++;
-      found = true;
-      break;
+    } else {
+      this.missingLookups++;
     }
-    if (!found) this.missingLookups++;
     this.cache.set(key, matcher);
     return matcher;
   }
