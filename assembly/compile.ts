@@ -6,14 +6,15 @@ import {
   RULE_KIND, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SOURCE_INDEX, RULE_DERIVED, RULE_SIZE,
   RULE_KIND_ALLOW, FLAG_RFC_MODE, BLOB_MAGIC, HEADER_MAGIC, HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_RULE_COUNT,
   HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET,
-  HEADER_PATTERNS_OFFSET, HEADER_TOTAL_LENGTH, HEADER_EDGE_COUNT, HEADER_SIZE, CHAR_SLASH, CHAR_DOLLAR, CHAR_ASTERISK,
+  HEADER_PATTERNS_OFFSET, HEADER_TOTAL_LENGTH, HEADER_EDGE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_SIZE, CHAR_SLASH, CHAR_DOLLAR, CHAR_ASTERISK,
 } from "../src/constants";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE,
   NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE, NODE_STAMP, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR,
-  NO_RULE, NO_NODE, ensureCapacity, alignUp,
+  NODE_IN_AUTOMATON, NO_RULE, NO_NODE, ensureCapacity, alignUp,
 } from "./layout";
+import { buildLiteralTrie, literalTrieBound } from "./literal";
 
 // Build-time sibling lists, TMP_NODE_SIZE bytes per node, kept apart from the final node records.
 const TMP_FIRST_CHILD: usize = 0; // i32, -1 = none
@@ -125,6 +126,45 @@ function writeRule(rulesPtr: usize, index: u32, kind: i32, line: u32, patternOff
 }
 
 /**
+ * Sets NODE_IN_AUTOMATON on every '*' node, every node under one and every node with one below it; returns
+ * how many. Children always have larger indices than their parent (nodes are numbered as they are made),
+ * so one pass down marks "under a '*'" and one pass up marks "leads to a '*'". The root is marked only when
+ * some pattern has a '*'.
+ */
+function markAutomatonNodes(edgeTargetsPtr: usize): u32 {
+  for (let n: u32 = 0; n < nodeCount; n++) {
+    const node = nodesPtr + <usize>n * NODE_SIZE;
+    if ((<u32>load<u16>(node + NODE_FLAGS) & (NODE_IS_STAR | NODE_IN_AUTOMATON)) == 0) continue;
+    setFlag(node, NODE_IN_AUTOMATON);
+    const first = load<u32>(node + NODE_EDGE_INDEX);
+    const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
+    for (let e: u32 = 0; e < count; e++) setFlag(nodesPtr + <usize>load<u32>(edgeTargetsPtr + <usize>(first + e) * 4) * NODE_SIZE, NODE_IN_AUTOMATON);
+  }
+  let marked: u32 = 0;
+  for (let n = <i32>nodeCount - 1; n >= 0; n--) {
+    const node = nodesPtr + <usize>n * NODE_SIZE;
+    let leads = (<u32>load<u16>(node + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0 || load<u32>(node + NODE_STAR_CHILD) != NO_NODE;
+    if (!leads) {
+      const first = load<u32>(node + NODE_EDGE_INDEX);
+      const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
+      for (let e: u32 = 0; e < count && !leads; e++) {
+        const child = nodesPtr + <usize>load<u32>(edgeTargetsPtr + <usize>(first + e) * 4) * NODE_SIZE;
+        leads = (<u32>load<u16>(child + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0;
+      }
+    }
+    if (leads) {
+      setFlag(node, NODE_IN_AUTOMATON);
+      marked++;
+    }
+  }
+  return marked;
+}
+
+@inline function setFlag(node: usize, flag: u32): void {
+  store<u16>(node + NODE_FLAGS, load<u16>(node + NODE_FLAGS) | <u16>flag);
+}
+
+/**
  * Compiles ruleCount input records at inputPtr (RULE_INPUT_* layout, values anywhere in memory) using the
  * memory from workPtr upwards (grown as needed). Returns the address of the blob (its length is in its
  * header). Cost: O(total pattern bytes x 256) in the worst case of sibling-list inserts; linear in practice.
@@ -198,13 +238,18 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     store<u16>(node + NODE_EDGE_COUNT, <u16>count);
   }
 
-  // 4. rules and patterns after the edges; header last
+  const automatonNodeCount = markAutomatonNodes(edgeTargetsPtr);
+
+  // 4. rules and patterns after the edges, then the literal trie; header last
   const finalRulesPtr = alignUp(edgeTargetsPtr + <usize>edgeCount * 4, 8);
   const finalPatternsPtr = finalRulesPtr + <usize>compiledRuleCount * RULE_SIZE;
-  const blobEnd = alignUp(finalPatternsPtr + patternsLength, 8);
-  ensureCapacity(blobEnd);
+  const literalPtr = alignUp(finalPatternsPtr + patternsLength, 16);
+  const literalBound = literalTrieBound(nodeCount);
+  ensureCapacity(literalPtr + literalBound);
   memory.copy(finalRulesPtr, rulesPtr, <usize>compiledRuleCount * RULE_SIZE);
   memory.copy(finalPatternsPtr, patternsPtr, patternsLength);
+  const literalLength = buildLiteralTrie(nodesPtr, edgeBytesPtr, edgeTargetsPtr, finalRulesPtr, nodeCount, literalPtr, alignUp(literalPtr + literalBound, 16));
+  const blobEnd = alignUp(literalPtr + literalLength, 8);
   store<u32>(blobPtr + HEADER_MAGIC, BLOB_MAGIC);
   store<u32>(blobPtr + HEADER_FLAGS, flags);
   store<u32>(blobPtr + HEADER_NODE_COUNT, nodeCount);
@@ -216,5 +261,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   store<u32>(blobPtr + HEADER_PATTERNS_OFFSET, <u32>(finalPatternsPtr - blobPtr));
   store<u32>(blobPtr + HEADER_TOTAL_LENGTH, <u32>(blobEnd - blobPtr));
   store<u32>(blobPtr + HEADER_EDGE_COUNT, edgeCount);
+  store<u32>(blobPtr + HEADER_LITERAL_OFFSET, <u32>(literalPtr - blobPtr));
+  store<u32>(blobPtr + HEADER_AUTOMATON_NODE_COUNT, automatonNodeCount);
   return blobPtr;
 }

@@ -15,13 +15,13 @@
 // with rules or skip bytes, or one of the markers below. Worst case per path byte: one transition
 // computation, O(set size x log(edges)); the number of states is bounded by the region (then: flush and
 // NFA fallback).
-import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, HEADER_EDGE_COUNT, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
+import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
 import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
-  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NO_NODE, NO_RULE, alignUp,
+  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_NODE, NO_RULE, alignUp,
 } from "./layout";
 import { findAnyOf8 } from "./scan";
-import { blobBase, edgeBytesBase, rulesBase, blobNodeCount, nodeAddress, childFor, nextGeneration, stampNode } from "./trie";
+import { edgeBytesBase, edgeTargetsBase, blobNodeCount, automatonNodeCount, splitLiteral, rulesBase, nodeAddress, childFor, nextGeneration, stampNode } from "./trie";
 
 const ENTRY_SPECIAL: u32 = 0x80000000;
 const ENTRY_UNKNOWN: u32 = 0xffffffff;
@@ -98,13 +98,20 @@ export function resetDfa(dfaPtr: usize, capacity: usize): void {
   store<u8>(classOf + CHAR_NUL, <u8>CLASS_END);
   store<u8>(classOf + CHAR_CR, <u8>CLASS_CR);
   classCount = FIRST_LITERAL_CLASS;
-  const edgeCount = load<u32>(blobBase + HEADER_EDGE_COUNT);
-  for (let e: u32 = 0; e < edgeCount; e++) {
-    const label = <usize>load<u8>(edgeBytesBase + <usize>e);
-    if (<u32>load<u8>(classOf + label) == CLASS_OTHER) {
-      store<u8>(classByte + <usize>classCount, <u8>label);
-      store<u8>(classOf + label, <u8>classCount);
-      classCount++;
+  // one class per byte that labels an edge between two automaton nodes
+  for (let n: u32 = 0; n < blobNodeCount; n++) {
+    const node = nodeAddress(n);
+    if (!inAutomaton(n)) continue;
+    const first = load<u32>(node + NODE_EDGE_INDEX);
+    const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
+    for (let e: u32 = 0; e < count; e++) {
+      if (!inAutomaton(load<u32>(edgeTargetsBase + <usize>(first + e) * 4))) continue;
+      const label = <usize>load<u8>(edgeBytesBase + <usize>(first + e));
+      if (<u32>load<u8>(classOf + label) == CLASS_OTHER) {
+        store<u8>(classByte + <usize>classCount, <u8>label);
+        store<u8>(classOf + label, <u8>classCount);
+        classCount++;
+      }
     }
   }
   store<u8>(classByte + <usize>CLASS_OTHER, 0x01);
@@ -137,6 +144,11 @@ export function resetDfa(dfaPtr: usize, capacity: usize): void {
   let length: u32 = 0;
   length = addWithStars(0, stamp, length);
   createState(length);
+}
+
+/** Whether the automaton works on this node (all nodes, unless the literal trie answers the literal ones). */
+@inline function inAutomaton(index: u32): bool {
+  return !splitLiteral || (<u32>load<u16>(nodeAddress(index) + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0;
 }
 
 @inline function pushNode(index: u32, stamp: u32, length: u32): u32 {
@@ -276,7 +288,7 @@ function computeEntry(rowOffset: u32, cls: u32): u32 {
     if (<u32>load<u16>(nodeAddress(index) + NODE_FLAGS) & NODE_IS_STAR) length = pushNode(index, stamp, length);
     if (cls != CLASS_OTHER) {
       const child = childFor(index, c);
-      if (child != NO_NODE) length = addWithStars(child, stamp, length);
+      if (child != NO_NODE && inAutomaton(child)) length = addWithStars(child, stamp, length);
     }
   }
   let entry: u32;
@@ -443,94 +455,117 @@ export function walkSpan(p: usize, end: usize): usize {
   return walkImpl(p, end, false);
 }
 
-// ---- interleaved walks: LANES paths at once, so that their table look-ups (often cache misses with large
-// rule sets) overlap instead of waiting for each other. Lines mode only (each path ends at an LF at the latest).
-export const LANES: u32 = 4;
-const LANE_P: usize = 0; // next byte to read
-const LANE_ROW: usize = 4;
-const LANE_ALLOW: usize = 8;
-const LANE_DISALLOW: usize = 12;
-const LANE_ACTIVE: usize = 16; // 1 while walking
-const LANE_SIZE: usize = 20;
-const lanes = memory.data(<i32>(LANES * <u32>LANE_SIZE));
+// ---- pair walks: two lines at once, each in its own locals, so that the two chains of dependent table
+// look-ups (one load waits for the one before it) overlap in the processor. Lines mode only.
+/** Results of walkLinePair: each lane's stop address and priorities; overflow when the region filled up. */
+export let pairStopA: usize = 0;
+export let pairStopB: usize = 0;
+export let pairAllowA: i32 = 0;
+export let pairDisallowA: i32 = 0;
+export let pairAllowB: i32 = 0;
+export let pairDisallowB: i32 = 0;
+export let pairOverflow = false;
 
-/** Lane i's state record. */
-@inline export function laneAddress(lane: u32): usize {
-  return lanes + <usize>lane * LANE_SIZE;
-}
-
-/** Sets lane i up at path byte p after beginWalk()/feedByte() prepared row and priorities (active = walking). */
-export function startLane(lane: u32, p: usize, active: bool): void {
-  const record = laneAddress(lane);
-  store<u32>(record + LANE_P, <u32>p);
-  store<u32>(record + LANE_ROW, row);
-  store<i32>(record + LANE_ALLOW, bestAllowPriority);
-  store<i32>(record + LANE_DISALLOW, bestDisallowPriority);
-  store<u32>(record + LANE_ACTIVE, active ? 1 : 0);
-}
-
-/** The verdict priorities of a finished lane: allow in the low half, disallow in the high half. */
-export function laneDisallowed(lane: u32): bool {
-  const record = laneAddress(lane);
-  return load<i32>(record + LANE_DISALLOW) > load<i32>(record + LANE_ALLOW);
+/** A special entry met at p in lines mode (see walkImpl): the next row or WALK_STOPPED; sets skipTo. */
+@inline function specialStep(current: u32, c: u32, entry: u32, p: usize): u32 {
+  skipTo = 0;
+  walkStop = STOP_END;
+  if (entry < ENTRY_DEAD) {
+    entry &= ~ENTRY_SPECIAL;
+    enterSpecial(entry, p);
+    return entry;
+  }
+  if (entry == ENTRY_END && c == CHAR_LF) {
+    finishPath(current);
+    return WALK_STOPPED;
+  }
+  return slowEntry(current, c, entry, p, true);
 }
 
 /**
- * Walks lanes 0..count-1 in turn, one byte each per round, until all have stopped. Returns false when the
- * automaton overflowed (the caller resets it and answers those lines one by one).
+ * Walks the lines at pA and pB from state 0 (both start with '/') until both stop; results in pair*.
+ * When one stops first, the other finishes alone (walkLine).
  */
-export function walkLanes(count: u32): bool {
+export function walkLinePair(pA: usize, pB: usize): void {
   const entries = table + <usize>ROW_HEADER_WORDS * 4;
   const classes = classOf;
-  let active: u32 = 0;
-  for (let lane: u32 = 0; lane < count; lane++) active += load<u32>(laneAddress(lane) + LANE_ACTIVE);
-  while (active > 0) {
-    for (let lane: u32 = 0; lane < count; lane++) {
-      const record = lanes + <usize>lane * LANE_SIZE;
-      if (load<u32>(record + LANE_ACTIVE) == 0) continue;
-      let p = <usize>load<u32>(record + LANE_P);
-      const current = load<u32>(record + LANE_ROW);
-      const c = <u32>load<u8>(p);
-      let entry = load<u32>(entries + ((<usize>current + <usize>load<u8>(classes + <usize>c)) << 2));
-      if ((entry & ENTRY_SPECIAL) == 0) {
-        store<u32>(record + LANE_ROW, entry);
-        store<u32>(record + LANE_P, <u32>(p + 1));
-        continue;
-      }
-      // slow path with this lane's priorities in the shared globals
-      bestAllowPriority = load<i32>(record + LANE_ALLOW);
-      bestDisallowPriority = load<i32>(record + LANE_DISALLOW);
-      skipTo = 0;
-      let stopped = false;
-      if (entry < ENTRY_DEAD) {
-        entry &= ~ENTRY_SPECIAL;
-        enterSpecial(entry, p);
-      } else if (entry == ENTRY_END && c == CHAR_LF) {
-        finishPath(current);
-        stopped = true;
-      } else {
+  beginWalk();
+  const start = row;
+  let currentA = start, currentB = start;
+  let allowA = bestAllowPriority, disallowA = bestDisallowPriority;
+  let allowB = allowA, disallowB = disallowA;
+  pairOverflow = false;
+  while (true) {
+    const cA = <u32>load<u8>(pA);
+    const cB = <u32>load<u8>(pB);
+    const entryA = load<u32>(entries + ((<usize>currentA + <usize>load<u8>(classes + <usize>cA)) << 2));
+    const entryB = load<u32>(entries + ((<usize>currentB + <usize>load<u8>(classes + <usize>cB)) << 2));
+    if (((entryA | entryB) & ENTRY_SPECIAL) == 0) {
+      currentA = entryA;
+      currentB = entryB;
+      pA++;
+      pB++;
+      continue;
+    }
+    if (entryA & ENTRY_SPECIAL) {
+      bestAllowPriority = allowA;
+      bestDisallowPriority = disallowA;
+      const next = specialStep(currentA, cA, entryA, pA);
+      allowA = bestAllowPriority;
+      disallowA = bestDisallowPriority;
+      if (next == WALK_STOPPED) {
+        pairStopA = pA;
+        pairAllowA = allowA;
+        pairDisallowA = disallowA;
+        if (walkStop == STOP_OVERFLOW) { pairOverflow = true; return; }
+        // B goes on alone from the byte it has not taken yet
+        row = currentB;
+        bestAllowPriority = allowB;
+        bestDisallowPriority = disallowB;
         walkStop = STOP_END;
-        entry = slowEntry(current, c, entry, p, true);
-        if (entry == WALK_STOPPED) {
-          if (walkStop == STOP_OVERFLOW) return false;
-          stopped = true;
-        }
+        pairStopB = walkLine(pB);
+        pairOverflow = walkStop == STOP_OVERFLOW;
+        pairAllowB = bestAllowPriority;
+        pairDisallowB = bestDisallowPriority;
+        return;
       }
-      store<i32>(record + LANE_ALLOW, bestAllowPriority);
-      store<i32>(record + LANE_DISALLOW, bestDisallowPriority);
-      if (stopped) {
-        store<u32>(record + LANE_ACTIVE, 0);
-        active--;
-        continue;
+      currentA = next;
+      pA = skipTo != 0 ? skipTo : pA + 1;
+    } else {
+      currentA = entryA;
+      pA++;
+    }
+    if (entryB & ENTRY_SPECIAL) {
+      bestAllowPriority = allowB;
+      bestDisallowPriority = disallowB;
+      const next = specialStep(currentB, cB, entryB, pB);
+      allowB = bestAllowPriority;
+      disallowB = bestDisallowPriority;
+      if (next == WALK_STOPPED) {
+        pairStopB = pB;
+        pairAllowB = allowB;
+        pairDisallowB = disallowB;
+        if (walkStop == STOP_OVERFLOW) { pairOverflow = true; return; }
+        row = currentA;
+        bestAllowPriority = allowA;
+        bestDisallowPriority = disallowA;
+        walkStop = STOP_END;
+        pairStopA = walkLine(pA);
+        pairOverflow = walkStop == STOP_OVERFLOW;
+        pairAllowA = bestAllowPriority;
+        pairDisallowA = bestDisallowPriority;
+        return;
       }
-      store<u32>(record + LANE_ROW, entry);
-      store<u32>(record + LANE_P, <u32>(skipTo != 0 ? skipTo : p + 1));
+      currentB = next;
+      pB = skipTo != 0 ? skipTo : pB + 1;
+    } else {
+      currentB = entryB;
+      pB++;
     }
   }
-  return true;
 }
 
-/** Nodes in the bound trie above which interleaved walks pay off (large automata, cache misses). */
+/** Automaton nodes above which pair walks pay off (large automata: look-ups that miss the caches). */
 export function automatonIsLarge(): bool {
-  return blobNodeCount > 4096;
+  return automatonNodeCount > 4096;
 }

@@ -3,12 +3,13 @@
 //   | static data | matcher blob | automaton region (dfa.ts) | batch input + LF sentinel | verdicts | output | scratch |
 import {
   CHAR_LF, CHAR_CR, CHAR_TAB, CHAR_SLASH, CHAR_QUESTION, CHAR_SEMICOLON, CHAR_COLON, CHAR_HASH, CHAR_NUL,
-  VERDICT_ALLOWED, VERDICT_DISALLOWED, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE,
+  VERDICT_UNSET, VERDICT_ALLOWED, VERDICT_DISALLOWED, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE,
   OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, FLAG_RFC_MODE,
 } from "../src/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
-import { resetDfa, setStateLimit, dfaResets, dfaStateCount, beginWalk, feedByte, walkLine, walkSpan, walkStop, LANES, startLane, walkLanes, laneDisallowed, automatonIsLarge, bestAllowPriority, bestDisallowPriority, dfaDisabled, STOP_OVERFLOW } from "./dfa";
-import { bindBlob, rfcMode } from "./trie";
+import { resetDfa, setStateLimit, dfaResets, dfaStateCount, beginWalk, feedByte, walkLine, walkSpan, walkStop, walkLinePair, pairStopA, pairStopB, pairAllowA, pairDisallowA, pairAllowB, pairDisallowB, pairOverflow, automatonIsLarge, bestAllowPriority, bestDisallowPriority, dfaDisabled, STOP_OVERFLOW } from "./dfa";
+import { bindBlob, rfcMode, automatonNodeCount, splitLiteral, setLiteralTrieMode } from "./trie";
+import { walkLiteralLine, walkLiteralSpan, walkLiteralRoot, literalAllowPriority, literalDisallowPriority } from "./literal";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath, findPathStart, PATH_IS_ROOT } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
@@ -42,11 +43,16 @@ let dfaCapacity: usize = 0;
 /** 1: bulk calls use the NFA (tests compare both engines). */
 let bulkUsesNfa = false;
 /** Interleaved line walks: 0 = for large automata (default), 1 = always, 2 = never (tests and A/B). */
-let interleave: u32 = 0;
+let pairWalks: u32 = 0;
 
-/** Tests and benchmarks: 0 = interleave lines for large automata, 1 = always, 2 = never. */
-export function setInterleave(mode: u32): void {
-  interleave = mode;
+/** Tests and benchmarks: 0 = walk lines in pairs for large automata, 1 = always, 2 = never. */
+export function setPairWalks(mode: u32): void {
+  pairWalks = mode;
+}
+
+/** Tests and benchmarks: 0 = literal trie for large literal rule sets, 1 = always, 2 = never (applies at the next loadMatcher). */
+export function setLiteralTrie(mode: u32): void {
+  setLiteralTrieMode(mode);
 }
 
 /** Binds a blob and sizes its automaton region. Called by the host whenever the active matcher changes. */
@@ -79,8 +85,13 @@ export function matchOne(scratchPtr: usize, urlPtr: usize, urlLen: usize, result
   return verdict;
 }
 
-@inline function automatonVerdict(): u32 {
-  return bestDisallowPriority > bestAllowPriority ? VERDICT_DISALLOWED : VERDICT_ALLOWED;
+/** The verdict of the last automaton walk and literal walk together: the longest rule wins, allow on a tie. */
+@inline function verdictOf(allow: i32, disallow: i32): u32 {
+  return max(disallow, literalDisallowPriority) > max(allow, literalAllowPriority) ? VERDICT_DISALLOWED : VERDICT_ALLOWED;
+}
+
+@inline function combinedVerdict(): u32 {
+  return verdictOf(bestAllowPriority, bestDisallowPriority);
 }
 
 /** First LF at or after p; the caller guarantees one (the sentinel). Eight bytes at a time. */
@@ -116,11 +127,13 @@ store<u8>(hostKinds + CHAR_LF, <u8>HOST_ROOT);
     i8x16.splat(<i8>CHAR_HASH), i8x16.splat(0), i8x16.splat(<i8>CHAR_LF), i8x16.splat(<i8>CHAR_CR));
 }
 
-/** Verdict of the path "/" (no path in the URL). */
+/** Verdict of the path "/" (no path in the URL); VERDICT_UNSET when the automaton overflowed. */
 function rootVerdict(): u32 {
   beginWalk();
-  if (feedByte(CHAR_SLASH)) walkSpan(0, 0);
-  return automatonVerdict();
+  if (automatonNodeCount != 0 && feedByte(CHAR_SLASH)) walkSpan(0, 0);
+  if (walkStop == STOP_OVERFLOW) return VERDICT_UNSET;
+  if (splitLiteral) walkLiteralRoot();
+  return combinedVerdict();
 }
 
 /** NFA for one URL after the automaton overflowed, then a fresh automaton for the URLs after it. */
@@ -155,76 +168,98 @@ let hostScanStop: usize = 0;
 function matchLineGoogle(p: usize, verdictPtr: usize): usize {
   const lineStart = p;
   const pathStart = pathStartOf(p);
-  p = hostScanStop;
-  let stop = p;
+  let stop = hostScanStop;
+  let verdict: u32;
   if (pathStart == 0) {
-    store<u8>(verdictPtr, <u8>rootVerdict());
+    verdict = rootVerdict();
   } else {
     beginWalk();
-    let walking = true;
-    if (load<u8>(pathStart) != CHAR_SLASH) walking = feedByte(CHAR_SLASH);
-    stop = walking ? walkLine(pathStart) : pathStart;
-    if (walkStop == STOP_OVERFLOW) {
-      const lineEnd = findLf(lineStart);
-      const urlEnd = lineEnd > lineStart && load<u8>(lineEnd - 1) == CHAR_CR ? lineEnd - 1 : lineEnd;
-      store<u8>(verdictPtr, <u8>fallbackVerdict(lineStart, urlEnd));
-      return lineEnd + 1;
+    const leadingSlash = load<u8>(pathStart) != CHAR_SLASH;
+    if (automatonNodeCount != 0) {
+      let walking = true;
+      if (leadingSlash) walking = feedByte(CHAR_SLASH);
+      stop = walking ? walkLine(pathStart) : pathStart;
     }
-    store<u8>(verdictPtr, <u8>automatonVerdict());
+    if (walkStop == STOP_OVERFLOW) {
+      verdict = VERDICT_UNSET;
+    } else {
+      if (splitLiteral) {
+        const literalStop = walkLiteralLine(pathStart, leadingSlash);
+        if (literalStop > stop) stop = literalStop;
+      }
+      verdict = combinedVerdict();
+    }
   }
+  if (verdict == VERDICT_UNSET) {
+    const lineEnd = findLf(lineStart);
+    store<u8>(verdictPtr, <u8>fallbackVerdict(lineStart, urlEndOfLine(lineStart, lineEnd)));
+    return lineEnd + 1;
+  }
+  store<u8>(verdictPtr, <u8>verdict);
   return (load<u8>(stop) == CHAR_LF ? stop : findLf(stop)) + 1;
 }
 
-/**
- * Google mode, up to LANES lines from p walked interleaved (large automata). Writes their verdicts from
- * verdictPtr on and returns the start of the line after the group; groupLines says how many were taken.
- */
 let groupLines: u32 = 0;
-function matchLineGroup(p: usize, end: usize, verdictPtr: usize): usize {
-  const groupStart = p;
-  let count: u32 = 0;
-  while (count < LANES && p < end) {
-    const pathStart = pathStartOf(p);
-    const next = findLf(hostScanStop) + 1;
-    beginWalk();
-    let walking = pathStart != 0;
-    if (pathStart == 0) {
-      if (feedByte(CHAR_SLASH)) walkSpan(0, 0); // the path "/": its verdict now
-    } else if (load<u8>(pathStart) != CHAR_SLASH) {
-      walking = feedByte(CHAR_SLASH);
-    }
-    if (walkStop == STOP_OVERFLOW) break;
-    startLane(count, pathStart, walking);
-    count++;
-    p = next;
+
+/**
+ * Google mode, the line at p and the one after it walked as a pair (walkLinePair). Writes their verdicts
+ * from verdictPtr on and returns the start of the line after them; groupLines says how many were taken
+ * (1 when p holds the last line). Lines whose path does not start with '/' go one by one.
+ */
+function matchLinePair(p: usize, end: usize, verdictPtr: usize): usize {
+  const pathA = pathStartOf(p);
+  const lineEndA = findLf(hostScanStop);
+  const q = lineEndA + 1;
+  if (q >= end || pathA == 0 || load<u8>(pathA) != CHAR_SLASH) {
+    groupLines = 1;
+    return matchLineGoogle(p, verdictPtr);
   }
-  if (walkStop == STOP_OVERFLOW || !walkLanes(count)) {
-    // the automaton is full: start a fresh one and answer these lines one by one
+  const pathB = pathStartOf(q);
+  if (pathB == 0 || load<u8>(pathB) != CHAR_SLASH) {
+    matchLineGoogle(p, verdictPtr);
+    groupLines = 2;
+    return matchLineGoogle(q, verdictPtr + 1);
+  }
+  walkLinePair(pathA, pathB);
+  if (pairOverflow) {
     resetDfa(dfaRegion, dfaCapacity);
-    const lines = count > 0 ? count : 1; // at least the line whose set-up overflowed
-    let q = groupStart;
-    for (let lane: u32 = 0; lane < lines; lane++) q = matchLineGoogle(q, verdictPtr + lane);
-    groupLines = lines;
-    return q;
+    matchLineGoogle(p, verdictPtr);
+    groupLines = 2;
+    return matchLineGoogle(q, verdictPtr + 1);
   }
-  for (let lane: u32 = 0; lane < count; lane++) store<u8>(verdictPtr + lane, <u8>(laneDisallowed(lane) ? VERDICT_DISALLOWED : VERDICT_ALLOWED));
-  groupLines = count;
-  return p;
+  let stopB = pairStopB;
+  if (splitLiteral) {
+    walkLiteralLine(pathA, false);
+    store<u8>(verdictPtr, <u8>verdictOf(pairAllowA, pairDisallowA));
+    const literalStop = walkLiteralLine(pathB, false);
+    if (literalStop > stopB) stopB = literalStop;
+    store<u8>(verdictPtr + 1, <u8>verdictOf(pairAllowB, pairDisallowB));
+  } else {
+    store<u8>(verdictPtr, <u8>(pairDisallowA > pairAllowA ? VERDICT_DISALLOWED : VERDICT_ALLOWED));
+    store<u8>(verdictPtr + 1, <u8>(pairDisallowB > pairAllowB ? VERDICT_DISALLOWED : VERDICT_ALLOWED));
+  }
+  groupLines = 2;
+  return (load<u8>(stopB) == CHAR_LF ? stopB : findLf(stopB)) + 1;
 }
 
 /** One URL span [urlPtr, urlEnd) by the automaton (both modes; LF and CR are ordinary bytes here). */
 function matchSpan(urlPtr: usize, urlEnd: usize, scratchPtr: usize): u32 {
   if (rfcMode) return matchUrl(urlPtr, urlEnd); // the NFA normalises into its own buffer (rfc mode is not the hot path)
   const pathStart = findPathStart(urlPtr, urlEnd);
-  if (pathStart == PATH_IS_ROOT) return rootVerdict();
-  beginWalk();
-  let p = pathStart;
-  if (load<u8>(p) != CHAR_SLASH) {
-    if (!feedByte(CHAR_SLASH)) return walkStop == STOP_OVERFLOW ? fallbackVerdict(urlPtr, urlEnd) : automatonVerdict();
+  if (pathStart == PATH_IS_ROOT) {
+    const verdict = rootVerdict();
+    return verdict == VERDICT_UNSET ? fallbackVerdict(urlPtr, urlEnd) : verdict;
   }
-  walkSpan(p, urlEnd);
-  if (walkStop == STOP_OVERFLOW) return fallbackVerdict(urlPtr, urlEnd);
-  return automatonVerdict();
+  beginWalk();
+  const leadingSlash = load<u8>(pathStart) != CHAR_SLASH;
+  if (automatonNodeCount != 0) {
+    let walking = true;
+    if (leadingSlash) walking = feedByte(CHAR_SLASH);
+    if (walking) walkSpan(pathStart, urlEnd);
+    if (walkStop == STOP_OVERFLOW) return fallbackVerdict(urlPtr, urlEnd);
+  }
+  if (splitLiteral) walkLiteralSpan(pathStart, urlEnd, leadingSlash);
+  return combinedVerdict();
 }
 
 @inline function lineEndOf(p: usize, end: usize): usize {
@@ -291,15 +326,15 @@ export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, 
   let p = inputPtr;
   let out = outputPtr;
   let count: u32 = 0;
-  if (fast && (interleave == 1 || (interleave == 0 && automatonIsLarge()))) {
+  if (fast && automatonNodeCount != 0 && (pairWalks == 1 || (pairWalks == 0 && automatonIsLarge()))) {
     while (p < end) {
       const groupStart = p;
-      p = matchLineGroup(p, end, verdictsPtr + count);
+      p = matchLinePair(p, end, verdictsPtr + count);
       if (outputPtr != 0) {
         let q = groupStart;
-        for (let lane: u32 = 0; lane < groupLines; lane++) {
+        for (let k: u32 = 0; k < groupLines; k++) {
           const next = findLf(q) + 1;
-          out = formatLine(out, q, next - 1, <u32>load<u8>(verdictsPtr + count + lane), filter);
+          out = formatLine(out, q, next - 1, <u32>load<u8>(verdictsPtr + count + k), filter);
           q = next;
         }
       }

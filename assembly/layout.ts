@@ -4,7 +4,7 @@
 // Node record, NODE_SIZE bytes, node 0 is the root (the empty pattern prefix):
 //   +0  u32 edgeIndex      first literal edge in the edge arrays
 //   +4  u16 edgeCount      literal edges, sorted by byte
-//   +6  u16 flags          NODE_HAS_RULE | NODE_HAS_END_RULE | NODE_IS_STAR
+//   +6  u16 flags          NODE_HAS_RULE | NODE_HAS_END_RULE | NODE_IS_STAR | NODE_IN_AUTOMATON
 //   +8  u32 starChild      node reached by '*' (0 = none; the root is nobody's child)
 //   +12 i32 allowRule      allow rule whose pattern ends here (-1 = none)
 //   +16 i32 disallowRule
@@ -26,6 +26,11 @@ export const NODE_HAS_RULE: u32 = 1;
 export const NODE_HAS_END_RULE: u32 = 2;
 /** The node is reached through '*': it stays active (self-loop) until the end of the path. */
 export const NODE_IS_STAR: u32 = 4;
+/**
+ * The node is a '*' node, lies under one, or has one below it: the bulk automaton works on these nodes only.
+ * Every rule of a pattern without '*' is also answered by the literal trie (assembly/literal.ts).
+ */
+export const NODE_IN_AUTOMATON: u32 = 8;
 
 export const NO_RULE: i32 = -1;
 export const NO_NODE: u32 = 0;

@@ -1,7 +1,8 @@
 // The compiled trie currently bound (one per instance at a time) and the primitives both matchers share:
 // edge look-up and the generation stamps used to deduplicate node sets.
-import { HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET, FLAG_RFC_MODE } from "../src/constants";
-import { NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_STAMP, NODE_SIZE, NO_NODE } from "./layout";
+import { HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET, FLAG_RFC_MODE } from "../src/constants";
+import { NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAMP, NODE_SIZE, NODE_IN_AUTOMATON, NO_NODE } from "./layout";
+import { bindLiteralTrie } from "./literal";
 
 const LINEAR_SEARCH_MAX_EDGES: u32 = 8;
 
@@ -12,6 +13,20 @@ export let edgeTargetsBase: usize = 0;
 export let rulesBase: usize = 0;
 export let blobNodeCount: u32 = 0;
 export let rfcMode = false;
+/**
+ * True when the bound matcher answers patterns without '*' by the literal trie (assembly/literal.ts) and
+ * the automaton works on NODE_IN_AUTOMATON nodes only; false: the automaton works on every node.
+ */
+export let splitLiteral = false;
+/** Nodes the automaton works on; 0 when it is not needed (split, and no pattern has a '*'). */
+export let automatonNodeCount: u32 = 0;
+/** Literal-only nodes above which the split pays off (below, the whole automaton stays in the caches). */
+const SPLIT_MIN_LITERAL_NODES: u32 = 16384;
+/** 0: split when the literal part is large (default), 1: always, 2: never (tests and A/B runs). */
+let literalTrieMode: u32 = 0;
+export function setLiteralTrieMode(mode: u32): void {
+  literalTrieMode = mode;
+}
 let generation: u32 = 0;
 
 /** Binds a compiled blob (see assembly/compile.ts for its layout). */
@@ -23,6 +38,10 @@ export function bindBlob(blob: usize): void {
   rulesBase = blob + <usize>load<u32>(blob + HEADER_RULES_OFFSET);
   blobNodeCount = load<u32>(blob + HEADER_NODE_COUNT);
   rfcMode = (load<i32>(blob + HEADER_FLAGS) & FLAG_RFC_MODE) != 0;
+  const wildNodes = (<u32>load<u16>(nodesBase + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0 ? load<u32>(blob + HEADER_AUTOMATON_NODE_COUNT) : 0;
+  splitLiteral = literalTrieMode == 1 || (literalTrieMode == 0 && blobNodeCount - wildNodes > SPLIT_MIN_LITERAL_NODES);
+  automatonNodeCount = splitLiteral ? wildNodes : blobNodeCount;
+  bindLiteralTrie(blob + <usize>load<u32>(blob + HEADER_LITERAL_OFFSET));
 }
 
 @inline export function nodeAddress(index: u32): usize {

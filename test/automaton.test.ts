@@ -29,15 +29,19 @@ function verdicts(body: Uint8Array, urls: string[]): { lines: number[]; batch: n
 
 describe('automaton = NFA = model', () => {
   const engines = [
-    ['automaton, one line at a time', 'automaton', 0, 'never'],
-    ['automaton, 4 lines interleaved', 'automaton', 0, 'always'],
-    ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', 3, 'never'],
-    ['automaton capped at 3 states, interleaved (group fallbacks)', 'automaton', 3, 'always'],
-    ['NFA for bulk', 'nfa', 0, 'never'],
+    ['automaton, one line at a time', 'automaton', 0, 'never', 'never'],
+    ['automaton, two lines walked as a pair', 'automaton', 0, 'always', 'never'],
+    ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', 3, 'never', 'never'],
+    ['automaton capped at 3 states, pairs (pair fallbacks)', 'automaton', 3, 'always', 'never'],
+    ['literal trie + automaton of the \'*\' patterns, one line at a time', 'automaton', 0, 'never', 'always'],
+    ['literal trie + automaton of the \'*\' patterns, pairs', 'automaton', 0, 'always', 'always'],
+    ['literal trie + automaton capped at 3 states', 'automaton', 3, 'never', 'always'],
+    ['literal trie + automaton capped at 3 states, pairs', 'automaton', 3, 'always', 'always'],
+    ['NFA for bulk', 'nfa', 0, 'never', 'never'],
   ] as const;
-  for (const [name, engine, region, interleave] of engines) {
+  for (const [name, engine, region, pairWalks, literalTrie] of engines) {
     it(`${name}: 1,500 random rule sets x 10 URLs`, () => {
-      core().setBulkEngine(engine, region, interleave);
+      core().setBulkEngine(engine, region, pairWalks, literalTrie);
       const resetsBefore = core().automatonStats().resets;
       fc.assert(fc.property(rules, fc.array(fc.tuple(prefix, path), { minLength: 1, maxLength: 10 }), (list, parts) => {
         const body = raw('User-agent: *\n' + list.map(([kind, p]) => `${kind}: ${p}\n`).join(''));
@@ -65,9 +69,9 @@ describe('automaton = NFA = model', () => {
     expect([...matcher.checkBatch(['/a\nb', '/a\rb', '/a\r\n', '/c\r', '/c\n', '/c'])]).toEqual([2, 2, 1, 1, 1, 2]);
     for (const url of ['/a\nb', '/a\rb', '/c\r']) expect(modelVerdict('User-agent: *\nDisallow: /a*b\nDisallow: /c$\n', ['bot'], url).allowed).toBe(matcher.checkBatch([url])[0] === 1);
   });
-  it('checkLines: CR only ends a URL right before LF (or at the end of the input), interleaved or not', () => {
-    for (const interleave of ['never', 'always'] as const) {
-      core().setBulkEngine('automaton', 0, interleave);
+  it('checkLines: CR only ends a URL right before LF (or at the end of the input), walked in pairs or not', () => {
+    for (const pairWalks of ['never', 'always'] as const) {
+      core().setBulkEngine('automaton', 0, pairWalks);
       const matcher = parseRobots('User-agent: *\nDisallow: /c$\nDisallow: /d\r\n').matcher('bot');
       expect([...matcher.checkLines(raw('/c\r\n/c\rx\n/c\r'))]).toEqual([2, 1, 2]);
       expect(new TextDecoder().decode(matcher.checkLinesFormatted(raw('/c\r\n\n/x#/c\n?c\n/c')).output)).toBe('disallowed\t/c\nallowed\t\nallowed\t/x#/c\nallowed\t?c\ndisallowed\t/c\n');

@@ -33,7 +33,8 @@ interface CoreExports {
   loadMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
   useNfaForBulk(value: number, automatonStateLimit: number): void;
   automatonStats(): bigint;
-  setInterleave(mode: number): void;
+  setPairWalks(mode: number): void;
+  setLiteralTrie(mode: number): void;
   matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
   matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number): number;
   lastOutputLength(): number;
@@ -84,6 +85,10 @@ const AUTOMATON_MAX_BYTES = 64 << 20;
 const SENTINEL_SLACK = 16;
 
 /** One instance of the core with its memory. Created once per thread (see core()); not thread-safe. */
+/** A switch the core decides by itself ('auto') unless a test or an A/B run forces it. */
+export type Tristate = 'auto' | 'always' | 'never';
+const tristateCode = (value: Tristate): number => (value === 'auto' ? 0 : value === 'always' ? 1 : 2);
+
 export class WasmCore {
   private readonly exports: CoreExports;
   private bytes: Uint8Array;
@@ -143,11 +148,13 @@ export class WasmCore {
 
   /**
    * Tests and A/B runs: bulk calls by the trie NFA, or by an automaton capped at a few states (constant
-   * overflow and fallback); lines walked interleaved 'auto' (large automata), 'always' or 'never'.
+   * overflow and fallback); lines walked in pairs 'auto' (large automata), 'always' or 'never'; patterns
+   * without '*' answered by the literal trie 'auto' (large literal rule sets), 'always' or 'never'.
    */
-  setBulkEngine(engine: 'automaton' | 'nfa', automatonStateLimit = 0, interleave: 'auto' | 'always' | 'never' = 'auto'): void {
+  setBulkEngine(engine: 'automaton' | 'nfa', automatonStateLimit = 0, pairWalks: Tristate = 'auto', literalTrie: Tristate = 'auto'): void {
     this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, automatonStateLimit);
-    this.exports.setInterleave(interleave === 'auto' ? 0 : interleave === 'always' ? 1 : 2);
+    this.exports.setPairWalks(tristateCode(pairWalks));
+    this.exports.setLiteralTrie(tristateCode(literalTrie));
     this.loadedBlob = null;
   }
 
