@@ -1,9 +1,10 @@
 // Every real robots.txt of ../shared/corpus/robots: parses without throwing in both modes, and the engine
 // agrees with the model on URLs made from the file's own rules. Skips (with a printed reason) without the corpus.
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, afterEach } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRobots, type RobotsTxt } from '../src/index.js';
+import { core } from '../src/wasm/core.js';
 import { modelVerdict } from './model.js';
 import { CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 
@@ -34,6 +35,8 @@ function namedAgent(robots: RobotsTxt): string {
   for (const group of robots.groups) for (const agent of group.agents) if (!agent.global && agent.productToken !== '') return agent.productToken;
   return 'NamedNowhere';
 }
+
+afterEach(() => core().setBulkEngine('automaton'));
 
 describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
   const files = corpusMissingReason === null ? corpusFiles() : [];
@@ -68,6 +71,46 @@ describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
       }
     }
     expect(checked).toBeGreaterThan(50000);
+  });
+  it('literal trie and pair walks forced on: checkLines agrees with the model on every file (Googlebot)', () => {
+    core().setBulkEngine('automaton', 0, 'always', 'always');
+    let checked = 0;
+    for (const file of files) {
+      const body = readFileSync(file);
+      const robots = parseRobots(body);
+      const urls = urlsFromRules(robots, body.length > 100_000 ? 3 : 12);
+      const verdicts = robots.matcher('Googlebot').checkLines(raw(urls.join('\n')));
+      urls.forEach((url, i) => {
+        const expected = modelVerdict(body, ['Googlebot'], raw(url));
+        if (verdicts[i] !== (expected.allowed ? 1 : 2)) expect(`${file} ${url} -> ${verdicts[i]}`).toBe(`model: ${expected.allowed}`);
+        checked++;
+      });
+    }
+    expect(checked).toBeGreaterThan(15000);
+  });
+  it('the largest literal file (docs.oracle.com, 31,843 rules, no size limit): automaton, literal trie and NFA agree on 30,000 URLs', () => {
+    const file = files.find((name) => name.endsWith('docs.oracle.com.txt'));
+    expect(file).toBeDefined();
+    const body = readFileSync(file as string);
+    const robots = parseRobots(body, { maxBytes: 0 });
+    const values = robots.groups.flatMap((group) => group.rules.map((rule) => latin1.decode(rule.value)));
+    expect(values.length).toBe(31843);
+    const urls: string[] = [];
+    for (let i = 0; urls.length < 30000; i += 7) {
+      const value = values[i % values.length];
+      urls.push(`https://docs.oracle.com${value}`, `https://docs.oracle.com${value.slice(0, 1 + (i % value.length))}`, `https://docs.oracle.com${value}x/${i}.html`);
+    }
+    const lines = raw(urls.join('\n'));
+    const verdictsOf = (literalTrie: 'auto' | 'always' | 'never', engine: 'automaton' | 'nfa' = 'automaton'): number[] => {
+      core().setBulkEngine(engine, 0, 'auto', literalTrie);
+      return [...robots.matcher('Googlebot').checkLines(lines)];
+    };
+    const nfa = verdictsOf('never', 'nfa');
+    expect(nfa.filter((v) => v === 2).length).toBeGreaterThan(10000);
+    expect(verdictsOf('auto')).toEqual(nfa);
+    expect(verdictsOf('always')).toEqual(nfa);
+    expect(verdictsOf('never')).toEqual(nfa);
+    for (const i of [0, 1, 2, 12345, 29999]) expect(nfa[i], urls[i]).toBe(modelVerdict(body, ['Googlebot'], raw(urls[i]), { maxBytes: 0 }).allowed ? 1 : 2);
   });
   it('engine and model agree in rfc mode on a sample of files', () => {
     for (const file of files.filter((_, i) => i % 10 === 0)) {
