@@ -15,12 +15,14 @@ import {
   NODE_IN_AUTOMATON, NO_RULE, NO_NODE, ensureCapacity, alignUp,
 } from "./layout";
 import { buildLiteralTrie, literalTrieBound } from "./literal";
+import { wantLiteralTrie } from "./trie";
 
 // Build-time sibling lists, TMP_NODE_SIZE bytes per node, kept apart from the final node records.
 const TMP_FIRST_CHILD: usize = 0; // i32, -1 = none
 const TMP_NEXT_SIBLING: usize = 4; // i32, -1 = none
 const TMP_LABEL: usize = 8; // u32 byte value
-const TMP_NODE_SIZE: usize = 12;
+const TMP_PARENT: usize = 12; // u32 (the root's is 0)
+const TMP_NODE_SIZE: usize = 16;
 
 const INDEX_HTM_LENGTH: usize = 10; // "/index.htm"
 
@@ -28,7 +30,7 @@ let nodesPtr: usize = 0;
 let tmpPtr: usize = 0;
 let nodeCount: u32 = 0;
 
-function newNode(): u32 {
+function newNode(parent: u32): u32 {
   const index = nodeCount++;
   const node = nodesPtr + <usize>index * NODE_SIZE;
   store<u32>(node + NODE_EDGE_INDEX, 0);
@@ -44,6 +46,7 @@ function newNode(): u32 {
   store<i32>(tmp + TMP_FIRST_CHILD, -1);
   store<i32>(tmp + TMP_NEXT_SIBLING, -1);
   store<u32>(tmp + TMP_LABEL, 0);
+  store<u32>(tmp + TMP_PARENT, parent);
   return index;
 }
 
@@ -60,7 +63,7 @@ function literalChild(parent: u32, label: i32): u32 {
     previous = current;
     current = load<i32>(currentTmp + TMP_NEXT_SIBLING);
   }
-  const child = newNode();
+  const child = newNode(parent);
   const childTmp = tmpPtr + <usize>child * TMP_NODE_SIZE;
   store<i32>(childTmp + TMP_LABEL, label);
   store<i32>(childTmp + TMP_NEXT_SIBLING, current);
@@ -73,24 +76,54 @@ function starChild(parent: u32): u32 {
   const parentNode = nodesPtr + <usize>parent * NODE_SIZE;
   let child = load<u32>(parentNode + NODE_STAR_CHILD);
   if (child == NO_NODE) {
-    child = newNode();
+    child = newNode(parent);
     store<u32>(parentNode + NODE_STAR_CHILD, child);
     store<u16>(nodesPtr + <usize>child * NODE_SIZE + NODE_FLAGS, <u16>NODE_IS_STAR);
   }
   return child;
 }
 
+/** Nodes marked NODE_IN_AUTOMATON so far. */
+let automatonNodes: u32 = 0;
+
+/**
+ * Marks a node NODE_IN_AUTOMATON; false when it already was. Every node on the way of a pattern with a '*'
+ * is one: the nodes before the '*' lead to it, the ones after lie under it (a node's prefix is shared by all
+ * patterns through it).
+ */
+function markInAutomaton(node: u32): bool {
+  const address = nodesPtr + <usize>node * NODE_SIZE;
+  const flags = <u32>load<u16>(address + NODE_FLAGS);
+  if (flags & NODE_IN_AUTOMATON) return false;
+  store<u16>(address + NODE_FLAGS, <u16>(flags | NODE_IN_AUTOMATON));
+  automatonNodes++;
+  return true;
+}
+
+/** Marks node and its ancestors up to the first one already marked (the way to a '*'). */
+function markWayTo(node: u32): void {
+  while (markInAutomaton(node) && node != 0) node = load<u32>(tmpPtr + <usize>node * TMP_NODE_SIZE + TMP_PARENT);
+}
+
 /** Inserts one rule; when a node already holds a rule of the same kind, the earlier line keeps it. */
 function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: usize): void {
   let node: u32 = 0;
   let endRule = false;
+  let afterStar = false;
   for (let i: usize = 0; i < patternLength; i++) {
     const c = <i32>load<u8>(pattern + i);
     if (c == CHAR_DOLLAR && i + 1 == patternLength) {
       endRule = true;
       break;
     }
-    node = c == CHAR_ASTERISK ? starChild(node) : literalChild(node, c);
+    if (c == CHAR_ASTERISK) {
+      if (!afterStar) markWayTo(node);
+      afterStar = true;
+      node = starChild(node);
+    } else {
+      node = literalChild(node, c);
+    }
+    if (afterStar) markInAutomaton(node);
   }
   const record = nodesPtr + <usize>node * NODE_SIZE;
   const field = endRule
@@ -123,45 +156,6 @@ function writeRule(rulesPtr: usize, index: u32, kind: i32, line: u32, patternOff
   store<u32>(rule + RULE_PATTERN_LENGTH, <u32>patternLength);
   store<u32>(rule + RULE_SOURCE_INDEX, source);
   store<u32>(rule + RULE_DERIVED, derived);
-}
-
-/**
- * Sets NODE_IN_AUTOMATON on every '*' node, every node under one and every node with one below it; returns
- * how many. Children always have larger indices than their parent (nodes are numbered as they are made),
- * so one pass down marks "under a '*'" and one pass up marks "leads to a '*'". The root is marked only when
- * some pattern has a '*'.
- */
-function markAutomatonNodes(edgeTargetsPtr: usize): u32 {
-  for (let n: u32 = 0; n < nodeCount; n++) {
-    const node = nodesPtr + <usize>n * NODE_SIZE;
-    if ((<u32>load<u16>(node + NODE_FLAGS) & (NODE_IS_STAR | NODE_IN_AUTOMATON)) == 0) continue;
-    setFlag(node, NODE_IN_AUTOMATON);
-    const first = load<u32>(node + NODE_EDGE_INDEX);
-    const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
-    for (let e: u32 = 0; e < count; e++) setFlag(nodesPtr + <usize>load<u32>(edgeTargetsPtr + <usize>(first + e) * 4) * NODE_SIZE, NODE_IN_AUTOMATON);
-  }
-  let marked: u32 = 0;
-  for (let n = <i32>nodeCount - 1; n >= 0; n--) {
-    const node = nodesPtr + <usize>n * NODE_SIZE;
-    let leads = (<u32>load<u16>(node + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0 || load<u32>(node + NODE_STAR_CHILD) != NO_NODE;
-    if (!leads) {
-      const first = load<u32>(node + NODE_EDGE_INDEX);
-      const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
-      for (let e: u32 = 0; e < count && !leads; e++) {
-        const child = nodesPtr + <usize>load<u32>(edgeTargetsPtr + <usize>(first + e) * 4) * NODE_SIZE;
-        leads = (<u32>load<u16>(child + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0;
-      }
-    }
-    if (leads) {
-      setFlag(node, NODE_IN_AUTOMATON);
-      marked++;
-    }
-  }
-  return marked;
-}
-
-@inline function setFlag(node: usize, flag: u32): void {
-  store<u16>(node + NODE_FLAGS, load<u16>(node + NODE_FLAGS) | <u16>flag);
 }
 
 /**
@@ -210,7 +204,8 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   nodesPtr = blobPtr + HEADER_SIZE;
   ensureCapacity(nodesPtr + nodeBound * NODE_SIZE);
   nodeCount = 0;
-  newNode();
+  automatonNodes = 0;
+  newNode(0);
   for (let r: u32 = 0; r < compiledRuleCount; r++) {
     const rule = rulesPtr + <usize>r * RULE_SIZE;
     insertRule(<i32>r, load<i32>(rule + RULE_KIND), patternsPtr + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), <usize>load<u32>(rule + RULE_PATTERN_LENGTH));
@@ -238,17 +233,16 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     store<u16>(node + NODE_EDGE_COUNT, <u16>count);
   }
 
-  const automatonNodeCount = markAutomatonNodes(edgeTargetsPtr);
-
   // 4. rules and patterns after the edges, then the literal trie; header last
   const finalRulesPtr = alignUp(edgeTargetsPtr + <usize>edgeCount * 4, 8);
   const finalPatternsPtr = finalRulesPtr + <usize>compiledRuleCount * RULE_SIZE;
   const literalPtr = alignUp(finalPatternsPtr + patternsLength, 16);
-  const literalBound = literalTrieBound(nodeCount);
+  const withLiteralTrie = wantLiteralTrie(nodeCount, automatonNodes);
+  const literalBound = withLiteralTrie ? literalTrieBound(nodeCount) : 0;
   ensureCapacity(literalPtr + literalBound);
   memory.copy(finalRulesPtr, rulesPtr, <usize>compiledRuleCount * RULE_SIZE);
   memory.copy(finalPatternsPtr, patternsPtr, patternsLength);
-  const literalLength = buildLiteralTrie(nodesPtr, edgeBytesPtr, edgeTargetsPtr, finalRulesPtr, nodeCount, literalPtr, alignUp(literalPtr + literalBound, 16));
+  const literalLength = withLiteralTrie ? buildLiteralTrie(nodesPtr, edgeBytesPtr, edgeTargetsPtr, finalRulesPtr, nodeCount, literalPtr, alignUp(literalPtr + literalBound, 16)) : 0;
   const blobEnd = alignUp(literalPtr + literalLength, 8);
   store<u32>(blobPtr + HEADER_MAGIC, BLOB_MAGIC);
   store<u32>(blobPtr + HEADER_FLAGS, flags);
@@ -261,7 +255,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   store<u32>(blobPtr + HEADER_PATTERNS_OFFSET, <u32>(finalPatternsPtr - blobPtr));
   store<u32>(blobPtr + HEADER_TOTAL_LENGTH, <u32>(blobEnd - blobPtr));
   store<u32>(blobPtr + HEADER_EDGE_COUNT, edgeCount);
-  store<u32>(blobPtr + HEADER_LITERAL_OFFSET, <u32>(literalPtr - blobPtr));
-  store<u32>(blobPtr + HEADER_AUTOMATON_NODE_COUNT, automatonNodeCount);
+  store<u32>(blobPtr + HEADER_LITERAL_OFFSET, withLiteralTrie ? <u32>(literalPtr - blobPtr) : 0);
+  store<u32>(blobPtr + HEADER_AUTOMATON_NODE_COUNT, automatonNodes);
   return blobPtr;
 }

@@ -2,6 +2,11 @@
 // demand, as URLs need states), so each path byte costs one table look-up. The trie NFA in match.ts stays
 // the reference it is tested against, and the fallback when the automaton's memory budget runs out.
 //
+// The automaton works on every trie node, or, when the literal trie answers the patterns without '*'
+// (splitLiteral, large literal rule sets), only on the nodes that are, lie under or lead to a '*' node: a
+// walk then dies as soon as no '*' pattern can match, and the number of states no longer grows with the
+// literal rules. Two lines can be walked as a pair (walkLinePair) so that their look-up chains overlap.
+//
 // States are sets of trie nodes (literal nodes reached at this byte + every '*' node reached so far); a
 // state's priorities are the best allow/disallow rule priorities of its nodes (those with a final '$'
 // apart). Bytes are mapped to classes: one per byte that labels a trie edge, one for all other bytes,

@@ -50,7 +50,10 @@ export function setPairWalks(mode: u32): void {
   pairWalks = mode;
 }
 
-/** Tests and benchmarks: 0 = literal trie for large literal rule sets, 1 = always, 2 = never (applies at the next loadMatcher). */
+/**
+ * Tests and benchmarks: 0 = literal trie for large literal rule sets, 1 = always (compileRules then builds one
+ * for every matcher compiled after this call), 2 = never used (applies at the next loadMatcher).
+ */
 export function setLiteralTrie(mode: u32): void {
   setLiteralTrieMode(mode);
 }

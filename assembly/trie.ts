@@ -27,6 +27,11 @@ let literalTrieMode: u32 = 0;
 export function setLiteralTrieMode(mode: u32): void {
   literalTrieMode = mode;
 }
+
+/** Whether compileRules builds a literal trie: for large literal parts, or always when a test forces it. */
+export function wantLiteralTrie(nodeCount: u32, automatonNodes: u32): bool {
+  return literalTrieMode == 1 || nodeCount - automatonNodes > SPLIT_MIN_LITERAL_NODES;
+}
 let generation: u32 = 0;
 
 /** Binds a compiled blob (see assembly/compile.ts for its layout). */
@@ -39,9 +44,10 @@ export function bindBlob(blob: usize): void {
   blobNodeCount = load<u32>(blob + HEADER_NODE_COUNT);
   rfcMode = (load<i32>(blob + HEADER_FLAGS) & FLAG_RFC_MODE) != 0;
   const wildNodes = (<u32>load<u16>(nodesBase + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0 ? load<u32>(blob + HEADER_AUTOMATON_NODE_COUNT) : 0;
-  splitLiteral = literalTrieMode == 1 || (literalTrieMode == 0 && blobNodeCount - wildNodes > SPLIT_MIN_LITERAL_NODES);
+  const literalOffset = load<u32>(blob + HEADER_LITERAL_OFFSET);
+  splitLiteral = literalOffset != 0 && literalTrieMode != 2;
   automatonNodeCount = splitLiteral ? wildNodes : blobNodeCount;
-  bindLiteralTrie(blob + <usize>load<u32>(blob + HEADER_LITERAL_OFFSET));
+  bindLiteralTrie(blob + <usize>literalOffset);
 }
 
 @inline export function nodeAddress(index: u32): usize {

@@ -77,3 +77,20 @@ export function shopUrls(count: number, seed = 3, host = 'https://shop.example')
   }
   return urls;
 }
+
+/**
+ * `count` URLs on `host` made from a real file's rule values (wildcards dropped), the way a crawler of that site
+ * meets them: a rule's path itself, a truncation of it, or a page under it.
+ */
+export function urlsFromRuleValues(values: readonly string[], count: number, seed = 5, host = 'https://example.com'): string[] {
+  const random = seededRandom(seed);
+  const urls: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let path = values[Math.floor(random() * values.length)].replace(/[*$]/g, '');
+    const roll = random();
+    if (roll < 0.3) path = path.slice(0, 1 + Math.floor(random() * path.length));
+    else if (roll < 0.7) path += `${path.endsWith('/') ? '' : '/'}page-${Math.floor(random() * 1000)}.html`;
+    urls.push(host + (path.startsWith('/') ? path : `/${path}`));
+  }
+  return urls;
+}

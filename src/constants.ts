@@ -35,7 +35,7 @@ export const HEADER_RULES_OFFSET = 28;
 export const HEADER_PATTERNS_OFFSET = 32;
 export const HEADER_TOTAL_LENGTH = 36;
 export const HEADER_EDGE_COUNT = 40;
-export const HEADER_LITERAL_OFFSET = 44; // the path-compressed trie of the literal patterns (assembly/literal.ts)
+export const HEADER_LITERAL_OFFSET = 44; // the path-compressed trie of the literal patterns (assembly/literal.ts), 0 = none
 export const HEADER_AUTOMATON_NODE_COUNT = 48; // nodes the bulk automaton works on (those on a way to a '*')
 export const HEADER_SIZE = 64;
 

@@ -7,7 +7,9 @@
 //                | (copied in when the      | (lazily built DFA of the       \_______________ per-call batch region, laid out afresh every call ______________/
 //                |  active matcher changes) |  active matcher; reset with it)
 //
-// - Matcher blob: position-independent (all offsets relative to its start), made by compileRules and copied
+// - Matcher blob (layout in assembly/compile.ts and assembly/literal.ts): header | trie nodes | edge labels |
+//   edge targets | rule records | normalised patterns | literal trie (the patterns without '*', path-compressed).
+//   Position-independent (all offsets relative to its start), made by compileRules and copied
 //   out to a JavaScript Uint8Array that the RobotsMatcher owns (the GC frees it; workers get copies).
 //   It is copied back into the slot only when a different matcher becomes active (loadMatcher).
 // - Automaton region: states and transitions the core builds as URLs need them (assembly/dfa.ts); it
@@ -149,7 +151,8 @@ export class WasmCore {
   /**
    * Tests and A/B runs: bulk calls by the trie NFA, or by an automaton capped at a few states (constant
    * overflow and fallback); lines walked in pairs 'auto' (large automata), 'always' or 'never'; patterns
-   * without '*' answered by the literal trie 'auto' (large literal rule sets), 'always' or 'never'.
+   * without '*' answered by the literal trie 'auto' (large literal rule sets), 'always' (for matchers compiled
+   * after this call) or 'never'.
    */
   setBulkEngine(engine: 'automaton' | 'nfa', automatonStateLimit = 0, pairWalks: Tristate = 'auto', literalTrie: Tristate = 'auto'): void {
     this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, automatonStateLimit);
