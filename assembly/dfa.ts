@@ -487,6 +487,17 @@ export let pairOverflow = false;
   return slowEntry(current, c, entry, p, true);
 }
 
+/** The lane that has not stopped walks on alone from row `current` at p; returns where it stopped. */
+function finishAlone(current: u32, allow: i32, disallow: i32, p: usize): usize {
+  row = current;
+  bestAllowPriority = allow;
+  bestDisallowPriority = disallow;
+  walkStop = STOP_END;
+  const stop = walkLine(p);
+  pairOverflow = walkStop == STOP_OVERFLOW;
+  return stop;
+}
+
 /**
  * Walks the lines at pA and pB from state 0 (both start with '/') until both stop; results in pair*.
  * When one stops first, the other finishes alone (walkLine).
@@ -524,12 +535,7 @@ export function walkLinePair(pA: usize, pB: usize): void {
         pairDisallowA = disallowA;
         if (walkStop == STOP_OVERFLOW) { pairOverflow = true; return; }
         // B goes on alone from the byte it has not taken yet
-        row = currentB;
-        bestAllowPriority = allowB;
-        bestDisallowPriority = disallowB;
-        walkStop = STOP_END;
-        pairStopB = walkLine(pB);
-        pairOverflow = walkStop == STOP_OVERFLOW;
+        pairStopB = finishAlone(currentB, allowB, disallowB, pB);
         pairAllowB = bestAllowPriority;
         pairDisallowB = bestDisallowPriority;
         return;
@@ -551,12 +557,7 @@ export function walkLinePair(pA: usize, pB: usize): void {
         pairAllowB = allowB;
         pairDisallowB = disallowB;
         if (walkStop == STOP_OVERFLOW) { pairOverflow = true; return; }
-        row = currentA;
-        bestAllowPriority = allowA;
-        bestDisallowPriority = disallowA;
-        walkStop = STOP_END;
-        pairStopA = walkLine(pA);
-        pairOverflow = walkStop == STOP_OVERFLOW;
+        pairStopA = finishAlone(currentA, allowA, disallowA, pA);
         pairAllowA = bestAllowPriority;
         pairDisallowA = bestDisallowPriority;
         return;
