@@ -42,7 +42,7 @@ let dfaRegion: usize = 0;
 let dfaCapacity: usize = 0;
 /** 1: bulk calls use the NFA (tests compare both engines). */
 let bulkUsesNfa = false;
-/** Interleaved line walks: 0 = for large automata (default), 1 = always, 2 = never (tests and A/B). */
+/** Pair walks of lines (walkLinePair): 0 = for large automata (default), 1 = always, 2 = never (tests and A/B). */
 let pairWalks: u32 = 0;
 
 /** Tests and benchmarks: 0 = walk lines in pairs for large automata, 1 = always, 2 = never. */
@@ -230,17 +230,12 @@ function matchLinePair(p: usize, end: usize, verdictPtr: usize): usize {
     groupLines = 2;
     return matchLineGoogle(q, verdictPtr + 1);
   }
+  // without a literal trie its priorities stay 0 and verdictOf is the automaton's verdict
   let stopB = pairStopB;
-  if (splitLiteral) {
-    walkLiteralLine(pathA, false);
-    store<u8>(verdictPtr, <u8>verdictOf(pairAllowA, pairDisallowA));
-    const literalStop = walkLiteralLine(pathB, false);
-    if (literalStop > stopB) stopB = literalStop;
-    store<u8>(verdictPtr + 1, <u8>verdictOf(pairAllowB, pairDisallowB));
-  } else {
-    store<u8>(verdictPtr, <u8>(pairDisallowA > pairAllowA ? VERDICT_DISALLOWED : VERDICT_ALLOWED));
-    store<u8>(verdictPtr + 1, <u8>(pairDisallowB > pairAllowB ? VERDICT_DISALLOWED : VERDICT_ALLOWED));
-  }
+  if (splitLiteral) walkLiteralLine(pathA, false);
+  store<u8>(verdictPtr, <u8>verdictOf(pairAllowA, pairDisallowA));
+  if (splitLiteral) stopB = max(stopB, walkLiteralLine(pathB, false));
+  store<u8>(verdictPtr + 1, <u8>verdictOf(pairAllowB, pairDisallowB));
   groupLines = 2;
   return (load<u8>(stopB) == CHAR_LF ? stopB : findLf(stopB)) + 1;
 }
