@@ -4,13 +4,15 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
 import { parseRobots } from '../src/index.js';
-import { core } from '../src/wasm/core.js';
+import { core, type BulkEngineSwitches } from '../src/wasm/core.js';
 import { modelVerdict } from './model.js';
 import { raw } from './helpers.js';
 
 afterEach(() => core().setBulkEngine('automaton'));
 
-const pattern = fc.array(fc.constantFrom('/', 'a', 'b', 'ab', '*', '$', '?', '=', '.', '%2F', '\xc3\xa9', 'index.html'), { minLength: 1, maxLength: 7 }).map((p) => '/' + p.join(''));
+// Mostly patterns starting with '/'; some without (`*x` matches anywhere, `a*` nowhere).
+const pattern = fc.tuple(fc.constantFrom('/', '/', '/', ''), fc.array(fc.constantFrom('/', 'a', 'b', 'ab', '*', '$', '?', '=', '.', '%2F', '\xc3\xa9', 'index.html'), { minLength: 1, maxLength: 7 }))
+  .map(([lead, parts]) => lead + parts.join(''));
 const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), pattern), { minLength: 1, maxLength: 30 });
 const path = fc.array(fc.constantFrom('/', 'a', 'b', 'ab', '?', '=', '.', '%2F', '#', '\xc3\xa9', 'index.html', '$', ';'), { maxLength: 14 }).map((p) => p.join(''));
 const prefix = fc.constantFrom('', 'http://h.com', 'https://u@h.com:80', '//h', 'h.com');
@@ -28,20 +30,21 @@ function verdicts(body: Uint8Array, urls: string[]): { lines: number[]; batch: n
 }
 
 describe('automaton = NFA = model', () => {
-  const engines = [
-    ['automaton, one line at a time', 'automaton', 0, 'never', 'never'],
-    ['automaton, two lines walked as a pair', 'automaton', 0, 'always', 'never'],
-    ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', 3, 'never', 'never'],
-    ['automaton capped at 3 states, pairs (pair fallbacks)', 'automaton', 3, 'always', 'never'],
-    ['literal trie + automaton of the \'*\' patterns, one line at a time', 'automaton', 0, 'never', 'always'],
-    ['literal trie + automaton of the \'*\' patterns, pairs', 'automaton', 0, 'always', 'always'],
-    ['literal trie + automaton capped at 3 states', 'automaton', 3, 'never', 'always'],
-    ['literal trie + automaton capped at 3 states, pairs', 'automaton', 3, 'always', 'always'],
-    ['NFA for bulk', 'nfa', 0, 'never', 'never'],
-  ] as const;
-  for (const [name, engine, region, pairWalks, literalTrie] of engines) {
+  const never = { pairWalks: 'never', literalTrie: 'never' } as const;
+  const engines: [string, 'automaton' | 'nfa', BulkEngineSwitches][] = [
+    ['automaton, one line at a time', 'automaton', never],
+    ['automaton, two lines walked as a pair', 'automaton', { ...never, pairWalks: 'always' }],
+    ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', { ...never, automatonStateLimit: 3 }],
+    ['automaton capped at 3 states, pairs (pair fallbacks)', 'automaton', { ...never, automatonStateLimit: 3, pairWalks: 'always' }],
+    ['literal trie + automaton of the \'*\' patterns, one line at a time', 'automaton', { ...never, literalTrie: 'always' }],
+    ['literal trie + automaton of the \'*\' patterns, pairs', 'automaton', { ...never, literalTrie: 'always', pairWalks: 'always' }],
+    ['literal trie + automaton capped at 3 states', 'automaton', { ...never, literalTrie: 'always', automatonStateLimit: 3 }],
+    ['literal trie + automaton capped at 3 states, pairs', 'automaton', { ...never, literalTrie: 'always', automatonStateLimit: 3, pairWalks: 'always' }],
+    ['NFA for bulk', 'nfa', never],
+  ];
+  for (const [name, engine, switches] of engines) {
     it(`${name}: 1,500 random rule sets x 10 URLs`, () => {
-      core().setBulkEngine(engine, region, pairWalks, literalTrie);
+      core().setBulkEngine(engine, switches);
       const resetsBefore = core().automatonStats().resets;
       fc.assert(fc.property(rules, fc.array(fc.tuple(prefix, path), { minLength: 1, maxLength: 10 }), (list, parts) => {
         const body = raw('User-agent: *\n' + list.map(([kind, p]) => `${kind}: ${p}\n`).join(''));
@@ -54,12 +57,12 @@ describe('automaton = NFA = model', () => {
       }), { numRuns: 1500 });
       const resets = core().automatonStats().resets - resetsBefore;
       // every matcher load resets once (1,500 loads); a capped automaton must also have overflowed many times
-      if (region > 0) expect(resets).toBeGreaterThan(1500 + 1000);
+      if ((switches.automatonStateLimit ?? 0) > 0) expect(resets).toBeGreaterThan(1500 + 1000);
       else expect(resets).toBeLessThanOrEqual(1500);
     });
   }
   it('an automaton capped at 1 state: bulk calls fall back to the NFA', () => {
-    core().setBulkEngine('automaton', 1);
+    core().setBulkEngine('automaton', { automatonStateLimit: 1 });
     const { lines, batch } = verdicts(raw('User-agent: *\nDisallow: /a*b$\n'), ['/axb', '/axbc', 'http://h/ab']);
     expect(lines).toEqual([2, 1, 2]);
     expect(batch).toEqual([2, 1, 2]);
@@ -71,7 +74,7 @@ describe('automaton = NFA = model', () => {
   });
   it('checkLines: CR only ends a URL right before LF (or at the end of the input), walked in pairs or not', () => {
     for (const pairWalks of ['never', 'always'] as const) {
-      core().setBulkEngine('automaton', 0, pairWalks);
+      core().setBulkEngine('automaton', { pairWalks });
       const matcher = parseRobots('User-agent: *\nDisallow: /c$\nDisallow: /d\r\n').matcher('bot');
       expect([...matcher.checkLines(raw('/c\r\n/c\rx\n/c\r'))]).toEqual([2, 1, 2]);
       expect(new TextDecoder().decode(matcher.checkLinesFormatted(raw('/c\r\n\n/x#/c\n?c\n/c')).output)).toBe('disallowed\t/c\nallowed\t\nallowed\t/x#/c\nallowed\t?c\ndisallowed\t/c\n');

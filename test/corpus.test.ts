@@ -73,7 +73,7 @@ describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
     expect(checked).toBeGreaterThan(50000);
   });
   it('literal trie and pair walks forced on: checkLines agrees with the model on every file (Googlebot)', () => {
-    core().setBulkEngine('automaton', 0, 'always', 'always');
+    core().setBulkEngine('automaton', { pairWalks: 'always', literalTrie: 'always' });
     let checked = 0;
     for (const file of files) {
       const body = readFileSync(file);
@@ -102,7 +102,7 @@ describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
     }
     const lines = raw(urls.join('\n'));
     const verdictsOf = (literalTrie: 'auto' | 'always' | 'never', engine: 'automaton' | 'nfa' = 'automaton'): number[] => {
-      core().setBulkEngine(engine, 0, 'auto', literalTrie);
+      core().setBulkEngine(engine, { literalTrie });
       return [...robots.matcher('Googlebot').checkLines(lines)];
     };
     const nfa = verdictsOf('never', 'nfa');

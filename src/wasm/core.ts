@@ -89,6 +89,15 @@ const SENTINEL_SLACK = 16;
 /** One instance of the core with its memory. Created once per thread (see core()); not thread-safe. */
 /** A switch the core decides by itself ('auto') unless a test or an A/B run forces it. */
 export type Tristate = 'auto' | 'always' | 'never';
+/** The automaton's switches (tests and A/B runs; each 'auto' unless given). */
+export interface BulkEngineSwitches {
+  /** Caps the automaton's states (0 = no cap): with a few, overflow and the NFA fallback run constantly. */
+  automatonStateLimit?: number;
+  /** Two lines walked at once ('auto': for large automata). */
+  pairWalks?: Tristate;
+  /** Patterns without '*' answered by the literal trie ('auto': large literal rule sets; 'always' applies to matchers compiled after the call). */
+  literalTrie?: Tristate;
+}
 const tristateCode = (value: Tristate): number => (value === 'auto' ? 0 : value === 'always' ? 1 : 2);
 
 export class WasmCore {
@@ -149,15 +158,13 @@ export class WasmCore {
   }
 
   /**
-   * Tests and A/B runs: bulk calls by the trie NFA, or by an automaton capped at a few states (constant
-   * overflow and fallback); lines walked in pairs 'auto' (large automata), 'always' or 'never'; patterns
-   * without '*' answered by the literal trie 'auto' (large literal rule sets), 'always' (for matchers compiled
-   * after this call) or 'never'.
+   * Tests and A/B runs: bulk calls by the trie NFA, or by the automaton with its switches forced (see
+   * BulkEngineSwitches); called with only an engine, every switch goes back to 'auto'.
    */
-  setBulkEngine(engine: 'automaton' | 'nfa', automatonStateLimit = 0, pairWalks: Tristate = 'auto', literalTrie: Tristate = 'auto'): void {
-    this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, automatonStateLimit);
-    this.exports.setPairWalks(tristateCode(pairWalks));
-    this.exports.setLiteralTrie(tristateCode(literalTrie));
+  setBulkEngine(engine: 'automaton' | 'nfa', switches: BulkEngineSwitches = {}): void {
+    this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, switches.automatonStateLimit ?? 0);
+    this.exports.setPairWalks(tristateCode(switches.pairWalks ?? 'auto'));
+    this.exports.setLiteralTrie(tristateCode(switches.literalTrie ?? 'auto'));
     this.loadedBlob = null;
   }
 
