@@ -146,11 +146,20 @@ function fallbackVerdict(urlPtr: usize, urlEnd: usize): u32 {
   return verdict;
 }
 
+// "https://" and "http://" as little-endian words (a line has at least 16 readable bytes after its start).
+const HTTPS_SCHEME_WORD: u64 = 0x2f2f3a7370747468;
+const HTTP_SCHEME_WORD: u64 = 0x002f2f3a70747468;
+const SEVEN_BYTES: u64 = 0x00ffffffffffffff;
+
 /** Where a line's path starts (0: the path is "/"), and where the scan stopped (for the line end search). */
 let hostScanStop: usize = 0;
 @inline function pathStartOf(p: usize): usize {
-  if (load<u8>(p) == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) p += 2;
   let schemeSeen = false;
+  const head = load<u64>(p);
+  // the usual schemes at once (what the scan below would find: the first ':' followed by "//")
+  if (head == HTTPS_SCHEME_WORD) { p += 8; schemeSeen = true; }
+  else if ((head & SEVEN_BYTES) == HTTP_SCHEME_WORD) { p += 7; schemeSeen = true; }
+  else if (load<u8>(p) == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) p += 2;
   while (true) {
     p = nextHostStop(p);
     const kind = <u32>load<u8>(hostKinds + <usize>load<u8>(p));

@@ -80,6 +80,19 @@ describe('automaton = NFA = model', () => {
       expect(new TextDecoder().decode(matcher.checkLinesFormatted(raw('/c\r\n\n/x#/c\n?c\n/c')).output)).toBe('disallowed\t/c\nallowed\t\nallowed\t/x#/c\nallowed\t?c\ndisallowed\t/c\n');
     }
   });
+  it('checkLines: lines starting with "http://" or "https://" (read as one word) find the same path as the scan', () => {
+    const body = 'User-agent: *\nDisallow: /\nAllow: /h\nAllow: //\nAllow: /x?\n';
+    const urls = ['https://', 'http://', 'https:/', 'https://h', 'http://h/b', 'https://h:80/b', 'https://u@h:80/b', 'HTTPS://h/b', 'http:///b',
+      'https://h?x', 'http://h#/b', 'https://h/h', 'http:/h/b', 'httpx://h/b', 'https:/h', '//h/b', 'https://h://b', 'https://h//b', 'http://h/x?'];
+    const expected = [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 1, 2, 1, 1, 1];
+    for (const pairWalks of ['never', 'always'] as const) {
+      core().setBulkEngine('automaton', { pairWalks });
+      const matcher = parseRobots(body).matcher('bot');
+      expect([...matcher.checkLines(raw(urls.join('\n')))]).toEqual(expected);
+      expect([...matcher.checkBatch(urls)]).toEqual(expected);
+    }
+    urls.forEach((url, i) => expect(modelVerdict(body, ['bot'], url).allowed ? 1 : 2, url).toBe(expected[i]));
+  });
   it('the automaton survives between calls and across matcher switches', () => {
     const a = parseRobots('User-agent: *\nDisallow: /*x$\n').matcher('bot');
     const b = parseRobots('User-agent: *\nAllow: /*x$\nDisallow: /\n').matcher('bot');
