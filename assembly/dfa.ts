@@ -13,10 +13,10 @@
 // and two stop classes (END: LF '#' NUL; CR) whose table entries send the walk to the slow path.
 //
 // Region layout (at dfaPtr, capacity bytes, reset whenever another blob is bound):
-//   | classOf u8[256] | classByte u8[256] | set buffer u32[nodes] | hash u32[pow2] | rows | node-set arena u32[...] |
+//   | classOf u8[256] | classByte u8[256] | entryOffsetOf u16[256] | set buffer u32[nodes] | hash u32[pow2] | rows | node-set arena u32[...] |
 // A state is one row of ROW_HEADER_WORDS header words (its priorities, skip bytes and node set) followed by
-// one transition entry per byte class; a state is named by its row's offset in words from `table`, so the
-// walk never divides. Entries: a row offset of a plain state, or with ENTRY_SPECIAL set: the row of a state
+// one transition entry per byte class; a state is named by its row's byte offset from `table`, so the walk
+// never divides nor shifts: entry address = entries + entryOffsetOf[byte] + state. Entries: a row offset of a plain state, or with ENTRY_SPECIAL set: the row of a state
 // with rules or skip bytes, or one of the markers below. Worst case per path byte: one transition
 // computation, O(set size x log(edges)); the number of states is bounded by the region (then: flush and
 // NFA fallback).
@@ -64,6 +64,8 @@ export let bestAllowPriority: i32 = 0;
 export let bestDisallowPriority: i32 = 0;
 
 let classOf: usize = 0;
+/** u16[256]: the byte offset of each byte's class entry in a row's entries (class x 4), so the walk never shifts. */
+let entryOffsetOf: usize = 0;
 let classByte: usize = 0;
 let classCount: u32 = 0;
 let setBuffer: usize = 0;
@@ -71,7 +73,7 @@ let hashTable: usize = 0;
 let hashMask: u32 = 0;
 let maxStates: u32 = 0;
 let stateCount: u32 = 0;
-/** Rows start here; a row offset (in words) names a state. */
+/** Rows start here; a row's byte offset from here names a state. */
 let table: usize = 0;
 /** Words per row: header + one entry per class. */
 let rowWords: u32 = 0;
@@ -123,7 +125,9 @@ export function resetDfa(dfaPtr: usize, capacity: usize): void {
   for (let b: usize = 1; b < 256; b++) {
     if (<u32>load<u8>(classOf + b) == CLASS_OTHER) { store<u8>(classByte + <usize>CLASS_OTHER, <u8>b); break; }
   }
-  setBuffer = alignUp(classByte + 256, 8);
+  entryOffsetOf = classByte + 256;
+  for (let b: usize = 0; b < 256; b++) store<u16>(entryOffsetOf + (b << 1), <u16>(<u32>load<u8>(classOf + b) << 2));
+  setBuffer = alignUp(entryOffsetOf + 512, 8);
   const fixed = setBuffer + <usize>blobNodeCount * 4 - dfaPtr;
   rowWords = ROW_HEADER_WORDS + classCount;
   const perState = <usize>rowWords * 4 + 8 + ARENA_WORDS_PER_STATE * 4;
@@ -199,7 +203,7 @@ function hashSet(length: u32): u32 {
 }
 
 function sameSet(rowOffset: u32, length: u32): bool {
-  const record = table + <usize>rowOffset * 4;
+  const record = table + <usize>rowOffset;
   if (load<u32>(record + STATE_SET_LENGTH) != length) return false;
   const set = arena + <usize>load<u32>(record + STATE_SET_OFFSET) * 4;
   for (let i: u32 = 0; i < length; i++) {
@@ -242,8 +246,8 @@ function skipBytesOf(record: usize, length: u32): u32 {
 /** Makes a state of the set in setBuffer (sorted by the caller for lookups); returns its row offset or -1 when full. */
 function createState(length: u32): i32 {
   if (stateCount >= maxStates || arenaUsed + length > arenaWords) return -1;
-  const rowOffset = stateCount++ * rowWords;
-  const record = table + <usize>rowOffset * 4;
+  const rowOffset = stateCount++ * rowWords * 4;
+  const record = table + <usize>rowOffset;
   store<u32>(record + STATE_SET_OFFSET, arenaUsed);
   store<u32>(record + STATE_SET_LENGTH, length);
   memory.copy(arena + <usize>arenaUsed * 4, setBuffer, <usize>length * 4);
@@ -277,12 +281,12 @@ function createState(length: u32): i32 {
 }
 
 @inline function entryAddress(rowOffset: u32, cls: u32): usize {
-  return table + ((<usize>rowOffset + <usize>ROW_HEADER_WORDS + <usize>cls) << 2);
+  return table + <usize>rowOffset + ((<usize>ROW_HEADER_WORDS + <usize>cls) << 2);
 }
 
 /** The table entry for (state row, class), computing the next state on first use; ENTRY_DEAD + walkStop on overflow. */
 function computeEntry(rowOffset: u32, cls: u32): u32 {
-  const record = table + <usize>rowOffset * 4;
+  const record = table + <usize>rowOffset;
   const set = arena + <usize>load<u32>(record + STATE_SET_OFFSET) * 4;
   const setLength = load<u32>(record + STATE_SET_LENGTH);
   const c = <i32>load<u8>(classByte + <usize>cls);
@@ -314,7 +318,7 @@ function computeEntry(rowOffset: u32, cls: u32): u32 {
       walkStop = STOP_OVERFLOW;
       return ENTRY_DEAD;
     }
-    const next = table + <usize>found * 4;
+    const next = table + <usize>found;
     entry = <u32>found;
     if (load<i32>(next + STATE_ALLOW) > 0 || load<i32>(next + STATE_DISALLOW) > 0 || load<u32>(next + STATE_SKIP_COUNT) > 0) entry |= ENTRY_SPECIAL;
   }
@@ -323,13 +327,13 @@ function computeEntry(rowOffset: u32, cls: u32): u32 {
 }
 
 function recordState(rowOffset: u32): void {
-  const record = table + <usize>rowOffset * 4;
+  const record = table + <usize>rowOffset;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
 }
 
 @inline function finishPath(rowOffset: u32): void {
-  const record = table + <usize>rowOffset * 4;
+  const record = table + <usize>rowOffset;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_END_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_END_DISALLOW));
   walkStop = STOP_END;
@@ -352,7 +356,7 @@ let skipTo: usize = 0;
 
 /** Entering a state with rules or skip bytes at p: record its priorities, jump ahead in a skip state. */
 @inline function enterSpecial(next: u32, p: usize): void {
-  const record = table + <usize>next * 4;
+  const record = table + <usize>next;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
   skipTo = p != 0 && load<u32>(record + STATE_SKIP_COUNT) > 0 ? skipScan(p + 1, record) : 0;
@@ -415,10 +419,10 @@ export function feedByte(c: u32): bool {
 @inline function walkImpl(p: usize, end: usize, lines: bool): usize {
   let current = row;
   const entries = table + <usize>ROW_HEADER_WORDS * 4;
-  const classes = classOf;
+  const offsets = entryOffsetOf;
   while (p < end) {
     const c = <u32>load<u8>(p);
-    let entry = load<u32>(entries + ((<usize>current + <usize>load<u8>(classes + <usize>c)) << 2));
+    let entry = load<u32>(entries + <usize>load<u16>(offsets + (<usize>c << 1)) + <usize>current);
     if (entry & ENTRY_SPECIAL) {
       if (entry < ENTRY_DEAD) {
         // a state with rules or skip bytes: the common special case, handled here
@@ -504,7 +508,7 @@ function finishAlone(current: u32, allow: i32, disallow: i32, p: usize): usize {
  */
 export function walkLinePair(pA: usize, pB: usize): void {
   const entries = table + <usize>ROW_HEADER_WORDS * 4;
-  const classes = classOf;
+  const offsets = entryOffsetOf;
   beginWalk();
   const start = row;
   let currentA = start, currentB = start;
@@ -514,8 +518,8 @@ export function walkLinePair(pA: usize, pB: usize): void {
   while (true) {
     const cA = <u32>load<u8>(pA);
     const cB = <u32>load<u8>(pB);
-    const entryA = load<u32>(entries + ((<usize>currentA + <usize>load<u8>(classes + <usize>cA)) << 2));
-    const entryB = load<u32>(entries + ((<usize>currentB + <usize>load<u8>(classes + <usize>cB)) << 2));
+    const entryA = load<u32>(entries + <usize>load<u16>(offsets + (<usize>cA << 1)) + <usize>currentA);
+    const entryB = load<u32>(entries + <usize>load<u16>(offsets + (<usize>cB << 1)) + <usize>currentB);
     if (((entryA | entryB) & ENTRY_SPECIAL) == 0) {
       currentA = entryA;
       currentB = entryB;
