@@ -15,7 +15,7 @@
 // - Automaton region: states and transitions the core builds as URLs need them (assembly/dfa.ts); it
 //   survives between calls for the same matcher and is flushed when full.
 // - Batch region: nothing survives a call. matchLines needs an LF right after the input (the sentinel that
-//   lets the core's line loop run without bounds checks) and 8 readable bytes after that.
+//   lets the core's line loop run without bounds checks) and 16 readable bytes after that (SENTINEL_SLACK).
 // - Scratch: the NFA's work lists (3 x 4 bytes per trie node) and rfc-mode path buffers; the core grows
 //   memory itself when it needs more, so views are re-created whenever memory.buffer changes.
 // - compileRules uses the batch region as its work area and returns the blob's address there.
