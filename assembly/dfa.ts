@@ -16,10 +16,10 @@
 //   | classOf u8[256] | classByte u8[256] | entryOffsetOf u16[256] | set buffer u32[nodes] | hash u32[pow2] | rows | node-set arena u32[...] |
 // A state is one row of ROW_HEADER_WORDS header words (its priorities, skip bytes and node set) followed by
 // one transition entry per byte class; a state is named by its row's byte offset from `table`, so the walk
-// never divides nor shifts: entry address = entries + entryOffsetOf[byte] + state. Entries: a row offset of a plain state, or with ENTRY_SPECIAL set: the row of a state
-// with rules or skip bytes, or one of the markers below. Worst case per path byte: one transition
-// computation, O(set size x log(edges)); the number of states is bounded by the region (then: flush and
-// NFA fallback).
+// never divides nor shifts: entry address = entries + entryOffsetOf[byte] + state. Entries: the row offset
+// of a plain state, or with ENTRY_SPECIAL set: the row of a state with rules or skip bytes, or one of the
+// markers below. Worst case per path byte: one transition computation, O(set size x log(edges)); the number
+// of states is bounded by the region (then: flush and NFA fallback).
 import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
 import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,

@@ -86,7 +86,6 @@ const AUTOMATON_MAX_BYTES = 64 << 20;
 /** Bytes the core may read past the LF sentinel (its line-end search reads 8 bytes at a time). */
 const SENTINEL_SLACK = 16;
 
-/** One instance of the core with its memory. Created once per thread (see core()); not thread-safe. */
 /** A switch the core decides by itself ('auto') unless a test or an A/B run forces it. */
 export type Tristate = 'auto' | 'always' | 'never';
 /** The automaton's switches (tests and A/B runs; each 'auto' unless given). */
@@ -100,6 +99,7 @@ export interface BulkEngineSwitches {
 }
 const tristateCode = (value: Tristate): number => (value === 'auto' ? 0 : value === 'always' ? 1 : 2);
 
+/** One instance of the core with its memory. Created once per thread (see core()); not thread-safe. */
 export class WasmCore {
   private readonly exports: CoreExports;
   private bytes: Uint8Array;
