@@ -6,7 +6,7 @@ import {
   RULE_KIND, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SOURCE_INDEX, RULE_DERIVED, RULE_SIZE,
   RULE_KIND_ALLOW, FLAG_RFC_MODE, BLOB_MAGIC, HEADER_MAGIC, HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_RULE_COUNT,
   HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET,
-  HEADER_PATTERNS_OFFSET, HEADER_TOTAL_LENGTH, HEADER_EDGE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_SIZE, CHAR_SLASH, CHAR_DOLLAR, CHAR_ASTERISK,
+  HEADER_PATTERNS_OFFSET, HEADER_TOTAL_LENGTH, HEADER_EDGE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_GENERATION, HEADER_SIZE, CHAR_SLASH, CHAR_DOLLAR, CHAR_ASTERISK,
 } from "../src/constants";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import {
@@ -30,23 +30,22 @@ let nodesPtr: usize = 0;
 let tmpPtr: usize = 0;
 let nodeCount: u32 = 0;
 
+// A new node as two 16-byte vectors: edge index 0, edge count 0, flags 0, no star child, four rules NO_RULE,
+// stamp 0 (the layout in layout.ts, which these words follow: checked below); and its build-time record:
+// no child, no sibling, label 0, then the parent.
+const NEW_NODE_LOW = i32x4(0, 0, NO_NODE, NO_RULE);
+const NEW_NODE_HIGH = i32x4(NO_RULE, NO_RULE, NO_RULE, 0);
+const NEW_TMP = i32x4(-1, -1, 0, 0);
+assert(NODE_EDGE_INDEX == 0 && NODE_EDGE_COUNT == 4 && NODE_FLAGS == 6 && NODE_STAR_CHILD == 8 && NODE_ALLOW_RULE == 12 &&
+  NODE_DISALLOW_RULE == 16 && NODE_ALLOW_END_RULE == 20 && NODE_DISALLOW_END_RULE == 24 && NODE_STAMP == 28 && NODE_SIZE == 32);
+assert(TMP_FIRST_CHILD == 0 && TMP_NEXT_SIBLING == 4 && TMP_LABEL == 8 && TMP_PARENT == 12 && TMP_NODE_SIZE == 16);
+
 function newNode(parent: u32): u32 {
   const index = nodeCount++;
   const node = nodesPtr + <usize>index * NODE_SIZE;
-  store<u32>(node + NODE_EDGE_INDEX, 0);
-  store<u16>(node + NODE_EDGE_COUNT, 0);
-  store<u16>(node + NODE_FLAGS, 0);
-  store<u32>(node + NODE_STAR_CHILD, NO_NODE);
-  store<i32>(node + NODE_ALLOW_RULE, NO_RULE);
-  store<i32>(node + NODE_DISALLOW_RULE, NO_RULE);
-  store<i32>(node + NODE_ALLOW_END_RULE, NO_RULE);
-  store<i32>(node + NODE_DISALLOW_END_RULE, NO_RULE);
-  store<u32>(node + NODE_STAMP, 0);
-  const tmp = tmpPtr + <usize>index * TMP_NODE_SIZE;
-  store<i32>(tmp + TMP_FIRST_CHILD, -1);
-  store<i32>(tmp + TMP_NEXT_SIBLING, -1);
-  store<u32>(tmp + TMP_LABEL, 0);
-  store<u32>(tmp + TMP_PARENT, parent);
+  v128.store(node, NEW_NODE_LOW);
+  v128.store(node + 16, NEW_NODE_HIGH);
+  v128.store(tmpPtr + <usize>index * TMP_NODE_SIZE, i32x4.replace_lane(NEW_TMP, 3, <i32>parent));
   return index;
 }
 
@@ -257,5 +256,6 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   store<u32>(blobPtr + HEADER_EDGE_COUNT, edgeCount);
   store<u32>(blobPtr + HEADER_LITERAL_OFFSET, withLiteralTrie ? <u32>(literalPtr - blobPtr) : 0);
   store<u32>(blobPtr + HEADER_AUTOMATON_NODE_COUNT, automatonNodes);
+  store<u32>(blobPtr + HEADER_GENERATION, 0);
   return blobPtr;
 }

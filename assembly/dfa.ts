@@ -12,15 +12,19 @@
 // apart). Bytes are mapped to classes: one per byte that labels a trie edge, one for all other bytes,
 // and two stop classes (END: LF '#' NUL; CR) whose table entries send the walk to the slow path.
 //
-// Region layout (at dfaPtr, capacity bytes, reset whenever another blob is bound):
-//   | classOf u8[256] | classByte u8[256] | entryOffsetOf u16[256] | set buffer u32[nodes] | hash u32[pow2] | rows | node-set arena u32[...] |
+// Region layout (at dfaPtr, capacity bytes; one region per matcher, kept while the matcher is cached):
+//   | header | classOf u8[256] | classByte u8[256] | entryOffsetOf u16[256] | set buffer u32[nodes] | hash u32[pow2] | rows | node-set arena u32[...] |
+// The header keeps what the walk's globals are derived from, so that a region is bound again (bindAutomaton)
+// without losing its states: a host switch costs a few loads, not a rebuild. A region whose header is zero
+// (fresh from the host) is laid out on first bind. Everything inside is named by offsets: the host may move
+// a region (heap compaction) between calls.
 // A state is one row of ROW_HEADER_WORDS header words (its priorities, skip bytes and node set) followed by
 // one transition entry per byte class; a state is named by its row's byte offset from `table`, so the walk
 // never divides nor shifts: entry address = entries + entryOffsetOf[byte] + state. Entries: the row offset
 // of a plain state, or with ENTRY_SPECIAL set: the row of a state with rules or skip bytes, or one of the
 // markers below. Worst case per path byte: one transition computation, O(set size x log(edges)); the number
 // of states is bounded by the region (then: flush and NFA fallback).
-import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
+import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, RULE_PATTERN_LENGTH, RULE_LINE, RULE_SIZE, AUTOMATON_OVERFLOWS, AUTOMATON_HEADER_SIZE } from "../src/constants";
 import {
   NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
   NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_NODE, NO_RULE, alignUp,
@@ -48,12 +52,31 @@ const STATE_END_ALLOW: usize = 8; // best allow priority of rules ending in '$' 
 const STATE_END_DISALLOW: usize = 12;
 const STATE_SKIP_COUNT: usize = 16; // > 0: every byte but these (and the stop bytes) loops back here
 const STATE_SKIP_BYTES: usize = 20; // up to MAX_SKIP_BYTES exit bytes
-const STATE_SET_OFFSET: usize = 24; // u32 index into the arena
+const STATE_SET_OFFSET: usize = 24; // u32 index into the arena of the state's node set
 const STATE_SET_LENGTH: usize = 28;
+// In the arena, the node set of a state follows its deciding rules (for explain mode, by priority then line):
+const SET_ALLOW_RULE: usize = 0; // words before the node set: best allow rule of its nodes (NO_RULE = none)
+const SET_DISALLOW_RULE: usize = 1;
+const SET_END_ALLOW_RULE: usize = 2; // best allow rule ending in '$' at its nodes
+const SET_END_DISALLOW_RULE: usize = 3;
+const SET_RULE_WORDS: u32 = 4;
 const ROW_HEADER_WORDS: u32 = 8;
 const MAX_SKIP_BYTES: u32 = 4;
-const ARENA_WORDS_PER_STATE: usize = 8;
+const ARENA_WORDS_PER_STATE: usize = 12;
 const MIN_STATES: u32 = 64;
+
+// Region header (byte offsets from the region start)
+const REGION_READY: usize = 0; // REGION_MAGIC once laid out; 0 = fresh
+const REGION_CAPACITY: usize = 4; // the capacity it was laid out for
+const REGION_CLASS_COUNT: usize = 8;
+const REGION_HASH_SIZE: usize = 12;
+const REGION_MAX_STATES: usize = 16;
+const REGION_STATE_COUNT: usize = 20;
+const REGION_ARENA_USED: usize = 24;
+const REGION_OVERFLOWS: usize = AUTOMATON_OVERFLOWS;
+const REGION_DISABLED: usize = 32; // 1: too small for MIN_STATES, bulk calls use the NFA
+const REGION_HEADER_SIZE: usize = AUTOMATON_HEADER_SIZE;
+const REGION_MAGIC: u32 = 0x52444641; // "RDFA"
 
 /** Why the last walk stopped. */
 export const STOP_END: u32 = 0; // the path ended (LF, CR LF, '#', NUL, or the span's end)
@@ -81,7 +104,9 @@ let arena: usize = 0;
 let arenaWords: u32 = 0;
 let arenaUsed: u32 = 0;
 let row: u32 = 0;
-/** Set when the region cannot hold even a small automaton: bulk calls use the NFA. */
+/** The bound region (its header); 0 when the bound matcher has none. */
+let region: usize = 0;
+/** Set when the region cannot hold even a small automaton (or there is none): bulk calls use the NFA. */
 export let dfaDisabled = false;
 /** Statistics for benchmarks: states now, resets since instantiation. */
 export let dfaResets: u32 = 0;
@@ -94,11 +119,59 @@ export function dfaStateCount(): u32 {
   return stateCount;
 }
 
-/** Size the region at dfaPtr for the bound blob; forgets every state. Called when a blob is bound and on overflow. */
-export function resetDfa(dfaPtr: usize, capacity: usize): void {
+/**
+ * Binds the region at dfaPtr (capacity bytes) to the bound blob: laid out afresh when its header is zero (or
+ * was laid out for another capacity), else its states are taken up where they were. dfaPtr 0: no region
+ * (bulk calls use the NFA). Called whenever the active matcher changes.
+ */
+export function bindAutomaton(dfaPtr: usize, capacity: usize): void {
+  region = dfaPtr;
+  if (dfaPtr == 0) {
+    dfaDisabled = true;
+    return;
+  }
+  if (load<u32>(dfaPtr + REGION_READY) != REGION_MAGIC || <usize>load<u32>(dfaPtr + REGION_CAPACITY) != capacity) {
+    store<u32>(dfaPtr + REGION_OVERFLOWS, 0);
+    layOut(dfaPtr, capacity);
+    return;
+  }
+  dfaDisabled = load<u32>(dfaPtr + REGION_DISABLED) != 0;
+  if (dfaDisabled) return;
+  classCount = load<u32>(dfaPtr + REGION_CLASS_COUNT);
+  const hashSize = load<u32>(dfaPtr + REGION_HASH_SIZE);
+  maxStates = load<u32>(dfaPtr + REGION_MAX_STATES);
+  stateCount = load<u32>(dfaPtr + REGION_STATE_COUNT);
+  arenaUsed = load<u32>(dfaPtr + REGION_ARENA_USED);
+  locateTables(dfaPtr, capacity, hashSize);
+}
+
+/** The walk's addresses inside the region, from its start and sizes. */
+function locateTables(dfaPtr: usize, capacity: usize, hashSize: u32): void {
+  classOf = dfaPtr + REGION_HEADER_SIZE;
+  classByte = classOf + 256;
+  entryOffsetOf = classByte + 256;
+  setBuffer = alignUp(entryOffsetOf + 512, 8);
+  hashMask = hashSize - 1;
+  hashTable = alignUp(setBuffer + <usize>blobNodeCount * 4, 8);
+  rowWords = ROW_HEADER_WORDS + classCount;
+  table = hashTable + <usize>hashSize * 4;
+  arena = table + <usize>maxStates * <usize>rowWords * 4;
+  arenaWords = <u32>((dfaPtr + capacity - arena) / 4);
+}
+
+/** Forgets every state of the bound region (it filled up): counted in its header, laid out again. */
+export function resetDfa(): void {
+  store<u32>(region + REGION_OVERFLOWS, load<u32>(region + REGION_OVERFLOWS) + 1);
+  layOut(region, <usize>load<u32>(region + REGION_CAPACITY));
+}
+
+/** Lays out the region at dfaPtr for the bound blob, with only the start state. */
+function layOut(dfaPtr: usize, capacity: usize): void {
   dfaResets++;
-  classOf = dfaPtr;
-  classByte = dfaPtr + 256;
+  store<u32>(dfaPtr + REGION_READY, REGION_MAGIC);
+  store<u32>(dfaPtr + REGION_CAPACITY, <u32>capacity);
+  classOf = dfaPtr + REGION_HEADER_SIZE;
+  classByte = classOf + 256;
   memory.fill(classOf, <u8>CLASS_OTHER, 256);
   store<u8>(classOf + CHAR_LF, <u8>CLASS_END);
   store<u8>(classOf + CHAR_HASH, <u8>CLASS_END);
@@ -134,18 +207,18 @@ export function resetDfa(dfaPtr: usize, capacity: usize): void {
   const room = capacity > fixed + 64 ? capacity - fixed - 64 : 0;
   let count = <u32>(room / perState);
   dfaDisabled = count < MIN_STATES;
+  store<u32>(dfaPtr + REGION_DISABLED, dfaDisabled ? 1 : 0);
   if (dfaDisabled) return;
   let hashSize: u32 = 1;
   while (hashSize < count * 2) hashSize <<= 1;
   if (<usize>hashSize * 4 + <usize>count * (perState - 8) > room) hashSize >>= 1;
   if (hashSize < count) count = hashSize;
   maxStates = stateLimit > 0 && stateLimit < count ? stateLimit : count;
-  hashMask = hashSize - 1;
-  hashTable = alignUp(setBuffer + <usize>blobNodeCount * 4, 8);
+  store<u32>(dfaPtr + REGION_CLASS_COUNT, classCount);
+  store<u32>(dfaPtr + REGION_HASH_SIZE, hashSize);
+  store<u32>(dfaPtr + REGION_MAX_STATES, maxStates);
+  locateTables(dfaPtr, capacity, hashSize);
   memory.fill(hashTable, 0, <usize>hashSize * 4);
-  table = hashTable + <usize>hashSize * 4;
-  arena = table + <usize>maxStates * <usize>rowWords * 4;
-  arenaWords = <u32>((dfaPtr + capacity - arena) / 4);
   arenaUsed = 0;
   stateCount = 0;
   // state 0: the root and the '*' nodes right under it (before the first path byte)
@@ -243,28 +316,73 @@ function skipBytesOf(record: usize, length: u32): u32 {
   return rule == NO_RULE ? 0 : load<i32>(rulesBase + <usize>rule * RULE_SIZE + RULE_PATTERN_LENGTH);
 }
 
+/**
+ * The rule that would decide between two of the same kind, as the NFA (match.ts) picks it: the higher
+ * priority, then the earlier line. Rules of priority 0 never decide and are left out. NO_RULE loses.
+ */
+function betterRule(best: i32, candidate: i32): i32 {
+  if (candidate == NO_RULE) return best;
+  const priority = rulePriority(candidate);
+  if (priority == 0) return best;
+  if (best == NO_RULE) return candidate;
+  const bestPriority = rulePriority(best);
+  if (priority != bestPriority) return priority > bestPriority ? candidate : best;
+  const line = load<u32>(rulesBase + <usize>candidate * RULE_SIZE + RULE_LINE);
+  return line < load<u32>(rulesBase + <usize>best * RULE_SIZE + RULE_LINE) ? candidate : best;
+}
+
+// ---- explain mode: the deciding rules of the walk, besides the priorities (bulk jsonl output) ----
+/** Best allow and disallow rules met by the walk (explain mode only; NO_RULE = none with priority > 0). */
+export let walkAllowRule: i32 = NO_RULE;
+export let walkDisallowRule: i32 = NO_RULE;
+/** Set by the caller for explain walks: the rare paths (slowEntry, finishPath) then record rules too. */
+export let explaining = false;
+export function setExplaining(value: bool): void {
+  explaining = value;
+}
+
+/** Takes a state's rules into walkAllowRule / walkDisallowRule (end: the rules ending in '$'). */
+function recordStateRules(rowOffset: u32, end: bool): void {
+  const rules = arena + <usize>(load<u32>(table + <usize>rowOffset + STATE_SET_OFFSET) - SET_RULE_WORDS) * 4;
+  walkAllowRule = betterRule(walkAllowRule, load<i32>(rules + (end ? SET_END_ALLOW_RULE : SET_ALLOW_RULE) * 4));
+  walkDisallowRule = betterRule(walkDisallowRule, load<i32>(rules + (end ? SET_END_DISALLOW_RULE : SET_DISALLOW_RULE) * 4));
+}
+
 /** Makes a state of the set in setBuffer (sorted by the caller for lookups); returns its row offset or -1 when full. */
 function createState(length: u32): i32 {
-  if (stateCount >= maxStates || arenaUsed + length > arenaWords) return -1;
+  if (stateCount >= maxStates || arenaUsed + SET_RULE_WORDS + length > arenaWords) return -1;
   const rowOffset = stateCount++ * rowWords * 4;
   const record = table + <usize>rowOffset;
+  const rules = arena + <usize>arenaUsed * 4;
+  arenaUsed += SET_RULE_WORDS;
   store<u32>(record + STATE_SET_OFFSET, arenaUsed);
   store<u32>(record + STATE_SET_LENGTH, length);
   memory.copy(arena + <usize>arenaUsed * 4, setBuffer, <usize>length * 4);
   arenaUsed += length;
+  store<u32>(region + REGION_STATE_COUNT, stateCount);
+  store<u32>(region + REGION_ARENA_USED, arenaUsed);
   let allow: i32 = 0, disallow: i32 = 0, endAllow: i32 = 0, endDisallow: i32 = 0;
+  let allowRule = NO_RULE, disallowRule = NO_RULE, endAllowRule = NO_RULE, endDisallowRule = NO_RULE;
   for (let i: u32 = 0; i < length; i++) {
     const node = nodeAddress(load<u32>(setBuffer + <usize>i * 4));
     const flags = <u32>load<u16>(node + NODE_FLAGS);
     if (flags & NODE_HAS_RULE) {
       allow = max(allow, rulePriority(load<i32>(node + NODE_ALLOW_RULE)));
       disallow = max(disallow, rulePriority(load<i32>(node + NODE_DISALLOW_RULE)));
+      allowRule = betterRule(allowRule, load<i32>(node + NODE_ALLOW_RULE));
+      disallowRule = betterRule(disallowRule, load<i32>(node + NODE_DISALLOW_RULE));
     }
     if (flags & NODE_HAS_END_RULE) {
       endAllow = max(endAllow, rulePriority(load<i32>(node + NODE_ALLOW_END_RULE)));
       endDisallow = max(endDisallow, rulePriority(load<i32>(node + NODE_DISALLOW_END_RULE)));
+      endAllowRule = betterRule(endAllowRule, load<i32>(node + NODE_ALLOW_END_RULE));
+      endDisallowRule = betterRule(endDisallowRule, load<i32>(node + NODE_DISALLOW_END_RULE));
     }
   }
+  store<i32>(rules + SET_ALLOW_RULE * 4, allowRule);
+  store<i32>(rules + SET_DISALLOW_RULE * 4, disallowRule);
+  store<i32>(rules + SET_END_ALLOW_RULE * 4, endAllowRule);
+  store<i32>(rules + SET_END_DISALLOW_RULE * 4, endDisallowRule);
   store<i32>(record + STATE_ALLOW, allow);
   store<i32>(record + STATE_DISALLOW, disallow);
   store<u32>(record + STATE_SKIP_COUNT, skipBytesOf(record, length));
@@ -330,12 +448,14 @@ function recordState(rowOffset: u32): void {
   const record = table + <usize>rowOffset;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
+  if (explaining) recordStateRules(rowOffset, false);
 }
 
 @inline function finishPath(rowOffset: u32): void {
   const record = table + <usize>rowOffset;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_END_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_END_DISALLOW));
+  if (explaining) recordStateRules(rowOffset, true);
   walkStop = STOP_END;
 }
 
@@ -359,6 +479,7 @@ let skipTo: usize = 0;
   const record = table + <usize>next;
   bestAllowPriority = max(bestAllowPriority, load<i32>(record + STATE_ALLOW));
   bestDisallowPriority = max(bestDisallowPriority, load<i32>(record + STATE_DISALLOW));
+  if (explaining) recordStateRules(next, false);
   skipTo = p != 0 && load<u32>(record + STATE_SKIP_COUNT) > 0 ? skipScan(p + 1, record) : 0;
 }
 
@@ -395,6 +516,8 @@ function slowEntry(current: u32, c: u32, entry: u32, p: usize, lines: bool): u32
 export function beginWalk(): void {
   bestAllowPriority = 0;
   bestDisallowPriority = 0;
+  walkAllowRule = NO_RULE;
+  walkDisallowRule = NO_RULE;
   walkStop = STOP_END;
   row = 0;
   recordState(0);

@@ -39,13 +39,27 @@ import {
 /**
  * Google mode pattern normalisation: `%xy` (two hex digits) keeps its escape with upper-case hex digits,
  * every byte >= 0x80 becomes `%HH`, everything else (invalid escapes included) is copied.
- * Writes at most 3 * srcLen bytes at dst; returns the number written.
+ * Writes at most 3 * srcLen bytes at dst, and may write 16 more past them; returns the number written.
  */
 export function normalizeGooglePattern(src: usize, srcLen: usize, dst: usize): usize {
   const start = dst;
   const end = src + srcLen;
   let p = src;
   while (p < end) {
+    // 16 bytes at a time up to the first '%' or byte >= 0x80 (reads and writes up to 15 bytes past the
+    // value's end: the caller leaves that room; the bytes written there are overwritten or ignored)
+    const chunk = v128.load(p);
+    const left = end - p;
+    let special = i8x16.bitmask(v128.or(i8x16.eq(chunk, i8x16.splat(<i8>CHAR_PERCENT)), i8x16.lt_s(chunk, i8x16.splat(0))));
+    if (left < 16) special |= <i32>(0xffff << <u32>left) & 0xffff;
+    const plain = <usize>ctz(special | 0x10000);
+    if (plain > 0) {
+      v128.store(dst, chunk);
+      const taken = min(plain, left);
+      p += taken;
+      dst += taken;
+      continue;
+    }
     const c = <i32>load<u8>(p);
     if (c == CHAR_PERCENT && p + 2 < end && isHexDigit(load<u8>(p + 1)) && isHexDigit(load<u8>(p + 2))) {
       store<u8>(dst, CHAR_PERCENT);

@@ -7,6 +7,7 @@ import {
   LINE_FLAG_TRUNCATED, LINE_FLAG_NUL, LINE_FLAG_MISSING_COLON, LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY,
   LINE_FLAG_TYPO, LINE_KEY_KIND, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, KEY_SITEMAP,
 } from "../src/constants";
+import { selectLine } from "./select";
 
 /** Does key [start, end) start with text (lower-case ASCII), ignoring ASCII case? */
 function hasPrefix(base: usize, start: i32, end: i32, text: string): bool {
@@ -23,9 +24,26 @@ function hasPrefix(base: usize, start: i32, end: i32, text: string): bool {
 
 let keyIsTypo = false;
 
+// The common keys as little-endian words of lower-case ASCII, compared with (8 key bytes | 0x20 each): that
+// maps exactly the upper-case letters onto the lower-case ones, and '-' (0x2d) only onto itself (0x0d, a CR,
+// cannot be inside a line).
+const WORD_USER_AGE: u64 = 0x6567612d72657375; // "user-age"
+const SHORT_NT: u16 = 0x746e; // "nt"
+const WORD_DISALLOW: u64 = 0x776f6c6c61736964; // "disallow"
+const WORD_ALLOW: u64 = 0x000000776f6c6c61; // "allow", 5 bytes
+const WORD_SITEMAP: u64 = 0x0070616d65746973; // "sitemap", 7 bytes
+const LOWER_CASE_BITS: u64 = 0x2020202020202020;
+
 /** The key's kind by prefix, in the reference's order; sets keyIsTypo for the Google-only misspellings. */
 function keyKind(base: usize, start: i32, end: i32, google: bool): i32 {
   keyIsTypo = false;
+  // the usual spellings by one word compare (the line has 16 readable bytes after it: the host's slack)
+  const length = end - start;
+  const word = load<u64>(base + <usize>start) | LOWER_CASE_BITS;
+  if (length >= 10 && word == WORD_USER_AGE && (load<u16>(base + <usize>start + 8) | 0x2020) == SHORT_NT) return KEY_USER_AGENT;
+  if (length >= 8 && word == WORD_DISALLOW) return KEY_DISALLOW;
+  if (length >= 5 && (word & 0xffffffffff) == WORD_ALLOW) return KEY_ALLOW;
+  if (length >= 7 && (word & 0xffffffffffffff) == WORD_SITEMAP) return KEY_SITEMAP;
   const first = <i32>load<u8>(base + <usize>start) | 0x20;
   if (first == 0x75) { // u
     if (hasPrefix(base, start, end, "user-agent")) return KEY_USER_AGENT;
@@ -52,8 +70,14 @@ function keyKind(base: usize, start: i32, end: i32, google: bool): i32 {
 }
 
 let recordsEnd: usize = 0;
+/** Where tokenized lines go: line records for the TypeScript parser, or straight to the group selector (select.ts). */
+let sinkIsSelector = false;
 
 @inline function emit(lineNumber: i32, keyStart: i32, keyEnd: i32, valueStart: i32, valueEnd: i32, flags: i32, kind: i32 = KEY_UNKNOWN): void {
+  if (sinkIsSelector) {
+    if (kind != KEY_UNKNOWN) selectLine(lineNumber, valueStart, valueEnd, kind);
+    return;
+  }
   store<i32>(recordsEnd + LINE_NUMBER, lineNumber);
   store<i32>(recordsEnd + LINE_KEY_START, keyStart);
   store<i32>(recordsEnd + LINE_KEY_END, keyEnd);
@@ -123,14 +147,44 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
  */
 export function tokenizeLines(bodyPtr: usize, length: i32, from: i32, google: bool, recordsPtr: usize): i32 {
   recordsEnd = recordsPtr;
+  sinkIsSelector = false;
+  scanLines(bodyPtr, length, from, google);
+  return <i32>((recordsEnd - recordsPtr) / LINE_RECORD_SIZE);
+}
+
+/** Tokenizes body[from, length) and hands every user-agent, allow and disallow line to selectLine (select.ts). */
+export function tokenizeForSelector(bodyPtr: usize, length: i32, from: i32, google: bool): void {
+  sinkIsSelector = true;
+  scanLines(bodyPtr, length, from, google);
+}
+
+/**
+ * Offset of the first LF, CR, ':', '#' or NUL in body[i, length), or length: 16 bytes a step (the memory
+ * after the body is readable: the host reserves room after it; bytes past length are ignored).
+ */
+@inline function nextSpecialByte(bodyPtr: usize, i: i32, length: i32): i32 {
+  while (i < length) {
+    const chunk = v128.load(bodyPtr + <usize>i);
+    const hits = v128.or(
+      v128.or(i8x16.eq(chunk, i8x16.splat(<i8>CHAR_LF)), i8x16.eq(chunk, i8x16.splat(<i8>CHAR_CR))),
+      v128.or(v128.or(i8x16.eq(chunk, i8x16.splat(<i8>CHAR_COLON)), i8x16.eq(chunk, i8x16.splat(<i8>CHAR_HASH))), i8x16.eq(chunk, i8x16.splat(0))),
+    );
+    const mask = i8x16.bitmask(hits);
+    if (mask != 0) return min(i + <i32>ctz(mask), length);
+    i += 16;
+  }
+  return length;
+}
+
+/** The line loop: line ends (LF, CR, CR LF), and each line's first '#', NUL and ':'. */
+function scanLines(bodyPtr: usize, length: i32, from: i32, google: bool): void {
   let lineNumber = 0;
   let lineStart = from;
   let hashAt = -1;
   let nulAt = -1;
   let colonAt = -1;
-  for (let i = from; i < length; i++) {
+  for (let i = nextSpecialByte(bodyPtr, from, length); i < length; i = nextSpecialByte(bodyPtr, i + 1, length)) {
     const c = <i32>load<u8>(bodyPtr + <usize>i);
-    if (c > CHAR_COLON) continue;
     if (c == CHAR_LF || c == CHAR_CR) {
       tokenizeLine(bodyPtr, ++lineNumber, lineStart, i, hashAt, nulAt, colonAt, google);
       // CR LF is one line end; CR CR LF is two (the second CR ends an empty line and its LF belongs to it)
@@ -143,10 +197,9 @@ export function tokenizeLines(bodyPtr: usize, length: i32, from: i32, google: bo
       if (colonAt < 0) colonAt = i;
     } else if (c == CHAR_HASH) {
       if (hashAt < 0) hashAt = i;
-    } else if (c == CHAR_NUL) {
-      if (nulAt < 0) nulAt = i;
+    } else if (nulAt < 0) {
+      nulAt = i; // NUL
     }
   }
   tokenizeLine(bodyPtr, ++lineNumber, lineStart, length, hashAt, nulAt, colonAt, google);
-  return <i32>((recordsEnd - recordsPtr) / LINE_RECORD_SIZE);
 }

@@ -185,9 +185,19 @@ function matchUrlRfc(urlPtr: usize, urlEnd: usize): u32 {
 
 /** The simple matcher: url[urlPtr, urlEnd) against the bound blob through the trie NFA; returns a VERDICT_* value. */
 export function matchUrl(urlPtr: usize, urlEnd: usize): u32 {
+  if (rfcMode) {
+    beginUrl();
+    return matchUrlRfc(urlPtr, urlEnd);
+  }
+  return matchPath(findPathStart(urlPtr, urlEnd), urlEnd);
+}
+
+/**
+ * Google mode: the NFA for a URL whose path starts at start (findPathStart's answer: PATH_IS_ROOT or the
+ * address of its '/', '?' or ';') and whose bytes end at urlEnd.
+ */
+export function matchPath(start: usize, urlEnd: usize): u32 {
   beginUrl();
-  if (rfcMode) return matchUrlRfc(urlPtr, urlEnd);
-  const start = findPathStart(urlPtr, urlEnd);
   // The path always starts with '/': a path beginning with '?' or ';' gets one in front.
   if (!step(CHAR_SLASH)) return decide();
   if (start != PATH_IS_ROOT) {

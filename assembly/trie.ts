@@ -1,6 +1,6 @@
 // The compiled trie currently bound (one per instance at a time) and the primitives both matchers share:
 // edge look-up and the generation stamps used to deduplicate node sets.
-import { HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET, FLAG_RFC_MODE } from "../src/constants";
+import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET, FLAG_RFC_MODE } from "../src/constants";
 import { NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAMP, NODE_SIZE, NODE_IN_AUTOMATON, NO_NODE } from "./layout";
 import { bindLiteralTrie } from "./literal";
 
@@ -32,6 +32,10 @@ export function setLiteralTrieMode(mode: u32): void {
 export function wantLiteralTrie(nodeCount: u32, automatonNodes: u32): bool {
   return literalTrieMode == 1 || nodeCount - automatonNodes > SPLIT_MIN_LITERAL_NODES;
 }
+/**
+ * Node stamps live in the blob, so the counter they are compared with does too (HEADER_GENERATION): many
+ * blobs can be bound in turn, each keeps its own count, and a wrap-around clears only that blob's stamps.
+ */
 let generation: u32 = 0;
 
 /** Binds a compiled blob (see assembly/compile.ts for its layout). */
@@ -48,6 +52,7 @@ export function bindBlob(blob: usize): void {
   splitLiteral = literalOffset != 0 && literalTrieMode != 2;
   automatonNodeCount = splitLiteral ? wildNodes : blobNodeCount;
   bindLiteralTrie(blob + <usize>literalOffset);
+  generation = load<u32>(blob + HEADER_GENERATION);
 }
 
 @inline export function nodeAddress(index: u32): usize {
@@ -61,6 +66,7 @@ export function nextGeneration(): u32 {
     for (let n: u32 = 0; n < blobNodeCount; n++) store<u32>(nodeAddress(n) + NODE_STAMP, 0);
     generation = 1;
   }
+  store<u32>(blobBase + HEADER_GENERATION, generation);
   return generation;
 }
 

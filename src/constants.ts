@@ -37,7 +37,19 @@ export const HEADER_TOTAL_LENGTH = 36;
 export const HEADER_EDGE_COUNT = 40;
 export const HEADER_LITERAL_OFFSET = 44; // the path-compressed trie of the literal patterns (assembly/literal.ts), 0 = none
 export const HEADER_AUTOMATON_NODE_COUNT = 48; // nodes the bulk automaton works on (those on a way to a '*')
+export const HEADER_GENERATION = 52; // mutable: the last stamp given to this blob's nodes (assembly/trie.ts)
 export const HEADER_SIZE = 64;
+
+// ---- automaton region header (assembly/dfa.ts; u32 fields, byte offsets from the region start) ----
+/** Times the region filled up and was flushed since the host made it (the host grows regions that do). */
+export const AUTOMATON_OVERFLOWS = 28;
+/** Bytes of the header; a region whose header the host zeroed is laid out on first use. */
+export const AUTOMATON_HEADER_SIZE = 48;
+
+// ---- explain output: one rule reference per line (u32 fields) ----
+export const RULE_REF_RECORD = 0; // address of the deciding compiled rule record, 0 = none
+export const RULE_REF_PATTERNS = 4; // address of its blob's patterns area
+export const RULE_REF_SIZE = 8;
 
 // ---- compiled rule record (u32 fields) ----
 export const RULE_KIND = 0;
@@ -76,6 +88,68 @@ export const KEY_USER_AGENT = 1;
 export const KEY_ALLOW = 2;
 export const KEY_DISALLOW = 3;
 export const KEY_SITEMAP = 4;
+
+// ---- many hosts (assembly/hosts.ts): the host table, a heap block ----
+// header (u32 fields), then HOSTS_CAPACITY entries, then the key bytes
+export const HOSTS_CAPACITY = 0; // entries, a power of two
+export const HOSTS_USED = 4; // entries in use
+export const HOSTS_KEY_BYTES_USED = 8;
+export const HOSTS_KEY_BYTES_CAPACITY = 12;
+export const HOSTS_HEADER_SIZE = 16;
+// entry (u32 fields)
+export const HOST_ENTRY_HASH = 0;
+export const HOST_ENTRY_KEY_OFFSET = 4; // from the start of the key bytes
+export const HOST_ENTRY_KEY_LENGTH = 8;
+export const HOST_ENTRY_SLOT = 12; // slot + 1; 0 = empty entry; or one of the markers below
+export const HOST_ENTRY_GENERATION = 16; // the slot's generation when the host resolved the entry
+export const HOST_ENTRY_SIZE = 20;
+/** Entry marker: met in this scan and not known yet: the host resolves it before grouping. */
+export const HOST_SLOT_PENDING = 0xffffffff;
+/** Entry marker: the host found that the key names no usable host (answered like a line without a host). */
+export const HOST_SLOT_NO_HOST = 0xfffffffe;
+/** Line marker (in the per-line entries): the line names no host (a relative URL, no scheme, a bad host). */
+export const LINE_NO_HOST = 0xffffffff;
+/** Longest host key (host[:port]) kept; a longer one counts as naming no host. */
+export const MAX_HOST_KEY_BYTES = 1024;
+
+// ---- many hosts: the slot table, a heap block; one record per cached matcher (u32 fields) ----
+export const SLOT_BLOB_PTR = 0; // address of the compiled blob (rewritten by the host whenever blocks move)
+export const SLOT_AUTOMATON_PTR = 4; // address of its automaton region, 0 = none yet (the NFA answers)
+export const SLOT_AUTOMATON_BYTES = 8;
+export const SLOT_GENERATION = 12; // bumped by the host when the slot is emptied: older entries no longer count
+export const SLOT_LINES = 16; // lines matched since the slot was filled (the host gives busy slots an automaton)
+export const SLOT_PIN_STAMP = 20; // chunk stamp of the last scan that met it: not evicted while that chunk runs
+export const SLOT_GROUP_STAMP = 24; // chunk stamp of the grouping that gave it SLOT_GROUP
+export const SLOT_GROUP = 28;
+export const SLOT_FLAGS = 32;
+export const SLOT_SIZE = 36;
+/** Slot flag: the missing-policy matcher (hosts without a file): its rule is never reported as a deciding rule. */
+export const SLOT_FLAG_MISSING_POLICY = 1;
+
+// ---- many hosts: a group of a chunk's lines with one slot (u32 fields) ----
+export const GROUP_SLOT = 0;
+export const GROUP_START = 4; // first index into the order array
+export const GROUP_COUNT = 8;
+export const GROUP_CURSOR = 12;
+export const GROUP_SIZE = 16;
+
+// ---- access log lines (assembly/log.ts): the fields of one line, i32 offsets from the line start (-1: absent) ----
+export const LOG_VHOST_START = 0;
+export const LOG_VHOST_END = 4; // without a ":port" suffix
+export const LOG_CLIENT_START = 8;
+export const LOG_CLIENT_END = 12;
+export const LOG_TIME_START = 16; // inside the brackets
+export const LOG_TIME_END = 20;
+export const LOG_METHOD_START = 24; // in the request (between the quotes, escapes as written)
+export const LOG_METHOD_END = 28;
+export const LOG_TARGET_START = 32;
+export const LOG_TARGET_END = 36;
+export const LOG_STATUS = 40; // the status code, or -1 for '-'
+export const LOG_REFERER_START = 44; // inside its quotes; -1: common format
+export const LOG_REFERER_END = 48;
+export const LOG_AGENT_START = 52; // the User-Agent, inside its quotes
+export const LOG_AGENT_END = 56;
+export const LOG_RECORD_SIZE = 60;
 
 // ---- output filters for formatLines ----
 export const OUTPUT_ALL = 0;

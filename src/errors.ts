@@ -4,6 +4,7 @@ export type RobotsErrorCode =
   | 'FILE_UNREADABLE' // a file named on the command line or in a robots directory cannot be read
   | 'WASM_UNAVAILABLE' // the compiled WebAssembly core is missing or cannot be instantiated
   | 'WORKER_FAILED' // a worker thread crashed or threw while matching a batch
+  | 'INPUT_TOO_LARGE' // an input does not fit the WebAssembly core's 32-bit memory
   | 'USAGE'; // command line usage error
 
 /** The only error type the package throws on purpose. Thrown by the API and the command line on bad input. */

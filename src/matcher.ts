@@ -1,9 +1,8 @@
 // A compiled matcher: the rules that apply to one agent query, compiled once into the WebAssembly core's
 // trie, then matched against many URLs.
-import { FLAG_RFC_MODE, RULE_KIND_ALLOW, RULE_KIND_DISALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL } from './constants.js';
+import { RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL } from './constants.js';
 import { core, type WasmCore } from './wasm/core.js';
 import { compiledRule } from './wasm/blob.js';
-import type { RobotsRule, RobotsMode } from './robots.js';
 
 /** The rule that decided a verdict. */
 export interface DecidingRule {
@@ -30,6 +29,7 @@ const encoder = new TextEncoder();
 
 let nextMatcherId = 1;
 
+/** The rules of one robots.txt that apply to one agent query, compiled: made by RobotsTxt.matcher once, used for many URLs. */
 export class RobotsMatcher {
   /** The agents this matcher was compiled for. */
   readonly agents: readonly string[];
@@ -40,11 +40,11 @@ export class RobotsMatcher {
   readonly blob: Uint8Array;
   private readonly engine: WasmCore;
 
-  constructor(rules: readonly RobotsRule[], mode: RobotsMode, agents: readonly string[], engine: WasmCore = core()) {
+  /** A matcher for a blob compiled by the core for these agents (RobotsTxt.matcher makes them). */
+  constructor(blob: Uint8Array, agents: readonly string[], engine: WasmCore = core()) {
     this.agents = agents;
     this.engine = engine;
-    const inputs = rules.map((rule) => ({ kind: rule.kind === 'allow' ? RULE_KIND_ALLOW : RULE_KIND_DISALLOW, line: rule.line, value: rule.value }));
-    this.blob = engine.compile(inputs, mode === 'rfc' ? FLAG_RFC_MODE : 0);
+    this.blob = blob;
   }
 
   /** The blob in shared memory (made once), so that worker threads read it without copies. */
@@ -99,6 +99,14 @@ export class RobotsMatcher {
   /** checkLines plus the command line's output bytes for those lines (`allowed\t<url>\n`, or filtered). */
   checkLinesFormatted(lines: Uint8Array, filter: number = OUTPUT_ALL): { output: Uint8Array; verdicts: Uint8Array } {
     return this.engine.matchAndFormatLines(this.blob, lines, filter);
+  }
+
+  /**
+   * checkLines plus one JSON object per line with its deciding rule (the command line's --format jsonl),
+   * in bulk: input numbers firstNumber + line index, or numbers[line index]. One call per chunk.
+   */
+  checkLinesJsonl(lines: Uint8Array, filter: number = OUTPUT_ALL, firstNumber = 1, numbers: Uint32Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
+    return this.engine.explainAndFormatJsonl(this.blob, lines, filter, firstNumber, numbers);
   }
 }
 

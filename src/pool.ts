@@ -1,28 +1,110 @@
-// Worker threads: one compiled WebAssembly module shared by every worker, batches moved (transferred), results
-// returned in input order. piscina does the thread management (it also fails the task of a worker that
-// exits, which tinypool 2 leaves pending).
+// Worker threads: one compiled WebAssembly module shared by every worker (each instantiates it once).
+// piscina does the thread management (it also fails the task of a worker that exits, which tinypool 2
+// leaves pending). Two pools:
+// - RobotsPool: any worker takes any batch of lines for one compiled matcher (one robots.txt);
+// - HostShardPool: one single-thread pool per shard of hosts, so that a host's lines always reach the
+//   thread that has its robots.txt compiled (each thread its own cache).
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { OUTPUT_ALL } from './constants.js';
 import { RobotsError } from './errors.js';
 import { wasmModule } from './wasm/core.js';
 import type { RobotsMatcher } from './matcher.js';
+import type { RobotsMode } from './robots.js';
+import type { HostChunkResult, MultiHostStats, MissingPolicy } from './hosts.js';
 
-/** One batch for a worker (internal). */
+/** How a batch is answered: text lines (filter: OUTPUT_*), jsonl with the deciding rules, or verdicts only. */
+export type OutputFormat = 'text' | 'jsonl' | 'none';
+
+/** One batch of lines for one matcher (internal). */
 export interface LinesTask {
+  kind: 'lines';
   matcherId: number;
   blob: Uint8Array;
   /** The lines: a view of shared memory (read in place) or of a buffer moved to the worker. */
   input: Uint8Array;
-  /** Shared memory for the reply, or null: the worker then moves a new buffer back. */
+  /** Shared memory for a text reply, or null: the worker then moves a new buffer back. */
   output: Uint8Array | null;
   filter: number;
+  format: OutputFormat;
+  /** jsonl "input" numbers: firstNumber + line index, or numbers[line index]. */
+  firstNumber: number;
+  numbers: Uint32Array | null;
 }
 
-/** Verdicts of a batch of lines, and the command line's output for them when asked. */
+/** What a hosts worker needs to make its MultiHostMatcher (a robots directory). */
+export interface HostsSpec {
+  directory: string;
+  agents: string[];
+  mode: RobotsMode;
+  maxBytes: number;
+  /** This thread's share of the budget. */
+  cacheBytes: number;
+  missing: MissingPolicy;
+}
+
+/** One shard of a chunk for a hosts worker (internal). */
+export interface HostsTask {
+  kind: 'hosts';
+  spec: HostsSpec;
+  input: Uint8Array;
+  format: OutputFormat;
+  filter: number;
+  numbers: Uint32Array | null;
+}
+
+/** Verdicts of a batch of lines, and its output when asked. */
 export interface LinesResult {
   verdicts: Uint8Array;
   output: Uint8Array;
+}
+
+/** A hosts worker's reply: the shard's verdicts and output, and its thread's counters. */
+export interface HostsReply extends HostChunkResult {
+  stats: Pick<MultiHostStats, 'compiled' | 'missing' | 'evicted' | 'cachedHosts' | 'cacheBytes'>;
+}
+
+/** [line count u32 | output length u32 | verdicts | output]: a lines reply in one movable buffer. */
+export function packLinesReply(verdicts: Uint8Array, output: Uint8Array): Uint8Array {
+  const packed = new Uint8Array(8 + verdicts.length + output.length);
+  const header = new DataView(packed.buffer);
+  header.setUint32(0, verdicts.length, true);
+  header.setUint32(4, output.length, true);
+  packed.set(verdicts, 8);
+  packed.set(output, 8 + verdicts.length);
+  return packed;
+}
+
+function unpackLinesReply(packed: Uint8Array): LinesResult {
+  const header = new DataView(packed.buffer, packed.byteOffset, 8);
+  const count = header.getUint32(0, true);
+  const outputLength = header.getUint32(4, true);
+  return { verdicts: packed.subarray(8, 8 + count), output: packed.subarray(8 + count, 8 + count + outputLength) };
+}
+
+const HOSTS_HEADER_WORDS = 8;
+
+/** A hosts reply in one movable buffer: [8 u32 counters | verdicts | output]. */
+export function packHostsReply(result: HostChunkResult, stats: MultiHostStats): Uint8Array {
+  const header = HOSTS_HEADER_WORDS * 4;
+  const packed = new Uint8Array(header + result.verdicts.length + result.output.length);
+  const words = new Uint32Array(packed.buffer, 0, HOSTS_HEADER_WORDS);
+  words.set([result.verdicts.length, result.output.length, result.noHostLines, stats.compiled, stats.missing, stats.evicted, stats.cachedHosts, stats.cacheBytes]);
+  packed.set(result.verdicts, header);
+  packed.set(result.output, header + result.verdicts.length);
+  return packed;
+}
+
+function unpackHostsReply(packed: Uint8Array): HostsReply {
+  const words = new Uint32Array(packed.buffer, packed.byteOffset, HOSTS_HEADER_WORDS);
+  const header = HOSTS_HEADER_WORDS * 4;
+  const [count, outputLength, noHostLines, compiled, missing, evicted, cachedHosts, cacheBytes] = words;
+  return {
+    verdicts: packed.subarray(header, header + count),
+    output: packed.subarray(header + count, header + count + outputLength),
+    noHostLines,
+    stats: { compiled, missing, evicted, cachedHosts, cacheBytes },
+  };
 }
 
 export interface PoolOptions {
@@ -35,29 +117,51 @@ export interface PoolOptions {
 // The worker runs from the built package (dist/src/worker.js), also when these sources are run by tests.
 const DEFAULT_WORKER = import.meta.url.endsWith('.ts') ? new URL('../dist/src/worker.js', import.meta.url) : new URL('./worker.js', import.meta.url);
 
-/** A pool of worker threads matching line batches. Made once per program; call close() when done. */
+/** Upper bound of worker threads: a few per core (a typo such as --threads 99999999 must not exhaust memory). */
+export function maxThreads(): number {
+  return 4 * availableParallelism();
+}
+
+function checkThreads(threads: number): void {
+  if (!Number.isInteger(threads) || threads < 1 || threads > maxThreads()) {
+    throw new RobotsError('INVALID_ARGUMENT', `threads must be a whole number from 1 to ${maxThreads()} (4 x ${availableParallelism()} cores), got ${String(threads)}`);
+  }
+}
+
+function newPiscina(threads: number, workerUrl: URL | undefined): Piscina {
+  return new Piscina({ filename: (workerUrl ?? DEFAULT_WORKER).href, minThreads: threads, maxThreads: threads, workerData: { module: wasmModule() } });
+}
+
+/** Resolves once every worker of the pool has started and answered (workers are then ready for real work). */
+async function warmUp(pool: Piscina, threads: number): Promise<void> {
+  await Promise.all(Array.from({ length: threads }, () => pool.run({ kind: 'warm' })));
+}
+
+/** A pool of worker threads matching line batches of one matcher at a time. Made once per program; call close() when done. */
 export class RobotsPool {
   readonly threads: number;
   private readonly pool: Piscina;
+  private warmed: Promise<void> | null = null;
 
   constructor(options: PoolOptions = {}) {
     const threads = options.threads ?? availableParallelism();
-    if (!Number.isInteger(threads) || threads < 1) throw new RobotsError('INVALID_ARGUMENT', `threads must be a whole number >= 1, got ${String(threads)}`);
+    checkThreads(threads);
     this.threads = threads;
-    this.pool = new Piscina({
-      filename: (options.workerUrl ?? DEFAULT_WORKER).href,
-      minThreads: threads,
-      maxThreads: threads,
-      workerData: { module: wasmModule() },
-    });
+    this.pool = newPiscina(threads, options.workerUrl);
+  }
+
+  /** Resolves when every worker has started (before that, a task waits for its worker to start). */
+  ready(): Promise<void> {
+    this.warmed ??= warmUp(this.pool, this.threads);
+    return this.warmed;
   }
 
   /**
-   * Matches a batch of LF-separated lines in a worker and returns verdicts and the command line's output.
-   * Lines in a SharedArrayBuffer are read in place; others are copied once and the copy is moved.
+   * Matches a batch of LF-separated lines in a worker and returns verdicts and output (text under filter, or
+   * jsonl). Lines in a SharedArrayBuffer are read in place; others are copied once and the copy is moved.
    * `lines` stays usable either way. Called once per batch (a batch is typically 1 MiB).
    */
-  async checkLines(matcher: RobotsMatcher, lines: Uint8Array, filter = OUTPUT_ALL, replySlot: Uint8Array | null = null): Promise<LinesResult> {
+  async checkLines(matcher: RobotsMatcher, lines: Uint8Array, filter = OUTPUT_ALL, replySlot: Uint8Array | null = null, format: OutputFormat = 'text', firstNumber = 1, numbers: Uint32Array | null = null): Promise<LinesResult> {
     let input = lines;
     const transferList: ArrayBuffer[] = [];
     if (!(lines.buffer instanceof SharedArrayBuffer)) {
@@ -65,22 +169,54 @@ export class RobotsPool {
       input.set(lines);
       transferList.push(input.buffer as ArrayBuffer);
     }
-    const task: LinesTask = { matcherId: matcher.id, blob: matcher.sharedBlob(), input, output: replySlot, filter };
+    const task: LinesTask = { kind: 'lines', matcherId: matcher.id, blob: matcher.sharedBlob(), input, output: format === 'text' ? replySlot : null, filter, format, firstNumber, numbers };
     let packed: Uint8Array;
     try {
       packed = (await this.pool.run(task, { transferList }) as Uint8Array | null) ?? (replySlot as Uint8Array);
     } catch (error) {
       throw new RobotsError('WORKER_FAILED', `a worker thread failed: ${(error as Error).message}`);
     }
-    const header = new DataView(packed.buffer, packed.byteOffset, 8);
-    const count = header.getUint32(0, true);
-    const outputLength = header.getUint32(4, true);
-    return { verdicts: packed.subarray(8, 8 + count), output: packed.subarray(8 + count, 8 + count + outputLength) };
+    return unpackLinesReply(packed);
   }
 
   /** Stops the workers. */
   async close(): Promise<void> {
     await this.pool.close();
+  }
+}
+
+/**
+ * Worker threads for many hosts: one single-thread pool per shard, each with its own MultiHostMatcher
+ * (made from spec on its first task), so that a shard's hosts stay compiled in one thread.
+ */
+export class HostShardPool {
+  private readonly pools: Piscina[];
+  private warmed: Promise<void> | null = null;
+
+  constructor(readonly workers: number, private readonly spec: HostsSpec, workerUrl?: URL) {
+    checkThreads(workers);
+    this.pools = Array.from({ length: workers }, () => newPiscina(1, workerUrl));
+  }
+
+  /** Resolves when every worker has started. */
+  ready(): Promise<void> {
+    this.warmed ??= Promise.all(this.pools.map((pool) => warmUp(pool, 1))).then(() => undefined);
+    return this.warmed;
+  }
+
+  /** Answers one shard of a chunk in worker `worker` (0-based): verdicts, output and that thread's counters. */
+  async answer(worker: number, input: Uint8Array, format: OutputFormat, filter: number, numbers: Uint32Array | null): Promise<HostsReply> {
+    const task: HostsTask = { kind: 'hosts', spec: this.spec, input, format, filter, numbers };
+    try {
+      return unpackHostsReply(await this.pools[worker].run(task, { transferList: [input.buffer as ArrayBuffer] }) as Uint8Array);
+    } catch (error) {
+      throw new RobotsError('WORKER_FAILED', `a worker thread failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Stops the workers. */
+  async close(): Promise<void> {
+    await Promise.all(this.pools.map((pool) => pool.close()));
   }
 }
 
@@ -113,9 +249,9 @@ interface Slot {
 
 /**
  * Reads whole-line chunks into a ring of shared buffers, matches them on the pool (and, with helpHere, on
- * this thread whenever every worker already has a chunk queued), and yields each chunk's output in input
- * order. Workers read the input and write their reply in shared memory, so the run allocates little per
- * chunk: memory stays flat however long the input. A chunk whose worker fails is matched again on this
+ * this thread whenever every worker already has a chunk queued), and yields each chunk's text output in
+ * input order. Workers read the input and write their reply in shared memory, so the run allocates little
+ * per chunk: memory stays flat however long the input. A chunk whose worker fails is matched again on this
  * thread (its bytes are still in the ring), so no line is lost or written twice. Called once per run.
  */
 export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, filter: number, stats: OrderedRunStats, chunkBytes = 1 << 20, helpHere = false): AsyncGenerator<OrderedOutput> {

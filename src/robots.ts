@@ -4,6 +4,7 @@ import { CHAR_ASTERISK, DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
 import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parse/parser.js';
 import { RobotsMatcher } from './matcher.js';
+import { core } from './wasm/core.js';
 
 export type { RobotsMode } from './parse/parser.js';
 
@@ -198,6 +199,8 @@ export class RobotsTxt {
   readonly diagnostics: readonly Diagnostic[];
   /** Bytes of the body that were read (after the size limit). */
   readonly bytesRead: number;
+  /** The bytes read: matchers are compiled from them (assembly/select.ts picks the groups). */
+  private readonly body: Uint8Array;
   private readonly namedTokens: Set<string>;
   /** Lower-cased product token of every agent line, per group (same order as groups[i].agents). */
   private readonly groupTokens: string[][];
@@ -220,6 +223,7 @@ export class RobotsTxt {
     this.otherDirectives = collector.others;
     this.diagnostics = collector.diagnostics;
     this.bytesRead = read.length;
+    this.body = read;
     this.namedTokens = new Set();
     this.groupTokens = this.groups.map((group) => group.agents.map((agent) => (agent.global ? '' : asciiLowerCase(agent.productToken))));
     for (const tokens of this.groupTokens) for (const token of tokens) if (token !== '') this.namedTokens.add(token);
@@ -245,9 +249,7 @@ export class RobotsTxt {
     const key = list.map(asciiLowerCase).join('\n');
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      const rules: RobotsRule[] = [];
-      for (const group of this.groupsFor(list)) for (const rule of group.rules) rules.push(rule);
-      matcher = new RobotsMatcher(rules, this.mode, list);
+      matcher = new RobotsMatcher(core().compileRobots(this.body, list, this.mode === 'rfc'), list);
       this.matchers.set(key, matcher);
     }
     return matcher;

@@ -1,22 +1,42 @@
-// A pool worker: one WebAssembly instance of the shared compiled module, matchers cached by id.
-// Reads a batch of lines (shared memory or moved bytes) and writes [line count u32 | output length u32 |
-// verdicts | output] into the task's shared output slot, or moves it back when there is no slot or it is too small.
+// A pool worker: one WebAssembly instance of the shared compiled module. Two kinds of task:
+// - lines: a batch of URL lines against one compiled matcher (cached by id), answered as text or jsonl;
+//   the batch is read in place from shared memory and the reply written into the task's shared slot;
+// - hosts: a shard of URL lines of many hosts (the same shard of hosts every time: this worker's own
+//   cache), answered by this thread's MultiHostMatcher, made on the first such task.
 import { workerData, move } from 'piscina';
-import { WasmCore } from './wasm/core.js';
-import type { LinesTask } from './pool.js';
+import { WasmCore, setThreadCore } from './wasm/core.js';
+import { MultiHostMatcher, robotsFromDirectory } from './hosts.js';
+import { packHostsReply, packLinesReply, type LinesTask, type HostsTask } from './pool.js';
 
 const data = workerData as { module: WebAssembly.Module };
 const engine = new WasmCore(data.module);
+setThreadCore(engine);
 const MAX_CACHED_MATCHERS = 64;
 const blobs = new Map<number, Uint8Array>();
+let hosts: MultiHostMatcher | null = null;
 
-/** Called by piscina once per batch. */
-export default function checkLinesTask(task: LinesTask): unknown {
+async function answerHosts(task: HostsTask): Promise<Uint8Array> {
+  if (hosts === null) {
+    const spec = task.spec;
+    hosts = new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes }) });
+  }
+  const result = await hosts.checkLinesFormatted(task.input, { format: task.format, filter: task.filter, firstNumber: 1, numbers: task.numbers });
+  return packHostsReply(result, hosts.stats);
+}
+
+/** Called by piscina once per task. */
+export default async function runTask(task: LinesTask | HostsTask | { kind: 'warm' }): Promise<unknown> {
+  if (task.kind === 'warm') return true;
+  if (task.kind === 'hosts') return move(await answerHosts(task));
   let blob = blobs.get(task.matcherId);
   if (blob === undefined) {
     blob = task.blob; // a view of shared memory: the same bytes, never copied between threads
     blobs.set(task.matcherId, blob);
     if (blobs.size > MAX_CACHED_MATCHERS) blobs.delete(blobs.keys().next().value as number);
+  }
+  if (task.format === 'jsonl') {
+    const { output, verdicts } = engine.explainAndFormatJsonl(blob, task.input, task.filter, task.firstNumber, task.numbers);
+    return move(packLinesReply(verdicts, output));
   }
   const packed = engine.matchLinesPacked(blob, task.input, task.filter, task.output);
   return packed === null ? null : move(packed);

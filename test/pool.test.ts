@@ -1,4 +1,5 @@
 // Worker threads: results in input order, a crashed or throwing worker is an error that loses nothing.
+import { availableParallelism } from 'node:os';
 import { describe, it, expect, afterAll } from 'vitest';
 import { parseRobots, RobotsPool, RobotsError, checkChunksInOrder } from '../dist/src/index.js';
 import { robotstxt, tempDir } from './cli-helpers.js';
@@ -61,8 +62,10 @@ describe('RobotsPool', () => {
     const after = await pool.checkLines(matcher, encode('/private\n/ok\n'));
     expect([...after.verdicts]).toEqual([2, 1]);
   });
-  it('rejects a bad thread count', () => {
-    expect(() => new RobotsPool({ threads: 0 })).toThrow('threads must be a whole number >= 1, got 0');
+  it('rejects a bad thread count: below 1 or above 4 per core', () => {
+    const cores = availableParallelism();
+    expect(() => new RobotsPool({ threads: 0 })).toThrow(`threads must be a whole number from 1 to ${4 * cores} (4 x ${cores} cores), got 0`);
+    expect(() => new RobotsPool({ threads: 4 * cores + 1 })).toThrow(`threads must be a whole number from 1 to ${4 * cores} (4 x ${cores} cores), got ${4 * cores + 1}`);
   });
 });
 
@@ -119,9 +122,12 @@ describe('robotstxt check --threads', () => {
     expect(out[1]).toBe('disallowed\thttps://e.com/doc/1.pdf');
     expect(out[59_999]).toBe(`allowed\thttps://e.com/page/${'p'.repeat(59_999 % 40)}/59999`);
   });
-  it('--threads 0 is a usage error', () => {
-    const r = robotstxt(['check', '--robots', robots, '--agent', 'x', '--threads', '0'], '');
-    expect(r.stderr).toBe("robotstxt: --threads must be a whole number >= 1, got '0'\n");
-    expect(r.status).toBe(2);
+  it('--threads outside 1 to 4 per core is a usage error (a huge count must not start workers until memory runs out)', () => {
+    const cores = availableParallelism();
+    for (const value of ['0', String(4 * cores + 1), '99999999999999999999']) {
+      const r = robotstxt(['check', '--robots', robots, '--agent', 'x', '--threads', value], '');
+      expect(r.stderr).toBe(`robotstxt: --threads must be a whole number from 1 to ${4 * cores} (4 x ${cores} cores), got '${value}'\n`);
+      expect(r.status).toBe(2);
+    }
   });
 });

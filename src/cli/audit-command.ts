@@ -4,7 +4,9 @@ import { RobotsAudit, type AuditReport } from '../audit.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
-import { LruCache, DEFAULT_CACHE_BYTES, readRobotsFileFor } from './robots-dir.js';
+import { LruCache } from './lru-cache.js';
+import { canonicalHost, robotsFromDirectory, DEFAULT_CACHE_BYTES } from '../hosts.js';
+import { asciiLowerCase } from '../robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | --robots-dir <dir> [--host <name>]) [--format table|json|html]
@@ -59,16 +61,19 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const robots = loadRobots(robotsFile, mode, maxBytes);
     robotsFor = () => robots;
   } else {
+    // the same host names and files as check --robots-dir (src/hosts.ts); parsed files kept in a budget
     const cache = new LruCache<RobotsTxt | null>(DEFAULT_CACHE_BYTES, (robots) => (robots === null ? 0 : robots.bytesRead * 4));
+    const source = robotsFromDirectory(robotsDir as string, { maxBytes });
     const defaultHost = values.host as string | undefined;
     robotsFor = (host) => {
-      const name = (host ?? defaultHost)?.toLowerCase();
-      if (name === undefined || !/^[a-z0-9.:[\]_-]+$/.test(name)) return null;
-      const cached = cache.get(name);
+      const name = host ?? defaultHost;
+      const canonical = name === undefined ? null : canonicalHost(asciiLowerCase(name));
+      if (canonical === null) return null;
+      const cached = cache.get(canonical.key);
       if (cached !== undefined) return cached;
-      const body = readRobotsFileFor(robotsDir as string, name, null);
-      const robots = body === null ? null : parseRobots(body, { mode, maxBytes });
-      cache.set(name, robots);
+      const body = source(canonical) as Uint8Array | null;
+      const robots = body === null ? null : parseRobots(body.slice(), { mode, maxBytes });
+      cache.set(canonical.key, robots);
       return robots;
     };
   }

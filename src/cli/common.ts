@@ -1,9 +1,11 @@
 // Helpers shared by the commands: errors with exit code 2, option parsing, reading robots files.
-import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { RobotsError } from '../errors.js';
 import { parseRobots, type RobotsTxt, type RobotsMode } from '../robots.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
+import { fileError, readFileBounded, readLimit } from '../robots-file.js';
+
+export { fileError };
 
 /** Exit code for usage and file errors (0 and 1 are verdicts for `test`). */
 export const EXIT_USAGE = 2;
@@ -40,30 +42,7 @@ export function maxBytesOption(value: unknown): number {
   return Number(text);
 }
 
-/** Reads a file's bytes or throws a FILE_UNREADABLE error that names it. */
-export function readFileBytes(path: string, what: string): Uint8Array {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw fileError(path, what, error);
-  }
-}
-
-/** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
-export function fileError(path: string, what: string, error: unknown): RobotsError {
-  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`);
-}
-
-function describeErrno(code: string): string {
-  switch (code) {
-    case 'ENOENT': return 'no such file';
-    case 'EACCES': return 'permission denied';
-    case 'EISDIR': return 'is a directory';
-    default: return code;
-  }
-}
-
+/** Parses a robots file, reading at most the bytes that are parsed (the size limit plus one). */
 export function loadRobots(path: string, mode: RobotsMode, maxBytes: number): RobotsTxt {
-  return parseRobots(readFileBytes(path, 'robots file'), { mode, maxBytes });
+  return parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
 }

@@ -1,8 +1,8 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
-import { parseLogLine } from '../log.js';
+import { core } from '../wasm/core.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
-import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
+import { LineReader, CHUNK_BYTES } from './lines.js';
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
                       (--urls <file> | --log <file> [--log <file>]...) [--format text|json] [--limit N]
@@ -58,19 +58,15 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) diff.addLines(chunk);
   }
   for (const log of logs) {
+    // the request targets of the log lines, in bulk (the log reader of check --log)
     const reader = await LineReader.open(log, 'log file');
     let lineNumber = 0;
     let malformed = 0;
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      const targets: string[] = [];
-      for (const line of chunkLines(chunk)) {
-        if (line === '') continue;
-        lineNumber++;
-        const request = parseLogLine(line);
-        if (request === null) malformed++;
-        else targets.push(request.target);
-      }
-      if (targets.length > 0) diff.addLines(Buffer.from(targets.join('\n') + '\n', 'latin1'));
+      const targets = core().extractLogTargets(chunk, lineNumber + 1, false, null, 0);
+      lineNumber += targets.lines;
+      malformed += targets.malformed;
+      if (targets.urls.length > 0) diff.addLines(targets.urls);
     }
     if (malformed > 0) stderr(`robotstxt: ${log}: ${malformed} of ${lineNumber} lines were not access log lines (skipped)\n`);
   }

@@ -2,7 +2,7 @@
 // backpressure.
 import { once } from 'node:events';
 import { open, type FileHandle } from 'node:fs/promises';
-import { read as readCallback, createReadStream } from 'node:fs';
+import { read as readCallback, createReadStream, fstatSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
@@ -85,7 +85,11 @@ function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array): By
 export class LineReader {
   private carry: Uint8Array = new Uint8Array(0);
   private ended = false;
-  private constructor(private readonly source: ByteSource) {}
+  /**
+   * @param knownSize the input's size in bytes when it is known before reading (a regular file, not gzip),
+   *   else null (a pipe, a terminal, gzip)
+   */
+  private constructor(private readonly source: ByteSource, readonly knownSize: number | null) {}
 
   /** Bytes read from the file so far (compressed bytes for gzip input). */
   get rawBytesRead(): number {
@@ -118,7 +122,16 @@ export class LineReader {
     }
     const start = head.slice(0, sniffed);
     const gzip = sniffed === 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
-    return new LineReader(gzip ? gzipSource(fd, handle, start) : fdSource(fd, handle, start));
+    let size: number | null = null;
+    if (!gzip) {
+      try {
+        const stat = fstatSync(fd);
+        if (stat.isFile()) size = stat.size;
+      } catch {
+        size = null;
+      }
+    }
+    return new LineReader(gzip ? gzipSource(fd, handle, start) : fdSource(fd, handle, start), size);
   }
 
   /**

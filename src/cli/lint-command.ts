@@ -1,6 +1,7 @@
 // robotstxt lint <robots-file>: findings with line numbers and severity; exit 1 when there are errors.
 import { lintRobots } from '../lint.js';
-import { parseCommandArgs, usageError, readFileBytes, modeOption } from './common.js';
+import { parseCommandArgs, usageError, modeOption } from './common.js';
+import { readFileBounded, readLimit } from '../robots-file.js';
 
 export const LINT_HELP = `Usage: robotstxt lint [--format text|json] [--mode google|rfc] <robots-file>
 
@@ -27,7 +28,7 @@ export function runLint(args: string[], stdout: (text: string) => void): number 
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
   const file = positionals[0];
-  const report = lintRobots(readFileBytes(file, 'robots file'), { mode: modeOption(values.mode), maxBytes: 0 });
+  const report = lintRobots(readFileBounded(file, readLimit(0)), { mode: modeOption(values.mode), maxBytes: 0 });
   if (format === 'json') {
     stdout(JSON.stringify({ file, errors: report.errors, warnings: report.warnings, infos: report.infos, findings: report.findings }, null, 2) + '\n');
   } else {

@@ -1,28 +1,36 @@
-// The only module that touches WebAssembly pointers. Everything else speaks bytes and objects.
+// The WebAssembly core's host side: instantiation, memory regions, and the library matcher calls. With
+// heap.ts and hosts-engine.ts beside it, the only code that touches WebAssembly pointers; everything else
+// speaks bytes and objects.
 //
 // Linear memory of one instance (one per thread), addresses growing to the right:
 //
-//   0            heapBase = blobPtr          dfaPtr                          batchPtr
-//   | AS statics | matcher blob slot        | automaton region              | input bytes, LF sentinel | offsets u32[n+1] | verdicts u8[n] | output | scratch -> (grows)
-//                | (copied in when the      | (lazily built DFA of the       \_______________ per-call batch region, laid out afresh every call ______________/
-//                |  active matcher changes) |  active matcher; reset with it)
+//   0            batchBase                    heap.base                                   workPtr
+//   | AS statics | batch region               | matcher heap (heap.ts)                    | work area -> (grows)
+//                | one many-host chunk kept   | blocks that outlive calls: compiled       | laid out afresh by every call:
+//                | while hosts are resolved   | matchers (blobs), automaton regions, the  | library batches (input, LF
+//                | between calls: input, line | many-host slot and host tables. Compacted | sentinel, offsets, verdicts,
+//                | starts, host entries,      | when full: blocks move, owners keep block | output), compile work, NFA
+//                | verdicts, rule references  | ids and re-read addresses (heap.epoch)    | scratch, formatted output
 //
-// - Matcher blob (layout in assembly/compile.ts and assembly/literal.ts): header | trie nodes | edge labels |
-//   edge targets | rule records | normalised patterns | literal trie (the patterns without '*', path-compressed).
-//   Position-independent (all offsets relative to its start), made by compileRules and copied
-//   out to a JavaScript Uint8Array that the RobotsMatcher owns (the GC frees it; workers get copies).
-//   It is copied back into the slot only when a different matcher becomes active (loadMatcher).
-// - Automaton region: states and transitions the core builds as URLs need them (assembly/dfa.ts); it
-//   survives between calls for the same matcher and is flushed when full.
-// - Batch region: nothing survives a call. matchLines needs an LF right after the input (the sentinel that
-//   lets the core's line loop run without bounds checks) and 16 readable bytes after that (SENTINEL_SLACK).
-// - Scratch: the NFA's work lists (3 x 4 bytes per trie node) and rfc-mode path buffers; the core grows
-//   memory itself when it needs more, so views are re-created whenever memory.buffer changes.
-// - compileRules uses the batch region as its work area and returns the blob's address there.
+// - Matcher blob (layout in assembly/compile.ts and assembly/literal.ts, header offsets in src/constants.ts):
+//   header | trie nodes | edge labels | edge targets | rule records | normalised patterns | literal trie.
+//   Position-independent (offsets from its start). compileRobots builds it in the work area; a RobotsMatcher
+//   keeps an owned copy (a JavaScript Uint8Array, sent to workers as shared memory) that is made resident
+//   in the heap when used (an LRU of RESIDENT_BYTES); the many-host matcher keeps blobs only in the heap.
+// - Automaton region (assembly/dfa.ts): a header, byte classes, then states built as URLs need them. One
+//   per matcher, made on first bulk use; a fresh region has a zero header. It keeps its states while its
+//   matcher stays resident, so switching matchers costs a few loads, not a rebuild.
+// - Work area: matchLines needs an LF right after the input (the sentinel that lets the core's line loop
+//   run without bounds checks) and 16 readable bytes after that (SENTINEL_SLACK). The core grows memory
+//   itself when it needs more, so views are re-created whenever memory.buffer changes.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE, RULE_INPUT_SIZE } from '../constants.js';
+import {
+  CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE,
+  FLAG_RFC_MODE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES,
+} from '../constants.js';
 import { RobotsError } from '../errors.js';
+import { MatcherHeap, ADDRESS_LIMIT } from './heap.js';
 
 interface CoreExports {
   memory: WebAssembly.Memory;
@@ -30,24 +38,50 @@ interface CoreExports {
   reserve(endAddress: number): void;
   normalizePattern(srcPtr: number, srcLen: number, dstPtr: number, flags: number): number;
   extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
-  compileRules(inputPtr: number, ruleCount: number, flags: number, workPtr: number): number;
+  compileRobots(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
   tokenizeLines(bodyPtr: number, length: number, from: number, google: number, recordsPtr: number): number;
-  loadMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
+  bindMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
   useNfaForBulk(value: number, automatonStateLimit: number): void;
   automatonStats(): bigint;
   setPairWalks(mode: number): void;
   setLiteralTrie(mode: number): void;
   matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
-  matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number): number;
+  matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number, rulesPtr: number, stopOnOverflow: number): number;
   lastOutputLength(): number;
+  lastInputStop(): number;
+  formatJsonlLines(inputPtr: number, lineCount: number, verdictsPtr: number, rulesPtr: number, numbersPtr: number, firstNumber: number, outputPtr: number, outputEnd: number, filter: number): number;
+  lastJsonlLines(): number;
+  lastJsonlInputEnd(): number;
   matchOffsets(scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
+  parseLogRecord(linePtr: number, lineLen: number, recordPtr: number): number;
+  extractLogTargets(inputPtr: number, inputLen: number, firstLineNumber: number, outPtr: number, numbersPtr: number, malformedPtr: number, maxMalformed: number, withHost: number, defaultHostPtr: number, defaultHostLen: number, recordPtr: number): number;
+  lastLogLines(): number;
+  lastLogMalformed(): number;
+  lastLogOutputLength(): number;
+  splitLinesByHost(inputPtr: number, inputLen: number, shardCount: number, shardOfLinePtr: number, shardSizesPtr: number, outPtr: number, shardCapacity: number, keyScratch: number): number;
+  formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number): number;
+  countLines(ptr: number, length: number): number;
 }
 
-/** One rule as the core compiles it: kind, line number and the raw value bytes (normalised inside). */
-export interface RuleInput {
-  kind: number;
-  line: number;
-  value: Uint8Array;
+/** A chunk split by host for threads (see splitLinesByHost). */
+export interface HostShards {
+  /** The shard of each input line. */
+  shardOfLine: Uint8Array;
+  /** Each shard's lines, LF-ended, in input order. */
+  shards: Uint8Array[];
+}
+
+/** URL lines taken from a chunk of access log lines (see extractLogTargets). */
+export interface LogTargets {
+  /** LF-ended URL lines, one per log line with a request target. */
+  urls: Uint8Array;
+  /** The input line number of each URL line. */
+  numbers: Uint32Array;
+  /** Input lines read. */
+  lines: number;
+  /** Input lines that were not access log lines with a target, and the numbers of the first of them. */
+  malformed: number;
+  malformedLines: number[];
 }
 
 /** Verdict of one URL with the indexes (into the compiled blob's rule table) of the best allow and disallow rules. */
@@ -74,17 +108,29 @@ export function wasmModule(): WebAssembly.Module {
 }
 
 const encoder = new TextEncoder();
-const align = (value: number, to: number): number => Math.ceil(value / to) * to;
+export const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
-/** Automaton region size for a blob: room for many states, bounded (flushed when full). */
-function automatonBytes(blobLength: number): number {
-  return align(Math.min(AUTOMATON_MAX_BYTES, AUTOMATON_MIN_BYTES + 16 * blobLength), 65536);
+/** Largest automaton region of a matcher: room for many states, bounded (flushed when full). */
+export function automatonCapBytes(blobLength: number): number {
+  return align(Math.min(AUTOMATON_MAX_BYTES, AUTOMATON_CAP_BASE_BYTES + 16 * blobLength), 65536);
 }
-// Small for small matchers: switching matchers (--robots-dir) resets the region, and a reset clears its hash table.
-const AUTOMATON_MIN_BYTES = 1 << 20;
-const AUTOMATON_MAX_BYTES = 64 << 20;
+/** First automaton region of a matcher: small (most matchers need few states); grown x4 when it fills up. */
+export function automatonFirstBytes(blobLength: number): number {
+  return Math.min(automatonCapBytes(blobLength), align(AUTOMATON_FIRST_BASE_BYTES + 4 * blobLength, 16384));
+}
+const AUTOMATON_CAP_BASE_BYTES = 1 << 20;
+const AUTOMATON_FIRST_BASE_BYTES = 32 << 10;
+export const AUTOMATON_MAX_BYTES = 64 << 20;
+/** Growth factor of an automaton region that filled up. */
+export const AUTOMATON_GROWTH = 4;
 /** Bytes the core may read past the LF sentinel (its line-end search reads 8 bytes at a time). */
-const SENTINEL_SLACK = 16;
+export const SENTINEL_SLACK = 16;
+/** Library matchers kept resident in the heap (least recently used out; the one in use always stays). */
+const RESIDENT_BYTES = 64 << 20;
+/** Largest robots.txt body compiled in one piece: its trie must fit the 32-bit memory with room to spare. */
+export const MAX_COMPILE_BYTES = 16 << 20;
+/** Largest input of one matching call (a chunk of lines, or one line). */
+export const MAX_BATCH_BYTES = 256 << 20;
 
 /** A switch the core decides by itself ('auto') unless a test or an A/B run forces it. */
 export type Tristate = 'auto' | 'always' | 'never';
@@ -99,23 +145,57 @@ export interface BulkEngineSwitches {
 }
 const tristateCode = (value: Tristate): number => (value === 'auto' ? 0 : value === 'always' ? 1 : 2);
 
+/** A library matcher's blob made resident in the heap, with its automaton region once bulk calls need one. */
+interface ResidentMatcher {
+  blobBlock: number;
+  automatonBlock: number;
+  automatonBytes: number;
+}
+
+/** The agent query as the core reads it: [count u32][length u32, bytes]... (UTF-8). */
+export function encodeAgents(agents: readonly string[]): Uint8Array {
+  const encoded = agents.map((agent) => encoder.encode(agent));
+  const out = new Uint8Array(4 + encoded.reduce((sum, bytes) => sum + 4 + bytes.length, 0));
+  const view = new DataView(out.buffer);
+  view.setUint32(0, encoded.length, true);
+  let offset = 4;
+  for (const bytes of encoded) {
+    view.setUint32(offset, bytes.length, true);
+    out.set(bytes, offset + 4);
+    offset += 4 + bytes.length;
+  }
+  return out;
+}
+
+function tooLarge(what: string, bytes: number, limit: number): RobotsError {
+  return new RobotsError('INPUT_TOO_LARGE', `${what} of ${bytes} bytes is larger than the ${limit}-byte limit of one WebAssembly call`);
+}
+
 /** One instance of the core with its memory. Created once per thread (see core()); not thread-safe. */
 export class WasmCore {
   private readonly exports: CoreExports;
   private bytes: Uint8Array;
   private words: Uint32Array;
-  private readonly blobPtr: number;
-  private blobCapacity = 0;
-  private dfaBytes = 0;
-
-  private loadedBlob: Uint8Array | null = null;
+  /** Blocks that outlive calls (see heap.ts). */
+  readonly heap: MatcherHeap;
+  /** Start of the batch region (many-host chunks). */
+  readonly batchBase: number;
+  private batchCapacity = 0;
+  private readonly resident = new Map<Uint8Array, ResidentMatcher>();
+  private residentBytes = 0;
+  private residentBudgetReserved = false;
+  /** The library matcher bound now (null: none, or the many-host engine bound one), and the heap epoch then. */
+  private bound: ResidentMatcher | null = null;
+  private boundEpoch = -1;
+  private boundAutomaton = false;
 
   constructor(module: WebAssembly.Module = wasmModule()) {
     const instance = new WebAssembly.Instance(module, { env: { abort: () => { throw new RobotsError('WASM_UNAVAILABLE', 'the WebAssembly core aborted'); } } });
     this.exports = instance.exports as unknown as CoreExports;
-    this.blobPtr = this.exports.heapBase();
+    this.batchBase = this.exports.heapBase();
     this.bytes = new Uint8Array(this.exports.memory.buffer);
     this.words = new Uint32Array(this.exports.memory.buffer);
+    this.heap = new MatcherHeap({ bytes: () => this.memoryBytes(), reserve: (end) => this.reserve(end) }, this.batchBase);
   }
 
   /** Views die when memory grows: call after every export that may grow memory, and after reserve. */
@@ -126,51 +206,136 @@ export class WasmCore {
     }
   }
 
-  private reserve(endAddress: number): void {
+  /** All of linear memory as bytes (a fresh view when memory grew). For heap.ts and hosts-engine.ts. */
+  memoryBytes(): Uint8Array {
+    this.refreshViews();
+    return this.bytes;
+  }
+
+  /** All of linear memory as u32 words. */
+  memoryWords(): Uint32Array {
+    this.refreshViews();
+    return this.words;
+  }
+
+  /** Makes [0, endAddress) addressable. */
+  reserve(endAddress: number): void {
+    if (endAddress > ADDRESS_LIMIT) throw new RobotsError('INPUT_TOO_LARGE', `the WebAssembly core would need ${endAddress} bytes of memory (32-bit address space)`);
     if (endAddress > this.exports.memory.buffer.byteLength) this.exports.reserve(endAddress);
     this.refreshViews();
   }
 
-  private get dfaPtr(): number {
-    return align(this.blobPtr + this.blobCapacity, 16);
+  /** The exports, for hosts-engine.ts (which adds the many-host calls). */
+  get raw(): CoreExports & Record<string, unknown> {
+    return this.exports as CoreExports & Record<string, unknown>;
   }
 
-  private get batchPtr(): number {
-    return align(this.dfaPtr + this.dfaBytes, 16);
+  /** Start of the work area: after the heap, laid out afresh by every call. */
+  get workPtr(): number {
+    return align(this.heap.base + this.heap.capacity, 16);
   }
 
-  /** Makes blob the active matcher: copies it into the slot and resets the automaton, unless it is active already. */
-  private useBlob(blob: Uint8Array): void {
-    if (this.loadedBlob === blob) return;
-    if (blob.length > this.blobCapacity) this.blobCapacity = align(blob.length, 65536);
-    this.dfaBytes = Math.max(this.dfaBytes, automatonBytes(blob.length));
-    this.reserve(this.batchPtr);
-    this.bytes.set(blob, this.blobPtr);
-    this.exports.loadMatcher(this.blobPtr, this.dfaPtr, this.dfaBytes);
+  /** Makes the batch region at least `bytes` long (the heap moves up when it grows); returns its start. */
+  ensureBatch(bytes: number): number {
+    if (bytes > this.batchCapacity) {
+      this.batchCapacity = align(Math.max(bytes, this.batchCapacity * 1.5), 65536);
+      this.heap.relocate(this.batchBase + this.batchCapacity);
+    }
+    return this.batchBase;
+  }
+
+  /** The many-host engine binds its own matchers: the library matcher bound before must be bound again. */
+  forgetBinding(): void {
+    this.bound = null;
+  }
+
+  /** Makes blob resident (and its automaton region, for bulk calls) and binds it, unless it is bound already. */
+  private useBlob(blob: Uint8Array, automaton: boolean): void {
+    let entry = this.resident.get(blob);
+    if (entry !== undefined && entry === this.bound && this.boundEpoch === this.heap.epoch && (this.boundAutomaton || !automaton)) return;
+    if (entry === undefined) {
+      if (this.resident.size === 0 && this.residentBytes === 0 && !this.residentBudgetReserved) {
+        this.heap.reserveBudget(RESIDENT_BYTES);
+        this.residentBudgetReserved = true;
+      }
+      const block = this.heap.allocate(blob.length);
+      this.memoryBytes().set(blob, this.heap.address(block));
+      entry = { blobBlock: block, automatonBlock: -1, automatonBytes: 0 };
+      this.residentBytes += this.heap.size(block);
+    } else {
+      this.resident.delete(blob); // most recently used last
+    }
+    this.resident.set(blob, entry);
+    if (automaton && entry.automatonBlock < 0) this.giveAutomaton(entry, automatonFirstBytes(blob.length));
+    for (const [other, old] of this.resident) {
+      if (this.residentBytes <= RESIDENT_BYTES || old === entry) break;
+      this.forget(other, old);
+    }
+    // addresses last: an allocation above may have moved blocks
+    this.exports.bindMatcher(this.heap.address(entry.blobBlock), entry.automatonBlock >= 0 ? this.heap.address(entry.automatonBlock) : 0, entry.automatonBytes);
     this.refreshViews();
-    this.loadedBlob = blob;
+    this.bound = entry;
+    this.boundEpoch = this.heap.epoch;
+    this.boundAutomaton = entry.automatonBlock >= 0;
   }
 
-  /** Automaton statistics of the active matcher: states built, and region resets since the instance started. */
+  /** Gives a resident matcher a fresh automaton region of `bytes` (its old one, if any, is freed). */
+  private giveAutomaton(entry: ResidentMatcher, bytes: number): void {
+    if (entry.automatonBlock >= 0) {
+      this.residentBytes -= this.heap.size(entry.automatonBlock);
+      this.heap.free(entry.automatonBlock);
+    }
+    entry.automatonBytes = bytes;
+    entry.automatonBlock = this.heap.allocate(bytes);
+    const address = this.heap.address(entry.automatonBlock);
+    this.memoryBytes().fill(0, address, address + AUTOMATON_HEADER_SIZE);
+    this.residentBytes += this.heap.size(entry.automatonBlock);
+    if (this.bound === entry) this.bound = null;
+  }
+
+  /** After a bulk call that could not stop: a region that filled up is grown for the next call. */
+  private growIfOverflowed(blob: Uint8Array): void {
+    const entry = this.resident.get(blob);
+    if (entry === undefined || entry.automatonBlock < 0) return;
+    const cap = automatonCapBytes(blob.length);
+    if (entry.automatonBytes < cap && this.words[(this.heap.address(entry.automatonBlock) + AUTOMATON_OVERFLOWS) >> 2] > 0) {
+      this.giveAutomaton(entry, Math.min(cap, entry.automatonBytes * AUTOMATON_GROWTH));
+    }
+  }
+
+  private forget(blob: Uint8Array, entry: ResidentMatcher): void {
+    this.resident.delete(blob);
+    this.residentBytes -= this.heap.size(entry.blobBlock);
+    this.heap.free(entry.blobBlock);
+    if (entry.automatonBlock >= 0) {
+      this.residentBytes -= this.heap.size(entry.automatonBlock);
+      this.heap.free(entry.automatonBlock);
+    }
+    if (this.bound === entry) this.bound = null;
+  }
+
+  /** Automaton statistics of the bound matcher: states built, and region resets since the instance started. */
   automatonStats(): { states: number; resets: number; regionBytes: number } {
     const packed = this.exports.automatonStats();
-    return { states: Number(packed & 0xffffffffn), resets: Number(packed >> 32n), regionBytes: this.dfaBytes };
+    return { states: Number(packed & 0xffffffffn), resets: Number(packed >> 32n), regionBytes: this.bound?.automatonBytes ?? 0 };
   }
 
   /**
    * Tests and A/B runs: bulk calls by the trie NFA, or by the automaton with its switches forced (see
-   * BulkEngineSwitches); called with only an engine, every switch goes back to 'auto'.
+   * BulkEngineSwitches); called with only an engine, every switch goes back to 'auto'. Resident matchers
+   * are dropped, so that every automaton is laid out again under the new switches.
    */
   setBulkEngine(engine: 'automaton' | 'nfa', switches: BulkEngineSwitches = {}): void {
     this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, switches.automatonStateLimit ?? 0);
     this.exports.setPairWalks(tristateCode(switches.pairWalks ?? 'auto'));
     this.exports.setLiteralTrie(tristateCode(switches.literalTrie ?? 'auto'));
-    this.loadedBlob = null;
+    for (const [blob, entry] of [...this.resident]) this.forget(blob, entry);
   }
 
   /** Line records of a robots.txt body (see assembly/lines.ts): an Int32Array of LINE_RECORD_SIZE / 4 fields each. */
   tokenizeLines(body: Uint8Array, from: number, google: boolean): Int32Array {
-    const bodyPtr = this.batchPtr;
+    if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
+    const bodyPtr = this.workPtr;
     const recordsPtr = align(bodyPtr + body.length, 16);
     // at most one record per line and a line per byte: reserved, but only the records written are touched
     this.reserve(recordsPtr + (body.length + 2) * LINE_RECORD_SIZE);
@@ -179,54 +344,40 @@ export class WasmCore {
     return new Int32Array(this.bytes.buffer.slice(recordsPtr, recordsPtr + count * LINE_RECORD_SIZE));
   }
 
-  /** Compiles rules (in file order) into a matcher blob, returned as an owned copy. */
-  compile(rules: readonly RuleInput[], flags: number): Uint8Array {
-    // Rule values are usually views into one robots.txt body: copy the span they cover once.
-    let shared = rules.length > 0;
-    let spanStart = Infinity;
-    let spanEnd = 0;
-    let valueBytes = 0;
-    const buffer = rules.length > 0 ? rules[0].value.buffer : null;
-    for (const rule of rules) {
-      valueBytes += rule.value.length;
-      if (rule.value.buffer !== buffer) shared = false;
-      spanStart = Math.min(spanStart, rule.value.byteOffset);
-      spanEnd = Math.max(spanEnd, rule.value.byteOffset + rule.value.length);
-    }
-    if (shared && spanEnd - spanStart > 4 * valueBytes + 4096) shared = false; // a few rules in a big body
-    const inputPtr = this.batchPtr;
-    const valuesPtr = align(inputPtr + rules.length * RULE_INPUT_SIZE, 8);
-    const workPtr = align(valuesPtr + (shared ? spanEnd - spanStart : valueBytes), 16);
+  /**
+   * Compiles the rules of body that apply to an agent query (assembly/select.ts) into a blob in the work
+   * area; returns its address and length (valid until the next call). body is already cut to maxBytes.
+   */
+  compileInWorkArea(body: Uint8Array, agents: Uint8Array, rfc: boolean): { address: number; length: number } {
+    if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
+    const bodyPtr = this.workPtr;
+    const agentsPtr = align(bodyPtr + body.length, 8);
+    const workPtr = align(agentsPtr + agents.length, 16);
     this.reserve(workPtr);
-    const words = this.words;
-    const bytes = this.bytes;
-    if (shared) bytes.set(new Uint8Array(buffer as ArrayBufferLike, spanStart, spanEnd - spanStart), valuesPtr);
-    let valuePtr = valuesPtr;
-    for (let index = 0; index < rules.length; index++) {
-      const rule = rules[index];
-      const value = rule.value;
-      const record = (inputPtr >> 2) + index * (RULE_INPUT_SIZE >> 2);
-      words[record] = rule.kind;
-      words[record + 1] = rule.line;
-      words[record + 3] = value.length;
-      if (shared) {
-        words[record + 2] = valuesPtr + value.byteOffset - spanStart;
-      } else {
-        words[record + 2] = valuePtr;
-        bytes.set(value, valuePtr);
-        valuePtr += value.length;
-      }
+    this.bytes.set(body, bodyPtr);
+    this.bytes.set(agents, agentsPtr);
+    let address: number;
+    try {
+      address = this.exports.compileRobots(bodyPtr, body.length, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${body.length} bytes does not compile within the WebAssembly core's memory`);
+      throw error;
     }
-    const blobAt = this.exports.compileRules(inputPtr, rules.length, flags, workPtr);
     this.refreshViews();
-    const length = this.words[(blobAt + HEADER_TOTAL_LENGTH) >> 2];
-    return this.bytes.slice(blobAt, blobAt + length);
+    return { address, length: this.words[(address + HEADER_TOTAL_LENGTH) >> 2] };
+  }
+
+  /** Compiles the rules of body for an agent query into an owned blob (a RobotsMatcher's). */
+  compileRobots(body: Uint8Array, agents: readonly string[], rfc: boolean): Uint8Array {
+    const { address, length } = this.compileInWorkArea(body, encodeAgents(agents), rfc);
+    return this.bytes.slice(address, address + length);
   }
 
   /** One URL (bytes) against a blob, with the deciding rule indexes. */
   matchOne(blob: Uint8Array, url: Uint8Array): CoreMatch {
-    this.useBlob(blob);
-    const resultPtr = this.batchPtr;
+    if (url.length > MAX_BATCH_BYTES) throw tooLarge('a URL', url.length, MAX_BATCH_BYTES);
+    this.useBlob(blob, false);
+    const resultPtr = this.workPtr;
     const urlPtr = resultPtr + RESULT_SIZE;
     const scratchPtr = align(urlPtr + url.length, 16);
     this.reserve(scratchPtr);
@@ -239,8 +390,9 @@ export class WasmCore {
 
   /** One URL string, verdict only (the single-check path: no allocation but the UTF-8 bytes in memory). */
   matchString(blob: Uint8Array, url: string): number {
-    this.useBlob(blob);
-    const resultPtr = this.batchPtr;
+    if (url.length * 3 > MAX_BATCH_BYTES) throw tooLarge('a URL', url.length * 3, MAX_BATCH_BYTES);
+    this.useBlob(blob, false);
+    const resultPtr = this.workPtr;
     const urlPtr = resultPtr + RESULT_SIZE;
     const maxBytes = url.length * 3;
     const scratchPtr = align(urlPtr + maxBytes, 16);
@@ -253,15 +405,14 @@ export class WasmCore {
 
   /** Verdict bytes for the LF-separated lines of input (see matchLines in assembly/index.ts). */
   matchLines(blob: Uint8Array, input: Uint8Array): Uint8Array {
-    const { verdictsPtr, count } = this.runLines(blob, input, false, OUTPUT_ALL);
-    return this.bytes.slice(verdictsPtr, verdictsPtr + count);
+    const run = this.runLines(blob, input, false, OUTPUT_ALL, false);
+    return this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count);
   }
 
-  /** Matches the lines of input and returns the command line's output bytes for them (filter: OUTPUT_*). */
+  /** Matches the lines of input and returns the text output for them (filter: OUTPUT_*). */
   matchAndFormatLines(blob: Uint8Array, input: Uint8Array, filter: number): { output: Uint8Array; verdicts: Uint8Array } {
-    const { verdictsPtr, count, outputPtr } = this.runLines(blob, input, true, filter);
-    const length = this.exports.lastOutputLength();
-    return { output: this.bytes.slice(outputPtr, outputPtr + length), verdicts: this.bytes.slice(verdictsPtr, verdictsPtr + count) };
+    const run = this.runLines(blob, input, true, filter, false);
+    return { output: this.bytes.slice(run.outputPtr, run.outputPtr + run.outputLength), verdicts: this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count) };
   }
 
   /**
@@ -269,8 +420,7 @@ export class WasmCore {
    * into target when it fits (returns null), else into a new buffer (returned). One copy out of linear memory.
    */
   matchLinesPacked(blob: Uint8Array, input: Uint8Array, filter: number, target: Uint8Array | null): Uint8Array | null {
-    const { verdictsPtr, count, outputPtr } = this.runLines(blob, input, true, filter);
-    const length = this.exports.lastOutputLength();
+    const { verdictsPtr, count, outputPtr, outputLength: length } = this.runLines(blob, input, true, filter, false);
     const fits = target !== null && 8 + count + length <= target.length;
     const packed = fits ? (target as Uint8Array) : new Uint8Array(8 + count + length);
     const header = new DataView(packed.buffer, packed.byteOffset, 8);
@@ -281,19 +431,81 @@ export class WasmCore {
     return fits ? null : packed;
   }
 
-  private runLines(blob: Uint8Array, input: Uint8Array, format: boolean, filter: number): { verdictsPtr: number; count: number; outputPtr: number } {
-    this.useBlob(blob);
-    const inputPtr = this.batchPtr;
+  /**
+   * jsonl for the lines of input: verdicts with their deciding rules (explain mode of the bulk engine), then
+   * one JSON object per line (assembly/format.ts). Input numbers: numbers[i], or firstNumber + i.
+   */
+  explainAndFormatJsonl(blob: Uint8Array, input: Uint8Array, filter: number, firstNumber: number, numbers: Uint32Array | null): { output: Uint8Array; verdicts: Uint8Array } {
+    const run = this.runLines(blob, input, false, filter, true);
+    const verdicts = this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count);
+    const output = this.formatJsonl(run.inputPtr, input.length, run.count, run.verdictsPtr, run.rulesPtr, firstNumber, numbers, filter);
+    return { output, verdicts };
+  }
+
+  /**
+   * jsonl output for lineCount lines at inputPtr (with their verdicts and rule references in memory), in
+   * pieces when the output area is full. For this module and hosts-engine.ts; addresses in the batch region.
+   */
+  formatJsonl(inputPtr: number, inputLength: number, lineCount: number, verdictsPtr: number, rulesPtr: number, firstNumber: number, numbers: Uint32Array | null, filter: number): Uint8Array {
+    const pieces: Uint8Array[] = [];
+    let done = 0;
+    let p = inputPtr;
+    let numbersPtr = 0;
+    const outputBytes = Math.min(MAX_BATCH_BYTES, 6 * inputLength + 256 * lineCount + 65536);
+    while (done < lineCount) {
+      numbersPtr = 0;
+      let outputPtr = this.workPtr;
+      if (numbers !== null) {
+        numbersPtr = outputPtr;
+        outputPtr = align(numbersPtr + (lineCount - done) * 4, 16);
+        this.reserve(outputPtr);
+        this.words.set(numbers.subarray(done, lineCount), numbersPtr >> 2);
+      }
+      this.reserve(outputPtr + outputBytes);
+      const length = this.exports.formatJsonlLines(p, lineCount - done, verdictsPtr + done, rulesPtr + done * RULE_REF_SIZE, numbersPtr, firstNumber + done, outputPtr, outputPtr + outputBytes, filter);
+      const lines = this.exports.lastJsonlLines();
+      if (lines === 0 && length === 0) throw new RobotsError('INPUT_TOO_LARGE', `a line's jsonl output does not fit ${outputBytes} bytes`);
+      pieces.push(this.bytes.slice(outputPtr, outputPtr + length));
+      done += lines;
+      p = this.exports.lastJsonlInputEnd();
+    }
+    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+  }
+
+  /**
+   * Matches the lines of input in the batch region (stable while the heap grows): the automaton region
+   * starts small and is grown whenever a call stops because it filled up, then the call goes on.
+   */
+  private runLines(blob: Uint8Array, input: Uint8Array, format: boolean, filter: number, explain: boolean): { inputPtr: number; verdictsPtr: number; count: number; outputPtr: number; outputLength: number; rulesPtr: number } {
+    if (input.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', input.length, MAX_BATCH_BYTES);
+    const lineBound = input.length + 1;
+    const inputPtr = this.batchBase;
     const verdictsPtr = align(inputPtr + input.length + 1 + SENTINEL_SLACK, 16);
-    const outputPtr = align(verdictsPtr + input.length + 1, 16);
+    const rulesPtr = align(verdictsPtr + lineBound, 16);
+    const outputPtr = align(rulesPtr + (explain ? lineBound * RULE_REF_SIZE : 0), 16);
     // each line writes at most 11 prefix bytes more than it reads (plus 8 bytes of copy slack)
-    const scratchPtr = align(outputPtr + (format ? input.length + 1 + 11 * (input.length + 1) + SENTINEL_SLACK : 0), 16);
-    this.reserve(scratchPtr);
+    const batchEnd = align(outputPtr + (format ? input.length + 1 + 11 * lineBound + SENTINEL_SLACK : 0), 16);
+    this.ensureBatch(batchEnd - this.batchBase);
+    this.refreshViews();
     this.bytes.set(input, inputPtr);
     this.bytes[inputPtr + input.length] = CHAR_LF;
-    const count = this.exports.matchLines(scratchPtr, inputPtr, input.length, verdictsPtr, format ? outputPtr : 0, filter);
-    this.refreshViews();
-    return { verdictsPtr, count, outputPtr };
+    const end = inputPtr + input.length;
+    let p = inputPtr;
+    let count = 0;
+    let outputLength = 0;
+    while (true) {
+      this.useBlob(blob, true);
+      const entry = this.bound as ResidentMatcher;
+      const growable = entry.automatonBytes < automatonCapBytes(blob.length);
+      const done = this.exports.matchLines(this.workPtr, p, end - p, verdictsPtr + count, format ? outputPtr + outputLength : 0, filter, explain ? rulesPtr + count * RULE_REF_SIZE : 0, growable ? 1 : 0);
+      this.refreshViews();
+      count += done;
+      if (format) outputLength += this.exports.lastOutputLength();
+      p = this.exports.lastInputStop();
+      if (p >= end) break;
+      this.giveAutomaton(entry, Math.min(automatonCapBytes(blob.length), entry.automatonBytes * AUTOMATON_GROWTH));
+    }
+    return { inputPtr, verdictsPtr, count, outputPtr, outputLength, rulesPtr };
   }
 
   /**
@@ -302,11 +514,12 @@ export class WasmCore {
    * otherwise each string is encoded on its own.
    */
   matchStrings(blob: Uint8Array, urls: readonly string[]): Uint8Array {
-    this.useBlob(blob);
     const count = urls.length;
     const joined = urls.join('');
     const maxBytes = joined.length * 3;
-    const offsetsPtr = this.batchPtr;
+    if (maxBytes > MAX_BATCH_BYTES) throw tooLarge('a batch of URLs', maxBytes, MAX_BATCH_BYTES);
+    this.useBlob(blob, true);
+    const offsetsPtr = this.workPtr;
     const verdictsPtr = align(offsetsPtr + (count + 1) * 4, 16);
     const bytesPtr = align(verdictsPtr + count, 16);
     const scratchPtr = align(bytesPtr + maxBytes + 1, 16);
@@ -330,12 +543,105 @@ export class WasmCore {
     }
     this.exports.matchOffsets(scratchPtr, offsetsPtr, count, bytesPtr, verdictsPtr);
     this.refreshViews();
-    return this.bytes.slice(verdictsPtr, verdictsPtr + count);
+    const verdicts = this.bytes.slice(verdictsPtr, verdictsPtr + count);
+    this.growIfOverflowed(blob);
+    return verdicts;
+  }
+
+  /** The fields of one access log line (LOG_* offsets into line), or null when it is not one with a request target. */
+  parseLogRecord(line: Uint8Array): Int32Array | null {
+    if (line.length > MAX_BATCH_BYTES) throw tooLarge('a log line', line.length, MAX_BATCH_BYTES);
+    const recordPtr = this.workPtr;
+    const linePtr = recordPtr + LOG_RECORD_SIZE;
+    this.reserve(linePtr + line.length + SENTINEL_SLACK);
+    this.bytes.set(line, linePtr);
+    if (this.exports.parseLogRecord(linePtr, line.length, recordPtr) === 0) return null;
+    return new Int32Array(this.bytes.buffer.slice(recordPtr, recordPtr + LOG_RECORD_SIZE));
+  }
+
+  /**
+   * The URL lines of a chunk of access log lines (assembly/log.ts): each request target, with
+   * `http://<vhost or defaultHost>` in front of relative targets when withHost. Line numbers from firstLineNumber.
+   */
+  extractLogTargets(chunk: Uint8Array, firstLineNumber: number, withHost: boolean, defaultHost: Uint8Array | null, maxMalformed: number): LogTargets {
+    if (chunk.length > MAX_BATCH_BYTES) throw tooLarge('a batch of log lines', chunk.length, MAX_BATCH_BYTES);
+    const lineBound = chunk.length + 1;
+    const hostLength = defaultHost?.length ?? 0;
+    const inputPtr = this.workPtr;
+    const hostPtr = align(inputPtr + chunk.length + 1 + SENTINEL_SLACK, 16);
+    const recordPtr = align(hostPtr + hostLength, 16);
+    const numbersPtr = recordPtr + LOG_RECORD_SIZE + 4;
+    const malformedPtr = align(numbersPtr + lineBound * 4, 16);
+    const outPtr = align(malformedPtr + maxMalformed * 4, 16);
+    this.reserve(outPtr + chunk.length + lineBound * (8 + hostLength + 1) + SENTINEL_SLACK);
+    this.bytes.set(chunk, inputPtr);
+    this.bytes[inputPtr + chunk.length] = CHAR_LF;
+    if (defaultHost !== null) this.bytes.set(defaultHost, hostPtr);
+    const count = this.exports.extractLogTargets(inputPtr, chunk.length, firstLineNumber, outPtr, numbersPtr, malformedPtr, maxMalformed, withHost ? 1 : 0, hostPtr, hostLength, recordPtr);
+    const malformed = this.exports.lastLogMalformed();
+    const listed = Math.min(malformed, maxMalformed);
+    return {
+      urls: this.bytes.slice(outPtr, outPtr + this.exports.lastLogOutputLength()),
+      numbers: new Uint32Array(this.bytes.buffer.slice(numbersPtr, numbersPtr + count * 4)),
+      lines: this.exports.lastLogLines(),
+      malformed,
+      malformedLines: Array.from(new Uint32Array(this.bytes.buffer.slice(malformedPtr, malformedPtr + listed * 4))),
+    };
+  }
+
+  /** LF-separated lines in a chunk (a final line without LF counts); 16 bytes a step. */
+  countLines(chunk: Uint8Array): number {
+    const ptr = this.workPtr;
+    this.reserve(ptr + chunk.length + SENTINEL_SLACK);
+    this.bytes.set(chunk, ptr);
+    return this.exports.countLines(ptr, chunk.length);
+  }
+
+  /** Lines of bytes already in linear memory at ptr (the batch region). */
+  countLinesAt(ptr: number, length: number): number {
+    return this.exports.countLines(ptr, length);
+  }
+
+  /** Text output (assembly/format.ts) of LF-separated lines whose verdicts are known (answered by several threads). */
+  formatText(input: Uint8Array, verdicts: Uint8Array, filter: number): Uint8Array {
+    if (input.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', input.length, MAX_BATCH_BYTES);
+    const inputPtr = this.workPtr;
+    const verdictsPtr = align(inputPtr + input.length + 1 + SENTINEL_SLACK, 16);
+    const outputPtr = align(verdictsPtr + verdicts.length, 16);
+    this.reserve(outputPtr + input.length + 12 * (verdicts.length + 1) + SENTINEL_SLACK);
+    this.bytes.set(input, inputPtr);
+    this.bytes[inputPtr + input.length] = CHAR_LF;
+    this.bytes.set(verdicts, verdictsPtr);
+    const length = this.exports.formatTextLines(inputPtr, verdicts.length, verdictsPtr, outputPtr, filter);
+    return this.bytes.slice(outputPtr, outputPtr + length);
+  }
+
+  /** Splits a chunk of lines into shardCount shards by host (assembly/hosts.ts splitLinesByHost); copies out. */
+  splitLinesByHost(chunk: Uint8Array, shardCount: number): HostShards {
+    if (chunk.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', chunk.length, MAX_BATCH_BYTES);
+    if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 255) throw new RobotsError('INVALID_ARGUMENT', `shards must be 1 to 255, got ${shardCount}`);
+    const lineBound = chunk.length + 1;
+    const inputPtr = this.workPtr;
+    const shardOfLinePtr = align(inputPtr + chunk.length + 1 + SENTINEL_SLACK, 16);
+    const sizesPtr = align(shardOfLinePtr + lineBound, 16);
+    const keyScratch = align(sizesPtr + shardCount * 4, 16);
+    const outPtr = align(keyScratch + MAX_HOST_KEY_BYTES + 64, 16);
+    const shardCapacity = align(chunk.length + 1, 16);
+    this.reserve(outPtr + shardCount * shardCapacity + SENTINEL_SLACK);
+    this.bytes.set(chunk, inputPtr);
+    this.bytes[inputPtr + chunk.length] = CHAR_LF;
+    const count = this.exports.splitLinesByHost(inputPtr, chunk.length, shardCount, shardOfLinePtr, sizesPtr, outPtr, shardCapacity, keyScratch);
+    const shards: Uint8Array[] = [];
+    for (let shard = 0; shard < shardCount; shard++) {
+      const offset = outPtr + shard * shardCapacity;
+      shards.push(this.bytes.slice(offset, offset + this.words[(sizesPtr >> 2) + shard]));
+    }
+    return { shardOfLine: this.bytes.slice(shardOfLinePtr, shardOfLinePtr + count), shards };
   }
 
   /** The normalised form of one allow/disallow value (tests, explain). */
   normalizePattern(value: Uint8Array, flags: number): Uint8Array {
-    const srcPtr = this.batchPtr;
+    const srcPtr = this.workPtr;
     const dstPtr = srcPtr + value.length;
     this.reserve(dstPtr + value.length * 3 + 16);
     this.bytes.set(value, srcPtr);
@@ -345,7 +651,7 @@ export class WasmCore {
 
   /** The path the reference matches for a URL (tests, explain). */
   extractPath(url: Uint8Array): Uint8Array {
-    const srcPtr = this.batchPtr;
+    const srcPtr = this.workPtr;
     const dstPtr = srcPtr + url.length;
     this.reserve(dstPtr + url.length + 16);
     this.bytes.set(url, srcPtr);
@@ -355,6 +661,11 @@ export class WasmCore {
 }
 
 let threadCore: WasmCore | null = null;
+
+/** Makes an instance this thread's core (a worker that instantiated the shared module itself). */
+export function setThreadCore(instance: WasmCore): void {
+  threadCore = instance;
+}
 
 /** This thread's core, instantiated on first use. */
 export function core(): WasmCore {

@@ -1,0 +1,241 @@
+// The command line's output formats, written once for every path (one robots.txt or many hosts, plain URL
+// lines or URLs taken from access logs, one thread or several):
+//   text:  `allowed<TAB><url>` / `disallowed<TAB><url>`, or only the URLs of one verdict (--only);
+//   jsonl: {"input":N,"url":"...","verdict":"allowed","rule":{"kind":"allow","line":N,"pattern":"..."}|null}
+// URLs are written exactly: in jsonl a URL that is valid UTF-8 is a JSON string of its text; one that is not
+// gets "urlEncoding":"latin1" and each of its bytes is one character (U+0000 to U+00FF).
+import {
+  CHAR_LF, CHAR_TAB, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED,
+  RULE_KIND, RULE_KIND_ALLOW, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_SIZE,
+} from "../src/constants";
+import { findLf, urlEndOfLine } from "./bulk";
+
+// Verdict prefixes of the text output, stored as little-endian words.
+const ALLOWED_WORD: u64 = 0x096465776f6c6c61; // "allowed\t"
+const DISALLOW_WORD: u64 = 0x776f6c6c61736964; // "disallow"
+const ED_SHORT: u16 = 0x6465; // "ed"
+
+/** Copies length bytes 8 at a time; may read and write up to 7 bytes past the end (the host leaves slack). */
+@inline function copyWords(destination: usize, source: usize, length: usize): void {
+  for (let i: usize = 0; i < length; i += 8) store<u64>(destination + i, load<u64>(source + i));
+}
+
+/** True when a line with this verdict is written under the filter (OUTPUT_*). */
+@inline export function passesFilter(verdict: u32, filter: i32): bool {
+  return filter == OUTPUT_ALL || (filter == OUTPUT_ONLY_ALLOWED ? verdict == VERDICT_ALLOWED : verdict == VERDICT_DISALLOWED);
+}
+
+/**
+ * Text: writes one output line for the line [lineStart, lineStop) (lineStop = its LF or the end) at out;
+ * returns the new output end. At most (lineStop - lineStart) + 12 bytes, plus 8 bytes of copy slack.
+ */
+@inline export function formatLine(out: usize, lineStart: usize, lineStop: usize, verdict: u32, filter: i32): usize {
+  if (!passesFilter(verdict, filter)) return out;
+  const urlStop = urlEndOfLine(lineStart, lineStop);
+  if (filter == OUTPUT_ALL) {
+    if (verdict == VERDICT_ALLOWED) {
+      store<u64>(out, ALLOWED_WORD);
+      out += 8;
+    } else {
+      store<u64>(out, DISALLOW_WORD);
+      store<u16>(out + 8, ED_SHORT);
+      store<u8>(out + 10, CHAR_TAB);
+      out += 11;
+    }
+  }
+  const length = urlStop - lineStart;
+  copyWords(out, lineStart, length);
+  out += length;
+  store<u8>(out, CHAR_LF);
+  return out + 1;
+}
+
+/**
+ * Text for lineCount LF-separated lines from inputPtr (an LF sentinel after them), verdicts in input
+ * order; returns the output length (at most input length + 12 x lines, plus 8 bytes of slack).
+ */
+export function formatTextLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, outputPtr: usize, filter: i32): usize {
+  let p = inputPtr;
+  let out = outputPtr;
+  for (let i: u32 = 0; i < lineCount; i++) {
+    const stop = findLf(p);
+    out = formatLine(out, p, stop, <u32>load<u8>(verdictsPtr + <usize>i), filter);
+    p = stop + 1;
+  }
+  return out - outputPtr;
+}
+
+/** LF-separated lines in [p, p + length) (a final line without LF counts), 16 bytes a step (may read 15 past the end). */
+export function countLines(p: usize, length: usize): u32 {
+  const end = p + length;
+  let count: u32 = 0;
+  while (p < end) {
+    let mask = i8x16.bitmask(i8x16.eq(v128.load(p), i8x16.splat(<i8>CHAR_LF)));
+    const left = end - p;
+    if (left < 16) mask &= (1 << <i32>left) - 1;
+    count += <u32>popcnt(mask);
+    p += 16;
+  }
+  if (length > 0 && load<u8>(end - 1) != CHAR_LF) count++;
+  return count;
+}
+
+// ---- jsonl ----
+
+/** Writes an ASCII string constant; returns the new end. */
+@inline function writeText(out: usize, text: string): usize {
+  const chars = changetype<usize>(text);
+  const length = <usize>text.length;
+  for (let i: usize = 0; i < length; i++) store<u8>(out + i, <u8>load<u16>(chars + (i << 1)));
+  return out + length;
+}
+
+/** Writes value in decimal; returns the new end. */
+function writeDecimal(out: usize, value: u32): usize {
+  let digits: usize = 1;
+  for (let rest = value / 10; rest != 0; rest /= 10) digits++;
+  let p = out + digits;
+  do {
+    p--;
+    store<u8>(p, <u8>(0x30 + value % 10));
+    value /= 10;
+  } while (value != 0);
+  return out + digits;
+}
+
+@inline function isContinuation(c: u32): bool {
+  return (c & 0xc0) == 0x80;
+}
+
+/** Length of the valid UTF-8 sequence at p (p < end), or 0 when the bytes there are not one (WHATWG rules). */
+function utf8SequenceLength(p: usize, end: usize): usize {
+  const c = <u32>load<u8>(p);
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) return p + 1 < end && isContinuation(load<u8>(p + 1)) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    if (p + 2 >= end) return 0;
+    const c1 = <u32>load<u8>(p + 1);
+    const low: u32 = c == 0xe0 ? 0xa0 : 0x80;
+    const high: u32 = c == 0xed ? 0x9f : 0xbf;
+    return c1 >= low && c1 <= high && isContinuation(load<u8>(p + 2)) ? 3 : 0;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (p + 3 >= end) return 0;
+    const c1 = <u32>load<u8>(p + 1);
+    const low: u32 = c == 0xf0 ? 0x90 : 0x80;
+    const high: u32 = c == 0xf4 ? 0x8f : 0xbf;
+    return c1 >= low && c1 <= high && isContinuation(load<u8>(p + 2)) && isContinuation(load<u8>(p + 3)) ? 4 : 0;
+  }
+  return 0;
+}
+
+/** True when [p, end) is valid UTF-8. */
+export function isUtf8(p: usize, end: usize): bool {
+  while (p < end) {
+    if (load<u8>(p) < 0x80) { p++; continue; }
+    const length = utf8SequenceLength(p, end);
+    if (length == 0) return false;
+    p += length;
+  }
+  return true;
+}
+
+const HEX_DIGITS = "0123456789abcdef";
+
+/**
+ * The JSON string body of [p, end) (no quotes), as JSON.stringify writes it: '"' and '\' escaped, control
+ * bytes as \b \t \n \f \r or \u00xx. utf8: bytes >= 0x80 are copied (valid UTF-8); else each such byte is the
+ * character U+0080..U+00FF, written in UTF-8 (2 bytes). At most 6 bytes per input byte.
+ */
+function writeJsonStringBody(out: usize, p: usize, end: usize, utf8: bool): usize {
+  const hex = changetype<usize>(HEX_DIGITS);
+  while (p < end) {
+    const c = <u32>load<u8>(p++);
+    if (c >= 0x20 && c != 0x22 && c != 0x5c && c < 0x80) {
+      store<u8>(out++, <u8>c);
+    } else if (c >= 0x80) {
+      if (utf8) {
+        store<u8>(out++, <u8>c);
+      } else {
+        store<u8>(out, <u8>(0xc0 | (c >> 6)));
+        store<u8>(out + 1, <u8>(0x80 | (c & 0x3f)));
+        out += 2;
+      }
+    } else if (c == 0x22 || c == 0x5c) {
+      store<u8>(out, 0x5c);
+      store<u8>(out + 1, <u8>c);
+      out += 2;
+    } else if (c == 0x08 || c == 0x09 || c == 0x0a || c == 0x0c || c == 0x0d) {
+      store<u8>(out, 0x5c);
+      store<u8>(out + 1, <u8>(c == 0x08 ? 0x62 : c == 0x09 ? 0x74 : c == 0x0a ? 0x6e : c == 0x0c ? 0x66 : 0x72)); // b t n f r
+      out += 2;
+    } else {
+      out = writeText(out, "\\u00");
+      store<u8>(out, <u8>load<u16>(hex + ((<usize>c >> 4) << 1)));
+      store<u8>(out + 1, <u8>load<u16>(hex + ((<usize>c & 15) << 1)));
+      out += 2;
+    }
+  }
+  return out;
+}
+
+/** Bytes one jsonl line may take at most, besides 6 per URL byte and 6 per pattern byte. */
+const JSONL_LINE_OVERHEAD: usize = 160;
+
+let jsonlLinesDone: u32 = 0;
+/** Lines written by the last formatJsonlLines call (it stops early when the output area is full). */
+export function lastJsonlLines(): u32 {
+  return jsonlLinesDone;
+}
+let jsonlInputEnd: usize = 0;
+/** Where the last formatJsonlLines call stopped reading input (the start of the first line not written). */
+export function lastJsonlInputEnd(): usize {
+  return jsonlInputEnd;
+}
+
+/**
+ * jsonl for lineCount LF-separated lines from inputPtr (an LF sentinel after them), with their verdicts and
+ * rule references (RULE_REF_SIZE each) in input order. Input numbers: numbersPtr[i] (u32), or firstNumber + i
+ * when numbersPtr is 0. Writes into [outputPtr, outputEnd) and stops before a line that might not fit:
+ * lastJsonlLines and lastJsonlInputEnd say how far it got. Returns the output length.
+ */
+export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, rulesPtr: usize, numbersPtr: usize, firstNumber: u32, outputPtr: usize, outputEnd: usize, filter: i32): usize {
+  let p = inputPtr;
+  let out = outputPtr;
+  let i: u32 = 0;
+  for (; i < lineCount; i++) {
+    const stop = findLf(p);
+    const verdict = <u32>load<u8>(verdictsPtr + <usize>i);
+    if (!passesFilter(verdict, filter)) {
+      p = stop + 1;
+      continue;
+    }
+    const urlStop = urlEndOfLine(p, stop);
+    const rule = load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_RECORD);
+    const patternLength: usize = rule != 0 ? <usize>load<u32>(<usize>rule + RULE_PATTERN_LENGTH) : 0;
+    if (out + JSONL_LINE_OVERHEAD + 6 * (urlStop - p) + 6 * patternLength > outputEnd) break;
+    out = writeText(out, "{\"input\":");
+    out = writeDecimal(out, numbersPtr != 0 ? load<u32>(numbersPtr + <usize>i * 4) : firstNumber + i);
+    out = writeText(out, ",\"url\":\"");
+    const utf8 = isUtf8(p, urlStop);
+    out = writeJsonStringBody(out, p, urlStop, utf8);
+    out = writeText(out, utf8 ? "\"" : "\",\"urlEncoding\":\"latin1\"");
+    out = writeText(out, verdict == VERDICT_ALLOWED ? ",\"verdict\":\"allowed\",\"rule\":" : ",\"verdict\":\"disallowed\",\"rule\":");
+    if (rule == 0) {
+      out = writeText(out, "null");
+    } else {
+      const record = <usize>rule;
+      out = writeText(out, load<i32>(record + RULE_KIND) == RULE_KIND_ALLOW ? "{\"kind\":\"allow\",\"line\":" : "{\"kind\":\"disallow\",\"line\":");
+      out = writeDecimal(out, load<u32>(record + RULE_LINE));
+      out = writeText(out, ",\"pattern\":\"");
+      const pattern = <usize>load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_PATTERNS) + <usize>load<u32>(record + RULE_PATTERN_OFFSET);
+      out = writeJsonStringBody(out, pattern, pattern + patternLength, isUtf8(pattern, pattern + patternLength));
+      out = writeText(out, "\"}");
+    }
+    out = writeText(out, "}\n");
+    p = stop + 1;
+  }
+  jsonlLinesDone = i;
+  jsonlInputEnd = p;
+  return out - outputPtr;
+}

@@ -1,0 +1,368 @@
+// Many hosts in bulk: every line's host key (scheme://[user@]host[:port], ASCII lower-cased), looked up in
+// a host table that maps keys to matcher slots; then the lines of a chunk grouped by slot (stable), and
+// each group matched with its slot's matcher bound once. Random host order costs what sorted order costs:
+// a group is walked with its matcher's automaton hot, and no state is lost between hosts (each slot keeps
+// its own automaton region).
+//
+// The host (src/wasm/hosts-engine.ts) owns the policy: which slots exist, what a new key resolves to (its
+// canonical name, its robots.txt, or "no host"), eviction, automaton regions. This file only reads the
+// tables it is given (layouts in src/constants.ts) and writes per-line results.
+//
+// Cost per line: one scan of the scheme and authority, one hash of the key, one probe (plus a key compare);
+// then the verdict of its matcher (bulk.ts). Per chunk: two passes over the lines for the grouping.
+import {
+  CHAR_COLON, CHAR_SLASH, CHAR_QUESTION, CHAR_HASH, CHAR_SEMICOLON, CHAR_CR, CHAR_LF, CHAR_0, CHAR_9,
+  CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, CHAR_DOT, CHAR_HYPHEN, CHAR_NON_ASCII,
+  HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
+  HOST_ENTRY_HASH, HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
+  HOST_SLOT_PENDING, HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES,
+  SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP,
+  SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
+  GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE,
+} from "../src/constants";
+import { bindBlob } from "./trie";
+import { bindAutomaton, automatonIsLarge } from "./dfa";
+import { bindScratch } from "./match";
+import { matchLine, matchLinePair, automatonAnswers, findLf, storeRuleRef } from "./bulk";
+
+// Kinds of bytes in a host: 0 = not allowed (the line names no host), 1 = kept, 2 = upper-case letter
+// (lower-cased). Allowed: a-z 0-9 . _ ~ % ! $ & ' ( ) * + , = [ ] : - and bytes >= 0x80 (an IDN, which the
+// host turns into its ASCII form).
+const HOST_BYTE_BAD: u8 = 0;
+const HOST_BYTE_KEEP: u8 = 1;
+const HOST_BYTE_UPPER: u8 = 2;
+const hostBytes = memory.data(256);
+for (let c = CHAR_LOWER_A; c <= CHAR_LOWER_Z; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_KEEP);
+for (let c = CHAR_UPPER_A; c <= CHAR_UPPER_Z; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_UPPER);
+for (let c = CHAR_0; c <= CHAR_9; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_KEEP);
+for (let c = CHAR_NON_ASCII; c < 256; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_KEEP);
+const HOST_PUNCTUATION = "._~%!$&'()*+,=[]:-";
+for (let i = 0; i < HOST_PUNCTUATION.length; i++) store<u8>(hostBytes + <usize>HOST_PUNCTUATION.charCodeAt(i), HOST_BYTE_KEEP);
+
+@inline function isSchemeByte(c: i32): bool {
+  return (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z) || (c >= CHAR_0 && c <= CHAR_9) ||
+    c == 0x2b || c == CHAR_DOT || c == CHAR_HYPHEN; // + . -
+}
+
+@inline function endsAuthority(c: i32): bool {
+  return c == CHAR_SLASH || c == CHAR_QUESTION || c == CHAR_HASH || c == CHAR_SEMICOLON || c == CHAR_CR || c == CHAR_LF;
+}
+
+@inline function isAsciiLetter(c: i32): bool {
+  return (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z);
+}
+
+/** Where the last hostKeyOf stopped: the end of the line's authority (the first byte after its scheme and host). */
+let authorityEnd: usize = 0;
+
+/**
+ * Writes the host key of the line at p (it ends at an LF) into key: the host ASCII lower-cased, user info
+ * dropped, then ":<port>" when the authority ends in ':' and digits (nothing for a bare ':'). The line must
+ * start with `<scheme>://` (scheme: a letter, then letters, digits, + . -) or `//`; the authority runs to
+ * the first of / ? # ; CR LF. Returns the key's length, or -1 when the line names no host.
+ */
+export function hostKeyOf(p: usize, key: usize): i32 {
+  let q = p;
+  let c = <i32>load<u8>(q);
+  if (isAsciiLetter(c)) {
+    q++;
+    while (isSchemeByte(<i32>load<u8>(q))) q++;
+    if (load<u8>(q) != CHAR_COLON || load<u8>(q + 1) != CHAR_SLASH || load<u8>(q + 2) != CHAR_SLASH) return -1;
+    q += 3;
+  } else if (c == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) {
+    q += 2;
+  } else {
+    return -1;
+  }
+  // the authority: [userinfo@]host[:port]
+  let hostStart = q;
+  while (true) {
+    c = <i32>load<u8>(q);
+    if (endsAuthority(c)) break;
+    if (c == 0x40) hostStart = q + 1; // '@': the host follows the last one
+    q++;
+  }
+  authorityEnd = q;
+  let digits = authorityEnd;
+  while (digits > hostStart && <i32>load<u8>(digits - 1) >= CHAR_0 && <i32>load<u8>(digits - 1) <= CHAR_9) digits--;
+  let hostEnd = authorityEnd;
+  let portStart = authorityEnd;
+  if (digits > hostStart && load<u8>(digits - 1) == CHAR_COLON) {
+    hostEnd = digits - 1;
+    portStart = digits;
+  }
+  const hostLength = hostEnd - hostStart;
+  const portLength = authorityEnd - portStart;
+  if (hostLength == 0 || hostLength + portLength + 1 > <usize>MAX_HOST_KEY_BYTES) return -1;
+  for (let i: usize = 0; i < hostLength; i++) {
+    const b = <u32>load<u8>(hostStart + i);
+    const kind = load<u8>(hostBytes + <usize>b);
+    if (kind == HOST_BYTE_BAD) return -1;
+    store<u8>(key + i, <u8>(kind == HOST_BYTE_UPPER ? b | 0x20 : b));
+  }
+  if (portLength == 0) return <i32>hostLength;
+  store<u8>(key + hostLength, <u8>CHAR_COLON);
+  memory.copy(key + hostLength + 1, portStart, portLength);
+  return <i32>(hostLength + 1 + portLength);
+}
+
+/** A 32-bit hash of key bytes (FNV-1a). */
+function hashKey(key: usize, length: usize): u32 {
+  let hash: u32 = 0x811c9dc5;
+  for (let i: usize = 0; i < length; i++) hash = (hash ^ <u32>load<u8>(key + i)) * 0x01000193;
+  return hash ^ (hash >>> 16);
+}
+
+@inline function entryAddress(table: usize, index: u32): usize {
+  return table + HOSTS_HEADER_SIZE + <usize>index * HOST_ENTRY_SIZE;
+}
+
+@inline function slotAddress(slots: usize, slot: u32): usize {
+  return slots + <usize>slot * SLOT_SIZE;
+}
+
+let scanLineCount: u32 = 0;
+let scanPendingCount: u32 = 0;
+let scanNoHostLines: u32 = 0;
+
+/** Lines seen by the last scanLineHosts. */
+export function lastScanLines(): u32 {
+  return scanLineCount;
+}
+/** Entries of the last scanLineHosts that the host must resolve (listed at its pendingPtr). */
+export function lastScanPending(): u32 {
+  return scanPendingCount;
+}
+
+/** Returned by scanLineHosts when the table or its key bytes filled up: the host makes room and scans again. */
+export const SCAN_TABLE_FULL: i32 = -1;
+
+/**
+ * First pass over a chunk of LF-separated lines (an LF sentinel after them): per line its start (offset
+ * from inputPtr, u32 at lineStartsPtr) and its host entry (u32 at entriesPtr: an entry index, or
+ * LINE_NO_HOST). Keys not in the table are added with HOST_SLOT_PENDING and listed once at pendingPtr;
+ * entries whose slot has been emptied since (another generation), and entries an earlier scan left pending
+ * (their generation field holds that scan's stamp), are listed again. Slots met are stamped
+ * (SLOT_PIN_STAMP = stamp). Returns the line count, or SCAN_TABLE_FULL (nothing usable was written).
+ */
+export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, slots: usize, stamp: u32, lineStartsPtr: usize, entriesPtr: usize, pendingPtr: usize, keyScratch: usize): i32 {
+  const end = inputPtr + inputLen;
+  const capacity = load<u32>(table + HOSTS_CAPACITY);
+  const mask = capacity - 1;
+  const full = capacity - (capacity >> 2);
+  const keys = table + HOSTS_HEADER_SIZE + <usize>capacity * HOST_ENTRY_SIZE;
+  const keyCapacity = load<u32>(table + HOSTS_KEY_BYTES_CAPACITY);
+  let used = load<u32>(table + HOSTS_USED);
+  let keyBytesUsed = load<u32>(table + HOSTS_KEY_BYTES_USED);
+  let pending: u32 = 0;
+  let count: u32 = 0;
+  let p = inputPtr;
+  // the previous line's scheme and authority, and its entry: a line that starts with the same bytes, then
+  // ends its authority, has the same host (sorted input: most lines)
+  let previousStart: usize = 0;
+  let previousLength: usize = 0;
+  let previousLine: u32 = <u32>LINE_NO_HOST;
+  while (p < end) {
+    store<u32>(lineStartsPtr + <usize>count * 4, <u32>(p - inputPtr));
+    if (previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && memory.compare(p, previousStart, previousLength) == 0) {
+      store<u32>(entriesPtr + <usize>count * 4, previousLine);
+      count++;
+      p = findLf(p + previousLength) + 1;
+      continue;
+    }
+    const length = hostKeyOf(p, keyScratch);
+    let line: u32 = <u32>LINE_NO_HOST;
+    if (length >= 0) {
+      const hash = hashKey(keyScratch, <usize>length);
+      let index = hash & mask;
+      while (true) {
+        const entry = entryAddress(table, index);
+        const slotWord = load<u32>(entry + HOST_ENTRY_SLOT);
+        if (slotWord == 0) {
+          // a new key: added as pending
+          if (used + 1 > full || keyBytesUsed + <u32>length > keyCapacity) return SCAN_TABLE_FULL;
+          memory.copy(keys + <usize>keyBytesUsed, keyScratch, <usize>length);
+          store<u32>(entry + HOST_ENTRY_HASH, hash);
+          store<u32>(entry + HOST_ENTRY_KEY_OFFSET, keyBytesUsed);
+          store<u32>(entry + HOST_ENTRY_KEY_LENGTH, <u32>length);
+          store<u32>(entry + HOST_ENTRY_SLOT, <u32>HOST_SLOT_PENDING);
+          store<u32>(entry + HOST_ENTRY_GENERATION, stamp); // a pending entry: the scan that listed it
+          keyBytesUsed += <u32>length;
+          used++;
+          store<u32>(pendingPtr + <usize>(pending++) * 4, index);
+          break;
+        }
+        if (load<u32>(entry + HOST_ENTRY_HASH) == hash && load<u32>(entry + HOST_ENTRY_KEY_LENGTH) == <u32>length &&
+            memory.compare(keys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), keyScratch, <usize>length) == 0) {
+          if (slotWord == <u32>HOST_SLOT_PENDING) {
+            // left pending by an earlier scan whose chunk was not finished: listed again, once per scan
+            if (load<u32>(entry + HOST_ENTRY_GENERATION) != stamp) {
+              store<u32>(entry + HOST_ENTRY_GENERATION, stamp);
+              store<u32>(pendingPtr + <usize>(pending++) * 4, index);
+            }
+          } else if (slotWord != <u32>HOST_SLOT_NO_HOST) {
+            const slot = slotAddress(slots, slotWord - 1);
+            if (load<u32>(slot + SLOT_GENERATION) == load<u32>(entry + HOST_ENTRY_GENERATION)) {
+              store<u32>(slot + SLOT_PIN_STAMP, stamp);
+            } else {
+              // its matcher was evicted: the host resolves the key again
+              store<u32>(entry + HOST_ENTRY_SLOT, <u32>HOST_SLOT_PENDING);
+              store<u32>(entry + HOST_ENTRY_GENERATION, stamp);
+              store<u32>(pendingPtr + <usize>(pending++) * 4, index);
+            }
+          }
+          break;
+        }
+        index = (index + 1) & mask;
+      }
+      line = index;
+      previousStart = p;
+      previousLength = authorityEnd - p;
+      previousLine = line;
+    } else {
+      previousLength = 0;
+    }
+    store<u32>(entriesPtr + <usize>count * 4, line);
+    count++;
+    p = findLf(p) + 1;
+  }
+  store<u32>(table + HOSTS_USED, used);
+  store<u32>(table + HOSTS_KEY_BYTES_USED, keyBytesUsed);
+  scanLineCount = count;
+  scanPendingCount = pending;
+  return <i32>count;
+}
+
+let groupNoHostLines: u32 = 0;
+/** Lines of the last groupLinesBySlot that named no host (LINE_NO_HOST, or a key resolved as no host). */
+export function lastNoHostLines(): u32 {
+  return groupNoHostLines;
+}
+
+/** The slot that answers line i (after the host resolved every pending entry). */
+@inline function slotOfLine(entriesPtr: usize, table: usize, i: u32, missingSlot: u32): u32 {
+  const line = load<u32>(entriesPtr + <usize>i * 4);
+  if (line == <u32>LINE_NO_HOST) return missingSlot;
+  const slotWord = load<u32>(entryAddress(table, line) + HOST_ENTRY_SLOT);
+  return slotWord == <u32>HOST_SLOT_NO_HOST ? missingSlot : slotWord - 1;
+}
+
+/**
+ * Groups lineCount lines by slot, in order of first appearance, keeping input order inside a group:
+ * GROUP_SIZE records at groupsPtr and the line indexes, group after group, at orderPtr. Lines without a
+ * host go to missingSlot. Returns the number of groups.
+ */
+export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, table: usize, slots: usize, missingSlot: u32, stamp: u32, groupsPtr: usize, orderPtr: usize): u32 {
+  let groups: u32 = 0;
+  let noHost: u32 = 0;
+  for (let i: u32 = 0; i < lineCount; i++) {
+    const line = load<u32>(entriesPtr + <usize>i * 4);
+    if (line == <u32>LINE_NO_HOST || load<u32>(entryAddress(table, line) + HOST_ENTRY_SLOT) == <u32>HOST_SLOT_NO_HOST) noHost++;
+    const slot = slotAddress(slots, slotOfLine(entriesPtr, table, i, missingSlot));
+    let group: u32;
+    if (load<u32>(slot + SLOT_GROUP_STAMP) != stamp) {
+      store<u32>(slot + SLOT_GROUP_STAMP, stamp);
+      group = groups++;
+      store<u32>(slot + SLOT_GROUP, group);
+      const record = groupsPtr + <usize>group * GROUP_SIZE;
+      store<u32>(record + GROUP_SLOT, <u32>((slot - slots) / SLOT_SIZE));
+      store<u32>(record + GROUP_COUNT, 0);
+    } else {
+      group = load<u32>(slot + SLOT_GROUP);
+    }
+    const record = groupsPtr + <usize>group * GROUP_SIZE;
+    store<u32>(record + GROUP_COUNT, load<u32>(record + GROUP_COUNT) + 1);
+  }
+  let start: u32 = 0;
+  for (let g: u32 = 0; g < groups; g++) {
+    const record = groupsPtr + <usize>g * GROUP_SIZE;
+    store<u32>(record + GROUP_START, start);
+    store<u32>(record + GROUP_CURSOR, start);
+    start += load<u32>(record + GROUP_COUNT);
+  }
+  for (let i: u32 = 0; i < lineCount; i++) {
+    const group = load<u32>(slotAddress(slots, slotOfLine(entriesPtr, table, i, missingSlot)) + SLOT_GROUP);
+    const record = groupsPtr + <usize>group * GROUP_SIZE;
+    const at = load<u32>(record + GROUP_CURSOR);
+    store<u32>(orderPtr + <usize>at * 4, i);
+    store<u32>(record + GROUP_CURSOR, at + 1);
+  }
+  groupNoHostLines = noHost;
+  return groups;
+}
+
+/**
+ * Matches every group: its slot's matcher (blob and automaton region) bound once, then its lines (starts at
+ * lineStartsPtr, offsets from inputPtr; an LF sentinel after the chunk); the verdict of line i goes to
+ * verdictsPtr + i, and with rulesPtr != 0 (explain mode) its rule reference to rulesPtr + i x RULE_REF_SIZE
+ * (none for the missing-policy slot). Counts each slot's lines (SLOT_LINES).
+ */
+export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: usize, groupCount: u32, orderPtr: usize, slots: usize, verdictsPtr: usize, rulesPtr: usize, scratchPtr: usize): void {
+  const explain = rulesPtr != 0;
+  for (let g: u32 = 0; g < groupCount; g++) {
+    const record = groupsPtr + <usize>g * GROUP_SIZE;
+    const slot = slotAddress(slots, load<u32>(record + GROUP_SLOT));
+    bindBlob(<usize>load<u32>(slot + SLOT_BLOB_PTR));
+    bindAutomaton(<usize>load<u32>(slot + SLOT_AUTOMATON_PTR), <usize>load<u32>(slot + SLOT_AUTOMATON_BYTES));
+    bindScratch(scratchPtr);
+    const start = load<u32>(record + GROUP_START);
+    const count = load<u32>(record + GROUP_COUNT);
+    const reportsRules = explain && (load<u32>(slot + SLOT_FLAGS) & SLOT_FLAG_MISSING_POLICY) == 0;
+    const pairs = !explain && count > 1 && automatonAnswers(false) && automatonIsLarge();
+    let k: u32 = 0;
+    while (k < count) {
+      const i = load<u32>(orderPtr + <usize>(start + k) * 4);
+      const p = inputPtr + <usize>load<u32>(lineStartsPtr + <usize>i * 4);
+      if (pairs && k + 1 < count) {
+        const j = load<u32>(orderPtr + <usize>(start + k + 1) * 4);
+        matchLinePair(p, inputPtr + <usize>load<u32>(lineStartsPtr + <usize>j * 4), verdictsPtr + <usize>i, verdictsPtr + <usize>j);
+        k += 2;
+        continue;
+      }
+      matchLine(p, verdictsPtr + <usize>i, explain);
+      if (reportsRules) storeRuleRef(rulesPtr + <usize>i * RULE_REF_SIZE);
+      else if (explain) memory.fill(rulesPtr + <usize>i * RULE_REF_SIZE, 0, RULE_REF_SIZE);
+      k++;
+    }
+    store<u32>(slot + SLOT_LINES, load<u32>(slot + SLOT_LINES) + count);
+  }
+}
+
+/**
+ * Splits a chunk of lines (an LF sentinel after them) into shardCount shards by host, for threads that each
+ * keep their own hosts: line i goes to shard hash(host key) % shardCount (lines without a host: shard 0),
+ * its shard number at shardOfLinePtr + i (u8). Shard s's lines (each LF-ended, in input order) are written
+ * from outPtr + s x shardCapacity (shardCapacity >= inputLen + 1); their byte sizes go to shardSizesPtr
+ * (u32 each). A line with the scheme and authority of the line before it goes where that one went.
+ * Returns the line count.
+ */
+export function splitLinesByHost(inputPtr: usize, inputLen: usize, shardCount: u32, shardOfLinePtr: usize, shardSizesPtr: usize, outPtr: usize, shardCapacity: usize, keyScratch: usize): u32 {
+  const end = inputPtr + inputLen;
+  memory.fill(shardSizesPtr, 0, <usize>shardCount * 4);
+  let count: u32 = 0;
+  let p = inputPtr;
+  let previousStart: usize = 0;
+  let previousLength: usize = 0;
+  let previousShard: u32 = 0;
+  while (p < end) {
+    let shard: u32;
+    if (previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && memory.compare(p, previousStart, previousLength) == 0) {
+      shard = previousShard;
+    } else {
+      const length = hostKeyOf(p, keyScratch);
+      shard = length < 0 ? 0 : hashKey(keyScratch, <usize>length) % shardCount;
+      previousStart = p;
+      previousLength = length < 0 ? 0 : authorityEnd - p;
+      previousShard = shard;
+    }
+    store<u8>(shardOfLinePtr + <usize>count, <u8>shard);
+    const next = findLf(p) + 1;
+    const sizeAt = shardSizesPtr + <usize>shard * 4;
+    const size = <usize>load<u32>(sizeAt);
+    memory.copy(outPtr + <usize>shard * shardCapacity + size, p, next - p);
+    store<u32>(sizeAt, <u32>(size + (next - p)));
+    count++;
+    p = next;
+  }
+  return count;
+}

@@ -1,0 +1,260 @@
+// Access log lines (Apache and nginx: common, combined, vhost_combined), read in one left-to-right pass
+// per line, without backtracking: the cost of a line is linear in its length, whatever it holds.
+//
+//   [vhost[:port] ]client ident user [time] "request" status bytes[ "referer" "user agent"][ extra fields]
+//
+// The request is `method target[ protocol]` (escapes as the server wrote them; a backslash quotes the next
+// byte); the target is the URL asked for. After the User-Agent, anything that starts with whitespace is
+// allowed (nginx's $request_time, $http_x_forwarded_for, ...). The one place that reads this format: the
+// command line's bulk path (extractLogTargets) and the library's parseLogLine (parseLogRecord) both use it.
+import {
+  CHAR_SPACE, CHAR_TAB, CHAR_LF, CHAR_0, CHAR_9, CHAR_COLON, CHAR_SLASH, CHAR_HYPHEN,
+  LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END,
+  LOG_METHOD_START, LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START,
+  LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
+} from "../src/constants";
+import { findLf, urlEndOfLine } from "./bulk";
+
+const CHAR_QUOTE: i32 = 0x22;
+const CHAR_BACKSLASH: i32 = 0x5c;
+const CHAR_OPEN_BRACKET: i32 = 0x5b;
+const CHAR_CLOSE_BRACKET: i32 = 0x5d;
+
+@inline function isDigit(c: i32): bool {
+  return c >= CHAR_0 && c <= CHAR_9;
+}
+
+@inline function isBlank(c: i32): bool {
+  return c == CHAR_SPACE || c == CHAR_TAB;
+}
+
+/** End of the quoted field whose opening quote is at q (the address of its closing quote), or 0. */
+function closingQuote(q: usize, end: usize): usize {
+  q++;
+  while (q < end) {
+    const c = <i32>load<u8>(q);
+    if (c == CHAR_QUOTE) return q;
+    q += c == CHAR_BACKSLASH ? 2 : 1;
+  }
+  return 0;
+}
+
+/** Starts and ends of the fields before the time (offsets from the line start). */
+const fieldStarts = memory.data(16);
+const fieldEnds = memory.data(16);
+
+/** Parses the line [p, end) into record (LOG_* fields, offsets from p); false when it is not an access log line with a request target. */
+export function parseLogLineAt(p: usize, end: usize, record: usize): bool {
+  // up to four space-separated fields before the '[' of the time: [vhost] client ident user
+  const starts = fieldStarts;
+  const ends = fieldEnds;
+  let fields = 0;
+  let q = p;
+  while (true) {
+    if (q >= end) return false;
+    if (<i32>load<u8>(q) == CHAR_OPEN_BRACKET) break;
+    if (fields == 4) return false;
+    const start = q;
+    while (q < end && <i32>load<u8>(q) != CHAR_SPACE) q++;
+    if (q == start || q >= end) return false;
+    store<u32>(starts + (<usize>fields << 2), <u32>(start - p));
+    store<u32>(ends + (<usize>fields << 2), <u32>(q - p));
+    fields++;
+    q++; // one space
+  }
+  if (fields < 3) return false;
+  const vhost = fields == 4;
+  if (vhost) {
+    // a ":port" suffix is not part of the host
+    let hostEnd = p + <usize>load<u32>(ends);
+    let digits = hostEnd;
+    while (digits > p && isDigit(<i32>load<u8>(digits - 1))) digits--;
+    if (digits < hostEnd && digits > p && <i32>load<u8>(digits - 1) == CHAR_COLON) hostEnd = digits - 1;
+    store<i32>(record + LOG_VHOST_START, <i32>load<u32>(starts));
+    store<i32>(record + LOG_VHOST_END, <i32>(hostEnd - p));
+  } else {
+    store<i32>(record + LOG_VHOST_START, -1);
+    store<i32>(record + LOG_VHOST_END, -1);
+  }
+  const client: usize = vhost ? 4 : 0;
+  store<i32>(record + LOG_CLIENT_START, <i32>load<u32>(starts + client));
+  store<i32>(record + LOG_CLIENT_END, <i32>load<u32>(ends + client));
+  // [time]
+  const timeStart = q + 1;
+  q = timeStart;
+  while (q < end && <i32>load<u8>(q) != CHAR_CLOSE_BRACKET) q++;
+  if (q >= end || q == timeStart) return false;
+  store<i32>(record + LOG_TIME_START, <i32>(timeStart - p));
+  store<i32>(record + LOG_TIME_END, <i32>(q - p));
+  q++;
+  // "request": method SP target [SP protocol]
+  if (q + 1 >= end || <i32>load<u8>(q) != CHAR_SPACE || <i32>load<u8>(q + 1) != CHAR_QUOTE) return false;
+  const requestQuote = q + 1;
+  const requestEnd = closingQuote(requestQuote, end);
+  if (requestEnd == 0) return false;
+  let spaces = 0;
+  let firstSpace: usize = 0;
+  let secondSpace: usize = requestEnd;
+  for (let r = requestQuote + 1; r < requestEnd; r++) {
+    const c = <i32>load<u8>(r);
+    if (c == CHAR_BACKSLASH) { r++; continue; }
+    if (c != CHAR_SPACE) continue;
+    spaces++;
+    if (spaces == 1) firstSpace = r;
+    else if (spaces == 2) secondSpace = r;
+  }
+  if (spaces < 1 || spaces > 2 || secondSpace == firstSpace + 1) return false;
+  store<i32>(record + LOG_METHOD_START, <i32>(requestQuote + 1 - p));
+  store<i32>(record + LOG_METHOD_END, <i32>(firstSpace - p));
+  store<i32>(record + LOG_TARGET_START, <i32>(firstSpace + 1 - p));
+  store<i32>(record + LOG_TARGET_END, <i32>(secondSpace - p));
+  // status (3 digits or '-') and bytes (digits or '-')
+  q = requestEnd + 1;
+  if (q >= end || <i32>load<u8>(q) != CHAR_SPACE) return false;
+  q++;
+  if (q + 3 <= end && isDigit(<i32>load<u8>(q)) && isDigit(<i32>load<u8>(q + 1)) && isDigit(<i32>load<u8>(q + 2))) {
+    store<i32>(record + LOG_STATUS, (<i32>load<u8>(q) - CHAR_0) * 100 + (<i32>load<u8>(q + 1) - CHAR_0) * 10 + (<i32>load<u8>(q + 2) - CHAR_0));
+    q += 3;
+  } else if (q < end && <i32>load<u8>(q) == CHAR_HYPHEN) {
+    store<i32>(record + LOG_STATUS, -1);
+    q++;
+  } else {
+    return false;
+  }
+  if (q >= end || <i32>load<u8>(q) != CHAR_SPACE) return false;
+  q++;
+  if (q < end && <i32>load<u8>(q) == CHAR_HYPHEN) {
+    q++;
+  } else {
+    const digits = q;
+    while (q < end && isDigit(<i32>load<u8>(q))) q++;
+    if (q == digits) return false;
+  }
+  store<i32>(record + LOG_REFERER_START, -1);
+  store<i32>(record + LOG_REFERER_END, -1);
+  store<i32>(record + LOG_AGENT_START, -1);
+  store<i32>(record + LOG_AGENT_END, -1);
+  // common format: only blanks may follow; combined: "referer" "user agent", then anything after a blank
+  let rest = q;
+  while (rest < end && isBlank(<i32>load<u8>(rest))) rest++;
+  if (rest == end) return true;
+  if (q + 1 >= end || <i32>load<u8>(q) != CHAR_SPACE || <i32>load<u8>(q + 1) != CHAR_QUOTE) return false;
+  const refererEnd = closingQuote(q + 1, end);
+  if (refererEnd == 0 || refererEnd + 2 >= end || <i32>load<u8>(refererEnd + 1) != CHAR_SPACE || <i32>load<u8>(refererEnd + 2) != CHAR_QUOTE) return false;
+  const agentEnd = closingQuote(refererEnd + 2, end);
+  if (agentEnd == 0 || (agentEnd + 1 < end && !isBlank(<i32>load<u8>(agentEnd + 1)))) return false;
+  store<i32>(record + LOG_REFERER_START, <i32>(q + 2 - p));
+  store<i32>(record + LOG_REFERER_END, <i32>(refererEnd - p));
+  store<i32>(record + LOG_AGENT_START, <i32>(refererEnd + 3 - p));
+  store<i32>(record + LOG_AGENT_END, <i32>(agentEnd - p));
+  return true;
+}
+
+/** One line (the library's parseLogLine): its fields at recordPtr; returns 1 for an access log line, else 0. */
+export function parseLogRecord(linePtr: usize, lineLen: usize, recordPtr: usize): i32 {
+  return parseLogLineAt(linePtr, linePtr + lineLen, recordPtr) ? 1 : 0;
+}
+
+/** Copies [from, to) with the log's escapes undone (a backslash quotes the next byte); returns the new end. */
+function copyUnescaped(out: usize, from: usize, to: usize): usize {
+  while (from < to) {
+    let c = load<u8>(from++);
+    if (<i32>c == CHAR_BACKSLASH && from < to) c = load<u8>(from++);
+    store<u8>(out++, c);
+  }
+  return out;
+}
+
+/** Whether [p, end) starts with `<scheme>://` (a letter, then letters, digits, + . -). */
+function hasScheme(p: usize, end: usize): bool {
+  let q = p;
+  if (q >= end) return false;
+  const first = <i32>load<u8>(q) | 0x20;
+  if (first < 0x61 || first > 0x7a) return false;
+  q++;
+  while (q < end) {
+    const c = <i32>load<u8>(q);
+    const lower = c | 0x20;
+    if ((lower >= 0x61 && lower <= 0x7a) || isDigit(c) || c == 0x2b || c == 0x2e || c == CHAR_HYPHEN) { q++; continue; }
+    break;
+  }
+  return q + 2 < end && <i32>load<u8>(q) == CHAR_COLON && <i32>load<u8>(q + 1) == CHAR_SLASH && <i32>load<u8>(q + 2) == CHAR_SLASH;
+}
+
+let logLines: u32 = 0;
+let logMalformed: u32 = 0;
+let logOutputLength: usize = 0;
+/** Input lines of the last extractLogTargets call. */
+export function lastLogLines(): u32 {
+  return logLines;
+}
+/** Lines of the last extractLogTargets call that were not access log lines with a target. */
+export function lastLogMalformed(): u32 {
+  return logMalformed;
+}
+/** Bytes of URL lines written by the last extractLogTargets call. */
+export function lastLogOutputLength(): usize {
+  return logOutputLength;
+}
+
+const HTTP_PREFIX = "http://";
+
+/**
+ * The URL lines of a chunk of access log lines (LF-separated, an LF sentinel after them; a CR before an LF
+ * is not part of the line): for each log line with a request target, that target with its escapes undone,
+ * LF-ended, at outPtr, and its input line number (firstLineNumber + index) at numbersPtr. With withHost, a
+ * target that is not an absolute URL gets `http://<host>` in front: the vhost field's host, else the default
+ * host at [defaultHostPtr, +defaultHostLen) when there is one. The line numbers of lines that are not access
+ * log lines go to malformedPtr (at most maxMalformed; lastLogMalformed counts them all). Output: at most
+ * inputLen + (7 + defaultHostLen + 1) x lines bytes. Returns the number of URL lines.
+ */
+export function extractLogTargets(inputPtr: usize, inputLen: usize, firstLineNumber: u32, outPtr: usize, numbersPtr: usize, malformedPtr: usize, maxMalformed: u32, withHost: bool, defaultHostPtr: usize, defaultHostLen: usize, recordPtr: usize): u32 {
+  const end = inputPtr + inputLen;
+  let p = inputPtr;
+  let out = outPtr;
+  let lines: u32 = 0;
+  let urls: u32 = 0;
+  let malformed: u32 = 0;
+  while (p < end) {
+    const lineEnd = findLf(p);
+    const stop = urlEndOfLine(p, lineEnd);
+    const number = firstLineNumber + lines;
+    lines++;
+    if (!parseLogLineAt(p, stop, recordPtr)) {
+      if (malformed < maxMalformed) store<u32>(malformedPtr + <usize>malformed * 4, number);
+      malformed++;
+      p = lineEnd + 1;
+      continue;
+    }
+    const target = p + <usize>load<i32>(recordPtr + LOG_TARGET_START);
+    const targetEnd = p + <usize>load<i32>(recordPtr + LOG_TARGET_END);
+    if (withHost && !hasScheme(target, targetEnd)) {
+      const vhostStart = load<i32>(recordPtr + LOG_VHOST_START);
+      let host: usize = 0;
+      let hostEnd: usize = 0;
+      if (vhostStart >= 0) {
+        host = p + <usize>vhostStart;
+        hostEnd = p + <usize>load<i32>(recordPtr + LOG_VHOST_END);
+      } else if (defaultHostLen > 0) {
+        host = defaultHostPtr;
+        hostEnd = defaultHostPtr + defaultHostLen;
+      }
+      if (hostEnd > host) {
+        for (let i = 0; i < HTTP_PREFIX.length; i++) store<u8>(out + <usize>i, <u8>HTTP_PREFIX.charCodeAt(i));
+        out += <usize>HTTP_PREFIX.length;
+        memory.copy(out, host, hostEnd - host);
+        out += hostEnd - host;
+        if (target == targetEnd || <i32>load<u8>(target) != CHAR_SLASH) store<u8>(out++, <u8>CHAR_SLASH);
+      }
+    }
+    out = copyUnescaped(out, target, targetEnd);
+    store<u8>(out++, <u8>CHAR_LF);
+    store<u32>(numbersPtr + <usize>urls * 4, number);
+    urls++;
+    p = lineEnd + 1;
+  }
+  logLines = lines;
+  logMalformed = malformed;
+  logOutputLength = out - outPtr;
+  return urls;
+}

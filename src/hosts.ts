@@ -1,0 +1,466 @@
+// Many hosts: URLs of thousands to millions of hosts, each answered by its own host's robots.txt, in bulk.
+// A MultiHostMatcher gets bodies from a source (a directory, a Map, or a callback such as a fetcher),
+// compiles each host's rules once (assembly/select.ts, the same compile as parseRobots().matcher()), keeps
+// the compiled matchers in WebAssembly memory within a byte budget (least recently used out, approximated
+// by a clock), and matches mixed-host chunks of lines in one pass per chunk: lines are grouped by host
+// inside the core, so random host order costs what sorted order costs while the hosts fit the budget.
+//
+// Per cached host the JavaScript side keeps one string (its canonical key, for eviction) and a few numbers;
+// the matcher itself lives in the core's heap (src/wasm/hosts-engine.ts).
+import { domainToASCII } from 'node:url';
+import { join } from 'node:path';
+import { DEFAULT_MAX_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
+import { RobotsError } from './errors.js';
+import { core, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core.js';
+import { HostEngine } from './wasm/hosts-engine.js';
+import { readLimit, readRobotsFileIfExists } from './robots-file.js';
+import type { RobotsMode, AgentQuery } from './robots.js';
+
+/** A host as a source is asked for it: canonical (lower case, IDN in ASCII form, no trailing dot). */
+export interface RobotsHost {
+  /** The host name or address, e.g. `example.com`, `xn--bcher-kva.de`, `[::1]`. */
+  host: string;
+  /** The port when the URL names one, else null. */
+  port: string | null;
+  /** `host` or `host:port`: the cache key. */
+  key: string;
+}
+
+/** A robots.txt body as a source gives it; null: the host has no robots.txt (the missing policy applies). */
+export type RobotsBody = Uint8Array | ArrayBuffer | DataView | string | null;
+
+/**
+ * Where a MultiHostMatcher gets a host's robots.txt: called once per host while the host stays cached.
+ * May return a promise (a fetcher); synchronous sources (directories, maps) are faster.
+ */
+export type RobotsSource = (host: RobotsHost) => RobotsBody | Promise<RobotsBody>;
+
+/** What URLs get whose host has no robots.txt, and lines that name no host. */
+export type MissingPolicy = 'allow' | 'disallow';
+
+export interface MultiHostOptions {
+  /** The product token(s) to check, e.g. 'Googlebot' (several: their groups are pooled). */
+  agents: AgentQuery;
+  /** Bodies by host: robotsFromDirectory(dir), robotsFromMap(map), or your own function. */
+  source: RobotsSource;
+  mode?: RobotsMode;
+  /** Bytes of each body that are read (default 512,000; 0 = all). */
+  maxBytes?: number;
+  /** Budget for everything cached hosts hold: compiled matchers, automaton regions, host tables (default 64 MiB). */
+  cacheBytes?: number;
+  /** Verdict for hosts without a robots.txt and lines without a host (default allow). */
+  missing?: MissingPolicy;
+  /** Asynchronous sources: how many bodies are awaited at once (default 16). */
+  concurrency?: number;
+}
+
+/** What a MultiHostMatcher did so far. */
+export interface MultiHostStats {
+  /** Lines answered. */
+  lines: number;
+  /** Hosts whose robots.txt was compiled (a host evicted and met again counts again). */
+  compiled: number;
+  /** Hosts looked up that had no robots.txt. */
+  missing: number;
+  /** Compiled hosts dropped to stay within the budget. */
+  evicted: number;
+  /** Lines that named no host (relative URLs, no scheme, bad host names). */
+  noHostLines: number;
+  /** Hosts with a compiled matcher now. */
+  cachedHosts: number;
+  /** Bytes counted against the budget now. */
+  cacheBytes: number;
+  /** The budget. */
+  budgetBytes: number;
+}
+
+/** Output of a chunk: its verdict bytes (1 allowed, 2 disallowed, in input order) and the formatted lines. */
+export interface HostChunkResult {
+  verdicts: Uint8Array;
+  output: Uint8Array;
+  /** Lines that named no host (answered by the missing policy). */
+  noHostLines: number;
+}
+
+/** How a chunk is formatted: text lines (see check) or jsonl with the deciding rules; `filter`: OUTPUT_*. */
+export interface HostChunkFormat {
+  format: 'none' | 'text' | 'jsonl';
+  filter?: number;
+  /** jsonl "input" numbers: firstNumber + line index (default 1), or numbers[line index]. */
+  firstNumber?: number;
+  numbers?: Uint32Array | null;
+}
+
+export const DEFAULT_CACHE_BYTES = 64 << 20;
+/** Bytes counted per cached host besides its heap blocks: its key string, map entry and clock slot. */
+const HOST_COST_BYTES = 160;
+/** A slot gets an automaton region once it has answered this many lines (fewer: the trie NFA is cheaper). */
+const AUTOMATON_AFTER_LINES = 64;
+
+/** First automaton region of a host's matcher: a few KiB for the usual small file, grown x4 when it fills up. */
+function hostAutomatonFirstBytes(blobLength: number): number {
+  return Math.min(automatonCapBytes(blobLength), Math.ceil((4096 + 2 * blobLength) / 4096) * 4096);
+}
+const utf8 = new TextDecoder();
+
+/**
+ * The canonical host of a host key from a URL (ASCII lower-cased host, then ":port" when there is one): an
+ * IDN in its ASCII (punycode) form, one trailing dot dropped. null when it names no usable host.
+ */
+export function canonicalHost(rawKey: string): RobotsHost | null {
+  let host = rawKey;
+  let port: string | null = null;
+  const portMatch = /:(\d+)$/.exec(rawKey);
+  if (portMatch !== null) {
+    host = rawKey.slice(0, portMatch.index);
+    port = portMatch[1];
+  }
+  if (/[\x80-\xff]/.test(host)) host = domainToASCII(utf8.decode(Buffer.from(host, 'latin1')));
+  if (host.endsWith('.') && host.length > 1) host = host.slice(0, -1);
+  if (host === '' || host === '.' || host === '..' || host.includes('/') || host.includes('\\') || host.includes('\0')) return null;
+  return { host, port, key: port === null ? host : `${host}:${port}` };
+}
+
+/**
+ * A source that reads `<directory>/<host>:<port>.txt` (when the URL names a port) or `<directory>/<host>.txt`,
+ * at most maxBytes (+1) of each. A host without a file has no robots.txt; a file that exists but cannot be
+ * read is an error naming it. Host names never contain '/' (see canonicalHost), so no file outside the
+ * directory is read.
+ */
+export function robotsFromDirectory(directory: string, options: { maxBytes?: number } = {}): RobotsSource {
+  const limit = readLimit(options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const buffer = limit <= 1 << 20 ? new Uint8Array(limit) : null;
+  return (host) => {
+    if (host.port !== null) {
+      const withPort = readRobotsFileIfExists(join(directory, `${host.host}:${host.port}.txt`), limit, buffer);
+      if (withPort !== null) return withPort;
+    }
+    return readRobotsFileIfExists(join(directory, `${host.host}.txt`), limit, buffer);
+  };
+}
+
+/** A source from a Map of `host` or `host:port` (canonical, see canonicalHost) to bodies; `host:port` first. */
+export function robotsFromMap(bodies: ReadonlyMap<string, Uint8Array | ArrayBuffer | string>): RobotsSource {
+  return (host) => (host.port !== null ? bodies.get(host.key) : undefined) ?? bodies.get(host.host) ?? null;
+}
+
+const encoder = new TextEncoder();
+
+function bodyBytes(body: Exclude<RobotsBody, null>, host: RobotsHost): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  throw new RobotsError('INVALID_ARGUMENT', `the robots source gave ${Object.prototype.toString.call(body)} for host '${host.key}' (expected a Uint8Array, ArrayBuffer, DataView, string or null)`);
+}
+
+const isPromise = (value: unknown): value is Promise<RobotsBody> => typeof (value as { then?: unknown } | null)?.then === 'function';
+
+type Attempt =
+  | { kind: 'done'; result: HostChunkResult }
+  | { kind: 'fetch'; hosts: RobotsHost[]; started: Map<string, Promise<RobotsBody>> }
+  | { kind: 'split' };
+
+/**
+ * Answers URLs of many hosts, each by its own host's robots.txt, exactly as parseRobots(body).matcher(agents)
+ * would. Made once per job (one per worker thread); its calls are serialised.
+ */
+export class MultiHostMatcher {
+  private readonly engine: HostEngine;
+  private readonly core: WasmCore;
+  private readonly agents: Uint8Array;
+  private readonly rfc: boolean;
+  private readonly maxBytes: number;
+  private readonly source: RobotsSource;
+  private budget: number;
+  private readonly concurrency: number;
+  private readonly missingSlot: number;
+  private readonly slotOfKey = new Map<string, number>();
+  private keyOfSlot: string[] = [];
+  /**
+   * Clock of cached slots (eviction order): slot ids, each with the slot's fill count when it was pushed
+   * (an entry whose slot was emptied, or emptied and filled again, since then is stale and skipped); and
+   * each slot's pin stamp when the clock last passed it.
+   */
+  private clock: number[] = [];
+  private clockFills: number[] = [];
+  private clockHead = 0;
+  private fills: number[] = [];
+  private seenStamp: number[] = [];
+  private usedBytes = 0;
+  /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
+  private fullAtStamp = -1;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly counters = { lines: 0, compiled: 0, missing: 0, evicted: 0, noHostLines: 0 };
+
+  constructor(options: MultiHostOptions) {
+    const agents = typeof options.agents === 'string' ? [options.agents] : [...options.agents];
+    if (agents.length === 0) throw new RobotsError('INVALID_ARGUMENT', 'at least one user agent is needed');
+    const mode = options.mode ?? 'google';
+    if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    if (!Number.isInteger(this.maxBytes) || this.maxBytes < 0) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number >= 0, got ${String(options.maxBytes)}`);
+    this.budget = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    if (!Number.isInteger(this.budget) || this.budget < 1 << 20) throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number >= 1 MiB (1048576), got ${String(options.cacheBytes)}`);
+    this.concurrency = options.concurrency ?? 16;
+    if (!Number.isInteger(this.concurrency) || this.concurrency < 1 || this.concurrency > 4096) throw new RobotsError('INVALID_ARGUMENT', `concurrency must be a whole number from 1 to 4096, got ${String(options.concurrency)}`);
+    const missing = options.missing ?? 'allow';
+    if (missing !== 'allow' && missing !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow or disallow, got ${String(missing)}`);
+    if (typeof options.source !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'source must be a function (robotsFromDirectory, robotsFromMap, or your own)');
+    this.source = options.source;
+    this.rfc = mode === 'rfc';
+    this.agents = encodeAgents(agents);
+    this.core = core();
+    this.core.heap.reserveBudget(this.budget);
+    this.engine = new HostEngine(this.core);
+    const missingBody = encoder.encode(missing === 'allow' ? '' : 'User-agent: *\nDisallow: /\n');
+    this.missingSlot = this.engine.compileSlot(missingBody, this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
+  }
+
+  /** Changes the budget (the command line splits it between threads when they start); applies from the next chunk. */
+  setBudget(bytes: number): void {
+    if (!Number.isInteger(bytes) || bytes < 1 << 20) throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number >= 1 MiB (1048576), got ${String(bytes)}`);
+    this.core.heap.releaseBudget(this.budget);
+    this.budget = bytes;
+    this.core.heap.reserveBudget(bytes);
+  }
+
+  /** Counters so far and the cache's state. */
+  get stats(): MultiHostStats {
+    return { ...this.counters, cachedHosts: this.slotOfKey.size, cacheBytes: this.accountedBytes(), budgetBytes: this.budget };
+  }
+
+  /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
+  async checkLines(lines: Uint8Array): Promise<Uint8Array> {
+    return (await this.checkLinesFormatted(lines, { format: 'none' })).verdicts;
+  }
+
+  /** Verdicts of URL strings (UTF-8 encoded; a URL must not contain a line break). One call per batch. */
+  async checkUrls(urls: readonly string[]): Promise<Uint8Array> {
+    for (const url of urls) if (url.includes('\n') || url.includes('\r')) throw new RobotsError('INVALID_ARGUMENT', `a URL contains a line break: ${JSON.stringify(url.slice(0, 80))}`);
+    if (urls.length === 0) return new Uint8Array(0);
+    return this.checkLines(encoder.encode(urls.join('\n')));
+  }
+
+  /** One verdict (for many URLs use checkLines or checkUrls). */
+  async isAllowed(url: string): Promise<boolean> {
+    return (await this.checkUrls([url]))[0] === 1;
+  }
+
+  /** Verdicts and formatted output (text or jsonl, see HostChunkFormat) of a chunk of LF-separated URL lines. */
+  checkLinesFormatted(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
+    const run = this.queue.then(() => this.answer(lines, format));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async answer(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
+    if (lines.length === 0) return { verdicts: new Uint8Array(0), output: new Uint8Array(0), noHostLines: 0 };
+    const bodies = new Map<string, RobotsBody>();
+    while (true) {
+      const attempt = this.attempt(lines, format, bodies);
+      if (attempt.kind === 'done') {
+        this.makeRoom(false); // the chunk's hosts are no longer needed together: back within the budget
+        return attempt.result;
+      }
+      if (attempt.kind === 'fetch') {
+        await this.fetchBodies(attempt.hosts, attempt.started, bodies);
+        continue;
+      }
+      // the chunk's hosts do not fit the budget together: answer it in two halves
+      const half = splitPoint(lines);
+      const first = await this.answer(lines.subarray(0, half), format);
+      const firstLines = first.verdicts.length;
+      const second = await this.answer(lines.subarray(half), {
+        ...format,
+        firstNumber: (format.firstNumber ?? 1) + firstLines,
+        numbers: format.numbers ? format.numbers.subarray(firstLines) : null,
+      });
+      return { verdicts: concat(first.verdicts, second.verdicts), output: concat(first.output, second.output), noHostLines: first.noHostLines + second.noHostLines };
+    }
+  }
+
+  /** Bodies of an asynchronous source, at most `concurrency` at a time (`started`: those already asked for). */
+  private async fetchBodies(hosts: RobotsHost[], started: Map<string, Promise<RobotsBody>>, bodies: Map<string, RobotsBody>): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < hosts.length) {
+        const host = hosts[next++];
+        bodies.set(host.key, await (started.get(host.key) ?? this.source(host)));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, hosts.length) }, worker));
+  }
+
+  /** One synchronous pass over a chunk: resolve its hosts, match, format; or say what it needs first. */
+  private attempt(lines: Uint8Array, format: HostChunkFormat, bodies: Map<string, RobotsBody>): Attempt {
+    const pending = this.engine.loadChunk(lines, this.budget >> 2);
+    if (pending === null) return { kind: 'split' }; // more distinct host names than a quarter of the budget holds
+    // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
+    const toFetch: RobotsHost[] = [];
+    const started = new Map<string, Promise<RobotsBody>>();
+    for (const { entry, key } of pending) {
+      const host = canonicalHost(key);
+      if (host === null) {
+        this.engine.resolve(entry, null);
+        continue;
+      }
+      const cached = this.slotOfKey.get(host.key);
+      if (cached !== undefined) {
+        this.engine.resolve(entry, cached);
+        continue;
+      }
+      let body: RobotsBody | Promise<RobotsBody>;
+      if (bodies.has(host.key)) {
+        body = bodies.get(host.key) as RobotsBody;
+      } else if (toFetch.length > 0) {
+        if (!toFetch.some((wanted) => wanted.key === host.key)) toFetch.push(host);
+        continue;
+      } else {
+        body = this.source(host);
+        if (isPromise(body)) {
+          started.set(host.key, body);
+          body.catch(() => undefined); // its error is thrown where fetchBodies awaits it
+          toFetch.push(host);
+          continue;
+        }
+      }
+      if (body === null || body === undefined) {
+        this.counters.missing++;
+        this.engine.resolve(entry, this.missingSlot);
+        continue;
+      }
+      const slot = this.compile(host.key, bodyBytes(body, host));
+      this.engine.resolve(entry, slot);
+      if (!this.makeRoom() && this.engine.lines > 1) return { kind: 'split' };
+    }
+    if (toFetch.length > 0) return { kind: 'fetch', hosts: toFetch, started };
+    const groups = this.engine.group(this.missingSlot);
+    for (const { slot, lines: count } of groups) {
+      if (slot !== this.missingSlot) this.planAutomaton(slot, count);
+    }
+    const explain = format.format === 'jsonl';
+    this.engine.match(explain);
+    const lineCount = this.engine.lines;
+    this.counters.lines += lineCount;
+    this.counters.noHostLines += this.engine.noHostLines;
+    const verdicts = this.engine.verdicts();
+    const filter = format.filter ?? OUTPUT_ALL;
+    const output = format.format === 'text' ? this.engine.formatText(filter)
+      : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null)
+      : new Uint8Array(0);
+    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines } };
+  }
+
+  private compile(key: string, body: Uint8Array): number {
+    const read = this.maxBytes > 0 && body.length > this.maxBytes ? body.subarray(0, this.maxBytes) : body;
+    const slot = this.engine.compileSlot(read, this.agents, this.rfc);
+    this.counters.compiled++;
+    this.slotOfKey.set(key, slot);
+    this.keyOfSlot[slot] = key;
+    this.fills[slot] = (this.fills[slot] ?? 0) + 1;
+    this.clock.push(slot);
+    this.clockFills.push(this.fills[slot]);
+    this.seenStamp[slot] = this.engine.currentStamp;
+    this.usedBytes += this.engine.slotBytes(slot) + HOST_COST_BYTES + 2 * key.length;
+    return slot;
+  }
+
+  /**
+   * A busy slot gets an automaton region (small, grown when it fills up, at most 1/16 of the budget) when
+   * the budget has room for it as it is: a region never evicts a host (a host compiled again costs more
+   * than its lines answered by the trie NFA).
+   */
+  private planAutomaton(slot: number, lines: number): void {
+    const current = this.engine.automatonBytes(slot);
+    const blob = this.engine.blobBytes(slot);
+    const cap = Math.min(automatonCapBytes(blob), this.budget >> 4);
+    let wanted = 0;
+    if (current === 0) {
+      if (this.engine.slotLines(slot) + lines >= AUTOMATON_AFTER_LINES) wanted = hostAutomatonFirstBytes(blob);
+    } else if (current < cap && this.engine.automatonOverflowed(slot)) {
+      wanted = Math.min(cap, current * AUTOMATON_GROWTH);
+    }
+    if (wanted === 0 || wanted > cap || this.accountedBytes() + wanted - current > this.budget - (this.budget >> 3)) return;
+    const before = this.engine.slotBytes(slot);
+    this.engine.giveAutomaton(slot, wanted);
+    this.usedBytes += this.engine.slotBytes(slot) - before;
+  }
+
+  private accountedBytes(): number {
+    return this.usedBytes + this.engine.tableBytes;
+  }
+
+  /**
+   * Evicts hosts (clock order) until the budget holds; with pinned, never a host the running chunk uses,
+   * and false when only those are left. Once over the budget it evicts down to 7/8 of it: the heap's free
+   * blocks and its growth step then fit inside the budget.
+   */
+  private makeRoom(pinned = true): boolean {
+    const stamp = this.engine.currentStamp;
+    if (this.accountedBytes() <= this.budget) return true;
+    if (pinned && this.fullAtStamp === stamp) return false;
+    const target = this.budget - (this.budget >> 3);
+    // two turns of the clock at most: the first may only take second chances away
+    let visits = 2 * (this.clock.length - this.clockHead);
+    while (this.accountedBytes() > target) {
+      if (visits-- <= 0) {
+        if (pinned) this.fullAtStamp = stamp;
+        return this.accountedBytes() <= this.budget;
+      }
+      if (this.clockHead > 4096 && this.clockHead * 2 > this.clock.length) {
+        this.clock = this.clock.slice(this.clockHead);
+        this.clockFills = this.clockFills.slice(this.clockHead);
+        this.clockHead = 0;
+      }
+      const slot = this.clock[this.clockHead];
+      const fill = this.clockFills[this.clockHead++];
+      if (fill !== this.fills[slot] || this.keyOfSlot[slot] === undefined) continue; // emptied since: stale
+      const pin = this.engine.pinStamp(slot);
+      if (pinned && pin === stamp) {
+        this.requeue(slot); // used by this chunk
+        continue;
+      }
+      if (pin !== this.seenStamp[slot]) {
+        // used since the clock last passed: a second chance
+        this.seenStamp[slot] = pin;
+        this.requeue(slot);
+        continue;
+      }
+      this.evict(slot);
+    }
+    return true;
+  }
+
+  private requeue(slot: number): void {
+    this.clock.push(slot);
+    this.clockFills.push(this.fills[slot]);
+  }
+
+  private evict(slot: number): void {
+    const key = this.keyOfSlot[slot];
+    this.usedBytes -= this.engine.slotBytes(slot) + HOST_COST_BYTES + 2 * key.length;
+    this.engine.freeSlot(slot);
+    this.slotOfKey.delete(key);
+    this.keyOfSlot[slot] = undefined as unknown as string;
+    this.counters.evicted++;
+  }
+}
+
+/** A line boundary near the middle of a chunk with at least two lines. */
+function splitPoint(lines: Uint8Array): number {
+  const middle = lines.length >> 1;
+  const after = lines.indexOf(CHAR_LF, middle);
+  if (after >= 0 && after + 1 < lines.length) return after + 1;
+  const before = lines.lastIndexOf(CHAR_LF, middle);
+  return before + 1;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

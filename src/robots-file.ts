@@ -1,0 +1,122 @@
+// Reading robots.txt files from disk: the one reader every command and source uses. It reads at most the
+// bytes that will be parsed (the size limit plus one, so that a longer file is known to be cut), never the
+// whole of a huge file, /dev/zero or a FIFO that never ends.
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { RobotsError } from './errors.js';
+import { DEFAULT_MAX_BYTES } from './constants.js';
+import { MAX_COMPILE_BYTES } from './wasm/core.js';
+
+/** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
+export function fileError(path: string, what: string, error: unknown): RobotsError {
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`);
+}
+
+function describeErrno(code: string): string {
+  switch (code) {
+    case 'ENOENT': return 'no such file';
+    case 'EACCES': return 'permission denied';
+    case 'EISDIR': return 'is a directory';
+    default: return code;
+  }
+}
+
+/** Bytes read for a size limit: the limit plus one (0 = no limit: up to what the core can compile, plus one). */
+export function readLimit(maxBytes: number): number {
+  return (maxBytes > 0 ? maxBytes : MAX_COMPILE_BYTES) + 1;
+}
+
+const CHUNK = 1 << 16;
+
+/**
+ * Reads at most `limit` bytes of the file at path into a new buffer (or into `into`, which must be at
+ * least that long, returning a view of it). A missing file is an error naming it (FILE_UNREADABLE).
+ * Called once per robots file.
+ */
+export function readFileBounded(path: string, limit: number, what = 'robots file', into: Uint8Array | null = null): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw fileError(path, what, error);
+  }
+  try {
+    let size = 0;
+    if (into === null) {
+      // a buffer of the file's size (up to the limit); reading a directory fails below (EISDIR)
+      try {
+        const stat = fstatSync(fd);
+        size = stat.isFile() ? stat.size : 0;
+      } catch (error) {
+        throw fileError(path, what, error);
+      }
+    }
+    // a regular file: its size (up to the limit); anything else (a pipe, /dev/zero): read until the limit
+    let buffer = into ?? new Uint8Array(size > 0 ? Math.min(size + 1, limit) : Math.min(CHUNK, limit));
+    let length = 0;
+    while (length < limit) {
+      if (length === buffer.length) {
+        const bigger = new Uint8Array(Math.min(limit, buffer.length * 2));
+        bigger.set(buffer);
+        buffer = bigger;
+      }
+      let read: number;
+      try {
+        read = readSync(fd, buffer, length, Math.min(buffer.length, limit) - length, null);
+      } catch (error) {
+        throw fileError(path, what, error);
+      }
+      if (read === 0) break;
+      length += read;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The robots.txt bytes of a file that may not exist: null when there is none (no such file, a name too
+ * long, a path through a non-directory); any other failure is an error naming it. Reads at most `limit`
+ * bytes (see readLimit) into `into` when given (the bytes are then valid until the next call with it).
+ * Opens the file straight away (no stat first) while most files exist; once most of them do not, it asks
+ * with a stat first, which costs less than the exception of a failed open.
+ */
+export function readRobotsFileIfExists(path: string, limit: number, into: Uint8Array | null = null): Uint8Array | null {
+  if (missRatio.misses * 2 > missRatio.lookups) {
+    let stat;
+    try {
+      stat = statSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENAMETOOLONG' || code === 'ENOTDIR') return countLookup(null);
+      throw fileError(path, 'robots file', error);
+    }
+    if (stat === undefined) return countLookup(null);
+  }
+  try {
+    return countLookup(readFileBounded(path, limit, 'robots file', into !== null && into.length >= limit ? into : null));
+  } catch (error) {
+    const code = error instanceof RobotsError ? NOT_FOUND.find((suffix) => error.message.endsWith(suffix)) : undefined;
+    if (code !== undefined) return countLookup(null);
+    throw error;
+  }
+}
+
+/** Messages of the open failures that mean "no such robots.txt" (see fileError). */
+const NOT_FOUND = [': no such file', ': ENAMETOOLONG', ': ENOTDIR'];
+/** Recent look-ups and misses (halved now and then, so the choice follows the input). */
+const missRatio = { lookups: 0, misses: 0 };
+
+function countLookup(found: Uint8Array | null): Uint8Array | null {
+  missRatio.lookups++;
+  if (found === null) missRatio.misses++;
+  if (missRatio.lookups >= 1024) {
+    missRatio.lookups >>= 1;
+    missRatio.misses >>= 1;
+  }
+  return found;
+}
+
+/** The default read limit (500 KiB plus one byte). */
+export const DEFAULT_READ_LIMIT = readLimit(DEFAULT_MAX_BYTES);

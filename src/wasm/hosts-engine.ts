@@ -1,0 +1,401 @@
+// The many-host engine's pointer side (assembly/hosts.ts does the per-line work). It owns, in the heap:
+// the slot table (one record per cached matcher), the host table (host key -> slot), and per slot its blob
+// and automaton region; in the batch region, the chunk being answered. The policy (which host gets which
+// slot, eviction, budgets) is src/hosts.ts: it calls the phases below in order for every chunk:
+//
+//   loadChunk(input)            copy into the batch region, scan: line starts, host entries, pending keys
+//   resolve(entry, slot|null)   for every pending key: its slot, or null (names no usable host)
+//   group(missingSlot)          lines grouped by slot (stable); groups() lists them
+//   giveAutomaton(slot, bytes)  for busy slots (optional)
+//   match(explain)              verdicts (and rule references) for every line
+//   verdicts() / formatText(filter) / formatJsonl(...)
+//
+// Batch region of one chunk (n input bytes, L <= n + 1 lines):
+//   | input, LF sentinel, slack | lineStarts u32[L] | entries u32[L] | order u32[L] | groups GROUP_SIZE x L | verdicts u8[L] | rule refs RULE_REF_SIZE x L | pending u32[L] |
+import {
+  CHAR_LF, HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
+  HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
+  HOST_SLOT_NO_HOST, MAX_HOST_KEY_BYTES, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
+  SLOT_LINES, SLOT_PIN_STAMP, SLOT_GROUP_STAMP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY, GROUP_SLOT,
+  GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL,
+} from '../constants.js';
+import { RobotsError } from '../errors.js';
+import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, type WasmCore } from './core.js';
+
+interface HostExports {
+  scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number): number;
+  lastScanPending(): number;
+  groupLinesBySlot(lineCount: number, entriesPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
+  lastNoHostLines(): number;
+  matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number): void;
+  formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number): number;
+}
+
+const SCAN_TABLE_FULL = -1;
+const FIRST_TABLE_CAPACITY = 4096;
+/** Key bytes per host table entry (keys are host[:port], typically 10 to 40 bytes). */
+const KEY_BYTES_PER_ENTRY = 48;
+const FIRST_SLOT_CAPACITY = 256;
+const latin1 = new TextDecoder('latin1');
+
+/** Bytes of a host table of `capacity` entries (header, entries, key bytes). */
+function tableBytes(capacity: number): number {
+  return HOSTS_HEADER_SIZE + capacity * (HOST_ENTRY_SIZE + KEY_BYTES_PER_ENTRY);
+}
+
+/** One chunk's layout in the batch region. */
+interface ChunkLayout {
+  inputPtr: number;
+  inputLength: number;
+  lineStarts: number;
+  entries: number;
+  order: number;
+  groups: number;
+  verdicts: number;
+  rules: number;
+  pending: number;
+}
+
+/** A host key met for the first time (or again after its matcher was evicted): the policy resolves it. */
+export interface PendingHost {
+  entry: number;
+  /** The key's bytes as one char per byte: host (ASCII lower-cased, maybe IDN bytes) and ":port" if any. */
+  key: string;
+}
+
+/** A group of a chunk's lines: the slot that answers them and how many there are. */
+export interface LineGroup {
+  slot: number;
+  lines: number;
+}
+
+export class HostEngine {
+  private readonly exports: HostExports;
+  private tableBlock: number;
+  private tableCapacity = FIRST_TABLE_CAPACITY;
+  private slotsBlock: number;
+  private slotCapacity = FIRST_SLOT_CAPACITY;
+  private slotCount = 0;
+  private readonly freeSlots: number[] = [];
+  private blobBlocks: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY).fill(-1);
+  private automatonBlocks: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY).fill(-1);
+  /** The heap epoch the slot table's addresses were written for. */
+  private addressEpoch = -1;
+  private stamp = 0;
+  private chunk: ChunkLayout | null = null;
+  private lineCount = 0;
+  private groupCount = 0;
+  /** Lines of the last chunk that named no host. */
+  noHostLines = 0;
+
+  constructor(private readonly core: WasmCore) {
+    this.exports = core.raw as unknown as HostExports;
+    this.tableBlock = this.newTable(this.tableCapacity);
+    this.slotsBlock = core.heap.allocate(this.slotCapacity * SLOT_SIZE);
+    this.zero(core.heap.address(this.slotsBlock), this.slotCapacity * SLOT_SIZE);
+  }
+
+  private words(): Uint32Array {
+    return this.core.memoryWords();
+  }
+
+  private zero(address: number, bytes: number): void {
+    this.core.memoryBytes().fill(0, address, address + bytes);
+  }
+
+  private newTable(capacity: number): number {
+    const keyBytes = capacity * KEY_BYTES_PER_ENTRY;
+    const block = this.core.heap.allocate(tableBytes(capacity));
+    const address = this.core.heap.address(block);
+    this.zero(address, HOSTS_HEADER_SIZE + capacity * HOST_ENTRY_SIZE);
+    const words = this.words();
+    words[(address + HOSTS_CAPACITY) >> 2] = capacity;
+    words[(address + HOSTS_USED) >> 2] = 0;
+    words[(address + HOSTS_KEY_BYTES_USED) >> 2] = 0;
+    words[(address + HOSTS_KEY_BYTES_CAPACITY) >> 2] = keyBytes;
+    return block;
+  }
+
+  /** Bytes the engine's own tables take in the heap (host table and slot table). */
+  get tableBytes(): number {
+    return this.core.heap.size(this.tableBlock) + this.core.heap.size(this.slotsBlock);
+  }
+
+  /** Host table entries in use (keys remembered, with or without a matcher). */
+  get hostEntries(): number {
+    return this.words()[(this.core.heap.address(this.tableBlock) + HOSTS_USED) >> 2];
+  }
+
+  /** Forgets every key (the table is emptied; keys are resolved again when met). */
+  clearHostTable(capacity = this.tableCapacity): void {
+    if (capacity !== this.tableCapacity) {
+      this.core.heap.free(this.tableBlock);
+      this.tableCapacity = capacity;
+      this.tableBlock = this.newTable(capacity);
+      return;
+    }
+    const address = this.core.heap.address(this.tableBlock);
+    this.zero(address + HOSTS_HEADER_SIZE, capacity * HOST_ENTRY_SIZE);
+    const words = this.words();
+    words[(address + HOSTS_USED) >> 2] = 0;
+    words[(address + HOSTS_KEY_BYTES_USED) >> 2] = 0;
+  }
+
+  private slotAddress(slot: number): number {
+    return this.core.heap.address(this.slotsBlock) + slot * SLOT_SIZE;
+  }
+
+  private slotWord(slot: number, field: number): number {
+    return this.words()[(this.slotAddress(slot) + field) >> 2];
+  }
+
+  private setSlotWord(slot: number, field: number, value: number): void {
+    this.words()[(this.slotAddress(slot) + field) >> 2] = value;
+  }
+
+  /**
+   * Compiles a robots.txt body (already cut to its size limit) for the engine's agents into a new slot and
+   * returns it. flags: SLOT_FLAG_* for the slot.
+   */
+  compileSlot(body: Uint8Array, agents: Uint8Array, rfc: boolean, flags = 0): number {
+    const { address, length } = this.core.compileInWorkArea(body, agents, rfc);
+    const block = this.core.heap.allocate(length);
+    const slot = this.newSlot();
+    // the blob lies in the work area, which starts after the heap: allocation may have grown the heap over it
+    // (never shrunk), so copy from where it was, with memmove semantics
+    this.core.memoryBytes().copyWithin(this.core.heap.address(block), address, address + length);
+    this.blobBlocks[slot] = block;
+    this.automatonBlocks[slot] = -1;
+    const generation = this.slotWord(slot, SLOT_GENERATION);
+    this.zero(this.slotAddress(slot), SLOT_SIZE);
+    this.setSlotWord(slot, SLOT_GENERATION, generation);
+    this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
+    this.setSlotWord(slot, SLOT_FLAGS, flags);
+    this.addressEpoch = -1;
+    return slot;
+  }
+
+  private newSlot(): number {
+    const free = this.freeSlots.pop();
+    if (free !== undefined) return free;
+    if (this.slotCount === this.slotCapacity) this.growSlots();
+    return this.slotCount++;
+  }
+
+  private growSlots(): void {
+    const capacity = this.slotCapacity * 2;
+    const block = this.core.heap.allocate(capacity * SLOT_SIZE);
+    const bytes = this.core.memoryBytes();
+    const from = this.core.heap.address(this.slotsBlock);
+    const to = this.core.heap.address(block);
+    bytes.copyWithin(to, from, from + this.slotCapacity * SLOT_SIZE);
+    bytes.fill(0, to + this.slotCapacity * SLOT_SIZE, to + capacity * SLOT_SIZE);
+    this.core.heap.free(this.slotsBlock);
+    this.slotsBlock = block;
+    const grow = (old: Int32Array): Int32Array => {
+      const next = new Int32Array(capacity).fill(-1);
+      next.set(old);
+      return next;
+    };
+    this.blobBlocks = grow(this.blobBlocks);
+    this.automatonBlocks = grow(this.automatonBlocks);
+    this.slotCapacity = capacity;
+  }
+
+  /** Empties a slot: its blocks go back to the heap, and host entries that named it no longer count. */
+  freeSlot(slot: number): void {
+    this.core.heap.free(this.blobBlocks[slot]);
+    if (this.automatonBlocks[slot] >= 0) this.core.heap.free(this.automatonBlocks[slot]);
+    this.blobBlocks[slot] = -1;
+    this.automatonBlocks[slot] = -1;
+    this.setSlotWord(slot, SLOT_GENERATION, (this.slotWord(slot, SLOT_GENERATION) + 1) >>> 0);
+    this.setSlotWord(slot, SLOT_AUTOMATON_PTR, 0);
+    this.freeSlots.push(slot);
+  }
+
+  /** Heap bytes a slot holds (blob and automaton region). */
+  slotBytes(slot: number): number {
+    const automaton = this.automatonBlocks[slot];
+    return this.core.heap.size(this.blobBlocks[slot]) + (automaton >= 0 ? this.core.heap.size(automaton) : 0);
+  }
+
+  /** Blob length of a slot (for sizing its automaton). */
+  blobBytes(slot: number): number {
+    return this.core.heap.size(this.blobBlocks[slot]);
+  }
+
+  /** Automaton region bytes of a slot (0: none). */
+  automatonBytes(slot: number): number {
+    return this.automatonBlocks[slot] >= 0 ? this.slotWord(slot, SLOT_AUTOMATON_BYTES) : 0;
+  }
+
+  /** Lines the slot has matched since it was filled. */
+  slotLines(slot: number): number {
+    return this.slotWord(slot, SLOT_LINES);
+  }
+
+  /** Whether the slot's automaton region filled up since it was made (it is then worth a larger one). */
+  automatonOverflowed(slot: number): boolean {
+    const block = this.automatonBlocks[slot];
+    return block >= 0 && this.words()[(this.core.heap.address(block) + AUTOMATON_OVERFLOWS) >> 2] > 0;
+  }
+
+  /** The scan stamp of the current chunk attempt: a slot whose pin stamp equals it is used by the chunk. */
+  get currentStamp(): number {
+    return this.stamp;
+  }
+
+  /** The last scan stamp that met the slot. */
+  pinStamp(slot: number): number {
+    return this.slotWord(slot, SLOT_PIN_STAMP);
+  }
+
+  /** Gives a slot a fresh automaton region of `bytes` (replacing its old one). */
+  giveAutomaton(slot: number, bytes: number): void {
+    if (this.automatonBlocks[slot] >= 0) this.core.heap.free(this.automatonBlocks[slot]);
+    const block = this.core.heap.allocate(bytes);
+    this.automatonBlocks[slot] = block;
+    this.zero(this.core.heap.address(block), AUTOMATON_HEADER_SIZE);
+    this.setSlotWord(slot, SLOT_AUTOMATON_BYTES, bytes);
+    this.addressEpoch = -1;
+  }
+
+  /** Rewrites the slot table's addresses when blocks moved (compaction, relocation) or slots changed. */
+  private refreshAddresses(): void {
+    if (this.addressEpoch === this.core.heap.epoch) return;
+    const words = this.words();
+    const base = this.core.heap.address(this.slotsBlock);
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      const record = (base + slot * SLOT_SIZE) >> 2;
+      const blob = this.blobBlocks[slot];
+      const automaton = this.automatonBlocks[slot];
+      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 ? this.core.heap.address(blob) : 0;
+      words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.core.heap.address(automaton) : 0;
+    }
+    this.addressEpoch = this.core.heap.epoch;
+  }
+
+  /**
+   * Copies a chunk of LF-separated lines into the batch region and scans it (a new stamp: slots met are
+   * pinned). Returns the keys to resolve; when the table fills up it is emptied and the scan repeated, and
+   * grown when the chunk alone does not fit it, up to maxTableBytes: past that, null (answer the chunk in
+   * parts). Called once per chunk attempt.
+   */
+  loadChunk(input: Uint8Array, maxTableBytes: number): PendingHost[] | null {
+    if (input.length > MAX_BATCH_BYTES) throw new RobotsError('INPUT_TOO_LARGE', `a chunk of ${input.length} bytes is larger than ${MAX_BATCH_BYTES}`);
+    const base = this.core.batchBase;
+    // the input first (the region grows below the heap, never under it), then arrays sized by its lines
+    this.core.ensureBatch(input.length + 1 + SENTINEL_SLACK);
+    this.core.memoryBytes().set(input, base);
+    this.core.memoryBytes()[base + input.length] = CHAR_LF;
+    const lineBound = this.core.countLinesAt(base, input.length) + 1;
+    const layout: ChunkLayout = { inputPtr: base, inputLength: input.length, lineStarts: 0, entries: 0, order: 0, groups: 0, verdicts: 0, rules: 0, pending: 0 };
+    layout.lineStarts = align(base + input.length + 1 + SENTINEL_SLACK, 16);
+    layout.entries = layout.lineStarts + lineBound * 4;
+    layout.order = layout.entries + lineBound * 4;
+    layout.groups = align(layout.order + lineBound * 4, 16);
+    layout.verdicts = layout.groups + lineBound * GROUP_SIZE;
+    layout.rules = align(layout.verdicts + lineBound, 16);
+    layout.pending = layout.rules + lineBound * RULE_REF_SIZE;
+    this.core.ensureBatch(layout.pending + lineBound * 4 - base);
+    this.chunk = layout;
+    let cleared = false;
+    while (true) {
+      this.stamp = (this.stamp + 1) >>> 0;
+      const keyScratch = this.core.workPtr;
+      this.core.reserve(keyScratch + MAX_HOST_KEY_BYTES + 64);
+      const table = this.core.heap.address(this.tableBlock);
+      const result = this.exports.scanLineHosts(base, input.length, table, this.core.heap.address(this.slotsBlock), this.stamp, layout.lineStarts, layout.entries, layout.pending, keyScratch);
+      if (result !== SCAN_TABLE_FULL) {
+        this.lineCount = result;
+        break;
+      }
+      // full: forget the keys (they are resolved again), and when even this chunk alone does not fit, grow
+      if (cleared && tableBytes(this.tableCapacity * 2) > maxTableBytes && input.indexOf(CHAR_LF) < input.length - 1) {
+        this.clearHostTable();
+        return null;
+      }
+      this.clearHostTable(cleared ? this.tableCapacity * 2 : this.tableCapacity);
+      cleared = true;
+    }
+    const words = this.words();
+    const table = this.core.heap.address(this.tableBlock);
+    const keys = table + HOSTS_HEADER_SIZE + this.tableCapacity * HOST_ENTRY_SIZE;
+    const pendingCount = this.exports.lastScanPending();
+    const pending: PendingHost[] = [];
+    const memory = this.core.memoryBytes();
+    for (let i = 0; i < pendingCount; i++) {
+      const entry = words[(layout.pending >> 2) + i];
+      const record = (table + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE) >> 2;
+      const offset = keys + words[record + (HOST_ENTRY_KEY_OFFSET >> 2)];
+      pending.push({ entry, key: latin1.decode(memory.subarray(offset, offset + words[record + (HOST_ENTRY_KEY_LENGTH >> 2)])) });
+    }
+    return pending;
+  }
+
+  /** Lines in the chunk loaded last. */
+  get lines(): number {
+    return this.lineCount;
+  }
+
+  /** Resolves a pending key: the slot that answers it (pinned for this chunk), or null when it names no usable host. */
+  resolve(entry: number, slot: number | null): void {
+    const words = this.words();
+    const record = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE) >> 2;
+    if (slot === null) {
+      words[record + (HOST_ENTRY_SLOT >> 2)] = HOST_SLOT_NO_HOST;
+      return;
+    }
+    words[record + (HOST_ENTRY_SLOT >> 2)] = slot + 1;
+    words[record + (HOST_ENTRY_GENERATION >> 2)] = this.slotWord(slot, SLOT_GENERATION);
+    this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
+  }
+
+  /** Pins a slot for the current chunk (it will not be chosen for eviction while the chunk runs). */
+  pin(slot: number): void {
+    this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
+  }
+
+  /** Groups the chunk's lines by slot (lines without a host: missingSlot); returns the groups. */
+  group(missingSlot: number): LineGroup[] {
+    const layout = this.chunk as ChunkLayout;
+    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, layout.entries, this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), missingSlot, this.stamp, layout.groups, layout.order);
+    this.noHostLines = this.exports.lastNoHostLines();
+    const words = this.words();
+    const groups: LineGroup[] = [];
+    for (let g = 0; g < this.groupCount; g++) {
+      const record = (layout.groups + g * GROUP_SIZE) >> 2;
+      groups.push({ slot: words[record + (GROUP_SLOT >> 2)], lines: words[record + (GROUP_COUNT >> 2)] });
+    }
+    return groups;
+  }
+
+  /** Verdicts (explain: and rule references) of every line of the chunk, group by group. */
+  match(explain: boolean): void {
+    const layout = this.chunk as ChunkLayout;
+    this.refreshAddresses();
+    this.core.forgetBinding();
+    this.exports.matchGroups(layout.inputPtr, layout.lineStarts, layout.groups, this.groupCount, layout.order, this.core.heap.address(this.slotsBlock), layout.verdicts, explain ? layout.rules : 0, this.core.workPtr);
+  }
+
+  /** The chunk's verdict bytes, in input order (a copy). */
+  verdicts(): Uint8Array {
+    const layout = this.chunk as ChunkLayout;
+    return this.core.memoryBytes().slice(layout.verdicts, layout.verdicts + this.lineCount);
+  }
+
+  /** Text output of the chunk (assembly/format.ts), a copy. */
+  formatText(filter = OUTPUT_ALL): Uint8Array {
+    const layout = this.chunk as ChunkLayout;
+    const outputPtr = this.core.workPtr;
+    this.core.reserve(outputPtr + layout.inputLength + 12 * (this.lineCount + 1) + SENTINEL_SLACK);
+    const length = this.exports.formatTextLines(layout.inputPtr, this.lineCount, layout.verdicts, outputPtr, filter);
+    return this.core.memoryBytes().slice(outputPtr, outputPtr + length);
+  }
+
+  /** jsonl output of the chunk after match(true): input numbers firstNumber + i, or numbers[i]. */
+  formatJsonl(filter: number, firstNumber: number, numbers: Uint32Array | null): Uint8Array {
+    const layout = this.chunk as ChunkLayout;
+    return this.core.formatJsonl(layout.inputPtr, layout.inputLength, this.lineCount, layout.verdicts, layout.rules, firstNumber, numbers, filter);
+  }
+}

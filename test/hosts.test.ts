@@ -1,0 +1,262 @@
+// Many hosts (src/hosts.ts, assembly/hosts.ts): host names as the command line and the library find them,
+// sources, the byte budget, and every verdict equal to the single-file verdict for the same body (and to
+// the model), on mixed-host chunks in random order with evictions.
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, canonicalHost, parseRobots, RobotsError, type RobotsHost, type RobotsBody } from '../src/index.js';
+import { LruCache } from '../src/cli/lru-cache.js';
+import { OUTPUT_ONLY_DISALLOWED } from '../src/constants.js';
+import { modelVerdict } from './model.js';
+import { tempDir } from './cli-helpers.js';
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('latin1');
+
+/** A matcher whose source records the hosts it is asked for. */
+function recording(bodies: Record<string, string>, options: { cacheBytes?: number; missing?: 'allow' | 'disallow' } = {}): { matcher: MultiHostMatcher; asked: RobotsHost[] } {
+  const asked: RobotsHost[] = [];
+  const source = (host: RobotsHost): RobotsBody => {
+    asked.push(host);
+    return bodies[host.key] ?? bodies[host.host] ?? null;
+  };
+  return { matcher: new MultiHostMatcher({ agents: 'bot', source, ...options }), asked };
+}
+
+describe('LruCache (audit keeps parsed files in one)', () => {
+  it('evicts least recently used entries when the byte budget is exceeded', () => {
+    const cache = new LruCache<string>(3 * (100 + 128 + 2), (value) => value.length); // room for three 100-byte values with key "k"
+    for (const key of ['a', 'b', 'c']) cache.set(key, 'x'.repeat(100));
+    expect(cache.size).toBe(3);
+    expect(cache.get('a')).toBe('x'.repeat(100)); // a is now the most recent
+    cache.set('d', 'x'.repeat(100)); // evicts b, the least recently used
+    expect(cache.get('b')).toBeUndefined();
+    expect([cache.get('a') !== undefined, cache.get('c') !== undefined, cache.get('d') !== undefined]).toEqual([true, true, true]);
+    expect(cache.evictions).toBe(1);
+    expect(cache.bytes).toBe(3 * 230);
+  });
+  it('keeps an entry larger than the budget alone rather than failing', () => {
+    const cache = new LruCache<string>(100, (value) => value.length);
+    cache.set('a', 'x'.repeat(10));
+    cache.set('big', 'x'.repeat(1000));
+    expect(cache.size).toBe(1);
+    expect(cache.get('big')?.length).toBe(1000);
+  });
+});
+
+describe('host names', () => {
+  it('canonicalHost: one trailing dot dropped, an IDN in its ASCII form, the port kept apart, no usable host -> null', () => {
+    expect(canonicalHost('example.com.')).toEqual({ host: 'example.com', port: null, key: 'example.com' });
+    expect(canonicalHost('example.com:8080')).toEqual({ host: 'example.com', port: '8080', key: 'example.com:8080' });
+    expect(canonicalHost(Buffer.from('bücher.de', 'utf8').toString('latin1'))).toEqual({ host: 'xn--bcher-kva.de', port: null, key: 'xn--bcher-kva.de' });
+    expect(canonicalHost('[::1]:80')).toEqual({ host: '[::1]', port: '80', key: '[::1]:80' });
+    for (const bad of ['', '.', '..', ':80', '\xff\xfe']) expect(canonicalHost(bad), JSON.stringify(bad)).toBeNull();
+  });
+  it('reads scheme://user@host:port, lower-cases, and answers lines without a usable host by the missing policy', async () => {
+    const { matcher, asked } = recording({ 'example.com:8080': 'User-agent: *\nDisallow: /a\n', 'cdn.example.com': 'User-agent: *\nDisallow: /x\n' }, { missing: 'disallow' });
+    const lines = [
+      'https://User:PW@Example.COM:8080/a?b', // example.com:8080 -> disallowed by /a
+      '//cdn.example.com/x', // cdn.example.com -> disallowed by /x
+      'HTTP://CDN.example.com/y', // same host, allowed
+      '/relative', 'http://../x', 'http:///x', 'mailto:a@b', '', 'http://exa mple.com/', // no host: the missing policy (disallow)
+    ];
+    const verdicts = await matcher.checkLines(encode(lines.join('\n')));
+    expect([...verdicts]).toEqual([2, 2, 1, 2, 2, 2, 2, 2, 2]);
+    expect(asked.map((host) => host.key)).toEqual(['example.com:8080', 'cdn.example.com']);
+    expect(matcher.stats.noHostLines).toBe(6);
+  });
+  it('an IDN written in UTF-8 finds the xn-- file; example.com. finds example.com.txt (never example.com..txt)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'xn--bcher-kva.de.txt'), 'User-agent: *\nDisallow: /\n');
+    writeFileSync(join(dir, 'example.com.txt'), 'User-agent: *\nDisallow: /p\n');
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir) });
+    const urls = ['http://bücher.de/x', 'http://BÜCHER.de/x', 'http://xn--bcher-kva.de/y', 'http://example.com./p', 'http://example.com/p', 'http://example.com../p'];
+    // IDNA maps BÜCHER to bücher as well; example.com.. (two dots) is another, missing host
+    expect([...await matcher.checkUrls(urls)]).toEqual([2, 2, 2, 2, 2, 1]);
+    expect(matcher.stats.compiled).toBe(2);
+  });
+  it('a host name cannot reach a file outside the directory', async () => {
+    const dir = tempDir();
+    const robots = join(dir, 'robots');
+    mkdirSync(robots);
+    writeFileSync(join(dir, 'secret.txt'), 'User-agent: *\nDisallow: /\n');
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(robots) });
+    const urls = ['http://../secret/', 'http://..%2fsecret/', 'http://%2e%2e/secret', 'http://a\\..\\secret/', 'http://secret/..'];
+    expect([...await matcher.checkUrls(urls)]).toEqual([1, 1, 1, 1, 1]);
+    expect(matcher.stats.compiled).toBe(0);
+  });
+});
+
+describe('sources', () => {
+  it('a directory: <host>:<port>.txt first, then <host>.txt; a host without a file gets the missing policy', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.com.txt'), 'User-agent: *\nDisallow: /a\n');
+    writeFileSync(join(dir, 'a.com:8080.txt'), 'User-agent: *\nDisallow: /b\n');
+    const allow = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir) });
+    expect([...await allow.checkUrls(['http://a.com/a', 'http://a.com/b', 'http://a.com:8080/a', 'http://a.com:8080/b', 'http://a.com:9/a', 'http://none.com/a'])]).toEqual([2, 1, 1, 2, 2, 1]);
+    expect(allow.stats.missing).toBe(1);
+    const disallow = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir), missing: 'disallow' });
+    expect([...await disallow.checkUrls(['http://none.com/', 'http://a.com/x'])]).toEqual([2, 1]);
+  });
+  it('a file that exists but cannot be read is an error naming it', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'a.com.txt')); // a directory where a file should be
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir) });
+    await expect(matcher.checkUrls(['http://a.com/'])).rejects.toThrow(`cannot read robots file '${join(dir, 'a.com.txt')}': is a directory`);
+  });
+  it('a Map: host:port first, then host; bodies as bytes, ArrayBuffer or string', async () => {
+    const bodies = new Map<string, Uint8Array | ArrayBuffer | string>([
+      ['a.com', 'User-agent: *\nDisallow: /a\n'],
+      ['a.com:81', encode('User-agent: *\nDisallow: /b\n')],
+      ['b.com', encode('User-agent: bot\nDisallow: /\n').buffer as ArrayBuffer],
+    ]);
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(bodies) });
+    expect([...await matcher.checkUrls(['http://a.com/a', 'http://a.com:81/a', 'http://a.com:81/b', 'http://b.com/x', 'http://c.com/x'])]).toEqual([2, 1, 2, 2, 1]);
+  });
+  it('an asynchronous source (a fetcher) is asked once per host, at most `concurrency` at a time', async () => {
+    let running = 0;
+    let most = 0;
+    const asked: string[] = [];
+    const source = async (host: RobotsHost): Promise<RobotsBody> => {
+      asked.push(host.key);
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      running--;
+      return host.host.startsWith('d') ? 'User-agent: *\nDisallow: /\n' : null;
+    };
+    const matcher = new MultiHostMatcher({ agents: 'bot', source, concurrency: 3 });
+    const hosts = Array.from({ length: 20 }, (_, i) => `${i % 2 === 0 ? 'd' : 'a'}${i}.com`);
+    const urls = [...hosts, ...hosts].map((host) => `https://${host}/p`);
+    const verdicts = await matcher.checkUrls(urls);
+    expect([...verdicts]).toEqual(urls.map((url) => (url.startsWith('https://d') ? 2 : 1)));
+    expect(asked.sort()).toEqual([...hosts].sort());
+    expect(most).toBeLessThanOrEqual(3);
+    await matcher.checkUrls(urls); // cached: not asked again
+    expect(asked.length).toBe(20);
+  });
+  it('a source that gives something other than bytes or a string is an error, never an empty file', async () => {
+    for (const body of [42, { a: 1 }, [1, 2, 3]]) {
+      const matcher = new MultiHostMatcher({ agents: 'bot', source: () => body as unknown as RobotsBody });
+      const error = await matcher.checkUrls(['http://a.com/']).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RobotsError);
+      expect((error as RobotsError).code).toBe('INVALID_ARGUMENT');
+      expect((error as RobotsError).message).toContain("for host 'a.com'");
+    }
+  });
+  it('options are range-checked', () => {
+    const source = (): RobotsBody => null;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ agents: [] }, 'at least one user agent is needed'],
+      [{ cacheBytes: 1000 }, 'cacheBytes must be a whole number >= 1 MiB (1048576), got 1000'],
+      [{ maxBytes: -1 }, 'maxBytes must be a whole number >= 0, got -1'],
+      [{ missing: 'maybe' }, 'missing must be allow or disallow, got maybe'],
+      [{ concurrency: 0 }, 'concurrency must be a whole number from 1 to 4096, got 0'],
+      [{ mode: 'strict' }, 'unknown mode "strict" (expected google or rfc)'],
+      [{ source: 'dir' }, 'source must be a function (robotsFromDirectory, robotsFromMap, or your own)'],
+    ];
+    for (const [options, message] of cases) expect(() => new MultiHostMatcher({ agents: 'bot', source, ...options } as never)).toThrow(message);
+  });
+  it('a URL given as a string must not contain a line break', async () => {
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: () => null });
+    await expect(matcher.checkUrls(['http://a.com/x\ny'])).rejects.toThrow('a URL contains a line break');
+  });
+});
+
+describe('the byte budget', () => {
+  const filler = (i: number): string => `User-agent: *\nDisallow: /${i}\n` + Array.from({ length: 200 }, (_, k) => `Disallow: /filler/${i}/${k}/${'z'.repeat(20)}\n`).join('');
+  const bodies = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`h${i}.com`, filler(i)]));
+  it('holds while hosts come and go; a host is compiled once while cached, again after eviction', async () => {
+    const { matcher } = recording(bodies, { cacheBytes: 1 << 20 });
+    const urls = Object.keys(bodies).map((host, i) => `http://${host}/${i}`);
+    for (let round = 0; round < 3; round++) expect([...await matcher.checkUrls(urls)]).toEqual(urls.map(() => 2));
+    const stats = matcher.stats;
+    expect(stats.cacheBytes).toBeLessThanOrEqual(1 << 20);
+    expect(stats.evicted).toBeGreaterThan(0);
+    expect(stats.compiled).toBe(40 + stats.evicted - (40 - stats.cachedHosts));
+    // one host over and over: compiled once
+    const one = recording(bodies, { cacheBytes: 1 << 20 });
+    for (let i = 0; i < 50; i++) await one.matcher.checkUrls(['http://h1.com/1', 'http://h1.com/x']);
+    expect(one.asked.length).toBe(1);
+  });
+  it('a chunk whose hosts do not fit together is answered in parts, with every verdict', async () => {
+    const { matcher } = recording(bodies, { cacheBytes: 1 << 20 });
+    const urls = Object.keys(bodies).flatMap((host, i) => [`http://${host}/${i}`, `http://${host}/other`]);
+    const verdicts = await matcher.checkUrls(urls);
+    expect([...verdicts]).toEqual(urls.map((url) => (url.endsWith('/other') ? 1 : 2)));
+    expect(matcher.stats.cacheBytes).toBeLessThanOrEqual(1 << 20);
+  });
+  it('20,000 hosts without files cost no matcher (only host table entries)', async () => {
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: () => null, cacheBytes: 1 << 20 });
+    const urls = Array.from({ length: 20_000 }, (_, i) => `https://host${i}.example/x`);
+    expect((await matcher.checkUrls(urls)).every((v) => v === 1)).toBe(true);
+    expect(matcher.stats).toMatchObject({ missing: 20_000, compiled: 0, cachedHosts: 0 });
+    expect(matcher.stats.cacheBytes).toBeLessThanOrEqual(1 << 20);
+  });
+});
+
+// ---- property: many hosts in random order = one robots.txt each = the model ----
+const paths = ['/', '/a', '/b', '/ab', '/a/b', '/a*', '/*b', '/a$', '/*.pdf$', '/p?', '/%2f', '/é', '/index.html', ''];
+const ruleLine = fc.tuple(fc.constantFrom('Allow', 'Disallow', 'disallow'), fc.constantFrom(...paths)).map(([kind, path]) => `${kind}: ${path}`);
+const group = fc.tuple(fc.constantFrom('*', 'bot', 'Bot', 'other'), fc.array(ruleLine, { maxLength: 5 })).map(([agent, rules]) => `User-agent: ${agent}\n${rules.join('\n')}\n`);
+const body = fc.array(group, { maxLength: 3 }).map((groups) => groups.join('\n'));
+const urlPath = fc.array(fc.constantFrom('/', 'a', 'b', '.pdf', '?', 'x', '%2f', 'é', 'index.html'), { maxLength: 5 }).map((parts) => '/' + parts.join(''));
+
+describe('many hosts = one robots.txt per host = the model', () => {
+  it('mixed-host chunks in random order, with evictions, both modes, verdicts and jsonl rules (400 runs)', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(body, { minLength: 1, maxLength: 12 }),
+      fc.array(fc.tuple(fc.nat(), urlPath, fc.constantFrom('', '', 'HTTPS://', 'http://u@')), { minLength: 1, maxLength: 60 }),
+      fc.constantFrom('google', 'rfc'),
+      fc.integer({ min: 1, max: 4 }),
+      async (bodies, picks, mode, chunks) => {
+        const hosts = bodies.map((_, i) => `h${i}.test`);
+        // filler rules make each compiled host large, so that a 1 MiB budget evicts while chunks run
+        const texts = bodies.map((text, i) => text + (i % 3 === 0 ? `User-agent: zz\n${Array.from({ length: 400 }, (_, k) => `Disallow: /zz/${k}/${'q'.repeat(60)}`).join('\n')}\n` : ''));
+        const map = new Map(hosts.map((host, i) => [host, texts[i]]));
+        const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(map), mode: mode as 'google' | 'rfc', cacheBytes: 1 << 20 });
+        const urls = picks.map(([n, path, prefix]) => `${prefix === '' ? 'http://' : prefix}${hosts[n % hosts.length]}${path}`);
+        const lines = encode(urls.join('\n') + '\n');
+        // answer in `chunks` pieces at line boundaries
+        const verdicts: number[] = [];
+        const jsonl: string[] = [];
+        const per = Math.ceil(urls.length / chunks);
+        for (let start = 0; start < urls.length; start += per) {
+          const piece = encode(urls.slice(start, start + per).join('\n') + '\n');
+          const result = await matcher.checkLinesFormatted(piece, { format: 'jsonl', firstNumber: start + 1 });
+          verdicts.push(...result.verdicts);
+          jsonl.push(...new TextDecoder().decode(result.output).trim().split('\n'));
+        }
+        expect([...await matcher.checkLines(lines)]).toEqual(verdicts);
+        urls.forEach((url, i) => {
+          const n = hosts.indexOf(url.replace(/^[a-zA-Z]+:\/\/(u@)?/, '').split('/')[0].toLowerCase());
+          const single = parseRobots(texts[n], { mode: mode as 'google' | 'rfc' }).matcher('bot');
+          const expected = single.checkLines(encode(url + '\n'))[0];
+          const context = `${mode} url=${url} body=${JSON.stringify(bodies[n])}`;
+          expect(verdicts[i], context).toBe(expected);
+          expect(modelVerdict(texts[n], ['bot'], encode(url), { mode: mode as 'google' | 'rfc' }).allowed ? 1 : 2, context).toBe(expected);
+          const object = JSON.parse(jsonl[i]);
+          const explanation = single.explain(url);
+          expect(object, context).toEqual({ input: i + 1, url, verdict: expected === 1 ? 'allowed' : 'disallowed', rule: explanation.rule === null ? null : { kind: explanation.rule.kind, line: explanation.rule.line, pattern: explanation.rule.pattern } });
+        });
+      },
+    ), { numRuns: 400 });
+  });
+  it('every corpus-shaped host in one run: text output with --only equals the single-file output line by line', async () => {
+    const map = new Map<string, string>();
+    const urls: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      map.set(`s${i}.test`, `User-agent: *\nDisallow: /private/${i}\nAllow: /private/${i}/ok\nDisallow: /*.pdf$\n`);
+      urls.push(`https://s${i}.test/private/${i}/x`, `https://s${(i * 7) % 300}.test/private/${i}/ok`, `https://s${i}.test/doc.pdf`, `/relative/${i}`);
+    }
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(map) });
+    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'text', filter: OUTPUT_ONLY_DISALLOWED });
+    const expected = urls.filter((url) => {
+      const host = /^https:\/\/([^/]+)/.exec(url)?.[1];
+      return host !== undefined && !parseRobots(map.get(host) as string).isAllowed(url, 'bot');
+    });
+    expect(latin1(result.output)).toBe(expected.map((url) => url + '\n').join(''));
+    expect(result.noHostLines).toBe(300);
+  });
+});
