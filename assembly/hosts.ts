@@ -15,7 +15,7 @@ import {
   CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, CHAR_DOT, CHAR_HYPHEN, CHAR_NON_ASCII,
   HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
   HOST_ENTRY_HASH, HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
-  HOST_SLOT_PENDING, HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES,
+  HOST_SLOT_PENDING, HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS,
   SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP,
   SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
   GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE,
@@ -121,6 +121,70 @@ function hashKey(key: usize, length: usize): u32 {
   return slots + <usize>slot * SLOT_SIZE;
 }
 
+/**
+ * The entry of key [key, key + length) in the table as a canonical name (entries flagged HOST_KEY_ALIAS do
+ * not match): its index when present; else, in probeFree, where it would go (the first empty entry of its
+ * probe run). Open addressing, linear probing.
+ */
+let probeFree: u32 = 0;
+function probeKey(table: usize, key: usize, length: u32, hash: u32): i32 {
+  const mask = load<u32>(table + HOSTS_CAPACITY) - 1;
+  const keys = table + HOSTS_HEADER_SIZE + <usize>(mask + 1) * HOST_ENTRY_SIZE;
+  let index = hash & mask;
+  while (true) {
+    const entry = entryAddress(table, index);
+    if (load<u32>(entry + HOST_ENTRY_SLOT) == 0) {
+      probeFree = index;
+      return -1;
+    }
+    if (load<u32>(entry + HOST_ENTRY_HASH) == hash && load<u32>(entry + HOST_ENTRY_KEY_LENGTH) == length &&
+        memory.compare(keys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), key, <usize>length) == 0) return <i32>index;
+    index = (index + 1) & mask;
+  }
+}
+
+/**
+ * The slot that answers a canonical host name [keyPtr, keyPtr + keyLen), or -1. The host looks a name up
+ * as it is (a line's key that is its own canonical name) and with a NUL in front (names remembered for
+ * other spellings: no key from a line starts with NUL).
+ */
+export function findHostSlot(table: usize, slots: usize, keyPtr: usize, keyLen: u32): i32 {
+  const index = probeKey(table, keyPtr, keyLen, hashKey(keyPtr, <usize>keyLen));
+  if (index < 0) return -1;
+  const entry = entryAddress(table, <u32>index);
+  const slotWord = load<u32>(entry + HOST_ENTRY_SLOT);
+  if (slotWord == <u32>HOST_SLOT_PENDING || slotWord == <u32>HOST_SLOT_NO_HOST) return -1;
+  return load<u32>(slotAddress(slots, slotWord - 1) + SLOT_GENERATION) == load<u32>(entry + HOST_ENTRY_GENERATION) ? <i32>(slotWord - 1) : -1;
+}
+
+/**
+ * Makes key [keyPtr, keyPtr + keyLen) answer slot (its current generation): the host remembers a canonical
+ * name this way, so that other spellings of it (a trailing dot, an IDN) find its matcher. Returns false when
+ * the table has no room (nothing is remembered then).
+ */
+export function rememberHost(table: usize, slots: usize, keyPtr: usize, keyLen: u32, slot: u32): bool {
+  const hash = hashKey(keyPtr, <usize>keyLen);
+  let index = probeKey(table, keyPtr, keyLen, hash);
+  if (index < 0) {
+    const capacity = load<u32>(table + HOSTS_CAPACITY);
+    const used = load<u32>(table + HOSTS_USED);
+    const keyBytesUsed = load<u32>(table + HOSTS_KEY_BYTES_USED);
+    if (used + 1 > capacity - (capacity >> 2) || keyBytesUsed + keyLen > load<u32>(table + HOSTS_KEY_BYTES_CAPACITY)) return false;
+    index = <i32>probeFree;
+    const entry = entryAddress(table, <u32>index);
+    memory.copy(table + HOSTS_HEADER_SIZE + <usize>capacity * HOST_ENTRY_SIZE + <usize>keyBytesUsed, keyPtr, <usize>keyLen);
+    store<u32>(entry + HOST_ENTRY_HASH, hash);
+    store<u32>(entry + HOST_ENTRY_KEY_OFFSET, keyBytesUsed);
+    store<u32>(entry + HOST_ENTRY_KEY_LENGTH, keyLen);
+    store<u32>(table + HOSTS_USED, used + 1);
+    store<u32>(table + HOSTS_KEY_BYTES_USED, keyBytesUsed + keyLen);
+  }
+  const entry = entryAddress(table, <u32>index);
+  store<u32>(entry + HOST_ENTRY_SLOT, slot + 1);
+  store<u32>(entry + HOST_ENTRY_GENERATION, load<u32>(slotAddress(slots, slot) + SLOT_GENERATION));
+  return true;
+}
+
 let scanLineCount: u32 = 0;
 let scanPendingCount: u32 = 0;
 let scanNoHostLines: u32 = 0;
@@ -192,7 +256,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
           store<u32>(pendingPtr + <usize>(pending++) * 4, index);
           break;
         }
-        if (load<u32>(entry + HOST_ENTRY_HASH) == hash && load<u32>(entry + HOST_ENTRY_KEY_LENGTH) == <u32>length &&
+        if (load<u32>(entry + HOST_ENTRY_HASH) == hash && (load<u32>(entry + HOST_ENTRY_KEY_LENGTH) & ~HOST_KEY_ALIAS) == <u32>length &&
             memory.compare(keys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), keyScratch, <usize>length) == 0) {
           if (slotWord == <u32>HOST_SLOT_PENDING) {
             // left pending by an earlier scan whose chunk was not finished: listed again, once per scan
@@ -365,4 +429,45 @@ export function splitLinesByHost(inputPtr: usize, inputLen: usize, shardCount: u
     p = next;
   }
   return count;
+}
+
+/**
+ * Copies the entries of table `from` that still name a matcher (a slot of their generation) into the empty
+ * table `to` (its header set by the host): stale entries (evicted matchers), pending ones and names without
+ * a host are left behind. The host rebuilds a full table this way instead of forgetting every host. Returns
+ * the entries kept, or -1 when `to` cannot hold them.
+ */
+export function rehashHostTable(from: usize, to: usize, slots: usize): i32 {
+  const capacity = load<u32>(from + HOSTS_CAPACITY);
+  const fromKeys = from + HOSTS_HEADER_SIZE + <usize>capacity * HOST_ENTRY_SIZE;
+  const toCapacity = load<u32>(to + HOSTS_CAPACITY);
+  const toMask = toCapacity - 1;
+  const toKeys = to + HOSTS_HEADER_SIZE + <usize>toCapacity * HOST_ENTRY_SIZE;
+  const keyCapacity = load<u32>(to + HOSTS_KEY_BYTES_CAPACITY);
+  let used: u32 = 0;
+  let keyBytes: u32 = 0;
+  for (let i: u32 = 0; i < capacity; i++) {
+    const entry = entryAddress(from, i);
+    const slotWord = load<u32>(entry + HOST_ENTRY_SLOT);
+    if (slotWord == 0 || slotWord == <u32>HOST_SLOT_PENDING || slotWord == <u32>HOST_SLOT_NO_HOST) continue;
+    if (load<u32>(slotAddress(slots, slotWord - 1) + SLOT_GENERATION) != load<u32>(entry + HOST_ENTRY_GENERATION)) continue;
+    const lengthField = load<u32>(entry + HOST_ENTRY_KEY_LENGTH);
+    const length = lengthField & ~HOST_KEY_ALIAS;
+    if (used + 1 > toCapacity - (toCapacity >> 2) || keyBytes + length > keyCapacity) return -1;
+    const hash = load<u32>(entry + HOST_ENTRY_HASH);
+    let index = hash & toMask;
+    while (load<u32>(entryAddress(to, index) + HOST_ENTRY_SLOT) != 0) index = (index + 1) & toMask;
+    const target = entryAddress(to, index);
+    memory.copy(toKeys + <usize>keyBytes, fromKeys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), <usize>length);
+    store<u32>(target + HOST_ENTRY_HASH, hash);
+    store<u32>(target + HOST_ENTRY_KEY_OFFSET, keyBytes);
+    store<u32>(target + HOST_ENTRY_KEY_LENGTH, lengthField);
+    store<u32>(target + HOST_ENTRY_SLOT, slotWord);
+    store<u32>(target + HOST_ENTRY_GENERATION, load<u32>(entry + HOST_ENTRY_GENERATION));
+    keyBytes += length;
+    used++;
+  }
+  store<u32>(to + HOSTS_USED, used);
+  store<u32>(to + HOSTS_KEY_BYTES_USED, keyBytes);
+  return <i32>used;
 }

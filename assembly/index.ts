@@ -13,7 +13,7 @@ export { compileRobots } from "./select";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines } from "./format";
 export { parseLogRecord, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";
-export { scanLineHosts, lastScanLines, lastScanPending, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost } from "./hosts";
+export { scanLineHosts, lastScanLines, lastScanPending, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 
 /** First address the host may use (16-aligned). Called once per instance. */
 export function heapBase(): usize {
@@ -23,6 +23,11 @@ export function heapBase(): usize {
 /** Grows memory so that [0, endAddress) exists. Called by the host before it writes a batch. */
 export function reserve(endAddress: usize): void {
   ensureCapacity(endAddress);
+}
+
+/** memmove inside linear memory (the host moves blobs into their heap blocks with it). */
+export function copyBytes(dst: usize, src: usize, length: usize): void {
+  memory.copy(dst, src, length);
 }
 
 /** Normalises one allow/disallow value as the given mode does (tests and explain). Writes <= 3 x length bytes. */

@@ -99,7 +99,9 @@ export const HOSTS_HEADER_SIZE = 16;
 // entry (u32 fields)
 export const HOST_ENTRY_HASH = 0;
 export const HOST_ENTRY_KEY_OFFSET = 4; // from the start of the key bytes
-export const HOST_ENTRY_KEY_LENGTH = 8;
+export const HOST_ENTRY_KEY_LENGTH = 8; // the key's length, and HOST_KEY_ALIAS
+/** Key length flag: the key is a spelling of a host, not its canonical name (canonical look-ups skip it). */
+export const HOST_KEY_ALIAS = 0x80000000;
 export const HOST_ENTRY_SLOT = 12; // slot + 1; 0 = empty entry; or one of the markers below
 export const HOST_ENTRY_GENERATION = 16; // the slot's generation when the host resolved the entry
 export const HOST_ENTRY_SIZE = 20;

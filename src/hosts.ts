@@ -5,8 +5,8 @@
 // by a clock), and matches mixed-host chunks of lines in one pass per chunk: lines are grouped by host
 // inside the core, so random host order costs what sorted order costs while the hosts fit the budget.
 //
-// Per cached host the JavaScript side keeps one string (its canonical key, for eviction) and a few numbers;
-// the matcher itself lives in the core's heap (src/wasm/hosts-engine.ts).
+// Per cached host the JavaScript side keeps a few numbers in typed arrays, no string and no object: host
+// names live in the core's host table (src/wasm/hosts-engine.ts), and so does the matcher.
 import { domainToASCII } from 'node:url';
 import { join } from 'node:path';
 import { DEFAULT_MAX_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
@@ -92,10 +92,10 @@ export interface HostChunkFormat {
 }
 
 export const DEFAULT_CACHE_BYTES = 64 << 20;
-/** Bytes counted per cached host besides its heap blocks: its key string, map entry and clock slot. */
-const HOST_COST_BYTES = 160;
+/** Bytes counted per cached host besides its heap blocks: its numbers in typed arrays and the clock. */
+const HOST_COST_BYTES = 32;
 /** A slot gets an automaton region once it has answered this many lines (fewer: the trie NFA is cheaper). */
-const AUTOMATON_AFTER_LINES = 64;
+const AUTOMATON_AFTER_LINES = 512;
 
 /** First automaton region of a host's matcher: a few KiB for the usual small file, grown x4 when it fills up. */
 function hostAutomatonFirstBytes(blobLength: number): number {
@@ -103,11 +103,15 @@ function hostAutomatonFirstBytes(blobLength: number): number {
 }
 const utf8 = new TextDecoder();
 
+/** A host key that is already canonical: labels of a-z 0-9 and '-', no port, no trailing dot. */
+const PLAIN_HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
 /**
  * The canonical host of a host key from a URL (ASCII lower-cased host, then ":port" when there is one): an
  * IDN in its ASCII (punycode) form, one trailing dot dropped. null when it names no usable host.
  */
 export function canonicalHost(rawKey: string): RobotsHost | null {
+  if (PLAIN_HOST.test(rawKey)) return { host: rawKey, port: null, key: rawKey }; // the usual name
   let host = rawKey;
   let port: string | null = null;
   const portMatch = /:(\d+)$/.exec(rawKey);
@@ -130,12 +134,13 @@ export function canonicalHost(rawKey: string): RobotsHost | null {
 export function robotsFromDirectory(directory: string, options: { maxBytes?: number } = {}): RobotsSource {
   const limit = readLimit(options.maxBytes ?? DEFAULT_MAX_BYTES);
   const buffer = limit <= 1 << 20 ? new Uint8Array(limit) : null;
+  const prefix = join(directory, '/'); // host names hold no '/': a plain concatenation stays in the directory
   return (host) => {
     if (host.port !== null) {
-      const withPort = readRobotsFileIfExists(join(directory, `${host.host}:${host.port}.txt`), limit, buffer);
+      const withPort = readRobotsFileIfExists(`${prefix}${host.host}:${host.port}.txt`, limit, buffer);
       if (withPort !== null) return withPort;
     }
-    return readRobotsFileIfExists(join(directory, `${host.host}.txt`), limit, buffer);
+    return readRobotsFileIfExists(`${prefix}${host.host}.txt`, limit, buffer);
   };
 }
 
@@ -175,18 +180,12 @@ export class MultiHostMatcher {
   private budget: number;
   private readonly concurrency: number;
   private readonly missingSlot: number;
-  private readonly slotOfKey = new Map<string, number>();
-  private keyOfSlot: string[] = [];
-  /**
-   * Clock of cached slots (eviction order): slot ids, each with the slot's fill count when it was pushed
-   * (an entry whose slot was emptied, or emptied and filled again, since then is stale and skipped); and
-   * each slot's pin stamp when the clock last passed it.
-   */
-  private clock: number[] = [];
-  private clockFills: number[] = [];
-  private clockHead = 0;
-  private fills: number[] = [];
-  private seenStamp: number[] = [];
+  /** Hosts with a compiled matcher now. */
+  private cachedHosts = 0;
+  /** Cached slots in eviction order, and per slot its fill count and its pin stamp when the clock last passed it. */
+  private readonly clock = new SlotClock();
+  private fills: Uint32Array = new Uint32Array(256);
+  private seenStamp: Uint32Array = new Uint32Array(256);
   private usedBytes = 0;
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
   private fullAtStamp = -1;
@@ -227,7 +226,7 @@ export class MultiHostMatcher {
 
   /** Counters so far and the cache's state. */
   get stats(): MultiHostStats {
-    return { ...this.counters, cachedHosts: this.slotOfKey.size, cacheBytes: this.accountedBytes(), budgetBytes: this.budget };
+    return { ...this.counters, cachedHosts: this.cachedHosts, cacheBytes: this.accountedBytes(), budgetBytes: this.budget };
   }
 
   /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
@@ -255,13 +254,26 @@ export class MultiHostMatcher {
   }
 
   private async answer(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
-    if (lines.length === 0) return { verdicts: new Uint8Array(0), output: new Uint8Array(0), noHostLines: 0 };
+    const parts: HostChunkResult[] = [];
+    await this.answerInParts(lines, format, parts);
+    if (parts.length === 1) return parts[0];
+    return {
+      verdicts: Buffer.concat(parts.map((part) => part.verdicts)),
+      output: Buffer.concat(parts.map((part) => part.output)),
+      noHostLines: parts.reduce((sum, part) => sum + part.noHostLines, 0),
+    };
+  }
+
+  /** Answers lines, in parts when their hosts do not fit the budget together; the parts in input order go to `parts`. Returns the line count. */
+  private async answerInParts(lines: Uint8Array, format: HostChunkFormat, parts: HostChunkResult[]): Promise<number> {
+    if (lines.length === 0) return 0;
     const bodies = new Map<string, RobotsBody>();
     while (true) {
       const attempt = this.attempt(lines, format, bodies);
       if (attempt.kind === 'done') {
         this.makeRoom(false); // the chunk's hosts are no longer needed together: back within the budget
-        return attempt.result;
+        parts.push(attempt.result);
+        return attempt.result.verdicts.length;
       }
       if (attempt.kind === 'fetch') {
         await this.fetchBodies(attempt.hosts, attempt.started, bodies);
@@ -269,14 +281,12 @@ export class MultiHostMatcher {
       }
       // the chunk's hosts do not fit the budget together: answer it in two halves
       const half = splitPoint(lines);
-      const first = await this.answer(lines.subarray(0, half), format);
-      const firstLines = first.verdicts.length;
-      const second = await this.answer(lines.subarray(half), {
+      const firstLines = await this.answerInParts(lines.subarray(0, half), format, parts);
+      return firstLines + await this.answerInParts(lines.subarray(half), {
         ...format,
         firstNumber: (format.firstNumber ?? 1) + firstLines,
         numbers: format.numbers ? format.numbers.subarray(firstLines) : null,
-      });
-      return { verdicts: concat(first.verdicts, second.verdicts), output: concat(first.output, second.output), noHostLines: first.noHostLines + second.noHostLines };
+      }, parts);
     }
   }
 
@@ -299,14 +309,20 @@ export class MultiHostMatcher {
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
     const started = new Map<string, Promise<RobotsBody>>();
-    for (const { entry, key } of pending) {
-      const host = canonicalHost(key);
+    for (let i = 0; i < pending.keys.length; i++) {
+      const entry = pending.entries[i];
+      const key = pending.keys[i];
+      // a plain host name is its own canonical key (its entry is the one being resolved); another spelling
+      // (a trailing dot, an IDN, a port) may name a host compiled already: its canonical key says
+      const plain = PLAIN_HOST.test(key);
+      const host = plain ? { host: key, port: null, key } : canonicalHost(key);
       if (host === null) {
         this.engine.resolve(entry, null);
         continue;
       }
-      const cached = this.slotOfKey.get(host.key);
-      if (cached !== undefined) {
+      if (host.key !== key) this.engine.markAlias(entry);
+      const cached = this.engine.findHost(host.key); // (a plain key finds its own entry once a spelling resolved it)
+      if (cached >= 0) {
         this.engine.resolve(entry, cached);
         continue;
       }
@@ -330,14 +346,16 @@ export class MultiHostMatcher {
         this.engine.resolve(entry, this.missingSlot);
         continue;
       }
-      const slot = this.compile(host.key, bodyBytes(body, host));
+      const slot = this.compile(bodyBytes(body, host));
+      if (host.key !== key) this.engine.rememberHost(host.key, slot);
       this.engine.resolve(entry, slot);
       if (!this.makeRoom() && this.engine.lines > 1) return { kind: 'split' };
     }
     if (toFetch.length > 0) return { kind: 'fetch', hosts: toFetch, started };
     const groups = this.engine.group(this.missingSlot);
-    for (const { slot, lines: count } of groups) {
-      if (slot !== this.missingSlot) this.planAutomaton(slot, count);
+    for (let g = 0; g < groups; g++) {
+      const slot = this.engine.groupSlot(g);
+      if (slot !== this.missingSlot) this.planAutomaton(slot, this.engine.groupLines(g));
     }
     const explain = format.format === 'jsonl';
     this.engine.match(explain);
@@ -352,17 +370,19 @@ export class MultiHostMatcher {
     return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines } };
   }
 
-  private compile(key: string, body: Uint8Array): number {
+  private compile(body: Uint8Array): number {
     const read = this.maxBytes > 0 && body.length > this.maxBytes ? body.subarray(0, this.maxBytes) : body;
     const slot = this.engine.compileSlot(read, this.agents, this.rfc);
     this.counters.compiled++;
-    this.slotOfKey.set(key, slot);
-    this.keyOfSlot[slot] = key;
-    this.fills[slot] = (this.fills[slot] ?? 0) + 1;
-    this.clock.push(slot);
-    this.clockFills.push(this.fills[slot]);
+    this.cachedHosts++;
+    if (slot >= this.fills.length) {
+      this.fills = grown(this.fills, slot);
+      this.seenStamp = grown(this.seenStamp, slot);
+    }
+    this.fills[slot]++;
+    this.clock.push(slot, this.fills[slot]);
     this.seenStamp[slot] = this.engine.currentStamp;
-    this.usedBytes += this.engine.slotBytes(slot) + HOST_COST_BYTES + 2 * key.length;
+    this.usedBytes += this.engine.slotBytes(slot) + HOST_COST_BYTES;
     return slot;
   }
 
@@ -402,20 +422,14 @@ export class MultiHostMatcher {
     if (pinned && this.fullAtStamp === stamp) return false;
     const target = this.budget - (this.budget >> 3);
     // two turns of the clock at most: the first may only take second chances away
-    let visits = 2 * (this.clock.length - this.clockHead);
+    let visits = 2 * this.clock.length;
     while (this.accountedBytes() > target) {
-      if (visits-- <= 0) {
+      if (visits-- <= 0 || this.clock.length === 0) {
         if (pinned) this.fullAtStamp = stamp;
         return this.accountedBytes() <= this.budget;
       }
-      if (this.clockHead > 4096 && this.clockHead * 2 > this.clock.length) {
-        this.clock = this.clock.slice(this.clockHead);
-        this.clockFills = this.clockFills.slice(this.clockHead);
-        this.clockHead = 0;
-      }
-      const slot = this.clock[this.clockHead];
-      const fill = this.clockFills[this.clockHead++];
-      if (fill !== this.fills[slot] || this.keyOfSlot[slot] === undefined) continue; // emptied since: stale
+      const slot = this.clock.shift();
+      if (this.clock.shiftedFill !== this.fills[slot] || !this.engine.isFilled(slot)) continue; // emptied since: stale
       const pin = this.engine.pinStamp(slot);
       if (pinned && pin === stamp) {
         this.requeue(slot); // used by this chunk
@@ -433,17 +447,58 @@ export class MultiHostMatcher {
   }
 
   private requeue(slot: number): void {
-    this.clock.push(slot);
-    this.clockFills.push(this.fills[slot]);
+    this.clock.push(slot, this.fills[slot]);
   }
 
   private evict(slot: number): void {
-    const key = this.keyOfSlot[slot];
-    this.usedBytes -= this.engine.slotBytes(slot) + HOST_COST_BYTES + 2 * key.length;
+    this.usedBytes -= this.engine.slotBytes(slot) + HOST_COST_BYTES;
     this.engine.freeSlot(slot);
-    this.slotOfKey.delete(key);
-    this.keyOfSlot[slot] = undefined as unknown as string;
+    this.cachedHosts--;
     this.counters.evicted++;
+  }
+}
+
+/** A copy of `array` long enough for index `at` (twice as long, or more). */
+function grown(array: Uint32Array, at: number): Uint32Array {
+  const next = new Uint32Array(Math.max(at + 1, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/** A ring of (slot, fill count) pairs in typed arrays: the eviction clock, without an object per entry. */
+class SlotClock {
+  private slots = new Uint32Array(1024);
+  private fillCounts = new Uint32Array(1024);
+  private head = 0;
+  length = 0;
+  /** The fill count of the entry the last shift took. */
+  shiftedFill = 0;
+
+  push(slot: number, fill: number): void {
+    if (this.length === this.slots.length) {
+      const slots = new Uint32Array(this.slots.length * 2);
+      const fills = new Uint32Array(this.slots.length * 2);
+      for (let i = 0; i < this.length; i++) {
+        const at = (this.head + i) % this.slots.length;
+        slots[i] = this.slots[at];
+        fills[i] = this.fillCounts[at];
+      }
+      this.slots = slots;
+      this.fillCounts = fills;
+      this.head = 0;
+    }
+    const at = (this.head + this.length) % this.slots.length;
+    this.slots[at] = slot;
+    this.fillCounts[at] = fill;
+    this.length++;
+  }
+
+  shift(): number {
+    const slot = this.slots[this.head];
+    this.shiftedFill = this.fillCounts[this.head];
+    this.head = (this.head + 1) % this.slots.length;
+    this.length--;
+    return slot;
   }
 }
 
@@ -456,11 +511,3 @@ function splitPoint(lines: Uint8Array): number {
   return before + 1;
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}

@@ -5,7 +5,8 @@
 // - HostShardPool: one single-thread pool per shard of hosts, so that a host's lines always reach the
 //   thread that has its robots.txt compiled (each thread its own cache).
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { createRequire } from 'node:module';
+import type { Piscina } from 'piscina';
 import { OUTPUT_ALL } from './constants.js';
 import { RobotsError } from './errors.js';
 import { wasmModule } from './wasm/core.js';
@@ -128,8 +129,17 @@ function checkThreads(threads: number): void {
   }
 }
 
+// piscina is loaded when a pool is first made (its CommonJS build: synchronously), not when the package is
+// imported: a run that never starts a worker does not pay the memory of the thread machinery.
+const load = createRequire(import.meta.url);
+/** Young generation of a worker's JavaScript heap (V8 otherwise grows it to 32 MiB or more). */
+const WORKER_YOUNG_GENERATION_MB = 4;
+
 function newPiscina(threads: number, workerUrl: URL | undefined): Piscina {
-  return new Piscina({ filename: (workerUrl ?? DEFAULT_WORKER).href, minThreads: threads, maxThreads: threads, workerData: { module: wasmModule() } });
+  const { Piscina: PiscinaClass } = load('piscina') as typeof import('piscina');
+  // a small young generation: workers allocate little JavaScript (their work is in WebAssembly memory), and
+  // V8's default lets each one reserve tens of MiB of it
+  return new PiscinaClass({ filename: (workerUrl ?? DEFAULT_WORKER).href, minThreads: threads, maxThreads: threads, workerData: { module: wasmModule() }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
 }
 
 /** Resolves once every worker of the pool has started and answered (workers are then ready for real work). */

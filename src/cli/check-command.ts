@@ -38,10 +38,11 @@ Options:
   --host <name>           the host of --log requests without a vhost field (for --robots-dir)
   --stats                 at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,
                           peak memory, and with --robots-dir the hosts compiled, missing and evicted
-  --threads N             threads answering URLs (default: available cores; at most 4 per core): this
-                          one and N - 1 workers, started only once the input is longer than 8 MiB.
-                          With --robots-dir each thread answers its own share of the hosts. Output
-                          order is kept.
+  --threads N             threads answering URLs (at most 4 per core): this one and N - 1 workers, started
+                          only once the input is long enough (8 MiB; 2 MiB with --robots-dir). Default:
+                          available cores with --robots, 1 with --robots-dir (there each thread answers
+                          its own share of the hosts with its own share of --cache-mb). Output order is
+                          kept.
 
 Examples:
   robotstxt check --robots robots.txt --agent Googlebot urls.txt
@@ -88,7 +89,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
   }
 
-  const threads = threadsOption(values.threads);
+  const threads = threadsOption(values.threads, robotsDir !== undefined);
   const only = values.only;
   if (only !== undefined && only !== 'allowed' && only !== 'disallowed') throw usageError(`--only must be allowed or disallowed, got '${String(only)}'`);
   const filter = only === 'allowed' ? OUTPUT_ONLY_ALLOWED : only === 'disallowed' ? OUTPUT_ONLY_DISALLOWED : OUTPUT_ALL;
@@ -140,9 +141,14 @@ function peakMemoryMiB(): number {
   return process.resourceUsage().maxRSS / 1024;
 }
 
-/** --threads N: a whole number from 1 to 4 x cores; default: available cores. */
-function threadsOption(value: unknown): number {
-  if (value === undefined) return availableParallelism();
+/**
+ * --threads N: a whole number from 1 to 4 x cores. Default: the available cores with one robots.txt; one
+ * thread with a robots directory, where a second thread was measured slower on the development machine
+ * (many-host work is bound by memory latency there, and the cache is split between the threads: see
+ * bench/RESULTS.md); --threads N asks for them.
+ */
+function threadsOption(value: unknown, robotsDirectory: boolean): number {
+  if (value === undefined) return robotsDirectory ? 1 : availableParallelism();
   const text = String(value);
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > maxThreads()) throw usageError(`--threads must be a whole number from 1 to ${maxThreads()} (4 x ${availableParallelism()} cores), got '${text}'`);
   return Number(text);

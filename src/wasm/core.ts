@@ -36,6 +36,7 @@ interface CoreExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   reserve(endAddress: number): void;
+  copyBytes(dst: number, src: number, length: number): void;
   normalizePattern(srcPtr: number, srcLen: number, dstPtr: number, flags: number): number;
   extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
   compileRobots(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
@@ -195,15 +196,23 @@ export class WasmCore {
     this.batchBase = this.exports.heapBase();
     this.bytes = new Uint8Array(this.exports.memory.buffer);
     this.words = new Uint32Array(this.exports.memory.buffer);
-    this.heap = new MatcherHeap({ bytes: () => this.memoryBytes(), reserve: (end) => this.reserve(end) }, this.batchBase);
+    this.heap = new MatcherHeap({ reserve: (end) => this.reserve(end), copy: (target, start, end) => this.copyWithin(target, start, end) }, this.batchBase);
   }
 
-  /** Views die when memory grows: call after every export that may grow memory, and after reserve. */
+  /**
+   * Views die when memory grows (the old buffer is detached: its views then have length 0): call after
+   * every export that may grow memory, and after reserve. Reading memory.buffer costs more than this check.
+   */
   private refreshViews(): void {
-    if (this.bytes.buffer !== this.exports.memory.buffer) {
+    if (this.bytes.length === 0) {
       this.bytes = new Uint8Array(this.exports.memory.buffer);
       this.words = new Uint32Array(this.exports.memory.buffer);
     }
+  }
+
+  /** memmove inside linear memory (the core's memory.copy). */
+  copyWithin(target: number, start: number, end: number): void {
+    this.exports.copyBytes(target, start, end - start);
   }
 
   /** All of linear memory as bytes (a fresh view when memory grew). For heap.ts and hosts-engine.ts. */

@@ -3,11 +3,12 @@
 // start, so a block may move: owners keep block ids and read addresses at the start of every call (epoch
 // tells when something moved).
 //
-// Allocation: sizes are rounded up to one of 8 classes per power of two (at most 12.5% more); a freed block
-// goes on its class's free list and the next block of that class reuses it as it is. New memory comes
-// from the top. Only when the top would pass the soft limit (the owners' budgets, see reserveBudget) are the
-// live blocks slid down over all the free ones (compaction), so a cache that evicts and refills hosts of
-// the usual mix of sizes reuses its memory without copying it, and the heap stays near its owners' budgets.
+// Allocation (segregated fits): sizes are rounded up to one of 8 classes per power of two (at most 12.5%
+// more). A free block is filed under the largest class it can serve; an allocation takes the first free
+// block at or above its class, and what it does not need (256 bytes or more) becomes a free block of its
+// own. New memory comes from the top. Only when the top would pass the soft limit (the owners' budgets,
+// see reserveBudget) are the live blocks slid down over all the free ones (compaction, which also merges
+// them), so a cache that evicts and refills hosts reuses its memory without copying it.
 import { RobotsError } from '../errors.js';
 
 /** Blocks start at multiples of this (vector loads, u64 fields). */
@@ -15,6 +16,8 @@ export const BLOCK_ALIGN = 16;
 /** WebAssembly (wasm32) addresses are 32-bit: the heap and everything after it must stay below this. */
 export const ADDRESS_LIMIT = 0xffff0000;
 const CLASSES_PER_DOUBLING = 8;
+/** A free block's leftover smaller than this stays with the allocation instead of becoming a block. */
+const MIN_SPLIT_BYTES = 256;
 
 /** The size class of a block of `bytes` bytes: the smallest class size >= bytes. */
 export function sizeClass(bytes: number): { index: number; size: number } {
@@ -23,15 +26,21 @@ export function sizeClass(bytes: number): { index: number; size: number } {
   const power = 31 - Math.clz32(size - 1); // 2^power < size <= 2^(power + 1)
   const step = 2 ** power / CLASSES_PER_DOUBLING;
   const sub = Math.ceil((size - 2 ** power) / step); // 1 .. CLASSES_PER_DOUBLING
-  const classSize = 2 ** power + sub * step;
-  return { index: CLASSES_PER_DOUBLING + (power - 7) * CLASSES_PER_DOUBLING + sub - 1, size: classSize };
+  return { index: CLASSES_PER_DOUBLING + (power - 7) * CLASSES_PER_DOUBLING + sub - 1, size: 2 ** power + sub * step };
 }
 
-/** What the heap needs from the instance: its bytes (re-read after growth) and a way to grow them. */
+/** The largest class whose size is <= bytes (bytes >= BLOCK_ALIGN, a multiple of it): where a free block is filed. */
+function floorClass(bytes: number): number {
+  const { index, size } = sizeClass(bytes);
+  return size === bytes ? index : index - 1;
+}
+
+/** What the heap needs from the instance: a way to grow its memory and to move bytes inside it. */
 export interface HeapMemory {
-  bytes(): Uint8Array;
   /** Makes [0, endAddress) addressable (grows linear memory). */
   reserve(endAddress: number): void;
+  /** memmove of [start, end) to target. */
+  copy(target: number, start: number, end: number): void;
 }
 
 export class MatcherHeap {
@@ -51,10 +60,11 @@ export class MatcherHeap {
   compactions = 0;
   private offsets = new Uint32Array(64);
   private sizes = new Uint32Array(64);
-  private alive = new Uint8Array(64);
-  private order: number[] = [];
+  /** 1: allocated, 2: free (in a free list), 0: no block (its id is unused). */
+  private states = new Uint8Array(64);
   private readonly freeLists: number[][] = [];
-  private freeIds: number[] = [];
+  /** Ids of blocks that no longer exist (merged by compaction). */
+  private spareIds: number[] = [];
   private nextId = 0;
 
   constructor(private readonly memory: HeapMemory, base: number) {
@@ -66,41 +76,31 @@ export class MatcherHeap {
     return this.top - this.freeBytes;
   }
 
-  /** An owner that keeps itself within `bytes` (a cache budget): the heap compacts rather than grow past the sum, plus 1/8. */
+  /** An owner that keeps itself within `bytes` (a cache budget): the heap compacts rather than grow past the sum, plus 1/32. */
   reserveBudget(bytes: number): void {
-    this.softLimit += bytes + (bytes >> 3);
+    this.softLimit += bytes + (bytes >> 5);
   }
 
   /** An owner gives its budget back. */
   releaseBudget(bytes: number): void {
-    this.softLimit = Math.max(0, this.softLimit - bytes - (bytes >> 3));
+    this.softLimit = Math.max(0, this.softLimit - bytes - (bytes >> 5));
   }
 
   /** A new block of at least `bytes` bytes (contents undefined); returns its id. May move other blocks. */
   allocate(bytes: number): number {
     const { index, size } = sizeClass(bytes);
-    const reused = this.freeLists[index]?.pop();
-    if (reused !== undefined) {
-      this.alive[reused] = 1;
-      this.freeBytes -= size;
-      return reused;
-    }
+    const reused = this.takeFree(index, size);
+    if (reused >= 0) return reused;
     if (this.top + size > this.capacity) this.makeRoom(size);
-    const id = this.freeIds.pop() ?? this.newId();
-    this.offsets[id] = this.top;
-    this.sizes[id] = size;
-    this.alive[id] = 1;
-    this.order.push(id);
+    const id = this.newBlock(this.top, size, 1);
     this.top += size;
     return id;
   }
 
-  /** Gives a block back: the next block of its size class reuses it. */
+  /** Gives a block back: a later allocation of its size or less reuses it. */
   free(id: number): void {
-    if (this.alive[id] !== 1) throw new RobotsError('INVALID_ARGUMENT', `heap block ${id} is not allocated`);
-    this.alive[id] = 0;
-    this.freeBytes += this.sizes[id];
-    (this.freeLists[sizeClass(this.sizes[id]).index] ??= []).push(id);
+    if (this.states[id] !== 1) throw new RobotsError('INVALID_ARGUMENT', `heap block ${id} is not allocated`);
+    this.fileFree(id);
   }
 
   /** The block's current address (valid until the next allocate or relocate). */
@@ -108,7 +108,7 @@ export class MatcherHeap {
     return this.base + this.offsets[id];
   }
 
-  /** The block's size in bytes (its size class). */
+  /** The block's size in bytes (at least what was asked for: a size class, or a whole free block). */
   size(id: number): number {
     return this.sizes[id];
   }
@@ -117,9 +117,41 @@ export class MatcherHeap {
   relocate(newBase: number): void {
     if (newBase === this.base) return;
     this.memory.reserve(newBase + this.capacity);
-    this.memory.bytes().copyWithin(newBase, this.base, this.base + this.top);
+    this.memory.copy(newBase, this.base, this.base + this.top);
     this.base = newBase;
     this.epoch++;
+  }
+
+  private fileFree(id: number): void {
+    this.states[id] = 2;
+    this.freeBytes += this.sizes[id];
+    (this.freeLists[floorClass(this.sizes[id])] ??= []).push(id);
+  }
+
+  /** The first free block of class `index` or above, cut to `size` (the rest filed as a free block); -1 if none. */
+  private takeFree(index: number, size: number): number {
+    for (let list = index; list < this.freeLists.length; list++) {
+      const candidates = this.freeLists[list];
+      if (candidates === undefined || candidates.length === 0) continue;
+      const id = candidates.pop() as number;
+      this.states[id] = 1;
+      this.freeBytes -= this.sizes[id];
+      const rest = this.sizes[id] - size;
+      if (rest >= MIN_SPLIT_BYTES) {
+        this.sizes[id] = size;
+        this.fileFree(this.newBlock(this.offsets[id] + size, rest, 2));
+      }
+      return id;
+    }
+    return -1;
+  }
+
+  private newBlock(offset: number, size: number, state: number): number {
+    const id = this.spareIds.pop() ?? this.newId();
+    this.offsets[id] = offset;
+    this.sizes[id] = size;
+    this.states[id] = state;
+    return id;
   }
 
   private newId(): number {
@@ -132,7 +164,7 @@ export class MatcherHeap {
       };
       this.offsets = grow(this.offsets, (n) => new Uint32Array(n));
       this.sizes = grow(this.sizes, (n) => new Uint32Array(n));
-      this.alive = grow(this.alive, (n) => new Uint8Array(n));
+      this.states = grow(this.states, (n) => new Uint8Array(n));
     }
     return id;
   }
@@ -148,23 +180,24 @@ export class MatcherHeap {
     this.memory.reserve(this.base + this.capacity);
   }
 
-  /** Slides live blocks down over the free ones, in address order; the free lists are emptied. */
+  /** Slides live blocks down over the free ones, in address order; free blocks cease to exist. */
   private compact(): void {
-    const bytes = this.memory.bytes();
-    let cursor = 0;
     const live: number[] = [];
-    for (const id of this.order) {
-      if (this.alive[id] !== 1) {
-        this.freeIds.push(id);
-        continue;
+    for (let id = 0; id < this.nextId; id++) {
+      if (this.states[id] === 1) live.push(id);
+      else if (this.states[id] === 2) {
+        this.states[id] = 0;
+        this.spareIds.push(id);
       }
+    }
+    live.sort((a, b) => this.offsets[a] - this.offsets[b]);
+    let cursor = 0;
+    for (const id of live) {
       const offset = this.offsets[id];
-      if (offset !== cursor) bytes.copyWithin(this.base + cursor, this.base + offset, this.base + offset + this.sizes[id]);
+      if (offset !== cursor) this.memory.copy(this.base + cursor, this.base + offset, this.base + offset + this.sizes[id]);
       this.offsets[id] = cursor;
       cursor += this.sizes[id];
-      live.push(id);
     }
-    this.order = live;
     this.top = cursor;
     this.freeBytes = 0;
     for (const list of this.freeLists) if (list !== undefined) list.length = 0;

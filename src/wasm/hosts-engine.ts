@@ -5,7 +5,7 @@
 //
 //   loadChunk(input)            copy into the batch region, scan: line starts, host entries, pending keys
 //   resolve(entry, slot|null)   for every pending key: its slot, or null (names no usable host)
-//   group(missingSlot)          lines grouped by slot (stable); groups() lists them
+//   group(missingSlot)          lines grouped by slot (stable); groupSlot(g) and groupLines(g) read them
 //   giveAutomaton(slot, bytes)  for busy slots (optional)
 //   match(explain)              verdicts (and rule references) for every line
 //   verdicts() / formatText(filter) / formatJsonl(...)
@@ -15,7 +15,7 @@
 import {
   CHAR_LF, HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
   HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
-  HOST_SLOT_NO_HOST, MAX_HOST_KEY_BYTES, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
+  HOST_SLOT_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
   SLOT_LINES, SLOT_PIN_STAMP, SLOT_GROUP_STAMP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY, GROUP_SLOT,
   GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL,
 } from '../constants.js';
@@ -28,6 +28,9 @@ interface HostExports {
   groupLinesBySlot(lineCount: number, entriesPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
   lastNoHostLines(): number;
   matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number): void;
+  findHostSlot(table: number, slots: number, keyPtr: number, keyLen: number): number;
+  rehashHostTable(from: number, to: number, slots: number): number;
+  rememberHost(table: number, slots: number, keyPtr: number, keyLen: number, slot: number): number;
   formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number): number;
 }
 
@@ -37,6 +40,8 @@ const FIRST_TABLE_CAPACITY = 4096;
 const KEY_BYTES_PER_ENTRY = 48;
 const FIRST_SLOT_CAPACITY = 256;
 const latin1 = new TextDecoder('latin1');
+/** Canonical names remembered for other spellings are kept under this prefix: no key from a line has a NUL. */
+const REMEMBERED_PREFIX = '\0';
 
 /** Bytes of a host table of `capacity` entries (header, entries, key bytes). */
 function tableBytes(capacity: number): number {
@@ -56,17 +61,14 @@ interface ChunkLayout {
   pending: number;
 }
 
-/** A host key met for the first time (or again after its matcher was evicted): the policy resolves it. */
-export interface PendingHost {
-  entry: number;
-  /** The key's bytes as one char per byte: host (ASCII lower-cased, maybe IDN bytes) and ":port" if any. */
-  key: string;
-}
-
-/** A group of a chunk's lines: the slot that answers them and how many there are. */
-export interface LineGroup {
-  slot: number;
-  lines: number;
+/**
+ * Host keys met for the first time (or again after their matcher was evicted), which the policy resolves:
+ * entries[i] with keys[i], the key's bytes as one char per byte (host ASCII lower-cased, maybe IDN bytes,
+ * and ":port" if any). Parallel arrays: no object per host.
+ */
+export interface PendingHosts {
+  entries: Uint32Array;
+  keys: string[];
 }
 
 export class HostEngine {
@@ -126,6 +128,24 @@ export class HostEngine {
     return this.words()[(this.core.heap.address(this.tableBlock) + HOSTS_USED) >> 2];
   }
 
+  /**
+   * A new table of `capacity` entries with the entries of the old one that still name a matcher (in a
+   * larger one, within maxTableBytes, when they do not fit; else none of them).
+   */
+  private rebuildTable(capacity: number, maxTableBytes: number): void {
+    const next = this.newTable(capacity);
+    const kept = this.exports.rehashHostTable(this.core.heap.address(this.tableBlock), this.core.heap.address(next), this.core.heap.address(this.slotsBlock));
+    if (kept < 0) {
+      this.core.heap.free(next);
+      if (tableBytes(capacity * 2) <= maxTableBytes) this.rebuildTable(capacity * 2, maxTableBytes);
+      else this.clearHostTable();
+      return;
+    }
+    this.core.heap.free(this.tableBlock);
+    this.tableBlock = next;
+    this.tableCapacity = capacity;
+  }
+
   /** Forgets every key (the table is emptied; keys are resolved again when met). */
   clearHostTable(capacity = this.tableCapacity): void {
     if (capacity !== this.tableCapacity) {
@@ -158,19 +178,25 @@ export class HostEngine {
    * returns it. flags: SLOT_FLAG_* for the slot.
    */
   compileSlot(body: Uint8Array, agents: Uint8Array, rfc: boolean, flags = 0): number {
+    // the slot first: a new slot may grow the slot table, and nothing but the blob's own block may be
+    // allocated while the blob lies in the work area
+    const slot = this.newSlot();
     const { address, length } = this.core.compileInWorkArea(body, agents, rfc);
     const block = this.core.heap.allocate(length);
-    const slot = this.newSlot();
-    // the blob lies in the work area, which starts after the heap: allocation may have grown the heap over it
-    // (never shrunk), so copy from where it was, with memmove semantics
-    this.core.memoryBytes().copyWithin(this.core.heap.address(block), address, address + length);
+    // the blob lies in the work area, which starts after the heap: this allocation may have grown the heap
+    // over it (its new block may overlap it), so copy from where it was, with memmove semantics
+    this.core.copyWithin(this.core.heap.address(block), address, address + length);
+    const bytes = this.core.memoryBytes();
     this.blobBlocks[slot] = block;
     this.automatonBlocks[slot] = -1;
-    const generation = this.slotWord(slot, SLOT_GENERATION);
-    this.zero(this.slotAddress(slot), SLOT_SIZE);
-    this.setSlotWord(slot, SLOT_GENERATION, generation);
-    this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
-    this.setSlotWord(slot, SLOT_FLAGS, flags);
+    // a fresh record: generation kept (entries that named the slot before stay stale), pinned by this scan
+    const record = this.slotAddress(slot);
+    const words = this.core.memoryWords();
+    const generation = words[(record + SLOT_GENERATION) >> 2];
+    bytes.fill(0, record, record + SLOT_SIZE);
+    words[(record + SLOT_GENERATION) >> 2] = generation;
+    words[(record + SLOT_PIN_STAMP) >> 2] = this.stamp;
+    words[(record + SLOT_FLAGS) >> 2] = flags;
     this.addressEpoch = -1;
     return slot;
   }
@@ -281,7 +307,7 @@ export class HostEngine {
    * grown when the chunk alone does not fit it, up to maxTableBytes: past that, null (answer the chunk in
    * parts). Called once per chunk attempt.
    */
-  loadChunk(input: Uint8Array, maxTableBytes: number): PendingHost[] | null {
+  loadChunk(input: Uint8Array, maxTableBytes: number): PendingHosts | null {
     if (input.length > MAX_BATCH_BYTES) throw new RobotsError('INPUT_TOO_LARGE', `a chunk of ${input.length} bytes is larger than ${MAX_BATCH_BYTES}`);
     const base = this.core.batchBase;
     // the input first (the region grows below the heap, never under it), then arrays sized by its lines
@@ -299,7 +325,7 @@ export class HostEngine {
     layout.pending = layout.rules + lineBound * RULE_REF_SIZE;
     this.core.ensureBatch(layout.pending + lineBound * 4 - base);
     this.chunk = layout;
-    let cleared = false;
+    let step = 0; // 0: as it is; 1: rebuilt (stale entries dropped); then grown while allowed; then emptied
     while (true) {
       this.stamp = (this.stamp + 1) >>> 0;
       const keyScratch = this.core.workPtr;
@@ -310,27 +336,37 @@ export class HostEngine {
         this.lineCount = result;
         break;
       }
-      // full: forget the keys (they are resolved again), and when even this chunk alone does not fit, grow
-      if (cleared && tableBytes(this.tableCapacity * 2) > maxTableBytes && input.indexOf(CHAR_LF) < input.length - 1) {
+      // full: rebuild it without stale entries; still full, grow it within maxTableBytes; then forget every
+      // key (they are resolved again); and when an empty table of the largest size cannot hold this chunk's
+      // hosts, say so (the chunk is answered in parts)
+      if (step === 0) {
+        this.rebuildTable(this.tableCapacity, maxTableBytes);
+        step = 1;
+      } else if (tableBytes(this.tableCapacity * 2) <= maxTableBytes) {
+        this.rebuildTable(this.tableCapacity * 2, maxTableBytes);
+      } else if (step < 2) {
+        this.clearHostTable();
+        step = 2;
+      } else if (input.indexOf(CHAR_LF) < input.length - 1) {
         this.clearHostTable();
         return null;
+      } else {
+        this.clearHostTable(this.tableCapacity * 2); // one line: its host fits any table
       }
-      this.clearHostTable(cleared ? this.tableCapacity * 2 : this.tableCapacity);
-      cleared = true;
     }
     const words = this.words();
     const table = this.core.heap.address(this.tableBlock);
     const keys = table + HOSTS_HEADER_SIZE + this.tableCapacity * HOST_ENTRY_SIZE;
     const pendingCount = this.exports.lastScanPending();
-    const pending: PendingHost[] = [];
+    const entries = words.slice(layout.pending >> 2, (layout.pending >> 2) + pendingCount);
+    const keyTexts: string[] = new Array(pendingCount);
     const memory = this.core.memoryBytes();
     for (let i = 0; i < pendingCount; i++) {
-      const entry = words[(layout.pending >> 2) + i];
-      const record = (table + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE) >> 2;
+      const record = (table + HOSTS_HEADER_SIZE + entries[i] * HOST_ENTRY_SIZE) >> 2;
       const offset = keys + words[record + (HOST_ENTRY_KEY_OFFSET >> 2)];
-      pending.push({ entry, key: latin1.decode(memory.subarray(offset, offset + words[record + (HOST_ENTRY_KEY_LENGTH >> 2)])) });
+      keyTexts[i] = latin1.decode(memory.subarray(offset, offset + (words[record + (HOST_ENTRY_KEY_LENGTH >> 2)] & ~HOST_KEY_ALIAS)));
     }
-    return pending;
+    return { entries, keys: keyTexts };
   }
 
   /** Lines in the chunk loaded last. */
@@ -351,23 +387,68 @@ export class HostEngine {
     this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
   }
 
+  /** Writes a key (one char per byte) into the work area; returns its address and length. */
+  private keyInMemory(key: string): { address: number; length: number } {
+    const address = this.core.workPtr;
+    this.core.reserve(address + key.length);
+    const bytes = this.core.memoryBytes();
+    for (let i = 0; i < key.length; i++) bytes[address + i] = key.charCodeAt(i);
+    return { address, length: key.length };
+  }
+
+  /**
+   * The slot that answers a canonical host key, or -1: a line's entry with that key that is not an alias
+   * (see markAlias), else the name remembered for other spellings (rememberHost).
+   */
+  findHost(key: string): number {
+    const table = this.core.heap.address(this.tableBlock);
+    const slots = this.core.heap.address(this.slotsBlock);
+    const own = this.keyInMemory(key);
+    const slot = this.exports.findHostSlot(table, slots, own.address, own.length);
+    if (slot >= 0) return slot;
+    const remembered = this.keyInMemory(REMEMBERED_PREFIX + key);
+    return this.exports.findHostSlot(table, slots, remembered.address, remembered.length);
+  }
+
+  /** Remembers that a canonical host key answers with slot (when the table has room): other spellings find it. */
+  rememberHost(key: string, slot: number): void {
+    const { address, length } = this.keyInMemory(REMEMBERED_PREFIX + key);
+    this.exports.rememberHost(this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), address, length, slot);
+  }
+
+  /** Flags a pending entry as a spelling that is not its host's canonical name (canonical look-ups skip it). */
+  markAlias(entry: number): void {
+    const field = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE + HOST_ENTRY_KEY_LENGTH) >> 2;
+    const words = this.words();
+    words[field] = (words[field] | HOST_KEY_ALIAS) >>> 0;
+  }
+
+  /** Whether a slot holds a compiled matcher. */
+  isFilled(slot: number): boolean {
+    return this.blobBlocks[slot] >= 0;
+  }
+
   /** Pins a slot for the current chunk (it will not be chosen for eviction while the chunk runs). */
   pin(slot: number): void {
     this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
   }
 
-  /** Groups the chunk's lines by slot (lines without a host: missingSlot); returns the groups. */
-  group(missingSlot: number): LineGroup[] {
+  /** Groups the chunk's lines by slot (lines without a host: missingSlot); returns the number of groups. */
+  group(missingSlot: number): number {
     const layout = this.chunk as ChunkLayout;
     this.groupCount = this.exports.groupLinesBySlot(this.lineCount, layout.entries, this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), missingSlot, this.stamp, layout.groups, layout.order);
     this.noHostLines = this.exports.lastNoHostLines();
-    const words = this.words();
-    const groups: LineGroup[] = [];
-    for (let g = 0; g < this.groupCount; g++) {
-      const record = (layout.groups + g * GROUP_SIZE) >> 2;
-      groups.push({ slot: words[record + (GROUP_SLOT >> 2)], lines: words[record + (GROUP_COUNT >> 2)] });
-    }
-    return groups;
+    return this.groupCount;
+  }
+
+  /** The slot of group g of the last grouping. */
+  groupSlot(g: number): number {
+    return this.words()[((this.chunk as ChunkLayout).groups + g * GROUP_SIZE + GROUP_SLOT) >> 2];
+  }
+
+  /** The lines of group g of the last grouping. */
+  groupLines(g: number): number {
+    return this.words()[((this.chunk as ChunkLayout).groups + g * GROUP_SIZE + GROUP_COUNT) >> 2];
   }
 
   /** Verdicts (explain: and rule references) of every line of the chunk, group by group. */

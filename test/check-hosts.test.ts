@@ -1,0 +1,177 @@
+// robotstxt check --robots-dir at scale: threads that each keep their own hosts, runs split by host (as on
+// Hadoop Streaming or Spark) that add up to one whole run, what --stats reports, and memory that stays
+// within --cache-mb + 100 MiB however many hosts come, in whatever order.
+import { describe, it, expect } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { robotstxt, tempDir, CLI } from './cli-helpers.js';
+import { seededRandom } from '../bench/data.js';
+
+/** A robots directory of `count` generated hosts, and URLs of them (perHost each) in random order. */
+function hostsFixture(count: number, perHost: number, seed = 3): { dir: string; urls: string[] } {
+  const dir = join(tempDir(), 'robots');
+  mkdirSync(dir);
+  const random = seededRandom(seed);
+  for (let i = 0; i < count; i++) {
+    if (i % 10 === 9) continue; // every tenth host has no file
+    writeFileSync(join(dir, `h${i}.example.txt`), `User-agent: *\nDisallow: /private/${i % 7}/\nDisallow: /*.pdf$\nAllow: /private/${i % 7}/open\n\nUser-agent: Googlebot\nDisallow: /nogoogle/\n`);
+  }
+  const urls: string[] = [];
+  for (let i = 0; i < count; i++) for (let k = 0; k < perHost; k++) urls.push(`https://h${i}.example/${['private/' + (i % 7) + '/x', 'private/' + (i % 7) + '/open', 'doc.pdf', 'nogoogle/a', 'page/' + k][k % 5]}`);
+  for (let i = urls.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [urls[i], urls[j]] = [urls[j], urls[i]];
+  }
+  return { dir, urls };
+}
+
+/** The verdict the fixture's files give (Googlebot): its own group, or allow for hosts without a file. */
+function expectedLine(url: string): string {
+  const i = Number(/^https:\/\/h(\d+)\./.exec(url)?.[1]);
+  const path = url.slice(url.indexOf('/', 8));
+  const disallowed = i % 10 !== 9 && path.startsWith('/nogoogle/');
+  return `${disallowed ? 'disallowed' : 'allowed'}\t${url}`;
+}
+
+/** Runs the command line asynchronously (several at once), input from a file. */
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args]);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (data: Buffer) => out.push(data));
+    child.stderr.on('data', (data: Buffer) => err.push(data));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out).toString('latin1'), stderr: Buffer.concat(err).toString('latin1') }));
+  });
+}
+
+describe('check --robots-dir with threads', () => {
+  const { dir, urls } = hostsFixture(3000, 25);
+  const input = join(dir, '..', 'urls.txt');
+  writeFileSync(input, urls.join('\n') + '\n'); // 75,000 lines, about 3 MiB: workers start (2 MiB)
+  it('one thread and three give the same output, every line in input order; --stats says which ran', () => {
+    const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--stats', input]);
+    const three = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '3', '--stats', input]);
+    expect(three.stdout).toBe(one.stdout);
+    expect(one.stdout).toBe(urls.map((url) => expectedLine(url) + '\n').join(''));
+    expect(one.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 1, peak memory [\d.]+ MiB; hosts: 2700 compiled, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB\n$/);
+    expect(three.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 3, peak memory [\d.]+ MiB \(2 of 2 chunks split by host in workers\); hosts: 2700 compiled, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB\n$/);
+  });
+  it('jsonl with threads: the same objects as one thread, "input" numbering every line', () => {
+    const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--format', 'jsonl', '--only', 'disallowed', input]);
+    const two = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--only', 'disallowed', input]);
+    expect(two.stdout).toBe(one.stdout);
+    const objects = one.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const expected = urls.flatMap((url, i) => (expectedLine(url).startsWith('disallowed') ? [{ input: i + 1, url, verdict: 'disallowed', rule: { kind: 'disallow', line: 7, pattern: '/nogoogle/' } }] : []));
+    expect(objects).toEqual(expected);
+  });
+  it('a small input never starts workers, whatever --threads says', () => {
+    const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--stats'], urls.slice(0, 1000).join('\n') + '\n');
+    expect(r.stderr).toMatch(/, threads 1, peak memory /);
+  });
+});
+
+describe('beyond one machine: runs split by host add up to one whole run', () => {
+  const { dir, urls } = hostsFixture(400, 6, 9);
+  const base = join(dir, '..');
+  const hostOf = (url: string): string => /^https:\/\/([^/]+)/.exec(url)?.[1] ?? '';
+  it('input sorted by host, cut into 4 shards at host boundaries, checked concurrently: the outputs concatenated equal one run', async () => {
+    const sorted = [...urls].sort((a, b) => (hostOf(a) < hostOf(b) ? -1 : hostOf(a) > hostOf(b) ? 1 : 0));
+    writeFileSync(join(base, 'all.txt'), sorted.join('\n') + '\n');
+    const hosts = [...new Set(sorted.map(hostOf))];
+    const shardOf = (url: string): number => Math.floor((hosts.indexOf(hostOf(url)) * 4) / hosts.length);
+    for (let shard = 0; shard < 4; shard++) writeFileSync(join(base, `part-${shard}.txt`), sorted.filter((url) => shardOf(url) === shard).join('\n') + '\n');
+    const [whole, ...parts] = await Promise.all([
+      run(['check', '--robots-dir', dir, '--agent', 'Googlebot', join(base, 'all.txt')]),
+      ...[0, 1, 2, 3].map((shard) => run(['check', '--robots-dir', dir, '--agent', 'Googlebot', join(base, `part-${shard}.txt`)])),
+    ]);
+    expect(parts.map((part) => part.status)).toEqual([0, 0, 0, 0]);
+    expect(parts.map((part) => part.stdout).join('')).toBe(whole.stdout);
+    expect(whole.stdout.split('\n').length).toBe(2401);
+  });
+  it('hash-partitioned by host (as a partitioner would), each line is answered as in the whole run', async () => {
+    writeFileSync(join(base, 'random.txt'), urls.join('\n') + '\n');
+    const bucket = (url: string): number => [...hostOf(url)].reduce((hash, c) => (hash * 31 + c.charCodeAt(0)) >>> 0, 7) % 3;
+    for (let shard = 0; shard < 3; shard++) writeFileSync(join(base, `bucket-${shard}.txt`), urls.filter((url) => bucket(url) === shard).join('\n') + '\n');
+    const [whole, ...parts] = await Promise.all([
+      run(['check', '--robots-dir', dir, '--agent', 'Googlebot', join(base, 'random.txt')]),
+      ...[0, 1, 2].map((shard) => run(['check', '--robots-dir', dir, '--agent', 'Googlebot', join(base, `bucket-${shard}.txt`)])),
+    ]);
+    // each part keeps its input order (line-aligned), and together they are the whole run's lines
+    parts.forEach((part, shard) => expect(part.stdout).toBe(urls.filter((url) => bucket(url) === shard).map((url) => expectedLine(url) + '\n').join('')));
+    expect(parts.flatMap((part) => part.stdout.trim().split('\n')).sort()).toEqual(whole.stdout.trim().split('\n').sort());
+  });
+});
+
+describe('memory: --cache-mb + 100 MiB, however many hosts', () => {
+  it('100,000 generated hosts in random order (300,000 lines, most hosts evicted and compiled again) stay within it', () => {
+    const dir = join(tempDir(), 'robots');
+    mkdirSync(dir);
+    for (let i = 0; i < 100_000; i++) writeFileSync(join(dir, `h${i}.example.txt`), `User-agent: *\nDisallow: /private/${i % 97}/\nDisallow: /*?session=\n\nUser-agent: Googlebot\nDisallow: /nogoogle/${i}\n`);
+    const random = seededRandom(21);
+    const urls: string[] = [];
+    for (let i = 0; i < 100_000; i++) urls.push(`https://h${i}.example/private/${i % 97}/x`, `https://h${i}.example/nogoogle/${i}`, `https://h${i}.example/page?session=1`);
+    for (let i = urls.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [urls[i], urls[j]] = [urls[j], urls[i]];
+    }
+    const input = join(dir, '..', 'urls.txt');
+    writeFileSync(input, urls.join('\n') + '\n');
+    const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--stats', '--only', 'disallowed', input]);
+    expect(r.status).toBe(0);
+    // Googlebot is named in every file: only its own group applies
+    expect(r.stdout).toBe(urls.filter((url) => url.includes('/nogoogle/')).map((url) => url + '\n').join(''));
+    const stats = /peak memory ([\d.]+) MiB; hosts: (\d+) compiled, 0 without robots\.txt, (\d+) evicted/.exec(r.stderr);
+    expect(stats, r.stderr).not.toBeNull();
+    const [, peak, compiled, evicted] = (stats as RegExpExecArray).map(Number);
+    expect(compiled).toBeGreaterThan(100_000); // hosts were evicted and met again
+    expect(evicted).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(64 + 100);
+  });
+});
+
+describe('check --log with --robots-dir', () => {
+  it('vhost_combined lines find their host; common lines use --host; the output names the URL checked', () => {
+    const dir = join(tempDir(), 'robots');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.com.txt'), 'User-agent: *\nDisallow: /x\n');
+    const log = [
+      'a.com:80 1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "bot"',
+      'b.com 1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "bot"',
+      '1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /x/1 HTTP/1.1" 200 1',
+      '1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET http://a.com/y HTTP/1.1" 200 1 "-" "bot" 0.012 "10.0.0.1"',
+    ].join('\n') + '\n';
+    const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--log', '--host', 'A.COM', '--format', 'jsonl'], log);
+    expect(r.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { input: 1, url: 'http://a.com/x', verdict: 'disallowed', rule: { kind: 'disallow', line: 2, pattern: '/x' } },
+      { input: 2, url: 'http://b.com/x', verdict: 'allowed', rule: null },
+      { input: 3, url: 'http://A.COM/x/1', verdict: 'disallowed', rule: { kind: 'disallow', line: 2, pattern: '/x' } },
+      { input: 4, url: 'http://a.com/y', verdict: 'allowed', rule: null },
+    ]);
+    expect(r.stderr).toBe('');
+  });
+  it('the missing-policy verdict reports no made-up rule', () => {
+    const dir = tempDir();
+    const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--missing', 'disallow', '--format', 'jsonl'], 'https://nofile.com/x\n/relative\n');
+    expect(r.stdout).toBe('{"input":1,"url":"https://nofile.com/x","verdict":"disallowed","rule":null}\n{"input":2,"url":"/relative","verdict":"disallowed","rule":null}\n');
+    expect(r.stderr).toBe('robotstxt: 1 line(s) named no host; answered as disallowed (--missing)\n');
+  });
+});
+
+describe('--format jsonl writes URLs exactly', () => {
+  it('a URL that is not UTF-8 is written one char per byte, with "urlEncoding":"latin1"; control bytes escaped', () => {
+    const robots = join(tempDir(), 'robots.txt');
+    writeFileSync(robots, 'User-agent: *\nDisallow: /\xe9\n', 'latin1');
+    const input = Buffer.concat([Buffer.from('/\xe9x\n/%E9x\n', 'latin1'), Buffer.from('/é"\\\t\x01\n', 'utf8')]);
+    const r = robotstxt(['check', '--robots', robots, '--agent', 'x', '--format', 'jsonl'], input);
+    const lines = Buffer.from(r.stdout, 'latin1').toString('utf8').trim().split('\n');
+    // the raw byte 0xE9 is not the normalised pattern /%E9 (the reference compares the URL as it is)
+    expect(lines[0]).toBe('{"input":1,"url":"/\u00e9x","urlEncoding":"latin1","verdict":"allowed","rule":null}');
+    expect(lines[1]).toBe('{"input":2,"url":"/%E9x","verdict":"disallowed","rule":{"kind":"disallow","line":2,"pattern":"/%E9"}}');
+    expect(JSON.parse(lines[0]).url).toBe('/\u00e9x');
+    expect(JSON.parse(lines[2])).toEqual({ input: 3, url: '/é"\\\t\u0001', verdict: 'allowed', rule: null });
+    expect(lines[2]).toBe('{"input":3,"url":"/é\\"\\\\\\t\\u0001","verdict":"allowed","rule":null}');
+  });
+});
