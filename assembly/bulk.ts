@@ -211,7 +211,7 @@ export function matchLine(p: usize, verdictPtr: usize, explain: bool): usize {
     return next;
   }
   // the NFA; in google mode with the path found by the vector scan (the same path as findPathStart)
-  const pathStart = rfcMode ? 0 : pathStartOf(p);
+  const pathStart: usize = rfcMode ? 0 : pathStartOf(p);
   const stop = findLf(rfcMode ? p : hostScanStop);
   const urlEnd = urlEndOfLine(p, stop);
   store<u8>(verdictPtr, <u8>(rfcMode ? nfaVerdict(p, urlEnd) : nfaDecision(matchPath(pathStart == 0 ? PATH_IS_ROOT : pathStart, urlEnd))));

@@ -104,17 +104,28 @@ function markWayTo(node: u32): void {
   while (markInAutomaton(node) && node != 0) node = load<u32>(tmpPtr + <usize>node * TMP_NODE_SIZE + TMP_PARENT);
 }
 
+// The previous rule's path (its pattern without a final '$') and the node reached after each of its bytes
+// (u32 per byte at pathNodes): the next rule reuses the nodes of the bytes both share (consecutive rules of
+// a file usually share a prefix), and looks children up only after them.
+let previousPath: usize = 0;
+let previousPathLength: usize = 0;
+let pathNodes: usize = 0;
+
 /** Inserts one rule; when a node already holds a rule of the same kind, the earlier line keeps it. */
 function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: usize): void {
-  let node: u32 = 0;
-  let endRule = false;
+  const endRule = patternLength > 0 && <i32>load<u8>(pattern + patternLength - 1) == CHAR_DOLLAR;
+  const pathLength = endRule ? patternLength - 1 : patternLength;
+  let shared: usize = 0;
+  const limit = min(pathLength, previousPathLength);
+  while (shared < limit && load<u8>(pattern + shared) == load<u8>(previousPath + shared)) shared++;
+  let node: u32 = shared > 0 ? load<u32>(pathNodes + (shared - 1) * 4) : 0;
+  // a '*' in the shared bytes: the way to it and the nodes after it were marked with the previous rule
   let afterStar = false;
-  for (let i: usize = 0; i < patternLength; i++) {
+  for (let i: usize = 0; i < shared; i++) {
+    if (<i32>load<u8>(pattern + i) == CHAR_ASTERISK) { afterStar = true; break; }
+  }
+  for (let i = shared; i < pathLength; i++) {
     const c = <i32>load<u8>(pattern + i);
-    if (c == CHAR_DOLLAR && i + 1 == patternLength) {
-      endRule = true;
-      break;
-    }
     if (c == CHAR_ASTERISK) {
       if (!afterStar) markWayTo(node);
       afterStar = true;
@@ -123,7 +134,10 @@ function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: us
       node = literalChild(node, c);
     }
     if (afterStar) markInAutomaton(node);
+    store<u32>(pathNodes + i * 4, node);
   }
+  previousPath = pattern;
+  previousPathLength = pathLength;
   const record = nodesPtr + <usize>node * NODE_SIZE;
   const field = endRule
     ? (kind == RULE_KIND_ALLOW ? NODE_ALLOW_END_RULE : NODE_DISALLOW_END_RULE)
@@ -173,6 +187,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   const rulesPtr = alignUp(patternsPtr + patternsBound, 8);
   ensureCapacity(rulesPtr + <usize>ruleCount * 2 * RULE_SIZE);
   let patternsLength: usize = 0;
+  let longestPattern: usize = 0;
   let compiledRuleCount: u32 = 0;
   for (let i: u32 = 0; i < ruleCount; i++) {
     const input = inputPtr + <usize>i * RULE_INPUT_SIZE;
@@ -183,6 +198,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     const pattern = patternsPtr + patternsLength;
     const length = rfcMode ? normalizeRfc(value, valueLength, pattern, false) : normalizeGooglePattern(value, valueLength, pattern);
     writeRule(rulesPtr, compiledRuleCount++, kind, line, patternsLength, length, i, 0);
+    longestPattern = max(longestPattern, length);
     patternsLength += length;
     // GoogleOnly: an allow rule for ".../index.htm*" also allows ".../" exactly.
     if (!rfcMode && kind == RULE_KIND_ALLOW) {
@@ -198,12 +214,14 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
 
   // 2. build the trie: final node records and build-time sibling lists
   const nodeBound = patternsLength + 1;
-  tmpPtr = alignUp(rulesPtr + <usize>compiledRuleCount * RULE_SIZE, 8);
-  const blobPtr = alignUp(tmpPtr + nodeBound * TMP_NODE_SIZE, 16);
+  tmpPtr = alignUp(rulesPtr + <usize>compiledRuleCount * RULE_SIZE, 16);
+  pathNodes = alignUp(tmpPtr + nodeBound * TMP_NODE_SIZE, 8);
+  const blobPtr = alignUp(pathNodes + (longestPattern + 1) * 4, 16);
   nodesPtr = blobPtr + HEADER_SIZE;
   ensureCapacity(nodesPtr + nodeBound * NODE_SIZE);
   nodeCount = 0;
   automatonNodes = 0;
+  previousPathLength = 0;
   newNode(0);
   for (let r: u32 = 0; r < compiledRuleCount; r++) {
     const rule = rulesPtr + <usize>r * RULE_SIZE;

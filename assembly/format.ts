@@ -82,11 +82,35 @@ export function countLines(p: usize, length: usize): u32 {
 
 // ---- jsonl ----
 
-/** Writes an ASCII string constant; returns the new end. */
-@inline function writeText(out: usize, text: string): usize {
-  const chars = changetype<usize>(text);
-  const length = <usize>text.length;
-  for (let i: usize = 0; i < length; i++) store<u8>(out + i, <u8>load<u16>(chars + (i << 1)));
+// The jsonl output's constant pieces, as bytes in a static area filled once when the module starts (the
+// core never uses its runtime's allocator: memory past the statics belongs to the host).
+const constantArea = memory.data(512);
+let constantEnd: usize = constantArea;
+/** Places an ASCII string in the constant area; returns its address (high 32 bits) and length (low 32). */
+function constant(text: string): u64 {
+  const at = constantEnd;
+  for (let i = 0; i < text.length; i++) store<u8>(at + <usize>i, <u8>text.charCodeAt(i));
+  constantEnd += <usize>text.length;
+  return (<u64>at << 32) | <u64>text.length;
+}
+const INPUT_OPEN = constant("{\"input\":");
+const URL_OPEN = constant(",\"url\":\"");
+const URL_CLOSE = constant("\"");
+const URL_CLOSE_LATIN1 = constant("\",\"urlEncoding\":\"latin1\"");
+const ALLOWED_RULE = constant(",\"verdict\":\"allowed\",\"rule\":");
+const DISALLOWED_RULE = constant(",\"verdict\":\"disallowed\",\"rule\":");
+const NO_RULE_TEXT = constant("null");
+const ALLOW_LINE = constant("{\"kind\":\"allow\",\"line\":");
+const DISALLOW_LINE = constant("{\"kind\":\"disallow\",\"line\":");
+const PATTERN_OPEN = constant(",\"pattern\":\"");
+const PATTERN_CLOSE = constant("\"}");
+const OBJECT_CLOSE = constant("}\n");
+const UNICODE_ESCAPE = constant("\\u00");
+
+/** Writes a constant placed by constant(); returns the new end. */
+@inline function writeConstant(out: usize, placed: u64): usize {
+  const length = <usize>(placed & 0xffffffff);
+  memory.copy(out, <usize>(placed >> 32), length);
   return out + length;
 }
 
@@ -129,8 +153,9 @@ function utf8SequenceLength(p: usize, end: usize): usize {
   return 0;
 }
 
-/** True when [p, end) is valid UTF-8. */
+/** True when [p, end) is valid UTF-8 (16 bytes a step while they are ASCII). */
 export function isUtf8(p: usize, end: usize): bool {
+  while (p + 16 <= end && i8x16.bitmask(v128.load(p)) == 0) p += 16;
   while (p < end) {
     if (load<u8>(p) < 0x80) { p++; continue; }
     const length = utf8SequenceLength(p, end);
@@ -150,6 +175,25 @@ const HEX_DIGITS = "0123456789abcdef";
 function writeJsonStringBody(out: usize, p: usize, end: usize, utf8: bool): usize {
   const hex = changetype<usize>(HEX_DIGITS);
   while (p < end) {
+    // 16 bytes at a time while none needs escaping (and, for latin1, none is >= 0x80); the output has room
+    if (p + 16 <= end) {
+      const chunk = v128.load(p);
+      let special = v128.or(v128.or(i8x16.lt_u(chunk, i8x16.splat(0x20)), i8x16.eq(chunk, i8x16.splat(0x22))), i8x16.eq(chunk, i8x16.splat(0x5c)));
+      if (!utf8) special = v128.or(special, i8x16.lt_s(chunk, i8x16.splat(0)));
+      const mask = i8x16.bitmask(special);
+      if (mask == 0) {
+        v128.store(out, chunk);
+        out += 16;
+        p += 16;
+        continue;
+      }
+      const plain = <usize>ctz(mask);
+      if (plain > 0) {
+        v128.store(out, chunk); // the bytes past `plain` are overwritten below
+        out += plain;
+        p += plain;
+      }
+    }
     const c = <u32>load<u8>(p++);
     if (c >= 0x20 && c != 0x22 && c != 0x5c && c < 0x80) {
       store<u8>(out++, <u8>c);
@@ -170,7 +214,7 @@ function writeJsonStringBody(out: usize, p: usize, end: usize, utf8: bool): usiz
       store<u8>(out + 1, <u8>(c == 0x08 ? 0x62 : c == 0x09 ? 0x74 : c == 0x0a ? 0x6e : c == 0x0c ? 0x66 : 0x72)); // b t n f r
       out += 2;
     } else {
-      out = writeText(out, "\\u00");
+      out = writeConstant(out, UNICODE_ESCAPE);
       store<u8>(out, <u8>load<u16>(hex + ((<usize>c >> 4) << 1)));
       store<u8>(out + 1, <u8>load<u16>(hex + ((<usize>c & 15) << 1)));
       out += 2;
@@ -214,25 +258,25 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
     const rule = load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_RECORD);
     const patternLength: usize = rule != 0 ? <usize>load<u32>(<usize>rule + RULE_PATTERN_LENGTH) : 0;
     if (out + JSONL_LINE_OVERHEAD + 6 * (urlStop - p) + 6 * patternLength > outputEnd) break;
-    out = writeText(out, "{\"input\":");
+    out = writeConstant(out, INPUT_OPEN);
     out = writeDecimal(out, numbersPtr != 0 ? load<u32>(numbersPtr + <usize>i * 4) : firstNumber + i);
-    out = writeText(out, ",\"url\":\"");
+    out = writeConstant(out, URL_OPEN);
     const utf8 = isUtf8(p, urlStop);
     out = writeJsonStringBody(out, p, urlStop, utf8);
-    out = writeText(out, utf8 ? "\"" : "\",\"urlEncoding\":\"latin1\"");
-    out = writeText(out, verdict == VERDICT_ALLOWED ? ",\"verdict\":\"allowed\",\"rule\":" : ",\"verdict\":\"disallowed\",\"rule\":");
+    out = utf8 ? writeConstant(out, URL_CLOSE) : writeConstant(out, URL_CLOSE_LATIN1);
+    out = verdict == VERDICT_ALLOWED ? writeConstant(out, ALLOWED_RULE) : writeConstant(out, DISALLOWED_RULE);
     if (rule == 0) {
-      out = writeText(out, "null");
+      out = writeConstant(out, NO_RULE_TEXT);
     } else {
       const record = <usize>rule;
-      out = writeText(out, load<i32>(record + RULE_KIND) == RULE_KIND_ALLOW ? "{\"kind\":\"allow\",\"line\":" : "{\"kind\":\"disallow\",\"line\":");
+      out = load<i32>(record + RULE_KIND) == RULE_KIND_ALLOW ? writeConstant(out, ALLOW_LINE) : writeConstant(out, DISALLOW_LINE);
       out = writeDecimal(out, load<u32>(record + RULE_LINE));
-      out = writeText(out, ",\"pattern\":\"");
+      out = writeConstant(out, PATTERN_OPEN);
       const pattern = <usize>load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_PATTERNS) + <usize>load<u32>(record + RULE_PATTERN_OFFSET);
       out = writeJsonStringBody(out, pattern, pattern + patternLength, isUtf8(pattern, pattern + patternLength));
-      out = writeText(out, "\"}");
+      out = writeConstant(out, PATTERN_CLOSE);
     }
-    out = writeText(out, "}\n");
+    out = writeConstant(out, OBJECT_CLOSE);
     p = stop + 1;
   }
   jsonlLinesDone = i;

@@ -94,3 +94,41 @@ export function urlsFromRuleValues(values: readonly string[], count: number, see
   }
   return urls;
 }
+
+/**
+ * The robots.txt of generated host number `index`: the mix a crawl meets (seeded, same bytes everywhere) —
+ * CMS defaults of a few lines, small sites with a handful of rules and a sitemap, shops with about 50 rules
+ * (shopRobots), and now and then a block-all or an empty file. 100 bytes to about 2 KB.
+ */
+export function hostRobots(index: number): string {
+  const random = seededRandom(1000 + index);
+  const roll = random();
+  if (roll < 0.25) return `User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nSitemap: https://site${index}.example/wp-sitemap.xml\n`;
+  if (roll < 0.6) {
+    const lines = ['User-agent: *'];
+    const rules = 2 + Math.floor(random() * 10);
+    for (let k = 0; k < rules; k++) lines.push(`${random() < 0.8 ? 'Disallow' : 'Allow'}: /${pick(random, SECTIONS)}/${random() < 0.3 ? '*' : ''}${pick(random, WORDS)}`);
+    if (random() < 0.4) lines.push('', `User-agent: ${pick(random, ['Googlebot', 'Bingbot', 'AhrefsBot', 'GPTBot'])}`, `Disallow: /${pick(random, SECTIONS)}/`);
+    lines.push('', `Sitemap: https://site${index}.example/sitemap.xml`);
+    return lines.join('\n') + '\n';
+  }
+  if (roll < 0.9) return shopRobots(index);
+  if (roll < 0.95) return 'User-agent: *\nDisallow: /\n';
+  return '';
+}
+
+/** Paths a crawler asks of a host with this robots.txt: some under its rules (wildcards filled in), the rest ordinary pages. */
+export function hostPaths(body: string, count: number, seed: number): string[] {
+  const random = seededRandom(seed);
+  const values = body.split(/\r\n|\r|\n/).map((line) => /^\s*(?:dis)?allow\s*:\s*(\S+)/i.exec(line)?.[1]).filter((value): value is string => value !== undefined && value.startsWith('/'));
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    if (values.length > 0 && random() < 0.6) {
+      const value = values[Math.floor(random() * values.length)].replace(/\*/g, pick(random, WORDS)).replace(/\$$/, '');
+      paths.push(random() < 0.5 ? value : `${value}${value.endsWith('/') ? '' : '/'}${slug(random)}`);
+    } else {
+      paths.push(`/${pick(random, CONTENT_SECTIONS)}/${slug(random)}${random() < 0.3 ? `?${pick(random, PARAMS)}=${pick(random, WORDS)}` : ''}`);
+    }
+  }
+  return paths;
+}

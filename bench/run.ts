@@ -11,6 +11,8 @@ import robotsParserModule from 'robots-parser';
 import { parseRobots } from '../src/index.js';
 import { core } from '../src/wasm/core.js';
 import { shopRobots, largeRobots, shopUrls, urlsFromRuleValues } from './data.js';
+import { medianOf, runCli } from './cli-runs.js';
+import { writeMainResults } from './results-file.js';
 
 // robots-parser is CommonJS (module.exports = fn) while its typings say `export default`: call what Node gives.
 interface ReferenceRobots { isAllowed(url: string, agent?: string): boolean | undefined }
@@ -22,7 +24,6 @@ const HOST = 'https://shop.example';
 const AGENT = 'Googlebot';
 const encoder = new TextEncoder();
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const cli = join(root, 'dist/src/cli/main.js');
 const quick = process.argv.includes('--quick'); // smaller command-line inputs (development)
 
 const small = shopRobots();
@@ -123,20 +124,10 @@ const millionFile = join(work, 'urls-1m.txt');
 const million = shopUrls(quick ? 200_000 : 1_000_000, 11);
 writeFileSync(millionFile, million.join('\n') + '\n');
 
-function runCli(args: string[], inputFile: string): { seconds: number; stderr: string } {
-  const input = openSync(inputFile, 'r');
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, ...args], { stdio: [input, 'ignore', 'pipe'], encoding: 'utf8' });
-  const seconds = (performance.now() - started) / 1000;
-  closeSync(input);
-  if (result.status !== 0) throw new Error(`robotstxt ${args.join(' ')} failed: ${result.stderr}`);
-  return { seconds, stderr: result.stderr };
-}
 const cliArgs = (threads: number, stats = false): string[] => ['check', '--robots', robotsFile, '--agent', AGENT, '--threads', String(threads), ...(stats ? ['--stats'] : []), '-'];
 console.log('command line, 1 million URLs, 1 and 2 threads (interleaved runs)...');
 const runs: Record<number, number[]> = { 1: [], 2: [] };
 for (let round = 0; round < 7; round++) for (const threads of [1, 2]) runs[threads].push(runCli(cliArgs(threads), millionFile).seconds);
-const medianOf = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cliOne = million.length / medianOf(runs[1]);
 const cliTwo = million.length / medianOf(runs[2]);
 // The fixed cost that no thread count can share: the same command on an empty input, and Node alone.
@@ -256,6 +247,6 @@ const analysis = join(root, 'bench', 'analysis.md');
 if (existsSync(analysis)) lines.push('', readFileSync(analysis, 'utf8').trimEnd());
 const text = lines.join('\n') + '\n';
 if (sink === -1) console.log(sink);
-if (!quick) writeFileSync(join(root, 'bench', 'RESULTS.md'), text);
+if (!quick) writeMainResults(text);
 console.log(text);
 console.log('automaton of the 10,000-rule matcher after the run:', JSON.stringify(core().automatonStats()));

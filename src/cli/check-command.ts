@@ -39,7 +39,7 @@ Options:
   --stats                 at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,
                           peak memory, and with --robots-dir the hosts compiled, missing and evicted
   --threads N             threads answering URLs (at most 4 per core): this one and N - 1 workers, started
-                          only once the input is long enough (8 MiB; 2 MiB with --robots-dir). Default:
+                          only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
                           available cores with --robots, 1 with --robots-dir (there each thread answers
                           its own share of the hosts with its own share of --cache-mb). Output order is
                           kept.
