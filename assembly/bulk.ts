@@ -163,8 +163,11 @@ function fallbackVerdict(urlPtr: usize, urlEnd: usize): u32 {
   return verdict;
 }
 
-/** Google mode, automaton: the line at p (input followed by an LF sentinel). Writes the verdict, returns the next line's start. */
-function matchLineByAutomaton(p: usize, verdictPtr: usize): usize {
+/**
+ * Google mode, automaton: the line at p (input followed by an LF sentinel). Writes the verdict (and
+ * decidingRule), returns the next line's start. The caller checked automatonAnswers and set explaining.
+ */
+export function matchLineByAutomaton(p: usize, verdictPtr: usize): usize {
   const lineStart = p;
   const pathStart = pathStartOf(p);
   let stop = hostScanStop;
@@ -210,7 +213,12 @@ export function matchLine(p: usize, verdictPtr: usize, explain: bool): usize {
     setExplaining(false);
     return next;
   }
-  // the NFA; in google mode with the path found by the vector scan (the same path as findPathStart)
+  return matchLineByNfa(p, verdictPtr);
+}
+
+/** The line at p by the trie NFA (both modes); writes its verdict and decidingRule, returns the next line's start. */
+export function matchLineByNfa(p: usize, verdictPtr: usize): usize {
+  // in google mode with the path found by the vector scan (the same path as findPathStart)
   const pathStart: usize = rfcMode ? 0 : pathStartOf(p);
   const stop = findLf(rfcMode ? p : hostScanStop);
   const urlEnd = urlEndOfLine(p, stop);

@@ -5,79 +5,86 @@ import {
   RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE,
   RULE_KIND, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SOURCE_INDEX, RULE_DERIVED, RULE_SIZE,
   RULE_KIND_ALLOW, FLAG_RFC_MODE, BLOB_MAGIC, HEADER_MAGIC, HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_RULE_COUNT,
-  HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET,
-  HEADER_PATTERNS_OFFSET, HEADER_TOTAL_LENGTH, HEADER_EDGE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_GENERATION, HEADER_SIZE, CHAR_SLASH, CHAR_DOLLAR, CHAR_ASTERISK,
+  HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET,
+  HEADER_PATTERNS_OFFSET, HEADER_TOTAL_LENGTH, HEADER_RULE_SLOT_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_GENERATION, HEADER_SIZE, CHAR_SLASH, CHAR_DOLLAR, CHAR_ASTERISK,
 } from "../src/constants";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import {
-  NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE,
-  NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE, NODE_STAMP, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR,
-  NODE_IN_AUTOMATON, NO_RULE, NO_NODE, ensureCapacity, alignUp,
+  NODE_FIRST_CHILD, NODE_STAR_CHILD, NODE_RULE_SLOT, NODE_EDGES_AND_FLAGS, NODE_SIZE, NODE_FLAGS_SHIFT,
+  RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, RULE_SLOT_SIZE,
+  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_RULE, NO_NODE, ensureCapacity, alignUp,
 } from "./layout";
-import { buildLiteralTrie, literalTrieBound } from "./literal";
+import { buildLiteralTrie, literalTrieBound, LITERAL_TRIE_SLACK } from "./literal";
 import { wantLiteralTrie } from "./trie";
 
-// Build-time sibling lists, TMP_NODE_SIZE bytes per node, kept apart from the final node records.
-const TMP_FIRST_CHILD: usize = 0; // i32, -1 = none
-const TMP_NEXT_SIBLING: usize = 4; // i32, -1 = none
-const TMP_LABEL: usize = 8; // u32 byte value
-const TMP_PARENT: usize = 12; // u32 (the root's is 0)
-const TMP_NODE_SIZE: usize = 16;
+// Build-time node records, BUILD_SIZE bytes per node in the scratch area (the final records, numbered
+// breadth-first, are written from them at the end: see layOutNodes):
+const BUILD_FIRST_CHILD: usize = 0; // i32, -1 = none: the head of the sorted list of literal children
+const BUILD_NEXT_SIBLING: usize = 4; // i32, -1 = none
+const BUILD_LABEL: usize = 8; // u32 byte value
+const BUILD_PARENT: usize = 12; // u32 (the root's is 0)
+const BUILD_STAR_CHILD: usize = 16; // u32, NO_NODE = none
+const BUILD_FLAGS: usize = 20; // u32 NODE_* flags
+const BUILD_RULE_SLOT: usize = 24; // i32, -1 = none yet
+const BUILD_SIZE: usize = 32;
 
 const INDEX_HTM_LENGTH: usize = 10; // "/index.htm"
 
-let nodesPtr: usize = 0;
-let tmpPtr: usize = 0;
+let buildPtr: usize = 0;
 let nodeCount: u32 = 0;
+let ruleSlotsPtr: usize = 0;
+let ruleSlotCount: u32 = 0;
 
-// A new node as two 16-byte vectors: edge index 0, edge count 0, flags 0, no star child, four rules NO_RULE,
-// stamp 0 (the layout in layout.ts, which these words follow: checked below); and its build-time record:
-// no child, no sibling, label 0, then the parent.
-const NEW_NODE_LOW = i32x4(0, 0, NO_NODE, NO_RULE);
-const NEW_NODE_HIGH = i32x4(NO_RULE, NO_RULE, NO_RULE, 0);
-const NEW_TMP = i32x4(-1, -1, 0, 0);
-assert(NODE_EDGE_INDEX == 0 && NODE_EDGE_COUNT == 4 && NODE_FLAGS == 6 && NODE_STAR_CHILD == 8 && NODE_ALLOW_RULE == 12 &&
-  NODE_DISALLOW_RULE == 16 && NODE_ALLOW_END_RULE == 20 && NODE_DISALLOW_END_RULE == 24 && NODE_STAMP == 28 && NODE_SIZE == 32);
-assert(TMP_FIRST_CHILD == 0 && TMP_NEXT_SIBLING == 4 && TMP_LABEL == 8 && TMP_PARENT == 12 && TMP_NODE_SIZE == 16);
+// A new build record as two 16-byte vectors: no child, no sibling, label 0, then the parent; no star child,
+// no flags, no rule slot (the layout above, which these words follow: checked below).
+const NEW_BUILD_LOW = i32x4(-1, -1, 0, 0);
+const NEW_BUILD_HIGH = i32x4(NO_NODE, 0, -1, 0);
+const NEW_RULE_SLOT = i32x4(NO_RULE, NO_RULE, NO_RULE, NO_RULE);
+assert(BUILD_FIRST_CHILD == 0 && BUILD_NEXT_SIBLING == 4 && BUILD_LABEL == 8 && BUILD_PARENT == 12 && BUILD_STAR_CHILD == 16 &&
+  BUILD_FLAGS == 20 && BUILD_RULE_SLOT == 24 && BUILD_SIZE == 32);
+assert(RULE_SLOT_ALLOW == 0 && RULE_SLOT_DISALLOW == 4 && RULE_SLOT_ALLOW_END == 8 && RULE_SLOT_DISALLOW_END == 12 && RULE_SLOT_SIZE == 16);
+
+@inline function buildRecord(index: u32): usize {
+  return buildPtr + <usize>index * BUILD_SIZE;
+}
 
 function newNode(parent: u32): u32 {
   const index = nodeCount++;
-  const node = nodesPtr + <usize>index * NODE_SIZE;
-  v128.store(node, NEW_NODE_LOW);
-  v128.store(node + 16, NEW_NODE_HIGH);
-  v128.store(tmpPtr + <usize>index * TMP_NODE_SIZE, i32x4.replace_lane(NEW_TMP, 3, <i32>parent));
+  const record = buildRecord(index);
+  v128.store(record, i32x4.replace_lane(NEW_BUILD_LOW, 3, <i32>parent));
+  v128.store(record + 16, NEW_BUILD_HIGH);
   return index;
 }
 
 /** The literal child of parent for byte label, created (in sorted sibling order) when missing. */
 function literalChild(parent: u32, label: i32): u32 {
-  const parentTmp = tmpPtr + <usize>parent * TMP_NODE_SIZE;
+  const parentRecord = buildRecord(parent);
   let previous: i32 = -1;
-  let current = load<i32>(parentTmp + TMP_FIRST_CHILD);
+  let current = load<i32>(parentRecord + BUILD_FIRST_CHILD);
   while (current >= 0) {
-    const currentTmp = tmpPtr + <usize>current * TMP_NODE_SIZE;
-    const currentLabel = load<i32>(currentTmp + TMP_LABEL);
+    const currentRecord = buildRecord(<u32>current);
+    const currentLabel = load<i32>(currentRecord + BUILD_LABEL);
     if (currentLabel == label) return <u32>current;
     if (currentLabel > label) break;
     previous = current;
-    current = load<i32>(currentTmp + TMP_NEXT_SIBLING);
+    current = load<i32>(currentRecord + BUILD_NEXT_SIBLING);
   }
   const child = newNode(parent);
-  const childTmp = tmpPtr + <usize>child * TMP_NODE_SIZE;
-  store<i32>(childTmp + TMP_LABEL, label);
-  store<i32>(childTmp + TMP_NEXT_SIBLING, current);
-  if (previous < 0) store<i32>(parentTmp + TMP_FIRST_CHILD, child);
-  else store<i32>(tmpPtr + <usize>previous * TMP_NODE_SIZE + TMP_NEXT_SIBLING, child);
+  const childRecord = buildRecord(child);
+  store<i32>(childRecord + BUILD_LABEL, label);
+  store<i32>(childRecord + BUILD_NEXT_SIBLING, current);
+  if (previous < 0) store<i32>(parentRecord + BUILD_FIRST_CHILD, child);
+  else store<i32>(buildRecord(<u32>previous) + BUILD_NEXT_SIBLING, child);
   return child;
 }
 
 function starChild(parent: u32): u32 {
-  const parentNode = nodesPtr + <usize>parent * NODE_SIZE;
-  let child = load<u32>(parentNode + NODE_STAR_CHILD);
+  const parentRecord = buildRecord(parent);
+  let child = load<u32>(parentRecord + BUILD_STAR_CHILD);
   if (child == NO_NODE) {
     child = newNode(parent);
-    store<u32>(parentNode + NODE_STAR_CHILD, child);
-    store<u16>(nodesPtr + <usize>child * NODE_SIZE + NODE_FLAGS, <u16>NODE_IS_STAR);
+    store<u32>(parentRecord + BUILD_STAR_CHILD, child);
+    store<u32>(buildRecord(child) + BUILD_FLAGS, NODE_IS_STAR);
   }
   return child;
 }
@@ -91,17 +98,17 @@ let automatonNodes: u32 = 0;
  * patterns through it).
  */
 function markInAutomaton(node: u32): bool {
-  const address = nodesPtr + <usize>node * NODE_SIZE;
-  const flags = <u32>load<u16>(address + NODE_FLAGS);
+  const record = buildRecord(node);
+  const flags = load<u32>(record + BUILD_FLAGS);
   if (flags & NODE_IN_AUTOMATON) return false;
-  store<u16>(address + NODE_FLAGS, <u16>(flags | NODE_IN_AUTOMATON));
+  store<u32>(record + BUILD_FLAGS, flags | NODE_IN_AUTOMATON);
   automatonNodes++;
   return true;
 }
 
 /** Marks node and its ancestors up to the first one already marked (the way to a '*'). */
 function markWayTo(node: u32): void {
-  while (markInAutomaton(node) && node != 0) node = load<u32>(tmpPtr + <usize>node * TMP_NODE_SIZE + TMP_PARENT);
+  while (markInAutomaton(node) && node != 0) node = load<u32>(buildRecord(node) + BUILD_PARENT);
 }
 
 // The previous rule's path (its pattern without a final '$') and the node reached after each of its bytes
@@ -138,12 +145,56 @@ function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: us
   }
   previousPath = pattern;
   previousPathLength = pathLength;
-  const record = nodesPtr + <usize>node * NODE_SIZE;
-  const field = endRule
-    ? (kind == RULE_KIND_ALLOW ? NODE_ALLOW_END_RULE : NODE_DISALLOW_END_RULE)
-    : (kind == RULE_KIND_ALLOW ? NODE_ALLOW_RULE : NODE_DISALLOW_RULE);
-  if (load<i32>(record + field) == NO_RULE) store<i32>(record + field, ruleIndex);
-  store<u16>(record + NODE_FLAGS, load<u16>(record + NODE_FLAGS) | <u16>(endRule ? NODE_HAS_END_RULE : NODE_HAS_RULE));
+  const record = buildRecord(node);
+  let slot = load<i32>(record + BUILD_RULE_SLOT);
+  if (slot < 0) {
+    slot = <i32>ruleSlotCount;
+    ruleSlotCount++;
+    store<i32>(record + BUILD_RULE_SLOT, slot);
+    v128.store(ruleSlotsPtr + <usize>slot * RULE_SLOT_SIZE, NEW_RULE_SLOT);
+  }
+  const field = ruleSlotsPtr + <usize>slot * RULE_SLOT_SIZE + (endRule
+    ? (kind == RULE_KIND_ALLOW ? RULE_SLOT_ALLOW_END : RULE_SLOT_DISALLOW_END)
+    : (kind == RULE_KIND_ALLOW ? RULE_SLOT_ALLOW : RULE_SLOT_DISALLOW));
+  if (load<i32>(field) == NO_RULE) store<i32>(field, ruleIndex);
+  store<u32>(record + BUILD_FLAGS, load<u32>(record + BUILD_FLAGS) | (endRule ? NODE_HAS_END_RULE : NODE_HAS_RULE));
+}
+
+/**
+ * Writes the final node records at nodesPtr and their labels at labelsPtr, numbering the nodes breadth-first
+ * so that every node's literal children are consecutive (layout.ts); queuePtr: u32 per node of scratch (the
+ * build index of each final node).
+ */
+function layOutNodes(nodesPtr: usize, labelsPtr: usize, queuePtr: usize): void {
+  store<u32>(queuePtr, 0);
+  store<u8>(labelsPtr, 0);
+  let tail: u32 = 1;
+  for (let head: u32 = 0; head < nodeCount; head++) {
+    const record = buildRecord(load<u32>(queuePtr + <usize>head * 4));
+    const firstChild = tail;
+    let child = load<i32>(record + BUILD_FIRST_CHILD);
+    while (child >= 0) {
+      const childRecord = buildRecord(<u32>child);
+      store<u32>(queuePtr + <usize>tail * 4, <u32>child);
+      store<u8>(labelsPtr + <usize>tail, <u8>load<u32>(childRecord + BUILD_LABEL));
+      tail++;
+      child = load<i32>(childRecord + BUILD_NEXT_SIBLING);
+    }
+    const edgeCount = tail - firstChild;
+    let star: u32 = NO_NODE;
+    const buildStar = load<u32>(record + BUILD_STAR_CHILD);
+    if (buildStar != NO_NODE) {
+      star = tail;
+      store<u32>(queuePtr + <usize>tail * 4, buildStar);
+      store<u8>(labelsPtr + <usize>tail, 0);
+      tail++;
+    }
+    const node = nodesPtr + <usize>head * NODE_SIZE;
+    store<u32>(node + NODE_FIRST_CHILD, firstChild);
+    store<u32>(node + NODE_STAR_CHILD, star);
+    store<i32>(node + NODE_RULE_SLOT, max(load<i32>(record + BUILD_RULE_SLOT), 0));
+    store<u32>(node + NODE_EDGES_AND_FLAGS, edgeCount | (load<u32>(record + BUILD_FLAGS) << NODE_FLAGS_SHIFT)); // the stamp (high half) starts at 0
+  }
 }
 
 /** Length of the "<up to and including last '/'>" part when the part after the last '/' starts with "index.htm", else 0. */
@@ -212,14 +263,16 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     }
   }
 
-  // 2. build the trie: final node records and build-time sibling lists
+  // 2. build the trie in build records (scratch), the rule slots beside them
   const nodeBound = patternsLength + 1;
-  tmpPtr = alignUp(rulesPtr + <usize>compiledRuleCount * RULE_SIZE, 16);
-  pathNodes = alignUp(tmpPtr + nodeBound * TMP_NODE_SIZE, 8);
-  const blobPtr = alignUp(pathNodes + (longestPattern + 1) * 4, 16);
-  nodesPtr = blobPtr + HEADER_SIZE;
-  ensureCapacity(nodesPtr + nodeBound * NODE_SIZE);
+  buildPtr = alignUp(rulesPtr + <usize>compiledRuleCount * RULE_SIZE, 16);
+  ruleSlotsPtr = buildPtr + nodeBound * BUILD_SIZE;
+  pathNodes = ruleSlotsPtr + <usize>compiledRuleCount * RULE_SLOT_SIZE;
+  const queuePtr = alignUp(pathNodes + (longestPattern + 1) * 4, 16);
+  const blobPtr = alignUp(queuePtr + nodeBound * 4, 16);
+  ensureCapacity(blobPtr);
   nodeCount = 0;
+  ruleSlotCount = 0;
   automatonNodes = 0;
   previousPathLength = 0;
   newNode(0);
@@ -228,50 +281,34 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     insertRule(<i32>r, load<i32>(rule + RULE_KIND), patternsPtr + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), <usize>load<u32>(rule + RULE_PATTERN_LENGTH));
   }
 
-  // 3. edges: each node's literal children, sorted by byte, contiguous
-  const edgeBytesPtr = nodesPtr + <usize>nodeCount * NODE_SIZE;
-  const edgeBound = <usize>nodeCount; // fewer edges than nodes
-  const edgeTargetsPtr = alignUp(edgeBytesPtr + edgeBound, 4);
-  ensureCapacity(edgeTargetsPtr + edgeBound * 4);
-  let edgeCount: u32 = 0;
-  for (let n: u32 = 0; n < nodeCount; n++) {
-    const node = nodesPtr + <usize>n * NODE_SIZE;
-    store<u32>(node + NODE_EDGE_INDEX, edgeCount);
-    let child = load<i32>(tmpPtr + <usize>n * TMP_NODE_SIZE + TMP_FIRST_CHILD);
-    let count: u32 = 0;
-    while (child >= 0) {
-      const childTmp = tmpPtr + <usize>child * TMP_NODE_SIZE;
-      store<u8>(edgeBytesPtr + edgeCount, <u8>load<u32>(childTmp + TMP_LABEL));
-      store<u32>(edgeTargetsPtr + <usize>edgeCount * 4, <u32>child);
-      edgeCount++;
-      count++;
-      child = load<i32>(childTmp + TMP_NEXT_SIBLING);
-    }
-    store<u16>(node + NODE_EDGE_COUNT, <u16>count);
-  }
-
-  // 4. rules and patterns after the edges, then the literal trie; header last
-  const finalRulesPtr = alignUp(edgeTargetsPtr + <usize>edgeCount * 4, 8);
+  // 3. the blob: | header | nodes | rule slots | labels (+ slack) | rules | patterns | literal trie |
+  const nodesPtr = blobPtr + HEADER_SIZE;
+  const finalRuleSlotsPtr = nodesPtr + <usize>nodeCount * NODE_SIZE;
+  const labelsPtr = finalRuleSlotsPtr + <usize>ruleSlotCount * RULE_SLOT_SIZE;
+  const finalRulesPtr = alignUp(labelsPtr + <usize>nodeCount + LITERAL_TRIE_SLACK, 8);
   const finalPatternsPtr = finalRulesPtr + <usize>compiledRuleCount * RULE_SIZE;
   const literalPtr = alignUp(finalPatternsPtr + patternsLength, 16);
   const withLiteralTrie = wantLiteralTrie(nodeCount, automatonNodes);
   const literalBound = withLiteralTrie ? literalTrieBound(nodeCount) : 0;
   ensureCapacity(literalPtr + literalBound);
+  layOutNodes(nodesPtr, labelsPtr, queuePtr);
+  memory.fill(labelsPtr + <usize>nodeCount, 0, LITERAL_TRIE_SLACK); // vector label loads may read past the last node's
+  memory.copy(finalRuleSlotsPtr, ruleSlotsPtr, <usize>ruleSlotCount * RULE_SLOT_SIZE);
   memory.copy(finalRulesPtr, rulesPtr, <usize>compiledRuleCount * RULE_SIZE);
   memory.copy(finalPatternsPtr, patternsPtr, patternsLength);
-  const literalLength = withLiteralTrie ? buildLiteralTrie(nodesPtr, edgeBytesPtr, edgeTargetsPtr, finalRulesPtr, nodeCount, literalPtr, alignUp(literalPtr + literalBound, 16)) : 0;
+  const literalLength = withLiteralTrie ? buildLiteralTrie(nodesPtr, labelsPtr, finalRuleSlotsPtr, finalRulesPtr, nodeCount, literalPtr, alignUp(literalPtr + literalBound, 16)) : 0;
   const blobEnd = alignUp(literalPtr + literalLength, 8);
   store<u32>(blobPtr + HEADER_MAGIC, BLOB_MAGIC);
   store<u32>(blobPtr + HEADER_FLAGS, flags);
   store<u32>(blobPtr + HEADER_NODE_COUNT, nodeCount);
   store<u32>(blobPtr + HEADER_RULE_COUNT, compiledRuleCount);
   store<u32>(blobPtr + HEADER_NODES_OFFSET, <u32>(nodesPtr - blobPtr));
-  store<u32>(blobPtr + HEADER_EDGE_BYTES_OFFSET, <u32>(edgeBytesPtr - blobPtr));
-  store<u32>(blobPtr + HEADER_EDGE_TARGETS_OFFSET, <u32>(edgeTargetsPtr - blobPtr));
+  store<u32>(blobPtr + HEADER_LABELS_OFFSET, <u32>(labelsPtr - blobPtr));
+  store<u32>(blobPtr + HEADER_RULE_SLOTS_OFFSET, <u32>(finalRuleSlotsPtr - blobPtr));
   store<u32>(blobPtr + HEADER_RULES_OFFSET, <u32>(finalRulesPtr - blobPtr));
   store<u32>(blobPtr + HEADER_PATTERNS_OFFSET, <u32>(finalPatternsPtr - blobPtr));
   store<u32>(blobPtr + HEADER_TOTAL_LENGTH, <u32>(blobEnd - blobPtr));
-  store<u32>(blobPtr + HEADER_EDGE_COUNT, edgeCount);
+  store<u32>(blobPtr + HEADER_RULE_SLOT_COUNT, ruleSlotCount);
   store<u32>(blobPtr + HEADER_LITERAL_OFFSET, withLiteralTrie ? <u32>(literalPtr - blobPtr) : 0);
   store<u32>(blobPtr + HEADER_AUTOMATON_NODE_COUNT, automatonNodes);
   store<u32>(blobPtr + HEADER_GENERATION, 0);

@@ -26,11 +26,11 @@
 // of states is bounded by the region (then: flush and NFA fallback).
 import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, RULE_PATTERN_LENGTH, RULE_LINE, RULE_SIZE, AUTOMATON_OVERFLOWS, AUTOMATON_HEADER_SIZE } from "../src/constants";
 import {
-  NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE,
-  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_NODE, NO_RULE, alignUp,
+  NODE_FIRST_CHILD, NODE_STAR_CHILD, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END,
+  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_NODE, NO_RULE, alignUp, edgeCountOf, flagsOf,
 } from "./layout";
 import { findAnyOf8 } from "./scan";
-import { edgeBytesBase, edgeTargetsBase, blobNodeCount, automatonNodeCount, splitLiteral, rulesBase, nodeAddress, childFor, nextGeneration, stampNode } from "./trie";
+import { labelsBase, blobNodeCount, automatonNodeCount, splitLiteral, rulesBase, nodeAddress, childFor, nextGeneration, stampNode, ruleSlotOf } from "./trie";
 
 const ENTRY_SPECIAL: u32 = 0x80000000;
 const ENTRY_UNKNOWN: u32 = 0xffffffff;
@@ -182,11 +182,11 @@ function layOut(dfaPtr: usize, capacity: usize): void {
   for (let n: u32 = 0; n < blobNodeCount; n++) {
     const node = nodeAddress(n);
     if (!inAutomaton(n)) continue;
-    const first = load<u32>(node + NODE_EDGE_INDEX);
-    const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
-    for (let e: u32 = 0; e < count; e++) {
-      if (!inAutomaton(load<u32>(edgeTargetsBase + <usize>(first + e) * 4))) continue;
-      const label = <usize>load<u8>(edgeBytesBase + <usize>(first + e));
+    const first = load<u32>(node + NODE_FIRST_CHILD);
+    const count = edgeCountOf(node);
+    for (let child = first; child < first + count; child++) {
+      if (!inAutomaton(child)) continue;
+      const label = <usize>load<u8>(labelsBase + <usize>child);
       if (<u32>load<u8>(classOf + label) == CLASS_OTHER) {
         store<u8>(classByte + <usize>classCount, <u8>label);
         store<u8>(classOf + label, <u8>classCount);
@@ -230,7 +230,7 @@ function layOut(dfaPtr: usize, capacity: usize): void {
 
 /** Whether the automaton works on this node (all nodes, unless the literal trie answers the literal ones). */
 @inline function inAutomaton(index: u32): bool {
-  return !splitLiteral || (<u32>load<u16>(nodeAddress(index) + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0;
+  return !splitLiteral || (flagsOf(nodeAddress(index)) & NODE_IN_AUTOMATON) != 0;
 }
 
 @inline function pushNode(index: u32, stamp: u32, length: u32): u32 {
@@ -294,11 +294,11 @@ function skipBytesOf(record: usize, length: u32): u32 {
   let count: u32 = 0;
   for (let i: u32 = 0; i < length; i++) {
     const node = nodeAddress(load<u32>(setBuffer + <usize>i * 4));
-    if ((<u32>load<u16>(node + NODE_FLAGS) & NODE_IS_STAR) == 0) return 0;
-    const first = load<u32>(node + NODE_EDGE_INDEX);
-    const edges = <u32>load<u16>(node + NODE_EDGE_COUNT);
+    if ((flagsOf(node) & NODE_IS_STAR) == 0) return 0;
+    const first = load<u32>(node + NODE_FIRST_CHILD);
+    const edges = edgeCountOf(node);
     for (let e: u32 = 0; e < edges; e++) {
-      const label = load<u8>(edgeBytesBase + <usize>(first + e));
+      const label = load<u8>(labelsBase + <usize>(first + e));
       let known = false;
       for (let k: u32 = 0; k < count; k++) if (load<u8>(record + STATE_SKIP_BYTES + <usize>k) == label) known = true;
       if (known) continue;
@@ -365,18 +365,19 @@ function createState(length: u32): i32 {
   let allowRule = NO_RULE, disallowRule = NO_RULE, endAllowRule = NO_RULE, endDisallowRule = NO_RULE;
   for (let i: u32 = 0; i < length; i++) {
     const node = nodeAddress(load<u32>(setBuffer + <usize>i * 4));
-    const flags = <u32>load<u16>(node + NODE_FLAGS);
+    const flags = flagsOf(node);
+    const slot = ruleSlotOf(node);
     if (flags & NODE_HAS_RULE) {
-      allow = max(allow, rulePriority(load<i32>(node + NODE_ALLOW_RULE)));
-      disallow = max(disallow, rulePriority(load<i32>(node + NODE_DISALLOW_RULE)));
-      allowRule = betterRule(allowRule, load<i32>(node + NODE_ALLOW_RULE));
-      disallowRule = betterRule(disallowRule, load<i32>(node + NODE_DISALLOW_RULE));
+      allow = max(allow, rulePriority(load<i32>(slot + RULE_SLOT_ALLOW)));
+      disallow = max(disallow, rulePriority(load<i32>(slot + RULE_SLOT_DISALLOW)));
+      allowRule = betterRule(allowRule, load<i32>(slot + RULE_SLOT_ALLOW));
+      disallowRule = betterRule(disallowRule, load<i32>(slot + RULE_SLOT_DISALLOW));
     }
     if (flags & NODE_HAS_END_RULE) {
-      endAllow = max(endAllow, rulePriority(load<i32>(node + NODE_ALLOW_END_RULE)));
-      endDisallow = max(endDisallow, rulePriority(load<i32>(node + NODE_DISALLOW_END_RULE)));
-      endAllowRule = betterRule(endAllowRule, load<i32>(node + NODE_ALLOW_END_RULE));
-      endDisallowRule = betterRule(endDisallowRule, load<i32>(node + NODE_DISALLOW_END_RULE));
+      endAllow = max(endAllow, rulePriority(load<i32>(slot + RULE_SLOT_ALLOW_END)));
+      endDisallow = max(endDisallow, rulePriority(load<i32>(slot + RULE_SLOT_DISALLOW_END)));
+      endAllowRule = betterRule(endAllowRule, load<i32>(slot + RULE_SLOT_ALLOW_END));
+      endDisallowRule = betterRule(endDisallowRule, load<i32>(slot + RULE_SLOT_DISALLOW_END));
     }
   }
   store<i32>(rules + SET_ALLOW_RULE * 4, allowRule);
@@ -412,7 +413,7 @@ function computeEntry(rowOffset: u32, cls: u32): u32 {
   let length: u32 = 0;
   for (let i: u32 = 0; i < setLength; i++) {
     const index = load<u32>(set + <usize>i * 4);
-    if (<u32>load<u16>(nodeAddress(index) + NODE_FLAGS) & NODE_IS_STAR) length = pushNode(index, stamp, length);
+    if (flagsOf(nodeAddress(index)) & NODE_IS_STAR) length = pushNode(index, stamp, length);
     if (cls != CLASS_OTHER) {
       const child = childFor(index, c);
       if (child != NO_NODE && inAutomaton(child)) length = addWithStars(child, stamp, length);

@@ -18,7 +18,7 @@ import {
   HOST_SLOT_PENDING, HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS,
   SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP,
   SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
-  GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE,
+  GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE, VERDICT_UNSET,
 } from "../src/constants";
 import { bindBlob } from "./trie";
 import { bindAutomaton, automatonIsLarge } from "./dfa";
@@ -303,33 +303,45 @@ export function lastNoHostLines(): u32 {
   return groupNoHostLines;
 }
 
-/** The slot that answers line i (after the host resolved every pending entry). */
-@inline function slotOfLine(entriesPtr: usize, table: usize, i: u32, missingSlot: u32): u32 {
+/** groupLinesBySlot's answer for a line it leaves out (answered already, or its host not resolved yet). */
+const NOT_IN_ROUND: u32 = 0xffffffff;
+
+/**
+ * The slot that answers line i in this round: missingSlot for lines without a host, NOT_IN_ROUND for lines
+ * answered already (a verdict) or whose host the host has not resolved yet (it answers them in a later round).
+ */
+@inline function slotOfLine(entriesPtr: usize, verdictsPtr: usize, table: usize, i: u32, missingSlot: u32): u32 {
+  if (load<u8>(verdictsPtr + <usize>i) != VERDICT_UNSET) return NOT_IN_ROUND;
   const line = load<u32>(entriesPtr + <usize>i * 4);
   if (line == <u32>LINE_NO_HOST) return missingSlot;
   const slotWord = load<u32>(entryAddress(table, line) + HOST_ENTRY_SLOT);
+  if (slotWord == <u32>HOST_SLOT_PENDING) return NOT_IN_ROUND;
   return slotWord == <u32>HOST_SLOT_NO_HOST ? missingSlot : slotWord - 1;
 }
 
 /**
- * Groups lineCount lines by slot, in order of first appearance, keeping input order inside a group:
- * GROUP_SIZE records at groupsPtr and the line indexes, group after group, at orderPtr. Lines without a
+ * Groups the lines of a round by slot, in order of first appearance, keeping input order inside a group:
+ * GROUP_SIZE records at groupsPtr and the line indexes, group after group, at orderPtr. A round takes the
+ * lines without a verdict yet (verdictsPtr: VERDICT_UNSET) whose host is resolved: the host answers a chunk
+ * whose hosts do not fit its budget together in several rounds, each host compiled once. Lines without a
  * host go to missingSlot. Returns the number of groups.
  */
-export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, table: usize, slots: usize, missingSlot: u32, stamp: u32, groupsPtr: usize, orderPtr: usize): u32 {
+export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr: usize, table: usize, slots: usize, missingSlot: u32, stamp: u32, groupsPtr: usize, orderPtr: usize): u32 {
   let groups: u32 = 0;
   let noHost: u32 = 0;
   for (let i: u32 = 0; i < lineCount; i++) {
+    const slotIndex = slotOfLine(entriesPtr, verdictsPtr, table, i, missingSlot);
+    if (slotIndex == NOT_IN_ROUND) continue;
     const line = load<u32>(entriesPtr + <usize>i * 4);
     if (line == <u32>LINE_NO_HOST || load<u32>(entryAddress(table, line) + HOST_ENTRY_SLOT) == <u32>HOST_SLOT_NO_HOST) noHost++;
-    const slot = slotAddress(slots, slotOfLine(entriesPtr, table, i, missingSlot));
+    const slot = slotAddress(slots, slotIndex);
     let group: u32;
     if (load<u32>(slot + SLOT_GROUP_STAMP) != stamp) {
       store<u32>(slot + SLOT_GROUP_STAMP, stamp);
       group = groups++;
       store<u32>(slot + SLOT_GROUP, group);
       const record = groupsPtr + <usize>group * GROUP_SIZE;
-      store<u32>(record + GROUP_SLOT, <u32>((slot - slots) / SLOT_SIZE));
+      store<u32>(record + GROUP_SLOT, slotIndex);
       store<u32>(record + GROUP_COUNT, 0);
     } else {
       group = load<u32>(slot + SLOT_GROUP);
@@ -345,8 +357,9 @@ export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, table: usize
     start += load<u32>(record + GROUP_COUNT);
   }
   for (let i: u32 = 0; i < lineCount; i++) {
-    const group = load<u32>(slotAddress(slots, slotOfLine(entriesPtr, table, i, missingSlot)) + SLOT_GROUP);
-    const record = groupsPtr + <usize>group * GROUP_SIZE;
+    const slotIndex = slotOfLine(entriesPtr, verdictsPtr, table, i, missingSlot);
+    if (slotIndex == NOT_IN_ROUND) continue;
+    const record = groupsPtr + <usize>load<u32>(slotAddress(slots, slotIndex) + SLOT_GROUP) * GROUP_SIZE;
     const at = load<u32>(record + GROUP_CURSOR);
     store<u32>(orderPtr + <usize>at * 4, i);
     store<u32>(record + GROUP_CURSOR, at + 1);

@@ -2,12 +2,12 @@
 // Memory map: regions chosen by the host, drawn in src/wasm/core.ts.
 import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE, RULE_REF_SIZE } from "../src/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
-import { bindAutomaton, setStateLimit, dfaResets, dfaStateCount, automatonIsLarge } from "./dfa";
+import { bindAutomaton, setStateLimit, dfaResets, dfaStateCount, automatonIsLarge, setExplaining } from "./dfa";
 import { bindBlob, automatonNodeCount, setLiteralTrieMode } from "./trie";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
-import { matchLine, matchLinePair, matchSpan, findLf, automatonAnswers, setBulkUsesNfa, overflowed, clearOverflow, storeRuleRef } from "./bulk";
+import { matchLine, matchLineByAutomaton, matchLineByNfa, matchLinePair, matchSpan, findLf, automatonAnswers, setBulkUsesNfa, overflowed, clearOverflow, storeRuleRef } from "./bulk";
 import { formatLine } from "./format";
 export { compileRobots } from "./select";
 export { tokenizeLines } from "./lines";
@@ -114,10 +114,12 @@ export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, 
   clearOverflow();
   const end = inputPtr + inputLen;
   const explain = rulesPtr != 0;
+  const automaton = automatonAnswers(explain);
+  const pairs = !explain && automaton && automatonNodeCount != 0 && (pairWalks == 1 || (pairWalks == 0 && automatonIsLarge()));
+  if (automaton) setExplaining(explain);
   let p = inputPtr;
   let out = outputPtr;
   let count: u32 = 0;
-  const pairs = !explain && automatonAnswers(false) && automatonNodeCount != 0 && (pairWalks == 1 || (pairWalks == 0 && automatonIsLarge()));
   while (p < end) {
     let next: usize;
     let done: u32 = 1;
@@ -126,21 +128,23 @@ export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, 
       next = matchLinePair(p, second, verdictsPtr + count, verdictsPtr + count + 1);
       done = 2;
     } else {
-      next = matchLine(p, verdictsPtr + count, explain);
+      next = automaton ? matchLineByAutomaton(p, verdictsPtr + count) : matchLineByNfa(p, verdictsPtr + count);
       if (explain) storeRuleRef(rulesPtr + <usize>count * RULE_REF_SIZE);
     }
     if (outputPtr != 0) {
-      let q = p;
-      for (let k: u32 = 0; k < done; k++) {
-        const lineEnd = findLf(q);
-        out = formatLine(out, q, lineEnd, <u32>load<u8>(verdictsPtr + count + k), filter);
-        q = lineEnd + 1;
+      // a line ends at the LF before the next line's start
+      if (done == 2) {
+        out = formatLine(out, p, second - 1, <u32>load<u8>(verdictsPtr + count), filter);
+        out = formatLine(out, second, next - 1, <u32>load<u8>(verdictsPtr + count + 1), filter);
+      } else {
+        out = formatLine(out, p, next - 1, <u32>load<u8>(verdictsPtr + count), filter);
       }
     }
     count += done;
     p = next;
     if (overflowed && stopOnOverflow) break;
   }
+  setExplaining(false);
   outputLength = out - outputPtr;
   inputStop = p < end ? p : end;
   return count;

@@ -1,26 +1,41 @@
 // Layout of the compiled matcher's trie nodes, private to the core (the host only reads the blob header
 // and rule records, whose offsets live in src/constants.ts).
 //
-// Node record, NODE_SIZE bytes, node 0 is the root (the empty pattern prefix):
-//   +0  u32 edgeIndex      first literal edge in the edge arrays
-//   +4  u16 edgeCount      literal edges, sorted by byte
-//   +6  u16 flags          NODE_HAS_RULE | NODE_HAS_END_RULE | NODE_IS_STAR | NODE_IN_AUTOMATON
-//   +8  u32 starChild      node reached by '*' (0 = none; the root is nobody's child)
-//   +12 i32 allowRule      allow rule whose pattern ends here (-1 = none)
-//   +16 i32 disallowRule
-//   +20 i32 allowEndRule   allow rule whose pattern is this prefix followed by a final '$'
-//   +24 i32 disallowEndRule
-//   +28 u32 stamp          last URL generation that put this star node on the active list (mutable)
-export const NODE_EDGE_INDEX: usize = 0;
-export const NODE_EDGE_COUNT: usize = 4;
-export const NODE_FLAGS: usize = 6;
-export const NODE_STAR_CHILD: usize = 8;
-export const NODE_ALLOW_RULE: usize = 12;
-export const NODE_DISALLOW_RULE: usize = 16;
-export const NODE_ALLOW_END_RULE: usize = 20;
-export const NODE_DISALLOW_END_RULE: usize = 24;
-export const NODE_STAMP: usize = 28;
-export const NODE_SIZE: usize = 32;
+// Nodes are numbered breadth-first, so that the literal children of a node are consecutive nodes; node 0
+// is the root (the empty pattern prefix). Node record, NODE_SIZE bytes:
+//   +0  u32 firstChild     first literal child; the children are firstChild .. firstChild + edgeCount - 1,
+//                          sorted by label (the byte on the edge into each is labels[child], a u8 array)
+//   +4  u32 starChild      node reached by '*' (0 = none; the root is nobody's child)
+//   +8  u32 ruleSlot       rules ending here: RULE_SLOT_SIZE bytes at ruleSlots + ruleSlot x RULE_SLOT_SIZE
+//                          (only when NODE_HAS_RULE or NODE_HAS_END_RULE is set)
+//   +12 u16 edgesAndFlags  edgeCount (bits 0-8, at most 256) | flags << NODE_FLAGS_SHIFT
+//   +14 u16 stamp          last generation that put this node in a set being built (mutable; trie.ts)
+// Rule slot: four i32 rule indexes (NO_RULE = none): the allow and disallow rules whose pattern ends here,
+// and those whose pattern is this prefix followed by a final '$'.
+export const NODE_FIRST_CHILD: usize = 0;
+export const NODE_STAR_CHILD: usize = 4;
+export const NODE_RULE_SLOT: usize = 8;
+export const NODE_EDGES_AND_FLAGS: usize = 12;
+export const NODE_STAMP: usize = 14;
+export const NODE_SIZE: usize = 16;
+export const NODE_EDGE_COUNT_MASK: u32 = 0x1ff;
+export const NODE_FLAGS_SHIFT: u32 = 9;
+
+export const RULE_SLOT_ALLOW: usize = 0;
+export const RULE_SLOT_DISALLOW: usize = 4;
+export const RULE_SLOT_ALLOW_END: usize = 8;
+export const RULE_SLOT_DISALLOW_END: usize = 12;
+export const RULE_SLOT_SIZE: usize = 16;
+
+/** A node's literal edge count. */
+@inline export function edgeCountOf(node: usize): u32 {
+  return <u32>load<u16>(node + NODE_EDGES_AND_FLAGS) & NODE_EDGE_COUNT_MASK;
+}
+
+/** A node's NODE_* flags. */
+@inline export function flagsOf(node: usize): u32 {
+  return <u32>load<u16>(node + NODE_EDGES_AND_FLAGS) >> NODE_FLAGS_SHIFT;
+}
 
 export const NODE_HAS_RULE: u32 = 1;
 export const NODE_HAS_END_RULE: u32 = 2;

@@ -21,8 +21,8 @@
 // O(path length) whatever the number of rules.
 import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
 import {
-  NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_ALLOW_RULE, NODE_DISALLOW_RULE, NODE_ALLOW_END_RULE,
-  NODE_DISALLOW_END_RULE, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, NO_RULE, alignUp, ensureCapacity,
+  NODE_FIRST_CHILD, NODE_RULE_SLOT, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW,
+  RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, RULE_SLOT_SIZE, NO_RULE, alignUp, ensureCapacity, edgeCountOf, flagsOf,
 } from "./layout";
 
 const RECORD_ALLOW: usize = 0;
@@ -56,11 +56,11 @@ export function literalTrieBound(nodeCount: u32): usize {
 }
 
 /**
- * Writes the literal trie of the trie whose node records start at nodes (edges at edgeBytes/edgeTargets,
- * rules at rules) at out; uses [stackPtr, stackPtr + nodeCount x 16) as scratch. Returns its length in bytes.
- * Cost: O(nodes + edges).
+ * Writes the literal trie of the trie whose node records start at nodes (labels at labels, rule slots at
+ * ruleSlots, rules at rules; layout.ts) at out; uses [stackPtr, stackPtr + nodeCount x 16) as scratch.
+ * Returns its length in bytes. Cost: O(nodes).
  */
-export function buildLiteralTrie(nodes: usize, edgeBytes: usize, edgeTargets: usize, rules: usize, nodeCount: u32, out: usize, stackPtr: usize): usize {
+export function buildLiteralTrie(nodes: usize, labels: usize, ruleSlots: usize, rules: usize, nodeCount: u32, out: usize, stackPtr: usize): usize {
   ensureCapacity(stackPtr + <usize>nodeCount * ENTRY_SIZE + ENTRY_SIZE);
   let used: usize = 0;
   let depth: usize = 0;
@@ -85,27 +85,27 @@ export function buildLiteralTrie(nodes: usize, edgeBytes: usize, edgeTargets: us
     if (!isRoot) {
       while (runLength < MAX_RUN_LENGTH) {
         const address = nodes + <usize>node * NODE_SIZE;
-        if ((<u32>load<u16>(address + NODE_FLAGS) & (NODE_HAS_RULE | NODE_HAS_END_RULE)) != 0) break;
-        const only = onlyChild(address, edgeBytes);
+        if ((flagsOf(address) & (NODE_HAS_RULE | NODE_HAS_END_RULE)) != 0) break;
+        const only = onlyChild(address, labels);
         if (only < 0) break;
-        const index = load<u32>(address + NODE_EDGE_INDEX) + <u32>only;
-        store<u8>(record + RECORD_RUN + <usize>runLength, load<u8>(edgeBytes + <usize>index));
+        store<u8>(record + RECORD_RUN + <usize>runLength, load<u8>(labels + <usize>only));
         runLength++;
-        node = load<u32>(edgeTargets + <usize>index * 4);
+        node = <u32>only;
       }
     }
     isRoot = false;
     const address = nodes + <usize>node * NODE_SIZE;
-    const flags = <u32>load<u16>(address + NODE_FLAGS);
+    const flags = flagsOf(address);
+    const ruleSlot = ruleSlots + <usize>load<u32>(address + NODE_RULE_SLOT) * RULE_SLOT_SIZE;
     if (flags & NODE_HAS_RULE) {
-      allow = max(allow, priorityOf(rules, load<i32>(address + NODE_ALLOW_RULE)));
-      disallow = max(disallow, priorityOf(rules, load<i32>(address + NODE_DISALLOW_RULE)));
+      allow = max(allow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_ALLOW)));
+      disallow = max(disallow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_DISALLOW)));
     }
     let endAllow = allow;
     let endDisallow = disallow;
     if (flags & NODE_HAS_END_RULE) {
-      endAllow = max(endAllow, priorityOf(rules, load<i32>(address + NODE_ALLOW_END_RULE)));
-      endDisallow = max(endDisallow, priorityOf(rules, load<i32>(address + NODE_DISALLOW_END_RULE)));
+      endAllow = max(endAllow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_ALLOW_END)));
+      endDisallow = max(endDisallow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_DISALLOW_END)));
     }
     store<i32>(record + RECORD_ALLOW, allow);
     store<i32>(record + RECORD_DISALLOW, disallow);
@@ -113,32 +113,32 @@ export function buildLiteralTrie(nodes: usize, edgeBytes: usize, edgeTargets: us
     store<i32>(record + RECORD_END_DISALLOW, endDisallow);
     store<u16>(record + RECORD_RUN_LENGTH, <u16>runLength);
     // children: labels, then their record offsets (filled in when each child is written)
-    const first = load<u32>(address + NODE_EDGE_INDEX);
-    const count = <u32>load<u16>(address + NODE_EDGE_COUNT);
-    const labels = record + RECORD_RUN + <usize>runLength;
+    const first = load<u32>(address + NODE_FIRST_CHILD);
+    const count = edgeCountOf(address);
+    const recordLabels = record + RECORD_RUN + <usize>runLength;
     let kept: u32 = 0;
-    for (let e: u32 = 0; e < count; e++) if (!endsPath(<u32>load<u8>(edgeBytes + <usize>(first + e)))) kept++;
+    for (let e: u32 = 0; e < count; e++) if (!endsPath(<u32>load<u8>(labels + <usize>(first + e)))) kept++;
     const wide = kept > VECTOR_SEARCH_MAX_EDGES;
-    if (wide) memory.fill(labels, 0, 256);
+    if (wide) memory.fill(recordLabels, 0, 256);
     let position: u32 = 0;
     for (let e: u32 = 0; e < count; e++) {
-      const label = <u32>load<u8>(edgeBytes + <usize>(first + e));
+      const label = <u32>load<u8>(labels + <usize>(first + e));
       if (endsPath(label)) continue;
-      if (wide) store<u8>(labels + <usize>label, <u8>(position + 1));
-      else store<u8>(labels + <usize>position, <u8>label);
+      if (wide) store<u8>(recordLabels + <usize>label, <u8>(position + 1));
+      else store<u8>(recordLabels + <usize>position, <u8>label);
       position++;
     }
     store<u16>(record + RECORD_EDGE_COUNT, <u16>kept);
-    const children = alignUp(labels + (wide ? 256 : <usize>kept), 4);
+    const children = alignUp(recordLabels + (wide ? 256 : <usize>kept), 4);
     used = children + <usize>kept * 4 - out;
     // push the children last to first, so the first child is written next (depth-first order)
     let k = kept;
     for (let e = <i32>count - 1; e >= 0; e--) {
-      const index = first + <u32>e;
-      if (endsPath(<u32>load<u8>(edgeBytes + <usize>index))) continue;
+      const child = first + <u32>e;
+      if (endsPath(<u32>load<u8>(labels + <usize>child))) continue;
       k--;
       const pushed = stackPtr + depth * ENTRY_SIZE;
-      store<u32>(pushed + ENTRY_NODE, load<u32>(edgeTargets + <usize>index * 4));
+      store<u32>(pushed + ENTRY_NODE, child);
       store<u32>(pushed + ENTRY_SLOT, <u32>(children + <usize>k * 4));
       store<i32>(pushed + ENTRY_ALLOW, allow);
       store<i32>(pushed + ENTRY_DISALLOW, disallow);
@@ -149,15 +149,15 @@ export function buildLiteralTrie(nodes: usize, edgeBytes: usize, edgeTargets: us
   return alignUp(used + LITERAL_TRIE_SLACK, 8);
 }
 
-/** The edge position of a node's only followable child, or -1 (none, or more than one). */
-function onlyChild(address: usize, edgeBytes: usize): i32 {
-  const first = load<u32>(address + NODE_EDGE_INDEX);
-  const count = <u32>load<u16>(address + NODE_EDGE_COUNT);
+/** A node's only followable child, or -1 (none, or more than one). */
+function onlyChild(address: usize, labels: usize): i32 {
+  const first = load<u32>(address + NODE_FIRST_CHILD);
+  const count = edgeCountOf(address);
   let found: i32 = -1;
-  for (let e: u32 = 0; e < count; e++) {
-    if (endsPath(<u32>load<u8>(edgeBytes + <usize>(first + e)))) continue;
+  for (let child = first; child < first + count; child++) {
+    if (endsPath(<u32>load<u8>(labels + <usize>child))) continue;
     if (found >= 0) return -1;
-    found = <i32>e;
+    found = <i32>child;
   }
   return found;
 }

@@ -11,12 +11,11 @@ import {
   RULE_KIND, RULE_LINE, RULE_PATTERN_LENGTH, RULE_SIZE, RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, CHAR_SLASH,
 } from "../src/constants";
 import {
-  NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAR_CHILD, NODE_ALLOW_RULE, NODE_DISALLOW_RULE,
-  NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE, NODE_STAMP, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE,
-  NO_RULE, NO_NODE, ensureCapacity, alignUp,
+  NODE_STAR_CHILD, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW,
+  RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, NO_RULE, NO_NODE, ensureCapacity, alignUp, flagsOf,
 } from "./layout";
 import { findPathStart, isPathEnd, writePath, PATH_IS_ROOT } from "./path";
-import { nodesBase, rulesBase, blobNodeCount, rfcMode, childFor, nextGeneration, stampNode } from "./trie";
+import { nodesBase, rulesBase, blobNodeCount, rfcMode, childFor, nextGeneration, stampNode, ruleSlotOf } from "./trie";
 import { normalizeRfc } from "./escape";
 
 // ---- per-URL state, in the scratch area after the blob's work lists ----
@@ -67,10 +66,12 @@ export function bindScratch(scratch: usize): usize {
   }
 }
 
+/** Records the rules of a node's rule slot (allowField, disallowField: RULE_SLOT_* offsets). */
 @inline function recordRules(node: usize, allowField: usize, disallowField: usize): void {
-  const allow = load<i32>(node + allowField);
+  const slot = ruleSlotOf(node);
+  const allow = load<i32>(slot + allowField);
   if (allow != NO_RULE) recordRule(allow);
-  const disallow = load<i32>(node + disallowField);
+  const disallow = load<i32>(slot + disallowField);
   if (disallow != NO_RULE) recordRule(disallow);
 }
 
@@ -81,7 +82,7 @@ function activateStar(index: u32): void {
     if (!stampNode(index, generation)) return;
     store<u32>(starList + <usize>starCount * 4, index);
     starCount++;
-    if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_RULE) recordRules(node, NODE_ALLOW_RULE, NODE_DISALLOW_RULE);
+    if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
     index = load<u32>(node + NODE_STAR_CHILD);
   }
 }
@@ -89,7 +90,7 @@ function activateStar(index: u32): void {
 /** A literal node is reached after consuming a byte: record its rules, activate its '*' child. */
 @inline function enterNode(index: u32): void {
   const node = nodesBase + <usize>index * NODE_SIZE;
-  if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_RULE) recordRules(node, NODE_ALLOW_RULE, NODE_DISALLOW_RULE);
+  if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
   const star = load<u32>(node + NODE_STAR_CHILD);
   if (star != NO_NODE) activateStar(star);
   store<u32>(nextList + <usize>nextCount * 4, index);
@@ -123,11 +124,11 @@ function step(c: i32): bool {
 function finishPath(): void {
   for (let i: u32 = 0; i < activeCount; i++) {
     const node = nodesBase + <usize>load<u32>(activeList + <usize>i * 4) * NODE_SIZE;
-    if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_END_RULE) recordRules(node, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE);
+    if (flagsOf(node) & NODE_HAS_END_RULE) recordRules(node, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END);
   }
   for (let i: u32 = 0; i < starCount; i++) {
     const node = nodesBase + <usize>load<u32>(starList + <usize>i * 4) * NODE_SIZE;
-    if (<u32>load<u16>(node + NODE_FLAGS) & NODE_HAS_END_RULE) recordRules(node, NODE_ALLOW_END_RULE, NODE_DISALLOW_END_RULE);
+    if (flagsOf(node) & NODE_HAS_END_RULE) recordRules(node, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END);
   }
 }
 

@@ -1,15 +1,18 @@
 // The compiled trie currently bound (one per instance at a time) and the primitives both matchers share:
 // edge look-up and the generation stamps used to deduplicate node sets.
-import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_EDGE_BYTES_OFFSET, HEADER_EDGE_TARGETS_OFFSET, HEADER_RULES_OFFSET, FLAG_RFC_MODE } from "../src/constants";
-import { NODE_EDGE_INDEX, NODE_EDGE_COUNT, NODE_FLAGS, NODE_STAMP, NODE_SIZE, NODE_IN_AUTOMATON, NO_NODE } from "./layout";
+import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET, FLAG_RFC_MODE } from "../src/constants";
+import { NODE_FIRST_CHILD, NODE_STAMP, NODE_SIZE, NODE_IN_AUTOMATON, NODE_RULE_SLOT, RULE_SLOT_SIZE, NO_NODE, edgeCountOf, flagsOf } from "./layout";
 import { bindLiteralTrie } from "./literal";
 
-const LINEAR_SEARCH_MAX_EDGES: u32 = 8;
+/** Up to this many children are found by one 16-byte vector compare of their labels; more: binary search. */
+const VECTOR_SEARCH_MAX_EDGES: u32 = 16;
+/** Node stamps are u16: after this many generations every stamp of the blob is cleared (O(nodes) per 65,535). */
+const MAX_GENERATION: u32 = 0xffff;
 
 export let blobBase: usize = 0;
 export let nodesBase: usize = 0;
-export let edgeBytesBase: usize = 0;
-export let edgeTargetsBase: usize = 0;
+export let labelsBase: usize = 0;
+export let ruleSlotsBase: usize = 0;
 export let rulesBase: usize = 0;
 export let blobNodeCount: u32 = 0;
 export let rfcMode = false;
@@ -42,12 +45,12 @@ let generation: u32 = 0;
 export function bindBlob(blob: usize): void {
   blobBase = blob;
   nodesBase = blob + <usize>load<u32>(blob + HEADER_NODES_OFFSET);
-  edgeBytesBase = blob + <usize>load<u32>(blob + HEADER_EDGE_BYTES_OFFSET);
-  edgeTargetsBase = blob + <usize>load<u32>(blob + HEADER_EDGE_TARGETS_OFFSET);
+  labelsBase = blob + <usize>load<u32>(blob + HEADER_LABELS_OFFSET);
+  ruleSlotsBase = blob + <usize>load<u32>(blob + HEADER_RULE_SLOTS_OFFSET);
   rulesBase = blob + <usize>load<u32>(blob + HEADER_RULES_OFFSET);
   blobNodeCount = load<u32>(blob + HEADER_NODE_COUNT);
   rfcMode = (load<i32>(blob + HEADER_FLAGS) & FLAG_RFC_MODE) != 0;
-  const wildNodes = (<u32>load<u16>(nodesBase + NODE_FLAGS) & NODE_IN_AUTOMATON) != 0 ? load<u32>(blob + HEADER_AUTOMATON_NODE_COUNT) : 0;
+  const wildNodes = (flagsOf(nodesBase) & NODE_IN_AUTOMATON) != 0 ? load<u32>(blob + HEADER_AUTOMATON_NODE_COUNT) : 0;
   const literalOffset = load<u32>(blob + HEADER_LITERAL_OFFSET);
   splitLiteral = literalOffset != 0 && literalTrieMode != 2;
   automatonNodeCount = splitLiteral ? wildNodes : blobNodeCount;
@@ -59,11 +62,16 @@ export function bindBlob(blob: usize): void {
   return nodesBase + <usize>index * NODE_SIZE;
 }
 
+/** The rule slot of a node (layout.ts); only meaningful when the node has NODE_HAS_RULE or NODE_HAS_END_RULE. */
+@inline export function ruleSlotOf(node: usize): usize {
+  return ruleSlotsBase + <usize>load<u32>(node + NODE_RULE_SLOT) * RULE_SLOT_SIZE;
+}
+
 /** A fresh stamp value: nodes stamped with it are "in the set being built". Clears all stamps on wrap-around. */
 export function nextGeneration(): u32 {
   generation++;
-  if (generation == 0) {
-    for (let n: u32 = 0; n < blobNodeCount; n++) store<u32>(nodeAddress(n) + NODE_STAMP, 0);
+  if (generation > MAX_GENERATION) {
+    for (let n: u32 = 0; n < blobNodeCount; n++) store<u16>(nodeAddress(n) + NODE_STAMP, 0);
     generation = 1;
   }
   store<u32>(blobBase + HEADER_GENERATION, generation);
@@ -73,31 +81,31 @@ export function nextGeneration(): u32 {
 /** Stamps a node with the current generation; false when it already had it (already in the set). */
 @inline export function stampNode(index: u32, stamp: u32): bool {
   const address = nodeAddress(index) + NODE_STAMP;
-  if (load<u32>(address) == stamp) return false;
-  store<u32>(address, stamp);
+  if (<u32>load<u16>(address) == stamp) return false;
+  store<u16>(address, <u16>stamp);
   return true;
 }
 
-/** The literal child of a node for byte c, or NO_NODE: linear scan of up to 8 sorted edges, else binary search. */
+/**
+ * The literal child of a node for byte c, or NO_NODE. The children are consecutive nodes with sorted labels:
+ * up to 16 are compared at once (the labels array has 16 readable bytes after its end), more by binary search.
+ */
 export function childFor(index: u32, c: i32): u32 {
   const node = nodeAddress(index);
-  const count = <u32>load<u16>(node + NODE_EDGE_COUNT);
+  const count = edgeCountOf(node);
   if (count == 0) return NO_NODE;
-  const first = load<u32>(node + NODE_EDGE_INDEX);
-  if (count <= LINEAR_SEARCH_MAX_EDGES) {
-    for (let k: u32 = 0; k < count; k++) {
-      const label = <i32>load<u8>(edgeBytesBase + <usize>(first + k));
-      if (label == c) return load<u32>(edgeTargetsBase + <usize>(first + k) * 4);
-      if (label > c) return NO_NODE;
-    }
-    return NO_NODE;
+  const first = load<u32>(node + NODE_FIRST_CHILD);
+  const labels = labelsBase + <usize>first;
+  if (count <= VECTOR_SEARCH_MAX_EDGES) {
+    const hits = i8x16.bitmask(i8x16.eq(v128.load(labels), i8x16.splat(<i8>c))) & ((1 << count) - 1);
+    return hits == 0 ? NO_NODE : first + ctz(hits);
   }
-  let low = first;
-  let high = first + count;
+  let low: u32 = 0;
+  let high = count;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    const label = <i32>load<u8>(edgeBytesBase + <usize>middle);
-    if (label == c) return load<u32>(edgeTargetsBase + <usize>middle * 4);
+    const label = <i32>load<u8>(labels + <usize>middle);
+    if (label == c) return first + middle;
     if (label < c) low = middle + 1;
     else high = middle;
   }

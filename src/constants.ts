@@ -23,18 +23,18 @@ export const RULE_INPUT_VALUE_LEN = 12;
 export const RULE_INPUT_SIZE = 16;
 
 // ---- compiled matcher blob: header (u32 fields, byte offsets from the blob start) ----
-export const BLOB_MAGIC = 0x52425431; // "RBT1"
+export const BLOB_MAGIC = 0x52425432; // "RBT2"
 export const HEADER_MAGIC = 0;
 export const HEADER_FLAGS = 4;
 export const HEADER_NODE_COUNT = 8;
 export const HEADER_RULE_COUNT = 12;
 export const HEADER_NODES_OFFSET = 16;
-export const HEADER_EDGE_BYTES_OFFSET = 20;
-export const HEADER_EDGE_TARGETS_OFFSET = 24;
+export const HEADER_LABELS_OFFSET = 20; // u8 per node: the byte on the edge into it (assembly/layout.ts)
+export const HEADER_RULE_SLOTS_OFFSET = 24; // the rules ending at nodes (assembly/layout.ts)
 export const HEADER_RULES_OFFSET = 28;
 export const HEADER_PATTERNS_OFFSET = 32;
 export const HEADER_TOTAL_LENGTH = 36;
-export const HEADER_EDGE_COUNT = 40;
+export const HEADER_RULE_SLOT_COUNT = 40;
 export const HEADER_LITERAL_OFFSET = 44; // the path-compressed trie of the literal patterns (assembly/literal.ts), 0 = none
 export const HEADER_AUTOMATON_NODE_COUNT = 48; // nodes the bulk automaton works on (those on a way to a '*')
 export const HEADER_GENERATION = 52; // mutable: the last stamp given to this blob's nodes (assembly/trie.ts)

@@ -302,10 +302,16 @@ export class MultiHostMatcher {
     await Promise.all(Array.from({ length: Math.min(this.concurrency, hosts.length) }, worker));
   }
 
-  /** One synchronous pass over a chunk: resolve its hosts, match, format; or say what it needs first. */
+  /**
+   * One synchronous pass over a chunk: resolve its hosts, match, format; or say what it needs first. When
+   * the hosts resolved so far fill the budget, the lines they answer are matched at once (a round) and the
+   * pass goes on: each host is compiled once per chunk however many hosts the chunk names. jsonl output
+   * refers to rules inside the matchers until the chunk is formatted, so there the chunk is split instead.
+   */
   private attempt(lines: Uint8Array, format: HostChunkFormat, bodies: Map<string, RobotsBody>): Attempt {
     const pending = this.engine.loadChunk(lines, this.budget >> 2);
     if (pending === null) return { kind: 'split' }; // more distinct host names than a quarter of the budget holds
+    const explain = format.format === 'jsonl';
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
     const started = new Map<string, Promise<RobotsBody>>();
@@ -349,16 +355,14 @@ export class MultiHostMatcher {
       const slot = this.compile(bodyBytes(body, host));
       if (host.key !== key) this.engine.rememberHost(host.key, slot);
       this.engine.resolve(entry, slot);
-      if (!this.makeRoom() && this.engine.lines > 1) return { kind: 'split' };
+      if (!this.makeRoom() && this.engine.lines > 1) {
+        if (explain) return { kind: 'split' };
+        this.matchRound(false);
+        this.engine.newRound();
+      }
     }
     if (toFetch.length > 0) return { kind: 'fetch', hosts: toFetch, started };
-    const groups = this.engine.group(this.missingSlot);
-    for (let g = 0; g < groups; g++) {
-      const slot = this.engine.groupSlot(g);
-      if (slot !== this.missingSlot) this.planAutomaton(slot, this.engine.groupLines(g));
-    }
-    const explain = format.format === 'jsonl';
-    this.engine.match(explain);
+    this.matchRound(explain);
     const lineCount = this.engine.lines;
     this.counters.lines += lineCount;
     this.counters.noHostLines += this.engine.noHostLines;
@@ -368,6 +372,16 @@ export class MultiHostMatcher {
       : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null)
       : new Uint8Array(0);
     return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines } };
+  }
+
+  /** Matches the lines of the chunk not answered yet whose hosts are resolved (their slots get automaton regions first when busy). */
+  private matchRound(explain: boolean): void {
+    const groups = this.engine.group(this.missingSlot);
+    for (let g = 0; g < groups; g++) {
+      const slot = this.engine.groupSlot(g);
+      if (slot !== this.missingSlot) this.planAutomaton(slot, this.engine.groupLines(g));
+    }
+    this.engine.match(explain);
   }
 
   private compile(body: Uint8Array): number {

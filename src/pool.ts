@@ -252,9 +252,37 @@ export interface OrderedOutput {
   release: () => void;
 }
 
-interface Slot {
+/** A pair of shared buffers: a chunk's input lines and a worker's text reply (read and written in place). */
+export interface SharedSlot {
   input: Uint8Array;
   output: Uint8Array;
+}
+
+/**
+ * A fixed ring of shared slots for chunks in flight to workers: no copy of a chunk or of its reply between
+ * threads, and memory that stays flat however long the input. Made once per run.
+ */
+export class SharedSlotRing {
+  private readonly free: SharedSlot[] = [];
+  private readonly waiting: ((slot: SharedSlot) => void)[] = [];
+
+  /** count slots of chunkBytes input; replies are about 1.2 x the input for typical URLs (larger ones come back in a buffer of their own). */
+  constructor(count: number, chunkBytes: number) {
+    for (let i = 0; i < count; i++) this.free.push({ input: new Uint8Array(new SharedArrayBuffer(chunkBytes)), output: new Uint8Array(new SharedArrayBuffer(chunkBytes * 2)) });
+  }
+
+  /** A free slot (waits for one to be released). */
+  acquire(): Promise<SharedSlot> {
+    const slot = this.free.pop();
+    return slot !== undefined ? Promise.resolve(slot) : new Promise<SharedSlot>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Gives a slot back once its chunk's output is written. */
+  release(slot: SharedSlot): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next(slot);
+    else this.free.push(slot);
+  }
 }
 
 /**
@@ -267,25 +295,16 @@ interface Slot {
 export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, filter: number, stats: OrderedRunStats, chunkBytes = 1 << 20, helpHere = false): AsyncGenerator<OrderedOutput> {
   const maxInFlight = (pool.threads + (helpHere ? 1 : 0)) * 2;
   let queuedInWorkers = 0;
-  const free: Slot[] = [];
-  const waiting: ((slot: Slot) => void)[] = [];
-  // replies are about 1.2 x the input for typical URLs; larger ones come back in a buffer of their own
-  for (let i = 0; i < maxInFlight + 2; i++) free.push({ input: new Uint8Array(new SharedArrayBuffer(chunkBytes)), output: new Uint8Array(new SharedArrayBuffer(chunkBytes * 2)) });
-  const acquire = async (): Promise<Slot> => free.pop() ?? new Promise<Slot>((resolve) => waiting.push(resolve));
-  const releaseSlot = (slot: Slot): void => {
-    const next = waiting.shift();
-    if (next !== undefined) next(slot);
-    else free.push(slot);
-  };
-  const inFlight: { chunk: Uint8Array; slot: Slot; result: Promise<LinesResult | null> }[] = [];
+  const ring = new SharedSlotRing(maxInFlight + 2, chunkBytes);
+  const inFlight: { chunk: Uint8Array; slot: SharedSlot; result: Promise<LinesResult | null> }[] = [];
   let ended = false;
   while (true) {
     while (!ended && inFlight.length < maxInFlight) {
-      const slot = await acquire();
+      const slot = await ring.acquire();
       const chunk = await source.next(slot.input);
       if (chunk === null) {
         ended = true;
-        releaseSlot(slot);
+        ring.release(slot);
         break;
       }
       stats.chunks++;
@@ -309,6 +328,6 @@ export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatch
       stats.recomputed++;
       done = matcher.checkLinesFormatted(head.chunk, filter);
     }
-    yield { bytes: done.output, lines: done.verdicts.length, release: () => releaseSlot(head.slot) };
+    yield { bytes: done.output, lines: done.verdicts.length, release: () => ring.release(head.slot) };
   }
 }

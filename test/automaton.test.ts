@@ -101,4 +101,27 @@ describe('automaton = NFA = model', () => {
       expect([...b.checkLines(raw('/ax\n/ay\n'))]).toEqual([1, 2]);
     }
   });
+  it('node stamps (16 bits) wrap around: 140,000 wildcard URLs on one matcher, NFA and automaton, equal the model', () => {
+    // each NFA URL takes a fresh stamp generation; after 65,535 of them the blob's stamps are cleared and
+    // counting starts again. A node met once, then exactly 65,535 URLs later, would carry a stale stamp equal
+    // to the new generation (and be left out of the set) if the clearing were missing: the '/zz*q' star
+    // node is met by those URLs only.
+    const body = raw('User-agent: *\nDisallow: /*a*b$\nAllow: /*a*b*c\nDisallow: /x*\nDisallow: /zz*q\n');
+    const matcher = parseRobots(body).matcher('bot');
+    const letters = ['a', 'b', 'c', 'x', '/'];
+    const urls = Array.from({ length: 140_000 }, (_, i) => {
+      let path = '/';
+      for (let n = i; n > 0; n = Math.floor(n / 5)) path += letters[n % 5];
+      return path;
+    });
+    for (const rare of [1000, 1000 + 65_535, 7000, 7000 + 65_535, 7000 + 2 * 65_535]) urls[rare] = '/zzq';
+    const expected = urls.map((url) => (modelVerdict(body, ['bot'], raw(url)).allowed ? 1 : 2));
+    const input = raw(urls.join('\n') + '\n');
+    for (const engine of ['nfa', 'automaton'] as const) {
+      core().setBulkEngine(engine, { pairWalks: 'never', literalTrie: 'never' });
+      const got = [...matcher.checkLines(input)];
+      const wrong = got.findIndex((verdict, i) => verdict !== expected[i]);
+      expect(wrong, `${engine}: ${urls[wrong]}`).toBe(-1);
+    }
+  });
 });

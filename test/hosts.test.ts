@@ -180,12 +180,29 @@ describe('the byte budget', () => {
     for (let i = 0; i < 50; i++) await one.matcher.checkUrls(['http://h1.com/1', 'http://h1.com/x']);
     expect(one.asked.length).toBe(1);
   });
-  it('a chunk whose hosts do not fit together is answered in parts, with every verdict', async () => {
-    const { matcher } = recording(bodies, { cacheBytes: 1 << 20 });
-    const urls = Object.keys(bodies).flatMap((host, i) => [`http://${host}/${i}`, `http://${host}/other`]);
+  it('a chunk whose hosts do not fit together is answered in rounds: every verdict, each host compiled once', async () => {
+    const { matcher, asked } = recording(bodies, { cacheBytes: 1 << 20 });
+    // each host's lines far apart: the chunk names all 40 hosts before it names any of them again
+    const hosts = Object.keys(bodies);
+    const urls = [...hosts.map((host, i) => `http://${host}/${i}`), ...hosts.map((host) => `http://${host}/other`)];
     const verdicts = await matcher.checkUrls(urls);
     expect([...verdicts]).toEqual(urls.map((url) => (url.endsWith('/other') ? 1 : 2)));
+    expect(matcher.stats.evicted).toBeGreaterThan(0); // they did not fit together
+    expect(asked.length).toBe(40);
+    expect(matcher.stats.compiled).toBe(40);
     expect(matcher.stats.cacheBytes).toBeLessThanOrEqual(1 << 20);
+  });
+  it('jsonl output of such a chunk (its rule references stay valid: answered in parts instead)', async () => {
+    const { matcher } = recording(bodies, { cacheBytes: 1 << 20 });
+    const hosts = Object.keys(bodies);
+    const urls = [...hosts.map((host, i) => `http://${host}/${i}`), ...hosts.map((host) => `http://${host}/other`)];
+    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+    const lines = new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line) as { input: number; url: string; verdict: string; rule: { kind: string; line: number; pattern: string } | null });
+    expect(lines.map((line) => line.input)).toEqual(urls.map((_, i) => i + 1));
+    lines.forEach((line, i) => {
+      if (i < 40) expect(line).toEqual({ input: i + 1, url: urls[i], verdict: 'disallowed', rule: { kind: 'disallow', line: 2, pattern: `/${i}` } });
+      else expect(line).toEqual({ input: i + 1, url: urls[i], verdict: 'allowed', rule: null });
+    });
   });
   it('20,000 hosts without files cost no matcher (only host table entries)', async () => {
     const matcher = new MultiHostMatcher({ agents: 'bot', source: () => null, cacheBytes: 1 << 20 });

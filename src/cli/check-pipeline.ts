@@ -11,7 +11,7 @@
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, VERDICT_ALLOWED, CHAR_LF } from '../constants.js';
 import { core } from '../wasm/core.js';
 import { MultiHostMatcher, robotsFromDirectory, type MultiHostStats } from '../hosts.js';
-import { RobotsPool, HostShardPool, type HostsSpec, type OutputFormat, type LinesResult } from '../pool.js';
+import { RobotsPool, HostShardPool, SharedSlotRing, type SharedSlot, type HostsSpec, type OutputFormat, type LinesResult } from '../pool.js';
 import { CHUNK_BYTES, writeAll, type LineReader } from './lines.js';
 import type { RobotsMatcher } from '../matcher.js';
 import type { Writable } from 'node:stream';
@@ -86,8 +86,12 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const here = spec !== null ? new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes }) }) : null;
   const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
   const workerCount = plan.threads - 1;
-  // started by startWorkers (from a callback: a holder, so that the loop below sees the change)
-  const pools: { robots: RobotsPool | null; shards: HostShardPool | null; ready: boolean } = { robots: null, shards: null, ready: false };
+  // chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a
+  // robots-directory window is split between all threads, so two of them keep every thread busy
+  const window = spec !== null ? 2 : Math.max(2, plan.threads * 2);
+  // started by startWorkers (from a callback: a holder, so that the loop below sees the change); with one
+  // robots.txt, chunks are then read into a ring of shared slots that workers read and answer in place
+  const pools: { robots: RobotsPool | null; shards: HostShardPool | null; ring: SharedSlotRing | null; ready: boolean } = { robots: null, shards: null, ring: null, ready: false };
   let queuedInWorkers = 0;
 
   const startWorkers = (): void => {
@@ -100,6 +104,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       (here as MultiHostMatcher).setBudget(share);
     } else {
       pools.robots = new RobotsPool({ threads: workerCount });
+      pools.ring = new SharedSlotRing(window + 2, CHUNK_BYTES);
       pools.robots.ready().then(() => { pools.ready = true; }, () => undefined);
     }
   };
@@ -117,12 +122,15 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     return { output: result.output, verdicts: result.verdicts.length };
   };
 
-  /** One robots.txt: a worker takes the chunk when one is free; a failed worker's chunk is answered here. */
-  const answerInWorker = async (pool: RobotsPool, urls: Uint8Array, firstNumber: number, numbers: Uint32Array | null): Promise<Answer> => {
+  /**
+   * One robots.txt: a worker takes the chunk when one is free (urls in the slot's shared input are read in
+   * place, a text reply is written into its shared output); a failed worker's chunk is answered here.
+   */
+  const answerInWorker = async (pool: RobotsPool, urls: Uint8Array, slot: SharedSlot, firstNumber: number, numbers: Uint32Array | null): Promise<Answer> => {
     queuedInWorkers++;
     let result: LinesResult;
     try {
-      result = await pool.checkLines(matcher as RobotsMatcher, urls, plan.filter, null, plan.format, firstNumber, numbers);
+      result = await pool.checkLines(matcher as RobotsMatcher, urls, plan.filter, slot.output, plan.format, firstNumber, numbers);
       outcome.chunksInWorkers++;
     } catch {
       outcome.recomputed++;
@@ -200,16 +208,30 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     return { output: Buffer.concat(pieces), verdicts: lineCount };
   };
 
-  // chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a
-  // robots-directory window is split between all threads, so two of them keep every thread busy
-  const window = spec !== null ? 2 : Math.max(2, plan.threads * 2);
-  const inOrder: Promise<Answer>[] = [];
+  /** Answers in input order, each with the shared slot its chunk was read into (released once written). */
+  const inOrder: { answer: Promise<Answer>; slot: SharedSlot | null }[] = [];
+  const writeFirst = async (): Promise<void> => {
+    const { answer, slot } = inOrder.shift() as { answer: Promise<Answer>; slot: SharedSlot | null };
+    const done = await answer;
+    await writeAll(output, done.output);
+    answeredLines += done.verdicts;
+    if (slot !== null) pools.ring?.release(slot);
+  };
+  let answeredLines = 0;
+  // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
+  const numbersLines = plan.format === 'jsonl';
   const buffer = new Uint8Array(spec !== null ? HOSTS_WINDOW_BYTES : CHUNK_BYTES);
   let bytesRead = 0;
   let reportedLogErrors = 0;
   let inputLine = 1;
   try {
-    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+    while (true) {
+      const slot = pools.ring !== null ? await pools.ring.acquire() : null;
+      const chunk = await reader.next(slot !== null ? slot.input : buffer);
+      if (chunk === null) {
+        if (slot !== null) pools.ring?.release(slot);
+        break;
+      }
       outcome.chunks++;
       bytesRead += chunk.length;
       if (bytesRead >= workersAfter) startWorkers();
@@ -226,27 +248,33 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         inputLine += targets.lines;
         urls = targets.urls;
         numbers = targets.numbers;
-      } else {
+      } else if (numbersLines) {
         inputLine += core().countLines(chunk);
       }
       let answer: Promise<Answer>;
       if (urls.length === 0) {
         answer = Promise.resolve({ output: new Uint8Array(0), verdicts: 0 });
-      } else if (pools.ready && pools.robots !== null && queuedInWorkers < workerCount) {
-        answer = answerInWorker(pools.robots, urls === chunk ? chunk.slice() : urls, firstNumber, numbers);
+      } else if (slot !== null && pools.ready && pools.robots !== null && queuedInWorkers < workerCount) {
+        // a log's request targets are copied over the slot's input (the lines they came from are done with)
+        let shared = urls;
+        if (urls !== chunk && urls.length <= slot.input.length) {
+          slot.input.set(urls);
+          shared = slot.input.subarray(0, urls.length);
+        }
+        answer = answerInWorker(pools.robots, shared, slot, firstNumber, numbers);
       } else if (pools.shards !== null) {
         answer = answerSharded(pools.shards, urls === chunk ? chunk.slice() : urls, firstNumber, numbers);
       } else {
         answer = Promise.resolve(await answerHere(urls, firstNumber, numbers)); // before the reader reuses its buffer
       }
-      inOrder.push(answer);
-      while (inOrder.length >= window) await writeAll(output, (await (inOrder.shift() as Promise<Answer>)).output);
+      inOrder.push({ answer, slot });
+      while (inOrder.length >= window) await writeFirst();
     }
-    while (inOrder.length > 0) await writeAll(output, (await (inOrder.shift() as Promise<Answer>)).output);
+    while (inOrder.length > 0) await writeFirst();
   } finally {
     await (pools.robots ?? pools.shards)?.close();
   }
-  outcome.lines = inputLine - 1;
+  outcome.lines = plan.log !== null || numbersLines ? inputLine - 1 : answeredLines;
   if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
   if (here !== null) {
     const totals = { ...here.stats };

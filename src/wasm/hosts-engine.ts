@@ -7,8 +7,11 @@
 //   resolve(entry, slot|null)   for every pending key: its slot, or null (names no usable host)
 //   group(missingSlot)          lines grouped by slot (stable); groupSlot(g) and groupLines(g) read them
 //   giveAutomaton(slot, bytes)  for busy slots (optional)
-//   match(explain)              verdicts (and rule references) for every line
+//   match(explain)              verdicts (and rule references) for the grouped lines
 //   verdicts() / formatText(filter) / formatJsonl(...)
+// When the hosts of a chunk do not fit the budget together, the policy answers it in rounds: it resolves
+// keys while they fit, then group + match answer the lines whose hosts are resolved (a round), newRound()
+// unpins their slots, and it goes on with the keys left; group() skips lines answered in earlier rounds.
 //
 // Batch region of one chunk (n input bytes, L <= n + 1 lines):
 //   | input, LF sentinel, slack | lineStarts u32[L] | entries u32[L] | order u32[L] | groups GROUP_SIZE x L | verdicts u8[L] | rule refs RULE_REF_SIZE x L | pending u32[L] |
@@ -17,7 +20,7 @@ import {
   HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
   HOST_SLOT_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
   SLOT_LINES, SLOT_PIN_STAMP, SLOT_GROUP_STAMP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY, GROUP_SLOT,
-  GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL,
+  GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL, VERDICT_UNSET,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, type WasmCore } from './core.js';
@@ -25,7 +28,7 @@ import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, type WasmCore } from './core.js
 interface HostExports {
   scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number): number;
   lastScanPending(): number;
-  groupLinesBySlot(lineCount: number, entriesPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
+  groupLinesBySlot(lineCount: number, entriesPtr: number, verdictsPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
   lastNoHostLines(): number;
   matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number): void;
   findHostSlot(table: number, slots: number, keyPtr: number, keyLen: number): number;
@@ -87,7 +90,7 @@ export class HostEngine {
   private chunk: ChunkLayout | null = null;
   private lineCount = 0;
   private groupCount = 0;
-  /** Lines of the last chunk that named no host. */
+  /** Lines of the chunk that named no host (answered so far). */
   noHostLines = 0;
 
   constructor(private readonly core: WasmCore) {
@@ -324,7 +327,9 @@ export class HostEngine {
     layout.rules = align(layout.verdicts + lineBound, 16);
     layout.pending = layout.rules + lineBound * RULE_REF_SIZE;
     this.core.ensureBatch(layout.pending + lineBound * 4 - base);
+    this.core.memoryBytes().fill(VERDICT_UNSET, layout.verdicts, layout.verdicts + lineBound); // no line answered yet
     this.chunk = layout;
+    this.noHostLines = 0;
     let step = 0; // 0: as it is; 1: rebuilt (stale entries dropped); then grown while allowed; then emptied
     while (true) {
       this.stamp = (this.stamp + 1) >>> 0;
@@ -433,12 +438,20 @@ export class HostEngine {
     this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
   }
 
-  /** Groups the chunk's lines by slot (lines without a host: missingSlot); returns the number of groups. */
+  /**
+   * Groups the lines of this round by slot: those not answered yet whose key is resolved (lines without a
+   * host: missingSlot). Returns the number of groups.
+   */
   group(missingSlot: number): number {
     const layout = this.chunk as ChunkLayout;
-    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, layout.entries, this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), missingSlot, this.stamp, layout.groups, layout.order);
-    this.noHostLines = this.exports.lastNoHostLines();
+    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, layout.entries, layout.verdicts, this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), missingSlot, this.stamp, layout.groups, layout.order);
+    this.noHostLines += this.exports.lastNoHostLines();
     return this.groupCount;
+  }
+
+  /** After a round's match: a new stamp, so that the slots it answered with are no longer pinned. */
+  newRound(): void {
+    this.stamp = (this.stamp + 1) >>> 0;
   }
 
   /** The slot of group g of the last grouping. */
