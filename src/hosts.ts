@@ -89,6 +89,11 @@ export interface HostChunkFormat {
   /** jsonl "input" numbers: firstNumber + line index (default 1), or numbers[line index]. */
   firstNumber?: number;
   numbers?: Uint32Array | null;
+  /**
+   * Text output: written into this buffer when it fits (the result's output is then a view of it, valid
+   * until the buffer is reused), else into a new one. For callers that answer chunk after chunk.
+   */
+  into?: Uint8Array | null;
 }
 
 export const DEFAULT_CACHE_BYTES = 64 << 20;
@@ -271,6 +276,7 @@ export class MultiHostMatcher {
     while (true) {
       const attempt = this.attempt(lines, format, bodies);
       if (attempt.kind === 'done') {
+        this.engine.trimChunk(this.budget >> 1);
         this.makeRoom(false); // the chunk's hosts are no longer needed together: back within the budget
         parts.push(attempt.result);
         return attempt.result.verdicts.length;
@@ -279,11 +285,12 @@ export class MultiHostMatcher {
         await this.fetchBodies(attempt.hosts, attempt.started, bodies);
         continue;
       }
-      // the chunk's hosts do not fit the budget together: answer it in two halves
+      // the chunk's hosts do not fit the budget together: answer it in two halves (each output a copy of its own)
       const half = splitPoint(lines);
-      const firstLines = await this.answerInParts(lines.subarray(0, half), format, parts);
+      const firstLines = await this.answerInParts(lines.subarray(0, half), { ...format, into: null }, parts);
       return firstLines + await this.answerInParts(lines.subarray(half), {
         ...format,
+        into: null,
         firstNumber: (format.firstNumber ?? 1) + firstLines,
         numbers: format.numbers ? format.numbers.subarray(firstLines) : null,
       }, parts);
@@ -309,9 +316,10 @@ export class MultiHostMatcher {
    * refers to rules inside the matchers until the chunk is formatted, so there the chunk is split instead.
    */
   private attempt(lines: Uint8Array, format: HostChunkFormat, bodies: Map<string, RobotsBody>): Attempt {
-    const pending = this.engine.loadChunk(lines, this.budget >> 2);
-    if (pending === null) return { kind: 'split' }; // more distinct host names than a quarter of the budget holds
     const explain = format.format === 'jsonl';
+    // the chunk with its per-line arrays in at most half the budget, its host names in at most a quarter
+    const pending = this.engine.loadChunk(lines, this.budget >> 2, this.budget >> 1, explain, (more) => this.makeRoom(false, more));
+    if (pending === null) return { kind: 'split' };
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
     const started = new Map<string, Promise<RobotsBody>>();
@@ -368,7 +376,7 @@ export class MultiHostMatcher {
     this.counters.noHostLines += this.engine.noHostLines;
     const verdicts = this.engine.verdicts();
     const filter = format.filter ?? OUTPUT_ALL;
-    const output = format.format === 'text' ? this.engine.formatText(filter)
+    const output = format.format === 'text' ? this.engine.formatText(filter, format.into ?? null)
       : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null)
       : new Uint8Array(0);
     return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines } };
@@ -422,25 +430,25 @@ export class MultiHostMatcher {
   }
 
   private accountedBytes(): number {
-    return this.usedBytes + this.engine.tableBytes;
+    return this.usedBytes + this.engine.ownBytes;
   }
 
   /**
-   * Evicts hosts (clock order) until the budget holds; with pinned, never a host the running chunk uses,
-   * and false when only those are left. Once over the budget it evicts down to 7/8 of it: the heap's free
-   * blocks and its growth step then fit inside the budget.
+   * Evicts hosts (clock order) until the budget holds, with room for `more` bytes the engine is about to
+   * take; with pinned, never a host the running chunk uses, and false when only those are left. Once over
+   * the budget it evicts down to 7/8 of it: the heap's free blocks and its growth step then fit inside.
    */
-  private makeRoom(pinned = true): boolean {
+  private makeRoom(pinned = true, more = 0): boolean {
     const stamp = this.engine.currentStamp;
-    if (this.accountedBytes() <= this.budget) return true;
+    if (this.accountedBytes() + more <= this.budget) return true;
     if (pinned && this.fullAtStamp === stamp) return false;
-    const target = this.budget - (this.budget >> 3);
+    const target = this.budget - (this.budget >> 3) - more;
     // two turns of the clock at most: the first may only take second chances away
     let visits = 2 * this.clock.length;
     while (this.accountedBytes() > target) {
       if (visits-- <= 0 || this.clock.length === 0) {
         if (pinned) this.fullAtStamp = stamp;
-        return this.accountedBytes() <= this.budget;
+        return this.accountedBytes() + more <= this.budget;
       }
       const slot = this.clock.shift();
       if (this.clock.shiftedFill !== this.fills[slot] || !this.engine.isFilled(slot)) continue; // emptied since: stale

@@ -204,6 +204,14 @@ describe('the byte budget', () => {
       else expect(line).toEqual({ input: i + 1, url: urls[i], verdict: 'allowed', rule: null });
     });
   });
+  it('a chunk larger than half the budget is answered in parts; one line larger than that is answered whole', async () => {
+    const { matcher } = recording(bodies, { cacheBytes: 1 << 20 });
+    const long = `http://h3.com/3${'x'.repeat(800_000)}`; // one line, no LF at the end
+    expect([...await matcher.checkLines(encode(long))]).toEqual([2]);
+    const urls = Array.from({ length: 30_000 }, (_, i) => `http://h${i % 40}.com/${i % 80 < 40 ? i % 40 : 'other'}`);
+    expect([...await matcher.checkUrls(urls)]).toEqual(urls.map((url) => (url.endsWith('/other') ? 1 : 2)));
+    expect(matcher.stats.cacheBytes).toBeLessThanOrEqual(1 << 20);
+  });
   it('20,000 hosts without files cost no matcher (only host table entries)', async () => {
     const matcher = new MultiHostMatcher({ agents: 'bot', source: () => null, cacheBytes: 1 << 20 });
     const urls = Array.from({ length: 20_000 }, (_, i) => `https://host${i}.example/x`);

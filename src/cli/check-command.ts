@@ -26,9 +26,13 @@ Options:
   --agent <token>         product token to check, e.g. Googlebot; repeat to pool several groups
   --mode google|rfc       google (default): the reference's verdicts; rfc: RFC 9309
   --max-bytes N           read at most N bytes of each robots file (default 512000, 0 = all)
-  --cache-mb N            memory for compiled robots files with --robots-dir, all threads together
-                          (default 64, at most 3072; least recently used hosts are dropped and
-                          compiled again when met again)
+  --cache-mb N            memory for compiled robots files with --robots-dir, all threads together,
+                          and for the input being answered (default 64, at most 3072; least recently
+                          used hosts are dropped and compiled again when met again). Input is answered
+                          2 MiB at a time, its lines grouped by host; while hosts are compiled again
+                          and again, up to 16 MiB at a time (at most 1/8 of the cache): each host is
+                          compiled at most once per window. For input in random host order over far
+                          more hosts than fit, sort it by host first.
   --only allowed|disallowed  print just the URLs with that verdict, one per line (a filter, like grep)
   --format text|jsonl     text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding
                           rule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}
@@ -37,7 +41,8 @@ Options:
                           line numbers and skipped. With --robots-dir the host is the vhost field, or --host.
   --host <name>           the host of --log requests without a vhost field (for --robots-dir)
   --stats                 at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,
-                          peak memory, and with --robots-dir the hosts compiled, missing and evicted
+                          peak memory, and with --robots-dir the hosts compiled, missing, evicted
+                          and cached, and the largest window
   --threads N             threads answering URLs (at most 4 per core): this one and N - 1 workers, started
                           only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
                           available cores with --robots, 1 with --robots-dir (there each thread answers
@@ -121,7 +126,7 @@ function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number): str
   if (outcome.threadsUsed > 1) text += ` (${outcome.chunksInWorkers} of ${outcome.chunks} chunks${outcome.hosts !== null ? ' split by host' : ''} in workers)`;
   if (outcome.hosts !== null) {
     const hosts = outcome.hosts;
-    text += `; hosts: ${hosts.compiled} compiled, ${hosts.missing} without robots.txt, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB`;
+    text += `; hosts: ${hosts.compiled} compiled, ${hosts.missing} without robots.txt, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
   }
   if (outcome.recomputed > 0) text += `; ${outcome.recomputed} batch(es) answered again here after a worker failed`;
   return text + '\n';

@@ -201,3 +201,9 @@ export async function writeAll(output: Writable, bytes: Uint8Array, written?: ()
   if (!output.write(bytes, written === undefined ? undefined : () => written())) await once(output, 'drain');
 }
 
+/** writeAll, resolved once the bytes have left (the caller may then reuse their buffer). */
+export function writeOut(output: Writable, bytes: Uint8Array): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    writeAll(output, bytes, resolve).catch(reject);
+  });
+}

@@ -13,8 +13,10 @@
 // keys while they fit, then group + match answer the lines whose hosts are resolved (a round), newRound()
 // unpins their slots, and it goes on with the keys left; group() skips lines answered in earlier rounds.
 //
-// Batch region of one chunk (n input bytes, L <= n + 1 lines):
-//   | input, LF sentinel, slack | lineStarts u32[L] | entries u32[L] | order u32[L] | groups GROUP_SIZE x L | verdicts u8[L] | rule refs RULE_REF_SIZE x L | pending u32[L] |
+// The chunk being answered lives in a heap block of its own (counted against the policy's budget like the
+// matchers, so a larger chunk evicts matchers rather than add memory), kept and reused for the next chunk.
+// Its layout (n input bytes, L <= n + 1 lines; offsets from the block's start):
+//   | input, LF sentinel, slack | lineStarts u32[L] | entries u32[L] | order u32[L] | pending u32[L] | verdicts u8[L] | groups GROUP_SIZE x L | rule refs RULE_REF_SIZE x L (jsonl only) |
 import {
   CHAR_LF, HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
   HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
@@ -51,17 +53,18 @@ function tableBytes(capacity: number): number {
   return HOSTS_HEADER_SIZE + capacity * (HOST_ENTRY_SIZE + KEY_BYTES_PER_ENTRY);
 }
 
-/** One chunk's layout in the batch region. */
+/** One chunk's layout in its heap block: byte offsets from the block's start (the block may move). */
 interface ChunkLayout {
-  inputPtr: number;
   inputLength: number;
   lineStarts: number;
   entries: number;
   order: number;
-  groups: number;
-  verdicts: number;
-  rules: number;
   pending: number;
+  verdicts: number;
+  groups: number;
+  /** 0 unless the chunk is explained (jsonl). */
+  rules: number;
+  end: number;
 }
 
 /**
@@ -88,6 +91,7 @@ export class HostEngine {
   private addressEpoch = -1;
   private stamp = 0;
   private chunk: ChunkLayout | null = null;
+  private chunkBlock = -1;
   private lineCount = 0;
   private groupCount = 0;
   /** Lines of the chunk that named no host (answered so far). */
@@ -121,9 +125,9 @@ export class HostEngine {
     return block;
   }
 
-  /** Bytes the engine's own tables take in the heap (host table and slot table). */
-  get tableBytes(): number {
-    return this.core.heap.size(this.tableBlock) + this.core.heap.size(this.slotsBlock);
+  /** Bytes the engine's own blocks take in the heap (host table, slot table, and the chunk). */
+  get ownBytes(): number {
+    return this.core.heap.size(this.tableBlock) + this.core.heap.size(this.slotsBlock) + (this.chunkBlock >= 0 ? this.core.heap.size(this.chunkBlock) : 0);
   }
 
   /** Host table entries in use (keys remembered, with or without a matcher). */
@@ -304,30 +308,67 @@ export class HostEngine {
     this.addressEpoch = this.core.heap.epoch;
   }
 
+  /** Address of an offset in the chunk's block (valid until the next heap allocation). */
+  private chunkAt(offset: number): number {
+    return this.core.heap.address(this.chunkBlock) + offset;
+  }
+
   /**
-   * Copies a chunk of LF-separated lines into the batch region and scans it (a new stamp: slots met are
+   * Makes the chunk block at least `bytes` long, keeping its first `keep` bytes; makeRoom(more) is told
+   * first how many bytes the engine is about to take in addition (the policy evicts matchers for them).
+   */
+  private ensureChunkBlock(bytes: number, keep: number, makeRoom: (more: number) => void): void {
+    const current = this.chunkBlock >= 0 ? this.core.heap.size(this.chunkBlock) : 0;
+    if (current >= bytes) return;
+    const wanted = Math.max(bytes, Math.ceil(current * 1.25));
+    makeRoom(wanted);
+    const block = this.core.heap.allocate(wanted);
+    if (this.chunkBlock >= 0) {
+      if (keep > 0) this.core.copyWithin(this.core.heap.address(block), this.core.heap.address(this.chunkBlock), this.core.heap.address(this.chunkBlock) + keep);
+      this.core.heap.free(this.chunkBlock);
+    }
+    this.chunkBlock = block;
+    this.addressEpoch = -1;
+  }
+
+  /** Frees the chunk block when it is larger than maxBytes (a chunk of one huge line): the next chunk makes a new one. */
+  trimChunk(maxBytes: number): void {
+    if (this.chunkBlock < 0 || this.core.heap.size(this.chunkBlock) <= maxBytes) return;
+    this.core.heap.free(this.chunkBlock);
+    this.chunkBlock = -1;
+    this.chunk = null;
+  }
+
+  /**
+   * Copies a chunk of LF-separated lines into the chunk block and scans it (a new stamp: slots met are
    * pinned). Returns the keys to resolve; when the table fills up it is emptied and the scan repeated, and
    * grown when the chunk alone does not fit it, up to maxTableBytes: past that, null (answer the chunk in
-   * parts). Called once per chunk attempt.
+   * parts); null too when the chunk with its per-line arrays would take more than maxChunkBytes (and it has
+   * more than one line). explain: room for rule references (jsonl); makeRoom: see ensureChunkBlock. Called
+   * once per chunk attempt.
    */
-  loadChunk(input: Uint8Array, maxTableBytes: number): PendingHosts | null {
+  loadChunk(input: Uint8Array, maxTableBytes: number, maxChunkBytes: number, explain: boolean, makeRoom: (more: number) => void): PendingHosts | null {
     if (input.length > MAX_BATCH_BYTES) throw new RobotsError('INPUT_TOO_LARGE', `a chunk of ${input.length} bytes is larger than ${MAX_BATCH_BYTES}`);
-    const base = this.core.batchBase;
-    // the input first (the region grows below the heap, never under it), then arrays sized by its lines
-    this.core.ensureBatch(input.length + 1 + SENTINEL_SLACK);
-    this.core.memoryBytes().set(input, base);
-    this.core.memoryBytes()[base + input.length] = CHAR_LF;
-    const lineBound = this.core.countLinesAt(base, input.length) + 1;
-    const layout: ChunkLayout = { inputPtr: base, inputLength: input.length, lineStarts: 0, entries: 0, order: 0, groups: 0, verdicts: 0, rules: 0, pending: 0 };
-    layout.lineStarts = align(base + input.length + 1 + SENTINEL_SLACK, 16);
+    const firstLf = input.indexOf(CHAR_LF);
+    const oneLine = firstLf < 0 || firstLf >= input.length - 1;
+    // the input first, then arrays sized by its lines
+    const inputBytes = align(input.length + 1 + SENTINEL_SLACK, 16);
+    if (inputBytes > maxChunkBytes && !oneLine) return null;
+    this.ensureChunkBlock(inputBytes, 0, makeRoom);
+    this.core.memoryBytes().set(input, this.chunkAt(0));
+    this.core.memoryBytes()[this.chunkAt(input.length)] = CHAR_LF;
+    const lineBound = this.core.countLinesAt(this.chunkAt(0), input.length) + 1;
+    const layout: ChunkLayout = { inputLength: input.length, lineStarts: inputBytes, entries: 0, order: 0, pending: 0, verdicts: 0, groups: 0, rules: 0, end: 0 };
     layout.entries = layout.lineStarts + lineBound * 4;
     layout.order = layout.entries + lineBound * 4;
-    layout.groups = align(layout.order + lineBound * 4, 16);
-    layout.verdicts = layout.groups + lineBound * GROUP_SIZE;
-    layout.rules = align(layout.verdicts + lineBound, 16);
-    layout.pending = layout.rules + lineBound * RULE_REF_SIZE;
-    this.core.ensureBatch(layout.pending + lineBound * 4 - base);
-    this.core.memoryBytes().fill(VERDICT_UNSET, layout.verdicts, layout.verdicts + lineBound); // no line answered yet
+    layout.pending = layout.order + lineBound * 4;
+    layout.verdicts = layout.pending + lineBound * 4;
+    layout.groups = align(layout.verdicts + lineBound, 16);
+    layout.rules = explain ? layout.groups + lineBound * GROUP_SIZE : 0;
+    layout.end = layout.groups + lineBound * GROUP_SIZE + (explain ? lineBound * RULE_REF_SIZE : 0);
+    if (layout.end > maxChunkBytes && !oneLine) return null;
+    this.ensureChunkBlock(layout.end, input.length + 1, makeRoom);
+    this.core.memoryBytes().fill(VERDICT_UNSET, this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + lineBound); // no line answered yet
     this.chunk = layout;
     this.noHostLines = 0;
     let step = 0; // 0: as it is; 1: rebuilt (stale entries dropped); then grown while allowed; then emptied
@@ -336,7 +377,7 @@ export class HostEngine {
       const keyScratch = this.core.workPtr;
       this.core.reserve(keyScratch + MAX_HOST_KEY_BYTES + 64);
       const table = this.core.heap.address(this.tableBlock);
-      const result = this.exports.scanLineHosts(base, input.length, table, this.core.heap.address(this.slotsBlock), this.stamp, layout.lineStarts, layout.entries, layout.pending, keyScratch);
+      const result = this.exports.scanLineHosts(this.chunkAt(0), input.length, table, this.core.heap.address(this.slotsBlock), this.stamp, this.chunkAt(layout.lineStarts), this.chunkAt(layout.entries), this.chunkAt(layout.pending), keyScratch);
       if (result !== SCAN_TABLE_FULL) {
         this.lineCount = result;
         break;
@@ -352,7 +393,7 @@ export class HostEngine {
       } else if (step < 2) {
         this.clearHostTable();
         step = 2;
-      } else if (input.indexOf(CHAR_LF) < input.length - 1) {
+      } else if (!oneLine) {
         this.clearHostTable();
         return null;
       } else {
@@ -363,7 +404,8 @@ export class HostEngine {
     const table = this.core.heap.address(this.tableBlock);
     const keys = table + HOSTS_HEADER_SIZE + this.tableCapacity * HOST_ENTRY_SIZE;
     const pendingCount = this.exports.lastScanPending();
-    const entries = words.slice(layout.pending >> 2, (layout.pending >> 2) + pendingCount);
+    const pendingAt = this.chunkAt(layout.pending) >> 2;
+    const entries = words.slice(pendingAt, pendingAt + pendingCount);
     const keyTexts: string[] = new Array(pendingCount);
     const memory = this.core.memoryBytes();
     for (let i = 0; i < pendingCount; i++) {
@@ -444,7 +486,7 @@ export class HostEngine {
    */
   group(missingSlot: number): number {
     const layout = this.chunk as ChunkLayout;
-    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, layout.entries, layout.verdicts, this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), missingSlot, this.stamp, layout.groups, layout.order);
+    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, this.chunkAt(layout.entries), this.chunkAt(layout.verdicts), this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), missingSlot, this.stamp, this.chunkAt(layout.groups), this.chunkAt(layout.order));
     this.noHostLines += this.exports.lastNoHostLines();
     return this.groupCount;
   }
@@ -456,12 +498,12 @@ export class HostEngine {
 
   /** The slot of group g of the last grouping. */
   groupSlot(g: number): number {
-    return this.words()[((this.chunk as ChunkLayout).groups + g * GROUP_SIZE + GROUP_SLOT) >> 2];
+    return this.words()[(this.chunkAt((this.chunk as ChunkLayout).groups) + g * GROUP_SIZE + GROUP_SLOT) >> 2];
   }
 
   /** The lines of group g of the last grouping. */
   groupLines(g: number): number {
-    return this.words()[((this.chunk as ChunkLayout).groups + g * GROUP_SIZE + GROUP_COUNT) >> 2];
+    return this.words()[(this.chunkAt((this.chunk as ChunkLayout).groups) + g * GROUP_SIZE + GROUP_COUNT) >> 2];
   }
 
   /** Verdicts (explain: and rule references) of every line of the chunk, group by group. */
@@ -469,27 +511,31 @@ export class HostEngine {
     const layout = this.chunk as ChunkLayout;
     this.refreshAddresses();
     this.core.forgetBinding();
-    this.exports.matchGroups(layout.inputPtr, layout.lineStarts, layout.groups, this.groupCount, layout.order, this.core.heap.address(this.slotsBlock), layout.verdicts, explain ? layout.rules : 0, this.core.workPtr);
+    if (explain && layout.rules === 0) throw new RobotsError('INVALID_ARGUMENT', 'the chunk was loaded without room for rule references');
+    this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.core.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.core.workPtr);
   }
 
   /** The chunk's verdict bytes, in input order (a copy). */
   verdicts(): Uint8Array {
     const layout = this.chunk as ChunkLayout;
-    return this.core.memoryBytes().slice(layout.verdicts, layout.verdicts + this.lineCount);
+    return this.core.memoryBytes().slice(this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + this.lineCount);
   }
 
-  /** Text output of the chunk (assembly/format.ts), a copy. */
-  formatText(filter = OUTPUT_ALL): Uint8Array {
+  /** Text output of the chunk (assembly/format.ts): copied into `into` when it fits (a view of it), else a new copy. */
+  formatText(filter = OUTPUT_ALL, into: Uint8Array | null = null): Uint8Array {
     const layout = this.chunk as ChunkLayout;
     const outputPtr = this.core.workPtr;
     this.core.reserve(outputPtr + layout.inputLength + 12 * (this.lineCount + 1) + SENTINEL_SLACK);
-    const length = this.exports.formatTextLines(layout.inputPtr, this.lineCount, layout.verdicts, outputPtr, filter);
-    return this.core.memoryBytes().slice(outputPtr, outputPtr + length);
+    const length = this.exports.formatTextLines(this.chunkAt(0), this.lineCount, this.chunkAt(layout.verdicts), outputPtr, filter);
+    const output = this.core.memoryBytes().subarray(outputPtr, outputPtr + length);
+    if (into === null || into.length < length) return output.slice();
+    into.set(output);
+    return into.subarray(0, length);
   }
 
   /** jsonl output of the chunk after match(true): input numbers firstNumber + i, or numbers[i]. */
   formatJsonl(filter: number, firstNumber: number, numbers: Uint32Array | null): Uint8Array {
     const layout = this.chunk as ChunkLayout;
-    return this.core.formatJsonl(layout.inputPtr, layout.inputLength, this.lineCount, layout.verdicts, layout.rules, firstNumber, numbers, filter);
+    return this.core.formatJsonl(this.chunkAt(0), layout.inputLength, this.lineCount, this.chunkAt(layout.verdicts), this.chunkAt(layout.rules), firstNumber, numbers, filter);
   }
 }
