@@ -15,7 +15,7 @@ import {
   RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, NO_RULE, NO_NODE, ensureCapacity, alignUp, flagsOf,
 } from "./layout";
 import { findPathStart, isPathEnd, writePath, PATH_IS_ROOT } from "./path";
-import { nodesBase, rulesBase, blobNodeCount, rfcMode, childFor, nextGeneration, stampNode, ruleSlotOf } from "./trie";
+import { nodesBase, rulesBase, blobNodeCount, rfcMode, blobHasStars, childFor, nextGeneration, stampNode, ruleSlotOf } from "./trie";
 import { normalizeRfc } from "./escape";
 
 // ---- per-URL state, in the scratch area after the blob's work lists ----
@@ -198,19 +198,56 @@ export function matchUrl(urlPtr: usize, urlEnd: usize): u32 {
  * address of its '/', '?' or ';') and whose bytes end at urlEnd.
  */
 export function matchPath(start: usize, urlEnd: usize): u32 {
+  if (!blobHasStars) return walkPath(start, urlEnd);
   beginUrl();
   // The path always starts with '/': a path beginning with '?' or ';' gets one in front.
   if (!step(CHAR_SLASH)) return decide();
-  if (start != PATH_IS_ROOT) {
-    let p = start;
-    if (load<u8>(p) == CHAR_SLASH) p++;
-    while (p < urlEnd) {
-      const c = <i32>load<u8>(p);
-      if (isPathEnd(c)) break;
-      if (!step(c)) return decide();
-      p++;
-    }
+  for (let p = pathBytesStart(start, urlEnd); ; p++) {
+    const c = pathByte(p, urlEnd);
+    if (c < 0) break;
+    if (!step(c)) return decide();
   }
   finishPath();
+  return decide();
+}
+
+/** Where the path's bytes after its leading '/' start (the '/' itself is stepped first, real or not); urlEnd for "/". */
+@inline function pathBytesStart(start: usize, urlEnd: usize): usize {
+  if (start == PATH_IS_ROOT) return urlEnd;
+  return load<u8>(start) == CHAR_SLASH ? start + 1 : start;
+}
+
+/** The path byte at p, or -1 where the path ends (urlEnd, or '#' / NUL / line end: isPathEnd). */
+@inline function pathByte(p: usize, urlEnd: usize): i32 {
+  if (p >= urlEnd) return -1;
+  const c = <i32>load<u8>(p);
+  return isPathEnd(c) ? -1 : c;
+}
+
+/**
+ * matchPath for a blob without '*' patterns: at most one node is ever active, so the path is one walk down
+ * the trie (the same rules recorded in the same order as the NFA would, without its lists and stamps).
+ */
+function walkPath(start: usize, urlEnd: usize): u32 {
+  bestAllowRule = NO_RULE;
+  bestDisallowRule = NO_RULE;
+  bestAllowPriority = -1;
+  bestDisallowPriority = -1;
+  let node = nodesBase;
+  if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
+  // the path always starts with '/': a path beginning with '?' or ';' gets one in front
+  let index = childFor(0, CHAR_SLASH);
+  if (index == NO_NODE) return decide();
+  node = nodesBase + <usize>index * NODE_SIZE;
+  if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
+  for (let p = pathBytesStart(start, urlEnd); ; p++) {
+    const c = pathByte(p, urlEnd);
+    if (c < 0) break;
+    index = childFor(index, c);
+    if (index == NO_NODE) return decide();
+    node = nodesBase + <usize>index * NODE_SIZE;
+    if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
+  }
+  if (flagsOf(node) & NODE_HAS_END_RULE) recordRules(node, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END);
   return decide();
 }

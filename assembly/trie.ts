@@ -23,6 +23,8 @@ export let rfcMode = false;
 export let splitLiteral = false;
 /** Nodes the automaton works on; 0 when it is not needed (split, and no pattern has a '*'). */
 export let automatonNodeCount: u32 = 0;
+/** True when some pattern of the bound blob has a '*' (else a path is one walk down the trie: match.ts). */
+export let blobHasStars = false;
 /** Literal-only nodes above which the split pays off (below, the whole automaton stays in the caches). */
 const SPLIT_MIN_LITERAL_NODES: u32 = 16384;
 /** 0: split when the literal part is large (default), 1: always, 2: never (tests and A/B runs). */
@@ -51,6 +53,7 @@ export function bindBlob(blob: usize): void {
   blobNodeCount = load<u32>(blob + HEADER_NODE_COUNT);
   rfcMode = (load<i32>(blob + HEADER_FLAGS) & FLAG_RFC_MODE) != 0;
   const wildNodes = (flagsOf(nodesBase) & NODE_IN_AUTOMATON) != 0 ? load<u32>(blob + HEADER_AUTOMATON_NODE_COUNT) : 0;
+  blobHasStars = wildNodes != 0;
   const literalOffset = load<u32>(blob + HEADER_LITERAL_OFFSET);
   splitLiteral = literalOffset != 0 && literalTrieMode != 2;
   automatonNodeCount = splitLiteral ? wildNodes : blobNodeCount;

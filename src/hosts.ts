@@ -335,7 +335,7 @@ export class MultiHostMatcher {
         continue;
       }
       if (host.key !== key) this.engine.markAlias(entry);
-      const cached = this.engine.findHost(host.key); // (a plain key finds its own entry once a spelling resolved it)
+      const cached = this.engine.findHost(host.key, !plain); // (a plain key may have been remembered for a spelling of it)
       if (cached >= 0) {
         this.engine.resolve(entry, cached);
         continue;

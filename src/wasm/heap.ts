@@ -19,20 +19,28 @@ const CLASSES_PER_DOUBLING = 8;
 /** A free block's leftover smaller than this stays with the allocation instead of becoming a block. */
 const MIN_SPLIT_BYTES = 256;
 
-/** The size class of a block of `bytes` bytes: the smallest class size >= bytes. */
-export function sizeClass(bytes: number): { index: number; size: number } {
+/** The index of the smallest size class whose size is >= bytes (bytes >= 1). */
+export function sizeClassIndex(bytes: number): number {
   const size = Math.max(BLOCK_ALIGN, Math.ceil(bytes / BLOCK_ALIGN) * BLOCK_ALIGN);
-  if (size <= BLOCK_ALIGN * CLASSES_PER_DOUBLING) return { index: size / BLOCK_ALIGN - 1, size };
+  if (size <= BLOCK_ALIGN * CLASSES_PER_DOUBLING) return size / BLOCK_ALIGN - 1;
   const power = 31 - Math.clz32(size - 1); // 2^power < size <= 2^(power + 1)
-  const step = 2 ** power / CLASSES_PER_DOUBLING;
+  const step = 2 ** (power - 3); // 2^power / CLASSES_PER_DOUBLING
   const sub = Math.ceil((size - 2 ** power) / step); // 1 .. CLASSES_PER_DOUBLING
-  return { index: CLASSES_PER_DOUBLING + (power - 7) * CLASSES_PER_DOUBLING + sub - 1, size: 2 ** power + sub * step };
+  return CLASSES_PER_DOUBLING + (power - 7) * CLASSES_PER_DOUBLING + sub - 1;
+}
+
+/** The size of class `index` (sizeClassIndex's inverse). */
+export function sizeOfClass(index: number): number {
+  if (index < CLASSES_PER_DOUBLING) return (index + 1) * BLOCK_ALIGN;
+  const power = 7 + Math.floor((index - CLASSES_PER_DOUBLING) / CLASSES_PER_DOUBLING);
+  const sub = ((index - CLASSES_PER_DOUBLING) % CLASSES_PER_DOUBLING) + 1;
+  return 2 ** power + sub * 2 ** (power - 3);
 }
 
 /** The largest class whose size is <= bytes (bytes >= BLOCK_ALIGN, a multiple of it): where a free block is filed. */
 function floorClass(bytes: number): number {
-  const { index, size } = sizeClass(bytes);
-  return size === bytes ? index : index - 1;
+  const index = sizeClassIndex(bytes);
+  return sizeOfClass(index) === bytes ? index : index - 1;
 }
 
 /** What the heap needs from the instance: a way to grow its memory and to move bytes inside it. */
@@ -88,7 +96,8 @@ export class MatcherHeap {
 
   /** A new block of at least `bytes` bytes (contents undefined); returns its id. May move other blocks. */
   allocate(bytes: number): number {
-    const { index, size } = sizeClass(bytes);
+    const index = sizeClassIndex(bytes);
+    const size = sizeOfClass(index);
     const reused = this.takeFree(index, size);
     if (reused >= 0) return reused;
     if (this.top + size > this.capacity) this.makeRoom(size);

@@ -92,6 +92,8 @@ export class HostEngine {
   private stamp = 0;
   private chunk: ChunkLayout | null = null;
   private chunkBlock = -1;
+  /** Names remembered for other spellings (rememberHost) in the host table: none, no look-up of them. */
+  private rememberedNames = 0;
   private lineCount = 0;
   private groupCount = 0;
   /** Lines of the chunk that named no host (answered so far). */
@@ -155,6 +157,7 @@ export class HostEngine {
 
   /** Forgets every key (the table is emptied; keys are resolved again when met). */
   clearHostTable(capacity = this.tableCapacity): void {
+    this.rememberedNames = 0;
     if (capacity !== this.tableCapacity) {
       this.core.heap.free(this.tableBlock);
       this.tableCapacity = capacity;
@@ -434,33 +437,35 @@ export class HostEngine {
     this.setSlotWord(slot, SLOT_PIN_STAMP, this.stamp);
   }
 
-  /** Writes a key (one char per byte) into the work area; returns its address and length. */
-  private keyInMemory(key: string): { address: number; length: number } {
+  /** Writes a key (one char per byte) into the work area; returns its address. */
+  private keyInMemory(key: string): number {
     const address = this.core.workPtr;
     this.core.reserve(address + key.length);
     const bytes = this.core.memoryBytes();
     for (let i = 0; i < key.length; i++) bytes[address + i] = key.charCodeAt(i);
-    return { address, length: key.length };
+    return address;
   }
 
   /**
    * The slot that answers a canonical host key, or -1: a line's entry with that key that is not an alias
-   * (see markAlias), else the name remembered for other spellings (rememberHost).
+   * (see markAlias; asked only when ownEntry, since a key being resolved finds its own pending entry), else
+   * the name remembered for other spellings (rememberHost).
    */
-  findHost(key: string): number {
+  findHost(key: string, ownEntry: boolean): number {
     const table = this.core.heap.address(this.tableBlock);
     const slots = this.core.heap.address(this.slotsBlock);
-    const own = this.keyInMemory(key);
-    const slot = this.exports.findHostSlot(table, slots, own.address, own.length);
-    if (slot >= 0) return slot;
-    const remembered = this.keyInMemory(REMEMBERED_PREFIX + key);
-    return this.exports.findHostSlot(table, slots, remembered.address, remembered.length);
+    if (ownEntry) {
+      const slot = this.exports.findHostSlot(table, slots, this.keyInMemory(key), key.length);
+      if (slot >= 0) return slot;
+    }
+    if (this.rememberedNames === 0) return -1;
+    return this.exports.findHostSlot(table, slots, this.keyInMemory(REMEMBERED_PREFIX + key), key.length + 1);
   }
 
   /** Remembers that a canonical host key answers with slot (when the table has room): other spellings find it. */
   rememberHost(key: string, slot: number): void {
-    const { address, length } = this.keyInMemory(REMEMBERED_PREFIX + key);
-    this.exports.rememberHost(this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), address, length, slot);
+    const address = this.keyInMemory(REMEMBERED_PREFIX + key);
+    if (this.exports.rememberHost(this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), address, key.length + 1, slot)) this.rememberedNames++;
   }
 
   /** Flags a pending entry as a spelling that is not its host's canonical name (canonical look-ups skip it). */
