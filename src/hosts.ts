@@ -80,6 +80,8 @@ export interface HostChunkResult {
   output: Uint8Array;
   /** Lines that named no host (answered by the missing policy). */
   noHostLines: number;
+  /** Hosts of the chunk answered by a compiled matcher (hosts without a robots.txt and lines without a host not counted). */
+  hosts: number;
 }
 
 /** How a chunk is formatted: text lines (see check) or jsonl with the deciding rules; `filter`: OUTPUT_*. */
@@ -196,6 +198,8 @@ export class MultiHostMatcher {
   private fullAtStamp = -1;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly counters = { lines: 0, compiled: 0, missing: 0, evicted: 0, noHostLines: 0 };
+  /** Hosts with a matcher the running chunk's rounds matched. */
+  private chunkHosts = 0;
 
   constructor(options: MultiHostOptions) {
     const agents = typeof options.agents === 'string' ? [options.agents] : [...options.agents];
@@ -266,6 +270,7 @@ export class MultiHostMatcher {
       verdicts: Buffer.concat(parts.map((part) => part.verdicts)),
       output: Buffer.concat(parts.map((part) => part.output)),
       noHostLines: parts.reduce((sum, part) => sum + part.noHostLines, 0),
+      hosts: parts.reduce((sum, part) => sum + part.hosts, 0),
     };
   }
 
@@ -317,6 +322,7 @@ export class MultiHostMatcher {
    */
   private attempt(lines: Uint8Array, format: HostChunkFormat, bodies: Map<string, RobotsBody>): Attempt {
     const explain = format.format === 'jsonl';
+    this.chunkHosts = 0;
     // the chunk with its per-line arrays in at most half the budget, its host names in at most a quarter
     const pending = this.engine.loadChunk(lines, this.budget >> 2, this.budget >> 1, explain, (more) => this.makeRoom(false, more));
     if (pending === null) return { kind: 'split' };
@@ -379,7 +385,7 @@ export class MultiHostMatcher {
     const output = format.format === 'text' ? this.engine.formatText(filter, format.into ?? null)
       : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null)
       : new Uint8Array(0);
-    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines } };
+    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, hosts: this.chunkHosts } };
   }
 
   /** Matches the lines of the chunk not answered yet whose hosts are resolved (their slots get automaton regions first when busy). */
@@ -387,7 +393,9 @@ export class MultiHostMatcher {
     const groups = this.engine.group(this.missingSlot);
     for (let g = 0; g < groups; g++) {
       const slot = this.engine.groupSlot(g);
-      if (slot !== this.missingSlot) this.planAutomaton(slot, this.engine.groupLines(g));
+      if (slot === this.missingSlot) continue;
+      this.planAutomaton(slot, this.engine.groupLines(g));
+      this.chunkHosts++;
     }
     this.engine.match(explain);
   }
