@@ -29,10 +29,10 @@ Options:
   --cache-mb N            memory for compiled robots files with --robots-dir, all threads together,
                           and for the input being answered (default 64, at most 3072; least recently
                           used hosts are dropped and compiled again when met again). Input is answered
-                          2 MiB at a time, its lines grouped by host; while hosts are compiled again
-                          and again, up to 16 MiB at a time (at most 1/8 of the cache): each host is
-                          compiled at most once per window. For input in random host order over far
-                          more hosts than fit, sort it by host first.
+                          2 MiB at a time, its lines grouped by host; in random host order, up to 16 MiB
+                          at a time (at most 1/8 of the cache), so that each host is compiled at most
+                          once per window for more of its lines. For input in random order over far more
+                          hosts than fit, sort it by host first (e.g. sort -t/ -k3,3).
   --only allowed|disallowed  print just the URLs with that verdict, one per line (a filter, like grep)
   --format text|jsonl     text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding
                           rule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}

@@ -301,6 +301,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         inputLine += core().countLines(chunk);
       }
       let answer: Promise<Answer>;
+      let reusesBuffer = false;
       if (urls.length === 0) {
         answer = Promise.resolve({ output: new Uint8Array(0), verdicts: 0 });
       } else if (slot !== null && pools.ready && pools.robots !== null && queuedInWorkers < workerCount) {
@@ -314,11 +315,13 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       } else if (pools.shards !== null) {
         answer = answerSharded(pools.shards, urls === chunk ? chunk.slice() : urls, firstNumber, numbers);
       } else {
-        answer = Promise.resolve(await answerHere(urls, firstNumber, numbers)); // before the reader reuses its buffer
+        const done = await answerHere(urls, firstNumber, numbers); // before the reader reuses its buffer
+        reusesBuffer = done.reused === true;
+        answer = Promise.resolve(done);
       }
       inOrder.push({ answer, slot });
-      // a reused output buffer is written before the next chunk is answered into it
-      while (inOrder.length > 0 && (inOrder.length >= window || (await inOrder[inOrder.length - 1].answer).reused === true)) await writeFirst();
+      // a reused output buffer is written out before the next chunk is answered into it
+      while (inOrder.length >= window || (reusesBuffer && inOrder.length > 0)) await writeFirst();
     }
     while (inOrder.length > 0) await writeFirst();
   } finally {
