@@ -187,6 +187,7 @@ export function rememberHost(table: usize, slots: usize, keyPtr: usize, keyLen: 
 
 let scanLineCount: u32 = 0;
 let scanPendingCount: u32 = 0;
+let scanRunCount: u32 = 0;
 let scanNoHostLines: u32 = 0;
 
 /** Lines seen by the last scanLineHosts. */
@@ -196,6 +197,13 @@ export function lastScanLines(): u32 {
 /** Entries of the last scanLineHosts that the host must resolve (listed at its pendingPtr). */
 export function lastScanPending(): u32 {
   return scanPendingCount;
+}
+/**
+ * Runs of consecutive lines with the same host entry in the last scanLineHosts: the number of hosts for
+ * input sorted by host, close to the line count in random host order.
+ */
+export function lastScanRuns(): u32 {
+  return scanRunCount;
 }
 
 /** Returned by scanLineHosts when the table or its key bytes filled up: the host makes room and scans again. */
@@ -226,6 +234,8 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   let previousStart: usize = 0;
   let previousLength: usize = 0;
   let previousLine: u32 = <u32>LINE_NO_HOST;
+  let runs: u32 = 0;
+  let runEntry: u32 = <u32>LINE_NO_HOST - 1; // no entry has this value
   while (p < end) {
     store<u32>(lineStartsPtr + <usize>count * 4, <u32>(p - inputPtr));
     if (previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && memory.compare(p, previousStart, previousLength) == 0) {
@@ -287,6 +297,10 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
       previousLength = 0;
     }
     store<u32>(entriesPtr + <usize>count * 4, line);
+    if (line != runEntry) {
+      runs++;
+      runEntry = line;
+    }
     count++;
     p = findLf(p) + 1;
   }
@@ -294,6 +308,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   store<u32>(table + HOSTS_KEY_BYTES_USED, keyBytesUsed);
   scanLineCount = count;
   scanPendingCount = pending;
+  scanRunCount = runs;
   return <i32>count;
 }
 

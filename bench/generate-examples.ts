@@ -1,11 +1,13 @@
 // Writes the demo data in examples/ from the seeded generator (npm run examples).
-import { writeFileSync } from 'node:fs';
-import { shopRobots, shopUrls, seededRandom } from './data.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { shopRobots, shopUrls, seededRandom, hostRobots, hostPaths } from './data.js';
 
 const robots = shopRobots();
 writeFileSync('examples/shop-robots.txt', robots);
 // the same file after an edit: /search allowed again, all PDFs and the blog's tag pages disallowed
 writeFileSync('examples/shop-robots.new.txt', robots.replace('Disallow: /search\n', '').replace('Disallow: /*.pdf$\n', 'Disallow: /*.pdf\nDisallow: /tag/\n'));
+// every finding `robotstxt lint` reports on one line each (the README's lint example)
+writeFileSync('examples/bad-robots.txt', ['Disallow: /early', 'User-agent: *', 'Dissallow: /typo', 'Disallow: nope', 'Allow: /x', 'Disallow: /x', 'Crawl-delay: soon', 'Sitemap: /sitemap.xml'].join('\n') + '\n');
 writeFileSync('examples/shop-urls.txt', [...shopUrls(24), 'https://shop.example/help/', 'https://shop.example/help/index.html', 'https://shop.example/help/returns', 'https://shop.example/robots.txt', '', 'not a url'].join('\n') + '\n');
 
 const agents = [
@@ -31,3 +33,20 @@ for (let i = 0; i < 200; i++) {
   if (i === 77) lines.push('203.0.113.9 - - [21/Nov/2026:09:37:00 +0000] "GET /cart HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Googlebot/2.1'); // cut off
 }
 writeFileSync('examples/access.log', lines.join('\n') + '\n');
+
+// a robots directory of a few hosts (the README's --robots-dir examples), and URLs of theirs in random
+// order, with a host that has no file and a line that names no host
+mkdirSync('examples/robots', { recursive: true });
+const hostNames = ['shop.example', 'blog.example', 'news.example', 'docs.example', 'forum.example'];
+const hostUrls: string[] = [];
+hostNames.forEach((host, i) => {
+  const body = host === 'shop.example' ? robots : hostRobots(i + 3);
+  writeFileSync(`examples/robots/${host}.txt`, body);
+  for (const path of hostPaths(body, 6, 40 + i)) hostUrls.push(`https://${host}${path}`);
+});
+hostUrls.push('https://nofile.example/any/page', 'http://Blog.Example:80/admin/', '/relative/path');
+for (let i = hostUrls.length - 1; i > 0; i--) {
+  const j = Math.floor(random() * (i + 1));
+  [hostUrls[i], hostUrls[j]] = [hostUrls[j], hostUrls[i]];
+}
+writeFileSync('examples/hosts-urls.txt', hostUrls.join('\n') + '\n');

@@ -82,6 +82,8 @@ export interface HostChunkResult {
   noHostLines: number;
   /** Hosts of the chunk answered by a compiled matcher (hosts without a robots.txt and lines without a host not counted). */
   hosts: number;
+  /** Runs of consecutive lines with the same host: about `hosts` for input sorted by host, about the line count in random order. */
+  runs: number;
 }
 
 /** How a chunk is formatted: text lines (see check) or jsonl with the deciding rules; `filter`: OUTPUT_*. */
@@ -271,6 +273,7 @@ export class MultiHostMatcher {
       output: Buffer.concat(parts.map((part) => part.output)),
       noHostLines: parts.reduce((sum, part) => sum + part.noHostLines, 0),
       hosts: parts.reduce((sum, part) => sum + part.hosts, 0),
+      runs: parts.reduce((sum, part) => sum + part.runs, 0),
     };
   }
 
@@ -385,7 +388,7 @@ export class MultiHostMatcher {
     const output = format.format === 'text' ? this.engine.formatText(filter, format.into ?? null)
       : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null)
       : new Uint8Array(0);
-    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, hosts: this.chunkHosts } };
+    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, hosts: this.chunkHosts, runs: this.engine.runs } };
   }
 
   /** Matches the lines of the chunk not answered yet whose hosts are resolved (their slots get automaton regions first when busy). */

@@ -83,14 +83,14 @@ function unpackLinesReply(packed: Uint8Array): LinesResult {
   return { verdicts: packed.subarray(8, 8 + count), output: packed.subarray(8 + count, 8 + count + outputLength) };
 }
 
-const HOSTS_HEADER_WORDS = 9;
+const HOSTS_HEADER_WORDS = 10;
 
-/** A hosts reply in one movable buffer: [9 u32 counters | verdicts | output]. */
+/** A hosts reply in one movable buffer: [10 u32 counters | verdicts | output]. */
 export function packHostsReply(result: HostChunkResult, stats: MultiHostStats): Uint8Array {
   const header = HOSTS_HEADER_WORDS * 4;
   const packed = new Uint8Array(header + result.verdicts.length + result.output.length);
   const words = new Uint32Array(packed.buffer, 0, HOSTS_HEADER_WORDS);
-  words.set([result.verdicts.length, result.output.length, result.noHostLines, result.hosts, stats.compiled, stats.missing, stats.evicted, stats.cachedHosts, stats.cacheBytes]);
+  words.set([result.verdicts.length, result.output.length, result.noHostLines, result.hosts, result.runs, stats.compiled, stats.missing, stats.evicted, stats.cachedHosts, stats.cacheBytes]);
   packed.set(result.verdicts, header);
   packed.set(result.output, header + result.verdicts.length);
   return packed;
@@ -99,12 +99,13 @@ export function packHostsReply(result: HostChunkResult, stats: MultiHostStats): 
 function unpackHostsReply(packed: Uint8Array): HostsReply {
   const words = new Uint32Array(packed.buffer, packed.byteOffset, HOSTS_HEADER_WORDS);
   const header = HOSTS_HEADER_WORDS * 4;
-  const [count, outputLength, noHostLines, hosts, compiled, missing, evicted, cachedHosts, cacheBytes] = words;
+  const [count, outputLength, noHostLines, hosts, runs, compiled, missing, evicted, cachedHosts, cacheBytes] = words;
   return {
     verdicts: packed.subarray(header, header + count),
     output: packed.subarray(header + count, header + count + outputLength),
     noHostLines,
     hosts,
+    runs,
     stats: { compiled, missing, evicted, cachedHosts, cacheBytes },
   };
 }

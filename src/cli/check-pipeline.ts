@@ -31,11 +31,11 @@ export const HOSTS_WORKERS_AFTER_BYTES = 2 << 20;
  */
 export const HOSTS_WINDOW_BYTES = 2 << 20;
 /**
- * While a window's hosts recur in it, but only a few times each (HOSTS_GROW_MIN to HOSTS_GROW_MAX lines per
- * host: input in random host order), the window doubles, up to this and to 1/HOSTS_WINDOW_BUDGET_SHARE of
- * the cache (the chunk is held in the cache's memory): each host is then compiled at most once, and its
- * matcher walked while it is in the processor's caches, for twice as many lines. Hosts that do not recur
- * (fewer than 2 lines each) gain nothing from it; sorted input already has long groups.
+ * While a window's hosts come back in it after other hosts (HOSTS_GROW_MIN runs of lines or more per host:
+ * random host order) but with few lines each (fewer than HOSTS_GROW_MAX), the window doubles, up to this and
+ * to 1/HOSTS_WINDOW_BUDGET_SHARE of the cache (the chunk is held in the cache's memory): each host is then
+ * compiled at most once, and its matcher walked while it is in the processor's caches, for twice as many
+ * lines. Input sorted by host (one run per host) and hosts met once gain nothing from it.
  * Measured on the corpus hosts in random order, 35 lines each, --cache-mb 64 (hosts evicted and compiled
  * again): 2 MiB windows 51,917 compiles, 1.65 s; growing to 8 MiB 38,631, 1.22 s.
  */
@@ -78,7 +78,7 @@ export interface CheckOutcome {
   noHostLines: number;
   /** Robots directory: host counters summed over the threads. */
   hosts: Pick<MultiHostStats, 'compiled' | 'missing' | 'evicted' | 'cachedHosts' | 'cacheBytes'> | null;
-  /** Input read at once (the largest window, for a robots directory). */
+  /** The largest window input was read into (one robots.txt: the chunk size). */
   windowBytes: number;
 }
 
@@ -87,8 +87,9 @@ interface Answer {
   verdicts: number;
   /** The output is a view of a buffer the next chunk reuses: it must be written out before that chunk is answered. */
   reused?: boolean;
-  /** Robots directory: hosts answered by a compiled matcher. */
+  /** Robots directory: hosts answered by a compiled matcher, and runs of lines of one host (see HostChunkResult). */
   hosts?: number;
+  runs?: number;
 }
 
 const passes = (verdict: number, filter: number): boolean => filter === OUTPUT_ALL || (filter === OUTPUT_ONLY_ALLOWED ? verdict === VERDICT_ALLOWED : filter === OUTPUT_ONLY_DISALLOWED && verdict !== VERDICT_ALLOWED);
@@ -125,9 +126,9 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const pools: { robots: RobotsPool | null; shards: HostShardPool | null; ring: SharedSlotRing | null; ready: boolean } = { robots: null, shards: null, ring: null, ready: false };
   let queuedInWorkers = 0;
   let windowBytes = spec !== null ? HOSTS_WINDOW_BYTES : CHUNK_BYTES;
-  /** After a window is answered: doubles the next ones while its hosts recur a few times each (see HOSTS_MAX_WINDOW_BYTES). */
-  const adaptWindow = (lines: number, hosts: number): void => {
-    if (hosts === 0 || lines < HOSTS_GROW_MIN * hosts || lines >= HOSTS_GROW_MAX * hosts) return;
+  /** After a window is answered: doubles the next ones while its hosts come back a few times each (see HOSTS_MAX_WINDOW_BYTES). */
+  const adaptWindow = (lines: number, hosts: number, runs: number): void => {
+    if (hosts === 0 || runs < HOSTS_GROW_MIN * hosts || lines >= HOSTS_GROW_MAX * hosts) return;
     if (windowBytes >= HOSTS_MAX_WINDOW_BYTES || windowBytes * 2 > (spec as HostsSpec).cacheBytes / HOSTS_WINDOW_BUDGET_SHARE) return;
     windowBytes *= 2;
   };
@@ -162,7 +163,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     outcome.noHostLines += result.noHostLines;
     const reused = into !== null && result.output.buffer === into.buffer;
     if (into !== null && !reused) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next window
-    return { output: result.output, verdicts: result.verdicts.length, reused, hosts: result.hosts };
+    return { output: result.output, verdicts: result.verdicts.length, reused, hosts: result.hosts, runs: result.runs };
   };
   // (allocated at the largest window's size: pages count in memory only once written)
   let hostsOutput = new Uint8Array(spec !== null && plan.format === 'text' ? Math.ceil(HOSTS_MAX_WINDOW_BYTES * 1.25) : 0);
@@ -210,7 +211,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         answeredInWorker = true;
         hostCounters.set(index, reply.stats);
         outcome.noHostLines += reply.noHostLines;
-        return { verdicts: reply.verdicts, output: reply.output, hosts: reply.hosts };
+        return { verdicts: reply.verdicts, output: reply.output, hosts: reply.hosts, runs: reply.runs };
       } catch {
         outcome.recomputed++;
         return null; // answered here below
@@ -218,17 +219,17 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     });
     const local = await (here as MultiHostMatcher).checkLinesFormatted(shards[0], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[0] });
     outcome.noHostLines += local.noHostLines;
-    const parts: { verdicts: Uint8Array; output: Uint8Array; hosts: number }[] = [{ verdicts: local.verdicts, output: local.output, hosts: local.hosts }];
+    const parts: { verdicts: Uint8Array; output: Uint8Array; hosts: number; runs: number }[] = [{ verdicts: local.verdicts, output: local.output, hosts: local.hosts, runs: local.runs }];
     for (let index = 1; index < shards.length; index++) {
       const reply = await replies[index];
       if (reply !== null) {
         parts.push(reply);
       } else if (shards[index].length === 0) {
-        parts.push({ verdicts: new Uint8Array(0), output: new Uint8Array(0), hosts: 0 });
+        parts.push({ verdicts: new Uint8Array(0), output: new Uint8Array(0), hosts: 0, runs: 0 });
       } else {
         const again = await (here as MultiHostMatcher).checkLinesFormatted(shards[index], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[index] });
         outcome.noHostLines += again.noHostLines;
-        parts.push({ verdicts: again.verdicts, output: again.output, hosts: again.hosts });
+        parts.push({ verdicts: again.verdicts, output: again.output, hosts: again.hosts, runs: again.runs });
       }
     }
     if (answeredInWorker) outcome.chunksInWorkers++;
@@ -240,7 +241,8 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       verdicts[i] = parts[shard].verdicts[cursors[shard]++];
     }
     const hosts = parts.reduce((sum, part) => sum + part.hosts, 0);
-    if (plan.format === 'text') return { output: core().formatText(urls, verdicts, plan.filter), verdicts: lineCount, hosts };
+    const runs = parts.reduce((sum, part) => sum + part.runs, 0);
+    if (plan.format === 'text') return { output: core().formatText(urls, verdicts, plan.filter), verdicts: lineCount, hosts, runs };
     const pieces: Uint8Array[] = [];
     const offsets = new Uint32Array(plan.threads);
     for (let i = 0; i < lineCount; i++) {
@@ -251,7 +253,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       pieces.push(parts[shard].output.subarray(from, to));
       offsets[shard] = to;
     }
-    return { output: Buffer.concat(pieces), verdicts: lineCount, hosts };
+    return { output: Buffer.concat(pieces), verdicts: lineCount, hosts, runs };
   };
 
   /** Answers in input order, each with the shared slot its chunk was read into (released once written). */
@@ -259,7 +261,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const writeFirst = async (): Promise<void> => {
     const { answer, slot } = inOrder.shift() as { answer: Promise<Answer>; slot: SharedSlot | null };
     const done = await answer;
-    if (spec !== null) adaptWindow(done.verdicts, done.hosts ?? 0);
+    if (spec !== null) adaptWindow(done.verdicts, done.hosts ?? 0, done.runs ?? 0);
     if (done.reused === true) await writeOut(output, done.output);
     else await writeAll(output, done.output);
     answeredLines += done.verdicts;
@@ -277,6 +279,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     while (true) {
       const slot = pools.ring !== null ? await pools.ring.acquire() : null;
       const chunk = await reader.next(slot !== null ? slot.input : buffer.subarray(0, windowBytes));
+      if (chunk !== null) outcome.windowBytes = Math.max(outcome.windowBytes, slot !== null ? slot.input.length : windowBytes);
       if (chunk === null) {
         if (slot !== null) pools.ring?.release(slot);
         break;
@@ -330,7 +333,6 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   outcome.lines = plan.log !== null || numbersLines ? inputLine - 1 : answeredLines;
   if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
   if (here !== null) outcome.hosts = hostTotals();
-  outcome.windowBytes = windowBytes;
   if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: ${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines\n`);
   return outcome;
 }

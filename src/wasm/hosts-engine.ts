@@ -30,6 +30,7 @@ import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, type WasmCore } from './core.js
 interface HostExports {
   scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number): number;
   lastScanPending(): number;
+  lastScanRuns(): number;
   groupLinesBySlot(lineCount: number, entriesPtr: number, verdictsPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
   lastNoHostLines(): number;
   matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number): void;
@@ -95,6 +96,7 @@ export class HostEngine {
   /** Names remembered for other spellings (rememberHost) in the host table: none, no look-up of them. */
   private rememberedNames = 0;
   private lineCount = 0;
+  private runCount = 0;
   private groupCount = 0;
   /** Lines of the chunk that named no host (answered so far). */
   noHostLines = 0;
@@ -383,6 +385,7 @@ export class HostEngine {
       const result = this.exports.scanLineHosts(this.chunkAt(0), input.length, table, this.core.heap.address(this.slotsBlock), this.stamp, this.chunkAt(layout.lineStarts), this.chunkAt(layout.entries), this.chunkAt(layout.pending), keyScratch);
       if (result !== SCAN_TABLE_FULL) {
         this.lineCount = result;
+        this.runCount = this.exports.lastScanRuns();
         break;
       }
       // full: rebuild it without stale entries; still full, grow it within maxTableBytes; then forget every
@@ -422,6 +425,11 @@ export class HostEngine {
   /** Lines in the chunk loaded last. */
   get lines(): number {
     return this.lineCount;
+  }
+
+  /** Runs of consecutive lines of one host in the chunk loaded last (see assembly/hosts.ts lastScanRuns). */
+  get runs(): number {
+    return this.runCount;
   }
 
   /** Resolves a pending key: the slot that answers it (pinned for this chunk), or null when it names no usable host. */
