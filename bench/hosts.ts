@@ -289,5 +289,9 @@ const out: string[] = [
   `sorted 35/host ${peakOf(many.sorted35default.stderr).toFixed(0)} MiB; at --cache-mb 512 (every host cached): random 35/host ${peakOf(many.random35.stderr).toFixed(0)} MiB.`,
 ];
 if (quick) console.log(out.join('\n'));
-else console.log(writeHostsResults(out));
+else {
+  const analysis = join(root, 'bench', 'hosts-analysis.md');
+  if (existsSync(analysis)) out.push('', readFileSync(analysis, 'utf8').trimEnd());
+  console.log(writeHostsResults(out));
+}
 if (sink === -1) console.log(sink);

@@ -6,17 +6,19 @@
 //
 //   0            batchBase                    heap.base                                   workPtr
 //   | AS statics | batch region               | matcher heap (heap.ts)                    | work area -> (grows)
-//                | one many-host chunk kept   | blocks that outlive calls: compiled       | laid out afresh by every call:
-//                | while hosts are resolved   | matchers (blobs), automaton regions, the  | library batches (input, LF
-//                | between calls: input, line | many-host slot and host tables. Compacted | sentinel, offsets, verdicts,
-//                | starts, host entries,      | when full: blocks move, owners keep block | output), compile work, NFA
-//                | verdicts, rule references  | ids and re-read addresses (heap.epoch)    | scratch, formatted output
+//                | library batches: input, LF | blocks that outlive calls: compiled       | laid out afresh by every call:
+//                | sentinel, offsets,         | matchers (blobs), automaton regions, the  | compile work, NFA scratch,
+//                | verdicts, rule references, | many-host slot and host tables and the    | formatted output, host key
+//                | output (grows, moving the  | chunk being answered. Compacted when the  | scratch
+//                | heap up)                   | budgets would be exceeded: blocks move,   |
+//                |                            | owners keep block ids, re-read addresses  |
 //
-// - Matcher blob (layout in assembly/compile.ts and assembly/literal.ts, header offsets in src/constants.ts):
-//   header | trie nodes | edge labels | edge targets | rule records | normalised patterns | literal trie.
-//   Position-independent (offsets from its start). compileRobots builds it in the work area; a RobotsMatcher
-//   keeps an owned copy (a JavaScript Uint8Array, sent to workers as shared memory) that is made resident
-//   in the heap when used (an LRU of RESIDENT_BYTES); the many-host matcher keeps blobs only in the heap.
+// - Matcher blob (layout in assembly/compile.ts, assembly/layout.ts and assembly/literal.ts, header offsets
+//   in src/constants.ts): header | trie nodes (16 bytes each) | rule slots | node labels | rule records |
+//   normalised patterns | literal trie. Position-independent (offsets from its start). compileRobots builds
+//   it in the work area; a RobotsMatcher keeps an owned copy (a JavaScript Uint8Array, sent to workers as
+//   shared memory) that is made resident in the heap when used (an LRU of RESIDENT_BYTES); the many-host
+//   matcher keeps blobs only in the heap.
 // - Automaton region (assembly/dfa.ts): a header, byte classes, then states built as URLs need them. One
 //   per matcher, made on first bulk use; a fresh region has a zero header. It keeps its states while its
 //   matcher stays resident, so switching matchers costs a few loads, not a rebuild.
