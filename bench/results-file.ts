@@ -1,26 +1,37 @@
-// bench/RESULTS.md is written by two benchmarks: `npm run bench` writes the whole file except the
-// many-hosts section, which `npm run bench:hosts` writes between its markers. One place for that rule.
+// bench/RESULTS.md is written by three benchmarks: `npm run bench` writes the whole file except the sections
+// of the others, which `npm run bench:hosts` and `npm run bench:fetch` write between their markers. One place
+// for that rule.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const resultsPath = join(fileURLToPath(new URL('../..', import.meta.url)), 'bench', 'RESULTS.md');
-const HOSTS_BEGIN = '<!-- bench:hosts begin (npm run bench:hosts) -->';
-const HOSTS_END = '<!-- bench:hosts end -->';
-const hostsSection = new RegExp(`${HOSTS_BEGIN}[\\s\\S]*?${HOSTS_END}`);
+/** The sections other benchmarks own, by name: `<!-- bench:<name> begin ... -->` to `<!-- bench:<name> end -->`. */
+const SECTIONS = ['hosts', 'fetch'] as const;
+type SectionName = (typeof SECTIONS)[number];
+const begin = (name: SectionName): string => `<!-- bench:${name} begin (npm run bench:${name}) -->`;
+const end = (name: SectionName): string => `<!-- bench:${name} end -->`;
+const sectionPattern = (name: SectionName): RegExp => new RegExp(`${begin(name)}[\\s\\S]*?${end(name)}`);
 
 const previousResults = (): string => (existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '');
 
-/** Called once by bench/run.ts: replaces RESULTS.md with text, keeping the many-hosts section if there is one. */
+/** Called once by bench/run.ts: replaces RESULTS.md with text, keeping the other benchmarks' sections. */
 export function writeMainResults(text: string): void {
-  const kept = hostsSection.exec(previousResults());
-  writeFileSync(resultsPath, kept === null ? text : `${text.trimEnd()}\n\n${kept[0]}\n`);
+  const previous = previousResults();
+  const kept = SECTIONS.map((name) => sectionPattern(name).exec(previous)?.[0]).filter((section): section is string => section !== undefined);
+  writeFileSync(resultsPath, [text.trimEnd(), ...kept].join('\n\n') + '\n');
 }
 
-/** Called once by bench/hosts.ts: puts the many-hosts section (lines between the markers) into RESULTS.md. */
-export function writeHostsResults(sectionLines: string[]): string {
-  const section = [HOSTS_BEGIN, ...sectionLines, HOSTS_END].join('\n');
+/** Called once by a benchmark that owns a section: puts its lines between the markers in RESULTS.md. */
+export function writeSectionResults(name: SectionName, sectionLines: string[]): string {
+  const section = [begin(name), ...sectionLines, end(name)].join('\n');
   const previous = previousResults() || '# Benchmark results\n';
-  writeFileSync(resultsPath, hostsSection.test(previous) ? previous.replace(hostsSection, section) : `${previous.trimEnd()}\n\n${section}\n`);
+  const pattern = sectionPattern(name);
+  writeFileSync(resultsPath, pattern.test(previous) ? previous.replace(pattern, section) : `${previous.trimEnd()}\n\n${section}\n`);
   return section;
+}
+
+/** Called once by bench/hosts.ts. */
+export function writeHostsResults(sectionLines: string[]): string {
+  return writeSectionResults('hosts', sectionLines);
 }

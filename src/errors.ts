@@ -2,6 +2,7 @@
 export type RobotsErrorCode =
   | 'INVALID_ARGUMENT' // a bad option or argument value (agent list empty, maxBytes negative, ...)
   | 'FILE_UNREADABLE' // a file named on the command line or in a robots directory cannot be read
+  | 'FILE_UNWRITABLE' // a file of a robots.txt store cannot be written
   | 'WASM_UNAVAILABLE' // the compiled WebAssembly core is missing or cannot be instantiated
   | 'WORKER_FAILED' // a worker thread crashed or threw while matching a batch
   | 'INPUT_TOO_LARGE' // an input does not fit the WebAssembly core's 32-bit memory

@@ -14,6 +14,8 @@ import { RobotsError } from './errors.js';
 import { core, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core.js';
 import { HostEngine } from './wasm/hosts-engine.js';
 import { readLimit, readRobotsFileIfExists } from './robots-file.js';
+import { readStoredRecord } from './fetch/robots-store.js';
+import { effectOf } from './fetch/fetch-rules.js';
 import type { RobotsMode, AgentQuery } from './robots.js';
 
 /** A host as a source is asked for it: canonical (lower case, IDN in ASCII form, no trailing dot). */
@@ -26,8 +28,16 @@ export interface RobotsHost {
   key: string;
 }
 
-/** A robots.txt body as a source gives it; null: the host has no robots.txt (the missing policy applies). */
-export type RobotsBody = Uint8Array | ArrayBuffer | DataView | string | null;
+/** A source's answer for a host whose URLs are all allowed (a store's 4xx outcome: no robots.txt there). */
+export const ALLOW_ALL: unique symbol = Symbol('robots: allow all');
+/** A source's answer for a host whose URLs are all disallowed (a store's unreachable outcome: 5xx, timeouts). */
+export const DISALLOW_ALL: unique symbol = Symbol('robots: disallow all');
+
+/**
+ * A robots.txt body as a source gives it; null: nothing is known of the host (the missing policy applies);
+ * ALLOW_ALL / DISALLOW_ALL: what a fetch found (see src/fetch/fetch-rules.ts).
+ */
+export type RobotsBody = Uint8Array | ArrayBuffer | DataView | string | null | typeof ALLOW_ALL | typeof DISALLOW_ALL;
 
 /**
  * Where a MultiHostMatcher gets a host's robots.txt: called once per host while the host stays cached.
@@ -60,8 +70,11 @@ export interface MultiHostStats {
   lines: number;
   /** Hosts whose robots.txt was compiled (a host evicted and met again counts again). */
   compiled: number;
-  /** Hosts looked up that had no robots.txt. */
+  /** Hosts looked up that had no robots.txt (the source knew nothing of them: the missing policy). */
   missing: number;
+  /** Hosts the source answered ALLOW_ALL (a stored 4xx) and DISALLOW_ALL (stored as unreachable). */
+  allowAll: number;
+  disallowAll: number;
   /** Compiled hosts dropped to stay within the budget. */
   evicted: number;
   /** Lines that named no host (relative URLs, no scheme, bad host names). */
@@ -136,20 +149,30 @@ export function canonicalHost(rawKey: string): RobotsHost | null {
 
 /**
  * A source that reads `<directory>/<host>:<port>.txt` (when the URL names a port) or `<directory>/<host>.txt`,
- * at most maxBytes (+1) of each. A host without a file has no robots.txt; a file that exists but cannot be
- * read is an error naming it. Host names never contain '/' (see canonicalHost), so no file outside the
- * directory is read.
+ * at most maxBytes (+1) of each. A host without a body file but with a store record (`<key>.json`, written
+ * by robotstxt fetch: src/fetch/robots-store.ts) gets the record's effect as of `now` (ALLOW_ALL or
+ * DISALLOW_ALL); with neither, nothing is known (null). A file that exists but cannot be read is an error
+ * naming it. Host names never contain '/' (see canonicalHost), so no file outside the directory is read.
  */
-export function robotsFromDirectory(directory: string, options: { maxBytes?: number } = {}): RobotsSource {
+export function robotsFromDirectory(directory: string, options: { maxBytes?: number; now?: number } = {}): RobotsSource {
   const limit = readLimit(options.maxBytes ?? DEFAULT_MAX_BYTES);
   const buffer = limit <= 1 << 20 ? new Uint8Array(limit) : null;
   const prefix = join(directory, '/'); // host names hold no '/': a plain concatenation stays in the directory
+  const now = options.now ?? Date.now();
+  const stored = (key: string): RobotsBody => {
+    const record = readStoredRecord(directory, key);
+    if (record === null) return null;
+    const effect = effectOf(record, now);
+    return effect === 'allow-all' ? ALLOW_ALL : effect === 'disallow-all' ? DISALLOW_ALL : null;
+  };
   return (host) => {
     if (host.port !== null) {
-      const withPort = readRobotsFileIfExists(`${prefix}${host.host}:${host.port}.txt`, limit, buffer);
+      const withPort = readRobotsFileIfExists(`${prefix}${host.key}.txt`, limit, buffer);
       if (withPort !== null) return withPort;
+      const record = stored(host.key);
+      if (record !== null) return record;
     }
-    return readRobotsFileIfExists(`${prefix}${host.host}.txt`, limit, buffer);
+    return readRobotsFileIfExists(`${prefix}${host.host}.txt`, limit, buffer) ?? stored(host.host);
   };
 }
 
@@ -159,6 +182,8 @@ export function robotsFromMap(bodies: ReadonlyMap<string, Uint8Array | ArrayBuff
 }
 
 const encoder = new TextEncoder();
+/** Bodies of the fixed slots: every URL allowed, every URL disallowed. */
+const FULL_VERDICT_BODY: Record<MissingPolicy, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
 
 function bodyBytes(body: Exclude<RobotsBody, null>, host: RobotsHost): Uint8Array {
   if (typeof body === 'string') return encoder.encode(body);
@@ -189,6 +214,9 @@ export class MultiHostMatcher {
   private budget: number;
   private readonly concurrency: number;
   private readonly missingSlot: number;
+  private readonly missingPolicy: MissingPolicy;
+  /** The fixed slot of the verdict that is not the missing policy's (ALLOW_ALL or DISALLOW_ALL), -1 until needed. */
+  private otherFixedSlot = -1;
   /** Hosts with a compiled matcher now. */
   private cachedHosts = 0;
   /** Cached slots in eviction order, and per slot its fill count and its pin stamp when the clock last passed it. */
@@ -199,7 +227,7 @@ export class MultiHostMatcher {
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
   private fullAtStamp = -1;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly counters = { lines: 0, compiled: 0, missing: 0, evicted: 0, noHostLines: 0 };
+  private readonly counters = { lines: 0, compiled: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0 };
   /** Hosts with a matcher the running chunk's rounds matched. */
   private chunkHosts = 0;
 
@@ -223,8 +251,15 @@ export class MultiHostMatcher {
     this.core = core();
     this.core.heap.reserveBudget(this.budget);
     this.engine = new HostEngine(this.core);
-    const missingBody = encoder.encode(missing === 'allow' ? '' : 'User-agent: *\nDisallow: /\n');
-    this.missingSlot = this.engine.compileSlot(missingBody, this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
+    this.missingPolicy = missing;
+    this.missingSlot = this.engine.compileSlot(encoder.encode(FULL_VERDICT_BODY[missing]), this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
+  }
+
+  /** The slot that answers every URL allowed or disallowed (made on first use; never evicted): the missing policy's when it is the same. */
+  private fixedSlot(verdict: MissingPolicy): number {
+    if (verdict === this.missingPolicy) return this.missingSlot;
+    if (this.otherFixedSlot < 0) this.otherFixedSlot = this.engine.compileSlot(encoder.encode(FULL_VERDICT_BODY[verdict]), this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
+    return this.otherFixedSlot;
   }
 
   /** Changes the budget (the command line splits it between threads when they start); applies from the next chunk. */
@@ -369,6 +404,11 @@ export class MultiHostMatcher {
         this.engine.resolve(entry, this.missingSlot);
         continue;
       }
+      if (body === ALLOW_ALL || body === DISALLOW_ALL) {
+        this.counters[body === ALLOW_ALL ? 'allowAll' : 'disallowAll']++;
+        this.engine.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
+        continue;
+      }
       const slot = this.compile(bodyBytes(body, host));
       if (host.key !== key) this.engine.rememberHost(host.key, slot);
       this.engine.resolve(entry, slot);
@@ -396,7 +436,7 @@ export class MultiHostMatcher {
     const groups = this.engine.group(this.missingSlot);
     for (let g = 0; g < groups; g++) {
       const slot = this.engine.groupSlot(g);
-      if (slot === this.missingSlot) continue;
+      if (slot === this.missingSlot || slot === this.otherFixedSlot) continue;
       this.planAutomaton(slot, this.engine.groupLines(g));
       this.chunkHosts++;
     }

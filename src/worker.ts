@@ -18,7 +18,7 @@ let hosts: MultiHostMatcher | null = null;
 async function answerHosts(task: HostsTask): Promise<Uint8Array> {
   if (hosts === null) {
     const spec = task.spec;
-    hosts = new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes }) });
+    hosts = new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }) });
   }
   const result = await hosts.checkLinesFormatted(task.input, { format: task.format, filter: task.filter, firstNumber: 1, numbers: task.numbers });
   return packHostsReply(result, hosts.stats);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,3 +29,25 @@ export const CORPUS_LOG = join(SHARED, 'corpus', 'logs', 'elastic-apache-combine
 /** Why corpus tests skip: printed once when ../shared/corpus is absent (a user's fresh clone). */
 export const corpusMissingReason = existsSync(CORPUS_ROBOTS) ? null : `skipped: ${CORPUS_ROBOTS} is absent (the corpus lives beside the repository, not in it)`;
 if (corpusMissingReason !== null) console.warn(corpusMissingReason);
+
+/**
+ * Runs the built command line without blocking this process (servers in this process keep answering), and
+ * kills it after killAfterMs: a run that hangs fails its test with status null and signal SIGKILL.
+ */
+export function robotstxtAsync(args: string[], input?: string, killAfterMs = 30_000): Promise<CliResult & { ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('latin1').on('data', (text: string) => { stdout += text; });
+    child.stderr.setEncoding('latin1').on('data', (text: string) => { stderr += text; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, ms: performance.now() - started });
+    });
+    child.stdin.end(input ?? '');
+  });
+}

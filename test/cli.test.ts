@@ -61,7 +61,7 @@ describe('robotstxt test (robots_main contract)', () => {
   });
   it('unknown command and no command: exit 2', () => {
     const r = robotstxt(['frobnicate']);
-    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, diff, audit; see robotstxt --help)\n");
+    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, diff, audit, fetch; see robotstxt --help)\n");
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
@@ -107,7 +107,7 @@ describe('robotstxt check', () => {
   });
   it('usage errors: exit 2 with one line on stderr', () => {
     const cases: [string[], string][] = [
-      [['check', '--agent', 'a'], 'robotstxt: check needs exactly one of --robots <file> or --robots-dir <dir>\n'],
+      [['check', '--agent', 'a'], 'robotstxt: check needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>\n'],
       [['check', '--robots', robotsFile], 'robotstxt: check needs at least one --agent <token> (see robotstxt check --help)\n'],
       [['check', '--robots', robotsFile, '--agent', 'a', '--bogus'], "robotstxt: Unknown option '--bogus' (see robotstxt check --help)\n"],
       [['check', '--robots', join(dir, 'nope.txt'), '--agent', 'a'], `robotstxt: cannot read robots file '${join(dir, 'nope.txt')}': no such file\n`],

@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, canonicalHost, parseRobots, RobotsError, type RobotsHost, type RobotsBody } from '../src/index.js';
+import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, canonicalHost, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsBody } from '../src/index.js';
 import { LruCache } from '../src/cli/lru-cache.js';
 import { OUTPUT_ONLY_DISALLOWED } from '../src/constants.js';
 import { modelVerdict } from './model.js';
@@ -114,6 +114,18 @@ describe('sources', () => {
     const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(bodies) });
     expect([...await matcher.checkUrls(['http://a.com/a', 'http://a.com:81/a', 'http://a.com:81/b', 'http://b.com/x', 'http://c.com/x'])]).toEqual([2, 1, 2, 2, 1]);
   });
+  it('ALLOW_ALL and DISALLOW_ALL (stored fetch outcomes) answer every URL of their host, whatever --missing says; jsonl names no rule', async () => {
+    const source = (host: RobotsHost): RobotsBody => (host.host === 'open.test' ? ALLOW_ALL : host.host === 'down.test' ? DISALLOW_ALL : host.host === 'rules.test' ? 'User-agent: *\nDisallow: /x\n' : null);
+    const urls = ['http://open.test/x', 'http://down.test/', 'http://down.test/robots.txt', 'http://rules.test/x', 'http://rules.test/y', 'http://unknown.test/x', 'http://open.test/y'];
+    for (const missing of ['allow', 'disallow'] as const) {
+      const matcher = new MultiHostMatcher({ agents: 'bot', source, missing });
+      const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+      expect([...result.verdicts], missing).toEqual([1, 2, 2, 2, 1, missing === 'allow' ? 1 : 2, 1]);
+      expect(new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line).rule)).toEqual([null, null, null, { kind: 'disallow', line: 2, pattern: '/x' }, null, null, null]);
+      expect([matcher.stats.allowAll, matcher.stats.disallowAll, matcher.stats.missing, matcher.stats.compiled]).toEqual([1, 1, 1, 1]);
+    }
+  });
+
   it('an asynchronous source (a fetcher) is asked once per host, at most `concurrency` at a time', async () => {
     let running = 0;
     let most = 0;

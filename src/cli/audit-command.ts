@@ -5,11 +5,15 @@ import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
 import { LruCache } from './lru-cache.js';
-import { canonicalHost, robotsFromDirectory, DEFAULT_CACHE_BYTES } from '../hosts.js';
+import { canonicalHost, robotsFromDirectory, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, type RobotsBody, type RobotsHost } from '../hosts.js';
+import { parseLogLine } from '../log.js';
+import { RobotsCache, type RobotsCacheOptions } from '../fetch/robots-cache.js';
+import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
 import { asciiLowerCase } from '../robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
 
-export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | --robots-dir <dir> [--host <name>]) [--format table|json|html]
+export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
+                       [--format table|json|html]
                        [--output <file>] [--mode google|rfc] [--max-bytes N] <log> [<log>]...
 
 Reads access logs (Apache/nginx common, combined or vhost_combined, detected per line; gzip files or
@@ -24,17 +28,27 @@ User-Agent). Browsers are not audited. Malformed lines are counted and reported 
 
 Options:
   --robots <file>       the site's robots.txt
-  --robots-dir <dir>    per request, <dir>/<host>.txt for the vhost field's host, or --host
+  --robots-dir <dir>    per request, <dir>/<host>.txt for the vhost field's host, or --host (a host with
+                        a .json record of robotstxt fetch but no .txt: allow all or disallow all)
+  --store <dir>         a store filled by robotstxt fetch (the same files as --robots-dir)
+  --fetch               with --store: first fetch the robots.txt of every host of the logs that the store
+                        lacks or has stale (the logs are read twice: files, not standard input)
   --format table|json|html   table (default), one JSON object, or a self-contained HTML report with charts
   --output <file>       write the report there instead of standard output
   --mode google|rfc     which rules apply (default google)
 
+Fetch options (with --fetch; --now also judges stored records without it):
+${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') && !line.startsWith('                          records')).join('\n')}
+
 Examples:
   robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz
+  robotstxt audit --store ./robots --fetch --scheme https vhosts-access.log
   zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq '.crawlers[0]'
   robotstxt audit --robots robots.txt --format html --output audit.html access.log`;
 
 const OPTIONS = {
+  ...FETCH_OPTIONS,
+  fetch: { type: 'boolean' },
   robots: { type: 'string' },
   'robots-dir': { type: 'string' },
   host: { type: 'string' },
@@ -47,9 +61,17 @@ const OPTIONS = {
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, 'audit');
   const robotsFile = values.robots as string | undefined;
-  const robotsDir = values['robots-dir'] as string | undefined;
-  if ((robotsFile === undefined) === (robotsDir === undefined)) throw usageError('audit needs exactly one of --robots <file> or --robots-dir <dir>');
+  const storeDir = values.store as string | undefined;
+  if (values['robots-dir'] !== undefined && storeDir !== undefined) throw usageError('audit takes --robots-dir <dir> or --store <dir>, not both');
+  const robotsDir = (values['robots-dir'] ?? storeDir) as string | undefined;
+  if ((robotsFile === undefined) === (robotsDir === undefined)) throw usageError('audit needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>');
   if (positionals.length === 0) throw usageError('audit needs at least one <log> (- for standard input; see robotstxt audit --help)');
+  const fetching = values.fetch === true;
+  if (fetching && storeDir === undefined) throw usageError('--fetch needs --store <dir> (where fetched files are kept)');
+  if (fetching && positionals.includes('-')) throw usageError('--fetch reads the logs twice (hosts first): give log files, not standard input');
+  const fetchOnly = fetchOnlyOptionGiven(values);
+  if (fetchOnly !== null && !fetching) throw usageError(`--${fetchOnly} applies only with --fetch`);
+  if (values.now !== undefined && robotsDir === undefined) throw usageError('--now applies only with --robots-dir or --store');
   const format = values.format ?? 'table';
   if (format !== 'table' && format !== 'json' && format !== 'html') throw usageError(`--format must be table, json or html, got '${String(format)}'`);
   if (values.host !== undefined && robotsDir === undefined) throw usageError('--host applies only with --robots-dir');
@@ -63,16 +85,21 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   } else {
     // the same host names and files as check --robots-dir (src/hosts.ts); parsed files kept in a budget
     const cache = new LruCache<RobotsTxt | null>(DEFAULT_CACHE_BYTES, (robots) => (robots === null ? 0 : robots.bytesRead * 4));
-    const source = robotsFromDirectory(robotsDir as string, { maxBytes });
     const defaultHost = values.host as string | undefined;
-    robotsFor = (host) => {
+    const hostOf = (host: string | null): RobotsHost | null => {
       const name = host ?? defaultHost;
-      const canonical = name === undefined ? null : canonicalHost(asciiLowerCase(name));
+      return name === undefined ? null : canonicalHost(asciiLowerCase(name));
+    };
+    if (fetching) await fetchLogHosts(positionals, hostOf, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr);
+    const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
+    robotsFor = (host) => {
+      const canonical = hostOf(host);
       if (canonical === null) return null;
       const cached = cache.get(canonical.key);
       if (cached !== undefined) return cached;
-      const body = source(canonical) as Uint8Array | null;
-      const robots = body === null ? null : parseRobots(body.slice(), { mode, maxBytes });
+      const body = source(canonical) as Exclude<RobotsBody, Promise<RobotsBody>>;
+      // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
+      const robots = body === null || body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? DISALLOW_ALL_BODY : (body as Uint8Array).slice(), { mode, maxBytes });
       cache.set(canonical.key, robots);
       return robots;
     };
@@ -117,4 +144,43 @@ function table(report: AuditReport): string {
     ...rows.map(format),
     '(*) not named in robots.txt: its * group applies',
   ].join('\n') + '\n';
+}
+
+/** The rules of a host stored as unreachable: every URL disallowed (a stand-in body, never written to the store). */
+const DISALLOW_ALL_BODY = 'User-agent: *\nDisallow: /\n';
+
+/**
+ * audit --fetch: reads the logs once for their hosts, then fetches (within the limits) those the store lacks
+ * or has stale. The audit itself then reads the store like a robots directory.
+ */
+async function fetchLogHosts(logs: string[], hostOf: (host: string | null) => RobotsHost | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void): Promise<void> {
+  const keys = new Set<string>();
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  for (const log of logs) {
+    const reader = await LineReader.open(log, 'log file');
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+      for (const line of chunkLines(chunk)) {
+        const request = parseLogLine(line);
+        if (request === null) continue; // counted and reported by the audit itself
+        const host = hostOf(request.vhost);
+        if (host !== null) keys.add(host.key);
+      }
+    }
+  }
+  const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
+  const source = cache.hostSource();
+  const list = [...keys];
+  let next = 0;
+  try {
+    await Promise.all(Array.from({ length: Math.min(list.length, (options.concurrency ?? 32) * 2) }, async () => {
+      while (next < list.length) {
+        const key = list[next++];
+        await source(canonicalHost(key) as RobotsHost);
+      }
+    }));
+  } finally {
+    await cache.close();
+  }
+  const { fetches, fromStore } = cache.stats;
+  stderr(`robotstxt: robots.txt: ${fetchedSummary(fetches)}, ${fromStore} fresh in the store\n`);
 }

@@ -1,14 +1,17 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED } from '../constants.js';
 import { DEFAULT_CACHE_BYTES, type MissingPolicy } from '../hosts.js';
 import { maxThreads } from '../pool.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB } from './common.js';
 import { LineReader } from './lines.js';
 import { runCheckPipeline, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
+import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
+import { RobotsCache } from '../fetch/robots-cache.js';
+import { RobotsStore } from '../fetch/robots-store.js';
 
-export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir>) --agent <token> [--agent <token>]...
+export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir> | --store <dir> [--fetch]) --agent <token>...
                        [--mode google|rfc] [--max-bytes N] [--missing allow|disallow] [--threads N]
                        [<urls-file> | -]
 
@@ -21,6 +24,11 @@ Options:
   --robots <file>         the robots.txt to apply to every URL
   --robots-dir <dir>      per URL, <dir>/<host>.txt (host lower-cased, an IDN in its xn-- form, one
                           trailing dot dropped; <host>:<port>.txt first when the URL names a port)
+                          A host with no .txt but a .json record of robotstxt fetch gets the record's
+                          outcome: allow all (4xx), or disallow all (unreachable; allow all after 30 days)
+  --store <dir>           a store filled by robotstxt fetch (the same files as --robots-dir)
+  --fetch                 with --store: fetch what the store lacks or has stale, before its URLs are
+                          answered (one thread; fetch options below apply)
   --missing allow|disallow  verdict for URLs whose host has no file in --robots-dir, and for relative
                           URLs there (default allow, as for a missing robots.txt)
   --agent <token>         product token to check, e.g. Googlebot; repeat to pool several groups
@@ -49,14 +57,20 @@ Options:
                           its own share of the hosts with its own share of --cache-mb). Output order is
                           kept.
 
+Fetch options (with --fetch; --now also judges stored records without it):
+${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') && !line.startsWith('                          records')).join('\n')}
+
 Examples:
   robotstxt check --robots robots.txt --agent Googlebot urls.txt
   zcat urls.gz | robotstxt check --robots robots.txt --agent Googlebot-Image --agent Googlebot -
   robotstxt check --robots-dir ./robots --agent Bingbot --missing disallow urls.txt
   robotstxt check --robots robots.txt --agent Googlebot --only disallowed urls.txt > blocked.txt
-  robotstxt check --robots robots.txt --agent Googlebot --log --format jsonl access.log`;
+  robotstxt check --robots robots.txt --agent Googlebot --log --format jsonl access.log
+  robotstxt check --store ./robots --fetch --agent Googlebot --only allowed frontier.txt`;
 
 const OPTIONS = {
+  ...FETCH_OPTIONS,
+  fetch: { type: 'boolean' },
   robots: { type: 'string' },
   'robots-dir': { type: 'string' },
   agent: { type: 'string', multiple: true },
@@ -77,8 +91,16 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const agents = (values.agent as string[] | undefined) ?? [];
   if (agents.length === 0) throw usageError('check needs at least one --agent <token> (see robotstxt check --help)');
   const robotsFile = values.robots as string | undefined;
-  const robotsDir = values['robots-dir'] as string | undefined;
-  if ((robotsFile === undefined) === (robotsDir === undefined)) throw usageError('check needs exactly one of --robots <file> or --robots-dir <dir>');
+  const storeDir = values.store as string | undefined;
+  if (values['robots-dir'] !== undefined && storeDir !== undefined) throw usageError('check takes --robots-dir <dir> or --store <dir>, not both');
+  const robotsDir = (values['robots-dir'] ?? storeDir) as string | undefined;
+  if ((robotsFile === undefined) === (robotsDir === undefined)) throw usageError('check needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>');
+  const fetching = values.fetch === true;
+  if (fetching && storeDir === undefined) throw usageError('--fetch needs --store <dir> (where fetched files are kept)');
+  const fetchOnly = fetchOnlyOptionGiven(values);
+  if (fetchOnly !== null && !fetching) throw usageError(`--${fetchOnly} applies only with --fetch`);
+  if (values.now !== undefined && robotsDir === undefined) throw usageError('--now applies only with --robots-dir or --store');
+  if (fetching && values.threads !== undefined && values.threads !== '1') throw usageError('--fetch runs in one thread (--threads 1)');
   if (positionals.length > 1) throw usageError(`check takes at most one <urls-file>, got ${positionals.length}`);
   const mode = modeOption(values.mode);
   const maxBytes = maxBytesOption(values['max-bytes']);
@@ -88,6 +110,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
   const cacheText = String(values['cache-mb'] ?? String(DEFAULT_CACHE_BYTES >> 20));
   if (!/^\d+$/.test(cacheText) || Number(cacheText) < 1 || Number(cacheText) > MAX_CACHE_MB) throw usageError(`--cache-mb must be a whole number from 1 to ${MAX_CACHE_MB}, got '${cacheText}'`);
+  if (fetching) new RobotsStore(robotsDir as string); // made when missing
   if (robotsDir !== undefined) {
     let isDirectory = false;
     try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
@@ -105,11 +128,27 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes).matcher(agents) }
-    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: Number(cacheText) << 20, missing: missing as MissingPolicy } };
+    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: Number(cacheText) << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
   const started = performance.now();
   const reader = await LineReader.open(positionals[0], 'URL file');
   const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null } : null, inputBytes: reader.knownSize };
-  const outcome = await runCheckPipeline(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, stderr);
+  let cache: RobotsCache | null = null;
+  if (fetching) {
+    // bodies in memory only while they are compiled: the matcher keeps the compiled form
+    const options = fetchCacheOptions(values, mode, maxBytes);
+    cache = new RobotsCache({ ...options, store: robotsDir as string, memoryBytes: 8 << 20 });
+    plan.hostSource = { source: cache.hostSource(), concurrency: options.concurrency ?? 32 };
+  }
+  let outcome: CheckOutcome;
+  try {
+    outcome = await runCheckPipeline(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, stderr);
+  } finally {
+    await cache?.close();
+  }
+  if (cache !== null) {
+    const { fetches, fromStore } = cache.stats;
+    stderr(`robotstxt: robots.txt: ${fetchedSummary(fetches)}, ${fromStore} fresh in the store\n`);
+  }
   if (outcome.malformed > 0) stderr(`robotstxt: ${outcome.malformed} of ${outcome.lines} input lines were not access log lines\n`);
   if (outcome.noHostLines > 0) stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
   if (values.stats === true) stderr(statsLine(outcome, (performance.now() - started) / 1000, Number(cacheText)));
@@ -126,25 +165,13 @@ function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number): str
   if (outcome.threadsUsed > 1) text += ` (${outcome.chunksInWorkers} of ${outcome.chunks} chunks${outcome.hosts !== null ? ' split by host' : ''} in workers)`;
   if (outcome.hosts !== null) {
     const hosts = outcome.hosts;
-    text += `; hosts: ${hosts.compiled} compiled, ${hosts.missing} without robots.txt, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
+    const stored = hosts.allowAll + hosts.disallowAll > 0 ? `, ${hosts.allowAll} allow-all and ${hosts.disallowAll} disallow-all by stored outcome` : '';
+    text += `; hosts: ${hosts.compiled} compiled, ${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
   }
   if (outcome.recomputed > 0) text += `; ${outcome.recomputed} batch(es) answered again here after a worker failed`;
   return text + '\n';
 }
 
-/**
- * Peak resident memory of this process in MiB: VmHWM from /proc (Linux), else getrusage's maxRSS, which on
- * Linux also carries the high-water mark of the process that spawned this one (fork + exec keeps it).
- */
-function peakMemoryMiB(): number {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (match !== null) return Number(match[1]) / 1024;
-  } catch {
-    // not Linux
-  }
-  return process.resourceUsage().maxRSS / 1024;
-}
 
 /**
  * --threads N: a whole number from 1 to 4 x cores. Default: the available cores with one robots.txt; one

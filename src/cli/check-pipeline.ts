@@ -10,8 +10,8 @@
 // is compiled in two threads.
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, VERDICT_ALLOWED, CHAR_LF } from '../constants.js';
 import { core } from '../wasm/core.js';
-import { MultiHostMatcher, robotsFromDirectory, type MultiHostStats } from '../hosts.js';
-import { RobotsPool, HostShardPool, SharedSlotRing, type SharedSlot, type HostsSpec, type OutputFormat, type LinesResult } from '../pool.js';
+import { MultiHostMatcher, robotsFromDirectory, type RobotsSource } from '../hosts.js';
+import { RobotsPool, HostShardPool, SharedSlotRing, type SharedSlot, type HostsSpec, type HostCounters, type OutputFormat, type LinesResult } from '../pool.js';
 import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './lines.js';
 import type { RobotsMatcher } from '../matcher.js';
 import type { Writable } from 'node:stream';
@@ -59,6 +59,8 @@ export interface CheckPlan {
   log: { defaultHost: string | null } | null;
   /** Size of the input when it is a regular file (workers may start at once), else null. */
   inputBytes: number | null;
+  /** Robots directory: where this thread gets bodies instead of the directory (check --fetch), and how many at once. */
+  hostSource?: { source: RobotsSource; concurrency: number };
 }
 
 /** What ran: for --stats and the notes on stderr. */
@@ -77,7 +79,7 @@ export interface CheckOutcome {
   /** Lines that named no host (robots directory). */
   noHostLines: number;
   /** Robots directory: host counters summed over the threads. */
-  hosts: Pick<MultiHostStats, 'compiled' | 'missing' | 'evicted' | 'cachedHosts' | 'cacheBytes'> | null;
+  hosts: HostCounters | null;
   /** The largest window input was read into (one robots.txt: the chunk size). */
   windowBytes: number;
 }
@@ -100,14 +102,10 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const hostCounters = new Map<number, CheckOutcome['hosts'] & object>();
   /** Robots directory: the host counters of this thread and of every worker's last reply, summed. */
   const hostTotals = (): CheckOutcome['hosts'] & object => {
-    const { compiled, missing, evicted, cachedHosts, cacheBytes } = (here as MultiHostMatcher).stats;
-    const totals = { compiled, missing, evicted, cachedHosts, cacheBytes };
+    const { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes } = (here as MultiHostMatcher).stats;
+    const totals: HostCounters = { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes };
     for (const counters of hostCounters.values()) {
-      totals.compiled += counters.compiled;
-      totals.missing += counters.missing;
-      totals.evicted += counters.evicted;
-      totals.cachedHosts += counters.cachedHosts;
-      totals.cacheBytes += counters.cacheBytes;
+      for (const name of Object.keys(totals) as (keyof HostCounters)[]) totals[name] += counters[name];
     }
     return totals;
   };
@@ -115,7 +113,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   /** What workers answer: text output is made here from their verdicts (one formatter pass over the chunk). */
   const workerFormat = plan.format === 'text' ? 'none' : plan.format;
   const matcher = plan.target.kind === 'robots' ? plan.target.matcher : null;
-  const here = spec !== null ? new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes }) }) : null;
+  const here = spec !== null ? new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
   const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
   const workerCount = plan.threads - 1;
   // chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a

@@ -1,5 +1,6 @@
 // Helpers shared by the commands: errors with exit code 2, option parsing, reading robots files.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { RobotsError } from '../errors.js';
 import { parseRobots, type RobotsTxt, type RobotsMode } from '../robots.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
@@ -45,4 +46,18 @@ export function maxBytesOption(value: unknown): number {
 /** Parses a robots file, reading at most the bytes that are parsed (the size limit plus one). */
 export function loadRobots(path: string, mode: RobotsMode, maxBytes: number): RobotsTxt {
   return parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
+}
+
+/**
+ * Peak resident memory of this process in MiB: VmHWM from /proc (Linux), else getrusage's maxRSS, which on
+ * Linux also carries the high-water mark of the process that spawned this one (fork + exec keeps it).
+ */
+export function peakMemoryMiB(): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match !== null) return Number(match[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS / 1024;
 }

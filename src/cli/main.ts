@@ -8,6 +8,7 @@ import { runCheck, CHECK_HELP } from './check-command.js';
 import { runLint, LINT_HELP } from './lint-command.js';
 import { runDiff, DIFF_HELP } from './diff-command.js';
 import { runAudit, AUDIT_HELP } from './audit-command.js';
+import { runFetch, FETCH_HELP } from './fetch-command.js';
 
 const HELP = `Usage: robotstxt <command> [options]
 
@@ -19,6 +20,8 @@ Commands:
   lint <robots-file>                      what is wrong or risky in a robots.txt, by line (exit 1 on errors)
   diff <old> <new> --agent <token> ...    which URLs (a list or access logs) a robots.txt change blocks or frees
   audit --robots <file> <log>...          which crawlers fetched what robots.txt forbade them (table, JSON, HTML)
+  fetch --store <dir> <url-or-host>...    fetch robots.txt files over HTTP into a store (status codes,
+                                          redirects, timeouts, 24-hour freshness) for check and audit
 
 Run robotstxt <command> --help for a command's options and examples.`;
 
@@ -58,8 +61,11 @@ async function main(argv: string[]): Promise<number> {
     case 'audit':
       if (wantsHelp) { out(AUDIT_HELP + '\n'); return 0; }
       return runAudit(rest, out, err);
+    case 'fetch':
+      if (wantsHelp) { out(FETCH_HELP + '\n'); return 0; }
+      return runFetch(rest, out, err);
     default:
-      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit; see robotstxt --help)`);
+      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit, fetch; see robotstxt --help)`);
   }
 }
 

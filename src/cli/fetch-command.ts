@@ -1,0 +1,180 @@
+// robotstxt fetch: fills a robots.txt store from URLs, hosts or access logs; refreshes only what is stale.
+import { RobotsCache, type RobotsCacheEntry } from '../fetch/robots-cache.js';
+import { robotsOriginOf, type RobotsOrigin } from '../fetch/robots-fetch.js';
+import { RobotsStore } from '../fetch/robots-store.js';
+import type { FetchOutcome, RobotsEffect } from '../fetch/fetch-rules.js';
+import { parseLogLine } from '../log.js';
+import { RobotsError } from '../errors.js';
+import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB } from './common.js';
+import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary } from './fetch-options.js';
+import { LineReader, chunkLines, CHUNK_BYTES } from './lines.js';
+
+export const FETCH_HELP = `Usage: robotstxt fetch [--store <dir>] [<url-or-host>... | -] [--urls <file>]... [--log <file>]...
+                       [--host <name>] [--force] [--format text|jsonl] [fetch options]
+
+Fetches the robots.txt of every origin (scheme, host, port) named by the arguments, the lines of --urls
+files or standard input ('-', or nothing when input is piped), and the requests of --log access logs (the
+vhost field, an absolute request target, or --host). Each origin once; with --store, only what is stale
+there. Statuses are read as Google and RFC 9309 say: 2xx the rules, 3xx followed up to 5 hops, 4xx allow
+all (429: a server error), 5xx, 429, timeouts and network errors disallow all (a kept copy is used while
+they last; after 30 days with none, allow all).
+
+Writes one line per origin, in input order:
+  <effect><TAB><origin><TAB><source><TAB><outcome> <status> [(<detail>)]
+effect: rules, allow-all or disallow-all; source: fetched, or fresh (in the store, not fetched again).
+At the end, a summary per outcome on stderr (and progress while it runs, on a terminal).
+
+Options:
+  --urls <file>           URLs or host names, one per line (repeatable)
+  --log <file>            access log lines (common, combined, vhost_combined) (repeatable)
+  --host <name>           the host of --log requests without a vhost field or absolute target
+  --force                 fetch every origin, fresh or not
+  --format text|jsonl     text (default) or one JSON object per origin with the record
+  --stats                 at the end, a line on stderr with the peak memory of the run
+  --mode google|rfc       how statuses are read (google: 429 is a server error; rfc: it is a 4xx)
+  --max-bytes N           keep at most N decoded bytes of each body (default 512000; 0 = 64 MiB)
+${FETCH_OPTIONS_HELP}
+
+Examples:
+  robotstxt fetch --store ./robots example.com https://shop.example/a/page
+  robotstxt fetch --store ./robots --log access.log --host www.example.com
+  cut -f2 frontier.tsv | robotstxt fetch --store ./robots --concurrency 200 --timeout-ms 5000 -`;
+
+const OPTIONS = {
+  ...FETCH_OPTIONS,
+  urls: { type: 'string', multiple: true },
+  log: { type: 'string', multiple: true },
+  host: { type: 'string' },
+  force: { type: 'boolean' },
+  stats: { type: 'boolean' },
+  format: { type: 'string' },
+  mode: { type: 'string' },
+  'max-bytes': { type: 'string' },
+} as const;
+
+/** An input that named no origin: where it was, and why. */
+interface BadInput {
+  where: string;
+  why: string;
+}
+
+export async function runFetch(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'fetch');
+  const mode = modeOption(values.mode);
+  const maxBytes = maxBytesOption(values['max-bytes']);
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
+  const options = fetchCacheOptions(values, mode, maxBytes);
+  const logs = (values.log as string[] | undefined) ?? [];
+  const urlFiles = (values.urls as string[] | undefined) ?? [];
+  const defaultHost = values.host as string | undefined;
+  if (defaultHost !== undefined && logs.length === 0) throw usageError('--host applies only with --log');
+  const readStdin = positionals.includes('-') || (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && process.stdin.isTTY !== true);
+  if (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && !readStdin) throw usageError('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
+
+  // the origins, first seen first; inputs that name none are reported
+  const origins = new Map<string, RobotsOrigin>();
+  const bad: BadInput[] = [];
+  const add = (text: string, where: string): void => {
+    try {
+      const origin = robotsOriginOf(text, options.defaultScheme);
+      if (!origins.has(origin.origin)) origins.set(origin.origin, origin);
+    } catch (error) {
+      if (!(error instanceof RobotsError)) throw error;
+      bad.push({ where, why: error.message });
+    }
+  };
+  positionals.forEach((arg, index) => { if (arg !== '-') add(arg, `argument ${index + 1}`); });
+  const eachLine = async (path: string | undefined, what: string, onLine: (line: string, number: number) => void): Promise<void> => {
+    const reader = await LineReader.open(path, what);
+    const buffer = new Uint8Array(CHUNK_BYTES);
+    let number = 0;
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+      for (const line of chunkLines(chunk)) onLine(line, ++number);
+    }
+  };
+  const urlLine = (name: string) => (line: string, number: number): void => {
+    const text = line.trim();
+    if (text !== '' && !text.startsWith('#')) add(Buffer.from(text, 'latin1').toString('utf8'), `${name}:${number}`);
+  };
+  if (readStdin) await eachLine(undefined, 'URL file', urlLine('stdin'));
+  for (const file of urlFiles) await eachLine(file, 'URL file', urlLine(file));
+  for (const log of logs) {
+    await eachLine(log, 'log file', (line, number) => {
+      if (line.trim() === '') return;
+      const request = parseLogLine(line);
+      const where = `${log}:${number}`;
+      if (request === null) {
+        bad.push({ where, why: 'not an access log line' });
+        return;
+      }
+      if (/^https?:\/\//i.test(request.target)) add(request.target, where);
+      else if (request.vhost !== null) add(request.vhost, where);
+      else if (defaultHost !== undefined) add(defaultHost, where);
+      else bad.push({ where, why: 'no vhost field (give --host)' });
+    });
+  }
+
+  const store = values.store === undefined ? null : new RobotsStore(values.store as string);
+  const cache = new RobotsCache({ ...options, store });
+  const started = performance.now();
+  const list = [...origins.values()];
+  const results: (string | null)[] = new Array<string | null>(list.length).fill(null);
+  const fetched: Record<FetchOutcome, number> = { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 };
+  const effects: Record<RobotsEffect, number> = { 'rules': 0, 'allow-all': 0, 'disallow-all': 0 };
+  let fresh = 0;
+  let done = 0;
+  let printed = 0;
+  const showProgress = process.stderr.isTTY === true && list.length > 1;
+  let lastProgress = 0;
+  const force = values.force === true;
+  // a bounded number of origins in hand at once (the cache bounds the fetches themselves)
+  let next = 0;
+  const lanes = Math.min(list.length, Math.max(1, (options.concurrency ?? 32) * 2));
+  const lane = async (): Promise<void> => {
+    while (next < list.length) {
+      const index = next++;
+      const entry = await cache.entry(list[index].origin, force);
+      if (entry.source === 'fetch') fetched[entry.record.outcome]++;
+      else fresh++;
+      effects[entry.effect]++;
+      results[index] = format === 'jsonl' ? jsonLine(entry) : textLine(entry);
+      done++;
+      while (printed < results.length && results[printed] !== null) {
+        out(results[printed] as string);
+        results[printed++] = '';
+      }
+      if (showProgress && performance.now() - lastProgress > 200) {
+        lastProgress = performance.now();
+        stderr(`\rrobotstxt fetch: ${done} of ${list.length} origins, ${fetchedSummary(fetched)}\x1b[K`);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: lanes }, lane));
+  } finally {
+    await cache.close();
+  }
+  if (showProgress) stderr('\r\x1b[K');
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${fetchedSummary(fetched)}, ${fresh} fresh in the store; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
+  if (values.stats === true) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
+  if (bad.length > 0) stderr(`robotstxt fetch: ${bad.length} input(s) named no origin: ${bad.slice(0, 10).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 10 ? ', ...' : ''}\n`);
+  return 0;
+}
+
+function textLine(entry: RobotsCacheEntry): string {
+  const record = entry.record;
+  const detail = record.error !== null ? ` (${record.error})` : record.hops > 0 ? ` (${record.hops} redirect${record.hops > 1 ? 's' : ''} to ${record.finalUrl})` : '';
+  return `${entry.effect}\t${entry.origin}\t${entry.source === 'fetch' ? 'fetched' : 'fresh'}\t${record.outcome} ${record.status === 0 ? '-' : record.status}${detail}\n`;
+}
+
+function jsonLine(entry: RobotsCacheEntry): string {
+  const record = entry.record;
+  return JSON.stringify({
+    origin: entry.origin, key: entry.key, effect: entry.effect, source: entry.source === 'fetch' ? 'fetched' : 'fresh',
+    outcome: record.outcome, status: record.status, error: record.error, hops: record.hops, finalUrl: record.finalUrl,
+    checkedAt: new Date(record.checkedAt).toISOString(), kept: record.kept, failures: record.failures,
+    failingSince: record.failingSince === null ? null : new Date(record.failingSince).toISOString(),
+  }) + '\n';
+}

@@ -1,0 +1,93 @@
+// The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
+import { usageError } from './common.js';
+import type { RobotsCacheOptions, RobotsCacheStats } from '../fetch/robots-cache.js';
+import { MAX_FETCH_BYTES } from '../fetch/robots-fetch.js';
+
+/** node:util parseArgs entries of the fetch options. */
+export const FETCH_OPTIONS = {
+  store: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  concurrency: { type: 'string' },
+  'per-host': { type: 'string' },
+  'user-agent': { type: 'string' },
+  'max-age': { type: 'string' },
+  now: { type: 'string' },
+  scheme: { type: 'string' },
+} as const;
+
+/** Help lines of the fetch options (indented like the commands' other options). */
+export const FETCH_OPTIONS_HELP = `  --store <dir>           the robots.txt store: <host>[:port].txt bodies as served and <host>[:port].json
+                          records (outcome, fetch time, validators, failures); made when missing
+  --timeout-ms N          deadline of one robots.txt fetch, redirects, connect and body included
+                          (default 10000; 1 to 600000)
+  --concurrency N         fetches at once (default 32; 1 to 4096)
+  --per-host N            requests at once to one host name (default 2; 1 to 4096)
+  --user-agent <text>     the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))
+  --max-age <time>        how long a fetched robots.txt is used: N seconds, or Ns, Nm, Nh, Nd
+                          (default 24h; Cache-Control max-age may shorten it); failures are retried
+                          after 1h (or --max-age when shorter)
+  --now <ISO time>        judge freshness (and 30 days of failures) as of this time, for replays and tests
+  --scheme https|http     the scheme of hosts given without one (default https)`;
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/** A whole number option in a range, or the default. */
+export function wholeNumberOption(values: Values, name: string, fallback: number, min: number, max: number): number {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`--${name} must be a whole number from ${min} to ${max}, got '${text}'`);
+  return Number(text);
+}
+
+const UNIT_MS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** --max-age: N seconds or N with a unit s, m, h, d; 0 to 365 days. */
+export function durationOption(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d{1,9})([smhd]?)$/.exec(String(value));
+  const ms = match === null ? NaN : Number(match[1]) * UNIT_MS[match[2]];
+  if (!Number.isFinite(ms) || ms > 365 * 86_400_000) throw usageError(`--${name} must be a duration of at most 365 days (N seconds, or Ns, Nm, Nh, Nd), got '${String(value)}'`);
+  return ms;
+}
+
+/** --now: an ISO 8601 time; the clock then starts there and runs at the real pace. */
+export function clockOption(value: unknown): { now: () => number; start: number } {
+  if (value === undefined) return { now: Date.now, start: Date.now() };
+  const text = String(value);
+  const start = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(start)) throw usageError(`--now must be an ISO 8601 time such as 2026-01-31T12:00:00Z, got '${text}'`);
+  const real = Date.now();
+  return { now: () => start + (Date.now() - real), start };
+}
+
+/** The RobotsCache options of the parsed fetch options (store not included). */
+export function fetchCacheOptions(values: Values, mode: RobotsCacheOptions['mode'], maxBytes: number): RobotsCacheOptions & { now: () => number } {
+  const scheme = values.scheme ?? 'https';
+  if (scheme !== 'https' && scheme !== 'http') throw usageError(`--scheme must be https or http, got '${String(scheme)}'`);
+  const userAgent = values['user-agent'] as string | undefined;
+  if (userAgent !== undefined && (userAgent === '' || userAgent.length > 1024 || /[\r\n\0]/.test(userAgent))) throw usageError('--user-agent must be 1 to 1024 characters without line breaks');
+  return {
+    mode,
+    maxBytes: maxBytes === 0 ? MAX_FETCH_BYTES : maxBytes,
+    timeoutMs: wholeNumberOption(values, 'timeout-ms', 10_000, 1, 600_000),
+    concurrency: wholeNumberOption(values, 'concurrency', 32, 1, 4096),
+    perHostConcurrency: wholeNumberOption(values, 'per-host', 2, 1, 4096),
+    userAgent,
+    maxAgeMs: durationOption(values['max-age'], 'max-age'),
+    defaultScheme: scheme,
+    now: clockOption(values.now).now,
+  };
+}
+
+/** True when any fetch option other than --store and --now was given (they need --fetch on check and audit). */
+export function fetchOnlyOptionGiven(values: Values): string | null {
+  for (const name of ['timeout-ms', 'concurrency', 'per-host', 'user-agent', 'max-age', 'scheme']) if (values[name] !== undefined) return name;
+  return null;
+}
+
+/** "N fetched (a ok, b not-modified, c not-found, d unreachable)": the fetches of a run, for the stderr summaries. */
+export function fetchedSummary(fetches: RobotsCacheStats['fetches']): string {
+  const total = fetches.ok + fetches['not-modified'] + fetches['not-found'] + fetches.unreachable;
+  return `${total} fetched (${fetches.ok} ok, ${fetches['not-modified']} not-modified, ${fetches['not-found']} not-found, ${fetches.unreachable} unreachable)`;
+}

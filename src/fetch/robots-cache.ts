@@ -1,0 +1,255 @@
+// RobotsCache: what a crawler keeps to answer "may I fetch this URL?" for URLs of any origin. Each origin
+// (scheme, host, port) is fetched once while fresh (single-flight: concurrent asks share one fetch), with
+// bounded concurrency overall and per host, conditional requests when a body is kept, and the seeds' rules
+// for failures (fetch-rules.ts). Optionally backed by a RobotsStore on disk, which outlives the process.
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { Agent } from 'undici';
+import { RobotsError } from '../errors.js';
+import { ALLOW_ALL, DISALLOW_ALL, type MissingPolicy, type RobotsSource, type RobotsHost } from '../hosts.js';
+import { parseRobots, type RobotsTxt, type AgentQuery } from '../robots.js';
+import type { RobotsMatcher } from '../matcher.js';
+import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../constants.js';
+import { LruCache } from '../cli/lru-cache.js';
+import {
+  DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, effectOf, isFresh, recordAfterFetch,
+  type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
+} from './fetch-rules.js';
+import { HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
+import { RobotsStore } from './robots-store.js';
+
+/** Options of a RobotsCache: the fetch options, and freshness, limits and storage. */
+export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' | 'dispatcher'> {
+  /** A store directory (or RobotsStore) that keeps records and bodies across runs; default none (memory only). */
+  store?: RobotsStore | string | null;
+  /** How long a fetched answer is used, in ms (default 24 hours; 0 to 365 days). Cache-Control max-age may shorten it. */
+  maxAgeMs?: number;
+  /** How soon a failed fetch is tried again, in ms (default 1 hour, at most maxAgeMs; 0 to 365 days). */
+  retryMs?: number;
+  /** Fetches at once, overall (default 32; 1 to 4096). */
+  concurrency?: number;
+  /** Requests at once to one host name (default 2; 1 to 4096). */
+  perHostConcurrency?: number;
+  /** Memory for kept bodies and parsed files (default 64 MiB; least recently used out, read again from the store). */
+  memoryBytes?: number;
+  /** The verdict of URLs with no http(s) origin in checkUrls (default allow, like check's --missing). */
+  missing?: MissingPolicy;
+}
+
+/** What a RobotsCache knows of one origin. */
+export interface RobotsCacheEntry {
+  /** The origin (`scheme://host[:port]`) and its store key. */
+  origin: string;
+  key: string;
+  /** What the crawler remembers of it (outcome of the last fetch, kept answer, validators, failures). */
+  record: OriginRecord;
+  /** What its URLs get now: the rules, allow all, or disallow all. */
+  effect: RobotsEffect;
+  /** The kept robots.txt, parsed (null unless effect is rules). */
+  robots: RobotsTxt | null;
+  /** Where this answer came from: a fetch made for it, the memory of this cache, or the store. */
+  source: 'fetch' | 'memory' | 'store';
+}
+
+/** Counters of a RobotsCache. */
+export interface RobotsCacheStats {
+  /** Fetches made, by outcome. */
+  fetches: Record<FetchOutcome, number>;
+  /** Answers from memory and from the store without a fetch. */
+  fromMemory: number;
+  fromStore: number;
+}
+
+interface Kept {
+  record: OriginRecord;
+  body: Uint8Array | null;
+  robots: RobotsTxt | null;
+  matchers: Map<string, RobotsMatcher>;
+}
+
+function rangeChecked(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  const result = value ?? fallback;
+  if (!Number.isInteger(result) || result < min || result > max) throw new RobotsError('INVALID_ARGUMENT', `${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
+  return result;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Answers URLs of any origin by that origin's robots.txt, fetched on demand. Made once per crawler (or
+ * command run); its methods are called per URL (isAllowed) or per batch (checkUrls). Call close() at the end.
+ */
+export class RobotsCache {
+  private readonly settings: FetchSettings;
+  private readonly freshness: Freshness;
+  private readonly store: RobotsStore | null;
+  private readonly agent: Agent;
+  private readonly limit: LimitFunction;
+  private readonly hostLimits: HostLimits;
+  private readonly missing: MissingPolicy;
+  private readonly kept: LruCache<Kept>;
+  private readonly inFlight = new Map<string, Promise<RobotsCacheEntry>>();
+  private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0 };
+  /** Called after every fetch (the fetch command shows progress with it). */
+  onFetch: ((result: RobotsFetchResult, entry: RobotsCacheEntry) => void) | null = null;
+
+  constructor(options: RobotsCacheOptions = {}) {
+    this.settings = fetchSettings(options);
+    const maxAgeMs = rangeChecked('maxAgeMs', options.maxAgeMs, DEFAULT_MAX_AGE_MS, 0, 365 * DAY_MS);
+    const retryMs = rangeChecked('retryMs', options.retryMs, Math.min(DEFAULT_RETRY_MS, maxAgeMs), 0, 365 * DAY_MS);
+    this.freshness = { maxAgeMs, retryMs };
+    const concurrency = rangeChecked('concurrency', options.concurrency, 32, 1, 4096);
+    const perHost = rangeChecked('perHostConcurrency', options.perHostConcurrency, 2, 1, 4096);
+    const memoryBytes = rangeChecked('memoryBytes', options.memoryBytes, 64 << 20, 1 << 20, 2 ** 40);
+    this.missing = options.missing ?? 'allow';
+    if (this.missing !== 'allow' && this.missing !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow or disallow, got ${String(options.missing)}`);
+    this.store = options.store === undefined || options.store === null ? null : typeof options.store === 'string' ? new RobotsStore(options.store) : options.store;
+    this.agent = robotsAgent(this.settings, perHost);
+    this.limit = pLimit(concurrency);
+    this.hostLimits = new HostLimits(perHost);
+    // a parsed file costs about 4 bytes per body byte besides the body (see audit); records a few hundred
+    this.kept = new LruCache<Kept>(memoryBytes, (kept) => 512 + (kept.body?.length ?? 0) * 5);
+  }
+
+  /** Counters so far. */
+  get stats(): RobotsCacheStats {
+    return { fetches: { ...this.counters.fetches }, fromMemory: this.counters.fromMemory, fromStore: this.counters.fromStore };
+  }
+
+  /**
+   * What is known of the origin of `target` (a URL, origin or host name), fetched first when nothing fresh is
+   * kept (in memory or in the store). Concurrent calls for one origin share one fetch. `force`: fetch even
+   * when fresh.
+   */
+  async entry(target: string, force = false): Promise<RobotsCacheEntry> {
+    return this.entryOf(robotsOriginOf(target, this.settings.defaultScheme), force);
+  }
+
+  /** True when `agents` may fetch `url` (an absolute http(s) URL), by its own origin's robots.txt. Per URL. */
+  async isAllowed(url: string, agents: AgentQuery): Promise<boolean> {
+    const entry = await this.entry(url);
+    return this.verdictOf(entry, agents, [url])[0] === VERDICT_ALLOWED;
+  }
+
+  /**
+   * Verdict bytes (1 allowed, 2 disallowed), in input order, of URLs of any origins: each origin is fetched
+   * at most once (concurrently, within the limits), then its URLs are matched in one batch. A URL with no
+   * http(s) origin gets the missing policy. Per batch.
+   */
+  async checkUrls(urls: readonly string[], agents: AgentQuery): Promise<Uint8Array> {
+    const verdicts = new Uint8Array(urls.length);
+    const byOrigin = new Map<string, { origin: RobotsOrigin; indices: number[] }>();
+    urls.forEach((url, index) => {
+      let origin: RobotsOrigin;
+      try {
+        if (!/^https?:\/\//i.test(url)) throw new Error('not absolute');
+        origin = robotsOriginOf(url);
+      } catch {
+        verdicts[index] = this.missing === 'allow' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
+        return;
+      }
+      let group = byOrigin.get(origin.origin);
+      if (group === undefined) byOrigin.set(origin.origin, group = { origin, indices: [] });
+      group.indices.push(index);
+    });
+    await Promise.all([...byOrigin.values()].map(async ({ origin, indices }) => {
+      const entry = await this.entryOf(origin, false);
+      const answers = this.verdictOf(entry, agents, indices.map((index) => urls[index]));
+      indices.forEach((index, i) => { verdicts[index] = answers[i]; });
+    }));
+    return verdicts;
+  }
+
+  /**
+   * A source for MultiHostMatcher (check --fetch): a host's body, ALLOW_ALL or DISALLOW_ALL, fetched when
+   * stale. Hosts come without a scheme: the one recorded in the store, else `defaultScheme`.
+   */
+  hostSource(): RobotsSource {
+    return async (host: RobotsHost) => {
+      const recorded = this.store?.record(host.key) ?? null;
+      let origin: RobotsOrigin;
+      try {
+        origin = robotsOriginOf(recorded?.origin ?? `${this.settings.defaultScheme}://${host.key}`);
+      } catch {
+        return null; // a host name no URL can have (from a log's vhost field): nothing to fetch, the missing policy
+      }
+      const entry = await this.entryOf(origin, false);
+      if (entry.effect === 'allow-all') return ALLOW_ALL;
+      if (entry.effect === 'disallow-all') return DISALLOW_ALL;
+      return this.kept.get(entry.origin)?.body ?? ALLOW_ALL;
+    };
+  }
+
+  /** Closes the connection pool. Called once, at the end. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private verdictOf(entry: RobotsCacheEntry, agents: AgentQuery, urls: string[]): Uint8Array {
+    if (entry.effect !== 'rules') return new Uint8Array(urls.length).fill(entry.effect === 'allow-all' ? VERDICT_ALLOWED : VERDICT_DISALLOWED);
+    const kept = this.kept.get(entry.origin);
+    const robots = entry.robots as RobotsTxt;
+    const agentKey = typeof agents === 'string' ? agents : agents.join('\n');
+    let matcher = kept?.matchers.get(agentKey);
+    if (matcher === undefined) {
+      matcher = robots.matcher(agents);
+      kept?.matchers.set(agentKey, matcher);
+    }
+    return matcher.checkBatch(urls);
+  }
+
+  private entryOf(origin: RobotsOrigin, force: boolean): Promise<RobotsCacheEntry> {
+    const now = this.settings.now();
+    if (!force) {
+      const inMemory = this.kept.get(origin.origin);
+      if (inMemory !== undefined && isFresh(inMemory.record, now, this.freshness)) {
+        this.counters.fromMemory++;
+        return Promise.resolve(this.entryFrom(origin, inMemory, 'memory', now));
+      }
+    }
+    const running = this.inFlight.get(origin.origin);
+    if (running !== undefined) return running;
+    const started = this.limit(() => this.load(origin, force)).finally(() => this.inFlight.delete(origin.origin));
+    this.inFlight.set(origin.origin, started);
+    return started;
+  }
+
+  /** From the store when fresh there, else fetched (conditionally when a body is kept), recorded and stored. */
+  private async load(origin: RobotsOrigin, force: boolean): Promise<RobotsCacheEntry> {
+    let previous = this.kept.get(origin.origin) ?? null;
+    if (previous === null && this.store !== null) {
+      const record = this.store.record(origin.key);
+      // a store keeps one robots.txt per host[:port]: a record of another scheme is another origin
+      if (record !== null && record.origin === origin.origin) {
+        const body = record.kept === 'body' ? this.store.body(origin.key, this.settings.maxBytes) : null;
+        previous = this.keep(origin, record, body);
+        if (!force && isFresh(record, this.settings.now(), this.freshness)) {
+          this.counters.fromStore++;
+          return this.entryFrom(origin, previous, 'store', this.settings.now());
+        }
+      }
+    }
+    const result = await fetchOrigin(origin, this.settings, this.agent, previous?.record ?? null, this.hostLimits);
+    this.counters.fetches[result.outcome]++;
+    const record = recordAfterFetch(previous?.record ?? null, result, this.settings.mode);
+    const body = result.outcome === 'ok' ? result.body : record.kept === 'body' ? previous?.body ?? null : null;
+    this.store?.write(origin.key, record, result.outcome === 'ok' ? result.body : null);
+    const kept = this.keep(origin, record, body, result.outcome === 'ok' ? result.robots : previous?.robots ?? null);
+    const entry = this.entryFrom(origin, kept, 'fetch', this.settings.now());
+    this.onFetch?.(result, entry);
+    return entry;
+  }
+
+  private keep(origin: RobotsOrigin, record: OriginRecord, body: Uint8Array | null, robots: RobotsTxt | null = null): Kept {
+    const parsed = record.kept !== 'body' || body === null ? null : robots ?? parseRobots(body, { mode: this.settings.mode, maxBytes: this.settings.maxBytes });
+    const kept: Kept = { record, body: parsed === null ? null : body, robots: parsed, matchers: new Map() };
+    this.kept.set(origin.origin, kept);
+    return kept;
+  }
+
+  private entryFrom(origin: RobotsOrigin, kept: Kept, source: RobotsCacheEntry['source'], now: number): RobotsCacheEntry {
+    let effect = effectOf(kept.record, now);
+    // a record that keeps a body whose file is gone (deleted by hand): nothing usable is kept
+    if (effect === 'rules' && kept.robots === null) effect = kept.record.outcome === 'unreachable' ? 'disallow-all' : 'allow-all';
+    return { origin: origin.origin, key: origin.key, record: kept.record, effect, robots: effect === 'rules' ? kept.robots : null, source };
+  }
+}

@@ -1,0 +1,366 @@
+// Fetching one origin's robots.txt over HTTP with undici: manual redirects (at most 5 hops, loops detected),
+// a deadline for the whole fetch (connect, headers and a body that trickles), Content-Encoding decoded with
+// the size limit applied to the decoded bytes, and the status read by the rules in fetch-rules.ts.
+// The body is kept as bytes, never decoded as text.
+import { pipeline } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { Agent, request, type Dispatcher } from 'undici';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { DEFAULT_MAX_BYTES } from '../constants.js';
+import { RobotsError } from '../errors.js';
+import { canonicalHost } from '../hosts.js';
+import { parseRobots, type RobotsTxt } from '../robots.js';
+import type { RobotsMode } from '../parse/parser.js';
+import {
+  MAX_REDIRECT_HOPS, cacheControlMaxAgeMs, outcomeOfStatus,
+  type FetchFacts, type FetchOutcome, type OriginRecord, type RobotsEffect,
+} from './fetch-rules.js';
+
+/** Default User-Agent header of fetches (override it with your crawler's). */
+export const DEFAULT_FETCH_USER_AGENT = 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)';
+/** Default deadline of one fetch, redirects and body included. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Largest body limit a fetch accepts (the decoded bytes kept are at most this). */
+export const MAX_FETCH_BYTES = 64 << 20;
+
+/** An origin as fetched and stored: `scheme://host[:port]`, its robots.txt URL, and the store's file key. */
+export interface RobotsOrigin {
+  /** `https://example.com`, `http://127.0.0.1:8080` (default ports left out). */
+  origin: string;
+  /** `<origin>/robots.txt`. */
+  robotsUrl: string;
+  /** `host` or `host:port` as check --robots-dir names files (see canonicalHost). */
+  key: string;
+}
+
+/**
+ * The origin whose robots.txt answers a URL, an origin or a bare host name (`example.com` means
+ * `<defaultScheme>://example.com`). Called once per input URL or host; throws INVALID_ARGUMENT for anything
+ * that is not an http(s) URL with a host.
+ */
+export function robotsOriginOf(input: string, defaultScheme: 'https' | 'http' = 'https'): RobotsOrigin {
+  const text = input.trim();
+  const withScheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text) ? text : `${defaultScheme}://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new RobotsError('INVALID_ARGUMENT', `not a URL or host name: ${JSON.stringify(text.slice(0, 200))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RobotsError('INVALID_ARGUMENT', `only http and https URLs have a robots.txt to fetch: ${JSON.stringify(text.slice(0, 200))}`);
+  const canonical = url.hostname === '' ? null : canonicalHost(url.port === '' ? url.hostname : `${url.hostname}:${url.port}`);
+  if (canonical === null) throw new RobotsError('INVALID_ARGUMENT', `no host in ${JSON.stringify(text.slice(0, 200))}`);
+  if (canonical.key.length > 240) throw new RobotsError('INVALID_ARGUMENT', `host name longer than 240 bytes: ${JSON.stringify(canonical.key.slice(0, 80))}...`);
+  const origin = `${url.protocol}//${canonical.key}`;
+  return { origin, robotsUrl: `${origin}/robots.txt`, key: canonical.key };
+}
+
+/** Options of fetchRobots and of the fetchers inside RobotsCache and the fetch command. */
+export interface FetchRobotsOptions {
+  /** The User-Agent header (default DEFAULT_FETCH_USER_AGENT). */
+  userAgent?: string;
+  /** Deadline of the whole fetch, redirects, connect and body included, in ms (default 10,000; 1 to 600,000). */
+  timeoutMs?: number;
+  /** Deadline of each TCP/TLS connect, in ms (default: timeoutMs, at most 10,000). */
+  connectTimeoutMs?: number;
+  /** Decoded body bytes kept (default 512,000 = 500 KiB; 1 to 64 MiB); the rest is ignored. */
+  maxBytes?: number;
+  /** `google` (default) or `rfc`: how statuses are read (429 differs) and how the body is parsed. */
+  mode?: RobotsMode;
+  /** `https` (default) or `http`: the scheme of bare host names. */
+  defaultScheme?: 'https' | 'http';
+  /** What was kept from the last fetch of this origin: its validators make the request conditional (304). */
+  previous?: OriginRecord | null;
+  /** The clock (ms since the epoch) for endedAt; default Date.now. */
+  now?: () => number;
+  /** An undici dispatcher to send through (default: one made for this fetch and closed after it). */
+  dispatcher?: Dispatcher;
+}
+
+/** What fetching one origin's robots.txt gave. */
+export interface RobotsFetchResult extends FetchFacts {
+  /** The store key of the origin (`host` or `host:port`). */
+  key: string;
+  /** What the origin's URLs get from this fetch alone (a kept copy may change that: see RobotsCache). */
+  effect: RobotsEffect;
+  /** The decoded body (empty unless outcome is ok), at most maxBytes. */
+  body: Uint8Array;
+  /** True when the body was longer than maxBytes (the rest was not read). */
+  truncated: boolean;
+  /** The body parsed in the fetch's mode; null unless outcome is ok. */
+  robots: RobotsTxt | null;
+  /** Milliseconds: the whole fetch, and until the final response's headers came (null if none came). */
+  timings: { totalMs: number; headersMs: number | null };
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** The options checked and filled in (internal: shared by fetchRobots, RobotsCache and the command line). */
+export interface FetchSettings {
+  userAgent: string;
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  maxBytes: number;
+  mode: RobotsMode;
+  defaultScheme: 'https' | 'http';
+  now: () => number;
+}
+
+/** Checks the ranges of fetch options (INVALID_ARGUMENT naming the option). Called once per fetcher. */
+export function fetchSettings(options: FetchRobotsOptions): FetchSettings {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) throw new RobotsError('INVALID_ARGUMENT', `timeoutMs must be a whole number from 1 to 600000, got ${String(options.timeoutMs)}`);
+  const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000);
+  if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1 || connectTimeoutMs > 600_000) throw new RobotsError('INVALID_ARGUMENT', `connectTimeoutMs must be a whole number from 1 to 600000, got ${String(options.connectTimeoutMs)}`);
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > MAX_FETCH_BYTES) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number from 1 to ${MAX_FETCH_BYTES}, got ${String(options.maxBytes)}`);
+  const mode = options.mode ?? 'google';
+  if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
+  const userAgent = options.userAgent ?? DEFAULT_FETCH_USER_AGENT;
+  if (typeof userAgent !== 'string' || userAgent === '' || userAgent.length > 1024 || /[\r\n\0]/.test(userAgent)) throw new RobotsError('INVALID_ARGUMENT', 'userAgent must be a non-empty string of at most 1024 characters without line breaks');
+  const defaultScheme = options.defaultScheme ?? 'https';
+  if (defaultScheme !== 'https' && defaultScheme !== 'http') throw new RobotsError('INVALID_ARGUMENT', `defaultScheme must be https or http, got ${String(options.defaultScheme)}`);
+  return { userAgent, timeoutMs, connectTimeoutMs, maxBytes, mode, defaultScheme, now: options.now ?? Date.now };
+}
+
+/** An undici Agent for robots.txt fetches: the connect deadline, no connection kept long. One per fetcher. */
+export function robotsAgent(settings: FetchSettings, connections = 4): Agent {
+  return new Agent({
+    connect: { timeout: settings.connectTimeoutMs },
+    headersTimeout: settings.timeoutMs,
+    bodyTimeout: settings.timeoutMs,
+    keepAliveTimeout: 4_000,
+    connections,
+  });
+}
+
+/**
+ * Fetches the robots.txt of the origin of `target` (a URL, an origin or a host name) and reads it by the
+ * seeds' rules. Never throws for what a server does (that is an outcome); throws INVALID_ARGUMENT for a
+ * bad target or option. For one-off use; a crawler keeps a RobotsCache.
+ */
+export async function fetchRobots(target: string, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {
+  const settings = fetchSettings(options);
+  const origin = robotsOriginOf(target, settings.defaultScheme);
+  const dispatcher = options.dispatcher ?? robotsAgent(settings, 1);
+  try {
+    return await fetchOrigin(origin, settings, dispatcher, options.previous ?? null, null);
+  } finally {
+    if (options.dispatcher === undefined) await (dispatcher as Agent).close().catch(() => undefined);
+  }
+}
+
+/** Limits a fetcher shares between fetches: requests at once to one host name. */
+export class HostLimits {
+  private readonly limits = new Map<string, LimitFunction>();
+  constructor(readonly perHost: number) {}
+  /** Runs fn when fewer than perHost requests to hostname are running. */
+  run<T>(hostname: string, fn: () => Promise<T>): Promise<T> {
+    let limit = this.limits.get(hostname);
+    if (limit === undefined) {
+      limit = pLimit(this.perHost);
+      this.limits.set(hostname, limit);
+    }
+    const own = limit;
+    return own(fn).finally(() => {
+      if (own.activeCount === 0 && own.pendingCount === 0) this.limits.delete(hostname);
+    });
+  }
+}
+
+/** One fetch of an origin (internal): redirects hop by hop, each hop's request within the host limit. */
+export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings, dispatcher: Dispatcher, previous: OriginRecord | null, hostLimits: HostLimits | null): Promise<RobotsFetchResult> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
+  const conditional = previous !== null && previous.kept === 'body' && (previous.etag !== null || previous.lastModified !== null);
+  const visited = new Set<string>();
+  let url = origin.robotsUrl;
+  let hops = 0;
+  let headersMs: number | null = null;
+  const finish = (outcome: FetchOutcome, status: number, error: string | null, extra: Partial<RobotsFetchResult> = {}): RobotsFetchResult => {
+    const body = extra.body ?? new Uint8Array(0);
+    return {
+      origin: origin.origin, url: origin.robotsUrl, key: origin.key, outcome, status, error, finalUrl: url, hops,
+      etag: extra.etag ?? null, lastModified: extra.lastModified ?? null, cacheMaxAgeMs: extra.cacheMaxAgeMs ?? null,
+      endedAt: settings.now(),
+      effect: outcome === 'ok' || outcome === 'not-modified' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all',
+      body, truncated: extra.truncated ?? false,
+      robots: outcome === 'ok' ? parseRobots(body, { mode: settings.mode, maxBytes: settings.maxBytes }) : null,
+      timings: { totalMs: performance.now() - started, headersMs },
+    };
+  };
+  try {
+    while (true) {
+      visited.add(url);
+      const headers: Record<string, string> = {
+        'user-agent': settings.userAgent,
+        'accept': 'text/plain, */*;q=0.5',
+        'accept-encoding': 'gzip, deflate, br',
+      };
+      if (conditional && hops === 0) {
+        if (previous.etag !== null) headers['if-none-match'] = previous.etag;
+        if (previous.lastModified !== null) headers['if-modified-since'] = previous.lastModified;
+      }
+      const hostname = new URL(url).hostname;
+      const send = async (): Promise<{ response: Dispatcher.ResponseData; read: BodyRead | null }> => {
+        // reset: the connection closes after the answer (an origin's robots.txt is fetched once a day at
+        // most: an idle connection per origin would only hold memory)
+        const response = await request(url, { method: 'GET', headers, dispatcher, signal: controller.signal, reset: true });
+        // a body not read to its end is destroyed, which undici reports as an 'error' event: expected here
+        response.body.on('error', () => undefined);
+        // the body is read inside the host limit too: a trickling body holds its host's slot
+        const read = response.statusCode >= 200 && response.statusCode <= 299
+          ? await readBody(response.body, header(response.headers, 'content-encoding'), settings.maxBytes, controller.signal)
+          : (response.body.destroy(), null);
+        return { response, read };
+      };
+      const { response, read } = hostLimits === null ? await send() : await hostLimits.run(hostname, send);
+      headersMs = headersMs ?? performance.now() - started;
+      const status = response.statusCode;
+      const meaning = outcomeOfStatus(status, settings.mode, conditional && hops === 0);
+      if (meaning === 'redirect') {
+        const location = header(response.headers, 'location');
+        let next: URL | null = null;
+        try { next = location === null ? null : new URL(location, url); } catch { next = null; }
+        if (next === null || !REDIRECT_STATUSES.has(status)) return finish('not-found', status, `${status} without a Location to follow`);
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') return finish('not-found', status, `redirect to ${next.protocol} URL`);
+        next.hash = '';
+        if (visited.has(next.href)) { url = next.href; return finish('not-found', status, 'redirect loop'); }
+        if (hops === MAX_REDIRECT_HOPS) return finish('not-found', status, `more than ${MAX_REDIRECT_HOPS} redirects`);
+        hops++;
+        url = next.href;
+        continue;
+      }
+      const cacheMaxAgeMs = cacheControlMaxAgeMs(header(response.headers, 'cache-control'));
+      if (meaning === 'ok') {
+        if (read === null || read.error !== null) return finish('unreachable', status, read?.error ?? 'no body');
+        return finish('ok', status, null, { body: read.bytes, truncated: read.truncated, etag: header(response.headers, 'etag'), lastModified: header(response.headers, 'last-modified'), cacheMaxAgeMs });
+      }
+      if (meaning === 'not-modified') return finish('not-modified', status, null, { etag: header(response.headers, 'etag'), lastModified: header(response.headers, 'last-modified'), cacheMaxAgeMs });
+      return finish(meaning, status, meaning === 'unreachable' ? `HTTP ${status}` : null, { cacheMaxAgeMs: meaning === 'not-found' ? cacheMaxAgeMs : null });
+    }
+  } catch (error) {
+    return finish('unreachable', 0, controller.signal.aborted ? `timeout after ${settings.timeoutMs} ms` : describeNetworkError(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | null {
+  const value = headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A network failure in a few words (connection refused, DNS, reset, ...). */
+function describeNetworkError(error: unknown): string {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  switch (code) {
+    case 'ECONNREFUSED': return 'connection refused';
+    case 'ENOTFOUND': case 'EAI_AGAIN': return 'DNS: host not found';
+    case 'ECONNRESET': return 'connection reset';
+    case 'UND_ERR_CONNECT_TIMEOUT': return 'connect timeout';
+    case 'UND_ERR_HEADERS_TIMEOUT': return 'timeout waiting for headers';
+    case 'UND_ERR_BODY_TIMEOUT': return 'timeout reading the body';
+    case 'UND_ERR_SOCKET': return 'connection closed early';
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH': return 'body shorter than its Content-Length';
+    default:
+      if (code !== undefined && (/^ERR_(SSL|TLS)_/.test(code) || code.includes('CERT'))) return `TLS error (${code})`;
+      return code ?? (error as Error).message ?? String(error);
+  }
+}
+
+interface BodyRead {
+  bytes: Uint8Array;
+  truncated: boolean;
+  /** Why the body cannot be used (broken encoding, connection lost); null when it can. */
+  error: string | null;
+}
+
+/**
+ * Reads a body, decoding gzip, deflate (zlib or raw) and br, keeping at most maxBytes decoded bytes and
+ * reading no further once it has them: a decompression bomb costs at most maxBytes plus one output chunk.
+ * Compressed input is read up to 4 x maxBytes + 64 KiB (a stream that decodes to almost nothing is cut there).
+ */
+async function readBody(body: Dispatcher.ResponseData['body'], encoding: string | null, maxBytes: number, signal: AbortSignal): Promise<BodyRead> {
+  const name = (encoding ?? 'identity').trim().toLowerCase();
+  const parts: Buffer[] = [];
+  let length = 0;
+  let truncated = false;
+  const take = (chunk: Buffer): boolean => {
+    const room = maxBytes - length;
+    if (chunk.length > room) {
+      if (room > 0) parts.push(chunk.subarray(0, room));
+      length = maxBytes;
+      truncated = true;
+      return false;
+    }
+    parts.push(chunk);
+    length += chunk.length;
+    return true;
+  };
+  const done = (error: string | null): BodyRead => ({ bytes: parts.length === 1 ? parts[0] : Buffer.concat(parts, length), truncated, error });
+  try {
+    if (name === 'identity' || name === '') {
+      for await (const chunk of body) if (!take(chunk as Buffer)) break;
+      return done(null);
+    }
+    const rawLimit = 4 * maxBytes + (64 << 10);
+    let raw = 0;
+    const chunks = body[Symbol.asyncIterator]();
+    const first = await chunks.next();
+    if (first.done === true) return done(null); // an empty body, whatever its encoding says
+    const firstChunk = first.value as Buffer;
+    const decoder = name === 'gzip' || name === 'x-gzip' ? createGunzip()
+      : name === 'br' ? createBrotliDecompress()
+      : name === 'deflate' ? (looksLikeZlib(firstChunk) ? createInflate() : createInflateRaw())
+      : null;
+    if (decoder === null) {
+      body.destroy();
+      return done(`unsupported Content-Encoding '${name.slice(0, 40)}'`);
+    }
+    let cut = false;
+    async function* rawChunks(): AsyncGenerator<Buffer> {
+      let chunk: Buffer | null = firstChunk;
+      while (chunk !== null) {
+        raw += chunk.length;
+        if (raw > rawLimit) {
+          cut = true;
+          return;
+        }
+        yield chunk;
+        const next = await chunks.next();
+        chunk = next.done === true ? null : next.value as Buffer;
+      }
+    }
+    const decoded = pipeline(rawChunks, decoder, () => undefined);
+    try {
+      for await (const chunk of decoded) {
+        if (signal.aborted) throw new Error('aborted');
+        if (!take(chunk as Buffer)) break;
+      }
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (cut) {
+        truncated = true; // the compressed input was cut at its limit: what was decoded is kept
+        return done(null);
+      }
+      const code = (error as { code?: string }).code ?? '';
+      if (code.startsWith('Z_') || code.startsWith('ERR_')) return done(`broken ${name} body (${(error as Error).message})`);
+      throw error;
+    } finally {
+      decoder.destroy();
+      body.destroy();
+    }
+    if (cut) truncated = true;
+    return done(null);
+  } finally {
+    if (!body.destroyed && truncated) body.destroy();
+  }
+}
+
+/** A zlib stream header: CM 8 and a valid check (RFC 1950); else HTTP "deflate" is taken as raw deflate. */
+function looksLikeZlib(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
+}

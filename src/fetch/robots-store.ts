@@ -1,0 +1,168 @@
+// A robots.txt store on disk: the --robots-dir layout plus what a crawler remembers per origin.
+//
+//   <dir>/<key>.txt    the body the origin served (Content-Encoding decoded, at most the size limit), byte
+//                      for byte; present while the kept answer is a body (RobotsStore.write removes it when
+//                      the origin answers 4xx)
+//   <dir>/<key>.json   the OriginRecord (fetch-rules.ts) as JSON, times as ISO 8601 strings, with
+//                      "format": "robotstxt-wasm/store/1"
+//
+// <key> is `host` or `host:port` (canonicalHost: lower case, IDN in xn-- form, no trailing dot; never '/',
+// '\' or NUL; at most 240 bytes), so no file name leaves the directory. Every write goes to a temporary file
+// in the same directory and is renamed over the old one: a crash or a concurrent run leaves each file whole
+// (old or new). check --robots-dir reads the same files: a body when there is one, else the record's effect.
+import { mkdirSync, renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { RobotsError } from '../errors.js';
+import { readFileBounded, readLimit } from '../robots-file.js';
+import type { OriginRecord, FetchOutcome } from './fetch-rules.js';
+
+export const STORE_FORMAT = 'robotstxt-wasm/store/1';
+/** A record is a few hundred bytes; more than this is not a record. */
+const RECORD_LIMIT = 64 << 10;
+const OUTCOMES: readonly FetchOutcome[] = ['ok', 'not-modified', 'not-found', 'unreachable'];
+
+/** A key (`host` or `host:port`) that can be a file name in the store: INVALID_ARGUMENT otherwise. */
+function checkedKey(key: string): string {
+  if (key === '' || key === '.' || key === '..' || key.length > 240 || /[/\\\0]/.test(key)) throw new RobotsError('INVALID_ARGUMENT', `not a host key for the store: ${JSON.stringify(key.slice(0, 80))}`);
+  return key;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** A record as JSON text (one place for the file format). */
+export function recordJson(record: OriginRecord): string {
+  return JSON.stringify({
+    format: STORE_FORMAT,
+    ...record,
+    checkedAt: iso(record.checkedAt),
+    keptAt: iso(record.keptAt),
+    failingSince: iso(record.failingSince),
+  }, null, 2) + '\n';
+}
+
+/** A record from its JSON text; throws a RobotsError naming `path` when the text is not one. */
+export function parseRecordJson(text: string, path: string): OriginRecord {
+  const bad = (why: string): RobotsError => new RobotsError('FILE_UNREADABLE', `store record '${path}' is not valid: ${why}`);
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    throw bad((error as Error).message);
+  }
+  if (value === null || typeof value !== 'object' || value.format !== STORE_FORMAT) throw bad(`"format" is not "${STORE_FORMAT}"`);
+  const time = (name: string, nullable: boolean): number | null => {
+    const field = value[name];
+    if (field === null && nullable) return null;
+    const ms = typeof field === 'string' ? Date.parse(field) : NaN;
+    if (!Number.isFinite(ms)) throw bad(`"${name}" is not an ISO time`);
+    return ms;
+  };
+  const text_ = (name: string, nullable: boolean): string | null => {
+    const field = value[name];
+    if (field === null && nullable) return null;
+    if (typeof field !== 'string') throw bad(`"${name}" is not a string`);
+    return field;
+  };
+  const count = (name: string, nullable: boolean): number | null => {
+    const field = value[name];
+    if (field === null && nullable) return null;
+    if (typeof field !== 'number' || !Number.isInteger(field) || field < 0) throw bad(`"${name}" is not a whole number`);
+    return field;
+  };
+  const outcome = value.outcome as FetchOutcome;
+  if (!OUTCOMES.includes(outcome)) throw bad('"outcome" is not ok, not-modified, not-found or unreachable');
+  const kept = value.kept;
+  if (kept !== 'body' && kept !== 'allow-all' && kept !== 'none') throw bad('"kept" is not body, allow-all or none');
+  const mode = value.mode;
+  if (mode !== 'google' && mode !== 'rfc') throw bad('"mode" is not google or rfc');
+  return {
+    origin: text_('origin', false) as string,
+    url: text_('url', false) as string,
+    mode,
+    checkedAt: time('checkedAt', false) as number,
+    outcome,
+    status: count('status', false) as number,
+    error: text_('error', true),
+    finalUrl: text_('finalUrl', false) as string,
+    hops: count('hops', false) as number,
+    kept,
+    keptAt: time('keptAt', true),
+    etag: text_('etag', true),
+    lastModified: text_('lastModified', true),
+    cacheMaxAgeMs: count('cacheMaxAgeMs', true),
+    failingSince: time('failingSince', true),
+    failures: count('failures', false) as number,
+  };
+}
+
+/** The record of `key` in the store at `directory`, or null when there is none. Throws naming a bad file. */
+export function readStoredRecord(directory: string, key: string): OriginRecord | null {
+  const path = join(directory, `${checkedKey(key)}.json`);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileBounded(path, RECORD_LIMIT + 1, 'store record');
+  } catch (error) {
+    if ((error as RobotsError).message.includes(': no such file')) return null;
+    throw error;
+  }
+  if (bytes.length > RECORD_LIMIT) throw new RobotsError('FILE_UNREADABLE', `store record '${path}' is not valid: longer than ${RECORD_LIMIT} bytes`);
+  return parseRecordJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'), path);
+}
+
+/**
+ * A store directory (made when missing). Used by RobotsCache, the fetch command and check/audit --fetch;
+ * check --robots-dir reads it through robotsFromDirectory.
+ */
+export class RobotsStore {
+  readonly directory: string;
+
+  constructor(directory: string) {
+    this.directory = directory;
+    try {
+      mkdirSync(directory, { recursive: true });
+    } catch (error) {
+      throw new RobotsError('FILE_UNREADABLE', `cannot make store directory '${directory}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    if (!statSync(directory).isDirectory()) throw new RobotsError('FILE_UNREADABLE', `store '${directory}' is not a directory`);
+  }
+
+  /** The record of an origin key, null when none. Called once per origin per run. */
+  record(key: string): OriginRecord | null {
+    return readStoredRecord(this.directory, key);
+  }
+
+  /** The kept body of an origin key (at most maxBytes + 1 bytes read), null when none. */
+  body(key: string, maxBytes: number): Uint8Array | null {
+    const path = join(this.directory, `${checkedKey(key)}.txt`);
+    if (!existsSync(path)) return null;
+    return readFileBounded(path, readLimit(maxBytes), 'stored robots.txt');
+  }
+
+  /**
+   * Saves a record and, when the fetch brought one, its body (each file written whole, then renamed into
+   * place). A record that keeps no body removes the old body. Called once per fetch.
+   */
+  write(key: string, record: OriginRecord, body: Uint8Array | null): void {
+    checkedKey(key);
+    if (body !== null) this.replace(`${key}.txt`, body);
+    this.replace(`${key}.json`, recordJson(record));
+    if (record.kept !== 'body') rmSync(join(this.directory, `${key}.txt`), { force: true });
+  }
+
+  /** The origin keys that have a record. */
+  keys(): string[] {
+    return readdirSync(this.directory).filter((name) => name.endsWith('.json') && !name.startsWith('.')).map((name) => name.slice(0, -5));
+  }
+
+  private replace(name: string, data: Uint8Array | string): void {
+    const temporary = join(this.directory, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      writeFileSync(temporary, data);
+      renameSync(temporary, join(this.directory, name));
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw new RobotsError('FILE_UNREADABLE', `cannot write '${join(this.directory, name)}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+}

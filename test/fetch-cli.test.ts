@@ -1,0 +1,193 @@
+// robotstxt fetch, check --store/--fetch and audit --store/--fetch against real servers on 127.0.0.1: the
+// store across runs (fresh, stale, 304, a refresh that gets 503), two runs writing one store at once, and
+// runs that end within their timeouts whatever the servers do.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
+import { LocalOrigins, refusedPort, serve, type OriginHandler } from './http-origins.js';
+
+const RULES = 'User-agent: *\nDisallow: /private\n';
+let running: LocalOrigins[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((origins) => origins.close()));
+  running = [];
+});
+async function start(handlers: OriginHandler[]): Promise<LocalOrigins> {
+  const origins = await LocalOrigins.start(handlers);
+  running.push(origins);
+  return origins;
+}
+
+describe('robotstxt fetch', () => {
+  it('fills a store, one line per origin in input order, a summary on stderr; the store answers check', async () => {
+    const origins = await start([serve.body(RULES, { etag: '"a"' }), serve.status(404), serve.status(503)]);
+    const refused = await refusedPort();
+    const store = tempDir();
+    const input = [`${origins.origin(0)}/some/page`, `${origins.origin(1)}/x`, `${origins.origin(0)}/other`, `${origins.origin(2)}/y`, `http://127.0.0.1:${refused}/z`, 'ftp://example.com/', ''].join('\n');
+    const run = await robotstxtAsync(['fetch', '--store', store, '--now', '2026-03-01T00:00:00Z', '-'], input);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe([
+      `rules\t${origins.origin(0)}\tfetched\tok 200\n`,
+      `allow-all\t${origins.origin(1)}\tfetched\tnot-found 404\n`,
+      `disallow-all\t${origins.origin(2)}\tfetched\tunreachable 503 (HTTP 503)\n`,
+      `disallow-all\thttp://127.0.0.1:${refused}\tfetched\tunreachable - (connection refused)\n`,
+    ].join(''));
+    expect(run.stderr).toMatch(/^robotstxt fetch: 4 origin\(s\) in \d+\.\d s: 4 fetched \(1 ok, 0 not-modified, 1 not-found, 2 unreachable\), 0 fresh in the store; effect: 1 rules, 1 allow-all, 2 disallow-all\n/);
+    expect(run.stderr).toContain('robotstxt fetch: 1 input(s) named no origin: stdin:6 (only http and https URLs have a robots.txt to fetch: "ftp://example.com/")\n');
+    // the store: the body as served, a record per origin
+    expect(readFileSync(join(store, `${origins.key(0)}.txt`), 'utf8')).toBe(RULES);
+    expect(existsSync(join(store, `${origins.key(1)}.txt`))).toBe(false);
+    const record = JSON.parse(readFileSync(join(store, `${origins.key(2)}.json`), 'utf8')) as Record<string, unknown>;
+    expect(record).toMatchObject({ format: 'robotstxt-wasm/store/1', origin: origins.origin(2), outcome: 'unreachable', status: 503, kept: 'none', failures: 1, mode: 'google' });
+    // check --store honours the stored outcomes: rules, allow all, disallow all; an unknown host: --missing
+    const urls = [`${origins.origin(0)}/private/a`, `${origins.origin(0)}/ok`, `${origins.origin(1)}/private/a`, `${origins.origin(2)}/ok`, 'http://never.example/private'].join('\n') + '\n';
+    const check = robotstxt(['check', '--store', store, '--agent', 'Googlebot', '--now', '2026-03-01T00:00:00Z', '--stats'], urls);
+    expect(check.status).toBe(0);
+    expect(check.stdout).toBe([
+      `disallowed\t${origins.origin(0)}/private/a`, `allowed\t${origins.origin(0)}/ok`, `allowed\t${origins.origin(1)}/private/a`,
+      `disallowed\t${origins.origin(2)}/ok`, 'allowed\thttp://never.example/private', '',
+    ].join('\n'));
+    expect(check.stderr).toMatch(/hosts: 1 compiled, 1 without robots.txt, 1 allow-all and 1 disallow-all by stored outcome/);
+    // 30 days later the unreachable origins (nothing kept) are allowed
+    const later = robotstxt(['check', '--robots-dir', store, '--agent', 'Googlebot', '--now', '2026-03-31T00:00:01Z'], `${origins.origin(2)}/ok\n`);
+    expect(later.stdout).toBe(`allowed\t${origins.origin(2)}/ok\n`);
+  });
+
+  it('the store across runs: fresh (not fetched), stale (304), a refresh that gets 503 keeps the body', async () => {
+    let down = false;
+    const origins = await start([(request, response, all) => {
+      if (down) return serve.status(503)(request, response, all);
+      if (request.headers['if-none-match'] === '"v1"') { response.writeHead(304, { etag: '"v1"' }); response.end(); return; }
+      serve.body(RULES, { etag: '"v1"' })(request, response, all);
+    }]);
+    const store = tempDir();
+    const fetchAt = (now: string): Promise<{ status: number | null; stdout: string }> => robotstxtAsync(['fetch', '--store', store, '--now', now, origins.origin(0)]);
+    expect((await fetchAt('2026-03-01T00:00:00Z')).stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tok 200\n`);
+    expect((await fetchAt('2026-03-01T23:00:00Z')).stdout).toBe(`rules\t${origins.origin(0)}\tfresh\tok 200\n`);
+    expect(origins.requestsTo(0)).toBe(1);
+    expect((await fetchAt('2026-03-02T01:00:00Z')).stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tnot-modified 304\n`);
+    expect(origins.requests[1].headers['if-none-match']).toBe('"v1"');
+    down = true;
+    expect((await fetchAt('2026-03-03T02:00:00Z')).stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tunreachable 503 (HTTP 503)\n`);
+    expect(readFileSync(join(store, `${origins.key(0)}.txt`), 'utf8')).toBe(RULES);
+    const record = JSON.parse(readFileSync(join(store, `${origins.key(0)}.json`), 'utf8')) as Record<string, unknown>;
+    expect(record).toMatchObject({ outcome: 'unreachable', kept: 'body', failures: 1, etag: '"v1"', failingSince: record.checkedAt });
+    const check = robotstxt(['check', '--store', store, '--agent', 'Googlebot'], `${origins.origin(0)}/private\n${origins.origin(0)}/open\n`);
+    expect(check.stdout).toBe(`disallowed\t${origins.origin(0)}/private\nallowed\t${origins.origin(0)}/open\n`);
+    // --force fetches a fresh origin again
+    down = false;
+    expect((await robotstxtAsync(['fetch', '--store', store, '--force', '--now', '2026-03-03T02:00:01Z', origins.origin(0)])).stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tnot-modified 304\n`);
+  });
+
+  it('two runs writing one store at once: both finish, every file is whole, no temporary file is left', async () => {
+    const handlers = Array.from({ length: 40 }, (_, i): OriginHandler => (request, response, all) => setTimeout(() => serve.body(`User-agent: *\nDisallow: /${i}/\n${'#'.repeat(20_000)}\n`)(request, response, all), 5));
+    const origins = await start(handlers);
+    const store = tempDir();
+    const list = handlers.map((_, i) => origins.origin(i)).join('\n');
+    const [first, second] = await Promise.all([
+      robotstxtAsync(['fetch', '--store', store, '--force', '-'], list),
+      robotstxtAsync(['fetch', '--store', store, '--force', '--concurrency', '3', '-'], list),
+    ]);
+    expect([first.status, second.status]).toEqual([0, 0]);
+    const names = readdirSync(store);
+    expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(names.length).toBe(80);
+    for (let i = 0; i < handlers.length; i++) {
+      expect(readFileSync(join(store, `${origins.key(i)}.txt`), 'utf8')).toBe(`User-agent: *\nDisallow: /${i}/\n${'#'.repeat(20_000)}\n`);
+      expect(JSON.parse(readFileSync(join(store, `${origins.key(i)}.json`), 'utf8'))).toMatchObject({ outcome: 'ok', kept: 'body' });
+    }
+  });
+
+  it('never hangs: servers that never answer or trickle end at --timeout-ms', async () => {
+    const origins = await start([serve.silent(), serve.trickle(100), serve.silent()]);
+    const run = await robotstxtAsync(['fetch', '--timeout-ms', '700', origins.origin(0), origins.origin(1), origins.origin(2)], undefined, 15_000);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe([0, 1, 2].map((i) => `disallow-all\t${origins.origin(i)}\tfetched\tunreachable - (timeout after 700 ms)\n`).join(''));
+    expect(run.ms).toBeLessThan(700 + 5000);
+  });
+
+  it('reads hosts from --log (absolute targets, --host for lines without a vhost) and --urls files; bad lines are reported', async () => {
+    const origins = await start([serve.body(RULES), serve.status(410)]);
+    const dir = tempDir();
+    const log = join(dir, 'access.log');
+    writeFileSync(log, [
+      `10.0.0.1 - - [01/Mar/2026:10:00:00 +0000] "GET /a HTTP/1.1" 200 5 "-" "Googlebot/2.1"`,
+      `10.0.0.2 - - [01/Mar/2026:10:00:01 +0000] "GET ${origins.origin(1)}/b HTTP/1.1" 200 5 "-" "curl/8"`,
+      'garbage',
+      '',
+    ].join('\n'));
+    const urls = join(dir, 'urls.txt');
+    writeFileSync(urls, `# a comment\n${origins.origin(1)}/c\n`);
+    const run = await robotstxtAsync(['fetch', '--log', log, '--host', origins.key(0), '--urls', urls, '--scheme', 'http']);
+    // arguments, standard input, --urls files, then --log files: first seen first
+    expect(run.stdout).toBe(`allow-all\t${origins.origin(1)}\tfetched\tnot-found 410\nrules\t${origins.origin(0)}\tfetched\tok 200\n`);
+    expect(run.stderr).toContain(`1 input(s) named no origin: ${log}:3 (not an access log line)`);
+  });
+
+  it('host names cannot leave the store: .. and long names are refused as inputs', async () => {
+    const store = tempDir();
+    const run = await robotstxtAsync(['fetch', '--store', store, 'http://../x', `http://${'a'.repeat(250)}.example/`]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('2 input(s) named no origin: argument 1 (no host in "http://../x"), argument 2 (host name longer than 240 bytes');
+    expect(readdirSync(store)).toEqual([]);
+  });
+
+  it('usage errors: exit 2 with the option named', () => {
+    const cases: [string[], string][] = [
+      [['fetch', '--timeout-ms', '0', 'a.example'], '--timeout-ms must be a whole number from 1 to 600000, got \'0\''],
+      [['fetch', '--concurrency', 'many', 'a.example'], '--concurrency must be a whole number from 1 to 4096, got \'many\''],
+      [['fetch', '--max-age', '2y', 'a.example'], '--max-age must be a duration of at most 365 days (N seconds, or Ns, Nm, Nh, Nd), got \'2y\''],
+      [['fetch', '--now', 'yesterday', 'a.example'], '--now must be an ISO 8601 time such as 2026-01-31T12:00:00Z, got \'yesterday\''],
+      [['fetch', '--scheme', 'ftp', 'a.example'], '--scheme must be https or http, got \'ftp\''],
+      [['check', '--robots-dir', '.', '--fetch', '--agent', 'x'], '--fetch needs --store <dir> (where fetched files are kept)'],
+      [['check', '--store', '.', '--timeout-ms', '5', '--agent', 'x'], '--timeout-ms applies only with --fetch'],
+      [['check', '--store', '.', '--fetch', '--threads', '2', '--agent', 'x'], '--fetch runs in one thread (--threads 1)'],
+      [['audit', '--store', '.', '--fetch', '-'], '--fetch reads the logs twice (hosts first): give log files, not standard input'],
+    ];
+    for (const [args, message] of cases) {
+      const run = robotstxt(args, '');
+      expect([run.status, run.stderr], args.join(' ')).toEqual([2, `robotstxt: ${message}\n`]);
+    }
+  });
+});
+
+describe('check --fetch and audit --fetch', () => {
+  it('check --fetch fetches what the store lacks, once per host, and answers line for line', async () => {
+    const origins = await start([serve.body(RULES), serve.status(500), serve.redirect(301, (o) => `${o.origin(0)}/robots.txt`)]);
+    const store = tempDir();
+    const urls = [0, 1, 2, 0, 1, 2].map((i, n) => `${origins.origin(i)}/private/${n}`).concat([`${origins.origin(0)}/open`, 'not a url']).join('\n') + '\n';
+    // the URLs' hosts come without their scheme: --scheme http (https by default)
+    const run = await robotstxtAsync(['check', '--store', store, '--fetch', '--scheme', 'http', '--agent', 'Googlebot'], urls);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe([
+      `disallowed\t${origins.origin(0)}/private/0`, `disallowed\t${origins.origin(1)}/private/1`, `disallowed\t${origins.origin(2)}/private/2`,
+      `disallowed\t${origins.origin(0)}/private/3`, `disallowed\t${origins.origin(1)}/private/4`, `disallowed\t${origins.origin(2)}/private/5`,
+      `allowed\t${origins.origin(0)}/open`, 'allowed\tnot a url', '',
+    ].join('\n'));
+    expect(run.stderr).toContain('robotstxt: robots.txt: 3 fetched (2 ok, 0 not-modified, 0 not-found, 1 unreachable), 0 fresh in the store\n');
+    expect([origins.requestsTo(0), origins.requestsTo(1), origins.requestsTo(2)]).toEqual([2, 1, 1]); // origin 0: itself and 2's redirect
+    // a second run finds all of it fresh in the store
+    const again = await robotstxtAsync(['check', '--store', store, '--fetch', '--scheme', 'http', '--agent', 'Googlebot'], urls);
+    expect(again.stdout).toBe(run.stdout);
+    expect(again.stderr).toContain('robotstxt: robots.txt: 0 fetched (0 ok, 0 not-modified, 0 not-found, 0 unreachable), 3 fresh in the store\n');
+  });
+
+  it('audit --fetch fetches the hosts of the log (here --host: vhost fields carry no port), then audits by the store', async () => {
+    const origins = await start([serve.body('User-agent: Googlebot\nDisallow: /private\n'), serve.status(503)]);
+    const dir = tempDir();
+    const log = join(dir, 'access.log');
+    const line = (path: string): string => `66.249.66.1 - - [01/Mar/2026:10:00:00 +0000] "GET ${path} HTTP/1.1" 200 5 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;
+    writeFileSync(log, [line('/private/a'), line('/open'), line('/private/b')].join('\n') + '\n');
+    const auditOf = (host: string): Promise<{ status: number | null; stdout: string; stderr: string }> => robotstxtAsync(['audit', '--store', join(dir, 'store'), '--fetch', '--scheme', 'http', '--host', host, '--format', 'json', log]);
+    const rows = (stdout: string): unknown => (JSON.parse(stdout) as { crawlers: { agent: string; requests: number; disallowed: number }[] }).crawlers.map((c) => [c.agent, c.requests, c.disallowed]);
+    const ok = await auditOf(origins.key(0));
+    expect([ok.status, ok.stderr]).toEqual([0, 'robotstxt: robots.txt: 1 fetched (1 ok, 0 not-modified, 0 not-found, 0 unreachable), 0 fresh in the store\n']);
+    expect(rows(ok.stdout)).toEqual([['Googlebot', 3, 2]]);
+    // an unreachable host: every request disallowed
+    const down = await auditOf(origins.key(1));
+    expect([down.status, down.stderr]).toEqual([0, 'robotstxt: robots.txt: 1 fetched (0 ok, 0 not-modified, 0 not-found, 1 unreachable), 0 fresh in the store\n']);
+    expect(rows(down.stdout)).toEqual([['Googlebot', 3, 3]]);
+  });
+});
