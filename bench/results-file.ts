@@ -11,7 +11,8 @@ const SECTIONS = ['hosts', 'fetch'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const begin = (name: SectionName): string => `<!-- bench:${name} begin (npm run bench:${name}) -->`;
 const end = (name: SectionName): string => `<!-- bench:${name} end -->`;
-const sectionPattern = (name: SectionName): RegExp => new RegExp(`${begin(name)}[\\s\\S]*?${end(name)}`);
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const sectionPattern = (name: SectionName): RegExp => new RegExp(`${escaped(begin(name))}[\\s\\S]*?${escaped(end(name))}`);
 
 const previousResults = (): string => (existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '');
 
