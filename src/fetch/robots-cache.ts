@@ -217,7 +217,14 @@ export class RobotsCache {
   private async load(origin: RobotsOrigin, force: boolean): Promise<RobotsCacheEntry> {
     let previous = this.kept.get(origin.origin) ?? null;
     if (previous === null && this.store !== null) {
-      const record = this.store.record(origin.key);
+      let record: OriginRecord | null;
+      try {
+        record = this.store.record(origin.key);
+      } catch (error) {
+        // a record that is not one (cut by hand, another program's file): fetched again and replaced
+        if (!(error instanceof RobotsError)) throw error;
+        record = null;
+      }
       // a store keeps one robots.txt per host[:port]: a record of another scheme is another origin
       if (record !== null && record.origin === origin.origin) {
         const body = record.kept === 'body' ? this.store.body(origin.key, this.settings.maxBytes) : null;

@@ -162,7 +162,7 @@ export class RobotsStore {
       renameSync(temporary, join(this.directory, name));
     } catch (error) {
       rmSync(temporary, { force: true });
-      throw new RobotsError('FILE_UNREADABLE', `cannot write '${join(this.directory, name)}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new RobotsError('FILE_UNWRITABLE', `cannot write '${join(this.directory, name)}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
 }
