@@ -1,5 +1,5 @@
 // Public API of robotstxt-wasm.
-export { parseRobots, RobotsTxt, OtherDirective, productToken } from './robots.js';
+export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';
 export type { RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
 export { RobotsMatcher } from './matcher.js';
 export type { Explanation, DecidingRule } from './matcher.js';

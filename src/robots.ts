@@ -119,6 +119,21 @@ export function productToken(value: string): string {
   return end === value.length ? value : value.slice(0, end);
 }
 
+/**
+ * Why an agent passed to a matcher will only ever get the `*` group, or null when it is a product token.
+ * The reference compares the agent verbatim with each user-agent line's product token, so `Googlebot/2.1`,
+ * `Google bot` or a whole User-Agent header match no named group (the reference answers them the same way;
+ * this only says so). Called once per agent by the commands (a warning on stderr) and by callers that take
+ * agents from users. productToken(value) gives the token to use.
+ */
+export function agentTokenProblem(agent: string): string | null {
+  if (agent === '') return 'the agent is empty: only the * group can apply';
+  const token = productToken(agent);
+  if (token === agent) return null;
+  if (token === '') return `agent '${agent}' does not start with a product token (letters, '-' and '_'): only the * group can apply`;
+  return `agent '${agent}' is not a product token: it matches no user-agent line, only the * group can apply (the token is '${token}')`;
+}
+
 /** `*` alone, or `*` followed by whitespace, names every crawler. */
 function isGlobalAgent(value: Uint8Array): boolean {
   return value.length >= 1 && value[0] === CHAR_ASTERISK && (value.length === 1 || isRobotsWhitespace(value[1]));

@@ -27,6 +27,25 @@ describe('robotstxt test (robots_main contract)', () => {
     expect(robotstxt(['test', robotsFile, 'Googlebot', 'https://e.com/nogoogle']).status).toBe(1);
     expect(robotstxt(['test', robotsFile, 'Googlebot/2.1', 'https://e.com/private/x']).status).toBe(1);
   });
+  it('reads the whole file like robots_main (a rule past 500 KiB counts); --max-bytes cuts it', () => {
+    const long = join(dir, 'long.txt');
+    writeFileSync(long, `User-agent: *\n${'#'.repeat(600_000)}\nDisallow: /late\n`);
+    expect(robotstxt(['test', long, 'Googlebot', 'https://e.com/late'])).toMatchObject({ status: 1, stdout: "user-agent 'Googlebot' with URI 'https://e.com/late': DISALLOWED\n" });
+    expect(robotstxt(['test', '--max-bytes', '512000', long, 'Googlebot', 'https://e.com/late']).status).toBe(0);
+  });
+  it.skipIf(corpusMissingReason !== null)('docs.oracle.com (over 500 KiB): test answers /cd/E80817_01/ as the whole file does', () => {
+    const file = join(CORPUS_ROBOTS, 'protego', 'docs.oracle.com.txt');
+    const whole = modelVerdict(readFileSync(file), ['Googlebot'], Buffer.from('https://docs.oracle.com/cd/E80817_01/'), { maxBytes: 0 }).allowed;
+    expect(robotstxt(['test', file, 'Googlebot', 'https://docs.oracle.com/cd/E80817_01/']).status).toBe(whole ? 0 : 1);
+  });
+  it('warns on stderr about an agent that is not a product token; the verdict stays the reference one', () => {
+    const r = robotstxt(['test', robotsFile, 'Googlebot/2.1', 'https://e.com/nogoogle']);
+    expect([r.status, r.stdout]).toEqual([0, "user-agent 'Googlebot/2.1' with URI 'https://e.com/nogoogle': ALLOWED\n"]);
+    expect(r.stderr).toBe("robotstxt: warning: agent 'Googlebot/2.1' is not a product token: it matches no user-agent line, only the * group can apply (the token is 'Googlebot')\n");
+    const spaced = robotstxt(['check', '--robots', robotsFile, '--agent', 'Google bot', '--agent', 'Bingbot'], '/x\n');
+    expect(spaced.stderr).toBe("robotstxt: warning: agent 'Google bot' is not a product token: it matches no user-agent line, only the * group can apply (the token is 'Google')\n");
+    expect(robotstxt(['test', robotsFile, '2.1', '/x']).stderr).toBe("robotstxt: warning: agent '2.1' does not start with a product token (letters, '-' and '_'): only the * group can apply\n");
+  });
   it('adds the reference notice for an empty robots file', () => {
     const r = robotstxt(['test', emptyFile, 'Googlebot', '/x']);
     expect(r.stdout).toBe("user-agent 'Googlebot' with URI '/x': ALLOWED\nnotice: robots file is empty so all user-agents are allowed\n");

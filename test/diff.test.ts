@@ -18,14 +18,14 @@ describe('robotstxt diff', () => {
   it('text: counts per direction, deciding rules, URLs by requests', () => {
     const r = robotstxt(['diff', oldFile, newFile, '--agent', 'Googlebot', '--urls', urlsFile]);
     expect(r.stdout).toBe([
-      `${oldFile} -> ${newFile} for Googlebot: 8 URL(s) checked, 2 unchanged`,
-      'newly disallowed: 4 request(s), 2 URL(s)',
+      `${oldFile} -> ${newFile} for Googlebot: 8 request(s) checked, 2 unchanged`,
+      'newly disallowed: 4 request(s) of 2 distinct URL(s)',
       '  deciding rules now:',
       '           4  disallow /search (line 4)',
       '  URLs:',
       '           3  /search?q=1  (was: no rule; now: disallow /search (line 4))',
       '           1  /search?q=2  (was: no rule; now: disallow /search (line 4))',
-      'newly allowed: 2 request(s), 2 URL(s)',
+      'newly allowed: 2 request(s) of 2 distinct URL(s)',
       '  deciding rules now:',
       '           1  allow /private/press (line 3)',
       '  URLs:',
@@ -33,6 +33,21 @@ describe('robotstxt diff', () => {
       '           1  /tmp/x  (was: disallow /tmp (line 3); now: no rule)',
     ].join('\n') + '\n');
     expect(r.status).toBe(0);
+  });
+  it('a direction whose URLs no rule decides now has no empty "deciding rules now" heading', () => {
+    const none = join(dir, 'none.txt');
+    writeFileSync(none, 'User-agent: *\nDisallow: /private\nDisallow: /search\n');
+    const r = robotstxt(['diff', oldFile, none, '--agent', 'Googlebot', '--urls', urlsFile]);
+    expect(r.stdout).toContain('newly allowed: 1 request(s) of 1 distinct URL(s)\n  URLs:\n           1  /tmp/x  (was: disallow /tmp (line 3); now: no rule)\n');
+    expect(r.stdout).not.toContain('deciding rules now:\n  URLs');
+  });
+  it('--fail-on: exit 1 when that change happens (a CI gate), 0 when it does not', () => {
+    const gate = (failOn: string, newer = newFile): { status: number | null; stderr: string } => robotstxt(['diff', oldFile, newer, '--agent', 'Googlebot', '--urls', urlsFile, '--fail-on', failOn]);
+    expect(gate('newly-disallowed')).toMatchObject({ status: 1, stderr: 'robotstxt: diff: --fail-on newly-disallowed: 4 request(s) change\n' });
+    expect(gate('newly-allowed')).toMatchObject({ status: 1, stderr: 'robotstxt: diff: --fail-on newly-allowed: 2 request(s) change\n' });
+    expect(gate('any')).toMatchObject({ status: 1, stderr: 'robotstxt: diff: --fail-on any: 6 request(s) change\n' });
+    expect(gate('newly-disallowed', oldFile)).toMatchObject({ status: 0, stderr: '' });
+    expect(gate('sometimes')).toMatchObject({ status: 2, stderr: "robotstxt: --fail-on must be newly-disallowed, newly-allowed or any, got 'sometimes'\n" });
   });
   it('--limit cuts the lists and says so', () => {
     const r = robotstxt(['diff', oldFile, newFile, '--agent', 'x', '--urls', urlsFile, '--limit', '1']);

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED } from '../constants.js';
 import { DEFAULT_CACHE_BYTES, type MissingPolicy } from '../hosts.js';
 import { maxThreads } from '../pool.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents } from './common.js';
 import { LineReader } from './lines.js';
 import { runCheckPipeline, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
@@ -90,6 +90,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const { values, positionals } = parseCommandArgs(args, OPTIONS, 'check');
   const agents = (values.agent as string[] | undefined) ?? [];
   if (agents.length === 0) throw usageError('check needs at least one --agent <token> (see robotstxt check --help)');
+  warnAboutAgents(agents, stderr);
   const robotsFile = values.robots as string | undefined;
   const storeDir = values.store as string | undefined;
   if (values['robots-dir'] !== undefined && storeDir !== undefined) throw usageError('check takes --robots-dir <dir> or --store <dir>, not both');

@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { RobotsError } from '../errors.js';
-import { parseRobots, type RobotsTxt, type RobotsMode } from '../robots.js';
+import { parseRobots, agentTokenProblem, type RobotsTxt, type RobotsMode } from '../robots.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
 import { fileError, readFileBounded, readLimit } from '../robots-file.js';
 
@@ -35,9 +35,9 @@ export function modeOption(value: unknown): RobotsMode {
   throw usageError(`--mode must be google or rfc, got '${String(value)}'`);
 }
 
-/** --max-bytes N: a whole number >= 0 (0 = unlimited); default 512000. */
-export function maxBytesOption(value: unknown): number {
-  if (value === undefined) return DEFAULT_MAX_BYTES;
+/** --max-bytes N: a whole number >= 0 (0 = unlimited); default 512000 (or `fallback`). */
+export function maxBytesOption(value: unknown, fallback = DEFAULT_MAX_BYTES): number {
+  if (value === undefined) return fallback;
   const text = String(value);
   if (!/^\d+$/.test(text)) throw usageError(`--max-bytes must be a whole number >= 0, got '${text}'`);
   return Number(text);
@@ -60,4 +60,12 @@ export function peakMemoryMiB(): number {
     // not Linux
   }
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/** Warns on stderr (once per agent) about agents that can only get the * group (see agentTokenProblem). */
+export function warnAboutAgents(agents: readonly string[], stderr: (text: string) => void): void {
+  for (const agent of new Set(agents)) {
+    const problem = agentTokenProblem(agent);
+    if (problem !== null) stderr(`robotstxt: warning: ${problem}\n`);
+  }
 }

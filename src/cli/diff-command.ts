@@ -1,7 +1,7 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
 import { core } from '../wasm/core.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents } from './common.js';
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
@@ -18,12 +18,16 @@ Options:
   --agent <token>      product token to check, e.g. Googlebot (repeat to pool several groups)
   --format text|json   text (default) or one JSON object
   --limit N            URLs and rules listed per direction in text (default 20; JSON lists all)
+  --fail-on newly-disallowed|newly-allowed|any
+                       exit 1 when the change newly disallows (or allows, or either) at least one request:
+                       a CI job can gate a deploy on it
 
-Exit status: 0 (whatever changes), 2 on usage or file errors.
+Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file errors.
 
 Examples:
   robotstxt diff robots.txt robots.new.txt --agent Googlebot --log access.log
-  robotstxt diff old.txt new.txt --agent Bingbot --urls urls.txt --format json | jq .newlyDisallowed`;
+  robotstxt diff old.txt new.txt --agent Bingbot --urls urls.txt --format json | jq .newlyDisallowed
+  robotstxt diff live.txt candidate.txt --agent Googlebot --log access.log --fail-on newly-disallowed`;
 
 const OPTIONS = {
   agent: { type: 'string', multiple: true },
@@ -31,6 +35,7 @@ const OPTIONS = {
   log: { type: 'string', multiple: true },
   format: { type: 'string' },
   limit: { type: 'string' },
+  'fail-on': { type: 'string' },
   mode: { type: 'string' },
   'max-bytes': { type: 'string' },
 } as const;
@@ -40,6 +45,7 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   if (positionals.length !== 2) throw usageError(`diff needs <old-robots> and <new-robots>, got ${positionals.length} file(s) (see robotstxt diff --help)`);
   const agents = (values.agent as string[] | undefined) ?? [];
   if (agents.length === 0) throw usageError('diff needs at least one --agent <token> (see robotstxt diff --help)');
+  warnAboutAgents(agents, stderr);
   const logs = (values.log as string[] | undefined) ?? [];
   const urls = values.urls as string | undefined;
   if ((urls === undefined) === (logs.length === 0)) throw usageError('diff needs --urls <file> or --log <file> (not both)');
@@ -47,6 +53,8 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
   const limitText = String(values.limit ?? '20');
   if (!/^\d+$/.test(limitText)) throw usageError(`--limit must be a whole number, got '${limitText}'`);
+  const failOn = values['fail-on'];
+  if (failOn !== undefined && failOn !== 'newly-disallowed' && failOn !== 'newly-allowed' && failOn !== 'any') throw usageError(`--fail-on must be newly-disallowed, newly-allowed or any, got '${String(failOn)}'`);
   const mode = modeOption(values.mode);
   const maxBytes = maxBytesOption(values['max-bytes']);
   const before = loadRobots(positionals[0], mode, maxBytes).matcher(agents);
@@ -73,17 +81,24 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const report = diff.report();
   if (format === 'json') stdout(JSON.stringify({ agents, old: positionals[0], new: positionals[1], ...report }, null, 2) + '\n');
   else stdout(textReport(report, positionals[0], positionals[1], agents, Number(limitText)));
-  return 0;
+  const requestsOf = (changes: ChangedUrl[]): number => changes.reduce((sum, change) => sum + change.requests, 0);
+  const disallowed = requestsOf(report.newlyDisallowed);
+  const allowed = requestsOf(report.newlyAllowed);
+  const failed = failOn === 'newly-disallowed' ? disallowed > 0 : failOn === 'newly-allowed' ? allowed > 0 : failOn === 'any' ? disallowed + allowed > 0 : false;
+  if (failed) stderr(`robotstxt: diff: --fail-on ${String(failOn)}: ${failOn === 'newly-allowed' ? allowed : failOn === 'any' ? disallowed + allowed : disallowed} request(s) change\n`);
+  return failed ? 1 : 0;
 }
 
 const ruleText = (rule: { kind: string; line: number; pattern: string } | null): string => (rule === null ? 'no rule' : `${rule.kind} ${rule.pattern} (line ${rule.line})`);
 
 function section(title: string, changes: ChangedUrl[], rules: RuleCount[], limit: number): string[] {
   const requests = changes.reduce((sum, c) => sum + c.requests, 0);
-  const lines = [`${title}: ${requests} request(s), ${changes.length} URL(s)`];
+  const lines = [`${title}: ${requests} request(s) of ${changes.length} distinct URL(s)`];
   if (changes.length === 0) return lines;
-  lines.push('  deciding rules now:');
-  for (const { rule, requests: count } of rules.slice(0, limit)) lines.push(`    ${String(count).padStart(8)}  ${ruleText(rule)}`);
+  if (rules.length > 0) {
+    lines.push('  deciding rules now:');
+    for (const { rule, requests: count } of rules.slice(0, limit)) lines.push(`    ${String(count).padStart(8)}  ${ruleText(rule)}`);
+  }
   lines.push('  URLs:');
   for (const change of changes.slice(0, limit)) lines.push(`    ${String(change.requests).padStart(8)}  ${change.url}  (was: ${ruleText(change.oldRule)}; now: ${ruleText(change.newRule)})`);
   if (changes.length > limit) lines.push(`    ... ${changes.length - limit} more (--limit, or --format json for all)`);
@@ -92,7 +107,7 @@ function section(title: string, changes: ChangedUrl[], rules: RuleCount[], limit
 
 function textReport(report: DiffReport, oldFile: string, newFile: string, agents: string[], limit: number): string {
   return [
-    `${oldFile} -> ${newFile} for ${agents.join(', ')}: ${report.checked} URL(s) checked, ${report.unchanged} unchanged`,
+    `${oldFile} -> ${newFile} for ${agents.join(', ')}: ${report.checked} request(s) checked, ${report.unchanged} unchanged`,
     ...(report.truncated ? ['(more distinct URLs changed than are listed: the URL lists are cut, the counts are complete)'] : []),
     ...section('newly disallowed', report.newlyDisallowed, report.disallowingRules, limit),
     ...section('newly allowed', report.newlyAllowed, report.allowingRules, limit),

@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'test':
       if (wantsHelp) { out(TEST_HELP + '\n'); return 0; }
-      return runTest(rest, out);
+      return runTest(rest, out, err);
     case 'check':
       if (wantsHelp) { out(CHECK_HELP + '\n'); return 0; }
       return runCheck(rest, process.stdout, err);
