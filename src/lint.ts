@@ -1,6 +1,6 @@
 // robots.txt lint: the parser's diagnostics plus checks of what the file means (patterns that never match,
 // rules that can never decide, HTML served as robots.txt, ...). Called once per file by `robotstxt lint`.
-import { parseRobots, asciiLowerCase, type RobotsOptions, type RobotsRule, type DiagnosticSeverity } from './robots.js';
+import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity } from './robots.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
 
 /** One finding, with the 1-based line it is about (0: the whole file). */
@@ -22,19 +22,18 @@ export interface LintReport {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const latin1 = new TextDecoder('latin1');
 
-/** Severity of each parser diagnostic in a lint report (the parser's own levels are about parsing). */
-const PARSER_SEVERITY: Record<string, DiagnosticSeverity> = {
-  'bom': 'info',
-  'line-truncated': 'warning', // the cut part may be only a comment
-  'nul-byte': 'warning',
-  'missing-colon': 'warning',
-  'no-separator': 'error',
-  'empty-key': 'error',
-  'typo-key': 'warning',
-  'unknown-directive': 'warning',
-  'rule-outside-group': 'error',
-  'body-truncated': 'error',
-};
+/** The 1-based line that holds byte `offset` of body (lines end at LF, CR or CRLF, as the parser counts them). */
+function lineAt(body: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < body.length; i++) {
+    if (body[i] === 0x0a) line++;
+    else if (body[i] === 0x0d) {
+      line++;
+      if (body[i + 1] === 0x0a) i++;
+    }
+  }
+  return line;
+}
 
 function splitLines(body: Uint8Array): { number: number; bytes: Uint8Array }[] {
   const lines: { number: number; bytes: Uint8Array }[] = [];
@@ -49,6 +48,25 @@ function splitLines(body: Uint8Array): { number: number; bytes: Uint8Array }[] {
   return lines;
 }
 
+/** What kind of file this is when it is not a robots.txt at all: one clear error instead of a finding per line. */
+function notRobotsTxt(body: Uint8Array): { code: string; message: string } | null {
+  if ((body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff)) {
+    return { code: 'utf16', message: 'the file is UTF-16 (it starts with a UTF-16 byte order mark): crawlers read bytes, and find no rules here. Save it as UTF-8' };
+  }
+  // UTF-16 without a byte order mark: every other byte of the first line is NUL
+  const head = body.subarray(0, 64);
+  let nuls = 0;
+  for (let i = 0; i < head.length; i++) if (head[i] === 0) nuls++;
+  if (head.length >= 8 && nuls * 3 >= head.length) return { code: 'utf16', message: 'the file looks like UTF-16 (NUL bytes between the letters): crawlers read bytes, and find no rules here. Save it as UTF-8' };
+  const firstText = latin1.decode(body.subarray(0, 4096)).replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  // markup first, and an HTML document in the first 4 KiB (error pages may start with a <div> or a comment)
+  if (firstText.startsWith('<') && (/^<(head|body|title)[\s>]/.test(firstText) || /<!doctype html|<html[\s>]/.test(firstText))) {
+    return { code: 'html', message: 'the file is HTML (an error page served as robots.txt?): crawlers find no rules in it' };
+  }
+  if (firstText.startsWith('<?xml')) return { code: 'xml', message: 'the file is XML (a sitemap served as robots.txt?): crawlers find no rules in it' };
+  return null;
+}
+
 /** The literal prefix of a normalised-enough pattern: up to the first '*' (a final '$' removed). */
 function literalPart(pattern: string): { literal: string; onlyTrailingStars: boolean } {
   const body = pattern.endsWith('$') ? pattern.slice(0, -1) : pattern;
@@ -57,32 +75,111 @@ function literalPart(pattern: string): { literal: string; onlyTrailingStars: boo
   return { literal: body.slice(0, star), onlyTrailingStars: /^\**$/.test(body.slice(star)) && !pattern.endsWith('$') };
 }
 
-/**
- * True when `cover` matches every path that `rule` matches: cover is a literal prefix (trailing '*' allowed,
- * no '$') and rule's literal part starts with it.
- */
-function covers(cover: string, rule: string): boolean {
-  const c = literalPart(cover);
-  if (!c.onlyTrailingStars) return false;
-  return literalPart(rule).literal.startsWith(c.literal);
+/** A rule that matches every path starting with its literal (a prefix, trailing '*' allowed, no '$'). */
+interface Cover {
+  index: number;
+  kind: 'allow' | 'disallow';
+  length: number;
 }
 
-/** Lints a robots.txt body. */
+/** A trie of the covering rules by literal, one char per level: a rule's covers are on its literal's path. */
+class CoverTrie {
+  private readonly children: Map<string, number>[] = [new Map()];
+  private readonly covers: Cover[][] = [[]];
+
+  add(literal: string, cover: Cover): void {
+    let node = 0;
+    for (const char of literal) {
+      let next = this.children[node].get(char);
+      if (next === undefined) {
+        next = this.children.length;
+        this.children.push(new Map());
+        this.covers.push([]);
+        this.children[node].set(char, next);
+      }
+      node = next;
+    }
+    this.covers[node].push(cover);
+  }
+
+  /** Every cover whose literal is a prefix of `literal` (the root's included), to `visit`. */
+  prefixesOf(literal: string, visit: (cover: Cover) => void): void {
+    let node = 0;
+    for (let i = 0; ; i++) {
+      for (const cover of this.covers[node]) visit(cover);
+      if (i === literal.length) return;
+      const next = this.children[node].get(literal[i]);
+      if (next === undefined) return;
+      node = next;
+    }
+  }
+}
+
+/**
+ * Rules that can never decide among the rules of one agent: a rule is shadowed by an opposite rule that
+ * matches every URL it matches (a prefix of its literal, no '$') with equal (for a disallow) or higher
+ * priority (a longer pattern); else it may repeat an earlier rule. The earliest such other rule is named.
+ * Worst case O(R x L) for R rules of literal length at most L (each rule walks its literal once).
+ */
+function neverDeciding(rules: RobotsRule[], reported: Set<RobotsRule>, add: (line: number, severity: DiagnosticSeverity, code: string, message: string) => void): void {
+  const patterns = rules.map((rule) => latin1.decode(rule.value));
+  const trie = new CoverTrie();
+  const first = new Map<string, number>();
+  rules.forEach((rule, k) => {
+    if (patterns[k] === '') return;
+    const part = literalPart(patterns[k]);
+    if (part.onlyTrailingStars) trie.add(part.literal, { index: k, kind: rule.kind, length: patterns[k].length });
+    const key = `${rule.kind}\n${patterns[k]}`;
+    if (!first.has(key)) first.set(key, k);
+  });
+  rules.forEach((rule, i) => {
+    if (reported.has(rule) || patterns[i] === '') return;
+    let best = Number.MAX_SAFE_INTEGER;
+    let shadow = false;
+    const duplicateOf = first.get(`${rule.kind}\n${patterns[i]}`) as number;
+    if (duplicateOf < i) best = duplicateOf;
+    const length = patterns[i].length;
+    trie.prefixesOf(literalPart(patterns[i]).literal, (cover) => {
+      if (cover.kind === rule.kind || cover.index >= best) return;
+      if (rule.kind === 'disallow' ? cover.length >= length : cover.length > length) {
+        best = cover.index;
+        shadow = true;
+      }
+    });
+    if (best === Number.MAX_SAFE_INTEGER) return;
+    const other = rules[best];
+    reported.add(rule);
+    if (shadow) add(rule.line, 'warning', 'never-decides', `${rule.kind} "${patterns[i]}" can never decide: ${other.kind} "${patterns[best]}" (line ${other.line}) matches every URL it matches with ${patterns[best].length === length ? 'equal' : 'higher'} priority`);
+    else add(rule.line, 'info', 'duplicate-rule', `${rule.kind} "${patterns[i]}" repeats line ${other.line}`);
+  });
+}
+
+/** Lints a robots.txt body. Called once per file by `robotstxt lint` (and by tools built on the engine). */
 export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintReport {
   const findings: LintFinding[] = [];
   const add = (line: number, severity: DiagnosticSeverity, code: string, message: string): void => { findings.push({ line, severity, code, message }); };
+  const done = (): LintReport => {
+    findings.sort((a, b) => a.line - b.line);
+    const count = (severity: DiagnosticSeverity): number => findings.filter((f) => f.severity === severity).length;
+    return { findings, errors: count('error'), warnings: count('warning'), infos: count('info') };
+  };
   const robots = parseRobots(body, options);
-  for (const diagnostic of robots.diagnostics) {
-    add(diagnostic.line, PARSER_SEVERITY[diagnostic.code] ?? diagnostic.severity, diagnostic.code, diagnostic.message);
+  const rulesFound = robots.groups.reduce((sum, group) => sum + group.rules.length, 0);
+  const foreign = notRobotsTxt(body);
+  if (foreign !== null) {
+    // one clear error; the lines the parser could not read are counted, not listed one by one
+    const skipped = robots.diagnostics.length;
+    add(1, 'error', foreign.code, `${foreign.message}${rulesFound > 0 ? ` (${rulesFound} rule line(s) were read anyway)` : ''}${skipped > 0 ? `; ${skipped} other finding(s) on its lines not listed` : ''}`);
+    return done();
   }
+  for (const diagnostic of robots.diagnostics) add(diagnostic.line, DIAGNOSTIC_SEVERITY[diagnostic.code], diagnostic.code, diagnostic.message);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (maxBytes === 0 && body.length > DEFAULT_MAX_BYTES) add(0, 'warning', 'file-too-large', `file is ${body.length} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB)`);
+  if (maxBytes === 0 && body.length > DEFAULT_MAX_BYTES) {
+    const line = lineAt(body, DEFAULT_MAX_BYTES);
+    add(line, 'warning', 'file-too-large', `file is ${body.length} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored`);
+  }
 
   const lines = splitLines(body);
-  const firstText = latin1.decode(body.subarray(0, 512)).replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
-  if (firstText.startsWith('<!doctype html') || firstText.startsWith('<html') || firstText.startsWith('<?xml') || /^<(head|body|title)[\s>]/.test(firstText)) {
-    add(1, 'error', 'html', 'the file is HTML (an error page served as robots.txt?): crawlers find no rules in it');
-  }
   let nonUtf8 = 0;
   for (const line of lines) {
     try {
@@ -92,6 +189,18 @@ export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintR
     }
   }
   if (nonUtf8 > 20) add(0, 'warning', 'not-utf8', `${nonUtf8 - 20} more lines with bytes that are not UTF-8`);
+
+  // user-agent values whose product token is not what the line says (only the token is compared)
+  for (const group of robots.groups) {
+    for (const agent of group.agents) {
+      const value = agent.value.trim();
+      if (agent.global || value === agent.productToken) continue;
+      if (/^[A-Za-z_-]+\/[\w.]+$/.test(value)) continue; // "Googlebot/2.1": the token is the name, as meant
+      add(agent.line, 'warning', 'agent-not-a-token', agent.productToken === ''
+        ? `user-agent "${value}" has no product token (letters, '-' and '_' first): it names no crawler`
+        : `user-agent "${value}": crawlers compare only its product token "${agent.productToken}"${/\s/.test(value) ? ' (the rest, after a space, is ignored)' : ''}`);
+    }
+  }
 
   // patterns that can never match, crawl-delay, sitemaps
   for (const group of robots.groups) {
@@ -107,39 +216,15 @@ export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintR
       add(other.line, 'warning', 'crawl-delay-not-a-number', `crawl-delay "${other.value}" is not a number of seconds: ignored`);
     }
   }
-  for (const line of lines) {
-    const match = /^\s*(sitemap|site-map)\s*:?\s*(\S*)/i.exec(latin1.decode(line.bytes).split('#')[0]);
-    if (match !== null && !/^https?:\/\/[^/\s]+/i.test(match[2])) {
-      add(line.number, 'warning', 'sitemap-not-absolute', `sitemap "${match[2]}" is not an absolute http(s) URL`);
-    }
+  // the sitemap lines as the parser read them (its key matching, typos included)
+  for (const { line, value } of robots.sitemapLines) {
+    if (!/^https?:\/\/[^/\s]+/i.test(value)) add(line, 'warning', 'sitemap-not-absolute', `sitemap "${value}" is not an absolute http(s) URL`);
   }
 
   // rules that can never decide, per agent (its merged groups), each reported once
   const tokens = new Set<string>(['*']);
   for (const group of robots.groups) for (const agent of group.agents) if (!agent.global && agent.productToken !== '') tokens.add(asciiLowerCase(agent.productToken));
   const reported = new Set<RobotsRule>();
-  for (const token of tokens) {
-    const rules = robots.groupsFor(token === '*' ? '\u0000none' : token).flatMap((g) => g.rules);
-    const patterns = rules.map((rule) => latin1.decode(rule.value));
-    rules.forEach((rule, i) => {
-      if (reported.has(rule) || patterns[i] === '') return;
-      rules.forEach((other, k) => {
-        if (reported.has(rule) || k === i || patterns[k] === '') return;
-        const shadowing = other.kind !== rule.kind && covers(patterns[k], patterns[i]) &&
-          (rule.kind === 'disallow' ? patterns[k].length >= patterns[i].length : patterns[k].length > patterns[i].length);
-        const duplicate = other.kind === rule.kind && k < i && patterns[k] === patterns[i];
-        if (shadowing) {
-          reported.add(rule);
-          add(rule.line, 'warning', 'never-decides', `${rule.kind} "${patterns[i]}" can never decide: ${other.kind} "${patterns[k]}" (line ${other.line}) matches every URL it matches with ${patterns[k].length === patterns[i].length ? 'equal' : 'higher'} priority`);
-        } else if (duplicate) {
-          reported.add(rule);
-          add(rule.line, 'info', 'duplicate-rule', `${rule.kind} "${patterns[i]}" repeats line ${other.line}`);
-        }
-      });
-    });
-  }
-
-  findings.sort((a, b) => a.line - b.line);
-  const count = (severity: DiagnosticSeverity): number => findings.filter((f) => f.severity === severity).length;
-  return { findings, errors: count('error'), warnings: count('warning'), infos: count('info') };
+  for (const token of tokens) neverDeciding(robots.groupsFor(token === '*' ? '\u0000none' : token).flatMap((g) => g.rules), reported, add);
+  return done();
 }

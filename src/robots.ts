@@ -70,14 +70,31 @@ export interface Diagnostic {
   message: string;
 }
 
-const NOTICE_TEXT: Record<ParseNoticeCode, { severity: DiagnosticSeverity; message: string }> = {
-  'bom': { severity: 'info', message: 'UTF-8 byte order mark skipped' },
-  'line-truncated': { severity: 'warning', message: 'line longer than 16,663 bytes: the rest of it is ignored' },
-  'nul-byte': { severity: 'warning', message: 'NUL byte: the rest of the line is ignored' },
-  'missing-colon': { severity: 'warning', message: 'no colon: "key value" accepted as "key: value" (Google only)' },
-  'no-separator': { severity: 'error', message: 'no key/value separator: line ignored' },
-  'empty-key': { severity: 'error', message: 'empty key: line ignored' },
-  'typo-key': { severity: 'warning', message: 'misspelt key accepted (Google only)' },
+/**
+ * The severity of every diagnostic code: the one table the parser's diagnostics and lint use. An error: the
+ * line is lost or misplaced; a warning: accepted, but probably not what was meant, or lost in part; info: fine.
+ */
+export const DIAGNOSTIC_SEVERITY: Record<Diagnostic['code'], DiagnosticSeverity> = {
+  'bom': 'info',
+  'line-truncated': 'warning', // the cut part may be only a comment
+  'nul-byte': 'warning',
+  'missing-colon': 'warning',
+  'no-separator': 'error',
+  'empty-key': 'error',
+  'typo-key': 'warning',
+  'unknown-directive': 'warning',
+  'rule-outside-group': 'error',
+  'body-truncated': 'warning',
+};
+
+const NOTICE_TEXT: Record<ParseNoticeCode, string> = {
+  'bom': 'UTF-8 byte order mark skipped',
+  'line-truncated': 'line longer than 16,663 bytes: the rest of it is ignored',
+  'nul-byte': 'NUL byte: the rest of the line is ignored',
+  'missing-colon': 'no colon: "key value" accepted as "key: value" (Google only)',
+  'no-separator': 'no key/value separator: line ignored',
+  'empty-key': 'empty key: line ignored',
+  'typo-key': 'misspelt key accepted (Google only)',
 };
 
 const latin1Decoder = new TextDecoder('latin1');
@@ -142,6 +159,7 @@ function isGlobalAgent(value: Uint8Array): boolean {
 class GroupCollector implements RobotsParseHandler {
   readonly groups: RobotsGroup[] = [];
   readonly sitemaps: string[] = [];
+  readonly sitemapLines: { line: number; value: string }[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly others: OtherDirective[] = [];
   private current: RobotsGroup | null = null;
@@ -159,7 +177,7 @@ class GroupCollector implements RobotsParseHandler {
 
   private rule(kind: 'allow' | 'disallow', line: number, value: Uint8Array): void {
     if (this.current === null) {
-      this.diagnostics.push({ line, severity: 'warning', code: 'rule-outside-group', message: `${kind} before any user-agent line: ignored` });
+      this.diagnostics.push({ line, severity: DIAGNOSTIC_SEVERITY['rule-outside-group'], code: 'rule-outside-group', message: `${kind} before any user-agent line: ignored` });
       return;
     }
     this.currentHasRules = true;
@@ -169,8 +187,10 @@ class GroupCollector implements RobotsParseHandler {
   allow(line: number, value: Uint8Array): void { this.rule('allow', line, value); }
   disallow(line: number, value: Uint8Array): void { this.rule('disallow', line, value); }
 
-  sitemap(_line: number, value: Uint8Array): void {
-    this.sitemaps.push(utf8(value));
+  sitemap(line: number, value: Uint8Array): void {
+    const text = utf8(value);
+    this.sitemaps.push(text);
+    this.sitemapLines.push({ line, value: text });
   }
 
   unknown(line: number, key: Uint8Array, value: Uint8Array): void {
@@ -178,18 +198,17 @@ class GroupCollector implements RobotsParseHandler {
     this.others.push(directive);
     if (this.current !== null) this.current.others.push(directive);
     if (!KNOWN_OTHER_KEYS.some((known) => directive.isKey(known))) {
-      this.diagnostics.push({ line, severity: 'info', code: 'unknown-directive', message: `unknown directive "${directive.key}": ignored` });
+      this.diagnostics.push({ line, severity: DIAGNOSTIC_SEVERITY['unknown-directive'], code: 'unknown-directive', message: `unknown directive "${directive.key}": ignored` });
     }
   }
 
   notice(line: number, code: ParseNoticeCode): void {
-    const text = NOTICE_TEXT[code];
-    this.diagnostics.push({ line, severity: text.severity, code, message: text.message });
+    this.diagnostics.push({ line, severity: DIAGNOSTIC_SEVERITY[code], code, message: NOTICE_TEXT[code] });
   }
 }
 
 /** Non-standard keys that are collected (not flagged as unknown), lower case. */
-const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow'];
+const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow', 'content-signal', 'content-usage'];
 
 /** Agent query: one product token or several (their groups' rules are pooled). */
 export type AgentQuery = string | readonly string[];
@@ -208,6 +227,8 @@ export class RobotsTxt {
   readonly groups: readonly RobotsGroup[];
   /** Sitemap URLs in file order (values as written, decoded as UTF-8). */
   readonly sitemaps: readonly string[];
+  /** The sitemap lines with their line numbers (lint). */
+  readonly sitemapLines: readonly { line: number; value: string }[];
   /** Every non-standard line (crawl-delay, host, clean-param, ...) in file order, in a group or not. */
   readonly otherDirectives: readonly OtherDirective[];
   /** What the parser repaired, ignored or accepted leniently. */
@@ -230,11 +251,12 @@ export class RobotsTxt {
     const read = maxBytes > 0 && body.length > maxBytes ? body.subarray(0, maxBytes) : body;
     parseRobotsBody(read, mode, collector);
     if (read.length < body.length) {
-      collector.diagnostics.push({ line: 0, severity: 'warning', code: 'body-truncated', message: `file is ${body.length} bytes: only the first ${maxBytes} are read` });
+      collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: `file is ${body.length} bytes: only the first ${maxBytes} are read` });
     }
     this.mode = mode;
     this.groups = collector.groups;
     this.sitemaps = collector.sitemaps;
+    this.sitemapLines = collector.sitemapLines;
     this.otherDirectives = collector.others;
     this.diagnostics = collector.diagnostics;
     this.bytesRead = read.length;

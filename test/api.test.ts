@@ -47,7 +47,7 @@ describe('parseRobots collects', () => {
     expect(robots.diagnostics.map((d) => [d.line, d.severity, d.code])).toEqual([
       [5, 'warning', 'typo-key'],
       [6, 'warning', 'missing-colon'],
-      [13, 'info', 'unknown-directive'],
+      [13, 'warning', 'unknown-directive'],
       [14, 'error', 'no-separator'],
     ]);
     const bom = parseRobots(bytes([0xef, 0xbb, 0xbf], 'User-agent: *\nDisallow: /', 'a'.repeat(17000), '\n'));

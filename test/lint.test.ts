@@ -21,15 +21,36 @@ describe('lintRobots finds', () => {
     expect(codes(bytes([0xef, 0xbb, 0xbf], 'User-agent: *\nDisallow: /', 'a'.repeat(17000), '\nDisallow: /x', [0], 'y\n'))).toEqual(['1 info bom', '2 warning line-truncated', '3 warning nul-byte']);
     expect(codes(raw('User-agent: *\nDisallow: /caf\xe9\n'))).toEqual(['2 warning not-utf8']);
   });
-  it('a file over 500 KiB', () => {
-    expect(codes('User-agent: *\n' + '#'.repeat(600000) + '\n')).toEqual(['0 warning file-too-large', '2 warning line-truncated']);
+  it('a file over 500 KiB: the finding is on the line where crawlers stop reading', () => {
+    expect(codes('User-agent: *\n' + '#'.repeat(600000) + '\n')).toEqual(['2 warning line-truncated', '2 warning file-too-large']);
+    const report = lintRobots(bytes('User-agent: *\n' + 'Disallow: /abcdefgh\n'.repeat(30000)), { maxBytes: 0 });
+    expect(report.findings.find((f) => f.code === 'file-too-large')).toEqual({ line: 25601, severity: 'warning', code: 'file-too-large', message: 'file is 600014 bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored' });
   });
-  it('HTML served as robots.txt', () => {
-    // "<!DOCTYPE html>" is two tokens: the reference reads it as key "<!DOCTYPE", value "html" (unknown)
-    expect(codes('<!DOCTYPE html>\n<html><body>Not found</body></html>\n')).toEqual([
-      '1 warning missing-colon', '1 warning unknown-directive', '1 error html', '2 warning missing-colon', '2 warning unknown-directive',
+  it('HTML served as robots.txt: one clear error, not a finding per line', () => {
+    expect(lintRobots(bytes('<!DOCTYPE html>\n<html><body>Not found</body></html>\n'), { maxBytes: 0 }).findings).toEqual([
+      { line: 1, severity: 'error', code: 'html', message: 'the file is HTML (an error page served as robots.txt?): crawlers find no rules in it; 4 other finding(s) on its lines not listed' },
     ]);
-    expect(codes('  <html>\n<head><title>x</title></head>\n')).toEqual(['1 error no-separator', '1 error html', '2 error no-separator']);
+    expect(codes('  <html>\n<head><title>x</title></head>\n')).toEqual(['1 error html']);
+    expect(codes('<html>\n<p>\nDisallow: /x\n</p>\n')[0]).toBe('1 error html');
+    // an error page after blank lines and a <div> (www.worldbank.org in the corpus)
+    expect(codes('\n\n<div class="e"><!DOCTYPE html>\n<html lang="en">\n<head><title>Error page</title></head>\n')).toEqual(['1 error html']);
+  });
+  it('UTF-16 (with or without a byte order mark) and XML: one clear error each', () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('User-agent: *\nDisallow: /private\n', 'utf16le')]);
+    expect(lintRobots(utf16, { maxBytes: 0 }).findings.map((f) => `${f.line} ${f.severity} ${f.code}`)).toEqual(['1 error utf16']);
+    expect(codes(Buffer.from('User-agent: *\nDisallow: /private\n', 'utf16le'))).toEqual(['1 error utf16']);
+    expect(codes('<?xml version="1.0"?>\n<urlset></urlset>\n')).toEqual(['1 error xml']);
+  });
+  it('user-agent values that are not product tokens (spaces, junk): only the token is compared', () => {
+    expect(lintRobots(bytes('User-agent: Google bot\nUser-agent: Googlebot/2.1\nUser-agent: Mozilla/5.0 (compatible; contxbot/1.0)\nUser-agent: 360Spider\nDisallow: /x\n'), { maxBytes: 0 }).findings).toEqual([
+      { line: 1, severity: 'warning', code: 'agent-not-a-token', message: 'user-agent "Google bot": crawlers compare only its product token "Google" (the rest, after a space, is ignored)' },
+      { line: 3, severity: 'warning', code: 'agent-not-a-token', message: 'user-agent "Mozilla/5.0 (compatible; contxbot/1.0)": crawlers compare only its product token "Mozilla" (the rest, after a space, is ignored)' },
+      { line: 4, severity: 'warning', code: 'agent-not-a-token', message: 'user-agent "360Spider" has no product token (letters, \'-\' and \'_\' first): it names no crawler' },
+    ]);
+  });
+  it('sitemap lines as the parser reads them: "Sitemaps:" is the sitemap key (keys match by prefix), its URL checked whole', () => {
+    expect(codes('User-agent: *\nDisallow: /x\nSitemaps: https://a.com/s.xml\n')).toEqual([]);
+    expect(codes('Sitemap: /relative.xml\n')).toEqual(['1 warning sitemap-not-absolute']);
   });
   it('non-numeric crawl-delay and sitemaps that are not absolute URLs', () => {
     expect(codes('User-agent: *\nCrawl-delay: 2.5\nCrawl-delay: soon\nSitemap: https://e.com/s.xml\nSitemap: /s.xml\nSitemap: e.com/s.xml\n')).toEqual([
@@ -80,6 +101,10 @@ describe('robotstxt lint', () => {
         { line: 3, severity: 'warning', code: 'crawl-delay-not-a-number', message: 'crawl-delay "x" is not a number of seconds: ignored' },
       ],
     });
+  });
+  it('reads standard input with -', () => {
+    const r = robotstxt(['lint', '-'], 'User-agent: *\nDisallow: nope\n');
+    expect([r.status, r.stdout]).toEqual([1, '-:2: error: "nope" starts with neither "/" nor "*": it never matches any URL [pattern-never-matches]\n-: 1 error(s), 0 warning(s), 0 note(s)\n']);
   });
   it('usage and file errors: exit 2', () => {
     expect(robotstxt(['lint']).stderr).toBe('robotstxt: lint needs exactly one <robots-file>, got 0 (see robotstxt lint --help)\n');
