@@ -147,7 +147,9 @@ export class RobotsAudit {
     if (robots === null) return;
     const matcher: RobotsMatcher = robots.matcher(crawler.named ? crawler.agent : '*');
     const explanation = matcher.explain(Buffer.from(request.target, 'latin1'));
-    if (explanation.allowed) return;
+    // fetching /robots.txt is how a crawler learns the rules (RFC 9309 2.3): never a violation, even where
+    // the reference's verdict for that path is "disallowed" (Disallow: / in google mode)
+    if (explanation.allowed || isRobotsTxtRequest(request.target)) return;
     state.disallowed++;
     if (bucket !== null) bucket.disallowed++;
     const rule = explanation.rule;
@@ -210,4 +212,11 @@ function tokensOf(robots: RobotsTxt): { token: string; lower: string }[] {
     tokenCache.set(robots, tokens);
   }
   return tokens;
+}
+
+/** True for a request of /robots.txt itself (a path or an absolute URL, with or without a query). */
+function isRobotsTxtRequest(target: string): boolean {
+  const path = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/.exec(target) === null ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '');
+  const end = path.search(/[?#]/);
+  return (end < 0 ? path : path.slice(0, end)) === '/robots.txt';
 }

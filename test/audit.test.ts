@@ -65,6 +65,12 @@ describe('RobotsAudit', () => {
       { hour: '2015-05-17 12:00', requests: 1, disallowed: 1 },
     ]);
   });
+  it('a request of /robots.txt itself is never a violation, even under Disallow: /', () => {
+    const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /\n'));
+    const line = (target: string): string => `66.249.66.1 - - [21/Nov/2026:08:00:00 +0000] "GET ${target} HTTP/1.1" 200 5 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;
+    ['/robots.txt', 'http://e.com/robots.txt?x=1', '/robots.txt.bak', '/page'].forEach((target, i) => audit.addLine(line(target), i + 1, 'access.log'));
+    expect(audit.report().crawlers.map((c) => [c.agent, c.requests, c.disallowed, c.topDisallowedPaths.map((p) => p.path)])).toEqual([['Googlebot', 4, 2, ['/page', '/robots.txt.bak']]]);
+  });
   it('names unnamed crawlers from their User-Agent', () => {
     expect(['Mozilla/5.0 (compatible; bingbot/2.0)', 'Mozilla/5.0 (Windows) VoilaBot BETA 1.2', 'curl/7.1', 'Chef Client/11.4.0 (ruby)', 'Mozilla/5.0 (X) Gecko Firefox/3.6 (FlipboardProxy/1.1)'].map(crawlerName))
       .toEqual(['bingbot', 'VoilaBot', 'curl', 'Chef', 'FlipboardProxy']);
