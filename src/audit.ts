@@ -216,7 +216,7 @@ function tokensOf(robots: RobotsTxt): { token: string; lower: string }[] {
 
 /** True for a request of /robots.txt itself (a path or an absolute URL, with or without a query). */
 function isRobotsTxtRequest(target: string): boolean {
-  const path = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/.exec(target) === null ? target : target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '');
+  const path = target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '');
   const end = path.search(/[?#]/);
   return (end < 0 ? path : path.slice(0, end)) === '/robots.txt';
 }

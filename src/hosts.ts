@@ -182,8 +182,8 @@ export function robotsFromMap(bodies: ReadonlyMap<string, Uint8Array | ArrayBuff
 }
 
 const encoder = new TextEncoder();
-/** Bodies of the fixed slots: every URL allowed, every URL disallowed. */
-const FULL_VERDICT_BODY: Record<MissingPolicy, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
+/** Bodies of the fixed slots (every URL allowed, every URL disallowed); audit parses the same stand-ins. */
+export const FULL_VERDICT_BODY: Record<MissingPolicy, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
 
 function bodyBytes(body: Exclude<RobotsBody, null>, host: RobotsHost): Uint8Array {
   if (typeof body === 'string') return encoder.encode(body);

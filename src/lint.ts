@@ -22,19 +22,6 @@ export interface LintReport {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const latin1 = new TextDecoder('latin1');
 
-/** The 1-based line that holds byte `offset` of body (lines end at LF, CR or CRLF, as the parser counts them). */
-function lineAt(body: Uint8Array, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < body.length; i++) {
-    if (body[i] === 0x0a) line++;
-    else if (body[i] === 0x0d) {
-      line++;
-      if (body[i + 1] === 0x0a) i++;
-    }
-  }
-  return line;
-}
-
 function splitLines(body: Uint8Array): { number: number; bytes: Uint8Array }[] {
   const lines: { number: number; bytes: Uint8Array }[] = [];
   let start = 0;
@@ -174,12 +161,13 @@ export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintR
   }
   for (const diagnostic of robots.diagnostics) add(diagnostic.line, DIAGNOSTIC_SEVERITY[diagnostic.code], diagnostic.code, diagnostic.message);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const lines = splitLines(body);
   if (maxBytes === 0 && body.length > DEFAULT_MAX_BYTES) {
-    const line = lineAt(body, DEFAULT_MAX_BYTES);
-    add(line, 'warning', 'file-too-large', `file is ${body.length} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored`);
+    // the line whose bytes (or line break) reach past the limit
+    const cut = lines.find((line) => line.bytes.byteOffset - body.byteOffset + line.bytes.length >= DEFAULT_MAX_BYTES) as { number: number };
+    add(cut.number, 'warning', 'file-too-large', `file is ${body.length} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored`);
   }
 
-  const lines = splitLines(body);
   let nonUtf8 = 0;
   for (const line of lines) {
     try {

@@ -5,10 +5,10 @@ import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
 import { LruCache } from './lru-cache.js';
-import { canonicalHost, robotsFromDirectory, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, type RobotsBody, type RobotsHost } from '../hosts.js';
+import { canonicalHost, robotsFromDirectory, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
 import { parseLogLine } from '../log.js';
 import { RobotsCache, type RobotsCacheOptions } from '../fetch/robots-cache.js';
-import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
+import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
 
@@ -99,7 +99,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
       if (cached !== undefined) return cached;
       const body = source(canonical) as Exclude<RobotsBody, Promise<RobotsBody>>;
       // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
-      const robots = body === null || body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? DISALLOW_ALL_BODY : (body as Uint8Array).slice(), { mode, maxBytes });
+      const robots = body === null || body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), { mode, maxBytes });
       cache.set(canonical.key, robots);
       return robots;
     };
@@ -146,9 +146,6 @@ function table(report: AuditReport): string {
   ].join('\n') + '\n';
 }
 
-/** The rules of a host stored as unreachable: every URL disallowed (a stand-in body, never written to the store). */
-const DISALLOW_ALL_BODY = 'User-agent: *\nDisallow: /\n';
-
 /**
  * audit --fetch: reads the logs once for their hosts, then fetches (within the limits) those the store lacks
  * or has stale. The audit itself then reads the store like a robots directory.
@@ -169,15 +166,8 @@ async function fetchLogHosts(logs: string[], hostOf: (host: string | null) => Ro
   }
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
   const source = cache.hostSource();
-  const list = [...keys];
-  let next = 0;
   try {
-    await Promise.all(Array.from({ length: Math.min(list.length, (options.concurrency ?? 32) * 2) }, async () => {
-      while (next < list.length) {
-        const key = list[next++];
-        await source(canonicalHost(key) as RobotsHost);
-      }
-    }));
+    await forEachInLanes([...keys], options.concurrency ?? 32, async (key) => { await source(canonicalHost(key) as RobotsHost); });
   } finally {
     await cache.close();
   }

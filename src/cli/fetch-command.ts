@@ -2,11 +2,11 @@
 import { RobotsCache, type RobotsCacheEntry } from '../fetch/robots-cache.js';
 import { robotsOriginOf, type RobotsOrigin } from '../fetch/robots-fetch.js';
 import { RobotsStore } from '../fetch/robots-store.js';
-import type { FetchOutcome, RobotsEffect } from '../fetch/fetch-rules.js';
+import type { RobotsEffect } from '../fetch/fetch-rules.js';
 import { parseLogLine } from '../log.js';
 import { RobotsError } from '../errors.js';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB } from './common.js';
-import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary } from './fetch-options.js';
+import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { LineReader, chunkLines, CHUNK_BYTES } from './lines.js';
 
 export const FETCH_HELP = `Usage: robotstxt fetch [--store <dir>] [<url-or-host>... | -] [--urls <file>]... [--log <file>]...
@@ -120,23 +120,15 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const started = performance.now();
   const list = [...origins.values()];
   const results: (string | null)[] = new Array<string | null>(list.length).fill(null);
-  const fetched: Record<FetchOutcome, number> = { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 };
   const effects: Record<RobotsEffect, number> = { 'rules': 0, 'allow-all': 0, 'disallow-all': 0 };
-  let fresh = 0;
   let done = 0;
   let printed = 0;
   const showProgress = process.stderr.isTTY === true && list.length > 1;
   let lastProgress = 0;
   const force = values.force === true;
-  // a bounded number of origins in hand at once (the cache bounds the fetches themselves)
-  let next = 0;
-  const lanes = Math.min(list.length, Math.max(1, (options.concurrency ?? 32) * 2));
-  const lane = async (): Promise<void> => {
-    while (next < list.length) {
-      const index = next++;
-      const entry = await cache.entry(list[index].origin, force);
-      if (entry.source === 'fetch') fetched[entry.record.outcome]++;
-      else fresh++;
+  try {
+    await forEachInLanes(list, options.concurrency ?? 32, async (origin, index) => {
+      const entry = await cache.entry(origin.origin, force);
       effects[entry.effect]++;
       results[index] = format === 'jsonl' ? jsonLine(entry) : textLine(entry);
       done++;
@@ -146,18 +138,16 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
       }
       if (showProgress && performance.now() - lastProgress > 200) {
         lastProgress = performance.now();
-        stderr(`\rrobotstxt fetch: ${done} of ${list.length} origins, ${fetchedSummary(fetched)}\x1b[K`);
+        stderr(`\rrobotstxt fetch: ${done} of ${list.length} origins, ${fetchedSummary(cache.stats.fetches)}\x1b[K`);
       }
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: lanes }, lane));
+    });
   } finally {
     await cache.close();
   }
   if (showProgress) stderr('\r\x1b[K');
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${fetchedSummary(fetched)}, ${fresh} fresh in the store; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
+  const { fetches, fromStore, fromMemory } = cache.stats;
+  stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${fetchedSummary(fetches)}, ${fromStore + fromMemory} fresh in the store; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
   if (values.stats === true) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
   if (bad.length > 0) stderr(`robotstxt fetch: ${bad.length} input(s) named no origin: ${bad.slice(0, 10).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 10 ? ', ...' : ''}\n`);
   return 0;

@@ -82,7 +82,7 @@ export function fetchCacheOptions(values: Values, mode: RobotsCacheOptions['mode
 
 /** True when any fetch option other than --store and --now was given (they need --fetch on check and audit). */
 export function fetchOnlyOptionGiven(values: Values): string | null {
-  for (const name of ['timeout-ms', 'concurrency', 'per-host', 'user-agent', 'max-age', 'scheme']) if (values[name] !== undefined) return name;
+  for (const name of Object.keys(FETCH_OPTIONS)) if (name !== 'store' && name !== 'now' && values[name] !== undefined) return name;
   return null;
 }
 
@@ -90,4 +90,19 @@ export function fetchOnlyOptionGiven(values: Values): string | null {
 export function fetchedSummary(fetches: RobotsCacheStats['fetches']): string {
   const total = fetches.ok + fetches['not-modified'] + fetches['not-found'] + fetches.unreachable;
   return `${total} fetched (${fetches.ok} ok, ${fetches['not-modified']} not-modified, ${fetches['not-found']} not-found, ${fetches.unreachable} unreachable)`;
+}
+
+/**
+ * Runs `visit` over every item, at most `lanes` at a time (concurrency x 2: the cache bounds the fetches
+ * themselves; this bounds the items in hand). Used by fetch and audit --fetch, once per run.
+ */
+export async function forEachInLanes<T>(items: readonly T[], concurrency: number, visit: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      await visit(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(items.length, Math.max(1, concurrency * 2)) }, lane));
 }
