@@ -1,152 +1,210 @@
-// Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> verdict.
-// Used by `robotstxt audit`; fed line by line, memory grows with crawlers, rules and distinct paths only.
+// Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> group -> verdict.
+// Used by `robotstxt audit`; fed line by line, memory grows with crawlers, rules and tracked paths only.
 import { isbot } from 'isbot';
-import { parseLogLine } from './log.js';
-import { asciiLowerCase, type RobotsTxt } from './robots.js';
-import type { RobotsMatcher } from './matcher.js';
+import { LogLineReader, type LogFieldNames, type LogRequest } from './log.js';
+import { asciiLowerCase, productToken, type RobotsTxt } from './robots.js';
+import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from './crawlers.js';
+import { crawlerCategory, type CrawlerCategory } from './crawler-categories.js';
+import { RobotsError } from './errors.js';
 
 /** One crawler's requests. */
 export interface CrawlerAudit {
-  /** The robots.txt product token that named it, or a name taken from its User-Agent (then the `*` group applies). */
+  /** The crawler: the robots.txt product token its User-Agent carries, else a name taken from its User-Agent. */
   agent: string;
-  /** True when its own group applies (its token is named in the robots.txt), false when the `*` group does. */
+  /** The group it follows: a product token of the file (its own, or Googlebot's for Googlebot-Image and kin), `*`, or null when none applies (AdsBot without its own group). */
+  group: string | null;
+  /** True when a group that names it (or its fallback) applies, false for `*` or none. */
   named: boolean;
+  category: CrawlerCategory;
   requests: number;
   disallowed: number;
   /** Rules that disallowed its requests, most requests first. */
   rules: { line: number; pattern: string; requests: number }[];
-  /** Most requested disallowed paths. */
-  topDisallowedPaths: { path: string; requests: number }[];
+  /**
+   * Most requested disallowed paths: requests counted exactly since the path was last tracked; `upTo` is
+   * the most it can be (requests + what an untracked time may have missed; equal when exact).
+   */
+  topDisallowedPaths: { path: string; requests: number; upTo: number }[];
 }
 
 export interface AuditReport {
-  /** Log lines read (blank lines not counted). */
+  /** Log lines read (blank lines and log header lines not counted). */
   lines: number;
   /** Requests by crawlers (audited), and by anything else (browsers, not audited). */
   crawlerRequests: number;
   otherRequests: number;
+  /** Requests left out by since/until (outside the range, or with no readable time). */
+  outsideTime: number;
   /** Lines that are not access log lines: how many, and the first ones (log name, 1-based line). */
   malformed: { count: number; lines: { log: string; line: number }[] };
+  /** The crawlers, most disallowed requests first (the first `top` of them when top is set). */
   crawlers: CrawlerAudit[];
-  /** Requests and disallowed requests per hour (log time, "YYYY-MM-DD HH:00"), for charts. */
+  /** Crawlers left out by top, summed. */
+  moreCrawlers: { crawlers: number; requests: number; disallowed: number };
+  /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
 }
 
+/** How an audit reads and reports (all optional). */
+export interface AuditOptions {
+  /** JSON keys of JSON lines logs. */
+  logFields?: LogFieldNames;
+  /** Only requests at or after this time (ms since 1970) ... */
+  sinceMs?: number;
+  /** ... and before this one. */
+  untilMs?: number;
+  /** Report the first N crawlers only (0: all); the rest are summed in moreCrawlers. */
+  top?: number;
+  /** The robots.txt depends on the host: a request whose line names no host (and no default host) is an error (HOST_UNKNOWN). */
+  requireHost?: boolean;
+}
+
 const TOP_PATHS = 20;
-/** Disallowed paths counted per crawler; beyond it the rarest is replaced (space-saving top-k: counts of
- * the top paths stay exact unless the log has more frequent distinct paths than this). */
+/**
+ * Disallowed paths tracked per crawler: when twice this many are tracked, the less requested half is
+ * dropped, and a path that comes back may have missed up to the largest count dropped (its `upTo`).
+ * Frequent paths stay exact; memory and time per request stay bounded.
+ */
 const TRACKED_PATHS = 2000;
 const MAX_MALFORMED_LINES = 100;
-const MONTHS: Record<string, string> = { Jan: '01', Feb: '02', Mar: '03', Apr: '04', May: '05', Jun: '06', Jul: '07', Aug: '08', Sep: '09', Oct: '10', Nov: '11', Dec: '12' };
 
-/** "17/May/2015:10:05:03 +0000" -> "2015-05-17 10:00" (the log's own time zone). */
-function hourOf(time: string): string | null {
-  const match = /^(\d{2})\/(\w{3})\/(\d{4}):(\d{2})/.exec(time);
-  if (match === null || MONTHS[match[2]] === undefined) return null;
-  return `${match[3]}-${MONTHS[match[2]]}-${match[1]} ${match[4]}:00`;
-}
+/** "2015-05-17 10:00" (UTC) of a time in ms. */
+const hourOf = (ms: number): string => `${new Date(ms).toISOString().slice(0, 13).replace('T', ' ')}:00`;
 
-const BROWSER_PRODUCTS = new Set(['mozilla', 'applewebkit', 'khtml', 'gecko', 'chrome', 'safari', 'firefox', 'version', 'mobile', 'opera', 'presto', 'trident', 'edge', 'mobile-safari']);
-
-/**
- * A readable name for a crawler the robots.txt does not name: the "compatible; Name" product, else a word
- * with bot/spider/crawler/preview/proxy/fetcher in it, else its first word unless that is a browser's
- * (Mozilla/...), else the last Name/version product that is not a browser's, else the User-Agent itself
- * (cut to 40 characters).
- */
-export function crawlerName(userAgent: string): string {
-  const compatible = /compatible;\s*([A-Za-z][\w.-]*)/.exec(userAgent);
-  if (compatible !== null) return compatible[1];
-  const botWord = /([A-Za-z][\w.-]*(?:bot|spider|crawler|preview|proxy|fetcher|slurp)[\w.-]*)/i.exec(userAgent);
-  if (botWord !== null) return botWord[1];
-  const leading = /^\s*([A-Za-z][\w.-]*)/.exec(userAgent);
-  if (leading !== null && !BROWSER_PRODUCTS.has(leading[1].toLowerCase())) return leading[1];
-  const products = [...userAgent.matchAll(/([A-Za-z][\w.-]*)\/[\w.+-]+/g)].map((m) => m[1]).filter((name) => !BROWSER_PRODUCTS.has(name.toLowerCase()));
-  if (products.length > 0) return products[products.length - 1];
-  return userAgent.trim().slice(0, 40);
-}
+export { crawlerName };
 
 interface CrawlerState {
   agent: string;
-  named: boolean;
+  group: string | null;
+  category: CrawlerCategory;
   requests: number;
   disallowed: number;
   rules: Map<string, { line: number; pattern: string; requests: number }>;
-  paths: Map<string, number>;
+  paths: PathCounter;
 }
+
+/** What a User-Agent says, independent of any robots.txt (cached per User-Agent). */
+interface UserAgentFacts {
+  /** isbot knows it as a bot (browsers never are). */
+  bot: boolean;
+  /** Its words outside URLs as robots.txt product tokens are compared: runs of [a-z0-9_-], lower case, once each. */
+  words: string[];
+  /** Its name when no product token of the file names it. */
+  name: string;
+}
+
+/** Facts of this many User-Agents are kept; then the table starts again. */
+const USER_AGENT_CACHE = 100_000;
 
 /** Accumulates an audit of access log lines against one robots.txt (or one per host). One per audit run. */
 export class RobotsAudit {
   private lineCount = 0;
   private crawlerRequests = 0;
   private otherRequests = 0;
+  private outsideTime = 0;
   private malformedCount = 0;
   private readonly malformedLines: { log: string; line: number }[] = [];
   private readonly crawlers = new Map<string, CrawlerState>();
   private readonly hours = new Map<string, { requests: number; disallowed: number }>();
-  private readonly agentOfUserAgent = new Map<string, { agent: string; named: boolean } | null>();
+  private readonly userAgents = new Map<string, UserAgentFacts>();
+  private readonly categories = new Map<string, CrawlerCategory>();
+  private readonly readers = new Map<string, LogLineReader>();
 
   /** robotsFor: the robots.txt for a request's host (null: none, the request is allowed). */
-  constructor(private readonly robotsFor: (host: string | null) => RobotsTxt | null) {}
+  constructor(private readonly robotsFor: (host: string | null) => RobotsTxt | null, private readonly options: AuditOptions = {}) {}
 
-  /** Which crawler sent this User-Agent: a product token of the file as a whole word (longest first), else isbot. */
-  private crawlerOf(userAgent: string | null, robots: RobotsTxt): { agent: string; named: boolean } | null {
-    if (userAgent === null) return null;
-    const key = userAgent;
-    if (this.agentOfUserAgent.has(key)) return this.agentOfUserAgent.get(key) as { agent: string; named: boolean } | null;
-    let found: { agent: string; named: boolean } | null = null;
-    const lower = asciiLowerCase(userAgent);
-    for (const token of tokensOf(robots)) {
-      let at = lower.indexOf(token.lower);
-      while (at >= 0) {
-        const before = at === 0 ? '' : lower[at - 1];
-        const after = lower[at + token.lower.length] ?? '';
-        if (!/[a-z0-9_-]/.test(before) && !/[a-z0-9_-]/.test(after)) {
-          found = { agent: token.token, named: true };
-          break;
-        }
-        at = lower.indexOf(token.lower, at + 1);
-      }
-      if (found !== null) break;
+  private factsOf(userAgent: string): UserAgentFacts {
+    let facts = this.userAgents.get(userAgent);
+    if (facts === undefined) {
+      const bot = isbot(userAgent);
+      facts = { bot, words: bot ? [...new Set(userAgentWords(userAgent).flatMap((word) => asciiLowerCase(word.text).split('.')))].filter((word) => word !== '') : [], name: bot ? crawlerName(userAgent) : '' };
+      if (this.userAgents.size >= USER_AGENT_CACHE) this.userAgents.clear();
+      this.userAgents.set(userAgent, facts);
     }
-    if (found === null && isbot(userAgent)) found = { agent: crawlerName(userAgent), named: false };
-    if (this.agentOfUserAgent.size > 100_000) this.agentOfUserAgent.clear();
-    this.agentOfUserAgent.set(key, found);
-    return found;
+    return facts;
   }
 
-  /** Adds one log line (log and lineNumber: where it is, for the malformed-line report). */
+  /**
+   * The crawler of a request and the group it follows. Its name comes from its User-Agent (crawlerName); the
+   * group is that name's product token's (as the reference reads an agent), or its Google fallback's; else
+   * the longest User-Agent word the file names as a product token (browser words such as Mozilla claim
+   * nothing); else `*` (null for AdsBot, which ignores `*`). Null for browsers and no User-Agent.
+   */
+  private crawlerOf(userAgent: string | null, robots: RobotsTxt | null): { agent: string; group: string | null } | null {
+    if (userAgent === null) return null;
+    const facts = this.factsOf(userAgent);
+    if (!facts.bot) return null;
+    const tokens = robots === null ? null : tokensOf(robots);
+    const group = groupFollowed(productToken(facts.name), (token) => tokens?.has(token) === true);
+    if (group !== null && group !== '*') return { agent: facts.name, group: tokens?.get(group) as string };
+    if (tokens !== null) {
+      let best: string | null = null;
+      for (const word of facts.words) if (tokens.has(word) && (best === null || word.length > best.length)) best = word;
+      if (best !== null) return { agent: tokens.get(best) as string, group: tokens.get(best) as string };
+    }
+    return { agent: facts.name, group };
+  }
+
+  /** Adds one log line (log and lineNumber: where it is, for the malformed-line report; defaultHost: for lines that name no host). */
   addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
     if (line === '') return;
+    let reader = this.readers.get(log);
+    if (reader === undefined) {
+      reader = new LogLineReader({ fields: this.options.logFields });
+      this.readers.set(log, reader);
+    }
+    const request = reader.read(line);
+    if (request === 'header') return;
     this.lineCount++;
-    const request = parseLogLine(line);
     if (request === null) {
       this.malformedCount++;
       if (this.malformedLines.length < MAX_MALFORMED_LINES) this.malformedLines.push({ log, line: lineNumber });
       return;
     }
-    const robots = this.robotsFor(request.vhost ?? defaultHost);
-    const crawler = robots === null ? (request.userAgent !== null && isbot(request.userAgent) ? { agent: crawlerName(request.userAgent), named: false } : null) : this.crawlerOf(request.userAgent, robots);
+    this.addRequest(request, log, lineNumber, defaultHost);
+  }
+
+  private addRequest(request: LogRequest, log: string, lineNumber: number, defaultHost: string | null): void {
+    const { sinceMs, untilMs } = this.options;
+    if (sinceMs !== undefined || untilMs !== undefined) {
+      const ms = request.timeMs;
+      if (ms === null || (sinceMs !== undefined && ms < sinceMs) || (untilMs !== undefined && ms >= untilMs)) {
+        this.outsideTime++;
+        return;
+      }
+    }
+    const host = request.host ?? defaultHost;
+    if (host === null && this.options.requireHost === true) {
+      throw new RobotsError('HOST_UNKNOWN', `${log}:${lineNumber}: the line names no host (a ${request.format} line without a host field), so its robots.txt is unknown: give --host <name>, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
+    }
+    const robots = this.robotsFor(host);
+    const crawler = this.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
       this.otherRequests++;
       return;
     }
     this.crawlerRequests++;
-    let state = this.crawlers.get(crawler.agent);
+    const key = asciiLowerCase(crawler.agent);
+    let state = this.crawlers.get(key);
     if (state === undefined) {
-      state = { agent: crawler.agent, named: crawler.named, requests: 0, disallowed: 0, rules: new Map(), paths: new Map() };
-      this.crawlers.set(crawler.agent, state);
+      let category = this.categories.get(key);
+      if (category === undefined) {
+        category = crawlerCategory(crawler.agent, request.userAgent as string);
+        this.categories.set(key, category);
+      }
+      state = { agent: crawler.agent, group: crawler.group, category, requests: 0, disallowed: 0, rules: new Map(), paths: new PathCounter(TRACKED_PATHS) };
+      this.crawlers.set(key, state);
     }
     state.requests++;
-    const hour = hourOf(request.time);
+    const hour = request.timeMs === null ? null : hourOf(request.timeMs);
     const bucket = hour === null ? null : this.hours.get(hour) ?? { requests: 0, disallowed: 0 };
     if (hour !== null && bucket !== null) {
       bucket.requests++;
       this.hours.set(hour, bucket);
     }
-    if (robots === null) return;
-    const matcher: RobotsMatcher = robots.matcher(crawler.named ? crawler.agent : '*');
-    const explanation = matcher.explain(Buffer.from(request.target, 'latin1'));
+    // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed
+    if (robots === null || crawler.group === null) return;
+    const explanation = robots.matcher(crawler.group).explain(Buffer.from(request.target, 'latin1'));
     // fetching /robots.txt is how a crawler learns the rules (RFC 9309 2.3): never a violation, even where
     // the reference's verdict for that path is "disallowed" (Disallow: / in google mode)
     if (explanation.allowed || isRobotsTxtRequest(request.target)) return;
@@ -154,61 +212,90 @@ export class RobotsAudit {
     if (bucket !== null) bucket.disallowed++;
     const rule = explanation.rule;
     if (rule !== null) {
-      const key = `${rule.line} ${rule.pattern}`;
-      const entry = state.rules.get(key) ?? { line: rule.line, pattern: rule.pattern, requests: 0 };
+      const ruleKey = `${rule.line} ${rule.pattern}`;
+      const entry = state.rules.get(ruleKey) ?? { line: rule.line, pattern: rule.pattern, requests: 0 };
       entry.requests++;
-      state.rules.set(key, entry);
+      state.rules.set(ruleKey, entry);
     }
-    countPath(state.paths, request.target);
+    state.paths.add(request.target);
   }
 
+  /** The report so far (called once, at the end). */
   report(): AuditReport {
-    const crawlers = [...this.crawlers.values()].map((state): CrawlerAudit => ({
+    const all = [...this.crawlers.values()].map((state): CrawlerAudit => ({
       agent: state.agent,
-      named: state.named,
+      group: state.group,
+      named: state.group !== null && state.group !== '*',
+      category: state.category,
       requests: state.requests,
       disallowed: state.disallowed,
       rules: [...state.rules.values()].sort((a, b) => b.requests - a.requests || a.line - b.line),
-      topDisallowedPaths: [...state.paths].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_PATHS).map(([path, requests]) => ({ path, requests })),
+      topDisallowedPaths: state.paths.top(TOP_PATHS),
     })).sort((a, b) => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : 1));
+    const top = this.options.top ?? 0;
+    const shown = top > 0 ? all.slice(0, top) : all;
+    const rest = all.slice(shown.length);
     return {
       lines: this.lineCount,
       crawlerRequests: this.crawlerRequests,
       otherRequests: this.otherRequests,
+      outsideTime: this.outsideTime,
       malformed: { count: this.malformedCount, lines: this.malformedLines },
-      crawlers,
+      crawlers: shown,
+      moreCrawlers: { crawlers: rest.length, requests: rest.reduce((sum, c) => sum + c.requests, 0), disallowed: rest.reduce((sum, c) => sum + c.disallowed, 0) },
       timeline: [...this.hours].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([hour, counts]) => ({ hour, ...counts })),
     };
   }
 }
 
-/** Bounded counting: a new path when the table is full takes the place (and count + 1) of the rarest one. */
-function countPath(paths: Map<string, number>, path: string): void {
-  const count = paths.get(path);
-  if (count !== undefined) {
-    paths.set(path, count + 1);
-    return;
+/**
+ * Bounded counts of distinct paths: at 2 x capacity, the less counted half is dropped, remembering the most
+ * a dropped path could have had (floor); a path tracked again starts with that as its possible miss.
+ * Amortised O(log capacity) per add; counts of paths never dropped are exact.
+ */
+class PathCounter {
+  private readonly counts = new Map<string, { count: number; missed: number }>();
+  private floor = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  add(path: string): void {
+    const entry = this.counts.get(path);
+    if (entry !== undefined) {
+      entry.count++;
+      return;
+    }
+    if (this.counts.size >= 2 * this.capacity) {
+      const sorted = [...this.counts].sort((a, b) => b[1].count - a[1].count);
+      for (const [dropped, value] of sorted.slice(this.capacity)) {
+        this.floor = Math.max(this.floor, value.count + value.missed);
+        this.counts.delete(dropped);
+      }
+    }
+    this.counts.set(path, { count: 1, missed: this.floor });
   }
-  if (paths.size < TRACKED_PATHS) {
-    paths.set(path, 1);
-    return;
+
+  /** The n most counted: exact counts, and the most each can be. */
+  top(n: number): { path: string; requests: number; upTo: number }[] {
+    return [...this.counts].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1)).slice(0, n)
+      .map(([path, value]) => ({ path, requests: value.count, upTo: value.count + value.missed }));
   }
-  let rarest = '';
-  let least = Infinity;
-  for (const [candidate, value] of paths) if (value < least) { least = value; rarest = candidate; }
-  paths.delete(rarest);
-  paths.set(path, least + 1);
 }
 
-const tokenCache = new WeakMap<RobotsTxt, { token: string; lower: string }[]>();
+const tokenCache = new WeakMap<RobotsTxt, Map<string, string>>();
 
-/** The product tokens a file names (not `*`), longest first. */
-function tokensOf(robots: RobotsTxt): { token: string; lower: string }[] {
+/** The product tokens a file names (not `*`, not browser words such as Mozilla): lower case -> as written. */
+function tokensOf(robots: RobotsTxt): Map<string, string> {
   let tokens = tokenCache.get(robots);
   if (tokens === undefined) {
-    const seen = new Map<string, string>();
-    for (const group of robots.groups) for (const agent of group.agents) if (!agent.global && agent.productToken !== '') seen.set(asciiLowerCase(agent.productToken), agent.productToken);
-    tokens = [...seen].map(([lower, token]) => ({ token, lower })).sort((a, b) => b.lower.length - a.lower.length);
+    tokens = new Map();
+    for (const group of robots.groups) {
+      for (const agent of group.agents) {
+        if (agent.global || agent.productToken === '' || !isCrawlerWord(agent.productToken)) continue;
+        const lower = asciiLowerCase(agent.productToken);
+        if (!tokens.has(lower)) tokens.set(lower, agent.productToken);
+      }
+    }
     tokenCache.set(robots, tokens);
   }
   return tokens;

@@ -6,6 +6,7 @@ export type RobotsErrorCode =
   | 'WASM_UNAVAILABLE' // the compiled WebAssembly core is missing or cannot be instantiated
   | 'WORKER_FAILED' // a worker thread crashed or threw while matching a batch
   | 'INPUT_TOO_LARGE' // an input does not fit the WebAssembly core's 32-bit memory
+  | 'HOST_UNKNOWN' // a log request's host is needed (one robots.txt per host) but its line names none
   | 'USAGE'; // command line usage error
 
 /** The only error type the package throws on purpose. Thrown by the API and the command line on bad input. */

@@ -2,6 +2,7 @@
 // rules that can never decide, HTML served as robots.txt, ...). Called once per file by `robotstxt lint`.
 import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity } from './robots.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
+import { isCrawlerWord } from './crawlers.js';
 
 /** One finding, with the 1-based line it is about (0: the whole file). */
 export interface LintFinding {
@@ -178,10 +179,15 @@ export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintR
   }
   if (nonUtf8 > 20) add(0, 'warning', 'not-utf8', `${nonUtf8 - 20} more lines with bytes that are not UTF-8`);
 
-  // user-agent values whose product token is not what the line says (only the token is compared)
+  // user-agent values whose product token is not what the line says (only the token is compared), or
+  // is a browser's or platform's word (Mozilla, Linux, MSIE): no crawler calls itself that
   for (const group of robots.groups) {
     for (const agent of group.agents) {
       const value = agent.value.trim();
+      if (!agent.global && agent.productToken !== '' && !isCrawlerWord(agent.productToken)) {
+        add(agent.line, 'warning', 'agent-browser-word', `user-agent "${value}": "${agent.productToken}" is a browser or platform word, not a crawler's product token: no crawler follows this group (audit counts no request for it)`);
+        continue;
+      }
       if (agent.global || value === agent.productToken) continue;
       if (/^[A-Za-z_-]+\/[\w.]+$/.test(value)) continue; // "Googlebot/2.1": the token is the name, as meant
       add(agent.line, 'warning', 'agent-not-a-token', agent.productToken === ''
@@ -203,6 +209,8 @@ export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintR
     if (other.isKey('crawl-delay') && !/^\s*\d+(\.\d+)?\s*$/.test(other.value)) {
       add(other.line, 'warning', 'crawl-delay-not-a-number', `crawl-delay "${other.value}" is not a number of seconds: ignored`);
     }
+    if (other.isKey('content-signal')) preferenceProblems(other.value, CONTENT_SIGNAL).forEach((problem) => add(other.line, 'warning', 'content-signal-invalid', `content-signal: ${problem}`));
+    if (other.isKey('content-usage')) preferenceProblems(other.value, CONTENT_USAGE).forEach((problem) => add(other.line, 'warning', 'content-usage-invalid', `content-usage: ${problem}`));
   }
   // the sitemap lines as the parser read them (its key matching, typos included)
   for (const { line, value } of robots.sitemapLines) {
@@ -215,4 +223,32 @@ export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintR
   const reported = new Set<RobotsRule>();
   for (const token of tokens) neverDeciding(robots.groupsFor(token === '*' ? '\u0000none' : token).flatMap((g) => g.rules), reported, add);
   return done();
+}
+
+/** What a preference line may say: its keys (null: any Structured Fields key) and values. */
+interface PreferenceVocabulary {
+  keys: readonly string[] | null;
+  values: readonly string[];
+}
+/** Content-Signal (contentsignals.org; draft-romm-aipref-contentsignals): search, ai-input, ai-train = yes | no. */
+const CONTENT_SIGNAL: PreferenceVocabulary = { keys: ['search', 'ai-input', 'ai-train'], values: ['yes', 'no'] };
+/** Content-Usage (draft-ietf-aipref-attach, vocabulary of draft-ietf-aipref-vocab): key = y | n; the keys are still changing, so any key is taken. */
+const CONTENT_USAGE: PreferenceVocabulary = { keys: null, values: ['y', 'n'] };
+
+/** Problems of a `[/path] key=value, key=value` preference line against a vocabulary (empty: none). */
+function preferenceProblems(value: string, vocabulary: PreferenceVocabulary): string[] {
+  let rest = value.trim();
+  if (rest.startsWith('/')) rest = rest.replace(/^\S+\s*/, ''); // the path it applies to
+  if (rest === '') return ['no preferences (key=value, ...) given'];
+  const problems: string[] = [];
+  for (const item of rest.split(',')) {
+    const match = /^\s*([a-z*][a-z0-9_.*-]*)\s*=\s*([^\s;]*)\s*(?:;.*)?$/.exec(item);
+    if (match === null) {
+      problems.push(`"${item.trim()}" is not key=value (keys are lower case)`);
+      continue;
+    }
+    if (vocabulary.keys !== null && !vocabulary.keys.includes(match[1])) problems.push(`"${match[1]}" is not one of ${vocabulary.keys.join(', ')}`);
+    if (!vocabulary.values.includes(match[2])) problems.push(`${match[1]}=${match[2]}: the value must be ${vocabulary.values.join(' or ')}`);
+  }
+  return problems;
 }

@@ -1,26 +1,120 @@
-// Access log lines (Apache/nginx common, combined and vhost_combined, with extra fields after the
-// User-Agent allowed), detected per line. The format is read by the WebAssembly core (assembly/log.ts):
-// one pass per line, linear in its length. parseLogLine gives one line's fields (audit, diff); the command
-// line's bulk path turns whole chunks into URL lines (WasmCore.extractLogTargets).
+// The one log reader of check --log, diff --log, audit and fetch --log: access log lines -> requests.
+//
+// Formats, recognised per line (a file may mix them):
+//   Apache/nginx  common, combined (nginx's default `combined` is the same), vhost_combined, each with any
+//                 fields after the User-Agent ($request_time, $http_x_forwarded_for, ...). Read by the
+//                 WebAssembly core (assembly/log.ts), one pass per line.
+//   JSON lines    one object per line ({...}); which keys hold the target, host, User-Agent, time, ... is
+//                 configurable (LogFieldNames), with the usual names (nginx escape=json, GCP httpRequest.*,
+//                 Caddy request.*) found by default.
+//   CloudFront    standard (access) logs: W3C, tab-separated, `#Version` and `#Fields` header lines; the
+//                 fields named by the last `#Fields` line, else CloudFront's documented 33-field order.
+//   AWS ALB       Application Load Balancer access logs: `type time elb client:port ... "request" "user_agent" ...`.
+// Anything else is malformed (null), reported by the callers with its line number. Each reader is linear in
+// the line's length. Lines are strings of one char per byte (latin1), as logs carry bytes.
 import {
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END, LOG_METHOD_START,
   LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
+  CHAR_LF,
 } from './constants.js';
-import { core } from './wasm/core.js';
+import { core, type LogTargets } from './wasm/core.js';
+import { RobotsError } from './errors.js';
+
+/** Which format a log line was in. */
+export type LogFormat = 'common' | 'combined' | 'vhost_combined' | 'json' | 'cloudfront' | 'alb';
 
 /** One request from an access log line. */
 export interface LogRequest {
-  format: 'common' | 'combined' | 'vhost_combined';
-  /** The virtual host (vhost_combined only), without its port. */
+  format: LogFormat;
+  /**
+   * The host the request was sent to, without a port, when the line says: the vhost field, a JSON host key,
+   * CloudFront's x-host-header (else cs(Host)), or the host of an absolute request target (ALB).
+   */
+  host: string | null;
+  /** The same as host (its first name, kept for existing callers). */
   vhost: string | null;
   client: string;
+  /** The time as written in the line. */
   time: string;
+  /** The time in milliseconds since 1970 (UTC), or null when it cannot be read. */
+  timeMs: number | null;
   method: string;
   /** The request target as sent: usually a path with query, sometimes an absolute URL. */
   target: string;
   status: number | null;
   referer: string | null;
   userAgent: string | null;
+}
+
+/** Keys of a JSON lines log (dotted paths reach nested objects: `httpRequest.requestUrl`). */
+export interface LogFieldNames {
+  /** The request target (path and query, or an absolute URL), or a `"GET /path HTTP/1.1"` request line. */
+  target?: string;
+  /** The query, appended with `?` to a target that has none. */
+  query?: string;
+  host?: string;
+  userAgent?: string;
+  time?: string;
+  method?: string;
+  status?: string;
+  client?: string;
+  referer?: string;
+}
+
+/** The keys tried, in order, for a JSON field not configured (nginx log_format escape=json, GCP, Caddy, ECS). */
+export const DEFAULT_JSON_FIELDS: Readonly<Record<keyof LogFieldNames, readonly string[]>> = {
+  target: ['request_uri', 'uri', 'url', 'path', 'request_url', 'httpRequest.requestUrl', 'request.uri', 'url.original', 'request'],
+  query: ['query_string', 'args', 'query', 'url.query'],
+  host: ['host', 'http_host', 'vhost', 'server_name', 'hostname', 'request.host', 'url.domain'],
+  userAgent: ['http_user_agent', 'user_agent', 'userAgent', 'ua', 'agent', 'httpRequest.userAgent', 'user_agent.original', 'request.headers.User-Agent'],
+  time: ['time_iso8601', 'time_local', 'time', 'timestamp', '@timestamp', 'ts', 'date'],
+  method: ['request_method', 'method', 'httpRequest.requestMethod', 'request.method', 'http.request.method'],
+  status: ['status', 'status_code', 'statusCode', 'httpRequest.status', 'http.response.status_code'],
+  client: ['remote_addr', 'client_ip', 'client', 'ip', 'httpRequest.remoteIp', 'request.remote_ip', 'source.ip'],
+  referer: ['http_referer', 'referer', 'referrer', 'httpRequest.referer'],
+};
+
+/** The names JSON fields may be given by (--log-field name=key). */
+export const LOG_FIELD_NAMES = Object.keys(DEFAULT_JSON_FIELDS) as (keyof LogFieldNames)[];
+
+/** CloudFront's documented field order, used when a file has no `#Fields` line. */
+const CLOUDFRONT_FIELDS = [
+  'date', 'time', 'x-edge-location', 'sc-bytes', 'c-ip', 'cs-method', 'cs(Host)', 'cs-uri-stem', 'sc-status',
+  'cs(Referer)', 'cs(User-Agent)', 'cs-uri-query', 'cs(Cookie)', 'x-edge-result-type', 'x-edge-request-id',
+  'x-host-header', 'cs-protocol', 'cs-bytes', 'time-taken', 'x-forwarded-for', 'ssl-protocol', 'ssl-cipher',
+  'x-edge-response-result-type', 'cs-protocol-version', 'fle-status', 'fle-encrypted-fields', 'c-port',
+  'time-to-first-byte', 'x-edge-detailed-result-type', 'sc-content-type', 'sc-content-len', 'sc-range-start', 'sc-range-end',
+];
+/** W3C extended log directives: header lines, not requests. */
+const W3C_DIRECTIVE = /^#(?:Version|Fields|Software|Date|Remark|Start-Date|End-Date):/;
+const W3C_DATE_LINE = /^\d{4}-\d{2}-\d{2}\t\d{2}:\d{2}:\d{2}\t/;
+/** ALB: the connection type, then an ISO 8601 time. */
+const ALB_LINE = /^(?:http|https|h2|grpcs|ws|wss) \d{4}-\d{2}-\d{2}T/;
+const ABSOLUTE_URL = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)/;
+const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
+const APACHE_TIME = /^(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\s+([+-])(\d{2})(\d{2}))?$/;
+
+/**
+ * Milliseconds since 1970 of a log time: Apache's `17/May/2015:10:05:03 +0000`, ISO 8601 (a zone-less one is
+ * UTC), or a number of seconds (or milliseconds, from 10^11 on) since 1970. Null when it is none of them.
+ */
+export function logTimeMs(text: string | number): number | null {
+  if (typeof text === 'number') return Number.isFinite(text) ? (text < 1e11 ? text * 1000 : text) : null;
+  const apache = APACHE_TIME.exec(text);
+  if (apache !== null) {
+    const month = MONTHS[apache[2]];
+    if (month === undefined) return null;
+    const utc = Date.UTC(Number(apache[3]), month, Number(apache[1]), Number(apache[4]), Number(apache[5]), Number(apache[6]));
+    const offset = apache[7] === undefined ? 0 : (apache[7] === '-' ? -1 : 1) * (Number(apache[8]) * 60 + Number(apache[9])) * 60_000;
+    return utc - offset;
+  }
+  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text)) {
+    const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) || text.length === 10 ? text : `${text}Z`;
+    const ms = Date.parse(zoned.replace(' ', 'T'));
+    return Number.isNaN(ms) ? null : ms;
+  }
+  if (/^\d{9,13}(\.\d+)?$/.test(text)) return logTimeMs(Number(text));
+  return null;
 }
 
 /** A field's text: one char per byte (latin1, as logs carry bytes), a backslash before a byte removed. */
@@ -30,8 +124,8 @@ function field(line: Uint8Array, start: number, end: number, unescape: boolean):
   return text;
 }
 
-/** Parses one log line (a string of one char per byte); null when it is not an access log line with a request target. */
-export function parseLogLine(line: string): LogRequest | null {
+/** An Apache/nginx line read by the WebAssembly core, or null. */
+function apacheRequest(line: string): LogRequest | null {
   const bytes = Buffer.from(line, 'latin1');
   const record = core().parseLogRecord(bytes);
   if (record === null) return null;
@@ -41,15 +135,296 @@ export function parseLogLine(line: string): LogRequest | null {
   const hasReferer = at(LOG_REFERER_START) >= 0;
   const referer = hasReferer ? text(LOG_REFERER_START, LOG_REFERER_END, true) : '-';
   const userAgent = hasReferer ? text(LOG_AGENT_START, LOG_AGENT_END, true) : '-';
+  const time = text(LOG_TIME_START, LOG_TIME_END);
+  const host = hasVhost ? text(LOG_VHOST_START, LOG_VHOST_END) : null;
   return {
     format: hasVhost ? 'vhost_combined' : hasReferer ? 'combined' : 'common',
-    vhost: hasVhost ? text(LOG_VHOST_START, LOG_VHOST_END) : null,
+    host,
+    vhost: host,
     client: text(LOG_CLIENT_START, LOG_CLIENT_END),
-    time: text(LOG_TIME_START, LOG_TIME_END),
+    time,
+    timeMs: logTimeMs(time),
     method: text(LOG_METHOD_START, LOG_METHOD_END, true),
     target: text(LOG_TARGET_START, LOG_TARGET_END, true),
     status: at(LOG_STATUS) < 0 ? null : at(LOG_STATUS),
     referer: referer === '-' ? null : referer,
     userAgent: userAgent === '-' ? null : userAgent,
   };
+}
+
+/** `%XX` escapes undone (bytes, as latin1 chars); others left as they are. */
+function percentDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The host of an absolute URL target (without its port), and the target with a default port (`:80` for http, `:443` for https) dropped. */
+function absoluteTarget(target: string): { target: string; host: string | null } {
+  const match = ABSOLUTE_URL.exec(target);
+  if (match === null) return { target, host: null };
+  const scheme = match[1].toLowerCase();
+  const authority = match[2];
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const defaultPort = scheme === 'https' || scheme === 'wss' ? ':443' : scheme === 'http' || scheme === 'ws' ? ':80' : null;
+  if (defaultPort !== null && hostPort.endsWith(defaultPort)) {
+    return { target: `${match[1]}://${authority.slice(0, -defaultPort.length)}${target.slice(match[0].length)}`, host: hostPort.slice(0, -defaultPort.length) };
+  }
+  return { target, host: hostPort.replace(/:\d+$/, '') };
+}
+
+/** Space-separated fields, a `"..."` field taken whole (a backslash quotes the next char); null when a quote is not closed. */
+function quotedFields(line: string): string[] | null {
+  const fields: string[] = [];
+  let at = 0;
+  while (at < line.length) {
+    if (line[at] === ' ') {
+      at++;
+      continue;
+    }
+    if (line[at] === '"') {
+      let end = at + 1;
+      let text = '';
+      let from = end;
+      while (end < line.length && line[end] !== '"') {
+        if (line[end] === '\\') {
+          text += line.slice(from, end);
+          from = end + 1;
+          end += 2;
+        } else end++;
+      }
+      if (end >= line.length) return null;
+      fields.push(text + line.slice(from, end));
+      at = end + 1;
+    } else {
+      let end = line.indexOf(' ', at);
+      if (end < 0) end = line.length;
+      fields.push(line.slice(at, end));
+      at = end;
+    }
+  }
+  return fields;
+}
+
+const orNull = (text: string | undefined): string | null => (text === undefined || text === '-' || text === '' ? null : text);
+
+/** A request line `METHOD target[ protocol]` split; null when it is not one. */
+function requestLine(text: string): { method: string; target: string } | null {
+  const parts = text.split(' ');
+  if (parts.length < 2 || parts.length > 3 || parts[0] === '' || parts[1] === '') return null;
+  return { method: parts[0], target: parts[1] };
+}
+
+/** An AWS Application Load Balancer line, or null. */
+function albRequest(line: string): LogRequest | null {
+  const fields = quotedFields(line);
+  // type time elb client:port target:port 3 times elb_status target_status received sent "request" "user_agent" ...
+  if (fields === null || fields.length < 14) return null;
+  const request = requestLine(fields[12]);
+  if (request === null || request.target === '-') return null;
+  const { target, host } = absoluteTarget(request.target);
+  const status = /^\d{3}$/.test(fields[8]) ? Number(fields[8]) : null;
+  return {
+    format: 'alb', host, vhost: host, client: fields[3].replace(/:\d+$/, ''), time: fields[1], timeMs: logTimeMs(fields[1]),
+    method: request.method, target, status, referer: null, userAgent: orNull(fields[13]),
+  };
+}
+
+/** A value at a dotted path of a parsed JSON object (a key with dots is tried whole first). */
+function jsonValue(object: Record<string, unknown>, path: string): unknown {
+  if (path in object) return object[path];
+  let value: unknown = object;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/** A JSON string's UTF-8 bytes as one char per byte (the form every reader here gives). */
+const asBytes = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
+
+/**
+ * Reads access log lines of every format above. One per log file (a CloudFront `#Fields` line applies to the
+ * lines after it); cheap to create.
+ */
+export class LogLineReader {
+  private w3cFields: string[] = CLOUDFRONT_FIELDS;
+  private readonly jsonFields: Record<keyof LogFieldNames, readonly string[]>;
+
+  /** fields: JSON keys that replace the default ones (DEFAULT_JSON_FIELDS) for those fields. */
+  constructor(options: { fields?: LogFieldNames } = {}) {
+    const fields = { ...DEFAULT_JSON_FIELDS };
+    for (const [name, key] of Object.entries(options.fields ?? {})) {
+      if (!(name in DEFAULT_JSON_FIELDS)) throw new RobotsError('INVALID_ARGUMENT', `unknown log field '${name}' (one of ${LOG_FIELD_NAMES.join(', ')})`);
+      if (typeof key !== 'string' || key === '') throw new RobotsError('INVALID_ARGUMENT', `log field ${name}: a JSON key is needed`);
+      fields[name as keyof LogFieldNames] = [key];
+    }
+    this.jsonFields = fields;
+  }
+
+  /** One line: the request, 'header' for a W3C header line (`#Fields: ...`), or null when it is no access log line. Called per line by audit and fetch, per malformed-for-the-core line by the bulk path. */
+  read(line: string): LogRequest | 'header' | null {
+    const apache = apacheRequest(line);
+    if (apache !== null) return apache;
+    const first = line.charCodeAt(0);
+    if (first === 0x7b /* { */) return this.json(line);
+    if (first === 0x23 /* # */) {
+      if (!W3C_DIRECTIVE.test(line)) return null;
+      if (line.startsWith('#Fields:')) this.w3cFields = line.slice('#Fields:'.length).trim().split(/\s+/);
+      return 'header';
+    }
+    if (W3C_DATE_LINE.test(line)) return this.w3c(line);
+    if (ALB_LINE.test(line)) return albRequest(line);
+    return null;
+  }
+
+  /** A CloudFront (W3C, tab-separated) line, read with the current field names. */
+  private w3c(line: string): LogRequest | null {
+    const values = line.replace(/\r$/, '').split('\t');
+    const get = (name: string): string | undefined => {
+      const index = this.w3cFields.indexOf(name);
+      return index < 0 ? undefined : values[index];
+    };
+    const stem = get('cs-uri-stem');
+    if (stem === undefined || stem === '' || stem === '-') return null;
+    const query = orNull(get('cs-uri-query'));
+    const date = get('date') ?? '';
+    const time = `${date} ${get('time') ?? ''}`.trim();
+    const host = orNull(get('x-host-header')) ?? orNull(get('cs(Host)'));
+    const agent = orNull(get('cs(User-Agent)'));
+    // CloudFront writes the User-Agent URL-encoded, sometimes twice (%2520 for a space)
+    const decodedAgent = agent === null ? null : percentDecoded(agent.includes('%25') ? percentDecoded(agent) : agent);
+    const status = get('sc-status');
+    return {
+      format: 'cloudfront', host, vhost: host, client: get('c-ip') ?? '', time, timeMs: logTimeMs(time.replace(' ', 'T')),
+      method: get('cs-method') ?? '', target: query === null ? stem : `${stem}?${query}`,
+      status: status !== undefined && /^\d{3}$/.test(status) ? Number(status) : null,
+      referer: orNull(get('cs(Referer)')), userAgent: decodedAgent,
+    };
+  }
+
+  /** A JSON lines record, or null when the line is not a JSON object with a target. */
+  private json(line: string): LogRequest | null {
+    let object: unknown;
+    try {
+      object = JSON.parse(Buffer.from(line, 'latin1').toString('utf8'));
+    } catch {
+      return null;
+    }
+    if (object === null || typeof object !== 'object' || Array.isArray(object)) return null;
+    const record = object as Record<string, unknown>;
+    const get = (name: keyof LogFieldNames): unknown => {
+      for (const key of this.jsonFields[name]) {
+        const value = jsonValue(record, key);
+        if (value !== undefined && value !== null && value !== '' && value !== '-') return value;
+      }
+      return undefined;
+    };
+    const text = (name: keyof LogFieldNames): string | null => {
+      const value = get(name);
+      return typeof value === 'string' ? asBytes(value) : typeof value === 'number' ? String(value) : null;
+    };
+    let target = text('target');
+    if (target === null) return null;
+    let method = text('method') ?? '';
+    if (target.includes(' ')) {
+      // a request line ("GET /path HTTP/1.1")
+      const request = requestLine(target);
+      if (request === null) return null;
+      target = request.target;
+      if (method === '') method = request.method;
+    }
+    const query = text('query');
+    if (query !== null && !target.includes('?')) target = `${target}?${query.replace(/^\?/, '')}`;
+    const absolute = absoluteTarget(target);
+    const host = text('host')?.replace(/:\d+$/, '') ?? absolute.host;
+    const rawTime = get('time');
+    const time = typeof rawTime === 'string' || typeof rawTime === 'number' ? String(rawTime) : '';
+    const status = Number(get('status'));
+    return {
+      format: 'json', host, vhost: host, client: text('client') ?? '', time,
+      timeMs: typeof rawTime === 'number' ? logTimeMs(rawTime) : logTimeMs(time),
+      method, target: absolute.target, status: Number.isInteger(status) && status >= 100 && status <= 999 ? status : null,
+      referer: text('referer'), userAgent: text('userAgent'),
+    };
+  }
+}
+
+/** Parses one log line (a string of one char per byte) of any format above; null when it is no access log line with a request target. For a few lines; a file is read with one LogLineReader. */
+export function parseLogLine(line: string): LogRequest | null {
+  const request = new LogLineReader().read(line);
+  return request === 'header' ? null : request;
+}
+
+/**
+ * The request targets of a chunk of log lines as URL lines (the command line's bulk path: check --log and
+ * diff --log). Apache/nginx lines are read by the WebAssembly core in one call; the lines it does not know
+ * go to reader (JSON, CloudFront, ALB) and are merged back in input order. With withHost, a relative target
+ * gets `<scheme>://<host>` in front (the line's host, else defaultHost). Header lines are neither URLs nor malformed.
+ */
+export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firstLineNumber: number, withHost: boolean, defaultHost: Uint8Array | null, maxMalformed: number): LogTargets {
+  const fast = core().extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, chunk.length + 1);
+  if (fast.malformed === 0) return fast;
+  // the lines the core could not read: where each starts and ends in the chunk (one pass)
+  const others = new Map<number, string>();
+  let line = firstLineNumber;
+  let start = 0;
+  let next = 0;
+  const wanted = fast.malformedLines;
+  while (next < wanted.length && start <= chunk.length) {
+    let end = chunk.indexOf(CHAR_LF, start);
+    if (end < 0) end = chunk.length;
+    if (line === wanted[next]) {
+      const stop = end > start && chunk[end - 1] === 0x0d ? end - 1 : end;
+      others.set(line, Buffer.from(chunk.buffer, chunk.byteOffset + start, stop - start).toString('latin1'));
+      next++;
+    }
+    line++;
+    start = end + 1;
+  }
+  const fallbackHost = defaultHost === null ? null : Buffer.from(defaultHost).toString('latin1');
+  const extra = new Map<number, string>();
+  const malformedLines: number[] = [];
+  let malformed = 0;
+  for (const [number, text] of others) {
+    const request = reader.read(text);
+    if (request === 'header') continue;
+    if (request === null || request.target === '') {
+      if (malformedLines.length < maxMalformed) malformedLines.push(number);
+      malformed++;
+      continue;
+    }
+    extra.set(number, urlOfRequest(request, withHost, fallbackHost));
+  }
+  if (extra.size === 0) return { ...fast, malformed, malformedLines };
+  // merge the core's URL lines and the others' by line number
+  const parts: Uint8Array[] = [];
+  const numbers: number[] = [];
+  let offset = 0;
+  const fastNumbers = fast.numbers;
+  const pending = [...extra].sort((a, b) => a[0] - b[0]);
+  let p = 0;
+  for (let i = 0; i <= fastNumbers.length; i++) {
+    const number = i < fastNumbers.length ? fastNumbers[i] : Infinity;
+    while (p < pending.length && pending[p][0] < number) {
+      parts.push(Buffer.from(`${pending[p][1]}\n`, 'latin1'));
+      numbers.push(pending[p][0]);
+      p++;
+    }
+    if (i === fastNumbers.length) break;
+    const end = fast.urls.indexOf(CHAR_LF, offset);
+    parts.push(fast.urls.subarray(offset, end + 1));
+    numbers.push(number);
+    offset = end + 1;
+  }
+  return { urls: Buffer.concat(parts), numbers: Uint32Array.from(numbers), lines: fast.lines, malformed, malformedLines };
+}
+
+/** The URL line of a request read in TypeScript: its target, with `<scheme>://<host>` in front when withHost and the target is relative. */
+function urlOfRequest(request: LogRequest, withHost: boolean, defaultHost: string | null): string {
+  const target = request.target.replace(/[\r\n]/g, '');
+  if (!withHost || ABSOLUTE_URL.test(target)) return target;
+  const host = request.host ?? defaultHost;
+  if (host === null) return target;
+  return `http://${host}${target.startsWith('/') ? '' : '/'}${target}`;
 }

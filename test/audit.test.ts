@@ -54,7 +54,7 @@ describe('RobotsAudit', () => {
   it('counts the rules that disallowed and the most requested disallowed paths', () => {
     const google = report.crawlers[0];
     expect(google.rules).toEqual([{ line: 2, pattern: '/private', requests: 3 }]);
-    expect(google.topDisallowedPaths).toEqual([{ path: '/private/a', requests: 2 }, { path: '/private/z', requests: 1 }]);
+    expect(google.topDisallowedPaths).toEqual([{ path: '/private/a', requests: 2, upTo: 2 }, { path: '/private/z', requests: 1, upTo: 1 }]);
     expect(report.crawlers[1].rules).toEqual([{ line: 8, pattern: '/tmp', requests: 1 }, { line: 9, pattern: '/*.png$', requests: 1 }]);
   });
   it('reports malformed lines with their numbers, and an hourly timeline', () => {
@@ -82,11 +82,11 @@ describe('robotstxt audit', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, logFile]);
     expect(r.stdout).toBe([
       '11 log lines: 8 crawler requests (6 disallowed), 2 other requests, 1 malformed',
-      'crawler          requests  disallowed   share  top rule             top disallowed path',
-      'Googlebot               4           3   75.0%  line 2 /private (3)  /private/a (2)',
-      'bingbot (*)             3           2   66.7%  line 8 /tmp (1)      /img/b.png (1)',
-      'Googlebot-Image         1           1  100.0%  line 5 / (1)         /img/a.png (1)',
-      '(*) not named in robots.txt: its * group applies',
+      'crawler          category  requests  disallowed   share  top rule             top disallowed path',
+      'Googlebot        search           4           3   75.0%  line 2 /private (3)  /private/a (2)',
+      'bingbot (*)      search           3           2   66.7%  line 8 /tmp (1)      /img/b.png (1)',
+      'Googlebot-Image  search           1           1  100.0%  line 5 / (1)         /img/a.png (1)',
+      'group: (*) the * group applies; (name) that crawler\'s group (Googlebot\'s for Googlebot-Image); (no group) none',
     ].join('\n') + '\n');
     expect(r.stderr).toBe(`robotstxt: 1 malformed log line(s) skipped (${logFile}:9)\n`);
     expect(r.status).toBe(0);
@@ -183,7 +183,7 @@ describe('bounded memory on large logs', () => {
     }
     const bing = audit.report().crawlers[0];
     expect(bing.disallowed).toBe(6000 + 120);
-    expect(bing.topDisallowedPaths[0]).toEqual({ path: '/hot', requests: 120 });
+    expect(bing.topDisallowedPaths[0]).toEqual({ path: '/hot', requests: 120, upTo: 120 });
     expect(bing.topDisallowedPaths.length).toBe(20);
   });
 });
@@ -209,5 +209,170 @@ describe.skipIf(corpusMissingReason !== null)('audit and diff with real robots.t
       if (modelVerdict(oldBody, ['Googlebot'], bytes).allowed !== modelVerdict(newBody, ['Googlebot'], bytes).allowed) changed++;
     }
     expect(report.checked - report.unchanged).toBe(changed);
+  });
+});
+
+describe('audit names crawlers right (issue 11)', () => {
+  // junk user-agent lines as real files have them (appleinsider.com, www.uni-trier.de, www.sciencedaily.com)
+  const body = [
+    'User-agent: Mozilla/5.0 (compatible;contxbot/1.0)', 'Disallow: /', '',
+    'User-agent: Linux', 'Disallow: /', '',
+    'User-agent: MSIE 6.0', 'Disallow: /', '',
+    'User-agent: Googlebot', 'Disallow: /nogoogle/', '',
+    'User-agent: *', 'Disallow: /private/', '',
+  ].join('\n');
+  const MAILRU = 'Mozilla/5.0 (compatible; Linux x86_64; Mail.RU_Bot/2.0; +http://go.mail.ru/help/robots)';
+  const SPIDER360 = 'Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0); 360Spider';
+  const DAUMOA = 'Mozilla/5.0 (compatible; MSIE or Firefox mutant; not on Windows server;) Daumoa 4.0';
+  const ADSBOT = 'AdsBot-Google (+http://www.google.com/adsbot.html)';
+  const requests: [string, string][] = [
+    ['/private/a', CHROME], ['/x', 'Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0)'],
+    ['/private/a', MAILRU], ['/private/b', SPIDER360], ['/private/c', DAUMOA], ['/ok', DAUMOA],
+    ['/nogoogle/x.png', 'Googlebot-Image/1.0'], ['/private/y.png', 'Googlebot-Image/1.0'],
+    ['/private/z', ADSBOT], ['/nogoogle/', GOOGLEBOT],
+  ];
+  const report = (() => {
+    const audit = new RobotsAudit(() => parseRobots(body));
+    requests.forEach(([path, agent], i) => audit.addLine(line(path, agent), i + 1));
+    return audit.report();
+  })();
+  const rows = report.crawlers.map((c) => [c.agent, c.group, c.requests, c.disallowed]);
+  it('browsers are never crawlers, even when a junk group is named after a browser word (Mozilla, Linux, MSIE)', () => {
+    expect(report.otherRequests).toBe(2);
+    expect(rows.map((row) => row[0])).not.toContain('Mozilla');
+    expect(rows.map((row) => row[0])).not.toContain('Linux');
+    expect(rows.map((row) => row[0])).not.toContain('MSIE');
+  });
+  it('Mail.RU_Bot, 360Spider and Daumoa each get their own row and the * group', () => {
+    expect(rows).toEqual(expect.arrayContaining([['Mail.RU_Bot', '*', 1, 1], ['360Spider', '*', 1, 1], ['Daumoa', '*', 2, 1]]));
+  });
+  it('GoogleOnly_ Googlebot-Image follows the Googlebot group when the file has none of its own; AdsBot ignores *', () => {
+    expect(rows).toEqual(expect.arrayContaining([['Googlebot-Image', 'Googlebot', 2, 1], ['AdsBot-Google', null, 1, 0], ['Googlebot', 'Googlebot', 1, 1]]));
+    expect(report.crawlers.find((c) => c.agent === 'Googlebot-Image')?.rules).toEqual([{ line: 11, pattern: '/nogoogle/', requests: 1 }]);
+  });
+  it('crawlerName is linear and skips browser words and URLs', () => {
+    expect([MAILRU, SPIDER360, DAUMOA, 'Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)', 'Mozilla/5.0 (compatible; Foo/1.0; +http://foo.example/bot.html)'].map(crawlerName))
+      .toEqual(['Mail.RU_Bot', '360Spider', 'Daumoa', 'Slurp', 'Foo']);
+    const long = `Mozilla/5.0 (${'x'.repeat(100_000)}) FooBot/1.0`;
+    expect(crawlerName(long)).toBe('FooBot');
+  });
+  it('categories: search, ai-training, ai-assistant, seo, other', () => {
+    const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow:\n'));
+    const agents = [GOOGLEBOT, 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot', 'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', 'curl/8.4.0'];
+    agents.forEach((agent, i) => audit.addLine(line('/', agent), i + 1));
+    expect(Object.fromEntries(audit.report().crawlers.map((c) => [c.agent, c.category]))).toEqual({ Googlebot: 'search', GPTBot: 'ai-training', 'ChatGPT-User': 'ai-assistant', AhrefsBot: 'seo', curl: 'other' });
+  });
+  it('--top, --since and --until', () => {
+    const r = robotstxt(['audit', '--robots', robotsFile, '--top', '1', '--since', '2015-05-17T10:30:00Z', '--until', '2015-05-17T12:00', logFile]);
+    expect(r.stdout).toBe([
+      '11 log lines: 2 crawler requests (2 disallowed), 0 other requests, 1 malformed, 8 outside --since/--until',
+      'crawler            category  requests  disallowed   share  top rule             top disallowed path',
+      'Googlebot          search           1           1  100.0%  line 2 /private (1)  /private/a (1)',
+      '1 more crawler(s)                   1           1  100.0%',
+      'group: (*) the * group applies; (name) that crawler\'s group (Googlebot\'s for Googlebot-Image); (no group) none',
+    ].join('\n') + '\n');
+    for (const [args, message] of [[['--top', '0'], "--top must be a whole number from 1, got '0'"], [['--since', 'yesterday'], "--since must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got 'yesterday'"], [['--since', '2020-01-02', '--until', '2020-01-01'], '--until must be later than --since']] as [string[], string][]) {
+      const bad = robotstxt(['audit', '--robots', robotsFile, ...args, logFile]);
+      expect([bad.stderr, bad.status]).toEqual([`robotstxt: ${message}\n`, 2]);
+    }
+  });
+  it('--robots-dir on a log without hosts and without --host: a clear error, not a silent 0', () => {
+    const sites = join(dir, 'sites-nohost');
+    mkdirSync(sites, { recursive: true });
+    writeFileSync(join(sites, 'a.com.txt'), 'User-agent: *\nDisallow: /\n');
+    const r = robotstxt(['audit', '--robots-dir', sites, logFile]);
+    expect(r.stderr).toBe(`robotstxt: ${logFile}:1: the line names no host (a combined line without a host field), so its robots.txt is unknown: give --host <name>, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)\n`);
+    expect([r.stdout, r.status]).toEqual(['', 2]);
+  });
+  it('top paths of millions of rare ones stay honest: a path requested once never shows thousands', () => {
+    const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /\n'));
+    let n = 0;
+    for (let i = 0; i < 20_000; i++) audit.addLine(line(`/private/${i}`, BINGBOT), ++n);
+    for (let i = 0; i < 5; i++) audit.addLine(line('/hot', BINGBOT), ++n);
+    const paths = audit.report().crawlers[0].topDisallowedPaths;
+    // requests: exact since the path was last tracked; upTo: the most it can be, with what untracked time missed
+    expect(paths[0].path).toBe('/hot');
+    expect(paths[0].requests).toBe(5);
+    expect(paths[0].upTo).toBeGreaterThanOrEqual(5);
+    for (const path of paths.slice(1)) expect(path.requests).toBe(1);
+    for (const path of paths) expect(path.upTo).toBeLessThanOrEqual(20_000 / 2000 + 5); // the bound: dropped halves of 2,000
+
+  });
+});
+
+describe.skipIf(corpusMissingReason !== null)('audit of the real log mixed with its crawler lines in four formats (issue 11)', () => {
+  // a robots.txt naming some of the log's crawlers; `Mozilla` and `Yandex` claim nothing (a browser word;
+  // not a whole word of "YandexBot"), Googlebot-Image follows Googlebot (GoogleOnly)
+  const body = [
+    'User-agent: Googlebot', 'Disallow: /blog/geekery/', '',
+    'User-agent: bingbot', 'User-agent: msnbot', 'Disallow: /projects/', 'Disallow: /files/', '',
+    'User-agent: Yandex', 'Disallow: /', '',
+    'User-agent: Mozilla', 'Disallow: /', '',
+    'User-agent: *', 'Disallow: /presentations/', 'Disallow: /blog/tags/', '',
+  ].join('\n');
+  /** Each crawler of interest: how the test knows it from its User-Agent, and the group the reference applies. */
+  const CRAWLERS: { agent: string; test: RegExp; group: string }[] = [
+    { agent: 'Googlebot', test: /compatible; Googlebot\/2\.1/, group: 'Googlebot' },
+    { agent: 'Googlebot-Image', test: /^Googlebot-Image\//, group: 'Googlebot' },
+    { agent: 'bingbot', test: /compatible; bingbot\//, group: 'bingbot' },
+    { agent: 'msnbot', test: /^msnbot\//, group: 'msnbot' },
+    { agent: 'msnbot-media', test: /^msnbot-media\//, group: '*' },
+    { agent: 'YandexBot', test: /compatible; YandexBot\//, group: '*' },
+  ];
+  const ascii = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  /** The same request in JSON lines, CloudFront (documented field order, no #Fields line) or ALB form. */
+  const render = (format: number, r: NonNullable<ReturnType<typeof parseLogLine>>): string => {
+    const ua = r.userAgent as string;
+    if (format === 1) return JSON.stringify({ time_iso8601: iso(r.timeMs as number), remote_addr: r.client, request_uri: r.target, status: r.status, http_user_agent: ua, host: 'www.example.org' });
+    if (format === 2) {
+      const [stem, ...query] = r.target.split('?');
+      const at = iso(r.timeMs as number);
+      return [at.slice(0, 10), at.slice(11, 19), 'IAD89-C3', '1000', r.client, r.method, 'd1.cloudfront.net', stem, String(r.status), '-', encodeURI(ua), query.length > 0 ? query.join('?') : '-', '-', 'Miss', 'id==', 'www.example.org', 'https', '100', '0.010', '-', 'TLSv1.3', 'TLS_AES_128_GCM_SHA256', 'Miss', 'HTTP/1.1', '-', '-', '4000', '0.009', 'Miss', 'text/html', '100', '-', '-'].join('\t');
+    }
+    return `https ${iso(r.timeMs as number)} app/lb/1 ${r.client}:4000 10.0.0.1:80 0.000 0.001 0.000 ${r.status} ${r.status} 10 100 "${r.method} https://www.example.org:443${r.target} HTTP/1.1" "${ua}" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-1:1:targetgroup/t/1 "Root=1-1" "www.example.org" "-" 0 ${iso(r.timeMs as number)} "forward" "-" "-" "10.0.0.1:80" "200" "-" "-" TID_1`;
+  };
+  it('counts, per crawler, exactly the model\'s verdicts for its group', () => {
+    const dir = tempDir();
+    const robots = join(dir, 'robots.txt');
+    writeFileSync(robots, body);
+    const lines = readFileSync(CORPUS_LOG, 'latin1').split('\n').filter((text) => text !== '');
+    const expected = new Map<string, { requests: number; disallowed: number }>();
+    const formats = [0, 0, 0, 0];
+    const mixed = ['#Version: 1.0'];
+    lines.forEach((text, i) => {
+      const request = parseLogLine(text);
+      const ua = request?.userAgent ?? null;
+      const crawler = ua === null ? undefined : CRAWLERS.find((c) => c.test.test(ua));
+      const format = request !== null && ua !== null && ascii(ua) && ascii(request.target) && /^\S+$/.test(request.target) && request.status !== null ? i % 4 : 0;
+      formats[format]++;
+      mixed.push(format === 0 || request === null ? text : render(format, request));
+      if (crawler === undefined || request === null) return;
+      const counts = expected.get(crawler.agent) ?? { requests: 0, disallowed: 0 };
+      counts.requests++;
+      const path = request.target.split('?')[0];
+      if (path !== '/robots.txt' && !modelVerdict(body, [crawler.group], Buffer.from(request.target, 'latin1')).allowed) counts.disallowed++;
+      expected.set(crawler.agent, counts);
+    });
+    const log = join(dir, 'mixed.log');
+    writeFileSync(log, mixed.join('\n') + '\n', 'latin1');
+    expect(Math.min(...formats)).toBeGreaterThan(500); // every format is well represented
+    const r = robotstxt(['audit', '--robots', robots, '--format', 'json', log]);
+    const report = JSON.parse(r.stdout);
+    expect(report.lines).toBe(10000);
+    expect(report.malformed.count).toBe(1);
+    const got = Object.fromEntries(report.crawlers.filter((c: { agent: string }) => expected.has(c.agent)).map((c: { agent: string; group: string; requests: number; disallowed: number }) => [c.agent, { group: c.group, requests: c.requests, disallowed: c.disallowed }]));
+    const want = Object.fromEntries(CRAWLERS.map((c) => [c.agent, { group: c.group, ...(expected.get(c.agent) as { requests: number; disallowed: number }) }]));
+    expect(got).toEqual(want);
+    // the figures, for the reader (and a check that the model is not trivially all-allowed)
+    expect(want).toEqual({
+      'Googlebot': { group: 'Googlebot', requests: 509, disallowed: 95 },
+      'Googlebot-Image': { group: 'Googlebot', requests: 13, disallowed: 0 },
+      'bingbot': { group: 'bingbot', requests: 58, disallowed: 4 },
+      'msnbot': { group: 'msnbot', requests: 96, disallowed: 30 },
+      'msnbot-media': { group: '*', requests: 22, disallowed: 3 },
+      'YandexBot': { group: '*', requests: 64, disallowed: 38 },
+    });
+    expect(report.crawlers.map((c: { agent: string }) => c.agent)).not.toContain('Mozilla');
   });
 });

@@ -44,8 +44,19 @@ describe('lintRobots finds', () => {
   it('user-agent values that are not product tokens (spaces, junk): only the token is compared', () => {
     expect(lintRobots(bytes('User-agent: Google bot\nUser-agent: Googlebot/2.1\nUser-agent: Mozilla/5.0 (compatible; contxbot/1.0)\nUser-agent: 360Spider\nDisallow: /x\n'), { maxBytes: 0 }).findings).toEqual([
       { line: 1, severity: 'warning', code: 'agent-not-a-token', message: 'user-agent "Google bot": crawlers compare only its product token "Google" (the rest, after a space, is ignored)' },
-      { line: 3, severity: 'warning', code: 'agent-not-a-token', message: 'user-agent "Mozilla/5.0 (compatible; contxbot/1.0)": crawlers compare only its product token "Mozilla" (the rest, after a space, is ignored)' },
+      { line: 3, severity: 'warning', code: 'agent-browser-word', message: 'user-agent "Mozilla/5.0 (compatible; contxbot/1.0)": "Mozilla" is a browser or platform word, not a crawler\'s product token: no crawler follows this group (audit counts no request for it)' },
       { line: 4, severity: 'warning', code: 'agent-not-a-token', message: 'user-agent "360Spider" has no product token (letters, \'-\' and \'_\' first): it names no crawler' },
+    ]);
+  });
+  it('user-agent lines named after browser or platform words (Linux, MSIE 6.0) claim no crawler', () => {
+    expect(codes('User-agent: Linux\nUser-agent: MSIE 6.0\nUser-agent: MSIECrawler\nDisallow: /\n')).toEqual(['1 warning agent-browser-word', '2 warning agent-browser-word']);
+  });
+  it('content-signal and content-usage values are checked against their drafts', () => {
+    expect(lintRobots(bytes('User-agent: *\nContent-Signal: search=yes, ai-train=no, ai-input=yes\nContent-Signal: search=maybe, ai-everything=no\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=yes\nContent-Usage:\nAllow: /\n')).findings).toEqual([
+      { line: 3, severity: 'warning', code: 'content-signal-invalid', message: 'content-signal: search=maybe: the value must be yes or no' },
+      { line: 3, severity: 'warning', code: 'content-signal-invalid', message: 'content-signal: "ai-everything" is not one of search, ai-input, ai-train' },
+      { line: 5, severity: 'warning', code: 'content-usage-invalid', message: 'content-usage: train-ai=yes: the value must be y or n' },
+      { line: 6, severity: 'warning', code: 'content-usage-invalid', message: 'content-usage: no preferences (key=value, ...) given' },
     ]);
   });
   it('sitemap lines as the parser reads them: "Sitemaps:" is the sitemap key (keys match by prefix), its URL checked whole', () => {

@@ -1,30 +1,33 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
 import { statSync, writeFileSync } from 'node:fs';
-import { RobotsAudit, type AuditReport } from '../audit.js';
+import { RobotsAudit, type AuditReport, type CrawlerAudit } from '../audit.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from './lru-cache.js';
 import { canonicalHost, robotsFromDirectory, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
-import { parseLogLine } from '../log.js';
+import { LogLineReader, logTimeMs, type LogFieldNames } from '../log.js';
 import { RobotsCache, type RobotsCacheOptions } from '../fetch/robots-cache.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
-                       [--format table|json|html]
+                       [--format table|json|html] [--top N] [--since <time>] [--until <time>]
                        [--output <file>] [--mode google|rfc] [--max-bytes N] <log> [<log>]...
 
-Reads access logs (Apache/nginx common, combined or vhost_combined, detected per line; gzip files or
-standard input are recognised by their first bytes; - is standard input) and reports, per crawler, its
-requests, how many robots.txt disallowed, the rules that disallowed them and the most requested
-disallowed paths.
+Reads access logs (formats below; gzip files or standard input are recognised by their first bytes; - is
+standard input) and reports, per crawler, its category, the group it follows, its requests, how many
+robots.txt disallowed, the rules that disallowed them and the most requested disallowed paths.
 
-A request is a crawler's when its User-Agent contains a product token of the robots.txt (a user-agent
-line's token) as a whole word, case-insensitively, longest token first: that group applies. Otherwise,
-when the isbot package knows the User-Agent as a bot, the * group applies (the crawler is named after its
-User-Agent). Browsers are not audited. Malformed lines are counted and reported with their line numbers.
+Only bots are audited (the isbot package decides; browsers never are). A bot's User-Agent word that the
+robots.txt names as a product token (a user-agent line's token; the longest, case-insensitively) names the
+crawler and its group. Tokens that are browser or platform words (Mozilla, Linux, MSIE, ...) claim nothing.
+Otherwise the crawler is named after its User-Agent and follows its own group, Googlebot's for
+Googlebot-Image, -Video and -News, else the * group (AdsBot-Google: no group, allowed; it ignores *).
+A request of /robots.txt itself is never counted as disallowed. Categories (search, ai-training,
+ai-assistant, seo, other) come from the crawler-user-agents list and the vendors' crawler pages.
+Malformed lines are counted and reported with their line numbers.
 
 Options:
   --robots <file>       the site's robots.txt
@@ -34,8 +37,15 @@ Options:
   --fetch               with --store: first fetch the robots.txt of every host of the logs that the store
                         lacks or has stale (the logs are read twice: files, not standard input)
   --format table|json|html   table (default), one JSON object, or a self-contained HTML report with charts
+  --top N               the N crawlers with the most disallowed requests (the rest summed on one line)
+  --since <time>        only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a
+                        zone, or seconds since 1970 (a time without a zone is UTC)
+  --until <time>        only requests before this time
+  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
   --output <file>       write the report there instead of standard output
   --mode google|rfc     which rules apply (default google)
+
+${LOG_FORMATS_HELP}
 
 Fetch options (with --fetch; --now also judges stored records without it):
 ${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') && !line.startsWith('                          records')).join('\n')}
@@ -56,7 +66,19 @@ const OPTIONS = {
   output: { type: 'string' },
   mode: { type: 'string' },
   'max-bytes': { type: 'string' },
+  top: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  'log-field': { type: 'string', multiple: true },
 } as const;
+
+/** --since/--until: a time logTimeMs reads (ISO 8601, a date, seconds since 1970). */
+function timeOption(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = logTimeMs(String(value));
+  if (ms === null) throw usageError(`--${name} must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got '${String(value)}'`);
+  return ms;
+}
 
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, 'audit');
@@ -77,6 +99,12 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   if (values.host !== undefined && robotsDir === undefined) throw usageError('--host applies only with --robots-dir');
   const mode = modeOption(values.mode);
   const maxBytes = maxBytesOption(values['max-bytes']);
+  const topText = values.top === undefined ? '0' : String(values.top);
+  if (!/^\d{1,9}$/.test(topText) || (values.top !== undefined && Number(topText) === 0)) throw usageError(`--top must be a whole number from 1, got '${topText}'`);
+  const sinceMs = timeOption('since', values.since);
+  const untilMs = timeOption('until', values.until);
+  if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs) throw usageError('--until must be later than --since');
+  const logFields = logFieldsOption(values['log-field']);
 
   let robotsFor: (host: string | null) => RobotsTxt | null;
   if (robotsFile !== undefined) {
@@ -90,7 +118,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
       const name = host ?? defaultHost;
       return name === undefined ? null : canonicalHost(asciiLowerCase(name));
     };
-    if (fetching) await fetchLogHosts(positionals, hostOf, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr);
+    if (fetching) await fetchLogHosts(positionals, hostOf, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFieldsOption(values['log-field']));
     const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
     robotsFor = (host) => {
       const canonical = hostOf(host);
@@ -105,7 +133,8 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     };
   }
 
-  const audit = new RobotsAudit(robotsFor);
+  const defaultHost = (values.host as string | undefined) ?? null;
+  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top: Number(topText), requireHost: robotsDir !== undefined && defaultHost === null });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
@@ -115,7 +144,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const reader = await LineReader.open(log, 'log file');
     let lineNumber = 0;
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      for (const line of chunkLines(chunk)) audit.addLine(line, ++lineNumber, log);
+      for (const line of chunkLines(chunk)) audit.addLine(line, ++lineNumber, log, defaultHost);
       if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + reader.rawBytesRead)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
     }
     doneBytes += reader.rawBytesRead;
@@ -133,16 +162,21 @@ export async function runAudit(args: string[], write: (text: string) => void, st
 }
 
 function table(report: AuditReport): string {
-  const rows = report.crawlers.map((c) => [c.agent + (c.named ? '' : ' (*)'), String(c.requests), String(c.disallowed), c.requests === 0 ? '0%' : `${((100 * c.disallowed) / c.requests).toFixed(1)}%`, c.rules[0] === undefined ? '' : `line ${c.rules[0].line} ${c.rules[0].pattern} (${c.rules[0].requests})`, c.topDisallowedPaths[0] === undefined ? '' : `${c.topDisallowedPaths[0].path} (${c.topDisallowedPaths[0].requests})`]);
-  const header = ['crawler', 'requests', 'disallowed', 'share', 'top rule', 'top disallowed path'];
+  const groupNote = (c: CrawlerAudit): string => (c.group === null ? ' (no group)' : c.group === '*' ? ' (*)' : asciiLowerCase(c.group) === asciiLowerCase(c.agent) ? '' : ` (${c.group})`);
+  const pathText = (p: CrawlerAudit['topDisallowedPaths'][number]): string => `${p.path} (${p.requests === p.upTo ? p.requests : `${p.requests} to ${p.upTo}`})`;
+  const rows = report.crawlers.map((c) => [c.agent + groupNote(c), c.category, String(c.requests), String(c.disallowed), c.requests === 0 ? '0%' : `${((100 * c.disallowed) / c.requests).toFixed(1)}%`, c.rules[0] === undefined ? '' : `line ${c.rules[0].line} ${c.rules[0].pattern} (${c.rules[0].requests})`, c.topDisallowedPaths[0] === undefined ? '' : pathText(c.topDisallowedPaths[0])]);
+  const more = report.moreCrawlers;
+  if (more.crawlers > 0) rows.push([`${more.crawlers} more crawler(s)`, '', String(more.requests), String(more.disallowed), more.requests === 0 ? '0%' : `${((100 * more.disallowed) / more.requests).toFixed(1)}%`, '', '']);
+  const header = ['crawler', 'category', 'requests', 'disallowed', 'share', 'top rule', 'top disallowed path'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const format = (cells: string[]): string => cells.map((cell, i) => (i >= 1 && i <= 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-  const disallowed = report.crawlers.reduce((sum, c) => sum + c.disallowed, 0);
+  const format = (cells: string[]): string => cells.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  const disallowed = report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + more.disallowed;
+  const outside = report.outsideTime > 0 ? `, ${report.outsideTime} outside --since/--until` : '';
   return [
-    `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${disallowed} disallowed), ${report.otherRequests} other requests, ${report.malformed.count} malformed`,
+    `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${disallowed} disallowed), ${report.otherRequests} other requests, ${report.malformed.count} malformed${outside}`,
     format(header),
     ...rows.map(format),
-    '(*) not named in robots.txt: its * group applies',
+    'group: (*) the * group applies; (name) that crawler\'s group (Googlebot\'s for Googlebot-Image); (no group) none',
   ].join('\n') + '\n';
 }
 
@@ -150,16 +184,17 @@ function table(report: AuditReport): string {
  * audit --fetch: reads the logs once for their hosts, then fetches (within the limits) those the store lacks
  * or has stale. The audit itself then reads the store like a robots directory.
  */
-async function fetchLogHosts(logs: string[], hostOf: (host: string | null) => RobotsHost | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void): Promise<void> {
+async function fetchLogHosts(logs: string[], hostOf: (host: string | null) => RobotsHost | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void, logFields: LogFieldNames): Promise<void> {
   const keys = new Set<string>();
   const buffer = new Uint8Array(CHUNK_BYTES);
   for (const log of logs) {
     const reader = await LineReader.open(log, 'log file');
+    const logReader = new LogLineReader({ fields: logFields });
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
       for (const line of chunkLines(chunk)) {
-        const request = parseLogLine(line);
-        if (request === null) continue; // counted and reported by the audit itself
-        const host = hostOf(request.vhost);
+        const request = logReader.read(line);
+        if (request === null || request === 'header') continue; // counted and reported by the audit itself
+        const host = hostOf(request.host);
         if (host !== null) keys.add(host.key);
       }
     }

@@ -4,7 +4,8 @@ import { availableParallelism } from 'node:os';
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED } from '../constants.js';
 import { DEFAULT_CACHE_BYTES, type MissingPolicy } from '../hosts.js';
 import { maxThreads } from '../pool.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { LogLineReader } from '../log.js';
 import { LineReader } from './lines.js';
 import { runCheckPipeline, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
@@ -44,10 +45,12 @@ Options:
   --only allowed|disallowed  print just the URLs with that verdict, one per line (a filter, like grep)
   --format text|jsonl     text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding
                           rule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}
-  --log                   input lines are access log lines (common, combined, vhost_combined); the request
-                          target is the URL. Lines that are not log lines are reported on stderr with their
-                          line numbers and skipped. With --robots-dir the host is the vhost field, or --host.
-  --host <name>           the host of --log requests without a vhost field (for --robots-dir)
+  --log                   input lines are access log lines (formats below); the request target is the URL.
+                          Lines that are not log lines are reported on stderr with their line numbers and
+                          skipped. With --robots-dir the host is the line's (vhost field, host key, ...),
+                          or --host.
+  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable; see below)
+  --host <name>           the host of --log requests whose line names none (for --robots-dir)
   --stats                 at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,
                           peak memory, and with --robots-dir the hosts compiled, missing, evicted
                           and cached, and the largest window
@@ -56,6 +59,8 @@ Options:
                           available cores with --robots, 1 with --robots-dir (there each thread answers
                           its own share of the hosts with its own share of --cache-mb). Output order is
                           kept.
+
+\${LOG_FORMATS_HELP}
 
 Fetch options (with --fetch; --now also judges stored records without it):
 ${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') && !line.startsWith('                          records')).join('\n')}
@@ -84,6 +89,7 @@ const OPTIONS = {
   format: { type: 'string' },
   log: { type: 'boolean' },
   host: { type: 'string' },
+  'log-field': { type: 'string', multiple: true },
 } as const;
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
@@ -126,13 +132,15 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
   const fromLog = values.log === true;
   if (values.host !== undefined && !fromLog) throw usageError('--host applies only with --log');
+  if (values['log-field'] !== undefined && !fromLog) throw usageError('--log-field applies only with --log');
+  const logFields = logFieldsOption(values['log-field']);
 
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes).matcher(agents) }
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: Number(cacheText) << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
   const started = performance.now();
   const reader = await LineReader.open(positionals[0], 'URL file');
-  const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null } : null, inputBytes: reader.knownSize };
+  const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
   let cache: RobotsCache | null = null;
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form

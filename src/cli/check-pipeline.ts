@@ -15,6 +15,7 @@ import { RobotsPool, HostShardPool, SharedSlotRing, type SharedSlot, type HostsS
 import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './lines.js';
 import type { RobotsMatcher } from '../matcher.js';
 import type { Writable } from 'node:stream';
+import { logTargetsOfChunk, type LogLineReader } from '../log.js';
 
 /**
  * Start workers once this much input is known to come. With one robots.txt a line costs a quarter of a
@@ -55,8 +56,8 @@ export interface CheckPlan {
   threads: number;
   format: OutputFormat;
   filter: number;
-  /** Input lines are access log lines; defaultHost: the host of requests without a vhost field (--host). */
-  log: { defaultHost: string | null } | null;
+  /** Input lines are access log lines, read by reader; defaultHost: the host of requests whose line names none (--host). */
+  log: { defaultHost: string | null; reader: LogLineReader } | null;
   /** Size of the input when it is a regular file (workers may start at once), else null. */
   inputBytes: number | null;
   /** Robots directory: where this thread gets bodies instead of the directory (check --fetch), and how many at once. */
@@ -289,7 +290,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       let numbers: Uint32Array | null = null;
       const firstNumber = inputLine;
       if (plan.log !== null) {
-        const targets = core().extractLogTargets(chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
+        const targets = logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
         for (const line of targets.malformedLines) {
           if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: line ${line}: not an access log line with a request target: skipped\n`);
           reportedLogErrors++;

@@ -5,6 +5,7 @@ import { RobotsError } from '../errors.js';
 import { parseRobots, agentTokenProblem, type RobotsTxt, type RobotsMode } from '../robots.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
 import { fileError, readFileBounded, readLimit } from '../robots-file.js';
+import { LOG_FIELD_NAMES, type LogFieldNames } from '../log.js';
 
 export { fileError };
 
@@ -68,4 +69,23 @@ export function warnAboutAgents(agents: readonly string[], stderr: (text: string
     const problem = agentTokenProblem(agent);
     if (problem !== null) stderr(`robotstxt: warning: ${problem}\n`);
   }
+}
+
+/** The log formats read by check --log, diff --log, audit and fetch --log (one text for every command's help). */
+export const LOG_FORMATS_HELP = `Log lines may be Apache/nginx common, combined (nginx's default) or vhost_combined with any fields
+after the User-Agent; JSON lines; CloudFront standard logs; or AWS ALB access logs, recognised per line.
+JSON keys are found by their usual names (request_uri, http_user_agent, host, time_iso8601, status,
+httpRequest.requestUrl, ...); --log-field <name>=<key> names one (name: ${LOG_FIELD_NAMES.join(', ')};
+a dotted key reaches a nested object).`;
+
+/** --log-field name=key (repeatable): the JSON keys of a JSON lines log. */
+export function logFieldsOption(value: unknown): LogFieldNames {
+  const fields: LogFieldNames = {};
+  for (const entry of (value as string[] | undefined) ?? []) {
+    const match = /^([A-Za-z]+)=(.+)$/.exec(entry);
+    if (match === null) throw usageError(`--log-field must be <name>=<key>, got '${entry}'`);
+    if (!(LOG_FIELD_NAMES as string[]).includes(match[1])) throw usageError(`--log-field: unknown field '${match[1]}' (one of ${LOG_FIELD_NAMES.join(', ')})`);
+    fields[match[1] as keyof LogFieldNames] = match[2];
+  }
+  return fields;
 }

@@ -1,7 +1,7 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
-import { core } from '../wasm/core.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents } from './common.js';
+import { logTargetsOfChunk, LogLineReader } from '../log.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
@@ -13,14 +13,17 @@ verdict changes, in each direction, with how often they were requested and the r
 
 Options:
   --urls <file>        one URL per line (- for standard input)
-  --log <file>         an access log (common, combined or vhost_combined); the request targets are the URLs.
-                       Lines that are not log lines are counted on stderr. Repeat for several logs.
+  --log <file>         an access log (formats below); the request targets are the URLs. Lines that are
+                       not log lines are counted on stderr. Repeat for several logs.
+  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
   --agent <token>      product token to check, e.g. Googlebot (repeat to pool several groups)
   --format text|json   text (default) or one JSON object
   --limit N            URLs and rules listed per direction in text (default 20; JSON lists all)
   --fail-on newly-disallowed|newly-allowed|any
                        exit 1 when the change newly disallows (or allows, or either) at least one request:
                        a CI job can gate a deploy on it
+
+\${LOG_FORMATS_HELP}
 
 Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file errors.
 
@@ -33,6 +36,7 @@ const OPTIONS = {
   agent: { type: 'string', multiple: true },
   urls: { type: 'string' },
   log: { type: 'string', multiple: true },
+  'log-field': { type: 'string', multiple: true },
   format: { type: 'string' },
   limit: { type: 'string' },
   'fail-on': { type: 'string' },
@@ -49,6 +53,8 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const logs = (values.log as string[] | undefined) ?? [];
   const urls = values.urls as string | undefined;
   if ((urls === undefined) === (logs.length === 0)) throw usageError('diff needs --urls <file> or --log <file> (not both)');
+  if (values['log-field'] !== undefined && logs.length === 0) throw usageError('--log-field applies only with --log');
+  const logFields = logFieldsOption(values['log-field']);
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
   const limitText = String(values.limit ?? '20');
@@ -68,10 +74,11 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   for (const log of logs) {
     // the request targets of the log lines, in bulk (the log reader of check --log)
     const reader = await LineReader.open(log, 'log file');
+    const logReader = new LogLineReader({ fields: logFields });
     let lineNumber = 0;
     let malformed = 0;
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      const targets = core().extractLogTargets(chunk, lineNumber + 1, false, null, 0);
+      const targets = logTargetsOfChunk(logReader, chunk, lineNumber + 1, false, null, 0);
       lineNumber += targets.lines;
       malformed += targets.malformed;
       if (targets.urls.length > 0) diff.addLines(targets.urls);

@@ -3,9 +3,9 @@ import { RobotsCache, type RobotsCacheEntry } from '../fetch/robots-cache.js';
 import { robotsOriginOf, type RobotsOrigin } from '../fetch/robots-fetch.js';
 import { RobotsStore } from '../fetch/robots-store.js';
 import type { RobotsEffect } from '../fetch/fetch-rules.js';
-import { parseLogLine } from '../log.js';
+import { LogLineReader } from '../log.js';
 import { RobotsError } from '../errors.js';
-import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB } from './common.js';
+import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { LineReader, chunkLines, CHUNK_BYTES } from './lines.js';
 
@@ -26,14 +26,18 @@ At the end, a summary per outcome on stderr (and progress while it runs, on a te
 
 Options:
   --urls <file>           URLs or host names, one per line (repeatable)
-  --log <file>            access log lines (common, combined, vhost_combined) (repeatable)
-  --host <name>           the host of --log requests without a vhost field or absolute target
+  --log <file>            access log lines (formats below) (repeatable)
+  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
+  --host <name>           the host of --log requests whose line names none (no vhost field, host key or
+                          absolute target)
   --force                 fetch every origin, fresh or not
   --format text|jsonl     text (default) or one JSON object per origin with the record
   --stats                 at the end, a line on stderr with the peak memory of the run
   --mode google|rfc       how statuses are read (google: 429 is a server error; rfc: it is a 4xx)
   --max-bytes N           keep at most N decoded bytes of each body (default 512000; 0 = 64 MiB)
 ${FETCH_OPTIONS_HELP}
+
+${LOG_FORMATS_HELP}
 
 Examples:
   robotstxt fetch --store ./robots example.com https://shop.example/a/page
@@ -44,6 +48,7 @@ const OPTIONS = {
   ...FETCH_OPTIONS,
   urls: { type: 'string', multiple: true },
   log: { type: 'string', multiple: true },
+  'log-field': { type: 'string', multiple: true },
   host: { type: 'string' },
   force: { type: 'boolean' },
   stats: { type: 'boolean' },
@@ -69,6 +74,8 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const urlFiles = (values.urls as string[] | undefined) ?? [];
   const defaultHost = values.host as string | undefined;
   if (defaultHost !== undefined && logs.length === 0) throw usageError('--host applies only with --log');
+  if (values['log-field'] !== undefined && logs.length === 0) throw usageError('--log-field applies only with --log');
+  const logFields = logFieldsOption(values['log-field']);
   const readStdin = positionals.includes('-') || (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && process.stdin.isTTY !== true);
   if (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && !readStdin) throw usageError('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
 
@@ -100,18 +107,20 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   if (readStdin) await eachLine(undefined, 'URL file', urlLine('stdin'));
   for (const file of urlFiles) await eachLine(file, 'URL file', urlLine(file));
   for (const log of logs) {
+    const logReader = new LogLineReader({ fields: logFields });
     await eachLine(log, 'log file', (line, number) => {
       if (line.trim() === '') return;
-      const request = parseLogLine(line);
+      const request = logReader.read(line);
+      if (request === 'header') return;
       const where = `${log}:${number}`;
       if (request === null) {
         bad.push({ where, why: 'not an access log line' });
         return;
       }
       if (/^https?:\/\//i.test(request.target)) add(request.target, where);
-      else if (request.vhost !== null) add(request.vhost, where);
+      else if (request.host !== null) add(request.host, where);
       else if (defaultHost !== undefined) add(defaultHost, where);
-      else bad.push({ where, why: 'no vhost field (give --host)' });
+      else bad.push({ where, why: 'the line names no host (give --host)' });
     });
   }
 

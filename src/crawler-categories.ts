@@ -1,0 +1,70 @@
+// What kind of crawler a User-Agent is (search, AI training, AI assistant, SEO, other): the maintained
+// crawler-user-agents list, and the vendors' own pages for what that list does not split. Used by audit.
+import { createRequire } from 'node:module';
+import { asciiLowerCase } from './robots.js';
+
+/** What a crawler does, for reports. */
+export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'seo' | 'other';
+
+/**
+ * AI crawlers that are not training crawlers, by each vendor's crawler documentation: fetchers that load a
+ * page because a user asked an assistant (ai-assistant), and AI search indexers (search).
+ *   OpenAI (platform.openai.com/docs/bots): ChatGPT-User (user actions), OAI-SearchBot (search).
+ *   Anthropic (Anthropic's "Does Anthropic crawl data from the web" help page): Claude-User, Claude-SearchBot.
+ *   Perplexity (docs.perplexity.ai/guides/bots): Perplexity-User, PerplexityBot (search).
+ *   Mistral (docs.mistral.ai/robots): MistralAI-User. DuckDuckGo (duckduckgo.com/duckassistbot): DuckAssistBot.
+ *   Meta (developers.facebook.com/docs/sharing/webmasters/web-crawlers): Meta-ExternalFetcher.
+ *   Amazon (developer.amazon.com/amazonbot): Amzn-User, Amzn-SearchBot. Kagi: kagi-fetcher.
+ *   Google (developers.google.com/search/docs/crawling-indexing/google-user-triggered-fetchers): Google-NotebookLM.
+ */
+const AI_NOT_TRAINING: Readonly<Record<string, CrawlerCategory>> = {
+  'chatgpt-user': 'ai-assistant', 'claude-user': 'ai-assistant', 'perplexity-user': 'ai-assistant', 'mistralai-user': 'ai-assistant',
+  'duckassistbot': 'ai-assistant', 'meta-externalfetcher': 'ai-assistant', 'amzn-user': 'ai-assistant', 'kagi-fetcher': 'ai-assistant',
+  'google-notebooklm': 'ai-assistant', 'gemini-deep-research': 'ai-assistant',
+  'oai-searchbot': 'search', 'claude-searchbot': 'search', 'perplexitybot': 'search', 'amzn-searchbot': 'search',
+};
+
+/** The maintained list's tags (crawler-user-agents) -> a category; ai-crawler is ai-training unless AI_NOT_TRAINING says otherwise. */
+const TAG_CATEGORY: Readonly<Record<string, CrawlerCategory>> = { 'search-engine': 'search', 'ai-crawler': 'ai-training', 'seo': 'seo' };
+
+interface KnownCrawler {
+  pattern: RegExp;
+  category: CrawlerCategory;
+}
+
+let knownCrawlers: KnownCrawler[] | null = null;
+
+/** The crawler-user-agents list (maintained; MIT), compiled once. */
+function known(): KnownCrawler[] {
+  if (knownCrawlers === null) {
+    const list = createRequire(import.meta.url)('crawler-user-agents') as { pattern: string; tags?: string[] }[];
+    knownCrawlers = [];
+    for (const entry of list) {
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(entry.pattern);
+      } catch {
+        continue; // a pattern this engine cannot read: that crawler stays "other"
+      }
+      const tag = (entry.tags ?? []).find((name) => TAG_CATEGORY[name] !== undefined);
+      knownCrawlers.push({ pattern, category: tag === undefined ? 'other' : TAG_CATEGORY[tag] });
+    }
+  }
+  return knownCrawlers;
+}
+
+/** The part of a User-Agent that categorisation reads: crawlers name themselves early. */
+const CATEGORY_SCAN_CHARS = 1024;
+
+/**
+ * A crawler's category: AI_NOT_TRAINING by its name, else the first entry of crawler-user-agents whose
+ * pattern matches the User-Agent (its first 1,024 characters), by that entry's tags; else other. Callers
+ * cache it per crawler (it tries some 1,500 patterns).
+ */
+export function crawlerCategory(name: string, userAgent: string): CrawlerCategory {
+  const direct = AI_NOT_TRAINING[asciiLowerCase(name)];
+  if (direct !== undefined) return direct;
+  const text = userAgent.slice(0, CATEGORY_SCAN_CHARS);
+  for (const entry of known()) if (entry.pattern.test(text)) return entry.category;
+  return 'other';
+}

@@ -1,0 +1,153 @@
+// The one log reader (src/log.ts): Apache/nginx with trailing fields, JSON lines (default and configured
+// keys), CloudFront and AWS ALB, each from a real-looking fixture; the same ten requests in each format give
+// the same answers in check --log, diff --log, audit and fetch --log.
+import { describe, it, expect } from 'vitest';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { robotstxt, tempDir } from './cli-helpers.js';
+import { LogLineReader, logTimeMs, parseLogLine, type LogRequest } from '../src/log.js';
+
+const FIXTURES = new URL('../examples/logs/', import.meta.url).pathname;
+const fixture = (name: string): string => join(FIXTURES, name);
+const SHOP = new URL('../examples/shop-robots.txt', import.meta.url).pathname;
+const CUSTOM_FIELDS = ['--log-field', 'target=req.line', '--log-field', 'userAgent=req.ua', '--log-field', 'host=site', '--log-field', 'time=at'];
+/** Each fixture holds the same ten requests (see the generator notes in each test), nine by crawlers. */
+const FORMATS: [string, string, string[]][] = [
+  ['nginx-combined-extra.log', 'combined', []],
+  ['cloudfront.log', 'cloudfront', []],
+  ['alb.log', 'alb', []],
+  ['nginx.jsonl', 'json', []],
+  ['gcp-load-balancer.jsonl', 'json', []],
+  ['app-custom.jsonl', 'json', CUSTOM_FIELDS],
+];
+const PATHS = ['/brands/kitchen', '/cart?id=1', '/checkout/summer', '/media/a.jpg', '/img/b.jpg', '/search?q=lamp', '/cart', '/help/index.html', '/robots.txt', '/account/orders'];
+
+/** The requests of a fixture, read line by line (header lines left out). */
+function requestsOf(name: string, fields: Record<string, string> = {}): LogRequest[] {
+  const reader = new LogLineReader({ fields });
+  return readFileSync(fixture(name), 'latin1').split('\n').filter((line) => line !== '').map((line) => reader.read(line)).filter((r): r is LogRequest => r !== 'header');
+}
+
+describe('LogLineReader: each format', () => {
+  it('nginx combined with $request_time and $http_x_forwarded_for after the User-Agent', () => {
+    const [first] = requestsOf('nginx-combined-extra.log');
+    expect(first).toEqual({
+      format: 'combined', host: null, vhost: null, client: '203.0.113.10', time: '21/Nov/2026:09:00:07 +0000', timeMs: Date.UTC(2026, 10, 21, 9, 0, 7),
+      method: 'GET', target: '/brands/kitchen', status: 200, referer: null, userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    });
+  });
+  it('CloudFront: header lines are headers; the User-Agent is URL-decoded (once or twice); x-host-header is the host', () => {
+    const reader = new LogLineReader();
+    const lines = readFileSync(fixture('cloudfront.log'), 'latin1').split('\n');
+    expect(reader.read(lines[0])).toBe('header');
+    expect(reader.read(lines[1])).toBe('header');
+    expect(reader.read(lines[3])).toEqual({
+      format: 'cloudfront', host: 'shop.example', vhost: 'shop.example', client: '203.0.113.11', time: '2026-11-21 10:01:07', timeMs: Date.UTC(2026, 10, 21, 10, 1, 7),
+      method: 'GET', target: '/cart?id=1', status: 200, referer: null, userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    });
+    expect((reader.read(lines[4]) as LogRequest).userAgent).toBe('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'); // written as %2520
+  });
+  it('CloudFront without a #Fields line uses the documented 33-field order; a #Fields line with fewer fields is followed', () => {
+    const line = readFileSync(fixture('cloudfront.log'), 'latin1').split('\n')[2];
+    expect(parseLogLine(line)?.target).toBe('/brands/kitchen');
+    const reader = new LogLineReader();
+    expect(reader.read('#Fields: date time cs-uri-stem cs(User-Agent) cs-uri-query x-host-header')).toBe('header');
+    expect(reader.read('2026-11-21\t10:00:00\t/a\tcurl/8.0\tx=1\tb.example')).toMatchObject({ target: '/a?x=1', userAgent: 'curl/8.0', host: 'b.example' });
+  });
+  it('ALB: the absolute request URL loses its default port; the host comes from it', () => {
+    const [, second] = requestsOf('alb.log');
+    expect(second).toEqual({
+      format: 'alb', host: 'shop.example', vhost: 'shop.example', client: '203.0.113.11', time: '2026-11-21T11:01:07.186641Z', timeMs: Date.UTC(2026, 10, 21, 11, 1, 7, 186),
+      method: 'GET', target: 'https://shop.example/cart?id=1', status: 200, referer: null, userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+    });
+    expect(parseLogLine('http 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET http://a.example:8080/p HTTP/1.1" "bot" - -')).toMatchObject({ target: 'http://a.example:8080/p', host: 'a.example' });
+  });
+  it('JSON: nginx escape=json keys, a request line split; GCP httpRequest.* keys; configured keys with a dotted path and epoch seconds', () => {
+    expect(requestsOf('nginx.jsonl')[1]).toMatchObject({ format: 'json', host: 'shop.example', method: 'GET', target: '/cart?id=1', status: 200, timeMs: Date.UTC(2026, 10, 21, 12, 1, 7) });
+    expect(requestsOf('gcp-load-balancer.jsonl')[1]).toMatchObject({ host: 'shop.example', target: 'https://shop.example/cart?id=1', client: '203.0.113.11', timeMs: Date.UTC(2026, 10, 21, 13, 1, 7) });
+    const custom = requestsOf('app-custom.jsonl', { target: 'req.line', userAgent: 'req.ua', host: 'site', time: 'at' });
+    expect(custom[1]).toMatchObject({ host: 'shop.example', method: 'GET', target: '/cart?id=1', timeMs: 1795266487000 });
+    expect(custom.map((r) => r.target)).toEqual(PATHS);
+  });
+  it('JSON strings are UTF-8: an escaped é becomes its two bytes, as in every other format', () => {
+    expect(parseLogLine('{"uri":"/caf\\u00e9","http_user_agent":"x"}')?.target).toBe('/caf\u00c3\u00a9');
+  });
+  it('what is not a request is null: other JSON, unknown # lines, a bare date line, an unclosed ALB quote', () => {
+    for (const line of ['{"message":"hello"}', '[1,2]', '{"uri": ', '# a comment', '2026-11-21 10:00:00 GET /', 'https 2026-11-21T11:00:00Z app/x 1.2.3.4:5 "GET /a HTTP/1.1']) expect(parseLogLine(line)).toBeNull();
+  });
+  it('logTimeMs reads Apache, ISO 8601 (zone-less is UTC) and epoch times', () => {
+    expect(logTimeMs('21/Nov/2026:09:00:07 +0100')).toBe(Date.UTC(2026, 10, 21, 8, 0, 7));
+    expect(logTimeMs('2026-11-21T09:00:07-02:00')).toBe(Date.UTC(2026, 10, 21, 11, 0, 7));
+    expect(logTimeMs('2026-11-21 09:00')).toBe(Date.UTC(2026, 10, 21, 9, 0));
+    expect(logTimeMs('2026-11-21')).toBe(Date.UTC(2026, 10, 21));
+    expect(logTimeMs('1795266427')).toBe(1795266427000);
+    expect(logTimeMs('yesterday')).toBeNull();
+  });
+  it('an unknown configured field is an INVALID_ARGUMENT', () => {
+    expect(() => new LogLineReader({ fields: { colour: 'x' } as never })).toThrow("unknown log field 'colour'");
+  });
+});
+
+describe('the same requests in every format give the same answers', () => {
+  for (const [name, , extra] of FORMATS) {
+    it(`audit ${name}`, () => {
+      const r = robotstxt(['audit', '--robots', SHOP, '--format', 'json', ...extra, fixture(name)]);
+      expect(r.stderr).toBe('');
+      const report = JSON.parse(r.stdout);
+      expect([report.lines, report.crawlerRequests, report.otherRequests, report.malformed.count]).toEqual([10, 9, 1, 0]);
+      expect(report.crawlers.map((c: { agent: string; group: string | null; category: string; requests: number; disallowed: number }) => [c.agent, c.group, c.category, c.requests, c.disallowed])).toEqual([
+        ['Googlebot', '*', 'search', 3, 1],
+        ['Googlebot-Image', 'Googlebot-Image', 'search', 2, 1],
+        ['GPTBot', '*', 'ai-training', 1, 1],
+        ['bingbot', '*', 'search', 1, 1],
+        ['AdsBot-Google', null, 'other', 1, 0],
+        ['ChatGPT-User', '*', 'ai-assistant', 1, 0],
+      ]);
+    });
+  }
+  it('check --log on all the formats in one file: input order, line numbers, the malformed line named', () => {
+    const dir = tempDir();
+    const mixed = join(dir, 'mixed.log');
+    writeFileSync(mixed, [...FORMATS.slice(0, 5).map(([name]) => readFileSync(fixture(name), 'latin1')), 'garbage\n'].join(''));
+    const r = robotstxt(['check', '--robots', SHOP, '--agent', 'Googlebot', '--log', '--format', 'jsonl', mixed]);
+    const rows = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: number; url: string; verdict: string });
+    expect(rows.length).toBe(50);
+    // 10 nginx lines, 2 CloudFront header lines, 10 CloudFront, 10 ALB, 10 JSON, 10 GCP, garbage last
+    expect(rows.map((row) => row.input)).toEqual([...Array.from({ length: 10 }, (_, i) => i + 1), ...Array.from({ length: 40 }, (_, i) => i + 13)]);
+    const paths = rows.map((row) => row.url.replace('https://shop.example', ''));
+    expect(paths).toEqual([...PATHS, ...PATHS, ...PATHS, ...PATHS, ...PATHS]);
+    const verdicts = rows.slice(0, 10).map((row) => row.verdict);
+    for (let i = 10; i < 50; i += 10) expect(rows.slice(i, i + 10).map((row) => row.verdict)).toEqual(verdicts);
+    expect(verdicts).toEqual(['allowed', 'disallowed', 'disallowed', 'allowed', 'allowed', 'disallowed', 'disallowed', 'allowed', 'allowed', 'disallowed']);
+    expect(r.stderr).toBe('robotstxt: line 53: not an access log line with a request target: skipped\nrobotstxt: 1 of 53 input lines were not access log lines\n');
+  });
+  it('check --robots-dir --log takes the host from CloudFront, ALB and JSON lines', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'sites'));
+    writeFileSync(join(dir, 'sites', 'shop.example.txt'), 'User-agent: *\nDisallow: /cart\n');
+    for (const name of ['cloudfront.log', 'alb.log', 'nginx.jsonl', 'gcp-load-balancer.jsonl']) {
+      const r = robotstxt(['check', '--robots-dir', join(dir, 'sites'), '--agent', 'Googlebot', '--log', '--only', 'disallowed', fixture(name)]);
+      expect(r.stdout.split('\n').filter((line) => line !== '').map((url) => url.replace(/^https?:\/\/shop\.example/, ''))).toEqual(['/cart?id=1', '/cart']);
+      expect(r.status).toBe(0);
+    }
+  });
+  it('diff --log reads the formats too (with --log-field for the custom keys)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'new.txt'), 'User-agent: *\nDisallow: /brands/\n');
+    for (const [name, , extra] of FORMATS) {
+      const r = robotstxt(['diff', SHOP, join(dir, 'new.txt'), '--agent', 'Googlebot', '--log', fixture(name), ...extra, '--format', 'json']);
+      const report = JSON.parse(r.stdout);
+      expect(report.newlyDisallowed.map((c: { url: string }) => c.url.replace('https://shop.example', ''))).toEqual(['/brands/kitchen']);
+    }
+  });
+  it('--log-field must be name=key with a known name', () => {
+    const bad: [string, string][] = [['nokey', "--log-field must be <name>=<key>, got 'nokey'"], ['colour=x', "--log-field: unknown field 'colour' (one of target, query, host, userAgent, time, method, status, client, referer)"]];
+    for (const [value, message] of bad) {
+      const r = robotstxt(['audit', '--robots', SHOP, '--log-field', value, fixture('nginx.jsonl')]);
+      expect(r.stderr).toBe(`robotstxt: ${message}\n`);
+      expect(r.status).toBe(2);
+    }
+    const r = robotstxt(['check', '--robots', SHOP, '--agent', 'x', '--log-field', 'host=h', fixture('nginx.jsonl')]);
+    expect([r.stderr, r.status]).toEqual(['robotstxt: --log-field applies only with --log\n', 2]);
+  });
+});
