@@ -41,6 +41,8 @@ export interface AuditReport {
   crawlers: CrawlerAudit[];
   /** Crawlers left out by top, summed. */
   moreCrawlers: { crawlers: number; requests: number; disallowed: number };
+  /** Requests of crawlers first seen after MAX_CRAWLERS others (a hostile or huge log), summed: exact counts. */
+  untracked: { requests: number; disallowed: number };
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
 }
@@ -93,8 +95,11 @@ interface UserAgentFacts {
   name: string;
 }
 
-/** Facts of this many User-Agents are kept; then the table starts again. */
+/** Facts of this many User-Agents (and this many of their characters, words included) are kept; then the table starts again. */
 const USER_AGENT_CACHE = 100_000;
+const USER_AGENT_CACHE_CHARS = 32 << 20;
+/** Crawlers tracked one by one (rules, paths); requests of crawlers first seen after them are summed in `untracked`. */
+export const MAX_CRAWLERS = 10_000;
 
 /** Accumulates an audit of access log lines against one robots.txt (or one per host). One per audit run. */
 export class RobotsAudit {
@@ -109,6 +114,8 @@ export class RobotsAudit {
   private readonly userAgents = new Map<string, UserAgentFacts>();
   private readonly categories = new Map<string, CrawlerCategory>();
   private readonly readers = new Map<string, LogLineReader>();
+  private readonly untracked = { requests: 0, disallowed: 0 };
+  private userAgentChars = 0;
 
   /** robotsFor: the robots.txt for a request's host (null: none, the request is allowed). */
   constructor(private readonly robotsFor: (host: string | null) => RobotsTxt | null, private readonly options: AuditOptions = {}) {}
@@ -118,8 +125,12 @@ export class RobotsAudit {
     if (facts === undefined) {
       const bot = isbot(userAgent);
       facts = { bot, words: bot ? [...new Set(userAgentWords(userAgent).flatMap((word) => asciiLowerCase(word.text).split('.')))].filter((word) => word !== '') : [], name: bot ? crawlerName(userAgent) : '' };
-      if (this.userAgents.size >= USER_AGENT_CACHE) this.userAgents.clear();
+      if (this.userAgents.size >= USER_AGENT_CACHE || this.userAgentChars > USER_AGENT_CACHE_CHARS) {
+        this.userAgents.clear();
+        this.userAgentChars = 0;
+      }
       this.userAgents.set(userAgent, facts);
+      this.userAgentChars += 2 * userAgent.length;
     }
     return facts;
   }
@@ -186,6 +197,12 @@ export class RobotsAudit {
     this.crawlerRequests++;
     const key = asciiLowerCase(crawler.agent);
     let state = this.crawlers.get(key);
+    if (state === undefined && this.crawlers.size >= MAX_CRAWLERS) {
+      // past the crawlers tracked one by one: counted, summed (memory stays bounded on hostile logs)
+      this.untracked.requests++;
+      if (robots !== null && crawler.group !== null && !robots.matcher(crawler.group).isAllowed(Buffer.from(request.target, 'latin1')) && !isRobotsTxtRequest(request.target)) this.untracked.disallowed++;
+      return;
+    }
     if (state === undefined) {
       let category = this.categories.get(key);
       if (category === undefined) {
@@ -243,6 +260,7 @@ export class RobotsAudit {
       malformed: { count: this.malformedCount, lines: this.malformedLines },
       crawlers: shown,
       moreCrawlers: { crawlers: rest.length, requests: rest.reduce((sum, c) => sum + c.requests, 0), disallowed: rest.reduce((sum, c) => sum + c.disallowed, 0) },
+      untracked: { ...this.untracked },
       timeline: [...this.hours].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([hour, counts]) => ({ hour, ...counts })),
     };
   }

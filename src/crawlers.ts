@@ -108,12 +108,15 @@ const nameable = (word: UserAgentWord): boolean => !isVersion(word.text) && isCr
 export function crawlerName(userAgent: string): string {
   const words = userAgentWords(userAgent);
   const byWord = words.find((word) => nameable(word) && CRAWLER_WORD.test(word.text));
-  if (byWord !== undefined) return byWord.text;
+  if (byWord !== undefined) return byWord.text.slice(0, MAX_NAME_CHARS);
   const compatible = words.findIndex((word) => asciiLowerCase(word.text) === 'compatible');
-  if (compatible >= 0 && compatible + 1 < words.length && nameable(words[compatible + 1])) return words[compatible + 1].text;
-  if (words.length > 0 && nameable(words[0]) && /^\s*[A-Za-z0-9]/.test(userAgent)) return words[0].text;
+  if (compatible >= 0 && compatible + 1 < words.length && nameable(words[compatible + 1])) return words[compatible + 1].text.slice(0, MAX_NAME_CHARS);
+  if (words.length > 0 && nameable(words[0]) && /^\s*[A-Za-z0-9]/.test(userAgent)) return words[0].text.slice(0, MAX_NAME_CHARS);
   const found = words.find((word) => !word.nested && word.product && nameable(word))
     ?? words.find((word) => !word.nested && nameable(word) && /^[A-Za-z]/.test(word.text))
     ?? words.find((word) => nameable(word) && /^[A-Za-z]/.test(word.text));
-  return found?.text ?? userAgent.trim().slice(0, 40);
+  return (found?.text ?? userAgent.trim()).slice(0, MAX_NAME_CHARS);
 }
+
+/** A crawler's name is cut to this many characters (a User-Agent may be one word of megabytes). */
+const MAX_NAME_CHARS = 64;

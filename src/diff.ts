@@ -21,8 +21,11 @@ export interface RuleCount {
 export interface DiffReport {
   /** URLs checked (requests or lines). */
   checked: number;
-  /** True when more distinct URLs changed than are listed (MAX_LISTED_URLS); the counts stay exact. */
+  /** True when more distinct URLs changed than are listed (MAX_LISTED_URLS, MAX_LISTED_BYTES); the counts stay exact. */
   truncated: boolean;
+  /** Requests whose verdict changes, per direction: exact, listed or not. */
+  newlyDisallowedRequests: number;
+  newlyAllowedRequests: number;
   unchanged: number;
   /** Allowed before, disallowed after: sorted by requests. */
   newlyDisallowed: ChangedUrl[];
@@ -38,6 +41,8 @@ const utf8 = new TextDecoder();
 
 /** Distinct changed URLs kept for the lists; requests beyond them are still counted, per direction and rule. */
 export const MAX_LISTED_URLS = 100_000;
+/** ... and at most this many bytes of them (URLs may be long): memory stays bounded. */
+export const MAX_LISTED_BYTES = 64 << 20;
 
 /** Accumulates the verdict changes between two matchers over batches of URL lines. One per diff. */
 export class RobotsDiff {
@@ -46,6 +51,7 @@ export class RobotsDiff {
   /** Requests of URLs not listed (past MAX_LISTED_URLS), per direction, and their rules. */
   private readonly unlisted = { disallowed: new Map<string, RuleCount>(), allowed: new Map<string, RuleCount>(), disallowedRequests: 0, allowedRequests: 0 };
   private readonly changed = new Map<string, ChangedUrl & { disallowedNow: boolean }>();
+  private listedBytes = 0;
 
   constructor(private readonly before: RobotsMatcher, private readonly after: RobotsMatcher) {}
 
@@ -64,8 +70,10 @@ export class RobotsDiff {
         const key = latin1.decode(bytes);
         const entry = this.changed.get(key);
         if (entry !== undefined) entry.requests++;
-        else if (this.changed.size < MAX_LISTED_URLS) this.changed.set(key, { url: utf8.decode(bytes), requests: 1, oldRule: this.before.explain(bytes).rule, newRule: this.after.explain(bytes).rule, disallowedNow: now[i] !== VERDICT_ALLOWED });
-        else this.countUnlisted(bytes, now[i] !== VERDICT_ALLOWED);
+        else if (this.changed.size < MAX_LISTED_URLS && this.listedBytes + bytes.length <= MAX_LISTED_BYTES) {
+          this.listedBytes += bytes.length;
+          this.changed.set(key, { url: utf8.decode(bytes), requests: 1, oldRule: this.before.explain(bytes).rule, newRule: this.after.explain(bytes).rule, disallowedNow: now[i] !== VERDICT_ALLOWED });
+        } else this.countUnlisted(bytes, now[i] !== VERDICT_ALLOWED);
       }
       start = end + 1;
     }
@@ -90,10 +98,15 @@ export class RobotsDiff {
     const strip = ({ disallowedNow: _, ...rest }: ChangedUrl & { disallowedNow: boolean }): ChangedUrl => rest;
     const newlyDisallowed = all.filter((c) => c.disallowedNow).map(strip);
     const newlyAllowed = all.filter((c) => !c.disallowedNow).map(strip);
-    const changedRequests = all.reduce((sum, c) => sum + c.requests, 0) + this.unlisted.disallowedRequests + this.unlisted.allowedRequests;
+    const requestsOf = (changes: ChangedUrl[]): number => changes.reduce((sum, c) => sum + c.requests, 0);
+    const newlyDisallowedRequests = requestsOf(newlyDisallowed) + this.unlisted.disallowedRequests;
+    const newlyAllowedRequests = requestsOf(newlyAllowed) + this.unlisted.allowedRequests;
+    const changedRequests = newlyDisallowedRequests + newlyAllowedRequests;
     return {
       checked: this.checked,
       truncated: this.truncated,
+      newlyDisallowedRequests,
+      newlyAllowedRequests,
       unchanged: this.checked - changedRequests,
       newlyDisallowed,
       newlyAllowed,

@@ -12,8 +12,15 @@ export function fileError(path: string, what: string, error: unknown): RobotsErr
   return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`);
 }
 
+/** A file that cannot be written (a report, a store file), named, as a FILE_UNWRITABLE RobotsError. */
+export function fileWriteError(path: string, what: string, error: unknown): RobotsError {
+  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new RobotsError('FILE_UNWRITABLE', `cannot write ${what} '${path}': ${code === 'ENOENT' ? 'no such directory' : describeErrno(code)}`);
+}
+
 function describeErrno(code: string): string {
   switch (code) {
+    case 'ENOSPC': return 'no space left on device';
     case 'ENOENT': return 'no such file';
     case 'EACCES': return 'permission denied';
     case 'EISDIR': return 'is a directory';

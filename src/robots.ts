@@ -319,10 +319,29 @@ export class RobotsTxt {
 const encoder = new TextEncoder();
 
 /** Parses a robots.txt body (bytes are the truth; a string is UTF-8 encoded once). Never throws on the body. Called once per file. */
-export function parseRobots(body: Uint8Array | string, options: RobotsOptions = {}): RobotsTxt {
-  // a plain Uint8Array view: Node's Buffer#subarray is several times slower per call
-  const bytes = typeof body === 'string' ? encoder.encode(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  return new RobotsTxt(bytes, options);
+export function parseRobots(body: RobotsBodyInput, options: RobotsOptions = {}): RobotsTxt {
+  return new RobotsTxt(bodyBytes(body), options);
+}
+
+/** What a robots.txt body may be given as: bytes (Uint8Array, Buffer, ArrayBuffer, DataView) or a string (UTF-8 encoded). */
+export type RobotsBodyInput = Uint8Array | ArrayBuffer | DataView | string;
+
+/**
+ * The bytes of a body as a plain Uint8Array view (Node's Buffer#subarray is several times slower per call).
+ * Anything else (an array of numbers, an object, a number, null) is an INVALID_ARGUMENT, never an empty file:
+ * an empty file allows everything, so reading junk as one would fail open.
+ */
+function bodyBytes(body: unknown): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body);
+  if (body instanceof Uint8Array || body instanceof DataView) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  const tag = Object.prototype.toString.call(body);
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(body as ArrayBuffer);
+  if (tag === '[object Uint8Array]' || tag === '[object DataView]') {
+    const view = body as ArrayBufferView; // from another realm (a vm context, a worker's structured clone)
+    return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  }
+  const what = body === null ? 'null' : Array.isArray(body) ? 'an array' : ArrayBuffer.isView(body) ? (body as object).constructor.name : typeof body;
+  throw new RobotsError('INVALID_ARGUMENT', `a robots.txt body must be a Uint8Array, ArrayBuffer, DataView or string, got ${what}`);
 }
 
 

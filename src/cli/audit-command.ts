@@ -1,6 +1,6 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
 import { statSync, writeFileSync } from 'node:fs';
-import { RobotsAudit, type AuditReport, type CrawlerAudit } from '../audit.js';
+import { RobotsAudit, MAX_CRAWLERS, type AuditReport, type CrawlerAudit } from '../audit.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
@@ -11,6 +11,7 @@ import { RobotsCache, type RobotsCacheOptions } from '../fetch/robots-cache.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
+import { fileWriteError } from '../robots-file.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
                        [--format table|json|html] [--top N] [--since <time>] [--until <time>]
@@ -156,7 +157,13 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (${where}${report.malformed.count > 10 ? ', ...' : ''})\n`);
   }
   const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'html' ? auditHtml(report, `robots.txt audit of ${positionals.join(', ')}`) : table(report);
-  if (values.output !== undefined) writeFileSync(values.output as string, text);
+  if (values.output !== undefined) {
+    try {
+      writeFileSync(values.output as string, text);
+    } catch (error) {
+      throw fileWriteError(values.output as string, 'report file', error);
+    }
+  }
   else write(text);
   return 0;
 }
@@ -166,11 +173,14 @@ function table(report: AuditReport): string {
   const pathText = (p: CrawlerAudit['topDisallowedPaths'][number]): string => `${p.path} (${p.requests === p.upTo ? p.requests : `${p.requests} to ${p.upTo}`})`;
   const rows = report.crawlers.map((c) => [c.agent + groupNote(c), c.category, String(c.requests), String(c.disallowed), c.requests === 0 ? '0%' : `${((100 * c.disallowed) / c.requests).toFixed(1)}%`, c.rules[0] === undefined ? '' : `line ${c.rules[0].line} ${c.rules[0].pattern} (${c.rules[0].requests})`, c.topDisallowedPaths[0] === undefined ? '' : pathText(c.topDisallowedPaths[0])]);
   const more = report.moreCrawlers;
-  if (more.crawlers > 0) rows.push([`${more.crawlers} more crawler(s)`, '', String(more.requests), String(more.disallowed), more.requests === 0 ? '0%' : `${((100 * more.disallowed) / more.requests).toFixed(1)}%`, '', '']);
+  const share = (part: number, whole: number): string => (whole === 0 ? '0%' : `${((100 * part) / whole).toFixed(1)}%`);
+  if (more.crawlers > 0) rows.push([`${more.crawlers} more crawler(s)`, '', String(more.requests), String(more.disallowed), share(more.disallowed, more.requests), '', '']);
+  const untracked = report.untracked;
+  if (untracked.requests > 0) rows.push([`crawlers past the first ${MAX_CRAWLERS.toLocaleString('en')}`, '', String(untracked.requests), String(untracked.disallowed), share(untracked.disallowed, untracked.requests), '', '']);
   const header = ['crawler', 'category', 'requests', 'disallowed', 'share', 'top rule', 'top disallowed path'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const format = (cells: string[]): string => cells.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-  const disallowed = report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + more.disallowed;
+  const disallowed = report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + more.disallowed + untracked.disallowed;
   const outside = report.outsideTime > 0 ? `, ${report.outsideTime} outside --since/--until` : '';
   return [
     `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${disallowed} disallowed), ${report.otherRequests} other requests, ${report.malformed.count} malformed${outside}`,

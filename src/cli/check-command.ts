@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED } from '../constants.js';
 import { DEFAULT_CACHE_BYTES, type MissingPolicy } from '../hosts.js';
 import { maxThreads } from '../pool.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LogLineReader } from '../log.js';
 import { LineReader } from './lines.js';
 import { runCheckPipeline, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
@@ -94,8 +94,7 @@ const OPTIONS = {
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, 'check');
-  const agents = (values.agent as string[] | undefined) ?? [];
-  if (agents.length === 0) throw usageError('check needs at least one --agent <token> (see robotstxt check --help)');
+  const agents = agentsOption(values.agent, 'check');
   warnAboutAgents(agents, stderr);
   const robotsFile = values.robots as string | undefined;
   const storeDir = values.store as string | undefined;

@@ -20,8 +20,19 @@ type Values = Record<string, string | boolean | (string | boolean)[] | undefined
 
 /** node:util parseArgs with unknown options and missing values turned into one-line usage errors. */
 export function parseCommandArgs(args: string[], options: NonNullable<ParseArgsConfig['options']>, command: string): { values: Values; positionals: string[] } {
+  // `--threads -1`: a value that starts with '-' is still the option's value (parseArgs would call it
+  // ambiguous); each option's own check then names what is wrong with it
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i].startsWith('--') ? args[i].slice(2) : null;
+    const next = args[i + 1];
+    if (name !== null && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && next !== '-' && !next.startsWith('--')) {
+      joined.push(`--${name}=${next}`);
+      i++;
+    } else joined.push(args[i]);
+  }
   try {
-    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: joined, options, allowPositionals: true, strict: true });
     return { values: values as Values, positionals };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '');
@@ -61,6 +72,14 @@ export function peakMemoryMiB(): number {
     // not Linux
   }
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/** --agent values (repeatable): at least one, none empty (an empty agent names no crawler: only * could apply). */
+export function agentsOption(value: unknown, command: string): string[] {
+  const agents = (value as string[] | undefined) ?? [];
+  if (agents.length === 0) throw usageError(`${command} needs at least one --agent <token> (see robotstxt ${command} --help)`);
+  if (agents.some((agent) => agent.trim() === '')) throw usageError(`--agent must name a crawler (a product token such as Googlebot), got '${agents.find((agent) => agent.trim() === '')}'`);
+  return agents;
 }
 
 /** Warns on stderr (once per agent) about agents that can only get the * group (see agentTokenProblem). */

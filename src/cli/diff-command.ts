@@ -1,7 +1,7 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
 import { logTargetsOfChunk, LogLineReader } from '../log.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
@@ -47,8 +47,7 @@ const OPTIONS = {
 export async function runDiff(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, OPTIONS, 'diff');
   if (positionals.length !== 2) throw usageError(`diff needs <old-robots> and <new-robots>, got ${positionals.length} file(s) (see robotstxt diff --help)`);
-  const agents = (values.agent as string[] | undefined) ?? [];
-  if (agents.length === 0) throw usageError('diff needs at least one --agent <token> (see robotstxt diff --help)');
+  const agents = agentsOption(values.agent, 'diff');
   warnAboutAgents(agents, stderr);
   const logs = (values.log as string[] | undefined) ?? [];
   const urls = values.urls as string | undefined;
@@ -86,11 +85,10 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
     if (malformed > 0) stderr(`robotstxt: ${log}: ${malformed} of ${lineNumber} lines were not access log lines (skipped)\n`);
   }
   const report = diff.report();
-  if (format === 'json') stdout(JSON.stringify({ agents, old: positionals[0], new: positionals[1], ...report }, null, 2) + '\n');
+  if (format === 'json') writeJsonReport({ agents, old: positionals[0], new: positionals[1], ...report }, stdout);
   else stdout(textReport(report, positionals[0], positionals[1], agents, Number(limitText)));
-  const requestsOf = (changes: ChangedUrl[]): number => changes.reduce((sum, change) => sum + change.requests, 0);
-  const disallowed = requestsOf(report.newlyDisallowed);
-  const allowed = requestsOf(report.newlyAllowed);
+  const disallowed = report.newlyDisallowedRequests;
+  const allowed = report.newlyAllowedRequests;
   const failed = failOn === 'newly-disallowed' ? disallowed > 0 : failOn === 'newly-allowed' ? allowed > 0 : failOn === 'any' ? disallowed + allowed > 0 : false;
   if (failed) stderr(`robotstxt: diff: --fail-on ${String(failOn)}: ${failOn === 'newly-allowed' ? allowed : failOn === 'any' ? disallowed + allowed : disallowed} request(s) change\n`);
   return failed ? 1 : 0;
@@ -98,9 +96,30 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
 
 const ruleText = (rule: { kind: string; line: number; pattern: string } | null): string => (rule === null ? 'no rule' : `${rule.kind} ${rule.pattern} (line ${rule.line})`);
 
-function section(title: string, changes: ChangedUrl[], rules: RuleCount[], limit: number): string[] {
-  const requests = changes.reduce((sum, c) => sum + c.requests, 0);
-  const lines = [`${title}: ${requests} request(s) of ${changes.length} distinct URL(s)`];
+/**
+ * The JSON report written piece by piece: one changed URL per write, so that no string holds the whole report
+ * (100,000 URLs of 12 KB each would exceed what one string can be). The same object JSON.stringify(report, null, 2) gives.
+ */
+function writeJsonReport(report: Record<string, unknown>, write: (text: string) => void): void {
+  const entries = Object.entries(report);
+  write('{\n');
+  entries.forEach(([key, value], index) => {
+    const comma = index < entries.length - 1 ? ',' : '';
+    if (Array.isArray(value) && value.length > 0) {
+      write(`  ${JSON.stringify(key)}: [\n`);
+      value.forEach((item, i) => write(`    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}${i < value.length - 1 ? ',' : ''}\n`));
+      write(`  ]${comma}\n`);
+    } else {
+      write(`  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}${comma}\n`);
+    }
+  });
+  write('}\n');
+}
+
+function section(title: string, changes: ChangedUrl[], requests: number, truncated: boolean, rules: RuleCount[], limit: number): string[] {
+  const listed = changes.reduce((sum, c) => sum + c.requests, 0);
+  const distinct = truncated && listed < requests ? `more than ${changes.length} distinct URLs (${changes.length} listed, with ${listed} of the requests)` : `${changes.length} distinct URL(s)`;
+  const lines = [`${title}: ${requests} request(s) of ${distinct}`];
   if (changes.length === 0) return lines;
   if (rules.length > 0) {
     lines.push('  deciding rules now:');
@@ -116,7 +135,7 @@ function textReport(report: DiffReport, oldFile: string, newFile: string, agents
   return [
     `${oldFile} -> ${newFile} for ${agents.join(', ')}: ${report.checked} request(s) checked, ${report.unchanged} unchanged`,
     ...(report.truncated ? ['(more distinct URLs changed than are listed: the URL lists are cut, the counts are complete)'] : []),
-    ...section('newly disallowed', report.newlyDisallowed, report.disallowingRules, limit),
-    ...section('newly allowed', report.newlyAllowed, report.allowingRules, limit),
+    ...section('newly disallowed', report.newlyDisallowed, report.newlyDisallowedRequests, report.truncated, report.disallowingRules, limit),
+    ...section('newly allowed', report.newlyAllowed, report.newlyAllowedRequests, report.truncated, report.allowingRules, limit),
   ].join('\n') + '\n';
 }

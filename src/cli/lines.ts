@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import { CHAR_LF } from '../constants.js';
 import { fileError } from './common.js';
+import { RobotsError } from '../errors.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;
@@ -89,7 +90,7 @@ export class LineReader {
    * @param knownSize the input's size in bytes when it is known before reading (a regular file, not gzip),
    *   else null (a pipe, a terminal, gzip)
    */
-  private constructor(private readonly source: ByteSource, readonly knownSize: number | null) {}
+  private constructor(private readonly source: ByteSource, readonly knownSize: number | null, private readonly name: string, private readonly what: string, private readonly gzip: boolean) {}
 
   /** Bytes read from the file so far (compressed bytes for gzip input). */
   get rawBytesRead(): number {
@@ -131,7 +132,7 @@ export class LineReader {
         size = null;
       }
     }
-    return new LineReader(gzip ? gzipSource(fd, handle, start) : fdSource(fd, handle, start), size);
+    return new LineReader(gzip ? gzipSource(fd, handle, start) : fdSource(fd, handle, start), size, path ?? '-', what, gzip);
   }
 
   /**
@@ -139,16 +140,27 @@ export class LineReader {
    * a view of target, or of a larger buffer when one line does not fit; null when the input is exhausted.
    * No line is ever split or lost.
    */
+  /** One read from the source; a corrupt or truncated gzip stream is an error naming the input. */
+  private async read(buffer: Uint8Array, length: number): Promise<number> {
+    try {
+      return await this.source.read(buffer, length, buffer.length - length);
+    } catch (error) {
+      if (!this.gzip) throw fileError(this.name, this.what, error);
+      throw new RobotsError('FILE_UNREADABLE', `cannot read ${this.what} '${this.name}': corrupt or truncated gzip data (${(error as Error).message})`);
+    }
+  }
+
   async next(target: Uint8Array): Promise<Uint8Array | null> {
     let buffer = target.length > this.carry.length ? target : new Uint8Array(this.carry.length * 2 + PIPE_READ_BYTES);
     buffer.set(this.carry, 0);
     let length = this.carry.length;
+    let searched = this.carry.length; // the carry holds no LF
     this.carry = new Uint8Array(0);
     while (true) {
       // Fill while data flows: stop when nearly full, or after a short read (a slow producer such as
       // `tail -f` gets its lines answered now, not when a whole chunk has arrived).
       while (!this.ended && length < buffer.length) {
-        const bytesRead = await this.source.read(buffer, length, buffer.length - length);
+        const bytesRead = await this.read(buffer, length);
         if (bytesRead === 0) {
           this.ended = true;
           await this.source.close();
@@ -161,11 +173,14 @@ export class LineReader {
         if (length === 0) return null;
         return buffer.subarray(0, length);
       }
-      const lastLf = buffer.lastIndexOf(CHAR_LF, length - 1);
-      if (lastLf >= 0) {
+      // only the bytes not searched yet: a long line arriving in small reads stays linear
+      const found = buffer.subarray(searched, length).lastIndexOf(CHAR_LF);
+      if (found >= 0) {
+        const lastLf = searched + found;
         this.carry = buffer.slice(lastLf + 1, length);
         return buffer.subarray(0, lastLf + 1);
       }
+      searched = length;
       if (length < buffer.length) continue; // a short read inside one line: read on
       const bigger = new Uint8Array(buffer.length * 2); // one line longer than the buffer
       bigger.set(buffer.subarray(0, length));

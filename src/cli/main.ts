@@ -69,14 +69,50 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0); // the reader went away (e.g. | head): not an error
-  throw error;
-});
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+const command = process.argv[2];
+
+/**
+ * Standard output failed (a closed pipe, a full disk): what was written is incomplete, so the exit code must
+ * not be a verdict (test: 0 allowed, 1 disallowed; lint: 0 clean). Exit 2 and say so. `check` is a line
+ * filter: a reader that stops early (`| head`) is normal for it, as for grep, so a closed pipe exits 0 there.
+ */
+function outputFailed(error: NodeJS.ErrnoException): never {
+  if (error.code === 'EPIPE' && command === 'check') process.exit(0);
+  const reason = error.code === 'EPIPE' ? 'standard output was closed before everything was written' : `cannot write standard output: ${error.code === 'ENOSPC' ? 'no space left on device' : error.code ?? error.message}`;
+  process.stderr.write(`robotstxt: ${reason} (exit 2: the output is incomplete${command === 'test' ? ', no verdict' : ''})\n`);
+  process.exit(EXIT_USAGE);
+}
+
+const isOutputError = (error: unknown): error is NodeJS.ErrnoException => {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return (error as NodeJS.ErrnoException | null)?.syscall === 'write' || code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
+};
+
+process.stdout.on('error', (error: NodeJS.ErrnoException) => outputFailed(error));
+
+// SIGINT / SIGTERM: what was handed to standard output is written out (whole lines: every command writes whole
+// lines at a time), then the process ends by the same signal, as Unix tools do (a shell sees status 130 or
+// 143). Re-raising, not process.exit: exit waits for the thread pool, where a read of an idle pipe may block
+// for ever. A second signal, or output that cannot drain in 2 s, ends it at once.
+let stopping = false;
+for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
+  process.on(signal, () => {
+    const end = (): void => {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    };
+    if (stopping) end();
+    stopping = true;
+    setTimeout(end, 2000).unref();
+    process.stdout.write('', end);
+  });
+}
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (error: unknown) => {
+    if (isOutputError(error)) outputFailed(error);
     if (error instanceof RobotsError) {
       process.stderr.write(`robotstxt: ${error.message}\n`);
       process.exitCode = EXIT_USAGE;

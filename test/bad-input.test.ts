@@ -1,0 +1,216 @@
+// Issue 12: bad input never crashes, hangs, fails open or flips a verdict. One test per defect of the
+// hostile-input sweep (small limits and generated streams: no large fixtures), and a bounded fuzz run of the
+// commands on random bytes, lines and options. (Time and memory of the worst cases: bench/RESULTS.md.)
+import { describe, it, expect } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { CLI, robotstxt, tempDir } from './cli-helpers.js';
+import { parseRobots, RobotsAudit, RobotsError } from '../src/index.js';
+
+const dir = tempDir();
+const robots = join(dir, 'robots.txt');
+writeFileSync(robots, 'User-agent: *\nDisallow: /private\n');
+const logLine = (path: string, agent: string): string => `1.2.3.4 - - [21/Nov/2026:08:00:00 +0000] "GET ${path} HTTP/1.1" 200 1 "-" "${agent}"`;
+
+/** Runs the CLI with a shell pipeline around it (for closed pipes and full disks). */
+function shell(command: string): { status: number | null; stderr: string } {
+  const result = spawnSync('bash', ['-c', command.replaceAll('robotstxt ', `${process.execPath} ${CLI} `)], { encoding: 'utf8' });
+  return { status: result.status, stderr: result.stderr };
+}
+
+describe('the library never fails open on what is not a body (defect 8)', () => {
+  const body = 'User-agent: *\nDisallow: /\n';
+  it('Uint8Array, Buffer, ArrayBuffer, DataView and strings are bodies', () => {
+    const bytes = new TextEncoder().encode(body);
+    for (const input of [bytes, Buffer.from(body), bytes.buffer, new DataView(bytes.buffer), body]) {
+      expect(parseRobots(input).matcher('x').isAllowed('http://a/x')).toBe(false);
+    }
+  });
+  it('anything else is INVALID_ARGUMENT, never an empty (allow-all) file', () => {
+    for (const [input, what] of [[[1, 2], 'an array'], [{}, 'object'], [5, 'number'], [null, 'null'], [undefined, 'undefined'], [new Uint16Array(2), 'Uint16Array']] as [unknown, string][]) {
+      let error: unknown = null;
+      try {
+        parseRobots(input as string);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(RobotsError);
+      expect((error as RobotsError).code).toBe('INVALID_ARGUMENT');
+      expect((error as RobotsError).message).toBe(`a robots.txt body must be a Uint8Array, ArrayBuffer, DataView or string, got ${what}`);
+    }
+  });
+});
+
+describe('exit codes never claim a verdict that was not written (defects 9, 10)', () => {
+  it('test: a reader that closes the pipe early never turns DISALLOWED into exit 0 (allowed)', () => {
+    for (let i = 0; i < 5; i++) {
+      // either the verdict reached the pipe before the reader left (1), or the write failed (2)
+      const r = shell(`robotstxt test ${robots} x http://a/private | (exec 0<&-; true); exit \${PIPESTATUS[0]}`);
+      expect([1, 2]).toContain(r.status);
+      if (r.status === 2) expect(r.stderr).toBe('robotstxt: standard output was closed before everything was written (exit 2: the output is incomplete, no verdict)\n');
+    }
+  });
+  it('a write error (/dev/full) is one line and exit 2, for test and lint', () => {
+    const test = shell(`robotstxt test ${robots} x http://a/ > /dev/full; exit $?`);
+    expect(test).toEqual({ status: 2, stderr: 'robotstxt: cannot write standard output: no space left on device (exit 2: the output is incomplete, no verdict)\n' });
+    const lint = shell(`robotstxt lint ${robots} > /dev/full; exit $?`);
+    expect(lint).toEqual({ status: 2, stderr: 'robotstxt: cannot write standard output: no space left on device (exit 2: the output is incomplete)\n' });
+  });
+  it('check stays a line filter: | head -1 exits 0 with whole lines', () => {
+    const r = shell(`seq 1 200000 | sed 's#^#http://a/private/#' | robotstxt check --robots ${robots} --agent x | head -1; exit \${PIPESTATUS[2]}`);
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('SIGTERM and SIGINT: whole lines, then the process ends by that signal (status 143 or 130 in a shell) (defect 11)', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} while check streams to a slow pipe`, async () => {
+      const child = spawn(process.execPath, [CLI, 'check', '--robots', robots, '--agent', 'x', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.setEncoding('latin1');
+      child.stdout.on('data', (text: string) => { out += text; });
+      const lines = Array.from({ length: 50_000 }, (_, i) => `http://a/private/${i}`).join('\n') + '\n';
+      child.stdin.write(lines);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      child.kill(signal);
+      const ended = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (exitCode, bySignal) => resolve([exitCode, bySignal])));
+      expect(ended).toEqual([null, signal]);
+      expect(out.length).toBeGreaterThan(0);
+      expect(out.endsWith('\n')).toBe(true);
+      for (const line of out.split('\n').slice(0, -1)) expect(line).toMatch(/^disallowed\thttp:\/\/a\/private\/\d+$/);
+    });
+  }
+});
+
+it('a shell sees status 143 after SIGTERM, with stdin idle (an open pipe with nothing in it)', () => {
+  const r = shell(`(sleep 1.5) | (robotstxt check --robots ${robots} --agent x - & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; echo "status $?" >&2)`);
+  expect(r.stderr).toBe('status 143\n');
+});
+
+describe('clear errors instead of crashes (defects 14, 16, 19)', () => {
+  it('corrupt or truncated gzip input: one line naming the file, exit 2', () => {
+    const gz = join(dir, 'cut.gz');
+    writeFileSync(gz, gzipSync('http://a/x\n'.repeat(1000)).subarray(0, 40));
+    const r = robotstxt(['check', '--robots', robots, '--agent', 'x', gz]);
+    expect(r.stderr).toBe(`robotstxt: cannot read URL file '${gz}': corrupt or truncated gzip data (unexpected end of file)\n`);
+    expect(r.status).toBe(2);
+  });
+  it('audit --output into a missing folder names it, exit 2', () => {
+    const log = join(dir, 'one.log');
+    writeFileSync(log, logLine('/x', 'Googlebot/2.1') + '\n');
+    const r = robotstxt(['audit', '--robots', robots, '--output', join(dir, 'missing', 'a.html'), log]);
+    expect(r.stderr).toBe(`robotstxt: cannot write report file '${join(dir, 'missing', 'a.html')}': no such directory\n`);
+    expect(r.status).toBe(2);
+  });
+  it('negative and empty option values get their option\'s own message', () => {
+    const cases: [string[], string][] = [
+      [['check', '--robots', robots, '--agent', 'x', '--threads', '-1', '/dev/null'], "--threads must be a whole number from 1 to"],
+      [['check', '--robots', robots, '--agent', 'x', '--threads', '99999999999999999999', '/dev/null'], "--threads must be a whole number from 1 to"],
+      [['check', '--robots', robots, '--agent', 'x', '--max-bytes', '-5', '/dev/null'], "--max-bytes must be a whole number >= 0, got '-5'"],
+      [['diff', robots, robots, '--agent', 'x', '--urls', '/dev/null', '--limit', '-1'], "--limit must be a whole number, got '-1'"],
+      [['check', '--robots', robots, '--agent', '', '/dev/null'], "--agent must name a crawler (a product token such as Googlebot), got ''"],
+      [['diff', robots, robots, '--agent', ' ', '--urls', '/dev/null'], "--agent must name a crawler (a product token such as Googlebot), got ' '"],
+    ];
+    for (const [args, message] of cases) {
+      const r = robotstxt(args);
+      expect(r.stderr.startsWith(`robotstxt: ${message}`)).toBe(true);
+      expect(r.stderr.split('\n').length).toBe(2);
+      expect(r.status).toBe(2);
+    }
+  });
+});
+
+describe('bounded structures with exact totals (defects 3, 12)', () => {
+  it('audit: crawlers past the first 10,000 are summed, the totals stay exact', () => {
+    const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /private\n'));
+    for (let i = 0; i < 10_050; i++) audit.addLine(logLine(i % 2 === 0 ? '/private/x' : '/ok', `compatible; Crawler${i}bot/1.0`), i + 1);
+    const report = audit.report();
+    expect(report.crawlers.length).toBe(10_000);
+    expect(report.untracked).toEqual({ requests: 50, disallowed: 25 });
+    expect(report.crawlerRequests).toBe(10_050);
+    expect(report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + report.untracked.disallowed).toBe(5025);
+  });
+  it('diff: per-direction request totals are exact past the listed URLs, and the text says so', () => {
+    const oldFile = join(dir, 'old.txt');
+    const newFile = join(dir, 'new.txt');
+    writeFileSync(oldFile, 'User-agent: *\nDisallow:\n');
+    writeFileSync(newFile, 'User-agent: *\nDisallow: /search\n');
+    const many = join(dir, 'many.txt');
+    writeFileSync(many, Array.from({ length: 100_500 }, (_, i) => `/search?q=${i}`).join('\n') + '\n/search?q=100499\n');
+    const json = JSON.parse(robotstxt(['diff', oldFile, newFile, '--agent', 'x', '--urls', many, '--format', 'json']).stdout);
+    expect([json.newlyDisallowedRequests, json.newlyAllowedRequests, json.newlyDisallowed.length, json.truncated]).toEqual([100_501, 0, 100_000, true]);
+    const text = robotstxt(['diff', oldFile, newFile, '--agent', 'x', '--urls', many, '--fail-on', 'newly-disallowed']);
+    expect(text.stdout.split('\n')[2]).toBe('newly disallowed: 100501 request(s) of more than 100000 distinct URLs (100000 listed, with 100000 of the requests)');
+    expect(text.stderr).toBe('robotstxt: diff: --fail-on newly-disallowed: 100501 request(s) change\n');
+    expect(text.status).toBe(1);
+  });
+});
+
+describe('long lines however they arrive (defects 5, 6)', () => {
+  it('a 9 MiB quoted User-Agent: audit, check --log and diff --log answer the line; the name is cut to 64 characters', () => {
+    const log = join(dir, 'huge-agent.log');
+    writeFileSync(log, `${logLine('/private/a', `Big${'x'.repeat(9 << 20)}bot`)}\n${logLine('/ok', 'Googlebot/2.1')}\n`);
+    const audit = JSON.parse(robotstxt(['audit', '--robots', robots, '--format', 'json', log]).stdout);
+    expect(audit.crawlers.map((c: { agent: string; requests: number; disallowed: number }) => [c.agent.length, c.requests, c.disallowed])).toEqual([[64, 1, 1], [9, 1, 0]]);
+    expect(robotstxt(['check', '--robots', robots, '--agent', 'x', '--log', log]).stdout).toBe('disallowed\t/private/a\nallowed\t/ok\n');
+  });
+  it('a 4 MiB line written to a pipe 1 KiB at a time comes through whole', async () => {
+    const child = spawn(process.execPath, [CLI, 'check', '--robots', robots, '--agent', 'x', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('latin1');
+    child.stdout.on('data', (text: string) => { out += text; });
+    const line = `http://a/private/${'y'.repeat(4 << 20)}\n`;
+    for (let at = 0; at < line.length; at += 1024) {
+      if (!child.stdin.write(line.slice(at, at + 1024))) await new Promise((resolve) => child.stdin.once('drain', resolve));
+    }
+    child.stdin.end('http://a/ok\n');
+    const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    expect(status).toBe(0);
+    expect(out).toBe(`disallowed\t${line}allowed\thttp://a/ok\n`);
+  });
+});
+
+describe('fuzz: random bytes, lines and options through check, lint, diff and audit', () => {
+  const BYTE_POOL = [0x0a, 0x0d, 0x20, 0x22, 0x2a, 0x24, 0x2f, 0x3a, 0x3f, 0x5b, 0x5d, 0x5c, 0x7b, 0x7d, 0x00, 0xff, 0xc3, 0xa9, 0x09, 0x23];
+  const text = fc.array(fc.oneof(fc.constantFrom(...BYTE_POOL), fc.integer({ min: 0x20, max: 0x7e })), { maxLength: 300 }).map((bytes) => Buffer.from(bytes));
+  const snippets = fc.constantFrom('User-agent: *\n', 'Disallow: /', 'Allow: /a*b$', 'Sitemap: x', '\n', 'http://a/', '/private', '{"uri":"/x","http_user_agent":"bot"}', logLine('/private', 'Googlebot/2.1'), '#Fields: date time cs-uri-stem\n', '2026-11-21\t10:00:00\t/x\n', '<html>', '\xef\xbb\xbf');
+  const body = fc.array(fc.oneof(text, snippets.map((s) => Buffer.from(s, 'latin1'))), { maxLength: 12 }).map((parts) => Buffer.concat(parts));
+  const options = fc.record({
+    mode: fc.constantFrom([], ['--mode', 'rfc'], ['--mode', 'google'], ['--mode', 'nope']),
+    maxBytes: fc.constantFrom([], ['--max-bytes', '0'], ['--max-bytes', '7'], ['--max-bytes', '-1'], ['--max-bytes', 'x']),
+    gzip: fc.boolean(),
+  });
+  const commands = fc.constantFrom('check', 'check-log', 'check-jsonl', 'lint', 'diff', 'audit', 'audit-json');
+  it('exit 0, 1 or 2; whole lines; never an internal error; within a 96 MiB heap (60 runs)', () => {
+    let run = 0;
+    fc.assert(fc.property(commands, body, body, options, (command, robotsBytes, input, opts) => {
+      const case_ = join(dir, `fuzz-${run++}`);
+      mkdirSync(case_, { recursive: true });
+      const robotsPath = join(case_, 'robots.txt');
+      const inputPath = join(case_, opts.gzip ? 'input.gz' : 'input');
+      writeFileSync(robotsPath, robotsBytes);
+      writeFileSync(inputPath, opts.gzip ? gzipSync(input) : input);
+      const common = [...opts.mode, ...opts.maxBytes];
+      const args = {
+        'check': ['check', '--robots', robotsPath, '--agent', 'Googlebot', ...common, inputPath],
+        'check-log': ['check', '--robots', robotsPath, '--agent', 'Googlebot', '--log', ...common, inputPath],
+        'check-jsonl': ['check', '--robots', robotsPath, '--agent', 'Googlebot', '--format', 'jsonl', ...common, inputPath],
+        'lint': ['lint', ...common, robotsPath],
+        'diff': ['diff', robotsPath, robotsPath, '--agent', 'Googlebot', '--log', inputPath, ...common],
+        'audit': ['audit', '--robots', robotsPath, ...common, inputPath],
+        'audit-json': ['audit', '--robots', robotsPath, '--format', 'json', ...common, inputPath],
+      }[command];
+      // under a 96 MiB JavaScript heap: a run that outgrows it dies (exit 134), which fails the exit code check
+      const run_ = spawnSync(process.execPath, ['--max-old-space-size=96', CLI, ...args], { encoding: 'latin1', maxBuffer: 1 << 26 });
+      const r = { status: run_.status, stdout: run_.stdout, stderr: run_.stderr };
+      expect([0, 1, 2]).toContain(r.status);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.stdout === '' || r.stdout.endsWith('\n')).toBe(true);
+      if (command === 'check-jsonl' && r.status === 0) for (const line of r.stdout.split('\n').slice(0, -1)) JSON.parse(line);
+      if (command === 'audit-json' && r.status === 0) JSON.parse(r.stdout);
+    }), { numRuns: 60, seed: 20261122 });
+  });
+});
