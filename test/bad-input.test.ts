@@ -3,12 +3,12 @@
 // commands on random bytes, lines and options. (Time and memory of the worst cases: bench/RESULTS.md.)
 import { describe, it, expect } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, truncateSync, symlinkSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { CLI, robotstxt, tempDir } from './cli-helpers.js';
-import { parseRobots, RobotsAudit, RobotsError } from '../src/index.js';
+import { parseRobots, RobotsAudit, RobotsError, productToken, crawlerName } from '../src/index.js';
 
 const dir = tempDir();
 const robots = join(dir, 'robots.txt');
@@ -41,6 +41,19 @@ describe('the library never fails open on what is not a body (defect 8)', () => 
       expect((error as RobotsError).code).toBe('INVALID_ARGUMENT');
       expect((error as RobotsError).message).toBe(`a robots.txt body must be a Uint8Array, ArrayBuffer, DataView or string, got ${what}`);
     }
+  });
+});
+
+describe('size limits are a RobotsError, never a raw WebAssembly error (defect 7)', () => {
+  it('a body past 16 MiB with maxBytes 0 throws INPUT_TOO_LARGE; with the default limit it is read as its first 500 KiB', () => {
+    const body = new Uint8Array((16 << 20) + 10).fill(0x61);
+    body.set(new TextEncoder().encode('User-agent: *\nDisallow: /\n'));
+    expect(() => parseRobots(body, { maxBytes: 0 })).toThrow(new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${(16 << 20) + 10} bytes is larger than the 16777216-byte limit of one WebAssembly call`));
+    expect(parseRobots(body).matcher('x').isAllowed('http://a/x')).toBe(false);
+  });
+  it('the crawler\'s product token from a whole User-Agent header', () => {
+    expect(productToken(crawlerName('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'))).toBe('Googlebot');
+    expect(productToken(crawlerName('Googlebot-Image/1.0'))).toBe('Googlebot-Image');
   });
 });
 
@@ -170,6 +183,36 @@ describe('long lines however they arrive (defects 5, 6)', () => {
     const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     expect(status).toBe(0);
     expect(out).toBe(`disallowed\t${line}allowed\thttp://a/ok\n`);
+  });
+});
+
+describe('huge inputs are read only as far as needed (defects 2, 6)', () => {
+  it('one line of 1 GiB through gzip is refused after 128 MiB, naming where it starts, exit 2', () => {
+    const gz = join(dir, 'long-line.gz');
+    writeFileSync(gz, gzipSync(Buffer.concat([Buffer.from('http://a/ok\nhttp://a/'), Buffer.alloc((128 << 20) + 10, 0x62), Buffer.from('\n')]), { level: 1 }));
+    const r = robotstxt(['check', '--robots', robots, '--agent', 'x', gz]);
+    expect(r.stderr).toBe(`robotstxt: cannot read URL file '${gz}': the line at byte 13 is longer than 128 MiB, the longest line read\n`);
+    expect(r.status).toBe(2);
+  });
+  it('a 3 GB robots.txt (sparse): check, diff, audit and --robots-dir read 500 KiB; lint 16 MiB and says so; test refuses it', () => {
+    const huge = join(dir, 'huge-robots.txt');
+    writeFileSync(huge, 'User-agent: *\nDisallow: /private\n');
+    truncateSync(huge, 3 * 1024 ** 3);
+    const urls = join(dir, 'two-urls.txt');
+    writeFileSync(urls, 'http://a/private\nhttp://a/ok\n');
+    expect(robotstxt(['check', '--robots', huge, '--agent', 'x', urls]).stdout).toBe('disallowed\thttp://a/private\nallowed\thttp://a/ok\n');
+    expect(robotstxt(['diff', huge, robots, '--agent', 'x', '--urls', urls]).status).toBe(0);
+    const log = join(dir, 'huge-robots.log');
+    writeFileSync(log, logLine('/private/a', 'Googlebot/2.1') + '\n');
+    expect(JSON.parse(robotstxt(['audit', '--robots', huge, '--format', 'json', log]).stdout).crawlers[0].disallowed).toBe(1);
+    const sites = join(dir, 'huge-sites');
+    mkdirSync(sites, { recursive: true });
+    symlinkSync(huge, join(sites, 'a.txt'));
+    expect(robotstxt(['check', '--robots-dir', sites, '--agent', 'x', urls]).stdout).toBe('disallowed\thttp://a/private\nallowed\thttp://a/ok\n');
+    const lint = robotstxt(['lint', huge]);
+    expect(lint.stdout.split('\n').filter((line) => line.includes('[file-too-large-to-lint]'))).toEqual([`${huge}:3: warning: file is larger than 16 MiB: linting stops at this line (crawlers read only the first 500 KiB) [file-too-large-to-lint]`]);
+    const test = robotstxt(['test', huge, 'x', 'http://a/ok']);
+    expect([test.stderr, test.status]).toEqual(['robotstxt: a robots.txt body of 16777217 bytes is larger than the 16777216-byte limit of one WebAssembly call\n', 2]);
   });
 });
 

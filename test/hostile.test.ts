@@ -1,4 +1,4 @@
-// Hostile and huge inputs: correct verdicts, no throw, no blow-up. (How fast: bench/hostile.bench.ts.)
+// Hostile and huge inputs: correct verdicts, no throw, no blow-up. (Time and memory of the worst cases: npm run bench:hostile.)
 import { describe, it, expect } from 'vitest';
 import { parseRobots } from '../src/index.js';
 import { modelVerdict } from './model.js';

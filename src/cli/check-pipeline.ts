@@ -256,9 +256,9 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   };
 
   /** Answers in input order, each with the shared slot its chunk was read into (released once written). */
-  const inOrder: { answer: Promise<Answer>; slot: SharedSlot | null }[] = [];
+  const inOrder: { answer: Promise<Answer>; slot: SharedSlot | null; settled: boolean }[] = [];
   const writeFirst = async (): Promise<void> => {
-    const { answer, slot } = inOrder.shift() as { answer: Promise<Answer>; slot: SharedSlot | null };
+    const { answer, slot } = inOrder.shift() as { answer: Promise<Answer>; slot: SharedSlot | null; settled: boolean };
     const done = await answer;
     if (spec !== null) adaptWindow(done.verdicts, done.hosts ?? 0, done.runs ?? 0);
     if (done.reused === true) await writeOut(output, done.output);
@@ -321,7 +321,12 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         reusesBuffer = done.reused === true;
         answer = Promise.resolve(done);
       }
-      inOrder.push({ answer, slot });
+      const entry = { answer, slot, settled: false };
+      void answer.then(() => { entry.settled = true; }, () => { entry.settled = true; });
+      inOrder.push(entry);
+      await Promise.resolve(); // an answer made here is settled now
+      // answers that are ready go out at once, in order: a slow producer (tail -f) sees its lines answered
+      while (inOrder.length > 0 && inOrder[0].settled) await writeFirst();
       // a reused output buffer is written out before the next chunk is answered into it
       while (inOrder.length >= window || (reusesBuffer && inOrder.length > 0)) await writeFirst();
     }

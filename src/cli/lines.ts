@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import { CHAR_LF } from '../constants.js';
 import { fileError } from './common.js';
 import { RobotsError } from '../errors.js';
+import { MAX_BATCH_BYTES } from '../wasm/core.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;
@@ -85,6 +86,8 @@ function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array): By
  */
 export class LineReader {
   private carry: Uint8Array = new Uint8Array(0);
+  /** Bytes of the input handed out so far (for where a too-long line starts). */
+  private lineBytesBefore = 0;
   private ended = false;
   /**
    * @param knownSize the input's size in bytes when it is known before reading (a regular file, not gzip),
@@ -178,11 +181,16 @@ export class LineReader {
       if (found >= 0) {
         const lastLf = searched + found;
         this.carry = buffer.slice(lastLf + 1, length);
+        this.lineBytesBefore += lastLf + 1;
         return buffer.subarray(0, lastLf + 1);
       }
       searched = length;
       if (length < buffer.length) continue; // a short read inside one line: read on
-      const bigger = new Uint8Array(buffer.length * 2); // one line longer than the buffer
+      if (buffer.length >= MAX_LINE_BYTES) {
+        // a line longer than any batch the core takes: reported (never split, never silently dropped)
+        throw new RobotsError('INPUT_TOO_LARGE', `cannot read ${this.what} '${this.name}': the line at byte ${this.lineBytesBefore + 1} is longer than ${MAX_LINE_BYTES >> 20} MiB, the longest line read`);
+      }
+      const bigger = new Uint8Array(Math.min(buffer.length * 2, MAX_LINE_BYTES)); // one line longer than the buffer
       bigger.set(buffer.subarray(0, length));
       buffer = bigger;
     }
@@ -200,6 +208,9 @@ export function chunkLines(chunk: Uint8Array): string[] {
   for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
   return lines;
 }
+
+/** The longest line read: half of the largest batch the WebAssembly core takes (room for its output). */
+export const MAX_LINE_BYTES = MAX_BATCH_BYTES / 2;
 
 /** A pipe delivers at most this much per read on Linux; a shorter read means the producer is slower than us. */
 const PIPE_READ_BYTES = 65536;

@@ -2,6 +2,15 @@
 import { lintRobots } from '../lint.js';
 import { parseCommandArgs, usageError, modeOption } from './common.js';
 import { readFileBounded, readLimit } from '../robots-file.js';
+import { MAX_COMPILE_BYTES } from '../wasm/core.js';
+import { CHAR_LF } from '../constants.js';
+
+/** LF bytes in bytes. */
+const countLines = (bytes: Uint8Array): number => {
+  let count = 0;
+  for (let at = bytes.indexOf(CHAR_LF); at >= 0; at = bytes.indexOf(CHAR_LF, at + 1)) count++;
+  return count;
+};
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
 /** Standard input, at most `limit` bytes (the line reader: gzip is recognised as for every input). */
@@ -47,7 +56,16 @@ export async function runLint(args: string[], stdout: (text: string) => void): P
   const file = positionals[0];
   // '-': standard input (a pipe, a socket or a redirected file), read up to the same bound as a file
   const body = file === '-' ? await readStandardInput(readLimit(0)) : readFileBounded(file, readLimit(0));
-  const report = lintRobots(body, { mode: modeOption(values.mode), maxBytes: 0 });
+  // past what one WebAssembly call compiles (16 MiB; crawlers read 500 KiB of it anyway): the whole lines
+  // before that are linted, and the finding says where linting stopped
+  const lastLf = body.length > MAX_COMPILE_BYTES ? body.lastIndexOf(CHAR_LF, MAX_COMPILE_BYTES - 1) : -1;
+  const cut = body.length <= MAX_COMPILE_BYTES ? body.length : lastLf >= 0 ? lastLf + 1 : MAX_COMPILE_BYTES;
+  const report = lintRobots(body.subarray(0, cut), { mode: modeOption(values.mode), maxBytes: 0 });
+  if (cut < body.length) {
+    const lines = countLines(body.subarray(0, cut));
+    report.findings.push({ line: lines + 1, severity: 'warning', code: 'file-too-large-to-lint', message: `file is larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
+    report.warnings++;
+  }
   if (format === 'json') {
     stdout(JSON.stringify({ file, errors: report.errors, warnings: report.warnings, infos: report.infos, findings: report.findings }, null, 2) + '\n');
   } else {

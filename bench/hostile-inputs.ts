@@ -1,0 +1,144 @@
+// npm run bench:hostile: time and peak memory of the command line on the worst inputs of the hostile-input
+// sweep (issue 12), each beside a smaller or tidy input of the same kind measured in the same run, so that
+// "linear in its input" and "within a stated bound" can be read off. Inputs are generated and streamed to
+// the command's standard input (or are sparse files): nothing large is kept on disk.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createGzip } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import { writeSectionResults } from './results-file.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** Loaded before the command: its peak resident memory (VmHWM) on stderr when it exits. */
+const PEAK = `data:text/javascript,${encodeURIComponent('import { readFileSync } from "node:fs"; process.on("exit", () => { const m = /VmHWM:\\s+(\\d+)/.exec(readFileSync("/proc/self/status", "utf8")); process.stderr.write(`\\npeak-kib ${m ? m[1] : 0}\\n`); });')}`;
+
+interface Run {
+  seconds: number;
+  peakMiB: number;
+  status: number | null;
+  stderr: string;
+}
+
+/** Runs the command with input produced by feed (written with backpressure), or none. */
+async function run(args: string[], feed: ((input: Writable) => Promise<void>) | null): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', PEAK, CLI, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => { stderr += text; });
+  child.stdin.on('error', () => { /* the command stopped reading (an input it refuses): its status says why */ });
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  stopped = false;
+  void closed.then(() => {
+    stopped = true;
+    for (const writable of [child.stdin, ...waiting.splice(0)]) writable.emit('drain');
+  });
+  if (feed !== null) await feed(child.stdin).catch(() => undefined);
+  child.stdin.end();
+  const status = await closed;
+  const peak = /peak-kib (\d+)/.exec(stderr);
+  return { seconds: (performance.now() - started) / 1000, peakMiB: peak === null ? 0 : Number(peak[1]) / 1024, status, stderr: stderr.replace(/\npeak-kib \d+\n/, '').trim() };
+}
+
+/** Set when the running command has exited (it may stop reading early: an input it refuses). */
+let stopped = false;
+/** Streams between a feed and the command (gzip), woken when the command exits. */
+const waiting: Writable[] = [];
+
+/** Writes text pieces from next() until it returns null or the command has exited, waiting for drain. */
+async function stream(output: Writable, next: () => string | Buffer | null): Promise<void> {
+  for (let piece = next(); piece !== null && !stopped; piece = next()) {
+    if (!output.write(piece)) await new Promise((resolve) => output.once('drain', resolve));
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'robotstxt-hostile-'));
+const robots = join(dir, 'robots.txt');
+writeFileSync(robots, 'User-agent: *\nDisallow: /private\n');
+const rows: string[] = [];
+const row = (what: string, r: Run, note: string): void => {
+  const line = `| ${what} | ${r.seconds.toFixed(2)} s | ${r.peakMiB.toFixed(0)} MiB | ${r.status} | ${note || r.stderr.split('\n')[0].slice(0, 110)} |`;
+  rows.push(line);
+  console.log(line);
+};
+
+/** A gzip stream of one line of `bytes` bytes (plus a short one after), written as it is compressed. */
+const gzipLine = (bytes: number) => async (input: Writable): Promise<void> => {
+  const gzip = createGzip({ level: 1 });
+  waiting.push(gzip);
+  gzip.pipe(input);
+  const block = Buffer.alloc(1 << 20, 0x62);
+  gzip.write('http://a/');
+  let left = bytes;
+  await stream(gzip, () => {
+    if (left <= 0) return null;
+    const piece = left >= block.length ? block : block.subarray(0, left);
+    left -= piece.length;
+    return piece;
+  });
+  gzip.end('\nhttp://a/private\n');
+  if (!stopped) await new Promise((resolve) => { gzip.on('end', resolve); input.on('close', resolve); });
+};
+
+/** A log of `count` lines, each from a different bot ("compatible; Crawler<i>bot/1.0"). */
+const distinctBots = (count: number) => async (input: Writable): Promise<void> => {
+  let i = 0;
+  await stream(input, () => {
+    if (i >= count) return null;
+    let text = '';
+    for (const end = Math.min(count, i + 5000); i < end; i++) text += `1.2.3.4 - - [21/Nov/2026:08:00:00 +0000] "GET /private/${i} HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; Crawler${i}bot/1.0)"\n`;
+    return text;
+  });
+};
+
+/** `count` log lines, each with a different User-Agent of about `bytes` bytes. */
+const longAgents = (count: number, bytes: number) => async (input: Writable): Promise<void> => {
+  let i = 0;
+  await stream(input, () => {
+    if (i >= count) return null;
+    const words = `Ab${i} `.repeat(Math.ceil(bytes / `Ab${i} `.length)).slice(0, bytes);
+    i++;
+    return `1.2.3.4 - - [21/Nov/2026:08:00:00 +0000] "GET /private/x HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; ${words} Scanbot/1.0)"\n`;
+  });
+};
+
+console.log('| input | time | peak memory | exit | outcome |\n|---|---|---|---|---|');
+// 1. one long line through gzip: refused past 128 MiB (the longest line read), after reading only that much
+row('check: one 64 MiB line, gzip', await run(['check', '--robots', robots, '--agent', 'x', '-'], gzipLine(64 << 20)), 'answered (2 lines)');
+row('check: one 1 GiB line, gzip', await run(['check', '--robots', robots, '--agent', 'x', '-'], gzipLine(1 << 30)), '');
+// 2. distinct bots: time linear in lines, memory bounded (10,000 crawlers tracked, the rest summed)
+const bots = Number(process.env.HOSTILE_BOTS ?? 10_000_000);
+row('audit: 1 M lines, each a different bot', await run(['audit', '--robots', robots, '-'], distinctBots(1_000_000)), 'report written');
+row(`audit: ${(bots / 1e6).toFixed(0)} M lines, each a different bot`, await run(['audit', '--robots', robots, '-'], distinctBots(bots)), 'report written');
+// 3. long User-Agents: linear in their length
+row('audit: 1,000 different 100-byte User-Agents', await run(['audit', '--robots', robots, '-'], longAgents(1000, 100)), 'report written');
+row('audit: 1,000 different 8 KB User-Agents', await run(['audit', '--robots', robots, '-'], longAgents(1000, 8192)), 'report written');
+// 4. a 3 GB robots.txt (sparse): 500 KiB read by default, as from a 500 KiB file
+const small = join(dir, 'small.txt');
+writeFileSync(small, Buffer.alloc(500 << 10, 0x20));
+const huge = join(dir, 'huge.txt');
+writeFileSync(huge, '');
+rmSync(huge);
+await new Promise<void>((resolve, reject) => {
+  const truncate = spawn('truncate', ['-s', '3G', huge]);
+  truncate.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`truncate: ${code}`))));
+});
+const oneUrl = async (input: Writable): Promise<void> => { input.write('http://a/private\n'); };
+row('check --robots: a 500 KiB robots.txt', await run(['check', '--robots', small, '--agent', 'x', '-'], oneUrl), 'answered');
+row('check --robots: a 3 GB robots.txt (sparse)', await run(['check', '--robots', huge, '--agent', 'x', '-'], oneUrl), 'answered from its first 500 KiB');
+row('lint: a 3 GB robots.txt (sparse)', await run(['lint', huge], null), 'linted its first 16 MiB, said so');
+rmSync(dir, { recursive: true, force: true });
+
+const section = [
+  '## Hostile inputs (issue 12)',
+  '',
+  `Measured by \`npm run bench:hostile\` on ${new Date().toISOString().slice(0, 10)}: each input is streamed to the command's standard input (or is a sparse file), peak memory is the command's own VmHWM. Each worst case sits beside a smaller input of the same kind from the same run.`,
+  '',
+  '| input | time | peak memory | exit | outcome |',
+  '|---|---|---|---|---|',
+  ...rows,
+];
+console.log(writeSectionResults('hostile', section));
