@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import robotsParserModule from 'robots-parser';
 import { MultiHostMatcher, robotsFromMap } from '../src/index.js';
-import { core, encodeAgents } from '../src/wasm/core.js';
+import { core, encodeAgents } from '../src/wasm/core-node.js';
 import { hostRobots, hostPaths, seededRandom, shopRobots, shopUrls } from './data.js';
 import { medianOf, runCli } from './cli-runs.js';
 import { writeHostsResults } from './results-file.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import robotsParserModule from 'robots-parser';
 import { parseRobots } from '../src/index.js';
-import { core } from '../src/wasm/core.js';
+import { core } from '../src/wasm/core-node.js';
 import { shopRobots, largeRobots, shopUrls, urlsFromRuleValues } from './data.js';
 import { medianOf, runCli } from './cli-runs.js';
 import { writeMainResults } from './results-file.js';

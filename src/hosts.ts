@@ -11,7 +11,7 @@ import { domainToASCII } from 'node:url';
 import { join } from 'node:path';
 import { DEFAULT_MAX_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
 import { RobotsError } from './errors.js';
-import { core, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core.js';
+import { core, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core-node.js';
 import { HostEngine } from './wasm/hosts-engine.js';
 import { readLimit, readRobotsFileIfExists } from './robots-file.js';
 import { readStoredRecord } from './fetch/robots-store.js';

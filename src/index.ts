@@ -1,4 +1,5 @@
 // Public API of robotstxt-wasm.
+import './wasm/core-node.js'; // Node: the WebAssembly core is read from the package's build/ folder on first use
 export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';
 export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
 export { RobotsMatcher } from './matcher.js';

@@ -17,7 +17,7 @@ import {
   LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
   CHAR_LF,
 } from './constants.js';
-import { core, type LogTargets } from './wasm/core.js';
+import { core, type LogTargets } from './wasm/core-node.js';
 import { RobotsError } from './errors.js';
 
 /** Which format a log line was in. */

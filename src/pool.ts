@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { Piscina } from 'piscina';
 import { OUTPUT_ALL } from './constants.js';
 import { RobotsError } from './errors.js';
-import { wasmModule } from './wasm/core.js';
+import { wasmModule } from './wasm/core-node.js';
 import type { RobotsMatcher } from './matcher.js';
 import type { RobotsMode } from './robots.js';
 import type { HostChunkResult, MultiHostStats, MissingPolicy } from './hosts.js';

@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { RobotsError } from './errors.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
-import { MAX_COMPILE_BYTES } from './wasm/core.js';
+import { MAX_COMPILE_BYTES } from './wasm/core-node.js';
 
 /** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
 export function fileError(path: string, what: string, error: unknown): RobotsError {

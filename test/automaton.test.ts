@@ -4,7 +4,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
 import { parseRobots } from '../src/index.js';
-import { core, type BulkEngineSwitches } from '../src/wasm/core.js';
+import { core, type BulkEngineSwitches } from '../src/wasm/core-node.js';
 import { modelVerdict } from './model.js';
 import { raw } from './helpers.js';
 

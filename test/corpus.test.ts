@@ -4,7 +4,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRobots, type RobotsTxt } from '../src/index.js';
-import { core } from '../src/wasm/core.js';
+import { core } from '../src/wasm/core-node.js';
 import { modelVerdict } from './model.js';
 import { CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 

@@ -2,7 +2,7 @@
 // ID_* = behaviour RFC 9309 also requires; GoogleOnly_* = the reference's own departures.
 import { describe, it, expect } from 'vitest';
 import { parseRobots } from '../src/index.js';
-import { core } from '../src/wasm/core.js';
+import { core } from '../src/wasm/core-node.js';
 import { modelPath, modelNormalize } from './model.js';
 import { bytes, raw, expectVerdict, expectDecidingLine } from './helpers.js';
 

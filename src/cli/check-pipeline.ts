@@ -9,7 +9,7 @@
 // with its own cache (src/pool.ts); a worker's shards wait in its queue while it starts, so that no host
 // is compiled in two threads.
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, VERDICT_ALLOWED, CHAR_LF } from '../constants.js';
-import { core } from '../wasm/core.js';
+import { core } from '../wasm/core-node.js';
 import { MultiHostMatcher, robotsFromDirectory, type RobotsSource } from '../hosts.js';
 import { RobotsPool, HostShardPool, SharedSlotRing, type SharedSlot, type HostsSpec, type HostCounters, type OutputFormat, type LinesResult } from '../pool.js';
 import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './lines.js';

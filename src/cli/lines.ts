@@ -9,7 +9,7 @@ import type { Writable } from 'node:stream';
 import { CHAR_LF } from '../constants.js';
 import { fileError } from './common.js';
 import { RobotsError } from '../errors.js';
-import { MAX_BATCH_BYTES } from '../wasm/core.js';
+import { MAX_BATCH_BYTES } from '../wasm/core-node.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;

@@ -2,7 +2,7 @@
 import { lintRobots } from '../lint.js';
 import { parseCommandArgs, usageError, modeOption } from './common.js';
 import { readFileBounded, readLimit } from '../robots-file.js';
-import { MAX_COMPILE_BYTES } from '../wasm/core.js';
+import { MAX_COMPILE_BYTES } from '../wasm/core-node.js';
 import { CHAR_LF } from '../constants.js';
 
 /** LF bytes in bytes. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // robotstxt: the command line. One file per command; this file only dispatches and maps errors to exit codes.
 import { readFileSync } from 'node:fs';
+import '../wasm/core-node.js'; // the WebAssembly core, read from build/ on first use
 import { RobotsError } from '../errors.js';
 import { EXIT_USAGE } from './common.js';
 import { runTest, TEST_HELP } from './test-command.js';

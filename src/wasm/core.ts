@@ -25,8 +25,6 @@
 // - Work area: matchLines needs an LF right after the input (the sentinel that lets the core's line loop
 //   run without bounds checks) and 16 readable bytes after that (SENTINEL_SLACK). The core grows memory
 //   itself when it needs more, so views are re-created whenever memory.buffer changes.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE,
   FLAG_RFC_MODE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES,
@@ -94,20 +92,45 @@ export interface CoreMatch {
   disallowRule: number;
 }
 
-// From src/wasm/ (tests run the sources) or dist/src/wasm/ (the built package): the same file at the top.
-const WASM_CANDIDATES = ['../../build/robotstxt.wasm', '../../../build/robotstxt.wasm'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
 let compiledModule: WebAssembly.Module | null = null;
+let moduleLoader: (() => WebAssembly.Module) | null = null;
+
+/**
+ * How this thread gets the compiled module when it first needs it: Node's entries register a synchronous
+ * file loader (src/wasm/core-node.ts); other runtimes call initialize() (src/core-entry.ts) first.
+ */
+export function setWasmModuleLoader(loader: () => WebAssembly.Module): void {
+  moduleLoader = loader;
+}
+
+/** Sets the compiled module (initialize, or a worker given its parent's module). */
+export function setWasmModule(module: WebAssembly.Module): void {
+  compiledModule = module;
+}
+
+/** True once the module is compiled (or can be, synchronously, by a registered loader). */
+export function wasmModuleReady(): boolean {
+  return compiledModule !== null || moduleLoader !== null;
+}
 
 /** The compiled module, read and compiled once per thread (shareable with workers). */
 export function wasmModule(): WebAssembly.Module {
   if (compiledModule === null) {
-    const path = WASM_CANDIDATES.find((candidate) => existsSync(candidate));
-    if (path === undefined) {
-      throw new RobotsError('WASM_UNAVAILABLE', `the WebAssembly core is missing (looked for ${WASM_CANDIDATES.join(', ')}): run npm run build`);
-    }
-    compiledModule = new WebAssembly.Module(readFileSync(path));
+    if (moduleLoader === null) throw new RobotsError('WASM_UNAVAILABLE', 'the WebAssembly core is not loaded yet: await initialize() (from robotstxt-wasm/core) before parsing');
+    compiledModule = moduleLoader();
   }
   return compiledModule;
+}
+
+/** Byte arrays joined into one (no Buffer: this module runs in every runtime). */
+function concatBytes(pieces: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    joined.set(piece, at);
+    at += piece.length;
+  }
+  return joined;
 }
 
 const encoder = new TextEncoder();
@@ -480,7 +503,7 @@ export class WasmCore {
       done += lines;
       p = this.exports.lastJsonlInputEnd();
     }
-    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+    return pieces.length === 1 ? pieces[0] : concatBytes(pieces);
   }
 
   /**

@@ -1,0 +1,72 @@
+// robotstxt-wasm/core: the runtime-neutral entry, for browsers, Web Workers, Deno, Bun and edge runtimes.
+// Parsing, matching, explain, lint and diff, with no node: module and no Buffer. The WebAssembly module is
+// compiled once, asynchronously, by initialize(); everything after that is synchronous, as in Node. The Node
+// entry (robotstxt-wasm) adds files, the command line's pieces, worker pools, fetching and the store.
+import { setWasmModule, wasmModuleReady } from './wasm/core.js';
+import { RobotsError } from './errors.js';
+
+export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';
+export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
+export { RobotsMatcher } from './matcher.js';
+export type { Explanation, DecidingRule } from './matcher.js';
+export { RobotsError } from './errors.js';
+export type { RobotsErrorCode } from './errors.js';
+export { parseRobotsBody } from './parse/parser.js';
+export type { RobotsParseHandler, ParseNoticeCode } from './parse/parser.js';
+export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';
+export { lintRobots } from './lint.js';
+export type { LintReport, LintFinding } from './lint.js';
+export { RobotsDiff } from './diff.js';
+export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
+export { crawlerName } from './crawlers.js';
+
+/** Where initialize() may take the WebAssembly module from. */
+export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | string | Response | Promise<Response>;
+
+/** The module shipped with the package, beside this file's folder: dist/src/ -> build/robotstxt.wasm. */
+export const DEFAULT_WASM_URL = new URL('../../build/robotstxt.wasm', import.meta.url);
+
+let pending: Promise<void> | null = null;
+
+/**
+ * Compiles the WebAssembly core once per thread (a page, a Web Worker, a Deno or Bun process); call and await
+ * it before the first parseRobots. From source when given (a compiled module, the .wasm bytes, a URL or a
+ * fetch Response), else from DEFAULT_WASM_URL. A second call returns the first one's promise.
+ */
+export function initialize(source: WasmSource = DEFAULT_WASM_URL): Promise<void> {
+  if (pending === null) {
+    pending = compile(source).then(setWasmModule, (error: unknown) => {
+      pending = null;
+      throw error instanceof RobotsError ? error : new RobotsError('WASM_UNAVAILABLE', `the WebAssembly core could not be loaded: ${(error as Error).message}`);
+    });
+  }
+  return pending;
+}
+
+/** True once initialize() has finished (or in Node, where the module is read on first use). */
+export function isInitialized(): boolean {
+  return wasmModuleReady();
+}
+
+async function compile(source: WasmSource): Promise<WebAssembly.Module> {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source as BufferSource);
+  if (typeof source === 'string' || source instanceof URL) {
+    const url = new URL(source, DEFAULT_WASM_URL);
+    if (url.protocol === 'file:') {
+      // Node, Deno and Bun read files through node:fs (Node's fetch takes no file: URL); browsers never get here
+      const { readFile } = await import('node:fs/promises');
+      return WebAssembly.compile(await readFile(url));
+    }
+    return compileResponse(fetch(url));
+  }
+  return compileResponse(source);
+}
+
+async function compileResponse(response: Response | Promise<Response>): Promise<WebAssembly.Module> {
+  const answered = await response;
+  if (!answered.ok) throw new RobotsError('WASM_UNAVAILABLE', `the WebAssembly core could not be fetched from ${answered.url}: HTTP ${answered.status}`);
+  // streaming compilation needs the application/wasm type; without it, the bytes
+  if (typeof WebAssembly.compileStreaming === 'function' && answered.headers.get('content-type')?.startsWith('application/wasm') === true) return WebAssembly.compileStreaming(answered);
+  return WebAssembly.compile(await answered.arrayBuffer());
+}

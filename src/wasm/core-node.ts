@@ -1,0 +1,18 @@
+// The WebAssembly core for Node: the module is read from build/robotstxt.wasm with node:fs, synchronously, the
+// first time a thread needs it. Every Node entry (the package's index, the CLI, workers) imports this module,
+// which re-exports the runtime-neutral core (core.ts) with the loader registered.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { setWasmModuleLoader } from './core.js';
+import { RobotsError } from '../errors.js';
+
+// From src/wasm/ (tests run the sources) or dist/src/wasm/ (the built package): the same file at the top.
+const WASM_CANDIDATES = ['../../build/robotstxt.wasm', '../../../build/robotstxt.wasm'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
+
+setWasmModuleLoader(() => {
+  const path = WASM_CANDIDATES.find((candidate) => existsSync(candidate));
+  if (path === undefined) throw new RobotsError('WASM_UNAVAILABLE', `the WebAssembly core is missing (looked for ${WASM_CANDIDATES.join(', ')}): run npm run build`);
+  return new WebAssembly.Module(readFileSync(path));
+});
+
+export * from './core.js';

@@ -1,0 +1,149 @@
+// The runtime-neutral entry (robotstxt-wasm/core) everywhere WebAssembly runs: one verdict suite
+// (test/runtime/verdict-suite.mjs) in Node through the Node entry, in Node through the core entry, in headless
+// Chromium (a page served by a local node:http server, and a module Web Worker), and in Bun. Every runtime's
+// results must equal Node's.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as nodeApi from '../src/index.js';
+// @ts-expect-error plain JavaScript shared with the browser and Bun
+import { runVerdictSuite } from './runtime/verdict-suite.mjs';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
+const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
+const CORE_ENTRY = join(ROOT, 'dist', 'src', 'core-entry.js');
+
+/** The suite as Node's own entry answers it: what every runtime must give. */
+const expected = await runVerdictSuite({ ...nodeApi, RobotsDiff: nodeApi.RobotsDiff });
+
+describe('the runtime-neutral entry', () => {
+  it('imports no node: module and no Buffer anywhere in its module graph', () => {
+    const seen = new Set<string>();
+    const problems: string[] = [];
+    const walk = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+      for (const match of source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm)) {
+        const specifier = match[1] ?? match[2];
+        if (!specifier.startsWith('.')) problems.push(`${file} imports ${specifier}`);
+        else walk(resolve(join(file, '..'), specifier));
+      }
+      if (/(?<![A-Za-z])Buffer\b/.test(source)) problems.push(`${file} uses Buffer`);
+    };
+    walk(CORE_ENTRY);
+    expect(problems).toEqual([]);
+    expect(seen.size).toBeGreaterThan(8);
+  });
+  it('in Node, through robotstxt-wasm/core (initialize reads the file: URL): the same results', async () => {
+    const core = await import(CORE_ENTRY);
+    await core.initialize();
+    expect(await runVerdictSuite(core)).toEqual(expected);
+  });
+  it('package.json maps ./core and the non-Node conditions of . to it, with its types', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.exports['./core']).toEqual({ types: './dist/src/core-entry.d.ts', default: './dist/src/core-entry.js' });
+    expect(pkg.exports['.'].node).toEqual({ types: './dist/src/index.d.ts', default: './dist/src/index.js' });
+    expect(pkg.exports['.'].default).toEqual({ types: './dist/src/core-entry.d.ts', default: './dist/src/core-entry.js' });
+    for (const file of ['dist/src/core-entry.js', 'dist/src/core-entry.d.ts', 'dist/src/index.d.ts', 'build/robotstxt.wasm']) expect(existsSync(join(ROOT, file))).toBe(true);
+  });
+});
+
+const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
+const PAGE = `<!doctype html><meta charset="utf-8"><title>running</title>
+<script type="module">
+import * as api from '/dist/src/core-entry.js';
+import { runVerdictSuite } from '/test/runtime/verdict-suite.mjs';
+try {
+  await api.initialize();
+  window.pageResults = await runVerdictSuite(api);
+} catch (error) {
+  window.pageResults = { error: String(error) };
+}
+const worker = new Worker('/test/runtime/worker.mjs', { type: 'module' });
+window.workerResults = await new Promise((done) => { worker.onmessage = (event) => done(event.data); worker.onerror = (event) => done({ error: event.message }); });
+document.title = 'done';
+</script>`;
+
+if (CHROMIUM === undefined) console.warn('skipped: the browser tests need Chromium (apt-get install chromium; .ci/run installs it)');
+
+describe.skipIf(CHROMIUM === undefined)('in headless Chromium: a page and a Web Worker', () => {
+  let server: Server;
+  let origin = '';
+  beforeAll(async () => {
+    // the repository's own files (dist/, build/, test/runtime/), nothing outside it; the page itself at /
+    server = createServer((request, response) => {
+      const path = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
+      if (path === '/') {
+        response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+        return;
+      }
+      const file = resolve(ROOT, `.${path}`);
+      if (!file.startsWith(ROOT + sep) && file !== ROOT) {
+        response.writeHead(403).end();
+        return;
+      }
+      if (!existsSync(file) || !statSync(file).isFile()) {
+        response.writeHead(404).end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const address = server.address();
+    origin = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    await new Promise((closed) => server.close(closed));
+  });
+  it('the same results as Node, in the page and in a module Web Worker; only its own origin is fetched', async () => {
+    const { default: puppeteer } = await import('puppeteer-core');
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(() => document.title === 'done', { timeout: 30_000 });
+      const [pageResults, workerResults] = await page.evaluate(() => [(window as unknown as { pageResults: unknown }).pageResults, (window as unknown as { workerResults: unknown }).workerResults]);
+      expect(pageResults).toEqual(expected);
+      expect(workerResults).toEqual(expected);
+      expect(requested.filter((url) => !url.startsWith(origin))).toEqual([]);
+      expect(requested).toContain(`${origin}/build/robotstxt.wasm`);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!existsSync(BUN))('in Bun (the bun package from the npm registry)', () => {
+  it('the same results as Node', () => {
+    const run = spawnSync(BUN, [join(ROOT, 'test', 'runtime', 'bun-suite.mjs')], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    const output = JSON.parse(run.stdout) as { runtime: string; results: unknown };
+    expect(output.runtime).toMatch(/^bun \d+\.\d+/);
+    expect(output.results).toEqual(expected);
+  });
+});
+
+describe('the browser build\'s size', () => {
+  it('is what the README says (JavaScript of the core entry\'s module graph plus the .wasm, gzip, within 10%)', () => {
+    const files = new Set<string>();
+    const walk = (file: string): void => {
+      if (files.has(file)) return;
+      files.add(file);
+      for (const match of readFileSync(file, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)) walk(resolve(join(file, '..'), match[1]));
+    };
+    walk(CORE_ENTRY);
+    const gzipBytes = [...files, join(ROOT, 'build', 'robotstxt.wasm')].reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const stated = /browser build is\s+([\d.]+) KiB gzip/.exec(readme);
+    expect(stated).not.toBeNull();
+    expect(Math.abs(Number((stated as RegExpExecArray)[1]) * 1024 - gzipBytes) / gzipBytes).toBeLessThan(0.1);
+  });
+});
