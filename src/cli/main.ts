@@ -10,6 +10,7 @@ import { runLint, LINT_HELP } from './lint-command.js';
 import { runDiff, DIFF_HELP } from './diff-command.js';
 import { runAudit, AUDIT_HELP } from './audit-command.js';
 import { runFetch, FETCH_HELP } from './fetch-command.js';
+import { runTester, TESTER_HELP } from './tester-command.js';
 
 const HELP = `Usage: robotstxt <command> [options]
 
@@ -23,6 +24,7 @@ Commands:
   audit --robots <file> <log>...          which crawlers fetched what robots.txt forbade them (table, JSON, HTML)
   fetch --store <dir> <url-or-host>...    fetch robots.txt files over HTTP into a store (status codes,
                                           redirects, timeouts, 24-hour freshness) for check and audit
+  tester [--port N] | --build <dir>       the robots.txt Tester page, served on 127.0.0.1 or written as files
 
 Run robotstxt <command> --help for a command's options and examples.`;
 
@@ -65,8 +67,11 @@ async function main(argv: string[]): Promise<number> {
     case 'fetch':
       if (wantsHelp) { out(FETCH_HELP + '\n'); return 0; }
       return runFetch(rest, out, err);
+    case 'tester':
+      if (wantsHelp) { out(TESTER_HELP + '\n'); return 0; }
+      return runTester(rest, out);
     default:
-      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit, fetch; see robotstxt --help)`);
+      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit, fetch, tester; see robotstxt --help)`);
   }
 }
 

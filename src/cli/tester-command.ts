@@ -1,0 +1,99 @@
+// robotstxt tester: serves the robots.txt Tester page (tester/) on 127.0.0.1, or writes it as static files.
+// The page runs entirely in the browser: its own files, the runtime-neutral core's modules and the .wasm.
+import { createServer } from 'node:http';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCommandArgs, usageError } from './common.js';
+import { fileWriteError } from '../robots-file.js';
+
+export const TESTER_HELP = `Usage: robotstxt tester [--port N] [--host <address>] | --build <dir>
+
+The robots.txt Tester: a page that runs entirely in the browser (Google's reference semantics, compiled to
+WebAssembly). Edit a robots.txt with line numbers and lint markers, pick a crawler and a mode, paste or drop
+URLs (thousands at once: matching runs in a Web Worker), see each verdict and its deciding line (click to
+highlight it), compare with a kept previous version, and download the edited file. Nothing is sent anywhere.
+
+Options:
+  --port N          serve on this port (default 8311; 0: any free port)
+  --host <address>  listen on this address (default 127.0.0.1: this machine only)
+  --build <dir>     write the page and what it loads into <dir>, for any static web server, and exit
+
+Examples:
+  robotstxt tester
+  robotstxt tester --port 0
+  robotstxt tester --build ./public/robots-tester`;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  build: { type: 'string' },
+} as const;
+
+/** The package's root (dist/src/cli/ -> ../../..). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TESTER_FILES = ['index.html', 'tester.js', 'tester.css', 'match-worker.js'];
+const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', wasm: 'application/wasm' };
+
+/**
+ * What the page loads, as URL path (from the page's folder) -> file: its own files, the core entry's module
+ * graph (dist/src/core-entry.js and what it imports) and the .wasm. Nothing else is served or copied.
+ */
+export function testerFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const name of TESTER_FILES) files.set(`/${name}`, join(PACKAGE_ROOT, 'tester', name));
+  const walk = (file: string): void => {
+    const path = `/${relative(PACKAGE_ROOT, file).split('\\').join('/')}`;
+    if (files.has(path)) return;
+    files.set(path, file);
+    for (const match of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gm)) walk(join(dirname(file), match[1]));
+  };
+  walk(join(PACKAGE_ROOT, 'dist', 'src', 'core-entry.js'));
+  files.set('/build/robotstxt.wasm', join(PACKAGE_ROOT, 'build', 'robotstxt.wasm'));
+  for (const file of files.values()) if (!existsSync(file)) throw usageError(`the Tester's file ${file} is missing: run npm run build`);
+  return files;
+}
+
+export async function runTester(args: string[], out: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'tester');
+  if (positionals.length > 0) throw usageError(`tester takes no arguments, got '${positionals[0]}' (see robotstxt tester --help)`);
+  const files = testerFiles();
+  if (values.build !== undefined) {
+    if (values.port !== undefined || values.host !== undefined) throw usageError('--build writes files: --port and --host apply only when serving');
+    const target = values.build as string;
+    for (const [path, file] of files) {
+      const destination = join(target, ...path.split('/').filter((part) => part !== ''));
+      try {
+        mkdirSync(dirname(destination), { recursive: true });
+        copyFileSync(file, destination);
+      } catch (error) {
+        throw fileWriteError(destination, 'Tester file', error);
+      }
+    }
+    out(`robotstxt tester: ${files.size} files written to ${target} (serve that folder; open index.html through the server, not as a file)\n`);
+    return 0;
+  }
+  const portText = String(values.port ?? '8311');
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw usageError(`--port must be a whole number from 0 to 65535, got '${portText}'`);
+  const host = String(values.host ?? '127.0.0.1');
+  const server = createServer((request, response) => {
+    let path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path === '/') path = '/index.html';
+    const file = files.get(path);
+    if (file === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    response.writeHead(200, { 'content-type': CONTENT_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+    response.end(request.method === 'HEAD' ? undefined : readFileSync(file));
+  });
+  await new Promise<void>((listening, failed) => {
+    server.once('error', (error: NodeJS.ErrnoException) => failed(usageError(`cannot listen on ${host}:${portText}: ${error.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : error.code ?? error.message}`)));
+    server.listen(Number(portText), host, listening);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : Number(portText);
+  out(`robotstxt tester: http://${host.includes(':') ? `[${host}]` : host}:${port}/ (Ctrl-C to stop)\n`);
+  await new Promise<void>(() => { /* serves until a signal ends the process */ });
+  return 0;
+}

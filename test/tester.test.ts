@@ -1,0 +1,161 @@
+// The robots.txt Tester page (tester/), driven through headless Chromium (puppeteer-core) as a user would:
+// `robotstxt tester --port 0` serves it on 127.0.0.1; the test types a robots.txt and URLs and checks the
+// verdicts, the deciding lines, the highlighted line, the lint markers, the mode, the comparison with a kept
+// version, the download, 100,000 URLs against a 500 KiB file, a non-blank screenshot, and that nothing but
+// the page's own origin is requested. `tester --build` writes the same files.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { CLI, robotstxt, tempDir } from './cli-helpers.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
+if (CHROMIUM === undefined) console.warn('skipped: the Tester tests need Chromium (apt-get install chromium; .ci/run installs it)');
+
+const ROBOTS = ['User-agent: *', 'Disallow: /private/', 'Allow: /private/open', 'Disalow: /typo', 'Allow: nope', '', 'User-agent: Googlebot-Image', 'Disallow: /'].join('\n');
+const URLS = ['https://e.com/', 'https://e.com/private/x', 'https://e.com/private/open/1', 'https://e.com/typo'].join('\n');
+
+describe('robotstxt tester --build', () => {
+  it('writes the page, the core entry\'s modules and the .wasm, and nothing else', () => {
+    const dir = tempDir();
+    const r = robotstxt(['tester', '--build', dir]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^robotstxt tester: 17 files written to /);
+    expect(readdirSync(dir).sort()).toEqual(['build', 'dist', 'index.html', 'match-worker.js', 'tester.css', 'tester.js']);
+    expect(statSync(join(dir, 'build', 'robotstxt.wasm')).size).toBeGreaterThan(10_000);
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain("default-src 'self'");
+  });
+  it('bad options: exit 2', () => {
+    expect(robotstxt(['tester', '--port', '70000']).stderr).toBe("robotstxt: --port must be a whole number from 0 to 65535, got '70000'\n");
+    expect(robotstxt(['tester', '--build', 'x', '--port', '1']).stderr).toBe('robotstxt: --build writes files: --port and --host apply only when serving\n');
+  });
+});
+
+describe.skipIf(CHROMIUM === undefined)('the Tester page in headless Chromium', () => {
+  let server: ChildProcess;
+  let origin = '';
+  let browser: Browser;
+  let page: Page;
+  const requested: string[] = [];
+  const downloads = tempDir();
+
+  beforeAll(async () => {
+    server = spawn(process.execPath, [CLI, 'tester', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    origin = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      server.stdout?.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const match = /^robotstxt tester: (http:\/\/127\.0\.0\.1:\d+)\/ \(Ctrl-C to stop\)\n/.exec(text);
+        if (match !== null) resolve(match[1]);
+      });
+      server.on('exit', (code) => reject(new Error(`tester exited ${code}`)));
+    });
+    const { default: puppeteer } = await import('puppeteer-core');
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    page.on('request', (request) => requested.push(request.url()));
+    const session = await page.createCDPSession();
+    await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => document.querySelector('#summary')?.textContent?.includes('URL(s)') === true, { timeout: 30_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill('SIGTERM');
+  });
+
+  /** Replaces a text area's text by typing it, as a user would. */
+  const typeInto = async (selector: string, text: string): Promise<void> => {
+    await page.click(selector);
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyA');
+    await page.keyboard.up('Control');
+    await page.keyboard.press('Backspace');
+    await page.type(selector, text);
+  };
+  /** Waits for the newest answer: the summary names this many URLs and the agent. */
+  const answered = async (count: number, agent: string): Promise<void> => {
+    await page.waitForFunction((n: number, a: string) => new RegExp(`^${n} URL\\(s\\):.* for ${a} `).test(document.querySelector('#summary')?.textContent ?? ''), { timeout: 30_000 }, count, agent);
+  };
+  const rows = (): Promise<string[][]> => page.$$eval('#results tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+
+  it('typed robots.txt and URLs: each verdict, its deciding line and rule', async () => {
+    await typeInto('#robots', ROBOTS);
+    await typeInto('#urls', URLS);
+    await answered(4, 'Googlebot');
+    expect(await rows()).toEqual([
+      ['1', 'allowed', '', 'no rule', 'https://e.com/'],
+      ['2', 'disallowed', '2', 'Disallow: /private/', 'https://e.com/private/x'],
+      ['3', 'allowed', '3', 'Allow: /private/open', 'https://e.com/private/open/1'],
+      ['4', 'disallowed', '4', 'Disalow: /typo', 'https://e.com/typo'], // GoogleOnly: a misspelt key is accepted
+    ]);
+  });
+
+  it('selecting a row highlights its deciding line in the editor', async () => {
+    await page.click('#results tbody tr:nth-child(3)');
+    expect(await page.$eval('#highlight', (element) => [(element as HTMLElement).hidden, (element as HTMLElement).dataset.line])).toEqual([false, '3']);
+    expect(await page.$eval('#results tbody tr:nth-child(3)', (tr) => tr.classList.contains('selected'))).toBe(true);
+  });
+
+  it('lint findings are marked at their lines in the gutter and listed', async () => {
+    const markers = await page.$$eval('#gutter .marker', (spans) => spans.map((span) => `${span.textContent} ${span.className}`));
+    expect(markers).toEqual(['4 marker warning', '5 marker error']);
+    const findings = await page.$$eval('#findings li', (items) => items.map((item) => item.textContent ?? ''));
+    expect(findings.some((text) => text.startsWith('line 5 error:') && text.includes('pattern-never-matches'))).toBe(true);
+  });
+
+  it('rfc mode drops the misspelt key; another crawler gets its own group', async () => {
+    await page.select('#mode', 'rfc');
+    await page.waitForFunction(() => document.querySelector('#summary')?.textContent?.includes('in rfc mode') === true);
+    expect((await rows())[3].slice(1, 3)).toEqual(['allowed', '']);
+    await page.select('#mode', 'google');
+    await typeInto('#agent', 'Googlebot-Image');
+    await answered(4, 'Googlebot-Image');
+    expect((await rows()).map((row) => row[1])).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed']);
+    await typeInto('#agent', 'Googlebot');
+    await answered(4, 'Googlebot');
+  });
+
+  it('compare with a kept previous version: the URLs whose verdict changes', async () => {
+    await page.click('#snapshot');
+    await typeInto('#robots', ROBOTS.replace('Disallow: /private/\n', ''));
+    await page.waitForFunction(() => document.querySelector('#compare-summary')?.textContent?.startsWith('1 URL(s) change verdict') === true, { timeout: 30_000 });
+    expect(await page.$eval('#compare', (element) => (element as HTMLElement).hidden)).toBe(false);
+    expect(await page.$$eval('#changes tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).toEqual([['2', 'newly allowed', '2', '', 'https://e.com/private/x']]);
+  });
+
+  it('downloads the edited file', async () => {
+    await page.click('#download');
+    const file = join(downloads, 'robots.txt');
+    for (let i = 0; i < 50 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readFileSync(file, 'utf8')).toBe(ROBOTS.replace('Disallow: /private/\n', ''));
+  });
+
+  it('100,000 URLs against a 500 KiB robots.txt (16,348 rules): the counts Node gives, answered in the worker, the first 2,000 rows shown', async () => {
+    await page.click('#forget');
+    await page.evaluate(() => {
+      const rules: string[] = ['User-agent: *'];
+      for (let i = 0, size = 13; size < 500 * 1024; i++) { const rule = `Disallow: /section-${i}/*.pdf$`; rules.push(rule); size += rule.length + 1; }
+      const robots = document.querySelector('#robots') as HTMLTextAreaElement;
+      robots.value = rules.join('\n');
+      robots.dispatchEvent(new Event('input'));
+      const urls = document.querySelector('#urls') as HTMLTextAreaElement;
+      urls.value = Array.from({ length: 100_000 }, (_, i) => `https://e.com/section-${i % 20_000}/doc${i % 2 === 0 ? '.pdf' : '.html'}`).join('\n');
+      urls.dispatchEvent(new Event('input'));
+    });
+    await page.waitForFunction(() => (document.querySelector('#summary')?.textContent ?? '').startsWith('100,000 URL(s): 59,130 allowed, 40,870 disallowed'), { timeout: 60_000 });
+    expect(await page.$eval('#summary', (element) => element.textContent)).toContain('(the first 2000 shown)');
+    expect((await rows()).length).toBe(2000);
+  }, 90_000);
+
+  it('a screenshot that is not blank; no request leaves the page\'s own origin', async () => {
+    const png = await page.screenshot({ type: 'png' });
+    expect(png.length).toBeGreaterThan(30_000);
+    expect(requested.filter((url) => !url.startsWith(origin))).toEqual([]);
+    expect(requested).toContain(`${origin}/build/robotstxt.wasm`);
+    expect(requested).toContain(`${origin}/match-worker.js`);
+  });
+});

@@ -1,0 +1,44 @@
+// The Tester's matching thread: parses, lints and matches here, so that the page stays responsive on a
+// 500 KiB robots.txt and 100,000 URLs. Messages in: { id, robots, previous, agent, mode, urls }; out: the
+// verdicts and deciding lines as typed arrays (transferred), lint findings and the verdict changes.
+import { initialize, parseRobots, lintRobots } from './dist/src/core-entry.js';
+
+const VERDICT_ALLOWED = 1;
+const VERDICT_DISALLOWED = 2;
+const encoder = new TextEncoder();
+const ready = initialize();
+
+/** Verdict and deciding line (0: none) of every URL against one robots.txt text. */
+function judge(text, agent, mode, urls) {
+  const matcher = parseRobots(text, { mode }).matcher(agent);
+  const verdicts = new Uint8Array(urls.length);
+  const lines = new Int32Array(urls.length);
+  urls.forEach((url, i) => {
+    const explanation = matcher.explain(url);
+    verdicts[i] = explanation.allowed ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
+    lines[i] = explanation.rule === null ? 0 : explanation.rule.line;
+  });
+  return { verdicts, lines };
+}
+
+self.onmessage = async (event) => {
+  const { id, robots, previous, agent, mode, urls: urlText } = event.data;
+  try {
+    await ready;
+    const started = performance.now();
+    const urls = urlText.split('\n').map((line) => line.replace(/\r$/, '').trim()).filter((line) => line !== '');
+    const now = judge(robots, agent, mode, urls);
+    const findings = lintRobots(encoder.encode(robots), { mode }).findings;
+    let changes = null;
+    if (previous !== null) {
+      const before = judge(previous, agent, mode, urls);
+      changes = [];
+      urls.forEach((url, i) => {
+        if (before.verdicts[i] !== now.verdicts[i]) changes.push({ index: i, url, allowedNow: now.verdicts[i] === VERDICT_ALLOWED, oldLine: before.lines[i], newLine: now.lines[i] });
+      });
+    }
+    self.postMessage({ id, urls, verdicts: now.verdicts, lines: now.lines, findings, changes, ms: performance.now() - started }, [now.verdicts.buffer, now.lines.buffer]);
+  } catch (error) {
+    self.postMessage({ id, error: `${error.name}: ${error.message}` });
+  }
+};

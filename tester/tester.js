@@ -1,0 +1,203 @@
+// The robots.txt Tester page: an editor with line numbers and lint markers, a crawler and a mode, a URL list
+// (typed, pasted or dropped as a file), each URL's verdict and deciding line (selected: highlighted in the
+// editor), a comparison with a kept previous version, and a download of the edited file. Matching runs in
+// match-worker.js; this thread only renders. Nothing is fetched but this page's own files.
+
+/** Rows rendered at most (the counts always cover every URL). */
+const MAX_ROWS = 2000;
+const $ = (id) => document.getElementById(id);
+const robots = $('robots');
+const gutter = $('gutter');
+const highlight = $('highlight');
+const urls = $('urls');
+const agent = $('agent');
+const mode = $('mode');
+const filter = $('filter');
+const summary = $('summary');
+const resultsBody = $('results').querySelector('tbody');
+const findingsList = $('findings');
+const compare = $('compare');
+const changesBody = $('changes').querySelector('tbody');
+
+const worker = new Worker(new URL('./match-worker.js', import.meta.url), { type: 'module' });
+let previous = null;
+let lastId = 0;
+let latest = null;
+let selectedLine = 0;
+
+const SAMPLE_ROBOTS = `User-agent: *
+Disallow: /cart
+Disallow: /checkout/
+Allow: /help/index.html
+Disallow: /help/
+Disallow: /*?sort=
+
+User-agent: Googlebot-Image
+Allow: /media/
+Disallow: /
+
+Sitemap: https://shop.example/sitemap.xml
+`;
+const SAMPLE_URLS = ['https://shop.example/', 'https://shop.example/cart', 'https://shop.example/help/', 'https://shop.example/help/faq', 'https://shop.example/shoes?sort=price', 'https://shop.example/media/a.jpg'].join('\n');
+
+/** The editor's lines (0-based), split once per render: the rule column reads them. */
+let editorLines = [];
+
+/** Line height of the editor in pixels (the gutter and the highlight follow it). */
+const lineHeight = () => parseFloat(getComputedStyle(robots).lineHeight);
+
+/** Line numbers in the gutter, each marked with its most severe finding. */
+function renderGutter(findings = latest?.findings ?? []) {
+  const count = robots.value.split('\n').length;
+  const worst = new Map();
+  const rank = { error: 3, warning: 2, info: 1 };
+  for (const finding of findings) if ((rank[finding.severity] ?? 0) > (rank[worst.get(finding.line)?.severity] ?? 0)) worst.set(finding.line, finding);
+  const parts = [];
+  for (let n = 1; n <= count; n++) {
+    const finding = worst.get(n);
+    parts.push(finding === undefined ? `<span>${n}</span>` : `<span class="marker ${finding.severity}" data-line="${n}" title="${escapeHtml(`${finding.severity}: ${finding.message}`)}">${n}</span>`);
+  }
+  gutter.innerHTML = parts.join('\n');
+  syncScroll();
+}
+
+function syncScroll() {
+  gutter.scrollTop = robots.scrollTop;
+  highlight.style.transform = `translateY(${(selectedLine - 1) * lineHeight() - robots.scrollTop}px)`;
+}
+
+/** Highlights an editor line and scrolls it into view (0: none). */
+function selectLine(line) {
+  selectedLine = line;
+  highlight.hidden = line === 0;
+  highlight.dataset.line = String(line);
+  if (line > 0) {
+    const top = (line - 1) * lineHeight();
+    if (top < robots.scrollTop || top > robots.scrollTop + robots.clientHeight - lineHeight()) robots.scrollTop = Math.max(0, top - robots.clientHeight / 3);
+  }
+  syncScroll();
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+}
+
+/** Sends the current state to the worker; only the newest answer is rendered. */
+function check() {
+  lastId++;
+  summary.textContent = 'checking…';
+  worker.postMessage({ id: lastId, robots: robots.value, previous, agent: agent.value.trim() || '*', mode: mode.value, urls: urls.value });
+}
+
+let timer = 0;
+const checkSoon = () => {
+  clearTimeout(timer);
+  timer = setTimeout(check, 250);
+};
+
+worker.onmessage = (event) => {
+  const answer = event.data;
+  if (answer.id !== lastId) return;
+  if (answer.error !== undefined) {
+    summary.textContent = answer.error;
+    return;
+  }
+  latest = answer;
+  renderGutter(answer.findings);
+  renderFindings(answer.findings);
+  renderResults();
+  renderChanges(answer.changes);
+};
+
+function renderFindings(findings) {
+  findingsList.innerHTML = findings.map((f) => `<li class="${f.severity}" data-line="${f.line}"><b>line ${f.line}</b> ${f.severity}: ${escapeHtml(f.message)} <code>${f.code}</code></li>`).join('');
+}
+
+function renderResults() {
+  if (latest === null) return;
+  const { urls: list, verdicts, lines, ms } = latest;
+  let allowed = 0;
+  for (const verdict of verdicts) if (verdict === 1) allowed++;
+  const wanted = filter.value;
+  editorLines = robots.value.split('\n');
+  const rows = [];
+  for (let i = 0; i < list.length && rows.length < MAX_ROWS; i++) {
+    const isAllowed = verdicts[i] === 1;
+    if ((wanted === 'allowed' && !isAllowed) || (wanted === 'disallowed' && isAllowed)) continue;
+    const line = lines[i];
+    rows.push(`<tr class="${isAllowed ? 'allowed' : 'disallowed'}" data-line="${line}"><td>${i + 1}</td><td>${isAllowed ? 'allowed' : 'disallowed'}</td><td>${line === 0 ? '' : line}</td><td>${line === 0 ? '<i>no rule</i>' : escapeHtml((editorLines[line - 1] ?? '').trim())}</td><td>${escapeHtml(list[i])}</td></tr>`);
+  }
+  resultsBody.innerHTML = rows.join('');
+  const shown = rows.length < list.length && wanted === 'all' ? ` (the first ${rows.length} shown)` : '';
+  summary.textContent = `${list.length.toLocaleString('en')} URL(s): ${allowed.toLocaleString('en')} allowed, ${(list.length - allowed).toLocaleString('en')} disallowed, for ${agent.value.trim() || '*'} in ${mode.value} mode${shown} · ${ms.toFixed(0)} ms`;
+}
+
+function renderChanges(changes) {
+  compare.hidden = changes === null;
+  if (changes === null) return;
+  const disallowed = changes.filter((c) => !c.allowedNow).length;
+  $('compare-summary').textContent = `${changes.length} URL(s) change verdict: ${disallowed} newly disallowed, ${changes.length - disallowed} newly allowed`;
+  changesBody.innerHTML = changes.slice(0, MAX_ROWS).map((c) => `<tr class="${c.allowedNow ? 'allowed' : 'disallowed'}" data-line="${c.newLine}"><td>${c.index + 1}</td><td>${c.allowedNow ? 'newly allowed' : 'newly disallowed'}</td><td>${c.oldLine || ''}</td><td>${c.newLine || ''}</td><td>${escapeHtml(c.url)}</td></tr>`).join('');
+}
+
+/** A click on a row or finding with a data-line selects that line in the editor. */
+for (const container of [resultsBody, changesBody, findingsList, gutter]) {
+  container.addEventListener('click', (event) => {
+    const target = event.target.closest('[data-line]');
+    if (target === null) return;
+    for (const row of document.querySelectorAll('.selected')) row.classList.remove('selected');
+    target.classList.add('selected');
+    selectLine(Number(target.dataset.line));
+  });
+}
+
+robots.addEventListener('input', () => { renderGutter(); checkSoon(); });
+robots.addEventListener('scroll', syncScroll);
+urls.addEventListener('input', checkSoon);
+agent.addEventListener('input', checkSoon);
+mode.addEventListener('change', check);
+filter.addEventListener('change', renderResults);
+$('check').addEventListener('click', check);
+
+$('snapshot').addEventListener('click', () => {
+  previous = robots.value;
+  $('snapshot-state').textContent = `previous version kept (${previous.split('\n').length} lines): edit, and the changes show below`;
+  check();
+});
+$('forget').addEventListener('click', () => {
+  previous = null;
+  $('snapshot-state').textContent = '';
+  check();
+});
+
+$('download').addEventListener('click', () => {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([robots.value], { type: 'text/plain' }));
+  link.download = 'robots.txt';
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+});
+
+/** A file dropped on (or opened into) a text area replaces its text. */
+function acceptFiles(area, input) {
+  const load = async (file) => {
+    area.value = await file.text();
+    area.dispatchEvent(new Event('input'));
+  };
+  area.addEventListener('dragover', (event) => event.preventDefault());
+  area.addEventListener('drop', (event) => {
+    event.preventDefault();
+    const file = event.dataTransfer?.files[0];
+    if (file !== undefined) void load(file);
+  });
+  input.addEventListener('change', () => { if (input.files?.[0] !== undefined) void load(input.files[0]); });
+}
+acceptFiles(robots, $('robots-file'));
+acceptFiles(urls, $('urls-file'));
+$('open-robots').addEventListener('click', () => $('robots-file').click());
+$('open-urls').addEventListener('click', () => $('urls-file').click());
+
+robots.value = SAMPLE_ROBOTS;
+urls.value = SAMPLE_URLS;
+renderGutter([]);
+check();
