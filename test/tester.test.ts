@@ -5,7 +5,7 @@
 // the page's own origin is requested. `tester --build` writes the same files.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { CLI, robotstxt, tempDir } from './cli-helpers.js';
@@ -132,6 +132,15 @@ describe.skipIf(CHROMIUM === undefined)('the Tester page in headless Chromium', 
     const file = join(downloads, 'robots.txt');
     for (let i = 0; i < 50 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(readFileSync(file, 'utf8')).toBe(ROBOTS.replace('Disallow: /private/\n', ''));
+  });
+
+  it('a URL list opened from a file replaces the URLs and is checked', async () => {
+    const file = join(downloads, 'urls.txt');
+    writeFileSync(file, 'https://e.com/a\nhttps://e.com/typo\nhttps://e.com/b\n');
+    const input = await page.$('#urls-file');
+    await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
+    await answered(3, 'Googlebot');
+    expect((await rows()).map((row) => [row[1], row[4]])).toEqual([['allowed', 'https://e.com/a'], ['disallowed', 'https://e.com/typo'], ['allowed', 'https://e.com/b']]);
   });
 
   it('100,000 URLs against a 500 KiB robots.txt (16,348 rules): the counts Node gives, answered in the worker, the first 2,000 rows shown', async () => {
