@@ -55,7 +55,7 @@ function renderGutter(findings = latest?.findings ?? []) {
   const parts = [];
   for (let n = 1; n <= count; n++) {
     const finding = worst.get(n);
-    parts.push(finding === undefined ? `<span>${n}</span>` : `<span class="marker ${finding.severity}" data-line="${n}" title="${escapeHtml(`${finding.severity}: ${finding.message}`)}">${n}</span>`);
+    parts.push(finding === undefined ? String(n) : `<span class="marker ${finding.severity}" data-line="${n}" title="${escapeHtml(`${finding.severity}: ${finding.message}`)}">${n}</span>`);
   }
   gutter.innerHTML = parts.join('\n');
   syncScroll();
