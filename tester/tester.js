@@ -5,6 +5,11 @@
 
 /** Rows rendered at most (the counts always cover every URL). */
 const MAX_ROWS = 2000;
+/**
+ * URL lists longer than this stay in memory, off the text box: laying out a 4 MB textarea (100,000 URLs)
+ * freezes the page for seconds, whereas the list itself is matched in the worker in about one.
+ */
+const LARGE_URL_TEXT = 1 << 20;
 const $ = (id) => document.getElementById(id);
 const robots = $('robots');
 const gutter = $('gutter');
@@ -24,6 +29,25 @@ let previous = null;
 let lastId = 0;
 let latest = null;
 let selectedLine = 0;
+/** The URL list when it is kept off the text box (LARGE_URL_TEXT), else null: the text box holds it. */
+let urlText = null;
+const urlsNote = $('urls-note');
+
+/** Replaces the URL list: in the text box, or in memory with a note when it is long. */
+function setUrls(text, from) {
+  urlText = text.length > LARGE_URL_TEXT ? text : null;
+  urls.hidden = urlText !== null;
+  urlsNote.hidden = urlText === null;
+  if (urlText !== null) {
+    const count = text.split('\n').filter((line) => line.trim() !== '').length;
+    urls.value = '';
+    $('urls-note-text').textContent = `${count.toLocaleString('en')} URLs ${from}, kept off the text box (a list this long would freeze the page while it is drawn).`;
+  } else {
+    urls.value = text;
+  }
+  check();
+}
+const currentUrls = () => urlText ?? urls.value;
 
 const SAMPLE_ROBOTS = `User-agent: *
 Disallow: /cart
@@ -86,7 +110,7 @@ function escapeHtml(text) {
 function check() {
   lastId++;
   summary.textContent = 'checking…';
-  worker.postMessage({ id: lastId, robots: robots.value, previous, agent: agent.value.trim() || '*', mode: mode.value, urls: urls.value });
+  worker.postMessage({ id: lastId, robots: robots.value, previous, agent: agent.value.trim() || '*', mode: mode.value, urls: currentUrls() });
 }
 
 let timer = 0;
@@ -178,22 +202,43 @@ $('download').addEventListener('click', () => {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 });
 
-/** A file dropped on (or opened into) a text area replaces its text. */
-function acceptFiles(area, input) {
-  const load = async (file) => {
-    area.value = await file.text();
-    area.dispatchEvent(new Event('input'));
-  };
-  area.addEventListener('dragover', (event) => event.preventDefault());
-  area.addEventListener('drop', (event) => {
-    event.preventDefault();
-    const file = event.dataTransfer?.files[0];
-    if (file !== undefined) void load(file);
+/** A file dropped on (or opened into) a text area replaces its text (load: how the text is set). */
+function acceptFiles(area, input, load) {
+  const read = async (file) => load(await file.text(), `from ${file.name}`);
+  for (const target of [area, area === urls ? urlsNote : null]) {
+    if (target === null) continue;
+    target.addEventListener('dragover', (event) => event.preventDefault());
+    target.addEventListener('drop', (event) => {
+      event.preventDefault();
+      const file = event.dataTransfer?.files[0];
+      if (file !== undefined) void read(file);
+    });
+  }
+  input.addEventListener('change', () => {
+    if (input.files?.[0] !== undefined) void read(input.files[0]);
+    input.value = '';
   });
-  input.addEventListener('change', () => { if (input.files?.[0] !== undefined) void load(input.files[0]); });
 }
-acceptFiles(robots, $('robots-file'));
-acceptFiles(urls, $('urls-file'));
+acceptFiles(robots, $('robots-file'), (text) => {
+  robots.value = text;
+  robots.dispatchEvent(new Event('input'));
+});
+acceptFiles(urls, $('urls-file'), setUrls);
+// a long paste goes to memory too, before the text box lays it out
+urls.addEventListener('paste', (event) => {
+  const text = event.clipboardData?.getData('text') ?? '';
+  if (text.length <= LARGE_URL_TEXT) return;
+  event.preventDefault();
+  setUrls(text, 'pasted');
+});
+$('edit-urls').addEventListener('click', () => {
+  const text = urlText ?? '';
+  urlText = null;
+  urls.hidden = false;
+  urlsNote.hidden = true;
+  urls.value = text;
+});
+$('clear-urls').addEventListener('click', () => setUrls('', ''));
 $('open-robots').addEventListener('click', () => $('robots-file').click());
 $('open-urls').addEventListener('click', () => $('urls-file').click());
 
