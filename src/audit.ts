@@ -70,8 +70,9 @@ const TOP_PATHS = 20;
 const TRACKED_PATHS = 2000;
 const MAX_MALFORMED_LINES = 100;
 
-/** "2015-05-17 10:00" (UTC) of a time in ms. */
-const hourOf = (ms: number): string => `${new Date(ms).toISOString().slice(0, 13).replace('T', ' ')}:00`;
+const HOUR_MS = 3_600_000;
+/** "2015-05-17 10:00" (UTC) of an hour counted from 1970 (formatted once per hour, in the report). */
+const hourText = (hour: number): string => `${new Date(hour * HOUR_MS).toISOString().slice(0, 13).replace('T', ' ')}:00`;
 
 export { crawlerName };
 
@@ -93,6 +94,8 @@ interface UserAgentFacts {
   words: string[];
   /** Its name when no product token of the file names it. */
   name: string;
+  /** That name's product token, as the reference reads an agent. */
+  token: string;
 }
 
 /** Facts of this many User-Agents (and this many of their characters, words included) are kept; then the table starts again. */
@@ -110,7 +113,8 @@ export class RobotsAudit {
   private malformedCount = 0;
   private readonly malformedLines: { log: string; line: number }[] = [];
   private readonly crawlers = new Map<string, CrawlerState>();
-  private readonly hours = new Map<string, { requests: number; disallowed: number }>();
+  /** Requests per hour since 1970 (UTC). */
+  private readonly hours = new Map<number, { requests: number; disallowed: number }>();
   private readonly userAgents = new Map<string, UserAgentFacts>();
   private readonly categories = new Map<string, CrawlerCategory>();
   private readonly readers = new Map<string, LogLineReader>();
@@ -124,7 +128,8 @@ export class RobotsAudit {
     let facts = this.userAgents.get(userAgent);
     if (facts === undefined) {
       const bot = isbot(userAgent);
-      facts = { bot, words: bot ? [...new Set(userAgentWords(userAgent).flatMap((word) => asciiLowerCase(word.text).split('.')))].filter((word) => word !== '') : [], name: bot ? crawlerName(userAgent) : '' };
+      const name = bot ? crawlerName(userAgent) : '';
+      facts = { bot, words: bot ? [...new Set(userAgentWords(userAgent).flatMap((word) => asciiLowerCase(word.text).split('.')))].filter((word) => word !== '') : [], name, token: productToken(name) };
       if (this.userAgents.size >= USER_AGENT_CACHE || this.userAgentChars > USER_AGENT_CACHE_CHARS) {
         this.userAgents.clear();
         this.userAgentChars = 0;
@@ -146,7 +151,7 @@ export class RobotsAudit {
     const facts = this.factsOf(userAgent);
     if (!facts.bot) return null;
     const tokens = robots === null ? null : tokensOf(robots);
-    const group = groupFollowed(productToken(facts.name), (token) => tokens?.has(token) === true);
+    const group = groupFollowed(facts.token, (token) => tokens?.has(token) === true);
     if (group !== null && group !== '*') return { agent: facts.name, group: tokens?.get(group) as string };
     if (tokens !== null) {
       let best: string | null = null;
@@ -213,11 +218,15 @@ export class RobotsAudit {
       this.crawlers.set(key, state);
     }
     state.requests++;
-    const hour = request.timeMs === null ? null : hourOf(request.timeMs);
-    const bucket = hour === null ? null : this.hours.get(hour) ?? { requests: 0, disallowed: 0 };
-    if (hour !== null && bucket !== null) {
+    let bucket: { requests: number; disallowed: number } | null = null;
+    if (request.timeMs !== null) {
+      const hour = Math.floor(request.timeMs / HOUR_MS);
+      bucket = this.hours.get(hour) ?? null;
+      if (bucket === null) {
+        bucket = { requests: 0, disallowed: 0 };
+        this.hours.set(hour, bucket);
+      }
       bucket.requests++;
-      this.hours.set(hour, bucket);
     }
     // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed
     if (robots === null || crawler.group === null) return;
@@ -261,7 +270,7 @@ export class RobotsAudit {
       crawlers: shown,
       moreCrawlers: { crawlers: rest.length, requests: rest.reduce((sum, c) => sum + c.requests, 0), disallowed: rest.reduce((sum, c) => sum + c.disallowed, 0) },
       untracked: { ...this.untracked },
-      timeline: [...this.hours].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([hour, counts]) => ({ hour, ...counts })),
+      timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
     };
   }
 }

@@ -356,6 +356,9 @@ export function parseLogLine(line: string): LogRequest | null {
   return request === 'header' ? null : request;
 }
 
+/** Lines of other formats listed by the core's first pass over a chunk (Apache logs have none or a few). */
+const OTHER_FORMAT_LINES = 4096;
+
 /**
  * The request targets of a chunk of log lines as URL lines (the command line's bulk path: check --log and
  * diff --log). Apache/nginx lines are read by the WebAssembly core in one call; the lines it does not know
@@ -363,8 +366,11 @@ export function parseLogLine(line: string): LogRequest | null {
  * gets `<scheme>://<host>` in front (the line's host, else defaultHost). Header lines are neither URLs nor malformed.
  */
 export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firstLineNumber: number, withHost: boolean, defaultHost: Uint8Array | null, maxMalformed: number): LogTargets {
-  const fast = core().extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, chunk.length + 1);
+  // the core lists the lines it cannot read; a chunk with more of them (a JSON, CloudFront or ALB log) is
+  // read again with room for every line's number, which the first pass counted
+  let fast = core().extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, OTHER_FORMAT_LINES);
   if (fast.malformed === 0) return fast;
+  if (fast.malformed > OTHER_FORMAT_LINES) fast = core().extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, fast.lines);
   // the lines the core could not read: where each starts and ends in the chunk (one pass)
   const others = new Map<number, string>();
   let line = firstLineNumber;

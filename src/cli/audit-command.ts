@@ -106,6 +106,8 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const untilMs = timeOption('until', values.until);
   if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs) throw usageError('--until must be later than --since');
   const logFields = logFieldsOption(values['log-field']);
+  /** --host: the host of lines that name none (with --robots-dir or --store). */
+  const defaultHost = (values.host as string | undefined) ?? null;
 
   let robotsFor: (host: string | null) => RobotsTxt | null;
   if (robotsFile !== undefined) {
@@ -114,12 +116,11 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   } else {
     // the same host names and files as check --robots-dir (src/hosts.ts); parsed files kept in a budget
     const cache = new LruCache<RobotsTxt | null>(DEFAULT_CACHE_BYTES, (robots) => (robots === null ? 0 : robots.bytesRead * 4));
-    const defaultHost = values.host as string | undefined;
     const hostOf = (host: string | null): RobotsHost | null => {
       const name = host ?? defaultHost;
-      return name === undefined ? null : canonicalHost(asciiLowerCase(name));
+      return name === null ? null : canonicalHost(asciiLowerCase(name));
     };
-    if (fetching) await fetchLogHosts(positionals, hostOf, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFieldsOption(values['log-field']));
+    if (fetching) await fetchLogHosts(positionals, hostOf, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
     const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
     robotsFor = (host) => {
       const canonical = hostOf(host);
@@ -134,7 +135,6 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     };
   }
 
-  const defaultHost = (values.host as string | undefined) ?? null;
   const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top: Number(topText), requireHost: robotsDir !== undefined && defaultHost === null });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }

@@ -304,6 +304,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       }
       let answer: Promise<Answer>;
       let reusesBuffer = false;
+      let settled = true; // answered here (or nothing to answer); worker answers settle later
       if (urls.length === 0) {
         answer = Promise.resolve({ output: new Uint8Array(0), verdicts: 0 });
       } else if (slot !== null && pools.ready && pools.robots !== null && queuedInWorkers < workerCount) {
@@ -314,17 +315,18 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
           shared = slot.input.subarray(0, urls.length);
         }
         answer = answerInWorker(pools.robots, shared, slot, firstNumber, numbers);
+        settled = false;
       } else if (pools.shards !== null) {
         answer = answerSharded(pools.shards, urls === chunk ? chunk.slice() : urls, firstNumber, numbers);
+        settled = false;
       } else {
         const done = await answerHere(urls, firstNumber, numbers); // before the reader reuses its buffer
         reusesBuffer = done.reused === true;
         answer = Promise.resolve(done);
       }
-      const entry = { answer, slot, settled: false };
-      void answer.then(() => { entry.settled = true; }, () => { entry.settled = true; });
+      const entry = { answer, slot, settled };
+      if (!settled) void answer.then(() => { entry.settled = true; }, () => { entry.settled = true; });
       inOrder.push(entry);
-      await Promise.resolve(); // an answer made here is settled now
       // answers that are ready go out at once, in order: a slow producer (tail -f) sees its lines answered
       while (inOrder.length > 0 && inOrder[0].settled) await writeFirst();
       // a reused output buffer is written out before the next chunk is answered into it

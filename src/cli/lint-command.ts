@@ -2,15 +2,8 @@
 import { lintRobots } from '../lint.js';
 import { parseCommandArgs, usageError, modeOption } from './common.js';
 import { readFileBounded, readLimit } from '../robots-file.js';
-import { MAX_COMPILE_BYTES } from '../wasm/core-node.js';
+import { MAX_COMPILE_BYTES, core } from '../wasm/core-node.js';
 import { CHAR_LF } from '../constants.js';
-
-/** LF bytes in bytes. */
-const countLines = (bytes: Uint8Array): number => {
-  let count = 0;
-  for (let at = bytes.indexOf(CHAR_LF); at >= 0; at = bytes.indexOf(CHAR_LF, at + 1)) count++;
-  return count;
-};
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
 /** Standard input, at most `limit` bytes (the line reader: gzip is recognised as for every input). */
@@ -62,8 +55,10 @@ export async function runLint(args: string[], stdout: (text: string) => void): P
   const cut = body.length <= MAX_COMPILE_BYTES ? body.length : lastLf >= 0 ? lastLf + 1 : MAX_COMPILE_BYTES;
   const report = lintRobots(body.subarray(0, cut), { mode: modeOption(values.mode), maxBytes: 0 });
   if (cut < body.length) {
-    const lines = countLines(body.subarray(0, cut));
-    report.findings.push({ line: lines + 1, severity: 'warning', code: 'file-too-large-to-lint', message: `file is larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
+    const linted = body.subarray(0, cut);
+    // the line after the last whole one linted, or the one linting stopped inside
+    const line = core().countLines(linted) + (linted[linted.length - 1] === CHAR_LF ? 1 : 0);
+    report.findings.push({ line, severity: 'warning', code: 'file-too-large-to-lint', message: `file is larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
     report.warnings++;
   }
   if (format === 'json') {

@@ -75,7 +75,6 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 const command = process.argv[2];
 
 /**
@@ -102,7 +101,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => outputFailed(error)
 // 143). Re-raising, not process.exit: exit waits for the thread pool, where a read of an idle pipe may block
 // for ever. A second signal, or output that cannot drain in 2 s, ends it at once.
 let stopping = false;
-for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     const end = (): void => {
       process.removeAllListeners(signal);
