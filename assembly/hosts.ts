@@ -1,4 +1,4 @@
-// Many hosts in bulk: every line's host key (scheme://[user@]host[:port], ASCII lower-cased), looked up in
+// Many hosts in bulk: every line's origin key (http(s)://host[:port] as WHATWG splits it), looked up in
 // a host table that maps keys to matcher slots; then the lines of a chunk grouped by slot (stable), and
 // each group matched with its slot's matcher bound once. Random host order costs what sorted order costs:
 // a group is walked with its matcher's automaton hot, and no state is lost between hosts (each slot keeps
@@ -11,8 +11,8 @@
 // Cost per line: one scan of the scheme and authority, one hash of the key, one probe (plus a key compare);
 // then the verdict of its matcher (bulk.ts). Per chunk: two passes over the lines for the grouping.
 import {
-  CHAR_COLON, CHAR_SLASH, CHAR_QUESTION, CHAR_HASH, CHAR_SEMICOLON, CHAR_CR, CHAR_LF, CHAR_0, CHAR_9,
-  CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, CHAR_DOT, CHAR_HYPHEN, CHAR_NON_ASCII,
+  CHAR_COLON, CHAR_SLASH, CHAR_BACKSLASH, CHAR_QUESTION, CHAR_HASH, CHAR_TAB, CHAR_CR, CHAR_LF, CHAR_SPACE, CHAR_0, CHAR_9,
+  CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, CHAR_DOT, CHAR_HYPHEN,
   HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
   HOST_ENTRY_HASH, HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
   HOST_SLOT_PENDING, HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS,
@@ -25,85 +25,112 @@ import { bindAutomaton, automatonIsLarge } from "./dfa";
 import { bindScratch } from "./match";
 import { matchLine, matchLinePair, automatonAnswers, findLf, storeRuleRef } from "./bulk";
 
-// Kinds of bytes in a host: 0 = not allowed (the line names no host), 1 = kept, 2 = upper-case letter
-// (lower-cased). Allowed: a-z 0-9 . _ ~ % ! $ & ' ( ) * + , = [ ] : - and bytes >= 0x80 (an IDN, which the
-// host turns into its ASCII form).
-const HOST_BYTE_BAD: u8 = 0;
-const HOST_BYTE_KEEP: u8 = 1;
-const HOST_BYTE_UPPER: u8 = 2;
-const hostBytes = memory.data(256);
-for (let c = CHAR_LOWER_A; c <= CHAR_LOWER_Z; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_KEEP);
-for (let c = CHAR_UPPER_A; c <= CHAR_UPPER_Z; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_UPPER);
-for (let c = CHAR_0; c <= CHAR_9; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_KEEP);
-for (let c = CHAR_NON_ASCII; c < 256; c++) store<u8>(hostBytes + <usize>c, HOST_BYTE_KEEP);
-const HOST_PUNCTUATION = "._~%!$&'()*+,=[]:-";
-for (let i = 0; i < HOST_PUNCTUATION.length; i++) store<u8>(hostBytes + <usize>HOST_PUNCTUATION.charCodeAt(i), HOST_BYTE_KEEP);
-
-@inline function isSchemeByte(c: i32): bool {
-  return (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z) || (c >= CHAR_0 && c <= CHAR_9) ||
-    c == 0x2b || c == CHAR_DOT || c == CHAR_HYPHEN; // + . -
-}
-
-@inline function endsAuthority(c: i32): bool {
-  return c == CHAR_SLASH || c == CHAR_QUESTION || c == CHAR_HASH || c == CHAR_SEMICOLON || c == CHAR_CR || c == CHAR_LF;
-}
-
 @inline function isAsciiLetter(c: i32): bool {
   return (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z);
 }
 
-/** Where the last hostKeyOf stopped: the end of the line's authority (the first byte after its scheme and host). */
+@inline function isSchemeByte(c: i32): bool {
+  return isAsciiLetter(c) || (c >= CHAR_0 && c <= CHAR_9) || c == 0x2b || c == CHAR_DOT || c == CHAR_HYPHEN; // + . -
+}
+
+/** Bytes WHATWG removes wherever they stand in a URL: TAB and the line breaks (a line's LF ends it first). */
+@inline function isRemovedByte(c: i32): bool {
+  return c == CHAR_TAB || c == CHAR_CR;
+}
+
+/** Where a special scheme's authority ends (WHATWG): / \ ? # and the end of the line. */
+@inline function endsAuthority(c: i32): bool {
+  return c == CHAR_SLASH || c == CHAR_BACKSLASH || c == CHAR_QUESTION || c == CHAR_HASH || c == CHAR_LF;
+}
+
+/**
+ * Where the last hostKeyOf stopped, for the "same authority as the line before" shortcut: the offset from
+ * the line start of the byte that ended the authority, or 0 when the shortcut may not be used (the line
+ * names no host, or its authority ended in bytes WHATWG would trim).
+ */
 let authorityEnd: usize = 0;
 
 /**
- * Writes the host key of the line at p (it ends at an LF) into key: the host ASCII lower-cased, user info
- * dropped, then ":<port>" when the authority ends in ':' and digits (nothing for a bare ':'). The line must
- * start with `<scheme>://` (scheme: a letter, then letters, digits, + . -) or `//`; the authority runs to
- * the first of / ? # ; CR LF. Returns the key's length, or -1 when the line names no host.
+ * The origin key of the URL line at p (it ends at an LF), read the way the WHATWG URL parser (Node's fetch,
+ * undici, browsers) reads it, into key: `http://` or `https://`, then the authority after its last '@' (the
+ * user info dropped), ASCII lower-cased. The split is WHATWG's: leading C0 controls and spaces skipped, TAB
+ * and CR removed anywhere, the scheme's letters case-insensitive, any run of '/' and '\' after `http:` or
+ * `https:` skipped (`http:host`, `http:\\host`), the authority ending at the first / \ ? # or the line's end
+ * (C0 controls and spaces trimmed there). ';' ends nothing. The host decides nothing else: the key goes to
+ * the host (src/url-model.ts originOfKey), which resolves it with the WHATWG parser once per distinct key
+ * (percent-decoding, IDNA, IPv4 forms, default ports), so the origin is the one an HTTP client contacts.
+ * Returns the key's length, or -1 when the line is not an http(s) URL or its authority is longer than
+ * MAX_HOST_KEY_BYTES (no DNS name is that long: 253 bytes, x3 when percent-encoded). Cost: one pass over
+ * the scheme and authority. Worst case: MAX_HOST_KEY_BYTES + the line's leading junk.
  */
 export function hostKeyOf(p: usize, key: usize): i32 {
+  authorityEnd = 0;
   let q = p;
   let c = <i32>load<u8>(q);
-  if (isAsciiLetter(c)) {
+  while (c <= CHAR_SPACE && c != CHAR_LF) c = <i32>load<u8>(++q);
+  if (!isAsciiLetter(c)) return -1;
+  // the scheme: only http and https have a robots.txt
+  let k: usize = 0;
+  while (true) {
+    c = <i32>load<u8>(q);
+    if (isRemovedByte(c)) {
+      q++;
+      continue;
+    }
+    if (!isSchemeByte(c)) break;
+    if (k == 5) return -1;
+    store<u8>(key + k++, <u8>(c | 0x20));
     q++;
-    while (isSchemeByte(<i32>load<u8>(q))) q++;
-    if (load<u8>(q) != CHAR_COLON || load<u8>(q + 1) != CHAR_SLASH || load<u8>(q + 2) != CHAR_SLASH) return -1;
-    q += 3;
-  } else if (c == CHAR_SLASH && load<u8>(p + 1) == CHAR_SLASH) {
-    q += 2;
-  } else {
-    return -1;
   }
-  // the authority: [userinfo@]host[:port]
-  let hostStart = q;
+  if (c != CHAR_COLON) return -1;
+  q++;
+  if (k != 4 && k != 5) return -1;
+  if (load<u32>(key) != 0x70747468) return -1; // "http"
+  if (k == 5 && load<u8>(key + 4) != 0x73) return -1; // "https"
+  store<u8>(key + k++, <u8>CHAR_COLON);
+  store<u8>(key + k++, <u8>CHAR_SLASH);
+  store<u8>(key + k++, <u8>CHAR_SLASH);
+  const hostStart = k;
+  while (true) {
+    c = <i32>load<u8>(q);
+    if (c == CHAR_SLASH || c == CHAR_BACKSLASH || isRemovedByte(c)) q++;
+    else break;
+  }
+  // the authority: [userinfo@]host[:port]; the host starts after the last '@'
+  let h0 = hostStart;
   while (true) {
     c = <i32>load<u8>(q);
     if (endsAuthority(c)) break;
-    if (c == 0x40) hostStart = q + 1; // '@': the host follows the last one
     q++;
+    if (isRemovedByte(c)) continue;
+    if (c == 0x40) {
+      k = hostStart; // '@': what came before is user info
+      h0 = hostStart;
+      continue;
+    }
+    if (k >= <usize>MAX_HOST_KEY_BYTES) return -1;
+    store<u8>(key + k++, <u8>(c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z ? c | 0x20 : c));
   }
-  authorityEnd = q;
-  let digits = authorityEnd;
-  while (digits > hostStart && <i32>load<u8>(digits - 1) >= CHAR_0 && <i32>load<u8>(digits - 1) <= CHAR_9) digits--;
-  let hostEnd = authorityEnd;
-  let portStart = authorityEnd;
-  if (digits > hostStart && load<u8>(digits - 1) == CHAR_COLON) {
-    hostEnd = digits - 1;
-    portStart = digits;
+  let trimmed = false;
+  if (c == CHAR_LF) {
+    // the end of the line: WHATWG trims C0 controls and spaces there
+    while (k > h0 && <i32>load<u8>(key + k - 1) <= CHAR_SPACE) {
+      k--;
+      trimmed = true;
+    }
   }
-  const hostLength = hostEnd - hostStart;
-  const portLength = authorityEnd - portStart;
-  if (hostLength == 0 || hostLength + portLength + 1 > <usize>MAX_HOST_KEY_BYTES) return -1;
-  for (let i: usize = 0; i < hostLength; i++) {
-    const b = <u32>load<u8>(hostStart + i);
-    const kind = load<u8>(hostBytes + <usize>b);
-    if (kind == HOST_BYTE_BAD) return -1;
-    store<u8>(key + i, <u8>(kind == HOST_BYTE_UPPER ? b | 0x20 : b));
-  }
-  if (portLength == 0) return <i32>hostLength;
-  store<u8>(key + hostLength, <u8>CHAR_COLON);
-  memory.copy(key + hostLength + 1, portStart, portLength);
-  return <i32>(hostLength + 1 + portLength);
+  // the shortcut is safe when the bytes before the end are no trimmed or removed bytes
+  const last = <i32>load<u8>(q - 1);
+  authorityEnd = trimmed || last <= CHAR_SPACE ? 0 : q - p;
+  return <i32>k;
+}
+
+/**
+ * True when the line at p starts with the previous line's bytes up to where its authority ended and its
+ * own authority ends there too: its key is the previous line's (sorted input: most lines).
+ */
+@inline function sameAuthorityAsPrevious(p: usize, previousStart: usize, previousLength: usize): bool {
+  return previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && memory.compare(p, previousStart, previousLength) == 0;
 }
 
 /** A 32-bit hash of key bytes (FNV-1a). */
@@ -238,7 +265,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   let runEntry: u32 = <u32>LINE_NO_HOST - 1; // no entry has this value
   while (p < end) {
     store<u32>(lineStartsPtr + <usize>count * 4, <u32>(p - inputPtr));
-    if (previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && memory.compare(p, previousStart, previousLength) == 0) {
+    if (sameAuthorityAsPrevious(p, previousStart, previousLength)) {
       store<u32>(entriesPtr + <usize>count * 4, previousLine);
       count++;
       p = findLf(p + previousLength) + 1;
@@ -291,7 +318,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
       }
       line = index;
       previousStart = p;
-      previousLength = authorityEnd - p;
+      previousLength = authorityEnd;
       previousLine = line;
     } else {
       previousLength = 0;
@@ -438,13 +465,13 @@ export function splitLinesByHost(inputPtr: usize, inputLen: usize, shardCount: u
   let previousShard: u32 = 0;
   while (p < end) {
     let shard: u32;
-    if (previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && memory.compare(p, previousStart, previousLength) == 0) {
+    if (sameAuthorityAsPrevious(p, previousStart, previousLength)) {
       shard = previousShard;
     } else {
       const length = hostKeyOf(p, keyScratch);
       shard = length < 0 ? 0 : hashKey(keyScratch, <usize>length) % shardCount;
       previousStart = p;
-      previousLength = length < 0 ? 0 : authorityEnd - p;
+      previousLength = length < 0 ? 0 : authorityEnd;
       previousShard = shard;
     }
     store<u8>(shardOfLinePtr + <usize>count, <u8>shard);

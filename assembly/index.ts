@@ -13,7 +13,7 @@ export { compileRobots } from "./select";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines } from "./format";
 export { parseLogRecord, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";
-export { scanLineHosts, lastScanLines, lastScanPending, lastScanRuns, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
+export { hostKeyOf as originKeyOf, scanLineHosts, lastScanLines, lastScanPending, lastScanRuns, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 
 /** First address the host may use (16-aligned). Called once per instance. */
 export function heapBase(): usize {

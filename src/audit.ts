@@ -1,7 +1,8 @@
 // Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> group -> verdict.
 // Used by `robotstxt audit`; fed line by line, memory grows with crawlers, rules and tracked paths only.
 import { isbot } from 'isbot';
-import { LogLineReader, type LogFieldNames, type LogRequest } from './log.js';
+import { LogLineReader, urlOfRequest, type LogFieldNames, type LogRequest } from './log.js';
+import { originOf, type UrlOrigin } from './url-model.js';
 import { asciiLowerCase, productToken, type RobotsTxt } from './robots.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from './crawlers.js';
 import { crawlerCategory, type CrawlerCategory } from './crawler-categories.js';
@@ -121,8 +122,11 @@ export class RobotsAudit {
   private readonly untracked = { requests: 0, disallowed: 0 };
   private userAgentChars = 0;
 
-  /** robotsFor: the robots.txt for a request's host (null: none, the request is allowed). */
-  constructor(private readonly robotsFor: (host: string | null) => RobotsTxt | null, private readonly options: AuditOptions = {}) {}
+  /**
+   * robotsFor: the robots.txt for a request's origin (null: none, the request is allowed). The origin is the
+   * URL model's reading of the request's URL line (the line check --log answers); null when it has none.
+   */
+  constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null, private readonly options: AuditOptions = {}) {}
 
   private factsOf(userAgent: string): UserAgentFacts {
     let facts = this.userAgents.get(userAgent);
@@ -193,7 +197,7 @@ export class RobotsAudit {
     if (host === null && this.options.requireHost === true) {
       throw new RobotsError('HOST_UNKNOWN', `${log}:${lineNumber}: the line names no host (a ${request.format} line without a host field), so its robots.txt is unknown: give --host <name>, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
     }
-    const robots = this.robotsFor(host);
+    const robots = this.robotsFor(host === null ? null : originOf(urlOfRequest(request, true, host)));
     const crawler = this.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
       this.otherRequests++;

@@ -187,6 +187,7 @@ export const CHAR_QUESTION = 0x3f;
 export const CHAR_UPPER_A = 0x41;
 export const CHAR_UPPER_F = 0x46;
 export const CHAR_UPPER_Z = 0x5a;
+export const CHAR_BACKSLASH = 0x5c;
 export const CHAR_UNDERSCORE = 0x5f;
 export const CHAR_LOWER_A = 0x61;
 export const CHAR_LOWER_F = 0x66;

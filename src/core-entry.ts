@@ -19,6 +19,8 @@ export type { LintReport, LintFinding } from './lint.js';
 export { RobotsDiff } from './diff.js';
 export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
 export { crawlerName } from './crawlers.js';
+export { originOf } from './url-model.js';
+export type { UrlOrigin } from './url-model.js';
 
 /** Where initialize() may take the WebAssembly module from. */
 export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | string | Response | Promise<Response>;

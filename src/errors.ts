@@ -6,6 +6,7 @@ export type RobotsErrorCode =
   | 'WASM_UNAVAILABLE' // the compiled WebAssembly core is missing or cannot be instantiated
   | 'WORKER_FAILED' // a worker thread crashed or threw while matching a batch
   | 'INPUT_TOO_LARGE' // an input does not fit the WebAssembly core's 32-bit memory
+  | 'SOURCE_FAILED' // a robots source (MultiHostMatcher) threw for an origin or gave no answer in time
   | 'HOST_UNKNOWN' // a log request's host is needed (one robots.txt per host) but its line names none
   | 'USAGE'; // command line usage error
 

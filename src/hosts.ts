@@ -7,24 +7,25 @@
 //
 // Per cached host the JavaScript side keeps a few numbers in typed arrays, no string and no object: host
 // names live in the core's host table (src/wasm/hosts-engine.ts), and so does the matcher.
-import { domainToASCII } from 'node:url';
 import { join } from 'node:path';
+import { opendirSync } from 'node:fs';
 import { DEFAULT_MAX_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
 import { RobotsError } from './errors.js';
 import { core, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core-node.js';
 import { HostEngine } from './wasm/hosts-engine.js';
 import { readLimit, readRobotsFileIfExists } from './robots-file.js';
 import { readStoredRecord } from './fetch/robots-store.js';
-import { effectOf } from './fetch/fetch-rules.js';
+import { effectOfStored, recordAsOf } from './fetch/fetch-rules.js';
+import { originOfKey, isPlainKey, hostOrOriginOf, type UrlOrigin } from './url-model.js';
+import { describe, linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument } from './arguments.js';
 import type { RobotsMode, AgentQuery } from './robots.js';
 
-/** A host as a source is asked for it: canonical (lower case, IDN in ASCII form, no trailing dot). */
-export interface RobotsHost {
-  /** The host name or address, e.g. `example.com`, `xn--bcher-kva.de`, `[::1]`. */
-  host: string;
-  /** The port when the URL names one, else null. */
-  port: string | null;
-  /** `host` or `host:port`: the cache key. */
+/**
+ * An origin as a source is asked for it (src/url-model.ts): the scheme, host and port an HTTP client
+ * contacts for the URL. `origin` is the cache key; `key` (`host` or `host:port`) names files by host.
+ */
+export interface RobotsHost extends UrlOrigin {
+  /** `host` or `host:port` (the same as hostKey): how a robots directory names files by host. */
   key: string;
 }
 
@@ -62,6 +63,8 @@ export interface MultiHostOptions {
   missing?: MissingPolicy;
   /** Asynchronous sources: how many bodies are awaited at once (default 16). */
   concurrency?: number;
+  /** Asynchronous sources: how long one answer may take, in ms (default 60,000; 1 to 3,600,000); then SOURCE_FAILED naming the origin. */
+  sourceTimeoutMs?: number;
 }
 
 /** What a MultiHostMatcher did so far. */
@@ -123,74 +126,106 @@ const AUTOMATON_AFTER_LINES = 512;
 function hostAutomatonFirstBytes(blobLength: number): number {
   return Math.min(automatonCapBytes(blobLength), Math.ceil((4096 + 2 * blobLength) / 4096) * 4096);
 }
-const utf8 = new TextDecoder();
-
-/** A host key that is already canonical: labels of a-z 0-9 and '-', no port, no trailing dot. */
-const PLAIN_HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
-
 /**
- * The canonical host of a host key from a URL (ASCII lower-cased host, then ":port" when there is one): an
- * IDN in its ASCII (punycode) form, one trailing dot dropped. null when it names no usable host.
- */
-export function canonicalHost(rawKey: string): RobotsHost | null {
-  if (PLAIN_HOST.test(rawKey)) return { host: rawKey, port: null, key: rawKey }; // the usual name
-  let host = rawKey;
-  let port: string | null = null;
-  const portMatch = /:(\d+)$/.exec(rawKey);
-  if (portMatch !== null) {
-    host = rawKey.slice(0, portMatch.index);
-    port = portMatch[1];
-  }
-  if (/[\x80-\xff]/.test(host)) host = domainToASCII(utf8.decode(Buffer.from(host, 'latin1')));
-  if (host.endsWith('.') && host.length > 1) host = host.slice(0, -1);
-  if (host === '' || host === '.' || host === '..' || host.includes('/') || host.includes('\\') || host.includes('\0')) return null;
-  return { host, port, key: port === null ? host : `${host}:${port}` };
-}
-
-/**
- * A source that reads `<directory>/<host>:<port>.txt` (when the URL names a port) or `<directory>/<host>.txt`,
- * at most maxBytes (+1) of each. A host without a body file but with a store record (`<key>.json`, written
- * by robotstxt fetch: src/fetch/robots-store.ts) gets the record's effect as of `now` (ALLOW_ALL or
- * DISALLOW_ALL); with neither, nothing is known (null). A file that exists but cannot be read is an error
- * naming it. Host names never contain '/' (see canonicalHost), so no file outside the directory is read.
+ * A source that reads, for an origin, the store's files (`<fileKey>.txt`, else the effect of
+ * `<fileKey>.json`, written by robotstxt fetch: src/fetch/robots-store.ts), else the files a user names by
+ * host: `<host>:<port>.txt` when the origin has a port that is not its scheme's default, then `<host>.txt`
+ * (those answer both http and https). A host file with a record from before origins were kept apart
+ * (`<host>.json`) counts when that record's origin is this one. With none of these, nothing is known (null).
+ * At most maxBytes (+1) of a body is read; a file that exists but cannot be read is an error naming it.
+ * Keys never hold '/', '\\' or NUL (src/url-model.ts), so no file outside the directory is read.
  */
 export function robotsFromDirectory(directory: string, options: { maxBytes?: number; now?: number } = {}): RobotsSource {
+  optionsArgument(options, ['maxBytes', 'now'], 'robotsFromDirectory options');
+  if (typeof directory !== 'string' || directory === '') throw new RobotsError('INVALID_ARGUMENT', `directory must be a non-empty string, got ${describe(directory)}`);
   const limit = readLimit(options.maxBytes ?? DEFAULT_MAX_BYTES);
   const buffer = limit <= 1 << 20 ? new Uint8Array(limit) : null;
-  const prefix = join(directory, '/'); // host names hold no '/': a plain concatenation stays in the directory
+  const prefix = join(directory, '/'); // keys hold no '/': a plain concatenation stays in the directory
   const now = options.now ?? Date.now();
-  const stored = (key: string): RobotsBody => {
-    const record = readStoredRecord(directory, key);
-    if (record === null) return null;
-    const effect = effectOf(record, now);
+  const stored = (key: string, host: RobotsHost, bodyPresent: boolean, legacy: boolean): RobotsBody => {
+    const read = readStoredRecord(directory, key);
+    if (read === null || (legacy && read.origin !== host.origin)) return null;
+    const effect = effectOfStored(recordAsOf(read, now), now, bodyPresent);
     return effect === 'allow-all' ? ALLOW_ALL : effect === 'disallow-all' ? DISALLOW_ALL : null;
   };
+  // origin files (a store's) are looked for only in a directory that has some: one listing, on first use
+  let originFiles: boolean | null = null;
   return (host) => {
-    if (host.port !== null) {
-      const withPort = readRobotsFileIfExists(`${prefix}${host.key}.txt`, limit, buffer);
-      if (withPort !== null) return withPort;
-      const record = stored(host.key);
-      if (record !== null) return record;
+    originFiles ??= hasOriginFiles(directory);
+    if (originFiles) {
+      const originBody = readRobotsFileIfExists(`${prefix}${host.fileKey}.txt`, limit, buffer);
+      const originRecord = stored(host.fileKey, host, originBody !== null, false);
+      if (originRecord !== null) return originRecord; // allow all, disallow all, or a record whose body is gone
+      if (originBody !== null) return originBody;
     }
-    return readRobotsFileIfExists(`${prefix}${host.host}.txt`, limit, buffer) ?? stored(host.host);
+    if (host.port !== null) {
+      const withPort = readRobotsFileIfExists(`${prefix}${host.hostKey}.txt`, limit, buffer);
+      if (withPort !== null) return withPort;
+    }
+    const byHost = readRobotsFileIfExists(`${prefix}${host.host}.txt`, limit, buffer);
+    if (byHost !== null) return byHost;
+    return stored(host.hostKey, host, false, true);
   };
 }
 
-/** A source from a Map of `host` or `host:port` (canonical, see canonicalHost) to bodies; `host:port` first. */
+/** True when a directory holds a store's origin files (`<scheme>@<host>...`); false when it cannot be listed. */
+function hasOriginFiles(directory: string): boolean {
+  let listing;
+  try {
+    listing = opendirSync(directory, { bufferSize: 256 });
+  } catch {
+    return false;
+  }
+  try {
+    for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
+      if (/^https?@/.test(entry.name)) return true;
+    }
+    return false;
+  } finally {
+    listing.closeSync();
+  }
+}
+
+/**
+ * A source from a Map whose keys are origins (`https://example.com:8080`: that origin only) or hosts
+ * (`example.com`, `example.com:8080`: both schemes), canonicalised as URLs are (case, IDN, trailing dot):
+ * an origin key first, then `host:port`, then `host`. A key that names no host, or two keys naming the same
+ * origin or host, throw INVALID_ARGUMENT: a wrong key never leaves its host's URLs unanswered. Made once.
+ */
 export function robotsFromMap(bodies: ReadonlyMap<string, Uint8Array | ArrayBuffer | string>): RobotsSource {
-  return (host) => (host.port !== null ? bodies.get(host.key) : undefined) ?? bodies.get(host.host) ?? null;
+  if (!(bodies instanceof Map)) throw new RobotsError('INVALID_ARGUMENT', `bodies must be a Map of origin or host keys to robots.txt bodies, got ${describe(bodies)}`);
+  const canonical = new Map<string, Uint8Array | ArrayBuffer | string>();
+  for (const [key, body] of bodies) {
+    const named = hostOrOriginOf(key, 'robotsFromMap key');
+    const canonicalKey = named.scheme === null ? named.hostKey : `${named.scheme}://${named.hostKey}`;
+    if (canonical.has(canonicalKey)) throw new RobotsError('INVALID_ARGUMENT', `robotsFromMap keys ${JSON.stringify(key)} and another name the same ${named.scheme === null ? 'host' : 'origin'} (${canonicalKey})`);
+    if (!(typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer)) throw new RobotsError('INVALID_ARGUMENT', `robotsFromMap body of ${JSON.stringify(key)} must be a string, Uint8Array or ArrayBuffer, got ${describe(body)}`);
+    canonical.set(canonicalKey, body);
+  }
+  return (host) => canonical.get(host.origin) ?? (host.port !== null ? canonical.get(host.hostKey) : undefined) ?? canonical.get(host.host) ?? null;
 }
 
 const encoder = new TextEncoder();
 /** Bodies of the fixed slots (every URL allowed, every URL disallowed); audit parses the same stand-ins. */
 export const FULL_VERDICT_BODY: Record<MissingPolicy, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
 
+/** The RobotsHost a source is asked with (one object shape for every origin: sources stay fast). */
+export function robotsHostOf(origin: UrlOrigin): RobotsHost {
+  return 'key' in origin ? origin as RobotsHost : { scheme: origin.scheme, host: origin.host, port: origin.port, origin: origin.origin, hostKey: origin.hostKey, fileKey: origin.fileKey, key: origin.hostKey };
+}
+
+/** A source's error for an origin: this package's own errors as they are (they name their file), others as SOURCE_FAILED naming the origin. */
+function sourceError(host: RobotsHost, error: unknown): RobotsError {
+  if (error instanceof RobotsError) return error;
+  return new RobotsError('SOURCE_FAILED', `the robots source failed for ${host.origin}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 function bodyBytes(body: Exclude<RobotsBody, null>, host: RobotsHost): Uint8Array {
   if (typeof body === 'string') return encoder.encode(body);
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  throw new RobotsError('INVALID_ARGUMENT', `the robots source gave ${Object.prototype.toString.call(body)} for host '${host.key}' (expected a Uint8Array, ArrayBuffer, DataView, string or null)`);
+  throw new RobotsError('INVALID_ARGUMENT', `the robots source gave ${Object.prototype.toString.call(body)} for ${host.origin} (expected a Uint8Array, ArrayBuffer, DataView, string or null)`);
 }
 
 const isPromise = (value: unknown): value is Promise<RobotsBody> => typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -213,6 +248,7 @@ export class MultiHostMatcher {
   private readonly source: RobotsSource;
   private budget: number;
   private readonly concurrency: number;
+  private readonly sourceTimeoutMs: number;
   private readonly missingSlot: number;
   private readonly missingPolicy: MissingPolicy;
   /** The fixed slot of the verdict that is not the missing policy's (ALLOW_ALL or DISALLOW_ALL), -1 until needed. */
@@ -232,8 +268,8 @@ export class MultiHostMatcher {
   private chunkHosts = 0;
 
   constructor(options: MultiHostOptions) {
-    const agents = typeof options.agents === 'string' ? [options.agents] : [...options.agents];
-    if (agents.length === 0) throw new RobotsError('INVALID_ARGUMENT', 'at least one user agent is needed');
+    optionsArgument(options, ['agents', 'source', 'mode', 'maxBytes', 'cacheBytes', 'missing', 'concurrency', 'sourceTimeoutMs'], 'MultiHostMatcher options');
+    const agents = agentsArgument(options.agents);
     const mode = options.mode ?? 'google';
     if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -242,6 +278,8 @@ export class MultiHostMatcher {
     if (!Number.isInteger(this.budget) || this.budget < 1 << 20) throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number >= 1 MiB (1048576), got ${String(options.cacheBytes)}`);
     this.concurrency = options.concurrency ?? 16;
     if (!Number.isInteger(this.concurrency) || this.concurrency < 1 || this.concurrency > 4096) throw new RobotsError('INVALID_ARGUMENT', `concurrency must be a whole number from 1 to 4096, got ${String(options.concurrency)}`);
+    this.sourceTimeoutMs = options.sourceTimeoutMs ?? 60_000;
+    if (!Number.isInteger(this.sourceTimeoutMs) || this.sourceTimeoutMs < 1 || this.sourceTimeoutMs > 3_600_000) throw new RobotsError('INVALID_ARGUMENT', `sourceTimeoutMs must be a whole number from 1 to 3600000, got ${String(options.sourceTimeoutMs)}`);
     const missing = options.missing ?? 'allow';
     if (missing !== 'allow' && missing !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow or disallow, got ${String(missing)}`);
     if (typeof options.source !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'source must be a function (robotsFromDirectory, robotsFromMap, or your own)');
@@ -277,23 +315,25 @@ export class MultiHostMatcher {
 
   /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
   async checkLines(lines: Uint8Array): Promise<Uint8Array> {
-    return (await this.checkLinesFormatted(lines, { format: 'none' })).verdicts;
+    return (await this.checkLinesFormatted(linesArgument(lines, 'lines'), { format: 'none' })).verdicts;
   }
 
   /** Verdicts of URL strings (UTF-8 encoded; a URL must not contain a line break). One call per batch. */
-  async checkUrls(urls: readonly string[]): Promise<Uint8Array> {
-    for (const url of urls) if (url.includes('\n') || url.includes('\r')) throw new RobotsError('INVALID_ARGUMENT', `a URL contains a line break: ${JSON.stringify(url.slice(0, 80))}`);
+  async checkUrls(urls: readonly (string | URL)[]): Promise<Uint8Array> {
+    urls = urlsArgument(urls, 'urls');
+    for (const url of urls as string[]) if (url.includes('\n') || url.includes('\r')) throw new RobotsError('INVALID_ARGUMENT', `a URL contains a line break: ${JSON.stringify(url.slice(0, 80))}`);
     if (urls.length === 0) return new Uint8Array(0);
     return this.checkLines(encoder.encode(urls.join('\n')));
   }
 
   /** One verdict (for many URLs use checkLines or checkUrls). */
-  async isAllowed(url: string): Promise<boolean> {
-    return (await this.checkUrls([url]))[0] === 1;
+  async isAllowed(url: string | URL): Promise<boolean> {
+    return (await this.checkUrls([urlArgument(url, 'url')]))[0] === 1;
   }
 
   /** Verdicts and formatted output (text or jsonl, see HostChunkFormat) of a chunk of LF-separated URL lines. */
   checkLinesFormatted(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
+    linesArgument(lines, 'lines');
     const run = this.queue.then(() => this.answer(lines, format));
     this.queue = run.catch(() => undefined);
     return run;
@@ -340,13 +380,36 @@ export class MultiHostMatcher {
     }
   }
 
+  /**
+   * The source's answer for an origin; an error it throws comes back naming the origin (a RobotsError keeps
+   * its code), and the matcher stays usable for later calls.
+   */
+  private askSource(host: RobotsHost): RobotsBody | Promise<RobotsBody> {
+    let answer: RobotsBody | Promise<RobotsBody>;
+    try {
+      answer = this.source(host);
+    } catch (error) {
+      throw sourceError(host, error);
+    }
+    return isPromise(answer) ? answer.then((body) => body, (error: unknown) => { throw sourceError(host, error); }) : answer;
+  }
+
+  /** An asynchronous answer within sourceTimeoutMs, else SOURCE_FAILED naming the origin (a source that never settles hangs nothing). */
+  private withDeadline(host: RobotsHost, answer: Promise<RobotsBody>): Promise<RobotsBody> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RobotsError('SOURCE_FAILED', `the robots source gave no answer for ${host.origin} within ${this.sourceTimeoutMs} ms`)), this.sourceTimeoutMs);
+    });
+    return Promise.race([answer, deadline]).finally(() => clearTimeout(timer));
+  }
+
   /** Bodies of an asynchronous source, at most `concurrency` at a time (`started`: those already asked for). */
   private async fetchBodies(hosts: RobotsHost[], started: Map<string, Promise<RobotsBody>>, bodies: Map<string, RobotsBody>): Promise<void> {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < hosts.length) {
         const host = hosts[next++];
-        bodies.set(host.key, await (started.get(host.key) ?? this.source(host)));
+        bodies.set(host.origin, await this.withDeadline(host, Promise.resolve(started.get(host.origin) ?? this.askSource(host))));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, hosts.length) }, worker));
@@ -370,30 +433,32 @@ export class MultiHostMatcher {
     for (let i = 0; i < pending.keys.length; i++) {
       const entry = pending.entries[i];
       const key = pending.keys[i];
-      // a plain host name is its own canonical key (its entry is the one being resolved); another spelling
-      // (a trailing dot, an IDN, a port) may name a host compiled already: its canonical key says
-      const plain = PLAIN_HOST.test(key);
-      const host = plain ? { host: key, port: null, key } : canonicalHost(key);
-      if (host === null) {
+      // the URL model resolves each distinct spelling once: a plain key is its own canonical origin (its
+      // entry is the one being resolved); another spelling (case, a trailing dot, an IDN, a default port,
+      // percent-escapes) may name an origin compiled already: its canonical key says
+      const origin = originOfKey(key);
+      if (origin === null) {
         this.engine.resolve(entry, null);
         continue;
       }
-      if (host.key !== key) this.engine.markAlias(entry);
-      const cached = this.engine.findHost(host.key, !plain); // (a plain key may have been remembered for a spelling of it)
+      const host = robotsHostOf(origin);
+      const canonical = origin.origin;
+      if (canonical !== key) this.engine.markAlias(entry);
+      const cached = this.engine.findHost(canonical, canonical !== key || !isPlainKey(key)); // (a plain key may have been remembered for a spelling of it)
       if (cached >= 0) {
         this.engine.resolve(entry, cached);
         continue;
       }
       let body: RobotsBody | Promise<RobotsBody>;
-      if (bodies.has(host.key)) {
-        body = bodies.get(host.key) as RobotsBody;
+      if (bodies.has(canonical)) {
+        body = bodies.get(canonical) as RobotsBody;
       } else if (toFetch.length > 0) {
-        if (!toFetch.some((wanted) => wanted.key === host.key)) toFetch.push(host);
+        if (!toFetch.some((wanted) => wanted.origin === canonical)) toFetch.push(host);
         continue;
       } else {
-        body = this.source(host);
+        body = this.askSource(host);
         if (isPromise(body)) {
-          started.set(host.key, body);
+          started.set(canonical, body);
           body.catch(() => undefined); // its error is thrown where fetchBodies awaits it
           toFetch.push(host);
           continue;
@@ -410,7 +475,7 @@ export class MultiHostMatcher {
         continue;
       }
       const slot = this.compile(bodyBytes(body, host));
-      if (host.key !== key) this.engine.rememberHost(host.key, slot);
+      if (canonical !== key) this.engine.rememberHost(canonical, slot);
       this.engine.resolve(entry, slot);
       if (!this.makeRoom() && this.engine.lines > 1) {
         if (explain) return { kind: 'split' };

@@ -19,6 +19,7 @@ import {
 } from './constants.js';
 import { core, type LogTargets } from './wasm/core-node.js';
 import { RobotsError } from './errors.js';
+import { originOf } from './url-model.js';
 
 /** Which format a log line was in. */
 export type LogFormat = 'common' | 'combined' | 'vhost_combined' | 'json' | 'cloudfront' | 'alb';
@@ -90,7 +91,8 @@ const W3C_DIRECTIVE = /^#(?:Version|Fields|Software|Date|Remark|Start-Date|End-D
 const W3C_DATE_LINE = /^\d{4}-\d{2}-\d{2}\t\d{2}:\d{2}:\d{2}\t/;
 /** ALB: the connection type, then an ISO 8601 time. */
 const ALB_LINE = /^(?:http|https|h2|grpcs|ws|wss) \d{4}-\d{2}-\d{2}T/;
-const ABSOLUTE_URL = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)/;
+/** A target that names its scheme (`scheme://`): a URL line as it is; other targets get `http://<host>` in front (also assembly/log.ts hasScheme). */
+const ABSOLUTE_URL = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
 const APACHE_TIME = /^(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\s+([+-])(\d{2})(\d{2}))?$/;
 
@@ -158,18 +160,20 @@ function percentDecoded(text: string): string {
   return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** The host of an absolute URL target (without its port), and the target with a default port (`:80` for http, `:443` for https) dropped. */
+/** An authority that ends in its scheme's default port (ALB logs write `:443` and `:80` on every URL). */
+const DEFAULT_PORT_AUTHORITY = /^(?:(https):\/\/[^/?#\\]*?:443|(http):\/\/[^/?#\\]*?:80)(?=[/?#\\]|$)/i;
+
+/**
+ * The host of an absolute URL target as an HTTP client reads it (the URL model; without its port), and the
+ * target with an explicit default port dropped (which never changes its origin).
+ */
 function absoluteTarget(target: string): { target: string; host: string | null } {
-  const match = ABSOLUTE_URL.exec(target);
-  if (match === null) return { target, host: null };
-  const scheme = match[1].toLowerCase();
-  const authority = match[2];
-  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-  const defaultPort = scheme === 'https' || scheme === 'wss' ? ':443' : scheme === 'http' || scheme === 'ws' ? ':80' : null;
-  if (defaultPort !== null && hostPort.endsWith(defaultPort)) {
-    return { target: `${match[1]}://${authority.slice(0, -defaultPort.length)}${target.slice(match[0].length)}`, host: hostPort.slice(0, -defaultPort.length) };
-  }
-  return { target, host: hostPort.replace(/:\d+$/, '') };
+  if (!ABSOLUTE_URL.test(target)) return { target, host: null };
+  const host = originOf(target)?.host ?? null;
+  const withPort = DEFAULT_PORT_AUTHORITY.exec(target);
+  if (withPort === null) return { target, host };
+  const cut = withPort[0].length - (withPort[1] !== undefined ? 4 : 3);
+  return { target: target.slice(0, cut) + target.slice(withPort[0].length), host };
 }
 
 /** Space-separated fields, a `"..."` field taken whole (a backslash quotes the next char); null when a quote is not closed. */
@@ -426,8 +430,12 @@ export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firs
   return { urls: Buffer.concat(parts), numbers: Uint32Array.from(numbers), lines: fast.lines, malformed, malformedLines };
 }
 
-/** The URL line of a request read in TypeScript: its target, with `<scheme>://<host>` in front when withHost and the target is relative. */
-function urlOfRequest(request: LogRequest, withHost: boolean, defaultHost: string | null): string {
+/**
+ * The URL line of a request read in TypeScript: its target, with `http://<host>` in front when withHost and
+ * the target is relative (the same line the core makes for Apache/nginx lines). Its origin, by the URL
+ * model (src/url-model.ts), is whose robots.txt answers the request: check --log and audit read it alike.
+ */
+export function urlOfRequest(request: LogRequest, withHost: boolean, defaultHost: string | null): string {
   const target = request.target.replace(/[\r\n]/g, '');
   if (!withHost || ABSOLUTE_URL.test(target)) return target;
   const host = request.host ?? defaultHost;

@@ -3,6 +3,7 @@
 import { RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL } from './constants.js';
 import { core, type WasmCore } from './wasm/core.js';
 import { compiledRule } from './wasm/blob.js';
+import { urlOrBytesArgument, urlsArgument, linesArgument } from './arguments.js';
 
 /** The rule that decided a verdict. */
 export interface DecidingRule {
@@ -57,13 +58,15 @@ export class RobotsMatcher {
   }
 
   /** One verdict. Called per URL by interactive callers; bulk callers use checkBatch or checkLines. */
-  isAllowed(url: string | Uint8Array): boolean {
+  isAllowed(url: string | URL | Uint8Array): boolean {
+    url = urlOrBytesArgument(url, 'url');
     const verdict = typeof url === 'string' ? this.engine.matchString(this.blob, url) : this.engine.matchOne(this.blob, url).verdict;
     return verdict === VERDICT_ALLOWED;
   }
 
   /** The verdict and the rule that decided it (line, pattern, priority). Called per URL by tools that report. */
-  explain(url: string | Uint8Array): Explanation {
+  explain(url: string | URL | Uint8Array): Explanation {
+    url = urlOrBytesArgument(url, 'url');
     const match = this.engine.matchOne(this.blob, typeof url === 'string' ? encoder.encode(url) : url);
     const allowed = match.verdict === VERDICT_ALLOWED;
     let index = -1;
@@ -84,8 +87,8 @@ export class RobotsMatcher {
   }
 
   /** Verdict bytes (VERDICT_ALLOWED = 1, VERDICT_DISALLOWED = 2), one per URL, in order. One call per batch. */
-  checkBatch(urls: readonly string[]): Uint8Array {
-    return this.engine.matchStrings(this.blob, urls);
+  checkBatch(urls: readonly (string | URL)[]): Uint8Array {
+    return this.engine.matchStrings(this.blob, Array.isArray(urls) && urls.every((url) => typeof url === 'string') ? urls as readonly string[] : urlsArgument(urls, 'urls'));
   }
 
   /**
@@ -93,12 +96,12 @@ export class RobotsMatcher {
    * starts no extra line). No JavaScript string per URL. One call per chunk of complete lines.
    */
   checkLines(lines: Uint8Array): Uint8Array {
-    return this.engine.matchLines(this.blob, lines);
+    return this.engine.matchLines(this.blob, linesArgument(lines, 'lines'));
   }
 
   /** checkLines plus the command line's output bytes for those lines (`allowed\t<url>\n`, or filtered). */
   checkLinesFormatted(lines: Uint8Array, filter: number = OUTPUT_ALL): { output: Uint8Array; verdicts: Uint8Array } {
-    return this.engine.matchAndFormatLines(this.blob, lines, filter);
+    return this.engine.matchAndFormatLines(this.blob, linesArgument(lines, 'lines'), filter);
   }
 
   /**
@@ -106,7 +109,7 @@ export class RobotsMatcher {
    * in bulk: input numbers firstNumber + line index, or numbers[line index]. One call per chunk.
    */
   checkLinesJsonl(lines: Uint8Array, filter: number = OUTPUT_ALL, firstNumber = 1, numbers: Uint32Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
-    return this.engine.explainAndFormatJsonl(this.blob, lines, filter, firstNumber, numbers);
+    return this.engine.explainAndFormatJsonl(this.blob, linesArgument(lines, 'lines'), filter, firstNumber, numbers);
   }
 }
 

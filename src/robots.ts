@@ -5,6 +5,7 @@ import { RobotsError } from './errors.js';
 import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parse/parser.js';
 import { RobotsMatcher } from './matcher.js';
 import { core } from './wasm/core.js';
+import { agentsArgument, optionsArgument, urlOrBytesArgument } from './arguments.js';
 
 export type { RobotsMode } from './parse/parser.js';
 
@@ -214,9 +215,7 @@ const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 
 export type AgentQuery = string | readonly string[];
 
 function agentList(agents: AgentQuery): string[] {
-  const list = typeof agents === 'string' ? [agents] : [...agents];
-  if (list.length === 0) throw new RobotsError('INVALID_ARGUMENT', 'at least one user agent is needed');
-  return list;
+  return agentsArgument(agents);
 }
 
 /** A parsed robots.txt. Made by parseRobots once per file; its matchers are compiled once per agent query. */
@@ -293,8 +292,8 @@ export class RobotsTxt {
   }
 
   /** One verdict: may these agents fetch url? For many URLs use matcher(agents).checkBatch / checkLines. */
-  isAllowed(url: string | Uint8Array, agents: AgentQuery): boolean {
-    return this.matcher(agents).isAllowed(url);
+  isAllowed(url: string | URL | Uint8Array, agents: AgentQuery): boolean {
+    return this.matcher(agents).isAllowed(urlOrBytesArgument(url, 'url'));
   }
 
   /** Crawl-delay (seconds) of the group that applies to the agents, or null when none is given or it is not a number. */
@@ -320,7 +319,7 @@ const encoder = new TextEncoder();
 
 /** Parses a robots.txt body (bytes are the truth; a string is UTF-8 encoded once). Never throws on the body. Called once per file. */
 export function parseRobots(body: RobotsBodyInput, options: RobotsOptions = {}): RobotsTxt {
-  return new RobotsTxt(bodyBytes(body), options);
+  return new RobotsTxt(bodyBytes(body), optionsArgument(options, ['mode', 'maxBytes'], 'parseRobots options'));
 }
 
 /** What a robots.txt body may be given as: bytes (Uint8Array, Buffer, ArrayBuffer, DataView) or a string (UTF-8 encoded). */

@@ -36,9 +36,9 @@ describe('robotstxt fetch', () => {
     expect(run.stderr).toMatch(/^robotstxt fetch: 4 origin\(s\) in \d+\.\d s: 4 fetched \(1 ok, 0 not-modified, 1 not-found, 2 unreachable\), 0 fresh in the store; effect: 1 rules, 1 allow-all, 2 disallow-all\n/);
     expect(run.stderr).toContain('robotstxt fetch: 1 input(s) named no origin: stdin:6 (only http and https URLs have a robots.txt to fetch: "ftp://example.com/")\n');
     // the store: the body as served, a record per origin
-    expect(readFileSync(join(store, `${origins.key(0)}.txt`), 'utf8')).toBe(RULES);
-    expect(existsSync(join(store, `${origins.key(1)}.txt`))).toBe(false);
-    const record = JSON.parse(readFileSync(join(store, `${origins.key(2)}.json`), 'utf8')) as Record<string, unknown>;
+    expect(readFileSync(join(store, `${origins.fileKey(0)}.txt`), 'utf8')).toBe(RULES);
+    expect(existsSync(join(store, `${origins.fileKey(1)}.txt`))).toBe(false);
+    const record = JSON.parse(readFileSync(join(store, `${origins.fileKey(2)}.json`), 'utf8')) as Record<string, unknown>;
     expect(record).toMatchObject({ format: 'robotstxt-wasm/store/1', origin: origins.origin(2), outcome: 'unreachable', status: 503, kept: 'none', failures: 1, mode: 'google' });
     // check --store honours the stored outcomes: rules, allow all, disallow all; an unknown host: --missing
     const urls = [`${origins.origin(0)}/private/a`, `${origins.origin(0)}/ok`, `${origins.origin(1)}/private/a`, `${origins.origin(2)}/ok`, 'http://never.example/private'].join('\n') + '\n';
@@ -70,8 +70,8 @@ describe('robotstxt fetch', () => {
     expect(origins.requests[1].headers['if-none-match']).toBe('"v1"');
     down = true;
     expect((await fetchAt('2026-03-03T02:00:00Z')).stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tunreachable 503 (HTTP 503)\n`);
-    expect(readFileSync(join(store, `${origins.key(0)}.txt`), 'utf8')).toBe(RULES);
-    const record = JSON.parse(readFileSync(join(store, `${origins.key(0)}.json`), 'utf8')) as Record<string, unknown>;
+    expect(readFileSync(join(store, `${origins.fileKey(0)}.txt`), 'utf8')).toBe(RULES);
+    const record = JSON.parse(readFileSync(join(store, `${origins.fileKey(0)}.json`), 'utf8')) as Record<string, unknown>;
     expect(record).toMatchObject({ outcome: 'unreachable', kept: 'body', failures: 1, etag: '"v1"', failingSince: record.checkedAt });
     const check = robotstxt(['check', '--store', store, '--agent', 'Googlebot'], `${origins.origin(0)}/private\n${origins.origin(0)}/open\n`);
     expect(check.stdout).toBe(`disallowed\t${origins.origin(0)}/private\nallowed\t${origins.origin(0)}/open\n`);
@@ -94,8 +94,8 @@ describe('robotstxt fetch', () => {
     expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect(names.length).toBe(80);
     for (let i = 0; i < handlers.length; i++) {
-      expect(readFileSync(join(store, `${origins.key(i)}.txt`), 'utf8')).toBe(`User-agent: *\nDisallow: /${i}/\n${'#'.repeat(20_000)}\n`);
-      expect(JSON.parse(readFileSync(join(store, `${origins.key(i)}.json`), 'utf8'))).toMatchObject({ outcome: 'ok', kept: 'body' });
+      expect(readFileSync(join(store, `${origins.fileKey(i)}.txt`), 'utf8')).toBe(`User-agent: *\nDisallow: /${i}/\n${'#'.repeat(20_000)}\n`);
+      expect(JSON.parse(readFileSync(join(store, `${origins.fileKey(i)}.json`), 'utf8'))).toMatchObject({ outcome: 'ok', kept: 'body' });
     }
   });
 

@@ -5,8 +5,9 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, canonicalHost, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsBody } from '../src/index.js';
+import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsBody } from '../src/index.js';
 import { LruCache } from '../src/cli/lru-cache.js';
+import { originOfKey, isPlainKey } from '../src/url-model.js';
 import { OUTPUT_ONLY_DISALLOWED } from '../src/constants.js';
 import { modelVerdict } from './model.js';
 import { tempDir } from './cli-helpers.js';
@@ -46,24 +47,30 @@ describe('LruCache (audit keeps parsed files in one)', () => {
 });
 
 describe('host names', () => {
-  it('canonicalHost: one trailing dot dropped, an IDN in its ASCII form, the port kept apart, no usable host -> null', () => {
-    expect(canonicalHost('example.com.')).toEqual({ host: 'example.com', port: null, key: 'example.com' });
-    expect(canonicalHost('example.com:8080')).toEqual({ host: 'example.com', port: '8080', key: 'example.com:8080' });
-    expect(canonicalHost(Buffer.from('bücher.de', 'utf8').toString('latin1'))).toEqual({ host: 'xn--bcher-kva.de', port: null, key: 'xn--bcher-kva.de' });
-    expect(canonicalHost('[::1]:80')).toEqual({ host: '[::1]', port: '80', key: '[::1]:80' });
-    for (const bad of ['', '.', '..', ':80', '\xff\xfe']) expect(canonicalHost(bad), JSON.stringify(bad)).toBeNull();
+  it('originOfKey: one trailing dot dropped, an IDN in its ASCII form, default ports dropped, the port kept apart, no usable host -> null', () => {
+    const origin = (key: string): string | null => originOfKey(key)?.origin ?? null;
+    expect(JSON.parse(JSON.stringify(originOfKey('http://example.com.')))).toEqual({ scheme: 'http', host: 'example.com', port: null, origin: 'http://example.com', hostKey: 'example.com', fileKey: 'http@example.com' });
+    expect(originOfKey('https://example.com:8080')).toMatchObject({ host: 'example.com', port: '8080', hostKey: 'example.com:8080', fileKey: 'https@example.com@8080' });
+    expect([isPlainKey('https://example.com'), isPlainKey('https://example.com.'), isPlainKey('http://a.1'), isPlainKey('http://a.0x1f'), isPlainKey('http://a.0xg'), isPlainKey('http://xn--a.com')]).toEqual([true, false, false, false, true, false]);
+    expect(origin(Buffer.from('http://bücher.de', 'utf8').toString('latin1'))).toBe('http://xn--bcher-kva.de');
+    expect(origin('http://[::1]:80')).toBe('http://[::1]');
+    expect(origin('https://example.com:443')).toBe('https://example.com');
+    expect(origin('http://0x7f.1')).toBe('http://127.0.0.1');
+    for (const bad of ['http://', 'http://.', 'http://..', 'http://:80', 'http://\xff\xfe', 'http://a.1', 'http://xn--a']) expect(origin(bad), JSON.stringify(bad)).toBeNull();
   });
   it('reads scheme://user@host:port, lower-cases, and answers lines without a usable host by the missing policy', async () => {
     const { matcher, asked } = recording({ 'example.com:8080': 'User-agent: *\nDisallow: /a\n', 'cdn.example.com': 'User-agent: *\nDisallow: /x\n' }, { missing: 'disallow' });
     const lines = [
       'https://User:PW@Example.COM:8080/a?b', // example.com:8080 -> disallowed by /a
-      '//cdn.example.com/x', // cdn.example.com -> disallowed by /x
+      'http:cdn.example.com/x', // cdn.example.com (as WHATWG reads it) -> disallowed by /x
       'HTTP://CDN.example.com/y', // same host, allowed
-      '/relative', 'http://../x', 'http:///x', 'mailto:a@b', '', 'http://exa mple.com/', // no host: the missing policy (disallow)
+      'http:///x', // WHATWG skips the slashes: host x, which has no robots.txt (the missing policy)
+      '//cdn.example.com/x', '/relative', 'http://../x', 'mailto:a@b', '', 'http://exa mple.com/', // no host: the missing policy (disallow)
     ];
     const verdicts = await matcher.checkLines(encode(lines.join('\n')));
-    expect([...verdicts]).toEqual([2, 2, 1, 2, 2, 2, 2, 2, 2]);
-    expect(asked.map((host) => host.key)).toEqual(['example.com:8080', 'cdn.example.com']);
+    expect([...verdicts]).toEqual([2, 2, 1, 2, 2, 2, 2, 2, 2, 2]);
+    expect(asked.map((host) => host.key)).toEqual(['example.com:8080', 'cdn.example.com', 'x']);
+    expect(asked.map((host) => host.origin)).toEqual(['https://example.com:8080', 'http://cdn.example.com', 'http://x']);
     expect(matcher.stats.noHostLines).toBe(6);
   });
   it('an IDN written in UTF-8 finds the xn-- file; example.com. finds example.com.txt (never example.com..txt)', async () => {
@@ -154,7 +161,7 @@ describe('sources', () => {
       const error = await matcher.checkUrls(['http://a.com/']).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RobotsError);
       expect((error as RobotsError).code).toBe('INVALID_ARGUMENT');
-      expect((error as RobotsError).message).toContain("for host 'a.com'");
+      expect((error as RobotsError).message).toContain('for http://a.com');
     }
   });
   it('options are range-checked', () => {

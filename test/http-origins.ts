@@ -32,9 +32,13 @@ export class LocalOrigins {
   origin(index: number): string {
     return `http://127.0.0.1:${this.port(index)}`;
   }
-  /** `127.0.0.1:<port>`: the store key of origin index. */
+  /** `127.0.0.1:<port>`: the host key of origin index (how a robots directory names files by host). */
   key(index: number): string {
     return `127.0.0.1:${this.port(index)}`;
+  }
+  /** `http@127.0.0.1@<port>`: the store's file key of origin index (src/url-model.ts). */
+  fileKey(index: number): string {
+    return `http@127.0.0.1@${this.port(index)}`;
   }
   requestsTo(index: number): number {
     return this.requests.filter((r) => r.origin === index).length;

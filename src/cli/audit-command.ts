@@ -5,8 +5,9 @@ import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from './lru-cache.js';
-import { canonicalHost, robotsFromDirectory, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
-import { LogLineReader, logTimeMs, type LogFieldNames } from '../log.js';
+import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
+import { LogLineReader, logTimeMs, urlOfRequest, type LogFieldNames } from '../log.js';
+import { originOf, type UrlOrigin } from '../url-model.js';
 import { RobotsCache, type RobotsCacheOptions } from '../fetch/robots-cache.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../robots.js';
@@ -109,28 +110,23 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   /** --host: the host of lines that name none (with --robots-dir or --store). */
   const defaultHost = (values.host as string | undefined) ?? null;
 
-  let robotsFor: (host: string | null) => RobotsTxt | null;
+  let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null;
   if (robotsFile !== undefined) {
     const robots = loadRobots(robotsFile, mode, maxBytes);
     robotsFor = () => robots;
   } else {
     // the same host names and files as check --robots-dir (src/hosts.ts); parsed files kept in a budget
     const cache = new LruCache<RobotsTxt | null>(DEFAULT_CACHE_BYTES, (robots) => (robots === null ? 0 : robots.bytesRead * 4));
-    const hostOf = (host: string | null): RobotsHost | null => {
-      const name = host ?? defaultHost;
-      return name === null ? null : canonicalHost(asciiLowerCase(name));
-    };
-    if (fetching) await fetchLogHosts(positionals, hostOf, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
+    if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
     const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
-    robotsFor = (host) => {
-      const canonical = hostOf(host);
-      if (canonical === null) return null;
-      const cached = cache.get(canonical.key);
+    robotsFor = (origin) => {
+      if (origin === null) return null;
+      const cached = cache.get(origin.origin);
       if (cached !== undefined) return cached;
-      const body = source(canonical) as Exclude<RobotsBody, Promise<RobotsBody>>;
+      const body = source(robotsHostOf(origin)) as Exclude<RobotsBody, Promise<RobotsBody>>;
       // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
       const robots = body === null || body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), { mode, maxBytes });
-      cache.set(canonical.key, robots);
+      cache.set(origin.origin, robots);
       return robots;
     };
   }
@@ -194,8 +190,8 @@ function table(report: AuditReport): string {
  * audit --fetch: reads the logs once for their hosts, then fetches (within the limits) those the store lacks
  * or has stale. The audit itself then reads the store like a robots directory.
  */
-async function fetchLogHosts(logs: string[], hostOf: (host: string | null) => RobotsHost | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void, logFields: LogFieldNames): Promise<void> {
-  const keys = new Set<string>();
+async function fetchLogHosts(logs: string[], defaultHost: string | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void, logFields: LogFieldNames): Promise<void> {
+  const origins = new Map<string, UrlOrigin>();
   const buffer = new Uint8Array(CHUNK_BYTES);
   for (const log of logs) {
     const reader = await LineReader.open(log, 'log file');
@@ -204,15 +200,16 @@ async function fetchLogHosts(logs: string[], hostOf: (host: string | null) => Ro
       for (const line of chunkLines(chunk)) {
         const request = logReader.read(line);
         if (request === null || request === 'header') continue; // counted and reported by the audit itself
-        const host = hostOf(request.host);
-        if (host !== null) keys.add(host.key);
+        const host = request.host ?? defaultHost;
+        const origin = host === null ? null : originOf(urlOfRequest(request, true, host));
+        if (origin !== null) origins.set(origin.origin, origin);
       }
     }
   }
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
   const source = cache.hostSource();
   try {
-    await forEachInLanes([...keys], options.concurrency ?? 32, async (key) => { await source(canonicalHost(key) as RobotsHost); });
+    await forEachInLanes([...origins.values()], options.concurrency ?? 32, async (origin) => { await source(robotsHostOf(origin)); });
   } finally {
     await cache.close();
   }

@@ -3,7 +3,7 @@ import { RobotsCache, type RobotsCacheEntry } from '../fetch/robots-cache.js';
 import { robotsOriginOf, type RobotsOrigin } from '../fetch/robots-fetch.js';
 import { RobotsStore } from '../fetch/robots-store.js';
 import type { RobotsEffect } from '../fetch/fetch-rules.js';
-import { LogLineReader } from '../log.js';
+import { LogLineReader, urlOfRequest } from '../log.js';
 import { RobotsError } from '../errors.js';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
@@ -117,10 +117,10 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
         bad.push({ where, why: 'not an access log line' });
         return;
       }
-      if (/^https?:\/\//i.test(request.target)) add(request.target, where);
-      else if (request.host !== null) add(request.host, where);
-      else if (defaultHost !== undefined) add(defaultHost, where);
-      else bad.push({ where, why: 'the line names no host (give --host)' });
+      // the request's URL line as check --log and audit make it (relative targets: http://<host>)
+      const host = request.host ?? defaultHost ?? null;
+      if (host === null && !/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(request.target)) bad.push({ where, why: 'the line names no host (give --host)' });
+      else add(urlOfRequest(request, true, host), where);
     });
   }
 

@@ -139,6 +139,28 @@ export function effectOf(record: OriginRecord, now: number): RobotsEffect {
   return now - failingSince >= UNREACHABLE_ALLOW_AFTER_MS ? 'allow-all' : 'disallow-all';
 }
 
+/**
+ * The effect of a stored record whose kept body may be gone (deleted by hand): without it nothing usable is
+ * kept, so an origin last found unreachable is disallowed and any other allowed. The one rule for the
+ * store's readers (RobotsCache, the fetch command, check --store / --robots-dir).
+ */
+export function effectOfStored(record: OriginRecord, now: number, bodyPresent: boolean): RobotsEffect {
+  const effect = effectOf(record, now);
+  if (effect === 'rules' && !bodyPresent) return record.outcome === 'unreachable' ? 'disallow-all' : 'allow-all';
+  return effect;
+}
+
+/**
+ * A record read from a store, its times clamped to `now`: a record dated in the future (a clock set wrong,
+ * a file edited by hand) counts as checked now, so it goes stale like any other instead of never. Called
+ * once per record read.
+ */
+export function recordAsOf(record: OriginRecord, now: number): OriginRecord {
+  if (record.checkedAt <= now && (record.keptAt ?? 0) <= now && (record.failingSince ?? 0) <= now) return record;
+  const clamp = (ms: number | null): number | null => (ms === null ? null : Math.min(ms, now));
+  return { ...record, checkedAt: Math.min(record.checkedAt, now), keptAt: clamp(record.keptAt), failingSince: clamp(record.failingSince) };
+}
+
 /** Freshness settings: how long a fetched answer is used, and how soon a failed fetch is tried again. */
 export interface Freshness {
   maxAgeMs: number;
@@ -150,8 +172,7 @@ export interface Freshness {
  * shorter), a failure for retryMs (or maxAgeMs when shorter).
  */
 export function isFresh(record: OriginRecord, now: number, freshness: Freshness): boolean {
-  const age = now - record.checkedAt;
-  if (age < 0) return true; // fetched "after" now (a replay with --now in the past): as fresh as it gets
+  const age = Math.max(0, now - record.checkedAt); // records from the store are clamped first (recordAsOf)
   if (record.outcome === 'unreachable') return age < Math.min(freshness.retryMs, freshness.maxAgeMs);
   const lifetime = record.cacheMaxAgeMs === null ? freshness.maxAgeMs : Math.min(record.cacheMaxAgeMs, freshness.maxAgeMs);
   return age < lifetime;

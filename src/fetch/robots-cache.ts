@@ -11,11 +11,13 @@ import type { RobotsMatcher } from '../matcher.js';
 import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../constants.js';
 import { LruCache } from '../cli/lru-cache.js';
 import {
-  DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, effectOf, isFresh, recordAfterFetch,
+  DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, effectOfStored, isFresh, recordAfterFetch, recordAsOf,
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
 } from './fetch-rules.js';
 import { HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
 import { RobotsStore } from './robots-store.js';
+import { originOf } from '../url-model.js';
+import { urlArgument, urlsArgument } from '../arguments.js';
 
 /** Options of a RobotsCache: the fetch options, and freshness, limits and storage. */
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' | 'dispatcher'> {
@@ -57,6 +59,8 @@ export interface RobotsCacheStats {
   /** Answers from memory and from the store without a fetch. */
   fromMemory: number;
   fromStore: number;
+  /** Origins checkUrls could not answer by their rules (see onError): their URLs were disallowed. */
+  failedOrigins: number;
 }
 
 interface Kept {
@@ -88,7 +92,9 @@ export class RobotsCache {
   private readonly missing: MissingPolicy;
   private readonly kept: LruCache<Kept>;
   private readonly inFlight = new Map<string, Promise<RobotsCacheEntry>>();
-  private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0 };
+  private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0, failedOrigins: 0 };
+  /** Called when checkUrls cannot answer an origin by its rules (its URLs are then disallowed). */
+  onError: ((origin: string, error: RobotsError) => void) | null = null;
   /** Called after every fetch (the fetch command shows progress with it). */
   onFetch: ((result: RobotsFetchResult, entry: RobotsCacheEntry) => void) | null = null;
 
@@ -112,7 +118,7 @@ export class RobotsCache {
 
   /** Counters so far. */
   get stats(): RobotsCacheStats {
-    return { fetches: { ...this.counters.fetches }, fromMemory: this.counters.fromMemory, fromStore: this.counters.fromStore };
+    return { fetches: { ...this.counters.fetches }, fromMemory: this.counters.fromMemory, fromStore: this.counters.fromStore, failedOrigins: this.counters.failedOrigins };
   }
 
   /**
@@ -125,9 +131,12 @@ export class RobotsCache {
   }
 
   /** True when `agents` may fetch `url` (an absolute http(s) URL), by its own origin's robots.txt. Per URL. */
-  async isAllowed(url: string, agents: AgentQuery): Promise<boolean> {
-    const entry = await this.entry(url);
-    return this.verdictOf(entry, agents, [url])[0] === VERDICT_ALLOWED;
+  async isAllowed(url: string | URL, agents: AgentQuery): Promise<boolean> {
+    const text = urlArgument(url, 'url');
+    const origin = originOf(text);
+    if (origin === null) throw new RobotsError('INVALID_ARGUMENT', `url is not an http(s) URL with a host: ${JSON.stringify(text.slice(0, 200))}`);
+    const entry = await this.entryOf(robotsOriginOf(origin.origin), false);
+    return this.verdictOf(entry, agents, [text])[0] === VERDICT_ALLOWED;
   }
 
   /**
@@ -135,42 +144,49 @@ export class RobotsCache {
    * at most once (concurrently, within the limits), then its URLs are matched in one batch. A URL with no
    * http(s) origin gets the missing policy. Per batch.
    */
-  async checkUrls(urls: readonly string[], agents: AgentQuery): Promise<Uint8Array> {
-    const verdicts = new Uint8Array(urls.length);
+  async checkUrls(urls: readonly (string | URL)[], agents: AgentQuery): Promise<Uint8Array> {
+    const texts = urlsArgument(urls, 'urls');
+    const verdicts = new Uint8Array(texts.length);
     const byOrigin = new Map<string, { origin: RobotsOrigin; indices: number[] }>();
-    urls.forEach((url, index) => {
-      let origin: RobotsOrigin;
-      try {
-        if (!/^https?:\/\//i.test(url)) throw new Error('not absolute');
-        origin = robotsOriginOf(url);
-      } catch {
+    texts.forEach((url, index) => {
+      const origin = originOf(url);
+      if (origin === null) {
         verdicts[index] = this.missing === 'allow' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
         return;
       }
       let group = byOrigin.get(origin.origin);
-      if (group === undefined) byOrigin.set(origin.origin, group = { origin, indices: [] });
+      if (group === undefined) byOrigin.set(origin.origin, group = { origin: robotsOriginOf(origin.origin), indices: [] });
       group.indices.push(index);
     });
     await Promise.all([...byOrigin.values()].map(async ({ origin, indices }) => {
-      const entry = await this.entryOf(origin, false);
-      const answers = this.verdictOf(entry, agents, indices.map((index) => urls[index]));
+      let answers: Uint8Array;
+      try {
+        const entry = await this.entryOf(origin, false);
+        answers = this.verdictOf(entry, agents, indices.map((index) => texts[index]));
+      } catch (error) {
+        // one origin that cannot be answered (its body does not compile, the store cannot be written)
+        // leaves the others answered: its URLs are disallowed, as for an unreachable robots.txt
+        if (!(error instanceof RobotsError) || error.code === 'INVALID_ARGUMENT') throw error;
+        this.counters.failedOrigins++;
+        this.onError?.(origin.origin, error);
+        answers = new Uint8Array(indices.length).fill(VERDICT_DISALLOWED);
+      }
       indices.forEach((index, i) => { verdicts[index] = answers[i]; });
     }));
     return verdicts;
   }
 
   /**
-   * A source for MultiHostMatcher (check --fetch): a host's body, ALLOW_ALL or DISALLOW_ALL, fetched when
-   * stale. Hosts come without a scheme: the one recorded in the store, else `defaultScheme`.
+   * A source for MultiHostMatcher (check --fetch): an origin's body, ALLOW_ALL or DISALLOW_ALL, fetched from
+   * that origin (its own scheme and port) when stale.
    */
   hostSource(): RobotsSource {
     return async (host: RobotsHost) => {
-      const recorded = this.store?.record(host.key) ?? null;
       let origin: RobotsOrigin;
       try {
-        origin = robotsOriginOf(recorded?.origin ?? `${this.settings.defaultScheme}://${host.key}`);
+        origin = robotsOriginOf(host.origin);
       } catch {
-        return null; // a host name no URL can have (from a log's vhost field): nothing to fetch, the missing policy
+        return null; // a host name no fetch can take (longer than a store file name): the missing policy
       }
       const entry = await this.entryOf(origin, false);
       if (entry.effect === 'allow-all') return ALLOW_ALL;
@@ -225,8 +241,9 @@ export class RobotsCache {
         if (!(error instanceof RobotsError)) throw error;
         record = null;
       }
-      // a store keeps one robots.txt per host[:port]: a record of another scheme is another origin
+      // the store keeps one robots.txt per origin (its file key); a record naming another origin is not this one's
       if (record !== null && record.origin === origin.origin) {
+        record = recordAsOf(record, this.settings.now());
         const body = record.kept === 'body' ? this.store.body(origin.key, this.settings.maxBytes) : null;
         previous = this.keep(origin, record, body);
         if (!force && isFresh(record, this.settings.now(), this.freshness)) {
@@ -254,9 +271,7 @@ export class RobotsCache {
   }
 
   private entryFrom(origin: RobotsOrigin, kept: Kept, source: RobotsCacheEntry['source'], now: number): RobotsCacheEntry {
-    let effect = effectOf(kept.record, now);
-    // a record that keeps a body whose file is gone (deleted by hand): nothing usable is kept
-    if (effect === 'rules' && kept.robots === null) effect = kept.record.outcome === 'unreachable' ? 'disallow-all' : 'allow-all';
+    const effect = effectOfStored(kept.record, now, kept.robots !== null);
     return { origin: origin.origin, key: origin.key, record: kept.record, effect, robots: effect === 'rules' ? kept.robots : null, source };
   }
 }

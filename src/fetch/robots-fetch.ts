@@ -8,7 +8,8 @@ import { Agent, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
 import { RobotsError } from '../errors.js';
-import { canonicalHost } from '../hosts.js';
+import { originOf } from '../url-model.js';
+import { describe } from '../arguments.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import type { RobotsMode } from '../parse/parser.js';
 import {
@@ -29,30 +30,34 @@ export interface RobotsOrigin {
   origin: string;
   /** `<origin>/robots.txt`. */
   robotsUrl: string;
-  /** `host` or `host:port` as check --robots-dir names files (see canonicalHost). */
+  /** The store's file name stem of the origin (`https@example.com`, `http@127.0.0.1@8080`: see src/url-model.ts). */
   key: string;
+  /** `host` or `host:port`: how a robots directory names files by host. */
+  hostKey: string;
 }
 
 /**
- * The origin whose robots.txt answers a URL, an origin or a bare host name (`example.com` means
- * `<defaultScheme>://example.com`). Called once per input URL or host; throws INVALID_ARGUMENT for anything
- * that is not an http(s) URL with a host.
+ * The origin whose robots.txt answers a URL, an origin or a bare host name (`example.com` and
+ * `example.com:8080` mean `<defaultScheme>://...`), read by the URL model (src/url-model.ts) as an HTTP
+ * client reads it. Called once per input URL or host; throws INVALID_ARGUMENT for anything that is not an
+ * http(s) URL with a host.
  */
 export function robotsOriginOf(input: string, defaultScheme: 'https' | 'http' = 'https'): RobotsOrigin {
+  if (typeof input !== 'string') throw new RobotsError('INVALID_ARGUMENT', `a URL or host name must be a string, got ${describe(input)}`);
   const text = input.trim();
-  const withScheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(text) ? text : `${defaultScheme}://${text}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    throw new RobotsError('INVALID_ARGUMENT', `not a URL or host name: ${JSON.stringify(text.slice(0, 200))}`);
+  const bare = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text) || /^[^:/?#@\\]+:\d+(?:[/?#]|$)/.test(text);
+  const candidate = bare ? `${defaultScheme}://${text}` : text;
+  const origin = originOf(candidate);
+  if (origin === null) {
+    const quoted = JSON.stringify(text.slice(0, 200));
+    let protocol: string | null = null;
+    try { protocol = new URL(candidate).protocol; } catch { /* not a URL at all */ }
+    if (protocol === null) throw new RobotsError('INVALID_ARGUMENT', `not a URL or host name: ${quoted}`);
+    if (protocol !== 'http:' && protocol !== 'https:') throw new RobotsError('INVALID_ARGUMENT', `only http and https URLs have a robots.txt to fetch: ${quoted}`);
+    throw new RobotsError('INVALID_ARGUMENT', `no host in ${quoted}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RobotsError('INVALID_ARGUMENT', `only http and https URLs have a robots.txt to fetch: ${JSON.stringify(text.slice(0, 200))}`);
-  const canonical = url.hostname === '' ? null : canonicalHost(url.port === '' ? url.hostname : `${url.hostname}:${url.port}`);
-  if (canonical === null) throw new RobotsError('INVALID_ARGUMENT', `no host in ${JSON.stringify(text.slice(0, 200))}`);
-  if (canonical.key.length > 240) throw new RobotsError('INVALID_ARGUMENT', `host name longer than 240 bytes: ${JSON.stringify(canonical.key.slice(0, 80))}...`);
-  const origin = `${url.protocol}//${canonical.key}`;
-  return { origin, robotsUrl: `${origin}/robots.txt`, key: canonical.key };
+  if (origin.fileKey.length > 240) throw new RobotsError('INVALID_ARGUMENT', `host name longer than 240 bytes: ${JSON.stringify(origin.host.slice(0, 80))}...`);
+  return { origin: origin.origin, robotsUrl: `${origin.origin}/robots.txt`, key: origin.fileKey, hostKey: origin.hostKey };
 }
 
 /** Options of fetchRobots and of the fetchers inside RobotsCache and the fetch command. */

@@ -6,8 +6,9 @@
 //   <dir>/<key>.json   the OriginRecord (fetch-rules.ts) as JSON, times as ISO 8601 strings, with
 //                      "format": "robotstxt-wasm/store/1"
 //
-// <key> is `host` or `host:port` (canonicalHost: lower case, IDN in xn-- form, no trailing dot; never '/',
-// '\' or NUL; at most 240 bytes), so no file name leaves the directory. Every write goes to a temporary file
+// <key> is the origin's file key (src/url-model.ts: `https@example.com`, `http@127.0.0.1@8080`; lower case,
+// IDN in xn-- form, no trailing dot; never '/', '\', ':' or NUL, so valid on Windows too; at most 240 bytes),
+// so no file name leaves the directory, and http and https of one host are kept apart. Every write goes to a temporary file
 // in the same directory and is renamed over the old one: a crash or a concurrent run leaves each file whole
 // (old or new). check --robots-dir reads the same files: a body when there is one, else the record's effect.
 import { mkdirSync, renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
@@ -22,7 +23,7 @@ export const STORE_FORMAT = 'robotstxt-wasm/store/1';
 const RECORD_LIMIT = 64 << 10;
 const OUTCOMES: readonly FetchOutcome[] = ['ok', 'not-modified', 'not-found', 'unreachable'];
 
-/** A key (`host` or `host:port`) that can be a file name in the store: INVALID_ARGUMENT otherwise. */
+/** A key (an origin's file key, or a `host` / `host:port` of a robots directory) that can be a file name in the store: INVALID_ARGUMENT otherwise. */
 function checkedKey(key: string): string {
   if (key === '' || key === '.' || key === '..' || key.length > 240 || /[/\\\0]/.test(key)) throw new RobotsError('INVALID_ARGUMENT', `not a host key for the store: ${JSON.stringify(key.slice(0, 80))}`);
   return key;
@@ -99,6 +100,11 @@ export function parseRecordJson(text: string, path: string): OriginRecord {
 /** The record of `key` in the store at `directory`, or null when there is none. Throws naming a bad file. */
 export function readStoredRecord(directory: string, key: string): OriginRecord | null {
   const path = join(directory, `${checkedKey(key)}.json`);
+  try {
+    if (statSync(path, { throwIfNoEntry: false }) === undefined) return null;
+  } catch {
+    return null; // ENAMETOOLONG, ENOTDIR: no such record
+  }
   let bytes: Uint8Array;
   try {
     bytes = readFileBounded(path, RECORD_LIMIT + 1, 'store record');

@@ -39,6 +39,7 @@ interface CoreExports {
   copyBytes(dst: number, src: number, length: number): void;
   normalizePattern(srcPtr: number, srcLen: number, dstPtr: number, flags: number): number;
   extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
+  originKeyOf(linePtr: number, keyPtr: number): number;
   compileRobots(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
   tokenizeLines(bodyPtr: number, length: number, from: number, google: number, recordsPtr: number): number;
   bindMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
@@ -681,6 +682,20 @@ export class WasmCore {
     this.bytes.set(value, srcPtr);
     const length = this.exports.normalizePattern(srcPtr, value.length, dstPtr, flags);
     return this.bytes.slice(dstPtr, dstPtr + length);
+  }
+
+  /**
+   * The origin key the many-host scan reads from one URL line (assembly/hosts.ts hostKeyOf), one char per
+   * byte, or null when the scan finds no http(s) URL. Tests compare it with the URL model.
+   */
+  originKey(line: Uint8Array): string | null {
+    const linePtr = this.workPtr;
+    const keyPtr = align(linePtr + line.length + 1 + SENTINEL_SLACK, 16);
+    this.reserve(keyPtr + MAX_HOST_KEY_BYTES + 64);
+    this.bytes.set(line, linePtr);
+    this.bytes[linePtr + line.length] = CHAR_LF;
+    const length = this.exports.originKeyOf(linePtr, keyPtr);
+    return length < 0 ? null : String.fromCharCode(...this.bytes.subarray(keyPtr, keyPtr + length));
   }
 
   /** The path the reference matches for a URL (tests, explain). */
