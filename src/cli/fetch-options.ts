@@ -1,7 +1,7 @@
 // The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
 import { usageError } from './common.js';
 import type { RobotsCacheOptions, RobotsCacheStats } from '../fetch/robots-cache.js';
-import { MAX_FETCH_BYTES } from '../fetch/robots-fetch.js';
+import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../fetch/robots-fetch.js';
 
 /** node:util parseArgs entries of the fetch options. */
 export const FETCH_OPTIONS = {
@@ -13,11 +13,13 @@ export const FETCH_OPTIONS = {
   'max-age': { type: 'string' },
   now: { type: 'string' },
   scheme: { type: 'string' },
+  targets: { type: 'string' },
 } as const;
 
 /** Help lines of the fetch options (indented like the commands' other options). */
-export const FETCH_OPTIONS_HELP = `  --store <dir>           the robots.txt store: <host>[:port].txt bodies as served and <host>[:port].json
-                          records (outcome, fetch time, validators, failures); made when missing
+export const FETCH_OPTIONS_HELP = `  --store <dir>           the robots.txt store, one pair of files per origin: <scheme>@<host>[@port].txt,
+                          the body as served, and .json, the record (outcome, fetch time, validators,
+                          failures); made when missing
   --timeout-ms N          deadline of one robots.txt fetch, redirects, connect and body included
                           (default 10000; 1 to 600000)
   --concurrency N         fetches at once (default 32; 1 to 4096)
@@ -27,7 +29,12 @@ export const FETCH_OPTIONS_HELP = `  --store <dir>           the robots.txt stor
                           (default 24h; Cache-Control max-age may shorten it); failures are retried
                           after 1h (or --max-age when shorter)
   --now <ISO time>        judge freshness (and 30 days of failures) as of this time, for replays and tests
-  --scheme https|http     the scheme of hosts given without one (default https)`;
+  --scheme https|http     the scheme of hosts given without one (default https); URLs keep their own
+  --targets default|public|any
+                          which addresses fetches may reach: default, a redirect may not lead from a
+                          public address to a loopback, private or link-local one (hosts you name are
+                          fetched as named); public, no such address at all and redirects only to the
+                          same port; any, no check. A refused redirect makes the origin unreachable`;
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -66,7 +73,10 @@ export function fetchCacheOptions(values: Values, mode: RobotsCacheOptions['mode
   const scheme = values.scheme ?? 'https';
   if (scheme !== 'https' && scheme !== 'http') throw usageError(`--scheme must be https or http, got '${String(scheme)}'`);
   const userAgent = values['user-agent'] as string | undefined;
-  if (userAgent !== undefined && (userAgent === '' || userAgent.length > 1024 || /[\r\n\0]/.test(userAgent))) throw usageError('--user-agent must be 1 to 1024 characters without line breaks');
+  // what undici can send as a header value (tab, printable ASCII, Latin-1): anything else is refused at start
+  if (userAgent !== undefined && (userAgent.trim() === '' || userAgent.length > 1024 || /[^\t\x20-\x7e\x80-\xff]/.test(userAgent))) throw usageError('--user-agent must be 1 to 1024 characters: tab, printable ASCII and Latin-1 only (no line breaks or control characters)');
+  const targets = values.targets ?? 'default';
+  if (!FETCH_TARGETS.includes(targets as FetchTargets)) throw usageError(`--targets must be default, public or any, got '${String(targets)}'`);
   return {
     mode,
     maxBytes: maxBytes === 0 ? MAX_FETCH_BYTES : maxBytes,
@@ -76,6 +86,7 @@ export function fetchCacheOptions(values: Values, mode: RobotsCacheOptions['mode
     userAgent,
     maxAgeMs: durationOption(values['max-age'], 'max-age'),
     defaultScheme: scheme,
+    targets: targets as FetchTargets,
     now: clockOption(values.now).now,
   };
 }

@@ -14,10 +14,10 @@ import {
   DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, effectOfStored, isFresh, recordAfterFetch, recordAsOf,
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
 } from './fetch-rules.js';
-import { HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
+import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
 import { RobotsStore } from './robots-store.js';
 import { originOf } from '../url-model.js';
-import { urlArgument, urlsArgument } from '../arguments.js';
+import { urlArgument, urlsArgument, optionsArgument } from '../arguments.js';
 
 /** Options of a RobotsCache: the fetch options, and freshness, limits and storage. */
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' | 'dispatcher'> {
@@ -99,6 +99,7 @@ export class RobotsCache {
   onFetch: ((result: RobotsFetchResult, entry: RobotsCacheEntry) => void) | null = null;
 
   constructor(options: RobotsCacheOptions = {}) {
+    optionsArgument(options, [...FETCH_OPTION_NAMES.filter((name) => name !== 'previous' && name !== 'dispatcher'), 'store', 'maxAgeMs', 'retryMs', 'concurrency', 'perHostConcurrency', 'memoryBytes', 'missing'], 'RobotsCache options');
     this.settings = fetchSettings(options);
     const maxAgeMs = rangeChecked('maxAgeMs', options.maxAgeMs, DEFAULT_MAX_AGE_MS, 0, 365 * DAY_MS);
     const retryMs = rangeChecked('retryMs', options.retryMs, Math.min(DEFAULT_RETRY_MS, maxAgeMs), 0, 365 * DAY_MS);

@@ -6,10 +6,12 @@ import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { Agent, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { originOf } from '../url-model.js';
-import { describe } from '../arguments.js';
+import { describe, optionsArgument } from '../arguments.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import type { RobotsMode } from '../parse/parser.js';
 import {
@@ -80,7 +82,23 @@ export interface FetchRobotsOptions {
   now?: () => number;
   /** An undici dispatcher to send through (default: one made for this fetch and closed after it). */
   dispatcher?: Dispatcher;
+  /**
+   * Which addresses a fetch may reach (default `default`): `default`, a redirect may not lead from a public
+   * address to a loopback, private or link-local one (what the caller names is fetched as named, so local
+   * servers work); `public`, no loopback, private or link-local address at all, and redirects only to the
+   * same port; `any`, no check. A refused redirect makes the origin unreachable, saying why.
+   */
+  targets?: FetchTargets;
+  /** How host names are resolved for the targets check (default node:dns lookup; tests inject one). */
+  resolveHost?: (hostname: string) => Promise<string[]>;
 }
+
+/** Which addresses fetches may reach: see FetchRobotsOptions.targets. */
+export type FetchTargets = 'default' | 'public' | 'any';
+export const FETCH_TARGETS: readonly FetchTargets[] = ['default', 'public', 'any'];
+
+/** The options fetchRobots takes (misspelt names are refused). */
+export const FETCH_OPTION_NAMES: readonly string[] = ['userAgent', 'timeoutMs', 'connectTimeoutMs', 'maxBytes', 'mode', 'defaultScheme', 'previous', 'now', 'dispatcher', 'targets', 'resolveHost'];
 
 /** What fetching one origin's robots.txt gave. */
 export interface RobotsFetchResult extends FetchFacts {
@@ -109,6 +127,54 @@ export interface FetchSettings {
   mode: RobotsMode;
   defaultScheme: 'https' | 'http';
   now: () => number;
+  targets: FetchTargets;
+  resolveHost: (hostname: string) => Promise<string[]>;
+}
+
+async function resolveWithDns(hostname: string): Promise<string[]> {
+  return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+}
+
+/** True for an address a public fetch must not reach: loopback, private, link-local, unique-local, unspecified, shared (CGNAT), reserved, multicast. */
+export function isInternalAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return true; // not an address: never treated as public
+  }
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() !== 'unicast';
+}
+
+/** The addresses a URL's host stands for: itself when it is an address, else what the resolver says. */
+async function addressesOf(url: URL, settings: FetchSettings): Promise<string[]> {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (ipaddr.isValid(host)) return [host];
+  try {
+    return await settings.resolveHost(host);
+  } catch {
+    return []; // unresolvable: the fetch itself reports it
+  }
+}
+
+/**
+ * Why a hop to `next` is refused under the targets policy, or null when it may go: `from` is the URL that
+ * answered with the redirect (null for the first hop).
+ */
+async function refusedTarget(next: URL, from: URL | null, settings: FetchSettings): Promise<string | null> {
+  if (settings.targets === 'any') return null;
+  if (settings.targets === 'public' && from !== null && (next.port || (next.protocol === 'https:' ? '443' : '80')) !== (from.port || (from.protocol === 'https:' ? '443' : '80'))) {
+    return `redirect to another port refused (${next.protocol}//${next.host}; --targets public allows the same port only)`;
+  }
+  if (settings.targets === 'default' && from === null) return null; // what the caller names is fetched as named
+  const internal = (await addressesOf(next, settings)).find(isInternalAddress);
+  if (internal === undefined) return null;
+  if (settings.targets === 'public') return `${from === null ? 'fetch' : 'redirect'} to an internal address refused (${next.hostname} is ${internal}; --targets public)`;
+  // default: refused only when the redirect comes from a public address
+  const fromAddresses = await addressesOf(from as URL, settings);
+  if (fromAddresses.length === 0 || fromAddresses.some(isInternalAddress)) return null;
+  return `redirect from a public address to an internal one refused (${next.hostname} is ${internal}; --targets any allows it)`;
 }
 
 /** Checks the ranges of fetch options (INVALID_ARGUMENT naming the option). Called once per fetcher. */
@@ -122,10 +188,14 @@ export function fetchSettings(options: FetchRobotsOptions): FetchSettings {
   const mode = options.mode ?? 'google';
   if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
   const userAgent = options.userAgent ?? DEFAULT_FETCH_USER_AGENT;
-  if (typeof userAgent !== 'string' || userAgent === '' || userAgent.length > 1024 || /[\r\n\0]/.test(userAgent)) throw new RobotsError('INVALID_ARGUMENT', 'userAgent must be a non-empty string of at most 1024 characters without line breaks');
+  // what an HTTP header value may hold (RFC 9110: tab, visible ASCII, space, obs-text): undici refuses the rest
+  if (typeof userAgent !== 'string' || userAgent.trim() === '' || userAgent.length > 1024 || /[^\t\x20-\x7e\x80-\xff]/.test(userAgent)) throw new RobotsError('INVALID_ARGUMENT', 'userAgent must be a non-empty string of at most 1024 characters: tab, printable ASCII and Latin-1 only (no line breaks or control characters)');
+  const targets = options.targets ?? 'default';
+  if (!FETCH_TARGETS.includes(targets)) throw new RobotsError('INVALID_ARGUMENT', `targets must be default, public or any, got ${String(options.targets)}`);
+  if (options.resolveHost !== undefined && typeof options.resolveHost !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'resolveHost must be a function');
   const defaultScheme = options.defaultScheme ?? 'https';
   if (defaultScheme !== 'https' && defaultScheme !== 'http') throw new RobotsError('INVALID_ARGUMENT', `defaultScheme must be https or http, got ${String(options.defaultScheme)}`);
-  return { userAgent, timeoutMs, connectTimeoutMs, maxBytes, mode, defaultScheme, now: options.now ?? Date.now };
+  return { userAgent, timeoutMs, connectTimeoutMs, maxBytes, mode, defaultScheme, now: options.now ?? Date.now, targets, resolveHost: options.resolveHost ?? resolveWithDns };
 }
 
 /** An undici Agent for robots.txt fetches: the connect deadline, no connection kept long. One per fetcher. */
@@ -145,7 +215,7 @@ export function robotsAgent(settings: FetchSettings, connections = 4): Agent {
  * bad target or option. For one-off use; a crawler keeps a RobotsCache.
  */
 export async function fetchRobots(target: string, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {
-  const settings = fetchSettings(options);
+  const settings = fetchSettings(optionsArgument(options, FETCH_OPTION_NAMES, 'fetchRobots options'));
   const origin = robotsOriginOf(target, settings.defaultScheme);
   const dispatcher = options.dispatcher ?? robotsAgent(settings, 1);
   try {
@@ -196,6 +266,8 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
     };
   };
   try {
+    const refusedFirst = settings.targets === 'public' ? await refusedTarget(new URL(url), null, settings) : null;
+    if (refusedFirst !== null) return finish('unreachable', 0, refusedFirst);
     while (true) {
       visited.add(url);
       const headers: Record<string, string> = {
@@ -231,6 +303,11 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
         if (next === null || !REDIRECT_STATUSES.has(status)) return finish('not-found', status, `${status} without a Location to follow`);
         if (next.protocol !== 'http:' && next.protocol !== 'https:') return finish('not-found', status, `redirect to ${next.protocol} URL`);
         next.hash = '';
+        // credentials in a Location are never sent on, printed or stored
+        next.username = '';
+        next.password = '';
+        const refused = await refusedTarget(next, new URL(url), settings);
+        if (refused !== null) return finish('unreachable', status, refused);
         if (visited.has(next.href)) { url = next.href; return finish('not-found', status, 'redirect loop'); }
         if (hops === MAX_REDIRECT_HOPS) return finish('not-found', status, `more than ${MAX_REDIRECT_HOPS} redirects`);
         hops++;
