@@ -49,6 +49,9 @@ function timeChart(report: AuditReport): string {
 }
 
 /** The whole report page. Called once per audit with --format html. */
+/** The report's Content-Security-Policy: nothing loads or runs (no script, no request), only its own inline styles and SVG. */
+export const AUDIT_HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
 export function auditHtml(report: AuditReport, title: string): string {
   const rules = new Map<string, { label: string; part: number }>();
   for (const crawler of report.crawlers) {
@@ -65,7 +68,8 @@ export function auditHtml(report: AuditReport, title: string): string {
     `<td>${c.rules.slice(0, 3).map((r) => `line ${r.line} <code>${escapeHtml(r.pattern)}</code> (${number(r.requests)})`).join('<br>')}</td>` +
     `<td>${c.topDisallowedPaths.slice(0, 3).map((p) => `<code>${escapeHtml(p.path)}</code> (${number(p.requests)})`).join('<br>')}</td></tr>`).join('');
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${AUDIT_HTML_CSP}"><title>${escapeHtml(title)}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em}
 .chart text{font-size:12px;fill:#333}.bar.total{fill:#c9d7e8}.bar.part{fill:#c0392b}

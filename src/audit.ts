@@ -1,7 +1,7 @@
 // Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> group -> verdict.
 // Used by `robotstxt audit`; fed line by line, memory grows with crawlers, rules and tracked paths only.
 import { isbot } from 'isbot';
-import { LogLineReader, urlOfRequest, type LogFieldNames, type LogRequest } from './log.js';
+import { LogLineReader, urlOfRequest, hostUnknownError, type LogFieldNames, type LogRequest } from './log.js';
 import { originOf, type UrlOrigin } from './url-model.js';
 import { asciiLowerCase, productToken, type RobotsTxt } from './robots.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from './crawlers.js';
@@ -195,7 +195,7 @@ export class RobotsAudit {
     }
     const host = request.host ?? defaultHost;
     if (host === null && this.options.requireHost === true) {
-      throw new RobotsError('HOST_UNKNOWN', `${log}:${lineNumber}: the line names no host (a ${request.format} line without a host field), so its robots.txt is unknown: give --host <name>, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
+      throw hostUnknownError(`${log}:${lineNumber}`, request.format);
     }
     const robots = this.robotsFor(host === null ? null : originOf(urlOfRequest(request, true, host)));
     const crawler = this.crawlerOf(request.userAgent, robots);

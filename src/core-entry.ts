@@ -18,7 +18,7 @@ export { lintRobots } from './lint.js';
 export type { LintReport, LintFinding } from './lint.js';
 export { RobotsDiff } from './diff.js';
 export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
-export { crawlerName } from './crawlers.js';
+export { crawlerName, agentWarning } from './crawlers.js';
 export { originOf } from './url-model.js';
 export type { UrlOrigin } from './url-model.js';
 

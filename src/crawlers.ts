@@ -1,7 +1,7 @@
 // Who a User-Agent is: the crawler's name, which words name no crawler, and which group it follows (its
 // category: crawler-categories.ts). Used by audit (and lint, for user-agent lines that name no crawler).
 // Every function here is linear in the User-Agent's length.
-import { asciiLowerCase } from './robots.js';
+import { asciiLowerCase, agentTokenProblem, productToken } from './robots.js';
 
 /**
  * Words every browser's (and many crawlers') User-Agent carries: product names of browser engines, platform
@@ -120,3 +120,19 @@ export function crawlerName(userAgent: string): string {
 
 /** A crawler's name is cut to this many characters (a User-Agent may be one word of megabytes). */
 const MAX_NAME_CHARS = 64;
+
+/**
+ * The warning for an agent that cannot name a group as written (see agentTokenProblem), naming the crawler
+ * when the agent is a whole User-Agent header (`Mozilla/5.0 (compatible; Googlebot/2.1; ...)` -> Googlebot);
+ * null when the agent is a product token. Called once per agent by the command line and the Tester.
+ */
+export function agentWarning(agent: string): string | null {
+  const problem = agentTokenProblem(agent);
+  if (problem === null) return null;
+  const name = agent.length > 0 ? crawlerName(agent) : '';
+  const token = productToken(agent);
+  if (name !== '' && name !== token && productToken(name) === name && /[/;(]/.test(agent)) {
+    return `agent '${agent.slice(0, 120)}' looks like a whole User-Agent header: groups are named by product token, so give '${name}' (as written, it matches no user-agent line and only the * group can apply)`;
+  }
+  return problem;
+}

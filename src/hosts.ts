@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { opendirSync } from 'node:fs';
 import { DEFAULT_MAX_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
 import { RobotsError } from './errors.js';
-import { core, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core-node.js';
+import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core-node.js';
 import { HostEngine } from './wasm/hosts-engine.js';
 import { readLimit, readRobotsFileIfExists } from './robots-file.js';
 import { readStoredRecord } from './fetch/robots-store.js';
@@ -80,6 +80,8 @@ export interface MultiHostStats {
   disallowAll: number;
   /** Compiled hosts dropped to stay within the budget. */
   evicted: number;
+  /** Compiles of bodies longer than maxBytes (or 16 MiB), read only up to there (a host compiled again counts again). */
+  cutBodies: number;
   /** Lines that named no host (relative URLs, no scheme, bad host names). */
   noHostLines: number;
   /** Hosts with a compiled matcher now. */
@@ -263,7 +265,7 @@ export class MultiHostMatcher {
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
   private fullAtStamp = -1;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly counters = { lines: 0, compiled: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0 };
+  private readonly counters = { lines: 0, compiled: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
   /** Hosts with a matcher the running chunk's rounds matched. */
   private chunkHosts = 0;
 
@@ -509,7 +511,8 @@ export class MultiHostMatcher {
   }
 
   private compile(body: Uint8Array): number {
-    const read = this.maxBytes > 0 && body.length > this.maxBytes ? body.subarray(0, this.maxBytes) : body;
+    const read = body.subarray(0, bytesToRead(body.length, this.maxBytes));
+    if (read.length < body.length) this.counters.cutBodies++;
     const slot = this.engine.compileSlot(read, this.agents, this.rfc);
     this.counters.compiled++;
     this.cachedHosts++;

@@ -22,6 +22,7 @@ export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './log.js';
 export type { LogRequest, LogFormat, LogFieldNames } from './log.js';
 export { RobotsAudit, crawlerName } from './audit.js';
+export { agentWarning } from './crawlers.js';
 export type { AuditReport, CrawlerAudit, AuditOptions } from './audit.js';
 export type { CrawlerCategory } from './crawler-categories.js';
 export { auditHtml } from './audit-html.js';

@@ -52,6 +52,17 @@ function notRobotsTxt(body: Uint8Array): { code: string; message: string } | nul
     return { code: 'html', message: 'the file is HTML (an error page served as robots.txt?): crawlers find no rules in it' };
   }
   if (firstText.startsWith('<?xml')) return { code: 'xml', message: 'the file is XML (a sitemap served as robots.txt?): crawlers find no rules in it' };
+  // text in which no line of the first ones is a robots.txt line (a key and a colon) at all: an access log,
+  // a CSV, a URL list given by mistake
+  const lines = firstText.split(/\r\n|\r|\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const sample = lines.slice(0, 50);
+  if (sample.length >= 5 && !sample.some((line) => /^[a-z][a-z_-]*\s*:/.test(line) && !/^https?:/.test(line))) {
+    const kind = sample.every((line) => /^\S+ \S+ \S+ \[[^\]]+\] "/.test(line) || /^\S+ \S+ \S+ \S+ \[[^\]]+\] "/.test(line)) ? 'an access log'
+      : sample.every((line) => line.startsWith('{')) ? 'JSON lines (a JSON log?)'
+      : sample.every((line) => /^(https?:\/\/|\/)/.test(line)) ? 'a list of URLs'
+      : 'text with no robots.txt lines';
+    return { code: 'not-robots-txt', message: `the file is not a robots.txt: it looks like ${kind} (none of its first ${sample.length} lines is a directive such as User-agent: or Disallow:)` };
+  }
   return null;
 }
 

@@ -96,19 +96,23 @@ const ABSOLUTE_URL = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
 const APACHE_TIME = /^(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\s+([+-])(\d{2})(\d{2}))?$/;
 
+/** The largest time a Date holds (8.64e15 ms either side of 1970): times past it are no times. */
+const MAX_DATE_MS = 8.64e15;
+const withinDateRange = (ms: number | null): number | null => (ms === null || !Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS ? null : ms);
+
 /**
  * Milliseconds since 1970 of a log time: Apache's `17/May/2015:10:05:03 +0000`, ISO 8601 (a zone-less one is
  * UTC), or a number of seconds (or milliseconds, from 10^11 on) since 1970. Null when it is none of them.
  */
 export function logTimeMs(text: string | number): number | null {
-  if (typeof text === 'number') return Number.isFinite(text) ? (text < 1e11 ? text * 1000 : text) : null;
+  if (typeof text === 'number') return withinDateRange(Number.isFinite(text) ? (Math.abs(text) < 1e11 ? text * 1000 : text) : null);
   const apache = APACHE_TIME.exec(text);
   if (apache !== null) {
     const month = MONTHS[apache[2]];
     if (month === undefined) return null;
     const utc = Date.UTC(Number(apache[3]), month, Number(apache[1]), Number(apache[4]), Number(apache[5]), Number(apache[6]));
     const offset = apache[7] === undefined ? 0 : (apache[7] === '-' ? -1 : 1) * (Number(apache[8]) * 60 + Number(apache[9])) * 60_000;
-    return utc - offset;
+    return withinDateRange(utc - offset);
   }
   if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text)) {
     const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(text) || text.length === 10 ? text : `${text}Z`;
@@ -252,7 +256,8 @@ const asBytes = (text: string): string => Buffer.from(text, 'utf8').toString('la
  * lines after it); cheap to create.
  */
 export class LogLineReader {
-  private w3cFields: string[] = CLOUDFRONT_FIELDS;
+  /** The W3C field names of the last `#Fields` line (else CloudFront's documented order) and their indexes. */
+  private w3cIndex = new Map<string, number>(CLOUDFRONT_FIELDS.map((name, index) => [name, index]));
   private readonly jsonFields: Record<keyof LogFieldNames, readonly string[]>;
 
   /** fields: JSON keys that replace the default ones (DEFAULT_JSON_FIELDS) for those fields. */
@@ -274,7 +279,7 @@ export class LogLineReader {
     if (first === 0x7b /* { */) return this.json(line);
     if (first === 0x23 /* # */) {
       if (!W3C_DIRECTIVE.test(line)) return null;
-      if (line.startsWith('#Fields:')) this.w3cFields = line.slice('#Fields:'.length).trim().split(/\s+/);
+      if (line.startsWith('#Fields:')) this.setW3cFields(line.slice('#Fields:'.length).trim().split(/\s+/));
       return 'header';
     }
     if (W3C_DATE_LINE.test(line)) return this.w3c(line);
@@ -282,12 +287,18 @@ export class LogLineReader {
     return null;
   }
 
+  /** The field names of a `#Fields` line, each with its index (first one wins): a look-up per field costs one probe, whatever the header's length. */
+  private setW3cFields(names: readonly string[]): void {
+    this.w3cIndex = new Map();
+    names.forEach((name, index) => { if (!this.w3cIndex.has(name)) this.w3cIndex.set(name, index); });
+  }
+
   /** A CloudFront (W3C, tab-separated) line, read with the current field names. */
   private w3c(line: string): LogRequest | null {
     const values = line.replace(/\r$/, '').split('\t');
     const get = (name: string): string | undefined => {
-      const index = this.w3cFields.indexOf(name);
-      return index < 0 ? undefined : values[index];
+      const index = this.w3cIndex.get(name);
+      return index === undefined ? undefined : values[index];
     };
     const stem = get('cs-uri-stem');
     if (stem === undefined || stem === '' || stem === '-') return null;
@@ -428,6 +439,32 @@ export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firs
     offset = end + 1;
   }
   return { urls: Buffer.concat(parts), numbers: Uint32Array.from(numbers), lines: fast.lines, malformed, malformedLines };
+}
+
+/**
+ * The error of a log line whose robots.txt cannot be known (no host field, no --host): audit and check --log
+ * stop with it rather than answer such lines by a guess. `where` is `file:line` or `line N`.
+ */
+export function hostUnknownError(where: string, format: string | null): RobotsError {
+  return new RobotsError('HOST_UNKNOWN', `${where}: the line names no host (a ${format ?? 'log'} line without a host field), so its robots.txt is unknown: give --host <name>, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
+}
+
+/** The index of the first of LF-ended URL lines that is relative (no `scheme://`: its log line named no host), or -1. Per chunk, only when hosts are needed. */
+export function firstRelativeLine(urls: Uint8Array): number {
+  let index = 0;
+  for (let start = 0; start < urls.length; index++) {
+    const end = urls.indexOf(CHAR_LF, start);
+    const stop = end < 0 ? urls.length : end;
+    let at = start;
+    const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+    if (at < stop && isLetter(urls[at])) {
+      at++;
+      while (at < stop && (isLetter(urls[at]) || (urls[at] >= 0x30 && urls[at] <= 0x39) || urls[at] === 0x2b || urls[at] === 0x2e || urls[at] === 0x2d)) at++;
+    }
+    if (!(at > start && urls[at] === 0x3a && urls[at + 1] === 0x2f && urls[at + 2] === 0x2f && at + 2 < stop)) return index;
+    start = stop + 1;
+  }
+  return -1;
 }
 
 /**

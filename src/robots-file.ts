@@ -1,7 +1,8 @@
 // Reading robots.txt files from disk: the one reader every command and source uses. It reads at most the
 // bytes that will be parsed (the size limit plus one, so that a longer file is known to be cut), never the
 // whole of a huge file, /dev/zero or a FIFO that never ends.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { RobotsError } from './errors.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
 import { MAX_COMPILE_BYTES } from './wasm/core-node.js';
@@ -18,13 +19,22 @@ export function fileWriteError(path: string, what: string, error: unknown): Robo
   return new RobotsError('FILE_UNWRITABLE', `cannot write ${what} '${path}': ${code === 'ENOENT' ? 'no such directory' : describeErrno(code)}`);
 }
 
-function describeErrno(code: string): string {
+/** A file system error code in plain words (the code kept in parentheses for the ones not listed). Per error. */
+export function describeErrno(code: string): string {
   switch (code) {
     case 'ENOSPC': return 'no space left on device';
+    case 'EDQUOT': return 'disk quota exceeded';
+    case 'EROFS': return 'read-only file system';
     case 'ENOENT': return 'no such file';
-    case 'EACCES': return 'permission denied';
+    case 'EACCES': case 'EPERM': return 'permission denied';
     case 'EISDIR': return 'is a directory';
-    default: return code;
+    case 'ENOTDIR': return 'a part of the path is not a directory';
+    case 'ENAMETOOLONG': return 'file name too long';
+    case 'EMFILE': case 'ENFILE': return 'too many open files';
+    case 'EIO': return 'input/output error';
+    case 'ELOOP': return 'too many symbolic links';
+    case 'EINVAL': return 'not a file this command can use';
+    default: return /^E[A-Z]+$/.test(code) ? `system error ${code}` : code;
   }
 }
 
@@ -127,3 +137,23 @@ function countLookup(found: Uint8Array | null): Uint8Array | null {
 
 /** The default read limit (500 KiB plus one byte). */
 export const DEFAULT_READ_LIMIT = readLimit(DEFAULT_MAX_BYTES);
+
+/**
+ * Makes a directory and its missing parents one at a time. (Node's recursive mkdir never returns on some
+ * paths, such as /proc/x on Linux; this stops at the first component that cannot be made, with its error.)
+ */
+export function makeDirectory(directory: string): void {
+  const missing: string[] = [];
+  for (let path = resolve(directory); ; path = dirname(path)) {
+    if (statSync(path, { throwIfNoEntry: false }) !== undefined) break;
+    missing.push(path);
+    if (dirname(path) === path || missing.length > 256) break;
+  }
+  for (const path of missing.reverse()) {
+    try {
+      mkdirSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}

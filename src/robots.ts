@@ -4,7 +4,7 @@ import { CHAR_ASTERISK, DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
 import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parse/parser.js';
 import { RobotsMatcher } from './matcher.js';
-import { core } from './wasm/core.js';
+import { core, bytesToRead } from './wasm/core.js';
 import { agentsArgument, optionsArgument, urlOrBytesArgument } from './arguments.js';
 
 export type { RobotsMode } from './parse/parser.js';
@@ -247,10 +247,10 @@ export class RobotsTxt {
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number >= 0, got ${String(maxBytes)}`);
     const collector = new GroupCollector();
-    const read = maxBytes > 0 && body.length > maxBytes ? body.subarray(0, maxBytes) : body;
+    const read = body.subarray(0, bytesToRead(body.length, maxBytes));
     parseRobotsBody(read, mode, collector);
     if (read.length < body.length) {
-      collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: `file is ${body.length} bytes: only the first ${maxBytes} are read` });
+      collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: read.length === maxBytes ? `file is ${body.length} bytes: only the first ${maxBytes} are read` : `file is ${body.length} bytes: only the first ${read.length} (16 MiB, the most one robots.txt compiles to) are read` });
     }
     this.mode = mode;
     this.groups = collector.groups;

@@ -45,10 +45,15 @@ describe('the library never fails open on what is not a body (defect 8)', () => 
 });
 
 describe('size limits are a RobotsError, never a raw WebAssembly error (defect 7)', () => {
-  it('a body past 16 MiB with maxBytes 0 throws INPUT_TOO_LARGE; with the default limit it is read as its first 500 KiB', () => {
+  it('a body past 16 MiB with maxBytes 0 (or a larger limit) is read as its first 16 MiB and says so, never throws; with the default limit it is read as its first 500 KiB', () => {
     const body = new Uint8Array((16 << 20) + 10).fill(0x61);
     body.set(new TextEncoder().encode('User-agent: *\nDisallow: /\n'));
-    expect(() => parseRobots(body, { maxBytes: 0 })).toThrow(new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${(16 << 20) + 10} bytes is larger than the 16777216-byte limit of one WebAssembly call`));
+    for (const maxBytes of [0, 20 << 20]) {
+      const robots = parseRobots(body, { maxBytes });
+      expect(robots.bytesRead).toBe(16 << 20);
+      expect(robots.diagnostics.at(-1)).toEqual({ line: 0, severity: 'warning', code: 'body-truncated', message: `file is ${(16 << 20) + 10} bytes: only the first 16777216 (16 MiB, the most one robots.txt compiles to) are read` });
+      expect(robots.matcher('x').isAllowed('http://a/x')).toBe(false);
+    }
     expect(parseRobots(body).matcher('x').isAllowed('http://a/x')).toBe(false);
   });
   it('the crawler\'s product token from a whole User-Agent header', () => {

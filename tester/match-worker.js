@@ -1,7 +1,7 @@
 // The Tester's matching thread: parses, lints and matches here, so that the page stays responsive on a
 // 500 KiB robots.txt and 100,000 URLs. Messages in: { id, robots, previous, agent, mode, urls }; out: the
 // verdicts and deciding lines as typed arrays (transferred), lint findings and the verdict changes.
-import { initialize, parseRobots, lintRobots } from './dist/src/core-entry.js';
+import { initialize, parseRobots, lintRobots, agentWarning } from './dist/src/core-entry.js';
 
 const VERDICT_ALLOWED = 1;
 const VERDICT_DISALLOWED = 2;
@@ -37,7 +37,7 @@ self.onmessage = async (event) => {
         if (before.verdicts[i] !== now.verdicts[i]) changes.push({ index: i, url, allowedNow: now.verdicts[i] === VERDICT_ALLOWED, oldLine: before.lines[i], newLine: now.lines[i] });
       });
     }
-    self.postMessage({ id, urls, verdicts: now.verdicts, lines: now.lines, findings, changes, ms: performance.now() - started }, [now.verdicts.buffer, now.lines.buffer]);
+    self.postMessage({ id, urls, verdicts: now.verdicts, lines: now.lines, findings, changes, warning: agentWarning(agent), ms: performance.now() - started }, [now.verdicts.buffer, now.lines.buffer]);
   } catch (error) {
     self.postMessage({ id, error: `${error.name}: ${error.message}` });
   }

@@ -153,7 +153,8 @@ function renderResults() {
   }
   resultsBody.innerHTML = rows.join('');
   const shown = rows.length < list.length && wanted === 'all' ? ` (the first ${rows.length} shown)` : '';
-  summary.textContent = `${list.length.toLocaleString('en')} URL(s): ${allowed.toLocaleString('en')} allowed, ${(list.length - allowed).toLocaleString('en')} disallowed, for ${agent.value.trim() || '*'} in ${mode.value} mode${shown} · ${ms.toFixed(0)} ms`;
+  const warning = latest.warning === null || latest.warning === undefined ? '' : ` · warning: ${latest.warning}`;
+  summary.textContent = `${list.length.toLocaleString('en')} URL(s): ${allowed.toLocaleString('en')} allowed, ${(list.length - allowed).toLocaleString('en')} disallowed, for ${agent.value.trim() || '*'} in ${mode.value} mode${shown} · ${ms.toFixed(0)} ms${warning}`;
 }
 
 function renderChanges(changes) {

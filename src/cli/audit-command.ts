@@ -3,7 +3,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { RobotsAudit, MAX_CRAWLERS, type AuditReport, type CrawlerAudit } from '../audit.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from './lru-cache.js';
 import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
 import { LogLineReader, logTimeMs, urlOfRequest, type LogFieldNames } from '../log.js';
@@ -112,7 +112,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
 
   let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null;
   if (robotsFile !== undefined) {
-    const robots = loadRobots(robotsFile, mode, maxBytes);
+    const robots = loadRobots(robotsFile, mode, maxBytes, stderr);
     robotsFor = () => robots;
   } else {
     // the same host names and files as check --robots-dir (src/hosts.ts); parsed files kept in a budget
@@ -174,6 +174,7 @@ function table(report: AuditReport): string {
   const untracked = report.untracked;
   if (untracked.requests > 0) rows.push([`crawlers past the first ${MAX_CRAWLERS.toLocaleString('en')}`, '', String(untracked.requests), String(untracked.disallowed), share(untracked.disallowed, untracked.requests), '', '']);
   const header = ['crawler', 'category', 'requests', 'disallowed', 'share', 'top rule', 'top disallowed path'];
+  for (const row of rows) row.forEach((cell, i) => { row[i] = terminalSafe(cell); }); // names and paths come from the log
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const format = (cells: string[]): string => cells.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
   const disallowed = report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + more.disallowed + untracked.disallowed;

@@ -135,7 +135,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const logFields = logFieldsOption(values['log-field']);
 
   const target: CheckPlan['target'] = robotsFile !== undefined
-    ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes).matcher(agents) }
+    ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes, stderr).matcher(agents) }
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: Number(cacheText) << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
   const started = performance.now();
   const reader = await LineReader.open(positionals[0], 'URL file');
@@ -151,6 +151,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   try {
     outcome = await runCheckPipeline(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, stderr);
   } finally {
+    await reader.close();
     await cache?.close();
   }
   if (cache !== null) {
@@ -158,6 +159,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     stderr(`robotstxt: robots.txt: ${fetchedSummary(fetches)}, ${fromStore} fresh in the store\n`);
   }
   if (outcome.malformed > 0) stderr(`robotstxt: ${outcome.malformed} of ${outcome.lines} input lines were not access log lines\n`);
+  if ((outcome.hosts?.cutBodies ?? 0) > 0) stderr(`robotstxt: warning: ${outcome.hosts?.cutBodies} robots.txt compile(s) read only the first ${maxBytes > 0 ? `${maxBytes} bytes (--max-bytes, as Google's crawler reads files)` : '16 MiB'} of a longer file; --max-bytes 0 reads files whole, as robotstxt test does\n`);
   if (outcome.noHostLines > 0) stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
   if (values.stats === true) stderr(statsLine(outcome, (performance.now() - started) / 1000, Number(cacheText)));
   return 0;

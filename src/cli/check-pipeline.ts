@@ -15,7 +15,7 @@ import { RobotsPool, HostShardPool, SharedSlotRing, type SharedSlot, type HostsS
 import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './lines.js';
 import type { RobotsMatcher } from '../matcher.js';
 import type { Writable } from 'node:stream';
-import { logTargetsOfChunk, type LogLineReader } from '../log.js';
+import { logTargetsOfChunk, firstRelativeLine, hostUnknownError, type LogLineReader } from '../log.js';
 
 /**
  * Start workers once this much input is known to come. With one robots.txt a line costs a quarter of a
@@ -103,8 +103,8 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const hostCounters = new Map<number, CheckOutcome['hosts'] & object>();
   /** Robots directory: the host counters of this thread and of every worker's last reply, summed. */
   const hostTotals = (): CheckOutcome['hosts'] & object => {
-    const { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes } = (here as MultiHostMatcher).stats;
-    const totals: HostCounters = { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes };
+    const { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies } = (here as MultiHostMatcher).stats;
+    const totals: HostCounters = { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies };
     for (const counters of hostCounters.values()) {
       for (const name of Object.keys(totals) as (keyof HostCounters)[]) totals[name] += counters[name];
     }
@@ -296,6 +296,11 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
           reportedLogErrors++;
         }
         outcome.malformed += targets.malformed;
+        // one robots.txt per host: a line whose host is unknown stops the run (as audit does), never a guess
+        if (spec !== null && defaultHost === null) {
+          const relative = firstRelativeLine(targets.urls);
+          if (relative >= 0) throw hostUnknownError(`line ${targets.numbers[relative]}`, null);
+        }
         inputLine += targets.lines;
         urls = targets.urls;
         numbers = targets.numbers;

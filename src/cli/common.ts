@@ -2,7 +2,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { RobotsError } from '../errors.js';
-import { parseRobots, agentTokenProblem, type RobotsTxt, type RobotsMode } from '../robots.js';
+import { parseRobots, type RobotsTxt, type RobotsMode } from '../robots.js';
+import { agentWarning } from '../crawlers.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
 import { fileError, readFileBounded, readLimit } from '../robots-file.js';
 import { LOG_FIELD_NAMES, type LogFieldNames } from '../log.js';
@@ -55,9 +56,16 @@ export function maxBytesOption(value: unknown, fallback = DEFAULT_MAX_BYTES): nu
   return Number(text);
 }
 
-/** Parses a robots file, reading at most the bytes that are parsed (the size limit plus one). */
-export function loadRobots(path: string, mode: RobotsMode, maxBytes: number): RobotsTxt {
-  return parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
+/**
+ * Parses a robots file, reading at most the bytes that are parsed (the size limit plus one). With stderr, a
+ * file cut at the limit is named there: a verdict must not silently differ from `robotstxt test`'s.
+ */
+export function loadRobots(path: string, mode: RobotsMode, maxBytes: number, stderr?: (text: string) => void): RobotsTxt {
+  const robots = parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
+  if (stderr !== undefined && robots.diagnostics.some((d) => d.code === 'body-truncated')) {
+    stderr(`robotstxt: warning: '${path}' is longer than ${robots.bytesRead} bytes: only the first ${robots.bytesRead} are read${maxBytes > 0 ? ' (--max-bytes, as Google\'s crawler reads files; --max-bytes 0 reads it whole, as robotstxt test does)' : ' (16 MiB, the most one robots.txt compiles to)'}\n`);
+  }
+  return robots;
 }
 
 /**
@@ -82,10 +90,10 @@ export function agentsOption(value: unknown, command: string): string[] {
   return agents;
 }
 
-/** Warns on stderr (once per agent) about agents that can only get the * group (see agentTokenProblem). */
+/** Warns on stderr (once per agent) about agents that can only get the * group (see agentWarning). */
 export function warnAboutAgents(agents: readonly string[], stderr: (text: string) => void): void {
   for (const agent of new Set(agents)) {
-    const problem = agentTokenProblem(agent);
+    const problem = agentWarning(agent);
     if (problem !== null) stderr(`robotstxt: warning: ${problem}\n`);
   }
 }
@@ -107,4 +115,13 @@ export function logFieldsOption(value: unknown): LogFieldNames {
     fields[match[1] as keyof LogFieldNames] = match[2];
   }
   return fields;
+}
+
+/**
+ * Text from logs or files made safe for a terminal table: C0 controls (ESC, BEL, TAB, CR, ...), DEL and the
+ * C1 controls written as \xNN, so a log line cannot move the cursor, ring, or rewrite the screen. Called per
+ * cell of the audit and diff tables.
+ */
+export function terminalSafe(text: string): string {
+  return /[\x00-\x1f\x7f-\x9f]/.test(text) ? text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : text;
 }

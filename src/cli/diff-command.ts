@@ -1,7 +1,7 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
 import { logTargetsOfChunk, LogLineReader } from '../log.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { EXIT_USAGE, parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
@@ -25,7 +25,8 @@ Options:
 
 \${LOG_FORMATS_HELP}
 
-Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file errors.
+Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file errors, and with
+--fail-on when no request could be read from the input (nothing was compared).
 
 Examples:
   robotstxt diff robots.txt robots.new.txt --agent Googlebot --log access.log
@@ -62,13 +63,17 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   if (failOn !== undefined && failOn !== 'newly-disallowed' && failOn !== 'newly-allowed' && failOn !== 'any') throw usageError(`--fail-on must be newly-disallowed, newly-allowed or any, got '${String(failOn)}'`);
   const mode = modeOption(values.mode);
   const maxBytes = maxBytesOption(values['max-bytes']);
-  const before = loadRobots(positionals[0], mode, maxBytes).matcher(agents);
-  const after = loadRobots(positionals[1], mode, maxBytes).matcher(agents);
+  const before = loadRobots(positionals[0], mode, maxBytes, stderr).matcher(agents);
+  const after = loadRobots(positionals[1], mode, maxBytes, stderr).matcher(agents);
   const diff = new RobotsDiff(before, after);
   const buffer = new Uint8Array(CHUNK_BYTES);
   if (urls !== undefined) {
     const reader = await LineReader.open(urls, 'URL file');
-    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) diff.addLines(chunk);
+    try {
+      for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) diff.addLines(chunk);
+    } finally {
+      await reader.close();
+    }
   }
   for (const log of logs) {
     // the request targets of the log lines, in bulk (the log reader of check --log)
@@ -76,15 +81,24 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
     const logReader = new LogLineReader({ fields: logFields });
     let lineNumber = 0;
     let malformed = 0;
-    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      const targets = logTargetsOfChunk(logReader, chunk, lineNumber + 1, false, null, 0);
-      lineNumber += targets.lines;
-      malformed += targets.malformed;
-      if (targets.urls.length > 0) diff.addLines(targets.urls);
+    try {
+      for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+        const targets = logTargetsOfChunk(logReader, chunk, lineNumber + 1, false, null, 0);
+        lineNumber += targets.lines;
+        malformed += targets.malformed;
+        if (targets.urls.length > 0) diff.addLines(targets.urls);
+      }
+    } finally {
+      await reader.close();
     }
     if (malformed > 0) stderr(`robotstxt: ${log}: ${malformed} of ${lineNumber} lines were not access log lines (skipped)\n`);
   }
   const report = diff.report();
+  // a CI gate that compared nothing must not pass: no request could be read from the input
+  if (failOn !== undefined && report.checked === 0) {
+    stderr(`robotstxt: diff: --fail-on ${String(failOn)}: no request could be read from the input (0 checked), so nothing was compared\n`);
+    return EXIT_USAGE;
+  }
   if (format === 'json') writeJsonReport({ agents, old: positionals[0], new: positionals[1], ...report }, stdout);
   else stdout(textReport(report, positionals[0], positionals[1], agents, Number(limitText)));
   const disallowed = report.newlyDisallowedRequests;
@@ -94,7 +108,7 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   return failed ? 1 : 0;
 }
 
-const ruleText = (rule: { kind: string; line: number; pattern: string } | null): string => (rule === null ? 'no rule' : `${rule.kind} ${rule.pattern} (line ${rule.line})`);
+const ruleText = (rule: { kind: string; line: number; pattern: string } | null): string => (rule === null ? 'no rule' : `${rule.kind} ${terminalSafe(rule.pattern)} (line ${rule.line})`);
 
 /**
  * The JSON report written piece by piece: one changed URL per write, so that no string holds the whole report
@@ -126,7 +140,7 @@ function section(title: string, changes: ChangedUrl[], requests: number, truncat
     for (const { rule, requests: count } of rules.slice(0, limit)) lines.push(`    ${String(count).padStart(8)}  ${ruleText(rule)}`);
   }
   lines.push('  URLs:');
-  for (const change of changes.slice(0, limit)) lines.push(`    ${String(change.requests).padStart(8)}  ${change.url}  (was: ${ruleText(change.oldRule)}; now: ${ruleText(change.newRule)})`);
+  for (const change of changes.slice(0, limit)) lines.push(`    ${String(change.requests).padStart(8)}  ${terminalSafe(change.url)}  (was: ${ruleText(change.oldRule)}; now: ${ruleText(change.newRule)})`);
   if (changes.length > limit) lines.push(`    ... ${changes.length - limit} more (--limit, or --format json for all)`);
   return lines;
 }

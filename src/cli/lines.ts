@@ -95,6 +95,13 @@ export class LineReader {
    */
   private constructor(private readonly source: ByteSource, readonly knownSize: number | null, private readonly name: string, private readonly what: string, private readonly gzip: boolean) {}
 
+  /** Closes the input (a reader that stops early, on an error, must not keep its file open). Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await this.source.close();
+  }
+
   /** Bytes read from the file so far (compressed bytes for gzip input). */
   get rawBytesRead(): number {
     return this.source.rawBytes;

@@ -1,5 +1,7 @@
 // robotstxt test <robots-file> <user-agent> <url>: the reference's robots_main contract.
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents } from './common.js';
+import { RobotsError } from '../errors.js';
+import { MAX_COMPILE_BYTES } from '../wasm/core-node.js';
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
 
@@ -29,7 +31,12 @@ export function runTest(args: string[], stdout: (text: string) => void, stderr: 
   const [file, agent, url] = positionals;
   warnAboutAgents([agent], stderr);
   // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise
-  const robots = loadRobots(file, modeOption(values.mode), maxBytesOption(values['max-bytes'], 0));
+  const maxBytes = maxBytesOption(values['max-bytes'], 0);
+  const robots = loadRobots(file, modeOption(values.mode), maxBytes);
+  // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
+  if (maxBytes === 0 && robots.diagnostics.some((d) => d.code === 'body-truncated')) {
+    throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${MAX_COMPILE_BYTES + 1} bytes is larger than the ${MAX_COMPILE_BYTES}-byte limit of one WebAssembly call`);
+  }
   const allowed = robots.isAllowed(url, agent);
   stdout(`user-agent '${agent}' with URI '${url}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}\n`);
   if (robots.bytesRead === 0) stdout('notice: robots file is empty so all user-agents are allowed\n');

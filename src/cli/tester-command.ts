@@ -1,11 +1,11 @@
 // robotstxt tester: serves the robots.txt Tester page (tester/) on 127.0.0.1, or writes it as static files.
 // The page runs entirely in the browser: its own files, the runtime-neutral core's modules and the .wasm.
 import { createServer } from 'node:http';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandArgs, usageError } from './common.js';
-import { fileWriteError } from '../robots-file.js';
+import { fileWriteError, makeDirectory } from '../robots-file.js';
 
 export const TESTER_HELP = `Usage: robotstxt tester [--port N] [--host <address>] | --build <dir>
 
@@ -31,6 +31,9 @@ const OPTIONS = {
 } as const;
 
 /** The package's root (dist/src/cli/ -> ../../..). */
+/** The Tester page's Content-Security-Policy, sent as a header too (index.html carries the same in a meta tag). */
+export const TESTER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' blob: data:; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
+
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TESTER_FILES = ['index.html', 'tester.js', 'tester.css', 'match-worker.js'];
 const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', wasm: 'application/wasm' };
@@ -64,7 +67,7 @@ export async function runTester(args: string[], out: (text: string) => void): Pr
     for (const [path, file] of files) {
       const destination = join(target, ...path.split('/').filter((part) => part !== ''));
       try {
-        mkdirSync(dirname(destination), { recursive: true });
+        makeDirectory(dirname(destination));
         copyFileSync(file, destination);
       } catch (error) {
         throw fileWriteError(destination, 'Tester file', error);
@@ -77,14 +80,26 @@ export async function runTester(args: string[], out: (text: string) => void): Pr
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw usageError(`--port must be a whole number from 0 to 65535, got '${portText}'`);
   const host = String(values.host ?? '127.0.0.1');
   const server = createServer((request, response) => {
-    let path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    // a request target the URL parser rejects (`http://[::1`, `//x:99999999/`) is a bad request, never a crash
+    let path: string;
+    try {
+      path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('bad request target\n');
+      return;
+    }
     if (path === '/') path = '/index.html';
     const file = files.get(path);
     if (file === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    response.writeHead(200, { 'content-type': CONTENT_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+    response.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.slice(path.lastIndexOf('.') + 1)] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': TESTER_CSP,
+    });
     response.end(request.method === 'HEAD' ? undefined : readFileSync(file));
   });
   await new Promise<void>((listening, failed) => {

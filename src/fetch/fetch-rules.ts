@@ -30,6 +30,9 @@ export type RobotsEffect = 'rules' | 'allow-all' | 'disallow-all';
 
 /** What a status code means before redirects are followed: a final outcome, or a redirect to follow. */
 export function outcomeOfStatus(status: number, mode: RobotsMode, conditional: boolean): FetchOutcome | 'redirect' {
+  // 206 Partial Content to a request that asked for no range: a part is not a whole robots.txt (its rules
+  // would be cut anywhere), so it is read like a server error
+  if (status === 206) return 'unreachable';
   if (status >= 200 && status <= 299) return 'ok';
   if (status === 304 && conditional) return 'not-modified';
   // 3xx: followed when it names a Location (the caller checks), else like a robots.txt that is not there

@@ -320,7 +320,7 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
         return finish('ok', status, null, { body: read.bytes, truncated: read.truncated, etag: header(response.headers, 'etag'), lastModified: header(response.headers, 'last-modified'), cacheMaxAgeMs });
       }
       if (meaning === 'not-modified') return finish('not-modified', status, null, { etag: header(response.headers, 'etag'), lastModified: header(response.headers, 'last-modified'), cacheMaxAgeMs });
-      return finish(meaning, status, meaning === 'unreachable' ? `HTTP ${status}` : null, { cacheMaxAgeMs: meaning === 'not-found' ? cacheMaxAgeMs : null });
+      return finish(meaning, status, meaning === 'unreachable' ? (status === 206 ? 'HTTP 206 Partial Content to a request without a range: not a whole robots.txt' : `HTTP ${status}`) : null, { cacheMaxAgeMs: meaning === 'not-found' ? cacheMaxAgeMs : null });
     }
   } catch (error) {
     return finish('unreachable', 0, controller.signal.aborted ? `timeout after ${settings.timeoutMs} ms` : describeNetworkError(error));
@@ -345,11 +345,23 @@ function describeNetworkError(error: unknown): string {
     case 'UND_ERR_CONNECT_TIMEOUT': return 'connect timeout';
     case 'UND_ERR_HEADERS_TIMEOUT': return 'timeout waiting for headers';
     case 'UND_ERR_BODY_TIMEOUT': return 'timeout reading the body';
-    case 'UND_ERR_SOCKET': return 'connection closed early';
+    // undici refuses an informational answer the request did not ask for (an unsolicited 100 Continue before
+    // the 200) as a "bad response": such an origin is unreachable, and the message says what was seen
+    case 'UND_ERR_SOCKET': return (error as Error).message === 'bad response' ? 'the server sent an answer this client cannot read (an unrequested 1xx such as 100 Continue, or malformed HTTP)' : 'connection closed early';
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH': return 'body shorter than its Content-Length';
+    case 'UND_ERR_HEADERS_OVERFLOW': return 'response headers too large';
+    case 'UND_ERR_CLOSED': case 'UND_ERR_DESTROYED': case 'UND_ERR_ABORTED': return 'connection closed early';
+    case 'UND_ERR_INVALID_ARG': return 'the request could not be made (invalid argument)';
+    case 'UND_ERR_NOT_SUPPORTED': return 'the server answered in a way this client does not support';
+    case 'ERR_ASSERTION': return 'the server\'s answer could not be read (malformed HTTP)';
+    case 'EHOSTUNREACH': case 'ENETUNREACH': return 'host unreachable';
+    case 'ETIMEDOUT': return 'connect timeout';
+    case 'EPIPE': return 'connection closed early';
     default:
       if (code !== undefined && (/^ERR_(SSL|TLS)_/.test(code) || code.includes('CERT'))) return `TLS error (${code})`;
-      return code ?? (error as Error).message ?? String(error);
+      if (code !== undefined && code.startsWith('HPE_')) return `malformed HTTP response (${code})`;
+      if (code !== undefined && code.startsWith('UND_ERR_')) return `network error (${code})`;
+      return code !== undefined ? `network error (${code})` : `network error: ${((error as Error).message ?? String(error)).slice(0, 200)}`;
   }
 }
 

@@ -15,7 +15,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync, readdirSync, existsSync, 
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { RobotsError } from '../errors.js';
-import { readFileBounded, readLimit } from '../robots-file.js';
+import { readFileBounded, readLimit, describeErrno, makeDirectory } from '../robots-file.js';
 import type { OriginRecord, FetchOutcome } from './fetch-rules.js';
 
 export const STORE_FORMAT = 'robotstxt-wasm/store/1';
@@ -126,9 +126,9 @@ export class RobotsStore {
   constructor(directory: string) {
     this.directory = directory;
     try {
-      mkdirSync(directory, { recursive: true });
+      makeDirectory(directory);
     } catch (error) {
-      throw new RobotsError('FILE_UNREADABLE', `cannot make store directory '${directory}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new RobotsError('FILE_UNREADABLE', `cannot make store directory '${directory}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
     }
     if (!statSync(directory).isDirectory()) throw new RobotsError('FILE_UNREADABLE', `store '${directory}' is not a directory`);
   }
@@ -168,7 +168,7 @@ export class RobotsStore {
       renameSync(temporary, join(this.directory, name));
     } catch (error) {
       rmSync(temporary, { force: true });
-      throw new RobotsError('FILE_UNWRITABLE', `cannot write '${join(this.directory, name)}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new RobotsError('FILE_UNWRITABLE', `cannot write '${join(this.directory, name)}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
     }
   }
 }

@@ -156,6 +156,15 @@ export const SENTINEL_SLACK = 16;
 const RESIDENT_BYTES = 64 << 20;
 /** Largest robots.txt body compiled in one piece: its trie must fit the 32-bit memory with room to spare. */
 export const MAX_COMPILE_BYTES = 16 << 20;
+
+/**
+ * How many bytes of a body of `length` bytes are read and compiled: at most maxBytes (0 = no limit) and never
+ * more than MAX_COMPILE_BYTES (a larger body is cut there, and its parse says so, rather than failing).
+ * The one rule for parseRobots, the many-host matcher and the fetcher.
+ */
+export function bytesToRead(length: number, maxBytes: number): number {
+  return Math.min(length, maxBytes > 0 ? maxBytes : MAX_COMPILE_BYTES, MAX_COMPILE_BYTES);
+}
 /** Largest input of one matching call (a chunk of lines, or one line). */
 export const MAX_BATCH_BYTES = 256 << 20;
 
