@@ -133,6 +133,13 @@ function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: us
   }
   for (let i = shared; i < pathLength; i++) {
     const c = <i32>load<u8>(pattern + i);
+    // a run of '*' matches what one '*' matches: one star node for the run (the rule's priority is its
+    // pattern's length, kept in its record), so a pattern of 500,000 stars costs one node, not a chain the
+    // matcher walks per path byte
+    if (c == CHAR_ASTERISK && i > 0 && <i32>load<u8>(pattern + i - 1) == CHAR_ASTERISK) {
+      store<u32>(pathNodes + i * 4, node);
+      continue;
+    }
     if (c == CHAR_ASTERISK) {
       if (!afterStar) markWayTo(node);
       afterStar = true;

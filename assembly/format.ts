@@ -6,7 +6,7 @@
 // gets "urlEncoding":"latin1" and each of its bytes is one character (U+0000 to U+00FF).
 import {
   CHAR_LF, CHAR_TAB, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED,
-  RULE_KIND, RULE_KIND_ALLOW, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_SIZE,
+  RULE_KIND, RULE_KIND_ALLOW, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_DERIVED, RULE_SIZE, RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_SIZE,
 } from "../src/constants";
 import { findLf, urlEndOfLine } from "./bulk";
 
@@ -104,6 +104,7 @@ const ALLOW_LINE = constant("{\"kind\":\"allow\",\"line\":");
 const DISALLOW_LINE = constant("{\"kind\":\"disallow\",\"line\":");
 const PATTERN_OPEN = constant(",\"pattern\":\"");
 const PATTERN_CLOSE = constant("\"}");
+const INDEX_HTML_CLOSE = constant("\",\"indexHtmRule\":true}");
 const OBJECT_CLOSE = constant("}\n");
 const UNICODE_ESCAPE = constant("\\u00");
 
@@ -255,7 +256,11 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
       continue;
     }
     const urlStop = urlEndOfLine(p, stop);
-    const rule = load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_RECORD);
+    let rule = load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_RECORD);
+    // GoogleOnly: an allow rule made by the index.htm rule (`<dir>/$`) is shown as the line's own pattern
+    // (its source rule, the record just before it), flagged "indexHtmRule": the line named says what it says
+    const derived = rule != 0 && load<u32>(<usize>rule + RULE_DERIVED) == 1;
+    if (derived) rule -= <u32>RULE_SIZE;
     const patternLength: usize = rule != 0 ? <usize>load<u32>(<usize>rule + RULE_PATTERN_LENGTH) : 0;
     if (out + JSONL_LINE_OVERHEAD + 6 * (urlStop - p) + 6 * patternLength > outputEnd) break;
     out = writeConstant(out, INPUT_OPEN);
@@ -274,7 +279,7 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
       out = writeConstant(out, PATTERN_OPEN);
       const pattern = <usize>load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_PATTERNS) + <usize>load<u32>(record + RULE_PATTERN_OFFSET);
       out = writeJsonStringBody(out, pattern, pattern + patternLength, isUtf8(pattern, pattern + patternLength));
-      out = writeConstant(out, PATTERN_CLOSE);
+      out = writeConstant(out, derived ? INDEX_HTML_CLOSE : PATTERN_CLOSE);
     }
     out = writeConstant(out, OBJECT_CLOSE);
     p = stop + 1;

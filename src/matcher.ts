@@ -10,7 +10,7 @@ export interface DecidingRule {
   kind: 'allow' | 'disallow';
   /** Line number in the robots.txt (1-based). */
   line: number;
-  /** The normalised pattern that matched (for the index.htm rule: the `<dir>/$` pattern it adds). */
+  /** The normalised pattern of the deciding line (for the index.htm rule, that line's `<dir>/index.htm...` pattern; indexHtmRule says the rule applied). */
   pattern: string;
   /** Byte length of the pattern: the rule's priority. */
   priority: number;
@@ -74,12 +74,14 @@ export class RobotsMatcher {
     else if (match.allowRule >= 0 && compiledRule(this.blob, match.allowRule).pattern.length > 0) index = match.allowRule;
     if (index < 0) return { allowed, rule: null };
     const rule = compiledRule(this.blob, index);
+    // the index.htm rule's `<dir>/$` is shown as the pattern of the line it came from (the rule just before it)
+    const shown = rule.derived ? compiledRule(this.blob, index - 1) : rule;
     return {
       allowed,
       rule: {
         kind: rule.kind === RULE_KIND_ALLOW ? 'allow' : 'disallow',
         line: rule.line,
-        pattern: latin1.decode(rule.pattern),
+        pattern: latin1.decode(shown.pattern),
         priority: rule.pattern.length,
         indexHtmRule: rule.derived,
       },

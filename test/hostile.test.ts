@@ -14,6 +14,15 @@ describe('hostile patterns and huge inputs', () => {
     expect(modelVerdict(hostile, ['x'], longA + 'b').allowed).toBe(false);
     expect([...matcher.checkLines(new TextEncoder().encode(`${longA}\n${longA}b\n`))]).toEqual([1, 2]);
   });
+  it('ID_StarRuns: a run of 500,000 stars in one rfc-mode rule is one star (it cost path x stars per URL); runs agree with the model', () => {
+    const body = `User-agent: *\nDisallow: /${'*'.repeat(500_000)}x\n`;
+    const matcher = parseRobots(body, { mode: 'rfc', maxBytes: 0 }).matcher('x');
+    expect([...matcher.checkBatch([`http://a/${'y'.repeat(4096)}`, `http://a/${'y'.repeat(4095)}x`])]).toEqual([1, 2]);
+    const runs = 'User-agent: *\nDisallow: /a***b\nAllow: /a**b*****c$\nDisallow: /*****\nAllow: /**x*\n';
+    for (const url of ['/ab', '/aXb', '/abc', '/aXbYc', '/x', '/zzz', '/', '/a***b']) {
+      for (const mode of ['google', 'rfc'] as const) expect(parseRobots(runs, { mode }).matcher('x').isAllowed(url), `${mode} ${url}`).toBe(modelVerdict(runs, ['x'], url, { mode }).allowed);
+    }
+  });
   it('2,000 wildcard rules against a long path agree with the model', () => {
     const rules: string[] = [];
     for (let i = 0; i < 2000; i++) rules.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /*${'ab'.slice(i % 2)}*${'a'.repeat(i % 7)}*${i % 5 === 0 ? 'b$' : 'ba'}`);

@@ -332,7 +332,9 @@ describe('7. matching a pattern against the path', () => {
     expectVerdict('User-agent: *\nDisallow: /\nAllow: /a/Index.html\n', G, '/a/', false);
     expectVerdict(rules, G, '/shop/', false, { mode: 'rfc' });
     expectDecidingLine(rules, G, '/shop/', 3);
-    expect(parseRobots(rules).matcher(G).explain('/shop/').rule).toEqual({ kind: 'allow', line: 3, pattern: '/shop/$', priority: 7, indexHtmRule: true });
+    expect(parseRobots(rules).matcher(G).explain('/shop/').rule).toEqual({ kind: 'allow', line: 3, pattern: '/shop/index.html', priority: 7, indexHtmRule: true });
+    // jsonl shows the same: the line's own pattern, flagged (the priority is the `/shop/$` rule's)
+    expect(new TextDecoder().decode(parseRobots(rules).matcher(G).checkLinesJsonl(new TextEncoder().encode('/shop/\n')).output)).toBe('{"input":1,"url":"/shop/","verdict":"allowed","rule":{"kind":"allow","line":3,"pattern":"/shop/index.html","indexHtmRule":true}}\n');
   });
   it('ID_PolynomialWorstCase: hostile patterns stay fast (see hostile.test.ts for the big ones)', () => {
     expectVerdict(body('/*a*a*a*a*a*b'), G, '/' + 'a'.repeat(200), true);
