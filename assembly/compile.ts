@@ -118,7 +118,10 @@ let previousPath: usize = 0;
 let previousPathLength: usize = 0;
 let pathNodes: usize = 0;
 
-/** Inserts one rule; when a node already holds a rule of the same kind, the earlier line keeps it. */
+/** The compiled rule records insertRule reads (set before the rules are inserted). */
+let insertRulesPtr: usize = 0;
+
+/** Inserts one rule; when a node already holds a rule of the same kind, the longer pattern keeps it, then the earlier line. */
 function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: usize): void {
   const endRule = patternLength > 0 && <i32>load<u8>(pattern + patternLength - 1) == CHAR_DOLLAR;
   const pathLength = endRule ? patternLength - 1 : patternLength;
@@ -163,7 +166,10 @@ function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: us
   const field = ruleSlotsPtr + <usize>slot * RULE_SLOT_SIZE + (endRule
     ? (kind == RULE_KIND_ALLOW ? RULE_SLOT_ALLOW_END : RULE_SLOT_DISALLOW_END)
     : (kind == RULE_KIND_ALLOW ? RULE_SLOT_ALLOW : RULE_SLOT_DISALLOW));
-  if (load<i32>(field) == NO_RULE) store<i32>(field, ruleIndex);
+  // one rule of a kind per node: the longer pattern (a run of '*' shares its node with a shorter run), and
+  // among equal ones the earlier line
+  const held = load<i32>(field);
+  if (held == NO_RULE || <usize>load<u32>(insertRulesPtr + <usize>held * RULE_SIZE + RULE_PATTERN_LENGTH) < patternLength) store<i32>(field, ruleIndex);
   store<u32>(record + BUILD_FLAGS, load<u32>(record + BUILD_FLAGS) | (endRule ? NODE_HAS_END_RULE : NODE_HAS_RULE));
 }
 
@@ -283,6 +289,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   automatonNodes = 0;
   previousPathLength = 0;
   newNode(0);
+  insertRulesPtr = rulesPtr;
   for (let r: u32 = 0; r < compiledRuleCount; r++) {
     const rule = rulesPtr + <usize>r * RULE_SIZE;
     insertRule(<i32>r, load<i32>(rule + RULE_KIND), patternsPtr + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), <usize>load<u32>(rule + RULE_PATTERN_LENGTH));

@@ -282,7 +282,7 @@ describe('many hosts = one robots.txt per host = the model', () => {
           expect(modelVerdict(texts[n], ['bot'], encode(url), { mode: mode as 'google' | 'rfc' }).allowed ? 1 : 2, context).toBe(expected);
           const object = JSON.parse(jsonl[i]);
           const explanation = single.explain(url);
-          expect(object, context).toEqual({ input: i + 1, url, verdict: expected === 1 ? 'allowed' : 'disallowed', rule: explanation.rule === null ? null : { kind: explanation.rule.kind, line: explanation.rule.line, pattern: explanation.rule.pattern } });
+          expect(object, context).toEqual({ input: i + 1, url, verdict: expected === 1 ? 'allowed' : 'disallowed', rule: explanation.rule === null ? null : { kind: explanation.rule.kind, line: explanation.rule.line, pattern: explanation.rule.pattern, ...(explanation.rule.indexHtmRule ? { indexHtmRule: true } : {}) } });
         });
       },
     ), { numRuns: 400 });
