@@ -19,7 +19,7 @@ import {
 } from './constants.js';
 import { core, type LogTargets } from './wasm/core-node.js';
 import { RobotsError } from './errors.js';
-import { originOf } from './url-model.js';
+import { originOf, type UrlOrigin } from './url-model.js';
 
 /** Which format a log line was in. */
 export type LogFormat = 'common' | 'combined' | 'vhost_combined' | 'json' | 'cloudfront' | 'alb';
@@ -173,7 +173,7 @@ const DEFAULT_PORT_AUTHORITY = /^(?:(https):\/\/[^/?#\\]*?:443|(http):\/\/[^/?#\
  */
 function absoluteTarget(target: string): { target: string; host: string | null } {
   if (!ABSOLUTE_URL.test(target)) return { target, host: null };
-  const host = originOf(target)?.host ?? null;
+  const host = originOfLogText(target)?.host ?? null;
   const withPort = DEFAULT_PORT_AUTHORITY.exec(target);
   if (withPort === null) return { target, host };
   const cut = withPort[0].length - (withPort[1] !== undefined ? 4 : 3);
@@ -439,6 +439,11 @@ export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firs
     offset = end + 1;
   }
   return { urls: Buffer.concat(parts), numbers: Uint32Array.from(numbers), lines: fast.lines, malformed, malformedLines };
+}
+
+/** The origin of a URL in a log's text (one char per byte, as logs carry bytes: UTF-8 decoded first, as a client reads it). */
+export function originOfLogText(text: string): UrlOrigin | null {
+  return originOf(/[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1') : text);
 }
 
 /**

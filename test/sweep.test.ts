@@ -10,6 +10,7 @@ import { RobotsCache } from '../src/fetch/robots-cache.js';
 import { RobotsStore, recordJson } from '../src/fetch/robots-store.js';
 import { isFresh, recordAsOf, type OriginRecord } from '../src/fetch/fetch-rules.js';
 import { auditHtml } from '../src/audit-html.js';
+import { describeErrno } from '../src/robots-file.js';
 import { CLI, robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';
 
@@ -177,6 +178,10 @@ describe('the store and the cache', () => {
     } finally {
       await cache.close();
     }
+  });
+
+  it('file system and network errors are plain sentences, not raw codes', () => {
+    expect(['EROFS', 'ENOSPC', 'EDQUOT', 'EACCES', 'ENOTDIR', 'EXDEV'].map(describeErrno)).toEqual(['read-only file system', 'no space left on device', 'disk quota exceeded', 'permission denied', 'a part of the path is not a directory', 'system error EXDEV']);
   });
 
   it('a store that cannot be made (/proc/x) is a plain error at once, never a spin', async () => {

@@ -7,7 +7,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, type RobotsHost } from '../src/index.js';
+import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/index.js';
 import { RobotsCache } from '../src/fetch/robots-cache.js';
 import { originOfKey } from '../src/url-model.js';
 import { core } from '../src/wasm/core-node.js';
@@ -65,6 +65,19 @@ describe('the many-host scan picks the host WHATWG picks', () => {
       const line = prefix + text;
       expect(scannedOrigin(line), JSON.stringify(line)).toBe(whatwgOrigin(line));
     }), { numRuns: 20_000, seed: 23 });
+  });
+
+  it('ID_HostileUrls: the log readers take an absolute request target\'s host as WHATWG does (ALB and JSON lines)', () => {
+    const absolute = hostileUrl.filter((url) => /^https?:\/\//i.test(url) && !/[\s"\\]/.test(url));
+    fc.assert(fc.property(absolute, (url) => {
+      const expected = whatwgOrigin(url) === null ? null : new URL(whatwgOrigin(url) as string).hostname;
+      // log lines are bytes: the reader gets them one char per byte, as the command line reads files
+      const asRead = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
+      const alb = parseLogLine(asRead(`http 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET ${url} HTTP/1.1" "bot" - -`));
+      if (alb !== null) expect(alb.host, url).toBe(expected);
+      const json = parseLogLine(asRead(JSON.stringify({ uri: url, userAgent: 'bot' })));
+      expect(json?.host ?? null, url).toBe(expected);
+    }), { numRuns: 3000, seed: 29 });
   });
 
   it('originOf agrees with the same reading for strings, URL objects and bytes', () => {

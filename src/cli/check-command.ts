@@ -9,7 +9,7 @@ import { LogLineReader } from '../log.js';
 import { LineReader } from './lines.js';
 import { runCheckPipeline, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
-import { RobotsCache } from '../fetch/robots-cache.js';
+import type { RobotsCache } from '../fetch/robots-cache.js';
 import { RobotsStore } from '../fetch/robots-store.js';
 
 export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir> | --store <dir> [--fetch]) --agent <token>...
@@ -144,7 +144,9 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form
     const options = fetchCacheOptions(values, mode, maxBytes);
-    cache = new RobotsCache({ ...options, store: robotsDir as string, memoryBytes: 8 << 20 });
+    // the HTTP client is loaded only when a run fetches (start-up stays at node's floor otherwise)
+    const { RobotsCache: Cache } = await import('../fetch/robots-cache.js');
+    cache = new Cache({ ...options, store: robotsDir as string, memoryBytes: 8 << 20 });
     plan.hostSource = { source: cache.hostSource(), concurrency: options.concurrency ?? 32 };
   }
   let outcome: CheckOutcome;

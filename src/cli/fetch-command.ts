@@ -120,7 +120,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
       // the request's URL line as check --log and audit make it (relative targets: http://<host>)
       const host = request.host ?? defaultHost ?? null;
       if (host === null && !/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(request.target)) bad.push({ where, why: 'the line names no host (give --host)' });
-      else add(urlOfRequest(request, true, host), where);
+      else add(Buffer.from(urlOfRequest(request, true, host), 'latin1').toString('utf8'), where); // log text is bytes: UTF-8 as a client reads it
     });
   }
 

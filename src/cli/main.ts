@@ -4,13 +4,8 @@ import { readFileSync } from 'node:fs';
 import '../wasm/core-node.js'; // the WebAssembly core, read from build/ on first use
 import { RobotsError } from '../errors.js';
 import { EXIT_USAGE } from './common.js';
-import { runTest, TEST_HELP } from './test-command.js';
-import { runCheck, CHECK_HELP } from './check-command.js';
-import { runLint, LINT_HELP } from './lint-command.js';
-import { runDiff, DIFF_HELP } from './diff-command.js';
-import { runAudit, AUDIT_HELP } from './audit-command.js';
-import { runFetch, FETCH_HELP } from './fetch-command.js';
-import { runTester, TESTER_HELP } from './tester-command.js';
+// each command's module is loaded only when it runs: a command loads only what it uses (check never loads
+// the HTTP client, the bot lists or the Tester)
 
 const HELP = `Usage: robotstxt <command> [options]
 
@@ -49,27 +44,41 @@ async function main(argv: string[]): Promise<number> {
     case '-V':
       out(version() + '\n');
       return 0;
-    case 'test':
+    case 'test': {
+      const { runTest, TEST_HELP } = await import('./test-command.js');
       if (wantsHelp) { out(TEST_HELP + '\n'); return 0; }
       return runTest(rest, out, err);
-    case 'check':
+    }
+    case 'check': {
+      const { runCheck, CHECK_HELP } = await import('./check-command.js');
       if (wantsHelp) { out(CHECK_HELP + '\n'); return 0; }
       return runCheck(rest, process.stdout, err);
-    case 'lint':
+    }
+    case 'lint': {
+      const { runLint, LINT_HELP } = await import('./lint-command.js');
       if (wantsHelp) { out(LINT_HELP + '\n'); return 0; }
       return runLint(rest, out);
-    case 'diff':
+    }
+    case 'diff': {
+      const { runDiff, DIFF_HELP } = await import('./diff-command.js');
       if (wantsHelp) { out(DIFF_HELP + '\n'); return 0; }
       return runDiff(rest, out, err);
-    case 'audit':
+    }
+    case 'audit': {
+      const { runAudit, AUDIT_HELP } = await import('./audit-command.js');
       if (wantsHelp) { out(AUDIT_HELP + '\n'); return 0; }
       return runAudit(rest, out, err);
-    case 'fetch':
+    }
+    case 'fetch': {
+      const { runFetch, FETCH_HELP } = await import('./fetch-command.js');
       if (wantsHelp) { out(FETCH_HELP + '\n'); return 0; }
       return runFetch(rest, out, err);
-    case 'tester':
+    }
+    case 'tester': {
+      const { runTester, TESTER_HELP } = await import('./tester-command.js');
       if (wantsHelp) { out(TESTER_HELP + '\n'); return 0; }
       return runTester(rest, out);
+    }
     default:
       throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit, fetch, tester; see robotstxt --help)`);
   }

@@ -189,3 +189,10 @@ export function cacheControlMaxAgeMs(header: string | null): number | null {
   const match = /(?:^|,)\s*max-age\s*=\s*"?(\d{1,10})"?\s*(?:,|$)/.exec(lower);
   return match === null ? null : Number(match[1]) * 1000;
 }
+
+/** Largest body limit a fetch accepts (the decoded bytes kept are at most this). */
+export const MAX_FETCH_BYTES = 64 << 20;
+
+/** Which addresses fetches may reach: see FetchRobotsOptions.targets (src/fetch/robots-fetch.ts). */
+export type FetchTargets = 'default' | 'public' | 'any';
+export const FETCH_TARGETS: readonly FetchTargets[] = ['default', 'public', 'any'];

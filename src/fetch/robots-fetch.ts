@@ -23,8 +23,8 @@ import {
 export const DEFAULT_FETCH_USER_AGENT = 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)';
 /** Default deadline of one fetch, redirects and body included. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/** Largest body limit a fetch accepts (the decoded bytes kept are at most this). */
-export const MAX_FETCH_BYTES = 64 << 20;
+export { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from './fetch-rules.js';
+import { FETCH_TARGETS, MAX_FETCH_BYTES, type FetchTargets } from './fetch-rules.js';
 
 /** An origin as fetched and stored: `scheme://host[:port]`, its robots.txt URL, and the store's file key. */
 export interface RobotsOrigin {
@@ -93,9 +93,6 @@ export interface FetchRobotsOptions {
   resolveHost?: (hostname: string) => Promise<string[]>;
 }
 
-/** Which addresses fetches may reach: see FetchRobotsOptions.targets. */
-export type FetchTargets = 'default' | 'public' | 'any';
-export const FETCH_TARGETS: readonly FetchTargets[] = ['default', 'public', 'any'];
 
 /** The options fetchRobots takes (misspelt names are refused). */
 export const FETCH_OPTION_NAMES: readonly string[] = ['userAgent', 'timeoutMs', 'connectTimeoutMs', 'maxBytes', 'mode', 'defaultScheme', 'previous', 'now', 'dispatcher', 'targets', 'resolveHost'];
