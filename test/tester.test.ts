@@ -115,8 +115,13 @@ describe.skipIf(CHROMIUM === undefined)('the Tester page in headless Chromium', 
     await typeInto('#agent', 'Googlebot-Image');
     await answered(4, 'Googlebot-Image');
     expect((await rows()).map((row) => row[1])).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed']);
+    // a whole User-Agent header gets only the * group: the page says so and names the token to give
+    await typeInto('#agent', 'Googlebot/2.1');
+    await answered(4, 'Googlebot/2.1');
+    expect(await page.$eval('#summary', (element) => element.textContent)).toContain("warning: agent 'Googlebot/2.1' is not a product token: it matches no user-agent line, only the * group can apply (the token is 'Googlebot')");
     await typeInto('#agent', 'Googlebot');
     await answered(4, 'Googlebot');
+    expect(await page.$eval('#summary', (element) => element.textContent)).not.toContain('warning');
   });
 
   it('compare with a kept previous version: the URLs whose verdict changes', async () => {

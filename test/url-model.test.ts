@@ -221,6 +221,9 @@ describe('arguments are checked at the door', () => {
     expect([...await hosts.checkUrls([new URL('https://a.com/x')])]).toEqual([2]);
     await expect(hosts.checkLines(42 as unknown as Uint8Array)).rejects.toThrow(/lines must be a Uint8Array/);
     await expect(hosts.isAllowed(7 as unknown as string)).rejects.toThrow(/url must be/);
+    expect(() => new RobotsCache({ store: 42 as unknown as string })).toThrow('store must be a directory path or a RobotsStore, got a number');
+    expect(() => new MultiHostMatcher({ agents: [7 as unknown as string], source: robotsFromMap(new Map()) })).toThrow('agents[0] must be a string, got a number');
+    expect(() => new MultiHostMatcher({ agents: 'x', source: 'dir' as never })).toThrow(/source must be a function/);
     const cache = new RobotsCache();
     try {
       await expect(cache.checkUrls([new URL('ftp://a.com/')], 'Googlebot')).resolves.toEqual(new Uint8Array([1]));

@@ -17,7 +17,7 @@ import {
 import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
 import { RobotsStore } from './robots-store.js';
 import { originOf } from '../url-model.js';
-import { urlArgument, urlsArgument, optionsArgument } from '../arguments.js';
+import { urlArgument, urlsArgument, optionsArgument, describe } from '../arguments.js';
 
 /** Options of a RobotsCache: the fetch options, and freshness, limits and storage. */
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' | 'dispatcher'> {
@@ -113,7 +113,9 @@ export class RobotsCache {
     const memoryBytes = rangeChecked('memoryBytes', options.memoryBytes, 64 << 20, 1 << 20, 2 ** 40);
     this.missing = options.missing ?? 'allow';
     if (this.missing !== 'allow' && this.missing !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow or disallow, got ${String(options.missing)}`);
-    this.store = options.store === undefined || options.store === null ? null : typeof options.store === 'string' ? new RobotsStore(options.store) : options.store;
+    const store = options.store;
+    if (store !== undefined && store !== null && typeof store !== 'string' && !(store instanceof RobotsStore)) throw new RobotsError('INVALID_ARGUMENT', `store must be a directory path or a RobotsStore, got ${describe(store)}`);
+    this.store = store === undefined || store === null ? null : typeof store === 'string' ? new RobotsStore(store) : store;
     this.agent = robotsAgent(this.settings, perHost);
     this.limit = pLimit(concurrency);
     this.hostLimits = new HostLimits(perHost);
