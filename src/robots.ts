@@ -218,27 +218,31 @@ function agentList(agents: AgentQuery): string[] {
   return agentsArgument(agents);
 }
 
+/** What the event parser made of a body (RobotsTxt makes it on first use). */
+interface ParsedView {
+  collector: GroupCollector;
+  /** Lower-cased product token of every agent line, per group (same order as groups[i].agents). */
+  groupTokens: string[][];
+  namedTokens: Set<string>;
+}
+
 /** A parsed robots.txt. Made by parseRobots once per file; its matchers are compiled once per agent query. */
 export class RobotsTxt {
   /** The mode the file was parsed in. */
   readonly mode: RobotsMode;
-  /** Groups in file order. */
-  readonly groups: readonly RobotsGroup[];
-  /** Sitemap URLs in file order (values as written, decoded as UTF-8). */
-  readonly sitemaps: readonly string[];
-  /** The sitemap lines with their line numbers (lint). */
-  readonly sitemapLines: readonly { line: number; value: string }[];
-  /** Every non-standard line (crawl-delay, host, clean-param, ...) in file order, in a group or not. */
-  readonly otherDirectives: readonly OtherDirective[];
-  /** What the parser repaired, ignored or accepted leniently. */
-  readonly diagnostics: readonly Diagnostic[];
   /** Bytes of the body that were read (after the size limit). */
   readonly bytesRead: number;
   /** The bytes read: matchers are compiled from them (assembly/select.ts picks the groups). */
   private readonly body: Uint8Array;
-  private readonly namedTokens: Set<string>;
-  /** Lower-cased product token of every agent line, per group (same order as groups[i].agents). */
-  private readonly groupTokens: string[][];
+  /** The body's length before the size limit, and the limit (for the body-truncated diagnostic). */
+  private readonly fullLength: number;
+  private readonly maxBytes: number;
+  /**
+   * The groups, sitemaps, other lines and diagnostics as objects: made by the event parser on first use. A
+   * caller that only compiles matchers (a crawler's cache, many hosts, the Tester's matching) never pays for
+   * an object per line: matchers are compiled from the bytes in WebAssembly.
+   */
+  private parsed: ParsedView | null = null;
   private readonly matchers = new Map<string, RobotsMatcher>();
 
   constructor(body: Uint8Array, options: RobotsOptions = {}) {
@@ -246,35 +250,67 @@ export class RobotsTxt {
     if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number >= 0, got ${String(maxBytes)}`);
-    const collector = new GroupCollector();
     const read = body.subarray(0, bytesToRead(body.length, maxBytes));
-    parseRobotsBody(read, mode, collector);
-    if (read.length < body.length) {
-      collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: read.length === maxBytes ? `file is ${body.length} bytes: only the first ${maxBytes} are read` : `file is ${body.length} bytes: only the first ${read.length} (16 MiB, the most one robots.txt compiles to) are read` });
-    }
     this.mode = mode;
-    this.groups = collector.groups;
-    this.sitemaps = collector.sitemaps;
-    this.sitemapLines = collector.sitemapLines;
-    this.otherDirectives = collector.others;
-    this.diagnostics = collector.diagnostics;
     this.bytesRead = read.length;
     this.body = read;
-    this.namedTokens = new Set();
-    this.groupTokens = this.groups.map((group) => group.agents.map((agent) => (agent.global ? '' : asciiLowerCase(agent.productToken))));
-    for (const tokens of this.groupTokens) for (const token of tokens) if (token !== '') this.namedTokens.add(token);
+    this.fullLength = body.length;
+    this.maxBytes = maxBytes;
+  }
+
+  /** True when the body was longer than what is read (maxBytes, or the 16 MiB a compile takes): the body-truncated diagnostic. */
+  get truncated(): boolean {
+    return this.body.length < this.fullLength;
+  }
+
+  private get view(): ParsedView {
+    if (this.parsed === null) {
+      const collector = new GroupCollector();
+      parseRobotsBody(this.body, this.mode, collector);
+      if (this.body.length < this.fullLength) {
+        collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: this.body.length === this.maxBytes ? `file is ${this.fullLength} bytes: only the first ${this.maxBytes} are read` : `file is ${this.fullLength} bytes: only the first ${this.body.length} (16 MiB, the most one robots.txt compiles to) are read` });
+      }
+      const groupTokens = collector.groups.map((group) => group.agents.map((agent) => (agent.global ? '' : asciiLowerCase(agent.productToken))));
+      const namedTokens = new Set<string>();
+      for (const tokens of groupTokens) for (const token of tokens) if (token !== '') namedTokens.add(token);
+      this.parsed = { collector, groupTokens, namedTokens };
+    }
+    return this.parsed;
+  }
+
+  /** Groups in file order. */
+  get groups(): readonly RobotsGroup[] {
+    return this.view.collector.groups;
+  }
+  /** Sitemap URLs in file order (values as written, decoded as UTF-8). */
+  get sitemaps(): readonly string[] {
+    return this.view.collector.sitemaps;
+  }
+  /** The sitemap lines with their line numbers (lint). */
+  get sitemapLines(): readonly { line: number; value: string }[] {
+    return this.view.collector.sitemapLines;
+  }
+  /** Every non-standard line (crawl-delay, host, clean-param, ...) in file order, in a group or not. */
+  get otherDirectives(): readonly OtherDirective[] {
+    return this.view.collector.others;
+  }
+  /** What the parser repaired, ignored or accepted leniently. */
+  get diagnostics(): readonly Diagnostic[] {
+    return this.view.collector.diagnostics;
   }
 
   /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. */
   names(agents: AgentQuery): boolean {
-    return agentList(agents).some((agent) => this.namedTokens.has(asciiLowerCase(agent)));
+    const { namedTokens } = this.view;
+    return agentList(agents).some((agent) => namedTokens.has(asciiLowerCase(agent)));
   }
 
   /** The groups that decide for an agent query: its own (pooled), or the `*` groups when no agent is named. */
   groupsFor(agents: AgentQuery): RobotsGroup[] {
     const wanted = agentList(agents).map(asciiLowerCase);
-    if (wanted.some((token) => this.namedTokens.has(token))) {
-      return this.groups.filter((group, i) => group.agents.some((agent, k) => !agent.global && wanted.includes(this.groupTokens[i][k])));
+    const { namedTokens, groupTokens } = this.view;
+    if (wanted.some((token) => namedTokens.has(token))) {
+      return this.groups.filter((group, i) => group.agents.some((agent, k) => !agent.global && wanted.includes(groupTokens[i][k])));
     }
     return this.groups.filter((group) => group.agents.some((agent) => agent.global));
   }

@@ -62,7 +62,7 @@ export function maxBytesOption(value: unknown, fallback = DEFAULT_MAX_BYTES): nu
  */
 export function loadRobots(path: string, mode: RobotsMode, maxBytes: number, stderr?: (text: string) => void): RobotsTxt {
   const robots = parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
-  if (stderr !== undefined && robots.diagnostics.some((d) => d.code === 'body-truncated')) {
+  if (stderr !== undefined && robots.truncated) {
     stderr(`robotstxt: warning: '${path}' is longer than ${robots.bytesRead} bytes: only the first ${robots.bytesRead} are read${maxBytes > 0 ? ' (--max-bytes, as Google\'s crawler reads files; --max-bytes 0 reads it whole, as robotstxt test does)' : ' (16 MiB, the most one robots.txt compiles to)'}\n`);
   }
   return robots;

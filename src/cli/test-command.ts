@@ -34,7 +34,7 @@ export function runTest(args: string[], stdout: (text: string) => void, stderr: 
   const maxBytes = maxBytesOption(values['max-bytes'], 0);
   const robots = loadRobots(file, modeOption(values.mode), maxBytes);
   // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
-  if (maxBytes === 0 && robots.diagnostics.some((d) => d.code === 'body-truncated')) {
+  if (maxBytes === 0 && robots.truncated) {
     throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${MAX_COMPILE_BYTES + 1} bytes is larger than the ${MAX_COMPILE_BYTES}-byte limit of one WebAssembly call`);
   }
   const allowed = robots.isAllowed(url, agent);
