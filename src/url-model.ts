@@ -44,6 +44,8 @@ export interface UrlOrigin {
 /** Origins resolved from keys and URLs, by their text (bounded; cleared when full). */
 const resolved = new Map<string, UrlOrigin | null>();
 const RESOLVED_LIMIT = 4096;
+/** URLs longer than this are resolved every time (the cache holds at most 4096 x 2 KiB of text). */
+const REMEMBERED_TEXT_LIMIT = 2048;
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -118,6 +120,7 @@ function parsed(text: string): UrlOrigin | null {
 }
 
 function remember(text: string, origin: UrlOrigin | null): UrlOrigin | null {
+  if (text.length > REMEMBERED_TEXT_LIMIT) return origin; // a long URL is not kept alive by the cache
   if (resolved.size >= RESOLVED_LIMIT) resolved.clear();
   resolved.set(text, origin);
   return origin;

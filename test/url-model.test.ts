@@ -67,6 +67,25 @@ describe('the many-host scan picks the host WHATWG picks', () => {
     }), { numRuns: 20_000, seed: 23 });
   });
 
+  it('ID_HostileUrls: in bulk, sorted so that neighbours share prefixes (the scan\'s same-authority shortcut), each line is answered by its WHATWG origin', async () => {
+    const lines = fc.sample(hostileUrl, { numRuns: 4000, seed: 31 }).filter((line) => !/[\n\r]/.test(line));
+    lines.sort();
+    // each origin a source is asked for gets a body whose deciding line number names it
+    const ids = new Map<string, number>();
+    const matcher = new MultiHostMatcher({ agents: 'x', source: (host: RobotsHost) => {
+      if (!ids.has(host.origin)) ids.set(host.origin, ids.size);
+      return `User-agent: *\n${'#\n'.repeat(ids.get(host.origin) as number)}Disallow: /\n`;
+    } });
+    const result = await matcher.checkLinesFormatted(encode(lines.join('\n') + '\n'), { format: 'jsonl' });
+    const answers = new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line) as { rule: { line: number } | null });
+    expect(answers.length).toBe(lines.length);
+    const byId = [...ids.keys()];
+    answers.forEach((answer, i) => {
+      const answeredBy = answer.rule === null ? null : byId[answer.rule.line - 2];
+      expect(answeredBy, JSON.stringify(lines[i])).toBe(whatwgOrigin(lines[i]));
+    });
+  });
+
   it('ID_HostileUrls: the log readers take an absolute request target\'s host as WHATWG does (ALB and JSON lines)', () => {
     const absolute = hostileUrl.filter((url) => /^https?:\/\//i.test(url) && !/[\s"\\]/.test(url));
     fc.assert(fc.property(absolute, (url) => {
