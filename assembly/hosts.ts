@@ -96,8 +96,9 @@ export function hostKeyOf(p: usize, key: usize): i32 {
     if (c == CHAR_SLASH || c == CHAR_BACKSLASH || isRemovedByte(c)) q++;
     else break;
   }
-  // the authority: [userinfo@]host[:port]; the host starts after the last '@'
-  let h0 = hostStart;
+  // the authority: [userinfo@]host[:port]; the host starts after the last '@' (user info of any length
+  // is skipped: only the host after it must fit the key)
+  let tooLong = false;
   while (true) {
     c = <i32>load<u8>(q);
     if (endsAuthority(c)) break;
@@ -105,16 +106,20 @@ export function hostKeyOf(p: usize, key: usize): i32 {
     if (isRemovedByte(c)) continue;
     if (c == 0x40) {
       k = hostStart; // '@': what came before is user info
-      h0 = hostStart;
+      tooLong = false;
       continue;
     }
-    if (k >= <usize>MAX_HOST_KEY_BYTES) return -1;
+    if (k >= <usize>MAX_HOST_KEY_BYTES) {
+      tooLong = true;
+      continue;
+    }
     store<u8>(key + k++, <u8>(c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z ? c | 0x20 : c));
   }
+  if (tooLong) return -1;
   let trimmed = false;
   if (c == CHAR_LF) {
     // the end of the line: WHATWG trims C0 controls and spaces there
-    while (k > h0 && <i32>load<u8>(key + k - 1) <= CHAR_SPACE) {
+    while (k > hostStart && <i32>load<u8>(key + k - 1) <= CHAR_SPACE) {
       k--;
       trimmed = true;
     }

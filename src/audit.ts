@@ -1,7 +1,7 @@
 // Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> group -> verdict.
 // Used by `robotstxt audit`; fed line by line, memory grows with crawlers, rules and tracked paths only.
 import { isbot } from 'isbot';
-import { LogLineReader, urlOfRequest, hostUnknownError, originOfLogText, type LogFieldNames, type LogRequest } from './log.js';
+import { LogLineReader, hostUnknownError, originOfRequest, type LogFieldNames, type LogRequest } from './log.js';
 import type { UrlOrigin } from './url-model.js';
 import { asciiLowerCase, productToken, type RobotsTxt } from './robots.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from './crawlers.js';
@@ -197,7 +197,7 @@ export class RobotsAudit {
     if (host === null && this.options.requireHost === true) {
       throw hostUnknownError(`${log}:${lineNumber}`, request.format);
     }
-    const robots = this.robotsFor(host === null ? null : originOfLogText(urlOfRequest(request, true, host)));
+    const robots = this.robotsFor(originOfRequest(request, defaultHost));
     const crawler = this.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
       this.otherRequests++;

@@ -16,7 +16,7 @@ import { HostEngine } from './wasm/hosts-engine.js';
 import { readLimit, readRobotsFileIfExists } from './robots-file.js';
 import { readStoredRecord } from './fetch/robots-store.js';
 import { effectOfStored, recordAsOf } from './fetch/fetch-rules.js';
-import { originOfKey, isPlainKey, hostOrOriginOf, type UrlOrigin } from './url-model.js';
+import { originOfKey, hostOrOriginOf, type UrlOrigin } from './url-model.js';
 import { describe, linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument } from './arguments.js';
 import type { RobotsMode, AgentQuery } from './robots.js';
 
@@ -317,7 +317,7 @@ export class MultiHostMatcher {
 
   /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
   async checkLines(lines: Uint8Array): Promise<Uint8Array> {
-    return (await this.checkLinesFormatted(linesArgument(lines, 'lines'), { format: 'none' })).verdicts;
+    return (await this.checkLinesFormatted(lines, { format: 'none' })).verdicts;
   }
 
   /** Verdicts of URL strings (UTF-8 encoded; a URL must not contain a line break). One call per batch. */
@@ -435,8 +435,8 @@ export class MultiHostMatcher {
     for (let i = 0; i < pending.keys.length; i++) {
       const entry = pending.entries[i];
       const key = pending.keys[i];
-      // the URL model resolves each distinct spelling once: a plain key is its own canonical origin (its
-      // entry is the one being resolved); another spelling (case, a trailing dot, an IDN, a default port,
+      // the URL model resolves each distinct spelling once: a canonical key's own entry is the one being
+      // resolved (only names remembered for other spellings can answer it); another spelling (case, a trailing dot, an IDN, a default port,
       // percent-escapes) may name an origin compiled already: its canonical key says
       const origin = originOfKey(key);
       if (origin === null) {
@@ -446,7 +446,7 @@ export class MultiHostMatcher {
       const host = robotsHostOf(origin);
       const canonical = origin.origin;
       if (canonical !== key) this.engine.markAlias(entry);
-      const cached = this.engine.findHost(canonical, canonical !== key || !isPlainKey(key)); // (a plain key may have been remembered for a spelling of it)
+      const cached = this.engine.findHost(canonical, canonical !== key); // (a plain key may have been remembered for a spelling of it)
       if (cached >= 0) {
         this.engine.resolve(entry, cached);
         continue;

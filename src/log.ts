@@ -446,6 +446,20 @@ export function originOfLogText(text: string): UrlOrigin | null {
   return originOf(/[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1') : text);
 }
 
+/** True when a request target names its scheme (`scheme://`): it is its own URL line (see urlOfRequest). */
+export function isAbsoluteTarget(target: string): boolean {
+  return ABSOLUTE_URL.test(target);
+}
+
+/**
+ * The origin whose robots.txt answers a log request: the URL model's reading of its URL line (relative
+ * targets get `http://<host>`, the line's host else defaultHost). null when it has none. The one rule for
+ * audit, audit --fetch and fetch --log (check --log makes the same line in the core). Per request.
+ */
+export function originOfRequest(request: LogRequest, defaultHost: string | null): UrlOrigin | null {
+  return originOfLogText(urlOfRequest(request, true, request.host ?? defaultHost));
+}
+
 /**
  * The error of a log line whose robots.txt cannot be known (no host field, no --host): audit and check --log
  * stop with it rather than answer such lines by a guess. `where` is `file:line` or `line N`.
@@ -454,6 +468,8 @@ export function hostUnknownError(where: string, format: string | null): RobotsEr
   return new RobotsError('HOST_UNKNOWN', `${where}: the line names no host (a ${format ?? 'log'} line without a host field), so its robots.txt is unknown: give --host <name>, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
 }
 
+const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+
 /** The index of the first of LF-ended URL lines that is relative (no `scheme://`: its log line named no host), or -1. Per chunk, only when hosts are needed. */
 export function firstRelativeLine(urls: Uint8Array): number {
   let index = 0;
@@ -461,7 +477,6 @@ export function firstRelativeLine(urls: Uint8Array): number {
     const end = urls.indexOf(CHAR_LF, start);
     const stop = end < 0 ? urls.length : end;
     let at = start;
-    const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
     if (at < stop && isLetter(urls[at])) {
       at++;
       while (at < stop && (isLetter(urls[at]) || (urls[at] >= 0x30 && urls[at] <= 0x39) || urls[at] === 0x2b || urls[at] === 0x2e || urls[at] === 0x2d)) at++;
@@ -479,7 +494,7 @@ export function firstRelativeLine(urls: Uint8Array): number {
  */
 export function urlOfRequest(request: LogRequest, withHost: boolean, defaultHost: string | null): string {
   const target = request.target.replace(/[\r\n]/g, '');
-  if (!withHost || ABSOLUTE_URL.test(target)) return target;
+  if (!withHost || isAbsoluteTarget(target)) return target;
   const host = request.host ?? defaultHost;
   if (host === null) return target;
   return `http://${host}${target.startsWith('/') ? '' : '/'}${target}`;

@@ -168,7 +168,7 @@ export function hostOrOriginOf(input: unknown, what: string): { scheme: 'http' |
   const bad = (): RobotsError => new RobotsError('INVALID_ARGUMENT', `${what} ${JSON.stringify(text.slice(0, 200))} names no http(s) origin or host`);
   if (text.includes('://')) {
     const origin = originOf(text);
-    if (origin === null || origin.origin !== originOf(`${origin.origin}/`)?.origin || !/^https?:\/\/[^/?#]+\/?$/i.test(text)) throw bad();
+    if (origin === null || !/^https?:\/\/[^/?#]+\/?$/i.test(text)) throw bad();
     return { scheme: origin.scheme, hostKey: origin.hostKey };
   }
   const port = /:(\d{1,5})$/.exec(text);

@@ -41,7 +41,7 @@ function scannedOrigin(line: string): string | null {
 const lead = fc.constantFrom('', '', '', ' ', '\t', '\x01', '  \x1f');
 const scheme = fc.constantFrom('http', 'https', 'HTTP', 'HtTpS', 'h\tttp', 'ftp', 'ws', 'file', 'javascript', 'httpx', '');
 const separator = fc.constantFrom('://', '://', '://', ':', ':/', ':\\\\', ':/\\', ':///', '://\t', ':\\', '//');
-const userinfo = fc.constantFrom('', '', '', 'user@', 'attacker.example;@', 'attacker.example\\@', 'u:p@', '@', 'x@y@', 'a%40b@', 'victim.example%2F@', 'a b@');
+const userinfo = fc.constantFrom('', '', '', 'user@', 'attacker.example;@', 'attacker.example\\@', 'u:p@', '@', 'x@y@', 'a%40b@', 'victim.example%2F@', 'a b@', `${'u'.repeat(2000)}@`);
 const host = fc.constantFrom(
   'victim.example', 'VICTIM.Example', 'vict%69m.example', 'victim.example.', 'victim.example..', 'xn--bcher-kva.de', 'bücher.de', 'BÜCHER.de',
   '0x7f.1', '127.0.0.1', '127.1', '0177.0.0.1', '[::1]', '[::FFFF:1.2.3.4]', '[::1', 'a..b', 'exa mple.com', 'ex\tample.com', '%2e', 'xn--a',
@@ -124,6 +124,7 @@ const VICTIM_URLS = [
   ' http://victim.example/private',
   'http://vic\ttim.example/private',
   'http://user:pw@victim.example/private',
+  `http://${'a'.repeat(2000)}@victim.example/private`,
 ];
 const VICTIM_BODY = 'User-agent: *\nDisallow: /\n';
 const ATTACKER_BODY = 'User-agent: *\nAllow: /\n';

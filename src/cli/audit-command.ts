@@ -6,7 +6,7 @@ import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from './lru-cache.js';
 import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
-import { LogLineReader, logTimeMs, urlOfRequest, originOfLogText, type LogFieldNames } from '../log.js';
+import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../log.js';
 import type { UrlOrigin } from '../url-model.js';
 import { RobotsCache, type RobotsCacheOptions } from '../fetch/robots-cache.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
@@ -201,8 +201,7 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
       for (const line of chunkLines(chunk)) {
         const request = logReader.read(line);
         if (request === null || request === 'header') continue; // counted and reported by the audit itself
-        const host = request.host ?? defaultHost;
-        const origin = host === null ? null : originOfLogText(urlOfRequest(request, true, host));
+        const origin = originOfRequest(request, defaultHost);
         if (origin !== null) origins.set(origin.origin, origin);
       }
     }

@@ -3,7 +3,7 @@ import { RobotsCache, type RobotsCacheEntry } from '../fetch/robots-cache.js';
 import { robotsOriginOf, type RobotsOrigin } from '../fetch/robots-fetch.js';
 import { RobotsStore } from '../fetch/robots-store.js';
 import type { RobotsEffect } from '../fetch/fetch-rules.js';
-import { LogLineReader, urlOfRequest } from '../log.js';
+import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../log.js';
 import { RobotsError } from '../errors.js';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
@@ -119,7 +119,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
       }
       // the request's URL line as check --log and audit make it (relative targets: http://<host>)
       const host = request.host ?? defaultHost ?? null;
-      if (host === null && !/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(request.target)) bad.push({ where, why: 'the line names no host (give --host)' });
+      if (host === null && !isAbsoluteTarget(request.target)) bad.push({ where, why: 'the line names no host (give --host)' });
       else add(Buffer.from(urlOfRequest(request, true, host), 'latin1').toString('utf8'), where); // log text is bytes: UTF-8 as a client reads it
     });
   }

@@ -1,7 +1,6 @@
 // robotstxt test <robots-file> <user-agent> <url>: the reference's robots_main contract.
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents } from './common.js';
-import { RobotsError } from '../errors.js';
-import { MAX_COMPILE_BYTES } from '../wasm/core-node.js';
+import { MAX_COMPILE_BYTES, tooLarge } from '../wasm/core-node.js';
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
 
@@ -35,7 +34,7 @@ export function runTest(args: string[], stdout: (text: string) => void, stderr: 
   const robots = loadRobots(file, modeOption(values.mode), maxBytes);
   // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
   if (maxBytes === 0 && robots.truncated) {
-    throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${MAX_COMPILE_BYTES + 1} bytes is larger than the ${MAX_COMPILE_BYTES}-byte limit of one WebAssembly call`);
+    throw tooLarge('a robots.txt body', MAX_COMPILE_BYTES + 1, MAX_COMPILE_BYTES); // (the read stops one byte past the limit)
   }
   const allowed = robots.isAllowed(url, agent);
   stdout(`user-agent '${agent}' with URI '${url}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}\n`);

@@ -190,6 +190,9 @@ export function cacheControlMaxAgeMs(header: string | null): number | null {
   return match === null ? null : Number(match[1]) * 1000;
 }
 
+/** Longest store file key (an origin's fileKey, or a host key): a file name stays well under 255 bytes with its extension. */
+export const MAX_STORE_KEY_LENGTH = 240;
+
 /** Largest body limit a fetch accepts (the decoded bytes kept are at most this). */
 export const MAX_FETCH_BYTES = 64 << 20;
 

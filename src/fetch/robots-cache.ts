@@ -11,10 +11,10 @@ import type { RobotsMatcher } from '../matcher.js';
 import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../constants.js';
 import { LruCache } from '../cli/lru-cache.js';
 import {
-  DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, effectOfStored, isFresh, recordAfterFetch, recordAsOf,
+  DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, MAX_STORE_KEY_LENGTH, effectOfStored, isFresh, recordAfterFetch, recordAsOf,
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
 } from './fetch-rules.js';
-import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
+import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, robotsOriginFrom, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
 import { RobotsStore } from './robots-store.js';
 import { originOf } from '../url-model.js';
 import { urlArgument, urlsArgument, optionsArgument, describe } from '../arguments.js';
@@ -144,7 +144,7 @@ export class RobotsCache {
     const text = urlArgument(url, 'url');
     const origin = originOf(text);
     if (origin === null) throw new RobotsError('INVALID_ARGUMENT', `url is not an http(s) URL with a host: ${JSON.stringify(text.slice(0, 200))}`);
-    const entry = await this.entryOf(robotsOriginOf(origin.origin), false);
+    const entry = await this.entryOf(robotsOriginFrom(origin), false);
     return this.verdictOf(entry, agents, [text])[0] === VERDICT_ALLOWED;
   }
 
@@ -158,13 +158,15 @@ export class RobotsCache {
     const verdicts = new Uint8Array(texts.length);
     const byOrigin = new Map<string, { origin: RobotsOrigin; indices: number[] }>();
     texts.forEach((url, index) => {
-      const origin = originOf(url);
+      const urlOrigin = originOf(url);
+      // no http(s) origin, or a host no store file can name: the missing policy
+      const origin = urlOrigin === null || urlOrigin.fileKey.length > MAX_STORE_KEY_LENGTH ? null : urlOrigin;
       if (origin === null) {
         verdicts[index] = this.missing === 'allow' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
         return;
       }
       let group = byOrigin.get(origin.origin);
-      if (group === undefined) byOrigin.set(origin.origin, group = { origin: robotsOriginOf(origin.origin), indices: [] });
+      if (group === undefined) byOrigin.set(origin.origin, group = { origin: robotsOriginFrom(origin), indices: [] });
       group.indices.push(index);
     });
     await Promise.all([...byOrigin.values()].map(async ({ origin, indices }) => {
@@ -193,7 +195,7 @@ export class RobotsCache {
     return async (host: RobotsHost) => {
       let origin: RobotsOrigin;
       try {
-        origin = robotsOriginOf(host.origin);
+        origin = robotsOriginFrom(host);
       } catch {
         return null; // a host name no fetch can take (longer than a store file name): the missing policy
       }

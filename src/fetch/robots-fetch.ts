@@ -10,7 +10,7 @@ import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
 import { RobotsError } from '../errors.js';
-import { originOf } from '../url-model.js';
+import { originOf, type UrlOrigin } from '../url-model.js';
 import { describe, optionsArgument } from '../arguments.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import type { RobotsMode } from '../parse/parser.js';
@@ -24,7 +24,7 @@ export const DEFAULT_FETCH_USER_AGENT = 'robotstxt-wasm/0.1 (+https://www.npmjs.
 /** Default deadline of one fetch, redirects and body included. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from './fetch-rules.js';
-import { FETCH_TARGETS, MAX_FETCH_BYTES, type FetchTargets } from './fetch-rules.js';
+import { FETCH_TARGETS, MAX_FETCH_BYTES, MAX_STORE_KEY_LENGTH, type FetchTargets } from './fetch-rules.js';
 
 /** An origin as fetched and stored: `scheme://host[:port]`, its robots.txt URL, and the store's file key. */
 export interface RobotsOrigin {
@@ -58,7 +58,15 @@ export function robotsOriginOf(input: string, defaultScheme: 'https' | 'http' = 
     if (protocol !== 'http:' && protocol !== 'https:') throw new RobotsError('INVALID_ARGUMENT', `only http and https URLs have a robots.txt to fetch: ${quoted}`);
     throw new RobotsError('INVALID_ARGUMENT', `no host in ${quoted}`);
   }
-  if (origin.fileKey.length > 240) throw new RobotsError('INVALID_ARGUMENT', `host name longer than 240 bytes: ${JSON.stringify(origin.host.slice(0, 80))}...`);
+  return robotsOriginFrom(origin);
+}
+
+/**
+ * The fetch and store view of an origin the URL model gave: its robots.txt URL and store file key. Throws
+ * INVALID_ARGUMENT when the key is longer than a store file name may be (240 bytes). Per origin.
+ */
+export function robotsOriginFrom(origin: UrlOrigin): RobotsOrigin {
+  if (origin.fileKey.length > MAX_STORE_KEY_LENGTH) throw new RobotsError('INVALID_ARGUMENT', `host name longer than ${MAX_STORE_KEY_LENGTH} bytes: ${JSON.stringify(origin.host.slice(0, 80))}...`);
   return { origin: origin.origin, robotsUrl: `${origin.origin}/robots.txt`, key: origin.fileKey, hostKey: origin.hostKey };
 }
 

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { RobotsError } from '../errors.js';
 import { readFileBounded, readLimit, describeErrno, makeDirectory } from '../robots-file.js';
-import type { OriginRecord, FetchOutcome } from './fetch-rules.js';
+import { MAX_STORE_KEY_LENGTH, type OriginRecord, type FetchOutcome } from './fetch-rules.js';
 
 export const STORE_FORMAT = 'robotstxt-wasm/store/1';
 /** A record is a few hundred bytes; more than this is not a record. */
@@ -25,7 +25,7 @@ const OUTCOMES: readonly FetchOutcome[] = ['ok', 'not-modified', 'not-found', 'u
 
 /** A key (an origin's file key, or a `host` / `host:port` of a robots directory) that can be a file name in the store: INVALID_ARGUMENT otherwise. */
 function checkedKey(key: string): string {
-  if (key === '' || key === '.' || key === '..' || key.length > 240 || /[/\\\0]/.test(key)) throw new RobotsError('INVALID_ARGUMENT', `not a host key for the store: ${JSON.stringify(key.slice(0, 80))}`);
+  if (key === '' || key === '.' || key === '..' || key.length > MAX_STORE_KEY_LENGTH || /[/\\\0]/.test(key)) throw new RobotsError('INVALID_ARGUMENT', `not a host key for the store: ${JSON.stringify(key.slice(0, 80))}`);
   return key;
 }
 

@@ -203,7 +203,8 @@ export function encodeAgents(agents: readonly string[]): Uint8Array {
   return out;
 }
 
-function tooLarge(what: string, bytes: number, limit: number): RobotsError {
+/** The INPUT_TOO_LARGE error of an input past a limit of the core (one wording everywhere). */
+export function tooLarge(what: string, bytes: number, limit: number): RobotsError {
   return new RobotsError('INPUT_TOO_LARGE', `${what} of ${bytes} bytes is larger than the ${limit}-byte limit of one WebAssembly call`);
 }
 
