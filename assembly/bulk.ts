@@ -1,10 +1,10 @@
 // Bulk verdicts for the bound matcher: one line (LF-separated input with an LF sentinel) or one span at a
-// time, by the automaton (dfa.ts) with the literal trie (literal.ts) where the blob has one, and by the
+// time, by the automaton (dfa.ts) with the literal index (literal.ts) where the blob has one, and by the
 // trie NFA (match.ts) where the automaton cannot answer (rfc mode, no region, overflow, tests).
 //
 // Explain mode (jsonl output, RobotsMatcher bulk explain) also reports the deciding rule of each line: the
-// automaton's states carry their best rules; a blob answered by the literal trie is explained by the NFA
-// (the literal trie keeps priorities only).
+// automaton's states carry their best rules; a blob with a literal index is explained by the NFA, which
+// adds the index's rules to its own (match.ts).
 import {
   CHAR_LF, CHAR_CR, CHAR_SLASH, CHAR_QUESTION, CHAR_SEMICOLON, CHAR_COLON, CHAR_HASH, CHAR_NUL,
   VERDICT_UNSET, VERDICT_ALLOWED, VERDICT_DISALLOWED, RULE_PATTERN_LENGTH, RULE_SIZE, HEADER_PATTERNS_OFFSET,
@@ -137,7 +137,7 @@ function rootVerdict(): u32 {
   return combinedVerdict();
 }
 
-/** Explain mode, after an automaton walk: the rule behind the verdict (no literal trie: see automatonAnswers). */
+/** Explain mode, after an automaton walk: the rule behind the verdict (no literal index: see automatonAnswers). */
 @inline function automatonDecidingRule(verdict: u32): i32 {
   if (verdict == VERDICT_DISALLOWED) return walkDisallowRule;
   return bestAllowPriority > 0 ? walkAllowRule : NO_RULE;
@@ -257,7 +257,7 @@ export function matchLinePair(pA: usize, pB: usize, verdictA: usize, verdictB: u
     matchLineByAutomaton(pA, verdictA);
     return matchLineByAutomaton(pB, verdictB);
   }
-  // without a literal trie its priorities stay 0 and verdictOf is the automaton's verdict
+  // without a literal index its priorities stay 0 and verdictOf is the automaton's verdict
   let stopB = pairStopB;
   if (splitLiteral) walkLiteralLine(pathA, false);
   store<u8>(verdictA, <u8>verdictOf(pairAllowA, pairDisallowA));

@@ -3,7 +3,7 @@
 // Priority of a rule = byte length of its normalised pattern = its depth in the trie (+1 for a final '$').
 import {
   RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE,
-  RULE_KIND, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SOURCE_INDEX, RULE_DERIVED, RULE_SIZE,
+  RULE_KIND, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_DERIVED, RULE_SIZE,
   RULE_KIND_ALLOW, FLAG_RFC_MODE, BLOB_MAGIC, HEADER_MAGIC, HEADER_FLAGS, HEADER_NODE_COUNT, HEADER_RULE_COUNT,
   HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET,
   HEADER_PATTERNS_OFFSET, HEADER_TOTAL_LENGTH, HEADER_RULE_SLOT_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_GENERATION, HEADER_SIZE, CHAR_SLASH, CHAR_DOLLAR, CHAR_ASTERISK,
@@ -14,8 +14,8 @@ import {
   RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, RULE_SLOT_SIZE,
   NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_RULE, NO_NODE, ensureCapacity, alignUp,
 } from "./layout";
-import { buildLiteralTrie, literalTrieBound, LITERAL_TRIE_SLACK } from "./literal";
-import { wantLiteralTrie } from "./trie";
+import { buildLiteralIndex, literalIndexBound, MAX_INDEXED_RULES } from "./literal";
+import { wantLiteralIndex } from "./trie";
 
 // Build-time node records, BUILD_SIZE bytes per node in the scratch area (the final records, numbered
 // breadth-first, are written from them at the end: see layOutNodes):
@@ -29,6 +29,21 @@ const BUILD_RULE_SLOT: usize = 24; // i32, -1 = none yet
 const BUILD_SIZE: usize = 32;
 
 const INDEX_HTM_LENGTH: usize = 10; // "/index.htm"
+/** Readable bytes after the labels array (16-byte vector loads of a node's labels may read past the last). */
+const LABELS_SLACK: usize = 16;
+
+/** Whether pattern[0, length) has a '*' (8 bytes a step). */
+function hasAsterisk(pattern: usize, length: usize): bool {
+  let i: usize = 0;
+  for (; i + 8 <= length; i += 8) {
+    const word = load<u64>(pattern + i) ^ 0x2a2a2a2a2a2a2a2a;
+    if (((word - 0x0101010101010101) & ~word & 0x8080808080808080) != 0) return true;
+  }
+  for (; i < length; i++) {
+    if (<i32>load<u8>(pattern + i) == CHAR_ASTERISK) return true;
+  }
+  return false;
+}
 
 let buildPtr: usize = 0;
 let nodeCount: u32 = 0;
@@ -225,31 +240,34 @@ function indexHtmPrefixLength(pattern: usize, length: usize): usize {
   return <usize>slash + 1;
 }
 
-function writeRule(rulesPtr: usize, index: u32, kind: i32, line: u32, patternOffset: usize, patternLength: usize, source: u32, derived: u32): void {
+function writeRule(rulesPtr: usize, index: u32, kind: i32, line: u32, patternOffset: usize, patternLength: usize, derived: u32): void {
   const rule = rulesPtr + <usize>index * RULE_SIZE;
-  store<i32>(rule + RULE_KIND, kind);
+  store<u16>(rule + RULE_KIND, <u16>kind);
   store<u32>(rule + RULE_LINE, line);
   store<u32>(rule + RULE_PATTERN_OFFSET, <u32>patternOffset);
   store<u32>(rule + RULE_PATTERN_LENGTH, <u32>patternLength);
-  store<u32>(rule + RULE_SOURCE_INDEX, source);
-  store<u32>(rule + RULE_DERIVED, derived);
+  store<u16>(rule + RULE_DERIVED, <u16>derived);
 }
 
 /**
  * Compiles ruleCount input records at inputPtr (RULE_INPUT_* layout, values anywhere in memory) using the
  * memory from workPtr upwards (grown as needed). Returns the address of the blob (its length is in its
- * header). Cost: O(total pattern bytes x 256) in the worst case of sibling-list inserts; linear in practice.
+ * header). The blob is assembled where it is made: the patterns are written in place, and only the smaller
+ * parts (rule records, the trie) are moved down once. Cost: linear in the pattern bytes, plus for the trie
+ * O(trie pattern bytes x 256) in the worst case of sibling-list inserts (linear in practice).
  */
 export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPtr: usize): usize {
   const rfcMode = (flags & FLAG_RFC_MODE) != 0;
   let rawTotal: usize = 0;
   for (let i: u32 = 0; i < ruleCount; i++) rawTotal += load<u32>(inputPtr + <usize>i * RULE_INPUT_SIZE + RULE_INPUT_VALUE_LEN);
 
-  // 1. normalise every pattern (and add the index.htm allow rules) into [patterns | rules]
-  const patternsPtr = alignUp(workPtr, 8);
-  const patternsBound = rawTotal * 6 + <usize>ruleCount + 8;
-  const rulesPtr = alignUp(patternsPtr + patternsBound, 8);
-  ensureCapacity(rulesPtr + <usize>ruleCount * 2 * RULE_SIZE);
+  // the blob: | header | patterns | rules | literal index | nodes | rule slots | labels (+ slack) |
+  const blobPtr = alignUp(workPtr, 16);
+  // 1. normalise every pattern (and add the index.htm allow rules): patterns in place, rules in scratch
+  const patternsPtr = blobPtr + HEADER_SIZE;
+  const patternsBound = rawTotal * 6 + <usize>ruleCount + 32;
+  const rulesScratch = alignUp(patternsPtr + patternsBound, 16);
+  ensureCapacity(rulesScratch + <usize>ruleCount * 2 * RULE_SIZE);
   let patternsLength: usize = 0;
   let longestPattern: usize = 0;
   let compiledRuleCount: u32 = 0;
@@ -261,7 +279,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     const valueLength = <usize>load<u32>(input + RULE_INPUT_VALUE_LEN);
     const pattern = patternsPtr + patternsLength;
     const length = rfcMode ? normalizeRfc(value, valueLength, pattern, false) : normalizeGooglePattern(value, valueLength, pattern);
-    writeRule(rulesPtr, compiledRuleCount++, kind, line, patternsLength, length, i, 0);
+    writeRule(rulesScratch, compiledRuleCount++, kind, line, patternsLength, length, 0);
     longestPattern = max(longestPattern, length);
     patternsLength += length;
     // GoogleOnly: an allow rule for ".../index.htm*" also allows ".../" exactly.
@@ -270,48 +288,83 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
       if (prefixLength > 0) {
         memory.copy(patternsPtr + patternsLength, pattern, prefixLength);
         store<u8>(patternsPtr + patternsLength + prefixLength, CHAR_DOLLAR);
-        writeRule(rulesPtr, compiledRuleCount++, kind, line, patternsLength, prefixLength + 1, i, 1);
+        writeRule(rulesScratch, compiledRuleCount++, kind, line, patternsLength, prefixLength + 1, 1);
         patternsLength += prefixLength + 1;
       }
     }
   }
+  const rulesPtr = alignUp(patternsPtr + patternsLength, 8);
+  const rulesBytes = <usize>compiledRuleCount * RULE_SIZE;
+  memory.copy(rulesPtr, rulesScratch, rulesBytes);
 
-  // 2. build the trie in build records (scratch), the rule slots beside them
-  const nodeBound = patternsLength + 1;
-  buildPtr = alignUp(rulesPtr + <usize>compiledRuleCount * RULE_SIZE, 16);
+  // 2. the literal index (literal.ts) of the patterns without '*', when they are many: those rules then
+  // stay out of the trie (it keeps the '*' patterns, the empty pattern and a lone '$'). It is built in
+  // place after the rules; its list of rules lies past the largest index there could be.
+  const indexPtr = alignUp(rulesPtr + rulesBytes, 16);
+  const listPtr = alignUp(indexPtr + literalIndexBound(compiledRuleCount, longestPattern), 16);
+  ensureCapacity(listPtr + <usize>compiledRuleCount * 4 + 16);
+  let listCount: u32 = 0;
+  let literalBytes: usize = 0;
+  let longestKey: usize = 0;
+  let trieBytes: usize = 0;
+  for (let r: u32 = 0; r < compiledRuleCount; r++) {
+    const rule = rulesPtr + <usize>r * RULE_SIZE;
+    const pattern = patternsPtr + <usize>load<u32>(rule + RULE_PATTERN_OFFSET);
+    const length = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
+    const keyLength = length > 0 && <i32>load<u8>(pattern + length - 1) == CHAR_DOLLAR ? length - 1 : length;
+    if (keyLength == 0 || hasAsterisk(pattern, keyLength)) {
+      trieBytes += length;
+      continue;
+    }
+    store<u32>(listPtr + <usize>listCount * 4, r);
+    listCount++;
+    literalBytes += keyLength;
+    longestKey = max(longestKey, keyLength);
+  }
+  let indexLength: usize = 0;
+  if (listCount > 0 && compiledRuleCount <= MAX_INDEXED_RULES && wantLiteralIndex(literalBytes)) {
+    indexLength = buildLiteralIndex(rulesPtr, patternsPtr, listPtr, listCount, longestKey, indexPtr);
+  }
+  const indexed = indexLength > 0;
+  if (!indexed) trieBytes += literalBytes + <usize>listCount; // a literal key's '$' included
+
+  // 3. build the trie in build records (scratch), the rule slots beside them
+  const nodeBound = trieBytes + 1;
+  buildPtr = alignUp(listPtr + <usize>listCount * 4, 16);
   ruleSlotsPtr = buildPtr + nodeBound * BUILD_SIZE;
   pathNodes = ruleSlotsPtr + <usize>compiledRuleCount * RULE_SLOT_SIZE;
   const queuePtr = alignUp(pathNodes + (longestPattern + 1) * 4, 16);
-  const blobPtr = alignUp(queuePtr + nodeBound * 4, 16);
-  ensureCapacity(blobPtr);
+  const trieScratch = alignUp(queuePtr + nodeBound * 4, 16);
+  ensureCapacity(trieScratch);
   nodeCount = 0;
   ruleSlotCount = 0;
   automatonNodes = 0;
   previousPathLength = 0;
   newNode(0);
   insertRulesPtr = rulesPtr;
+  let listed: u32 = 0;
   for (let r: u32 = 0; r < compiledRuleCount; r++) {
+    if (indexed && listed < listCount && load<u32>(listPtr + <usize>listed * 4) == r) { listed++; continue; }
     const rule = rulesPtr + <usize>r * RULE_SIZE;
-    insertRule(<i32>r, load<i32>(rule + RULE_KIND), patternsPtr + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), <usize>load<u32>(rule + RULE_PATTERN_LENGTH));
+    insertRule(<i32>r, <i32>load<u16>(rule + RULE_KIND), patternsPtr + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), <usize>load<u32>(rule + RULE_PATTERN_LENGTH));
   }
 
-  // 3. the blob: | header | nodes | rule slots | labels (+ slack) | rules | patterns | literal trie |
-  const nodesPtr = blobPtr + HEADER_SIZE;
+  // 4. the trie's final records, laid out in scratch and moved down after the index
+  const trieBytesFinal = alignUp(<usize>nodeCount * NODE_SIZE + <usize>ruleSlotCount * RULE_SLOT_SIZE + <usize>nodeCount + LABELS_SLACK, 8);
+  ensureCapacity(trieScratch + trieBytesFinal);
+  const scratchSlots = trieScratch + <usize>nodeCount * NODE_SIZE;
+  const scratchLabels = scratchSlots + <usize>ruleSlotCount * RULE_SLOT_SIZE;
+  layOutNodes(trieScratch, scratchLabels, queuePtr);
+  memory.fill(scratchLabels + <usize>nodeCount, 0, LABELS_SLACK); // vector label loads may read past the last node's
+  memory.copy(scratchSlots, ruleSlotsPtr, <usize>ruleSlotCount * RULE_SLOT_SIZE);
+  const nodesPtr = alignUp(indexPtr + indexLength, 16);
+  memory.copy(nodesPtr, trieScratch, trieBytesFinal);
   const finalRuleSlotsPtr = nodesPtr + <usize>nodeCount * NODE_SIZE;
   const labelsPtr = finalRuleSlotsPtr + <usize>ruleSlotCount * RULE_SLOT_SIZE;
-  const finalRulesPtr = alignUp(labelsPtr + <usize>nodeCount + LITERAL_TRIE_SLACK, 8);
-  const finalPatternsPtr = finalRulesPtr + <usize>compiledRuleCount * RULE_SIZE;
-  const literalPtr = alignUp(finalPatternsPtr + patternsLength, 16);
-  const withLiteralTrie = wantLiteralTrie(nodeCount, automatonNodes);
-  const literalBound = withLiteralTrie ? literalTrieBound(nodeCount) : 0;
-  ensureCapacity(literalPtr + literalBound);
-  layOutNodes(nodesPtr, labelsPtr, queuePtr);
-  memory.fill(labelsPtr + <usize>nodeCount, 0, LITERAL_TRIE_SLACK); // vector label loads may read past the last node's
-  memory.copy(finalRuleSlotsPtr, ruleSlotsPtr, <usize>ruleSlotCount * RULE_SLOT_SIZE);
-  memory.copy(finalRulesPtr, rulesPtr, <usize>compiledRuleCount * RULE_SIZE);
-  memory.copy(finalPatternsPtr, patternsPtr, patternsLength);
-  const literalLength = withLiteralTrie ? buildLiteralTrie(nodesPtr, labelsPtr, finalRuleSlotsPtr, finalRulesPtr, nodeCount, literalPtr, alignUp(literalPtr + literalBound, 16)) : 0;
-  const blobEnd = alignUp(literalPtr + literalLength, 8);
+  const finalRulesPtr = rulesPtr;
+  const finalPatternsPtr = patternsPtr;
+  const literalPtr = indexPtr;
+  const blobEnd = nodesPtr + trieBytesFinal;
   store<u32>(blobPtr + HEADER_MAGIC, BLOB_MAGIC);
   store<u32>(blobPtr + HEADER_FLAGS, flags);
   store<u32>(blobPtr + HEADER_NODE_COUNT, nodeCount);
@@ -323,7 +376,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   store<u32>(blobPtr + HEADER_PATTERNS_OFFSET, <u32>(finalPatternsPtr - blobPtr));
   store<u32>(blobPtr + HEADER_TOTAL_LENGTH, <u32>(blobEnd - blobPtr));
   store<u32>(blobPtr + HEADER_RULE_SLOT_COUNT, ruleSlotCount);
-  store<u32>(blobPtr + HEADER_LITERAL_OFFSET, withLiteralTrie ? <u32>(literalPtr - blobPtr) : 0);
+  store<u32>(blobPtr + HEADER_LITERAL_OFFSET, indexed ? <u32>(literalPtr - blobPtr) : 0);
   store<u32>(blobPtr + HEADER_AUTOMATON_NODE_COUNT, automatonNodes);
   store<u32>(blobPtr + HEADER_GENERATION, 0);
   return blobPtr;

@@ -2,7 +2,7 @@
 // demand, as URLs need states), so each path byte costs one table look-up. The trie NFA in match.ts stays
 // the reference it is tested against, and the fallback when the automaton's memory budget runs out.
 //
-// The automaton works on every trie node, or, when the literal trie answers the patterns without '*'
+// The automaton works on every trie node, or, when the literal index answers the patterns without '*'
 // (splitLiteral, large literal rule sets), only on the nodes that are, lie under or lead to a '*' node: a
 // walk then dies as soon as no '*' pattern can match, and the number of states no longer grows with the
 // literal rules. Two lines can be walked as a pair (walkLinePair) so that their look-up chains overlap.
@@ -228,7 +228,7 @@ function layOut(dfaPtr: usize, capacity: usize): void {
   createState(length);
 }
 
-/** Whether the automaton works on this node (all nodes, unless the literal trie answers the literal ones). */
+/** Whether the automaton works on this node (all nodes, unless the literal index answers the literal ones). */
 @inline function inAutomaton(index: u32): bool {
   return !splitLiteral || (flagsOf(nodeAddress(index)) & NODE_IN_AUTOMATON) != 0;
 }

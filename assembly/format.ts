@@ -259,7 +259,7 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
     let rule = load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_RECORD);
     // GoogleOnly: an allow rule made by the index.htm rule (`<dir>/$`) is shown as the line's own pattern
     // (its source rule, the record just before it), flagged "indexHtmRule": the line named says what it says
-    const derived = rule != 0 && load<u32>(<usize>rule + RULE_DERIVED) == 1;
+    const derived = rule != 0 && load<u16>(<usize>rule + RULE_DERIVED) == 1;
     if (derived) rule -= <u32>RULE_SIZE;
     const patternLength: usize = rule != 0 ? <usize>load<u32>(<usize>rule + RULE_PATTERN_LENGTH) : 0;
     if (out + JSONL_LINE_OVERHEAD + 6 * (urlStop - p) + 6 * patternLength > outputEnd) break;
@@ -274,7 +274,7 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
       out = writeConstant(out, NO_RULE_TEXT);
     } else {
       const record = <usize>rule;
-      out = load<i32>(record + RULE_KIND) == RULE_KIND_ALLOW ? writeConstant(out, ALLOW_LINE) : writeConstant(out, DISALLOW_LINE);
+      out = load<u16>(record + RULE_KIND) == RULE_KIND_ALLOW ? writeConstant(out, ALLOW_LINE) : writeConstant(out, DISALLOW_LINE);
       out = writeDecimal(out, load<u32>(record + RULE_LINE));
       out = writeConstant(out, PATTERN_OPEN);
       const pattern = <usize>load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_PATTERNS) + <usize>load<u32>(record + RULE_PATTERN_OFFSET);

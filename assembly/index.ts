@@ -3,7 +3,8 @@
 import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE, RULE_REF_SIZE } from "../src/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
 import { bindAutomaton, setStateLimit, dfaResets, dfaStateCount, automatonIsLarge, setExplaining } from "./dfa";
-import { bindBlob, automatonNodeCount, setLiteralTrieMode } from "./trie";
+import { bindBlob, automatonNodeCount, setLiteralIndexMode } from "./trie";
+import { setLiteralSeed } from "./literal";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
@@ -50,11 +51,16 @@ export function setPairWalks(mode: u32): void {
 }
 
 /**
- * Tests and benchmarks: 0 = literal trie for large literal rule sets, 1 = always (compileRules then builds one
- * for every matcher compiled after this call), 2 = never used (applies at the next bindMatcher).
+ * Tests and benchmarks: 0 = a literal index for large literal rule sets, 1 = always (for every pattern
+ * without '*'), 2 = never. Applies to matchers compiled after this call.
  */
-export function setLiteralTrie(mode: u32): void {
-  setLiteralTrieMode(mode);
+export function setLiteralIndex(mode: u32): void {
+  setLiteralIndexMode(mode);
+}
+
+/** The literal indexes' hash seed (two random u32 halves); the host calls it once per instance. */
+export function seedLiteralIndex(low: u32, high: u32): void {
+  setLiteralSeed((<u64>high << 32) | <u64>low);
 }
 
 /**

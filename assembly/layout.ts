@@ -43,7 +43,7 @@ export const NODE_HAS_END_RULE: u32 = 2;
 export const NODE_IS_STAR: u32 = 4;
 /**
  * The node is a '*' node, lies under one, or has one below it: the bulk automaton works on these nodes only.
- * Every rule of a pattern without '*' is also answered by the literal trie (assembly/literal.ts).
+ * With a literal index (assembly/literal.ts) the trie holds only the other patterns.
  */
 export const NODE_IN_AUTOMATON: u32 = 8;
 

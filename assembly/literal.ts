@@ -1,267 +1,284 @@
-// The literal trie: every pattern without '*' (a final '$' allowed) in a path-compressed trie laid out in
-// depth-first order, so that the bulk walk descends a large literal rule set (the usual shape of a
-// 10,000-rule robots.txt) touching one small record per branch instead of one automaton state per byte.
-// Patterns with a '*' are answered by the automaton (dfa.ts), which skips every node that cannot lead to
-// a '*'; the verdict takes the larger priority of both walks (a rule both see counts once: max).
+// The literal index: the patterns without '*' (a final '$' allowed) of a large rule set, in one hash table
+// keyed by the pattern's bytes (without its final '$'). A literal pattern matches a path exactly when it is a
+// prefix of it ('$': when it is the whole path), so a path's matching literal rules are found by hashing
+// each prefix of the path whose length some key has, in one pass over the path. Patterns with a '*' stay in
+// the trie and are answered by the automaton or the NFA; the verdict takes the longer rule of both.
 //
-// Record (4-aligned, at a byte offset from the literal trie's start; the root is at offset 0):
-//   +0  i32 allow          best allow priority of the prefix rules on the way here, this node included
-//   +4  i32 disallow
-//   +8  i32 endAllow       the same, plus the rule "<this prefix>$": the priorities when the path ends here
-//   +12 i32 endDisallow
-//   +16 u16 runLength      bytes that follow the edge label on the way into this node (a chain of trie
-//                          nodes without rules and with one child each, compressed)
-//   +18 u16 edgeCount      children, labels sorted
-//   +20 u8  run[runLength], then the child index: up to 16 children, u8 labels[edgeCount]; more, a u8[256]
-//           table of (child position + 1) by byte; then padding to 4, u32 children[edgeCount] (record offsets)
-// Labels that end a path (LF, CR, '#', NUL) are left out: no path can continue through them.
+// Building it is one hash and one insert per rule (no node per pattern byte): a robots.txt of 50,000 literal
+// paths compiles at the speed it is tokenized, into about the size of its patterns plus 8 to 16 bytes a rule.
 //
-// Worst case per path byte: one child look-up (a 16-byte vector compare up to 16 children, else one table
-// load) or one byte of a run comparison; a walk never goes back, so a URL costs
-// O(path length) whatever the number of rules.
-import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
-import {
-  NODE_FIRST_CHILD, NODE_RULE_SLOT, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW,
-  RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, RULE_SLOT_SIZE, NO_RULE, alignUp, ensureCapacity, edgeCountOf, flagsOf,
-} from "./layout";
+// Layout (8-aligned, offsets from the index's start):
+//   +0  u32 capacity        table slots, a power of two (at least 3/2 x the keys: unsuccessful look-ups end at
+//                           an empty slot after about 2 to 5 loads)
+//   +4  u32 probeLimit      slots any key's look-up must visit at most (the longest insert run), >= 1
+//   +8  u32 maxKeyLength    the longest key; lengths of keys are set in the bitset
+//   +12 u32 tableOffset     from the index's start
+//   +16 u64 seed            the hash's start value (chosen by the host per process: keys cannot be made to collide)
+//   +24 bitset              bit l set when some key is l bytes long (1 <= l <= maxKeyLength)
+//   table: u64 slots, 0 = empty, else (tag << 32) | SLOT_ALLOW? | SLOT_END? | (rule index + 1)
+// A key has at most four slots (allow, disallow, and both with a final '$'): the earliest rule of each kind
+// keeps it, as in the trie (same bytes, same priority: the earlier line).
+//
+// Worst case, stated: a look-up costs one multiply per path byte, plus for each path prefix length that some
+// key has (at most min(path length, maxKeyLength)) at most probeLimit slot loads; a slot whose 32-bit tag
+// equals the prefix's is verified byte by byte (at most its key length). probeLimit is at most
+// MAX_PROBE_LIMIT: a build whose keys cluster more (bad luck or crafted keys) retries with another seed, and
+// then gives up (the compiler puts the literal rules in the trie instead). So a path of L bytes costs
+// O(L x MAX_PROBE_LIMIT) slot loads whatever the rules.
+import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, CHAR_DOLLAR, RULE_KIND, RULE_KIND_ALLOW, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
+import { NO_RULE, alignUp, ensureCapacity } from "./layout";
 
-const RECORD_ALLOW: usize = 0;
-const RECORD_DISALLOW: usize = 4;
-const RECORD_END_ALLOW: usize = 8;
-const RECORD_END_DISALLOW: usize = 12;
-const RECORD_RUN_LENGTH: usize = 16;
-const RECORD_EDGE_COUNT: usize = 18;
-const RECORD_RUN: usize = 20;
-const MAX_RUN_LENGTH: u32 = 0xffff;
-const VECTOR_SEARCH_MAX_EDGES: u32 = 16;
-/** Readable bytes the builder leaves after the last record (label vector loads may read past a record). */
-export const LITERAL_TRIE_SLACK: usize = 16;
+const INDEX_CAPACITY: usize = 0;
+const INDEX_PROBE_LIMIT: usize = 4;
+const INDEX_MAX_KEY_LENGTH: usize = 8;
+const INDEX_TABLE_OFFSET: usize = 12;
+const INDEX_SEED: usize = 16;
+const INDEX_BITSET: usize = 24;
 
-// Build stack entries (build-time scratch, above the trie being written)
-const ENTRY_NODE: usize = 0; // first trie node of the chain (the one the edge label leads to)
-const ENTRY_SLOT: usize = 4; // where the parent wants this record's offset
-const ENTRY_ALLOW: usize = 8; // the parent's priorities
-const ENTRY_DISALLOW: usize = 12;
-const ENTRY_SIZE: usize = 16;
+const SLOT_RULE_MASK: u64 = 0x3fffffff;
+const SLOT_ALLOW: u64 = 0x40000000;
+const SLOT_END: u64 = 0x80000000;
+/** Rule indexes the slots can hold (30 bits, minus the empty value). */
+export const MAX_INDEXED_RULES: u32 = 0x3ffffffe;
+/** The longest probe run a build accepts (see the worst case above). */
+const MAX_PROBE_LIMIT: u32 = 128;
+/** Seeds a build tries before it gives up. */
+const BUILD_ATTEMPTS: u32 = 3;
+/** Readable bytes the builder leaves after the index (as the old layouts did: nothing reads past it). */
+export const LITERAL_INDEX_SLACK: usize = 16;
 
-@inline function endsPath(label: u32): bool {
-  return label == CHAR_LF || label == CHAR_CR || label == CHAR_HASH || label == CHAR_NUL;
+// ---- the hash: one multiply per byte (prefix hashes come out of one pass), a finaliser per probe ----
+const STEP_MULTIPLIER: u64 = 0x9e3779b97f4a7c15;
+
+@inline function hashStep(h: u64, c: u32): u64 {
+  return (rotl<u64>(h, 5) ^ <u64>c) * STEP_MULTIPLIER;
 }
 
-/** Worst-case size of the literal trie of a trie with nodeCount nodes (for the caller's capacity). */
-export function literalTrieBound(nodeCount: u32): usize {
-  // per node: header 20, one run or label byte, one child offset, alignment 3; a 256-byte child table for
-  // at most one node in 17 (each has more than 16 children); plus the slack
-  return <usize>nodeCount * 28 + (<usize>nodeCount / 17 + 1) * 256 + LITERAL_TRIE_SLACK + 16;
+@inline function finish(h: u64, length: usize): u64 {
+  h ^= <u64>length;
+  h ^= h >>> 33;
+  h *= 0xff51afd7ed558ccd;
+  h ^= h >>> 33;
+  h *= 0xc4ceb9fe1a85ec53;
+  h ^= h >>> 33;
+  return h;
 }
 
-/**
- * Writes the literal trie of the trie whose node records start at nodes (labels at labels, rule slots at
- * ruleSlots, rules at rules; layout.ts) at out; uses [stackPtr, stackPtr + nodeCount x 16) as scratch.
- * Returns its length in bytes. Cost: O(nodes).
- */
-export function buildLiteralTrie(nodes: usize, labels: usize, ruleSlots: usize, rules: usize, nodeCount: u32, out: usize, stackPtr: usize): usize {
-  ensureCapacity(stackPtr + <usize>nodeCount * ENTRY_SIZE + ENTRY_SIZE);
-  let used: usize = 0;
-  let depth: usize = 0;
-  // the root: no label, no run
-  store<u32>(stackPtr + ENTRY_NODE, 0);
-  store<u32>(stackPtr + ENTRY_SLOT, 0);
-  store<i32>(stackPtr + ENTRY_ALLOW, 0);
-  store<i32>(stackPtr + ENTRY_DISALLOW, 0);
-  depth = 1;
-  let isRoot = true;
-  while (depth > 0) {
-    depth--;
-    const entry = stackPtr + depth * ENTRY_SIZE;
-    let node = load<u32>(entry + ENTRY_NODE);
-    const slot = <usize>load<u32>(entry + ENTRY_SLOT);
-    let allow = load<i32>(entry + ENTRY_ALLOW);
-    let disallow = load<i32>(entry + ENTRY_DISALLOW);
-    const record = out + used;
-    if (slot != 0) store<u32>(slot, <u32>used);
-    // follow the chain of rule-less single-child nodes, writing its labels as the run
-    let runLength: u32 = 0;
-    if (!isRoot) {
-      while (runLength < MAX_RUN_LENGTH) {
-        const address = nodes + <usize>node * NODE_SIZE;
-        if ((flagsOf(address) & (NODE_HAS_RULE | NODE_HAS_END_RULE)) != 0) break;
-        const only = onlyChild(address, labels);
-        if (only < 0) break;
-        store<u8>(record + RECORD_RUN + <usize>runLength, load<u8>(labels + <usize>only));
-        runLength++;
-        node = <u32>only;
-      }
-    }
-    isRoot = false;
-    const address = nodes + <usize>node * NODE_SIZE;
-    const flags = flagsOf(address);
-    const ruleSlot = ruleSlots + <usize>load<u32>(address + NODE_RULE_SLOT) * RULE_SLOT_SIZE;
-    if (flags & NODE_HAS_RULE) {
-      allow = max(allow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_ALLOW)));
-      disallow = max(disallow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_DISALLOW)));
-    }
-    let endAllow = allow;
-    let endDisallow = disallow;
-    if (flags & NODE_HAS_END_RULE) {
-      endAllow = max(endAllow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_ALLOW_END)));
-      endDisallow = max(endDisallow, priorityOf(rules, load<i32>(ruleSlot + RULE_SLOT_DISALLOW_END)));
-    }
-    store<i32>(record + RECORD_ALLOW, allow);
-    store<i32>(record + RECORD_DISALLOW, disallow);
-    store<i32>(record + RECORD_END_ALLOW, endAllow);
-    store<i32>(record + RECORD_END_DISALLOW, endDisallow);
-    store<u16>(record + RECORD_RUN_LENGTH, <u16>runLength);
-    // children: labels, then their record offsets (filled in when each child is written)
-    const first = load<u32>(address + NODE_FIRST_CHILD);
-    const count = edgeCountOf(address);
-    const recordLabels = record + RECORD_RUN + <usize>runLength;
-    let kept: u32 = 0;
-    for (let e: u32 = 0; e < count; e++) if (!endsPath(<u32>load<u8>(labels + <usize>(first + e)))) kept++;
-    const wide = kept > VECTOR_SEARCH_MAX_EDGES;
-    if (wide) memory.fill(recordLabels, 0, 256);
-    let position: u32 = 0;
-    for (let e: u32 = 0; e < count; e++) {
-      const label = <u32>load<u8>(labels + <usize>(first + e));
-      if (endsPath(label)) continue;
-      if (wide) store<u8>(recordLabels + <usize>label, <u8>(position + 1));
-      else store<u8>(recordLabels + <usize>position, <u8>label);
-      position++;
-    }
-    store<u16>(record + RECORD_EDGE_COUNT, <u16>kept);
-    const children = alignUp(recordLabels + (wide ? 256 : <usize>kept), 4);
-    used = children + <usize>kept * 4 - out;
-    // push the children last to first, so the first child is written next (depth-first order)
-    let k = kept;
-    for (let e = <i32>count - 1; e >= 0; e--) {
-      const child = first + <u32>e;
-      if (endsPath(<u32>load<u8>(labels + <usize>child))) continue;
-      k--;
-      const pushed = stackPtr + depth * ENTRY_SIZE;
-      store<u32>(pushed + ENTRY_NODE, child);
-      store<u32>(pushed + ENTRY_SLOT, <u32>(children + <usize>k * 4));
-      store<i32>(pushed + ENTRY_ALLOW, allow);
-      store<i32>(pushed + ENTRY_DISALLOW, disallow);
-      depth++;
-    }
-  }
-  memory.fill(out + used, 0, LITERAL_TRIE_SLACK);
-  return alignUp(used + LITERAL_TRIE_SLACK, 8);
+/** The seed new indexes start from; the host sets it once per process from a random source. */
+let nextSeed: u64 = 0x243f6a8885a308d3;
+export function setLiteralSeed(seed: u64): void {
+  nextSeed = seed | 1;
 }
 
-/** A node's only followable child, or -1 (none, or more than one). */
-function onlyChild(address: usize, labels: usize): i32 {
-  const first = load<u32>(address + NODE_FIRST_CHILD);
-  const count = edgeCountOf(address);
-  let found: i32 = -1;
-  for (let child = first; child < first + count; child++) {
-    if (endsPath(<u32>load<u8>(labels + <usize>child))) continue;
-    if (found >= 0) return -1;
-    found = <i32>child;
-  }
-  return found;
+/** Bytes an index of keyCount keys at most maxKeyLength long may take (for the caller's capacity). */
+export function literalIndexBound(keyCount: u32, maxKeyLength: usize): usize {
+  return alignUp(INDEX_BITSET + (maxKeyLength >> 3) + 1, 8) + <usize>tableCapacity(keyCount) * 8 + LITERAL_INDEX_SLACK;
 }
 
-@inline function priorityOf(rules: usize, rule: i32): i32 {
-  return rule == NO_RULE ? 0 : load<i32>(rules + <usize>rule * RULE_SIZE + RULE_PATTERN_LENGTH);
+function tableCapacity(keyCount: u32): u32 {
+  let capacity: u32 = 16;
+  while (<u64>capacity * 2 < <u64>keyCount * 3) capacity <<= 1;
+  return capacity;
 }
 
-// ---- the walk ----
-let literalBase: usize = 0;
-/** Priorities found by the last walkLiteral (0 = no rule). */
-export let literalAllowPriority: i32 = 0;
-export let literalDisallowPriority: i32 = 0;
-const rootPath = memory.data<u8>([<u8>CHAR_SLASH]);
-
-/** Binds the literal trie at base (from the blob header); no rule found until the next walk. */
-export function bindLiteralTrie(base: usize): void {
-  literalBase = base;
-  literalAllowPriority = 0;
-  literalDisallowPriority = 0;
+/** The key of a rule: its pattern without a final '$' (length), and whether it had one. */
+@inline function keyLengthOf(rule: usize, patterns: usize): usize {
+  const length = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
+  return isEndRule(rule, patterns) ? length - 1 : length;
 }
 
-/** The record of the child of record for byte c, or 0 (the root is nobody's child). */
-@inline function childOf(record: usize, c: u32): usize {
-  const count = <u32>load<u16>(record + RECORD_EDGE_COUNT);
-  const labels = record + RECORD_RUN + <usize>load<u16>(record + RECORD_RUN_LENGTH);
-  if (count <= VECTOR_SEARCH_MAX_EDGES) {
-    const hits = i8x16.bitmask(i8x16.eq(v128.load(labels), i8x16.splat(<i8>c))) & ((1 << count) - 1);
-    if (hits == 0) return 0;
-    return literalBase + <usize>load<u32>(alignUp(labels + <usize>count, 4) + (<usize>ctz(hits) << 2));
-  }
-  const position = <usize>load<u8>(labels + <usize>c);
-  if (position == 0) return 0;
-  return literalBase + <usize>load<u32>(alignUp(labels + 256, 4) + ((position - 1) << 2));
+@inline function isEndRule(rule: usize, patterns: usize): bool {
+  const length = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
+  return length > 0 && load<u8>(patterns + <usize>load<u32>(rule + RULE_PATTERN_OFFSET) + length - 1) == CHAR_DOLLAR;
 }
 
-/** True when the length bytes at p equal the run of record (8 bytes a step; never reads 8 bytes past a mismatch). */
-@inline function runMatches(record: usize, p: usize, length: usize): bool {
-  const run = record + RECORD_RUN;
+/** True when a and b hold the same length bytes (8 at a time; never reads past them). */
+@inline function sameBytes(a: usize, b: usize, length: usize): bool {
   let i: usize = 0;
   for (; i + 8 <= length; i += 8) {
-    if (load<u64>(p + i) != load<u64>(run + i)) return false;
+    if (load<u64>(a + i) != load<u64>(b + i)) return false;
   }
   for (; i < length; i++) {
-    if (load<u8>(p + i) != load<u8>(run + i)) return false;
+    if (load<u8>(a + i) != load<u8>(b + i)) return false;
   }
   return true;
 }
 
-@inline function stopAt(record: usize, atEnd: bool): void {
-  literalAllowPriority = load<i32>(record + (atEnd ? RECORD_END_ALLOW : RECORD_ALLOW));
-  literalDisallowPriority = load<i32>(record + (atEnd ? RECORD_END_DISALLOW : RECORD_DISALLOW));
+/**
+ * Writes the index of the rules listed at list (u32 rule indexes, count of them, in rule order; each a
+ * pattern without '*' whose key is 1 to maxKeyLength bytes) at out; rules and patterns: the compiled rule
+ * records and patterns area. Returns its length, or 0 when every seed clustered too much (see above).
+ * Cost: O(total key bytes) expected.
+ */
+export function buildLiteralIndex(rules: usize, patterns: usize, list: usize, count: u32, maxKeyLength: usize, out: usize): usize {
+  const capacity = tableCapacity(count);
+  const mask = <u64>(capacity - 1);
+  const bitsetBytes = (maxKeyLength >> 3) + 1;
+  const tableOffset = alignUp(INDEX_BITSET + bitsetBytes, 8);
+  const table = out + tableOffset;
+  const end = table + <usize>capacity * 8;
+  ensureCapacity(end + LITERAL_INDEX_SLACK);
+  for (let attempt: u32 = 0; attempt < BUILD_ATTEMPTS; attempt++) {
+    const seed = nextSeed;
+    nextSeed = hashStep(nextSeed, attempt + 1) | 1; // the next build (or retry) starts elsewhere
+    memory.fill(out, 0, end - out);
+    let probeLimit: u32 = 1;
+    let clustered = false;
+    for (let i: u32 = 0; i < count && !clustered; i++) {
+      const ruleIndex = load<u32>(list + <usize>i * 4);
+      const rule = rules + <usize>ruleIndex * RULE_SIZE;
+      const key = patterns + <usize>load<u32>(rule + RULE_PATTERN_OFFSET);
+      const keyLength = keyLengthOf(rule, patterns);
+      const flags = (load<u16>(rule + RULE_KIND) == RULE_KIND_ALLOW ? SLOT_ALLOW : 0) | (isEndRule(rule, patterns) ? SLOT_END : 0);
+      let h = seed;
+      for (let k: usize = 0; k < keyLength; k++) h = hashStep(h, <u32>load<u8>(key + k));
+      h = finish(h, keyLength);
+      const tag = h >>> 32;
+      store<u8>(out + INDEX_BITSET + (keyLength >> 3), <u32>load<u8>(out + INDEX_BITSET + (keyLength >> 3)) | (<u32>1 << <u32>(keyLength & 7)));
+      for (let d: u32 = 0; ; d++) {
+        if (d >= MAX_PROBE_LIMIT) { clustered = true; break; }
+        const slotAddress = table + <usize>((h + <u64>d) & mask) * 8;
+        const slot = load<u64>(slotAddress);
+        if (slot == 0) {
+          store<u64>(slotAddress, (tag << 32) | flags | (<u64>ruleIndex + 1));
+          if (d + 1 > probeLimit) probeLimit = d + 1;
+          break;
+        }
+        if ((slot >>> 32) != tag || (slot & (SLOT_ALLOW | SLOT_END)) != flags) continue;
+        const held = rules + <usize>((slot & SLOT_RULE_MASK) - 1) * RULE_SIZE;
+        // the same key and kind: the earlier rule keeps the slot
+        if (keyLengthOf(held, patterns) == keyLength && sameBytes(patterns + <usize>load<u32>(held + RULE_PATTERN_OFFSET), key, keyLength)) break;
+      }
+    }
+    if (clustered) continue;
+    store<u32>(out + INDEX_CAPACITY, capacity);
+    store<u32>(out + INDEX_PROBE_LIMIT, probeLimit);
+    store<u32>(out + INDEX_MAX_KEY_LENGTH, <u32>maxKeyLength);
+    store<u32>(out + INDEX_TABLE_OFFSET, <u32>tableOffset);
+    store<u64>(out + INDEX_SEED, seed);
+    memory.fill(end, 0, LITERAL_INDEX_SLACK);
+    return end + LITERAL_INDEX_SLACK - out;
+  }
+  return 0;
+}
+
+// ---- the look-up ----
+let indexBase: usize = 0;
+let indexRules: usize = 0;
+let indexPatterns: usize = 0;
+let indexTable: usize = 0;
+let indexMask: u64 = 0;
+let indexProbeLimit: u64 = 0;
+let indexMaxKeyLength: usize = 0;
+let indexSeed: u64 = 0;
+/** Priorities found by the last look-up (0 = no rule), and those rules (NO_RULE = none). */
+export let literalAllowPriority: i32 = 0;
+export let literalDisallowPriority: i32 = 0;
+export let literalAllowRule: i32 = NO_RULE;
+export let literalDisallowRule: i32 = NO_RULE;
+const rootPath = memory.data<u8>([<u8>CHAR_SLASH, 0]);
+
+/** Binds the literal index at base (0: none) of a blob whose rule records and patterns are at rules and patterns. */
+export function bindLiteralIndex(base: usize, rules: usize, patterns: usize): void {
+  indexBase = base;
+  indexRules = rules;
+  indexPatterns = patterns;
+  literalAllowPriority = 0;
+  literalDisallowPriority = 0;
+  literalAllowRule = NO_RULE;
+  literalDisallowRule = NO_RULE;
+  if (base == 0) return;
+  indexTable = base + <usize>load<u32>(base + INDEX_TABLE_OFFSET);
+  indexMask = <u64>(load<u32>(base + INDEX_CAPACITY) - 1);
+  indexProbeLimit = <u64>load<u32>(base + INDEX_PROBE_LIMIT);
+  indexMaxKeyLength = <usize>load<u32>(base + INDEX_MAX_KEY_LENGTH);
+  indexSeed = load<u64>(base + INDEX_SEED);
+}
+
+/** Whether the path's first length bytes (a '/' in front of path when virtualSlash) equal the key at key. */
+@inline function prefixEquals(key: usize, path: usize, length: usize, virtualSlash: bool): bool {
+  if (!virtualSlash) return sameBytes(key, path, length);
+  return load<u8>(key) == CHAR_SLASH && sameBytes(key + 1, path, length - 1);
+}
+
+/** The slots of the prefix of `length` bytes with hash h: records the rules of its key that apply. */
+function probe(h: u64, length: usize, atEnd: bool, path: usize, virtualSlash: bool): void {
+  h = finish(h, length);
+  const tag = h >>> 32;
+  for (let d: u64 = 0; d < indexProbeLimit; d++) {
+    const slot = load<u64>(indexTable + <usize>((h + d) & indexMask) * 8);
+    if (slot == 0) return;
+    if ((slot >>> 32) != tag) continue;
+    const end = (slot & SLOT_END) != 0;
+    if (end && !atEnd) continue;
+    const ruleIndex = <i32>((slot & SLOT_RULE_MASK) - 1);
+    const rule = indexRules + <usize>ruleIndex * RULE_SIZE;
+    const patternLength = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
+    if ((end ? patternLength - 1 : patternLength) != length) continue;
+    if (!prefixEquals(indexPatterns + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), path, length, virtualSlash)) continue;
+    // prefixes come shortest first, so a later prefix's rule is longer; within one key its '$' rule (one
+    // longer) may come before or after the other: the longer one stays
+    if ((slot & SLOT_ALLOW) != 0) {
+      if (<i32>patternLength > literalAllowPriority) {
+        literalAllowPriority = <i32>patternLength;
+        literalAllowRule = ruleIndex;
+      }
+    } else if (<i32>patternLength > literalDisallowPriority) {
+      literalDisallowPriority = <i32>patternLength;
+      literalDisallowRule = ruleIndex;
+    }
+  }
+}
+
+/** Whether the byte at p ends the path: lines mode LF, CR LF, '#', NUL; span mode also p >= end (LF and CR are ordinary). */
+@inline function endsPathAt(p: usize, end: usize, lines: bool): bool {
+  if (!lines && p >= end) return true;
+  const c = <u32>load<u8>(p);
+  if (c == CHAR_HASH || c == CHAR_NUL) return true;
+  return lines && (c == CHAR_LF || (c == CHAR_CR && load<u8>(p + 1) == CHAR_LF));
 }
 
 /**
- * Walks the path from p through the literal trie and sets literalAllowPriority / literalDisallowPriority.
- * leadingSlash: the path starts with '?' or ';' and is matched as if a '/' came first. Lines mode: the path
- * ends at LF, CR LF, '#' or NUL (the input has an LF sentinel and 16 readable bytes after it); span mode: at
- * `end`, '#' or NUL, and LF and CR are ordinary bytes. Returns where the walk stopped.
+ * Looks the path at p up and sets literalAllowPriority / literalDisallowPriority and the rules. leadingSlash:
+ * the path starts with '?' or ';' and is matched as if a '/' came first. Lines mode: the path ends at LF,
+ * CR LF, '#' or NUL (the input has an LF sentinel and 16 readable bytes after it); span mode: at `end`,
+ * '#' or NUL. Returns where the look-up stopped (at the path's end, or after the longest key's length).
  */
-@inline function walkLiteralImpl(p: usize, end: usize, lines: bool, leadingSlash: bool): usize {
-  let record = literalBase;
-  let c: u32 = CHAR_SLASH;
-  let virtual = leadingSlash;
-  while (true) {
-    if (!virtual) {
-      if (!lines && p >= end) break;
-      c = <u32>load<u8>(p);
-      if (c == CHAR_HASH || c == CHAR_NUL) break;
-      if (lines && (c == CHAR_LF || (c == CHAR_CR && load<u8>(p + 1) == CHAR_LF))) break;
-      p++;
-    }
-    virtual = false;
-    const child = childOf(record, c);
-    if (child == 0) {
-      stopAt(record, false);
-      return p;
-    }
-    const runLength = <usize>load<u16>(child + RECORD_RUN_LENGTH);
-    if (runLength != 0) {
-      // a run ends inside the path or differs: the path went past this record without reaching the child
-      if ((!lines && p + runLength > end) || !runMatches(child, p, runLength)) {
-        stopAt(record, false);
-        return p;
-      }
-      p += runLength;
-    }
-    record = child;
+@inline function lookUpImpl(p: usize, end: usize, lines: bool, leadingSlash: bool): usize {
+  literalAllowPriority = 0;
+  literalDisallowPriority = 0;
+  literalAllowRule = NO_RULE;
+  literalDisallowRule = NO_RULE;
+  const bits = indexBase + INDEX_BITSET;
+  const path = p;
+  let h = indexSeed;
+  let length: usize = 0;
+  if (leadingSlash) {
+    h = hashStep(h, CHAR_SLASH);
+    length = 1;
+    if ((load<u8>(bits) & 2) != 0) probe(h, 1, endsPathAt(p, end, lines), path, true);
   }
-  stopAt(record, true);
+  while (!endsPathAt(p, end, lines)) {
+    if (length >= indexMaxKeyLength) return p; // no key is longer: nothing more can match
+    h = hashStep(h, <u32>load<u8>(p));
+    p++;
+    length++;
+    if ((<u32>load<u8>(bits + (length >> 3)) & (1 << <u32>(length & 7))) != 0) probe(h, length, endsPathAt(p, end, lines), path, leadingSlash);
+  }
   return p;
 }
 
-/** Lines mode walk (see walkLiteralImpl). */
+/** Lines mode look-up (see lookUpImpl). */
 export function walkLiteralLine(p: usize, leadingSlash: bool): usize {
-  return walkLiteralImpl(p, <usize>-1, true, leadingSlash);
+  return lookUpImpl(p, <usize>-1, true, leadingSlash);
 }
 
-/** Span mode walk of [p, end) (see walkLiteralImpl). */
+/** Span mode look-up of [p, end) (see lookUpImpl). */
 export function walkLiteralSpan(p: usize, end: usize, leadingSlash: bool): usize {
-  return walkLiteralImpl(p, end, false, leadingSlash);
+  return lookUpImpl(p, end, false, leadingSlash);
 }
 
-/** The priorities of the path "/" (a URL without a path). */
+/** The literal rules of the path "/" (a URL without a path). */
 export function walkLiteralRoot(): void {
-  walkLiteralImpl(rootPath, rootPath + 1, false, false);
+  lookUpImpl(rootPath, rootPath + 1, false, false);
 }

@@ -15,7 +15,10 @@ import {
   RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, NO_RULE, NO_NODE, ensureCapacity, alignUp, flagsOf,
 } from "./layout";
 import { findPathStart, isPathEnd, writePath, PATH_IS_ROOT } from "./path";
-import { nodesBase, rulesBase, blobNodeCount, rfcMode, blobHasStars, childFor, nextGeneration, stampNode, ruleSlotOf } from "./trie";
+import { nodesBase, rulesBase, blobNodeCount, rfcMode, blobHasStars, splitLiteral, childFor, nextGeneration, stampNode, ruleSlotOf } from "./trie";
+import { walkLiteralSpan, literalAllowRule, literalDisallowRule } from "./literal";
+
+const rootPath = memory.data<u8>([<u8>CHAR_SLASH, 0]);
 import { normalizeRfc } from "./escape";
 
 // ---- per-URL state, in the scratch area after the blob's work lists ----
@@ -53,7 +56,7 @@ export function bindScratch(scratch: usize): usize {
   const rule = rulesBase + <usize>ruleIndex * RULE_SIZE;
   const priority = load<i32>(rule + RULE_PATTERN_LENGTH);
   const line = load<u32>(rule + RULE_LINE);
-  if (load<i32>(rule + RULE_KIND) == RULE_KIND_ALLOW) {
+  if (load<u16>(rule + RULE_KIND) == RULE_KIND_ALLOW) {
     if (priority > bestAllowPriority || (priority == bestAllowPriority && line < bestAllowLine)) {
       bestAllowPriority = priority;
       bestAllowLine = line;
@@ -177,11 +180,24 @@ function matchUrlRfc(urlPtr: usize, urlEnd: usize): u32 {
     bestDisallowRule = NO_RULE;
     return VERDICT_ALLOWED;
   }
+  walkNormalizedPath(path, pathLength);
+  if (splitLiteral) addLiteralRules(path, path + pathLength, false);
+  return decide();
+}
+
+/** The NFA over an rfc-normalised path (the rules it finds are recorded). */
+function walkNormalizedPath(path: usize, pathLength: usize): void {
   for (let p: usize = 0; p < pathLength; p++) {
-    if (!step(<i32>load<u8>(path + p))) return decide();
+    if (!step(<i32>load<u8>(path + p))) return;
   }
   finishPath();
-  return decide();
+}
+
+/** A blob with a literal index: adds the literal rules of the path [start, end) to the trie's (longer wins, then earlier line). */
+function addLiteralRules(start: usize, end: usize, leadingSlash: bool): void {
+  walkLiteralSpan(start, end, leadingSlash);
+  if (literalAllowRule != NO_RULE) recordRule(literalAllowRule);
+  if (literalDisallowRule != NO_RULE) recordRule(literalDisallowRule);
 }
 
 /** The simple matcher: url[urlPtr, urlEnd) against the bound blob through the trie NFA; returns a VERDICT_* value. */
@@ -198,17 +214,26 @@ export function matchUrl(urlPtr: usize, urlEnd: usize): u32 {
  * address of its '/', '?' or ';') and whose bytes end at urlEnd.
  */
 export function matchPath(start: usize, urlEnd: usize): u32 {
-  if (!blobHasStars) return walkPath(start, urlEnd);
+  if (blobHasStars) walkNfa(start, urlEnd);
+  else walkPath(start, urlEnd);
+  if (splitLiteral) {
+    if (start == PATH_IS_ROOT) addLiteralRules(rootPath, rootPath + 1, false);
+    else addLiteralRules(start, urlEnd, load<u8>(start) != CHAR_SLASH);
+  }
+  return decide();
+}
+
+/** The NFA over a Google-mode path (see matchPath); records the rules it finds. */
+function walkNfa(start: usize, urlEnd: usize): void {
   beginUrl();
   // The path always starts with '/': a path beginning with '?' or ';' gets one in front.
-  if (!step(CHAR_SLASH)) return decide();
+  if (!step(CHAR_SLASH)) return;
   for (let p = pathBytesStart(start, urlEnd); ; p++) {
     const c = pathByte(p, urlEnd);
     if (c < 0) break;
-    if (!step(c)) return decide();
+    if (!step(c)) return;
   }
   finishPath();
-  return decide();
 }
 
 /** Where the path's bytes after its leading '/' start (the '/' itself is stepped first, real or not); urlEnd for "/". */
@@ -228,7 +253,7 @@ export function matchPath(start: usize, urlEnd: usize): u32 {
  * matchPath for a blob without '*' patterns: at most one node is ever active, so the path is one walk down
  * the trie (the same rules recorded in the same order as the NFA would, without its lists and stamps).
  */
-function walkPath(start: usize, urlEnd: usize): u32 {
+function walkPath(start: usize, urlEnd: usize): void {
   bestAllowRule = NO_RULE;
   bestDisallowRule = NO_RULE;
   bestAllowPriority = -1;
@@ -237,17 +262,16 @@ function walkPath(start: usize, urlEnd: usize): u32 {
   if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
   // the path always starts with '/': a path beginning with '?' or ';' gets one in front
   let index = childFor(0, CHAR_SLASH);
-  if (index == NO_NODE) return decide();
+  if (index == NO_NODE) return;
   node = nodesBase + <usize>index * NODE_SIZE;
   if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
   for (let p = pathBytesStart(start, urlEnd); ; p++) {
     const c = pathByte(p, urlEnd);
     if (c < 0) break;
     index = childFor(index, c);
-    if (index == NO_NODE) return decide();
+    if (index == NO_NODE) return;
     node = nodesBase + <usize>index * NODE_SIZE;
     if (flagsOf(node) & NODE_HAS_RULE) recordRules(node, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW);
   }
   if (flagsOf(node) & NODE_HAS_END_RULE) recordRules(node, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END);
-  return decide();
 }

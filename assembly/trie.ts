@@ -1,8 +1,8 @@
 // The compiled trie currently bound (one per instance at a time) and the primitives both matchers share:
 // edge look-up and the generation stamps used to deduplicate node sets.
-import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET, FLAG_RFC_MODE } from "../src/constants";
+import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, FLAG_RFC_MODE } from "../src/constants";
 import { NODE_FIRST_CHILD, NODE_STAMP, NODE_SIZE, NODE_IN_AUTOMATON, NODE_RULE_SLOT, RULE_SLOT_SIZE, NO_NODE, edgeCountOf, flagsOf } from "./layout";
-import { bindLiteralTrie } from "./literal";
+import { bindLiteralIndex } from "./literal";
 
 /** Up to this many children are found by one 16-byte vector compare of their labels; more: binary search. */
 const VECTOR_SEARCH_MAX_EDGES: u32 = 16;
@@ -17,25 +17,25 @@ export let rulesBase: usize = 0;
 export let blobNodeCount: u32 = 0;
 export let rfcMode = false;
 /**
- * True when the bound matcher answers patterns without '*' by the literal trie (assembly/literal.ts) and
- * the automaton works on NODE_IN_AUTOMATON nodes only; false: the automaton works on every node.
+ * True when the bound blob has a literal index (assembly/literal.ts): its patterns without '*' are answered
+ * by it, and the trie holds only the others.
  */
 export let splitLiteral = false;
 /** Nodes the automaton works on; 0 when it is not needed (split, and no pattern has a '*'). */
 export let automatonNodeCount: u32 = 0;
 /** True when some pattern of the bound blob has a '*' (else a path is one walk down the trie: match.ts). */
 export let blobHasStars = false;
-/** Literal-only nodes above which the split pays off (below, the whole automaton stays in the caches). */
-const SPLIT_MIN_LITERAL_NODES: u32 = 16384;
-/** 0: split when the literal part is large (default), 1: always, 2: never (tests and A/B runs). */
-let literalTrieMode: u32 = 0;
-export function setLiteralTrieMode(mode: u32): void {
-  literalTrieMode = mode;
+/** Literal pattern bytes from which the compiler builds a literal index (below, the trie alone is faster to match and small). */
+const LITERAL_INDEX_MIN_BYTES: usize = 16384;
+/** 0: a literal index for large literal parts (default), 1: always, 2: never. Applies to blobs compiled after it is set (tests and A/B runs). */
+let literalIndexMode: u32 = 0;
+export function setLiteralIndexMode(mode: u32): void {
+  literalIndexMode = mode;
 }
 
-/** Whether compileRules builds a literal trie: for large literal parts, or always when a test forces it. */
-export function wantLiteralTrie(nodeCount: u32, automatonNodes: u32): bool {
-  return literalTrieMode == 1 || nodeCount - automatonNodes > SPLIT_MIN_LITERAL_NODES;
+/** Whether compileRules builds a literal index for literal patterns of this many bytes. */
+export function wantLiteralIndex(literalBytes: usize): bool {
+  return literalIndexMode == 1 || (literalIndexMode == 0 && literalBytes >= LITERAL_INDEX_MIN_BYTES);
 }
 /**
  * Node stamps live in the blob, so the counter they are compared with does too (HEADER_GENERATION): many
@@ -55,9 +55,9 @@ export function bindBlob(blob: usize): void {
   const wildNodes = (flagsOf(nodesBase) & NODE_IN_AUTOMATON) != 0 ? load<u32>(blob + HEADER_AUTOMATON_NODE_COUNT) : 0;
   blobHasStars = wildNodes != 0;
   const literalOffset = load<u32>(blob + HEADER_LITERAL_OFFSET);
-  splitLiteral = literalOffset != 0 && literalTrieMode != 2;
+  splitLiteral = literalOffset != 0;
   automatonNodeCount = splitLiteral ? wildNodes : blobNodeCount;
-  bindLiteralTrie(blob + <usize>literalOffset);
+  bindLiteralIndex(splitLiteral ? blob + <usize>literalOffset : 0, rulesBase, blob + <usize>load<u32>(blob + HEADER_PATTERNS_OFFSET));
   generation = load<u32>(blob + HEADER_GENERATION);
 }
 

@@ -23,7 +23,7 @@ export const RULE_INPUT_VALUE_LEN = 12;
 export const RULE_INPUT_SIZE = 16;
 
 // ---- compiled matcher blob: header (u32 fields, byte offsets from the blob start) ----
-export const BLOB_MAGIC = 0x52425432; // "RBT2"
+export const BLOB_MAGIC = 0x52425433; // "RBT3"
 export const HEADER_MAGIC = 0;
 export const HEADER_FLAGS = 4;
 export const HEADER_NODE_COUNT = 8;
@@ -35,7 +35,7 @@ export const HEADER_RULES_OFFSET = 28;
 export const HEADER_PATTERNS_OFFSET = 32;
 export const HEADER_TOTAL_LENGTH = 36;
 export const HEADER_RULE_SLOT_COUNT = 40;
-export const HEADER_LITERAL_OFFSET = 44; // the path-compressed trie of the literal patterns (assembly/literal.ts), 0 = none
+export const HEADER_LITERAL_OFFSET = 44; // the literal index (assembly/literal.ts), 0 = none
 export const HEADER_AUTOMATON_NODE_COUNT = 48; // nodes the bulk automaton works on (those on a way to a '*')
 export const HEADER_GENERATION = 52; // mutable: the last stamp given to this blob's nodes (assembly/trie.ts)
 export const HEADER_SIZE = 64;
@@ -51,14 +51,13 @@ export const RULE_REF_RECORD = 0; // address of the deciding compiled rule recor
 export const RULE_REF_PATTERNS = 4; // address of its blob's patterns area
 export const RULE_REF_SIZE = 8;
 
-// ---- compiled rule record (u32 fields) ----
-export const RULE_KIND = 0;
-export const RULE_LINE = 4;
-export const RULE_PATTERN_OFFSET = 8; // from the start of the patterns area
-export const RULE_PATTERN_LENGTH = 12; // = priority
-export const RULE_SOURCE_INDEX = 16; // index of the input rule it came from
-export const RULE_DERIVED = 20; // 1 when made by the index.htm rule
-export const RULE_SIZE = 24;
+// ---- compiled rule record ----
+export const RULE_KIND = 0; // u16: RULE_KIND_*
+export const RULE_DERIVED = 2; // u16: 1 when made by the index.htm rule
+export const RULE_LINE = 4; // u32
+export const RULE_PATTERN_OFFSET = 8; // u32, from the start of the patterns area
+export const RULE_PATTERN_LENGTH = 12; // u32 = priority
+export const RULE_SIZE = 16;
 
 // ---- match result record written by matchOne (i32 fields) ----
 export const RESULT_VERDICT = 0;

@@ -30,16 +30,16 @@ function verdicts(body: Uint8Array, urls: string[]): { lines: number[]; batch: n
 }
 
 describe('automaton = NFA = model', () => {
-  const never = { pairWalks: 'never', literalTrie: 'never' } as const;
+  const never = { pairWalks: 'never', literalIndex: 'never' } as const;
   const engines: [string, 'automaton' | 'nfa', BulkEngineSwitches][] = [
     ['automaton, one line at a time', 'automaton', never],
     ['automaton, two lines walked as a pair', 'automaton', { ...never, pairWalks: 'always' }],
     ['automaton capped at 3 states (constant flushes and NFA fallbacks)', 'automaton', { ...never, automatonStateLimit: 3 }],
     ['automaton capped at 3 states, pairs (pair fallbacks)', 'automaton', { ...never, automatonStateLimit: 3, pairWalks: 'always' }],
-    ['literal trie + automaton of the \'*\' patterns, one line at a time', 'automaton', { ...never, literalTrie: 'always' }],
-    ['literal trie + automaton of the \'*\' patterns, pairs', 'automaton', { ...never, literalTrie: 'always', pairWalks: 'always' }],
-    ['literal trie + automaton capped at 3 states', 'automaton', { ...never, literalTrie: 'always', automatonStateLimit: 3 }],
-    ['literal trie + automaton capped at 3 states, pairs', 'automaton', { ...never, literalTrie: 'always', automatonStateLimit: 3, pairWalks: 'always' }],
+    ['literal index + automaton of the \'*\' patterns, one line at a time', 'automaton', { ...never, literalIndex: 'always' }],
+    ['literal index + automaton of the \'*\' patterns, pairs', 'automaton', { ...never, literalIndex: 'always', pairWalks: 'always' }],
+    ['literal index + automaton capped at 3 states', 'automaton', { ...never, literalIndex: 'always', automatonStateLimit: 3 }],
+    ['literal index + automaton capped at 3 states, pairs', 'automaton', { ...never, literalIndex: 'always', automatonStateLimit: 3, pairWalks: 'always' }],
     ['NFA for bulk', 'nfa', never],
   ];
   for (const [name, engine, switches] of engines) {
@@ -61,6 +61,27 @@ describe('automaton = NFA = model', () => {
       else expect(resets).toBeLessThanOrEqual(1500);
     });
   }
+  it('literal index: explain and jsonl name the model\'s deciding line (repeated keys, \'$\' keys, both kinds), 1,000 rule sets', () => {
+    // the same literal key written several times, with and without a final '$', as allow and disallow: the
+    // index keeps the earliest line of each kind, as the trie does, and merges with the '*' rules by length
+    core().setBulkEngine('automaton', { literalIndex: 'always' });
+    const literal = fc.array(fc.constantFrom('/', 'a', 'b', 'index.html', '?', '%2f', '\xc3\xa9'), { minLength: 0, maxLength: 4 }).map((parts) => '/' + parts.join(''));
+    const ruleLine = fc.tuple(fc.constantFrom('Allow', 'Disallow'), fc.oneof(literal, literal.map((p) => p + '$'), pattern));
+    fc.assert(fc.property(fc.array(ruleLine, { minLength: 1, maxLength: 24 }), fc.array(fc.tuple(prefix, path), { minLength: 1, maxLength: 8 }), (list, parts) => {
+      const lines = list.flatMap((line) => [line, line]); // every rule twice: the later copy never decides
+      const body = raw('User-agent: *\n' + lines.map(([kind, p]) => `${kind}: ${p}\n`).join(''));
+      const matcher = parseRobots(body).matcher('bot');
+      const urls = parts.map(([a, b]) => a + b);
+      const jsonl = new TextDecoder().decode(matcher.checkLinesJsonl(raw(urls.join('\n') + '\n')).output).trim().split('\n').map((text) => JSON.parse(text) as { rule: { line: number } | null });
+      urls.forEach((url, i) => {
+        const expected = modelVerdict(body, ['bot'], raw(url));
+        const explained = matcher.explain(raw(url));
+        expect(explained.allowed, url).toBe(expected.allowed);
+        expect(explained.rule?.line ?? null, `explain ${url}`).toBe(expected.line);
+        expect(jsonl[i].rule?.line ?? null, `jsonl ${url}`).toBe(expected.line);
+      });
+    }), { numRuns: 1000 });
+  });
   it('an automaton capped at 1 state: bulk calls fall back to the NFA', () => {
     core().setBulkEngine('automaton', { automatonStateLimit: 1 });
     const { lines, batch } = verdicts(raw('User-agent: *\nDisallow: /a*b$\n'), ['/axb', '/axbc', 'http://h/ab']);
@@ -118,7 +139,7 @@ describe('automaton = NFA = model', () => {
     const expected = urls.map((url) => (modelVerdict(body, ['bot'], raw(url)).allowed ? 1 : 2));
     const input = raw(urls.join('\n') + '\n');
     for (const engine of ['nfa', 'automaton'] as const) {
-      core().setBulkEngine(engine, { pairWalks: 'never', literalTrie: 'never' });
+      core().setBulkEngine(engine, { pairWalks: 'never', literalIndex: 'never' });
       const got = [...matcher.checkLines(input)];
       const wrong = got.findIndex((verdict, i) => verdict !== expected[i]);
       expect(wrong, `${engine}: ${urls[wrong]}`).toBe(-1);

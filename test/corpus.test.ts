@@ -72,8 +72,8 @@ describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
     }
     expect(checked).toBeGreaterThan(50000);
   });
-  it('literal trie and pair walks forced on: checkLines agrees with the model on every file (Googlebot)', () => {
-    core().setBulkEngine('automaton', { pairWalks: 'always', literalTrie: 'always' });
+  it('literal index and pair walks forced on: checkLines agrees with the model on every file (Googlebot)', () => {
+    core().setBulkEngine('automaton', { pairWalks: 'always', literalIndex: 'always' });
     let checked = 0;
     for (const file of files) {
       const body = readFileSync(file);
@@ -88,7 +88,7 @@ describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
     }
     expect(checked).toBeGreaterThan(15000);
   });
-  it('the largest literal file (docs.oracle.com, 31,843 rules, no size limit): automaton, literal trie and NFA agree on 30,000 URLs', () => {
+  it('the largest literal file (docs.oracle.com, 31,843 rules, no size limit): automaton, literal index and NFA agree on 30,000 URLs', () => {
     const file = files.find((name) => name.endsWith('docs.oracle.com.txt'));
     expect(file).toBeDefined();
     const body = readFileSync(file as string);
@@ -101,8 +101,8 @@ describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
       urls.push(`https://docs.oracle.com${value}`, `https://docs.oracle.com${value.slice(0, 1 + (i % value.length))}`, `https://docs.oracle.com${value}x/${i}.html`);
     }
     const lines = raw(urls.join('\n'));
-    const verdictsOf = (literalTrie: 'auto' | 'always' | 'never', engine: 'automaton' | 'nfa' = 'automaton'): number[] => {
-      core().setBulkEngine(engine, { literalTrie });
+    const verdictsOf = (literalIndex: 'auto' | 'always' | 'never', engine: 'automaton' | 'nfa' = 'automaton'): number[] => {
+      core().setBulkEngine(engine, { literalIndex });
       return [...robots.matcher('Googlebot').checkLines(lines)];
     };
     const nfa = verdictsOf('never', 'nfa');

@@ -27,23 +27,24 @@ import { logTargetsOfChunk, firstRelativeLine, hostUnknownError, type LogLineRea
 export const WORKERS_AFTER_BYTES = 64 << 20;
 export const HOSTS_WORKERS_AFTER_BYTES = 2 << 20;
 /**
- * Input answered at once with a robots directory, at first: lines are grouped by host within it, so a larger
- * window gives each host more lines per group. 2 MiB: as fast as 4 MiB while the hosts fit the cache.
+ * Input answered at once with a robots directory (a window): its lines are grouped by host, so each host of
+ * the window is compiled at most once and its matcher walked for all of its lines together. A window is
+ * 1/HOSTS_WINDOW_BUDGET_SHARE of the cache (the chunk is held in the cache's memory), at least
+ * HOSTS_MIN_WINDOW_BYTES and at most HOSTS_MAX_WINDOW_BYTES: 4 MiB with the default 64 MiB cache, about 60,000
+ * URLs, so that a random stream over fewer hosts than that gives each host several lines per window.
+ * Measured on the heavy-tailed crawl (npm run bench:heavy-tail), ~10 URLs per host in random host order, whole
+ * files: 8 MiB windows (the whole 6 MB input at once) 13,299 compiles for 13,299 hosts and 1.18 s; 4 MiB
+ * windows 22,847 compiles and 2.2 s; but 8 MiB windows took 25 MiB more memory (the window's read and output
+ * buffers are outside the cache) and broke the 100,000-host memory bound of test/check-hosts.test.ts.
  */
-export const HOSTS_WINDOW_BYTES = 2 << 20;
-/**
- * While a window's hosts come back in it after other hosts (HOSTS_GROW_MIN runs of lines or more per host:
- * random host order) but with few lines each (fewer than HOSTS_GROW_MAX), the window doubles, up to this and
- * to 1/HOSTS_WINDOW_BUDGET_SHARE of the cache (the chunk is held in the cache's memory): each host is then
- * compiled at most once, and its matcher walked while it is in the processor's caches, for twice as many
- * lines. Input sorted by host (one run per host) and hosts met once gain nothing from it.
- * Measured on the corpus hosts in random order, 35 lines each, --cache-mb 64 (hosts evicted and compiled
- * again): 2 MiB windows 51,917 compiles, 1.65 s; growing to 8 MiB 38,631, 1.22 s.
- */
+export const HOSTS_MIN_WINDOW_BYTES = 2 << 20;
 export const HOSTS_MAX_WINDOW_BYTES = 16 << 20;
-const HOSTS_GROW_MIN = 2;
-const HOSTS_GROW_MAX = 16;
-const HOSTS_WINDOW_BUDGET_SHARE = 8;
+const HOSTS_WINDOW_BUDGET_SHARE = 16;
+
+/** The window for a cache of cacheBytes (see HOSTS_MIN_WINDOW_BYTES). */
+export function hostsWindowBytes(cacheBytes: number): number {
+  return Math.max(HOSTS_MIN_WINDOW_BYTES, Math.min(HOSTS_MAX_WINDOW_BYTES, Math.floor(cacheBytes / HOSTS_WINDOW_BUDGET_SHARE / 65536) * 65536));
+}
 /** Memory a worker thread takes besides its cache (measured: an isolate, the modules, a WebAssembly instance). */
 const WORKER_OVERHEAD_BYTES = 20 << 20;
 /** Lines that are not log lines: this many are named on stderr, the rest only counted. */
@@ -90,9 +91,6 @@ interface Answer {
   verdicts: number;
   /** The output is a view of a buffer the next chunk reuses: it must be written out before that chunk is answered. */
   reused?: boolean;
-  /** Robots directory: hosts answered by a compiled matcher, and runs of lines of one host (see HostChunkResult). */
-  hosts?: number;
-  runs?: number;
 }
 
 const passes = (verdict: number, filter: number): boolean => filter === OUTPUT_ALL || (filter === OUTPUT_ONLY_ALLOWED ? verdict === VERDICT_ALLOWED : filter === OUTPUT_ONLY_DISALLOWED && verdict !== VERDICT_ALLOWED);
@@ -124,13 +122,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   // robots.txt, chunks are then read into a ring of shared slots that workers read and answer in place
   const pools: { robots: RobotsPool | null; shards: HostShardPool | null; ring: SharedSlotRing | null; ready: boolean } = { robots: null, shards: null, ring: null, ready: false };
   let queuedInWorkers = 0;
-  let windowBytes = spec !== null ? HOSTS_WINDOW_BYTES : CHUNK_BYTES;
-  /** After a window is answered: doubles the next ones while its hosts come back a few times each (see HOSTS_MAX_WINDOW_BYTES). */
-  const adaptWindow = (lines: number, hosts: number, runs: number): void => {
-    if (hosts === 0 || runs < HOSTS_GROW_MIN * hosts || lines >= HOSTS_GROW_MAX * hosts) return;
-    if (windowBytes >= HOSTS_MAX_WINDOW_BYTES || windowBytes * 2 > (spec as HostsSpec).cacheBytes / HOSTS_WINDOW_BUDGET_SHARE) return;
-    windowBytes *= 2;
-  };
+  const windowBytes = spec !== null ? hostsWindowBytes(spec.cacheBytes) : CHUNK_BYTES;
 
   const startWorkers = (): void => {
     if (workerCount < 1 || pools.robots !== null || pools.shards !== null) return;
@@ -162,10 +154,10 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     outcome.noHostLines += result.noHostLines;
     const reused = into !== null && result.output.buffer === into.buffer;
     if (into !== null && !reused) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next window
-    return { output: result.output, verdicts: result.verdicts.length, reused, hosts: result.hosts, runs: result.runs };
+    return { output: result.output, verdicts: result.verdicts.length, reused };
   };
   // (allocated at the largest window's size: pages count in memory only once written)
-  let hostsOutput = new Uint8Array(spec !== null && plan.format === 'text' ? Math.ceil(HOSTS_MAX_WINDOW_BYTES * 1.25) : 0);
+  let hostsOutput = new Uint8Array(spec !== null && plan.format === 'text' ? Math.ceil(windowBytes * 1.25) : 0);
 
   /**
    * One robots.txt: a worker takes the chunk when one is free (urls in the slot's shared input are read in
@@ -210,7 +202,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         answeredInWorker = true;
         hostCounters.set(index, reply.stats);
         outcome.noHostLines += reply.noHostLines;
-        return { verdicts: reply.verdicts, output: reply.output, hosts: reply.hosts, runs: reply.runs };
+        return { verdicts: reply.verdicts, output: reply.output };
       } catch {
         outcome.recomputed++;
         return null; // answered here below
@@ -218,17 +210,17 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     });
     const local = await (here as MultiHostMatcher).checkLinesFormatted(shards[0], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[0] });
     outcome.noHostLines += local.noHostLines;
-    const parts: { verdicts: Uint8Array; output: Uint8Array; hosts: number; runs: number }[] = [{ verdicts: local.verdicts, output: local.output, hosts: local.hosts, runs: local.runs }];
+    const parts: { verdicts: Uint8Array; output: Uint8Array }[] = [{ verdicts: local.verdicts, output: local.output }];
     for (let index = 1; index < shards.length; index++) {
       const reply = await replies[index];
       if (reply !== null) {
         parts.push(reply);
       } else if (shards[index].length === 0) {
-        parts.push({ verdicts: new Uint8Array(0), output: new Uint8Array(0), hosts: 0, runs: 0 });
+        parts.push({ verdicts: new Uint8Array(0), output: new Uint8Array(0) });
       } else {
         const again = await (here as MultiHostMatcher).checkLinesFormatted(shards[index], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[index] });
         outcome.noHostLines += again.noHostLines;
-        parts.push({ verdicts: again.verdicts, output: again.output, hosts: again.hosts, runs: again.runs });
+        parts.push({ verdicts: again.verdicts, output: again.output });
       }
     }
     if (answeredInWorker) outcome.chunksInWorkers++;
@@ -239,9 +231,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       const shard = shardOfLine[i];
       verdicts[i] = parts[shard].verdicts[cursors[shard]++];
     }
-    const hosts = parts.reduce((sum, part) => sum + part.hosts, 0);
-    const runs = parts.reduce((sum, part) => sum + part.runs, 0);
-    if (plan.format === 'text') return { output: core().formatText(urls, verdicts, plan.filter), verdicts: lineCount, hosts, runs };
+    if (plan.format === 'text') return { output: core().formatText(urls, verdicts, plan.filter), verdicts: lineCount };
     const pieces: Uint8Array[] = [];
     const offsets = new Uint32Array(plan.threads);
     for (let i = 0; i < lineCount; i++) {
@@ -252,7 +242,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       pieces.push(parts[shard].output.subarray(from, to));
       offsets[shard] = to;
     }
-    return { output: Buffer.concat(pieces), verdicts: lineCount, hosts, runs };
+    return { output: Buffer.concat(pieces), verdicts: lineCount };
   };
 
   /** Answers in input order, each with the shared slot its chunk was read into (released once written). */
@@ -260,7 +250,6 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const writeFirst = async (): Promise<void> => {
     const { answer, slot } = inOrder.shift() as { answer: Promise<Answer>; slot: SharedSlot | null; settled: boolean };
     const done = await answer;
-    if (spec !== null) adaptWindow(done.verdicts, done.hosts ?? 0, done.runs ?? 0);
     if (done.reused === true) await writeOut(output, done.output);
     else await writeAll(output, done.output);
     answeredLines += done.verdicts;
@@ -269,15 +258,14 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   let answeredLines = 0;
   // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
   const numbersLines = plan.format === 'jsonl';
-  // the read buffer at the largest window's size (pages count in memory only once written), used up to windowBytes
-  const buffer = new Uint8Array(spec !== null ? HOSTS_MAX_WINDOW_BYTES : CHUNK_BYTES);
+  const buffer = new Uint8Array(windowBytes);
   let bytesRead = 0;
   let reportedLogErrors = 0;
   let inputLine = 1;
   try {
     while (true) {
       const slot = pools.ring !== null ? await pools.ring.acquire() : null;
-      const chunk = await reader.next(slot !== null ? slot.input : buffer.subarray(0, windowBytes));
+      const chunk = await reader.next(slot !== null ? slot.input : buffer);
       if (chunk !== null) outcome.windowBytes = Math.max(outcome.windowBytes, slot !== null ? slot.input.length : windowBytes);
       if (chunk === null) {
         if (slot !== null) pools.ring?.release(slot);

@@ -1,7 +1,7 @@
 // Reads the rule table of a compiled matcher blob (layout in src/constants.ts, made by assembly/compile.ts).
 import {
   HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, RULE_KIND, RULE_LINE,
-  RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SOURCE_INDEX, RULE_DERIVED, RULE_SIZE,
+  RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_DERIVED, RULE_SIZE,
 } from '../constants.js';
 
 /** One compiled rule as stored in a blob. */
@@ -10,8 +10,6 @@ export interface CompiledRule {
   line: number;
   /** Normalised pattern bytes (what is matched). */
   pattern: Uint8Array;
-  /** Index of the input rule it was compiled from. */
-  sourceIndex: number;
   /** True for the allow rule the index.htm rule adds. */
   derived: boolean;
 }
@@ -28,10 +26,9 @@ export function compiledRule(blob: Uint8Array, index: number): CompiledRule {
   const offset = data.getUint32(rule + RULE_PATTERN_OFFSET, true);
   const length = data.getUint32(rule + RULE_PATTERN_LENGTH, true);
   return {
-    kind: data.getUint32(rule + RULE_KIND, true),
+    kind: data.getUint16(rule + RULE_KIND, true),
     line: data.getUint32(rule + RULE_LINE, true),
     pattern: blob.subarray(patterns + offset, patterns + offset + length),
-    sourceIndex: data.getUint32(rule + RULE_SOURCE_INDEX, true),
-    derived: data.getUint32(rule + RULE_DERIVED, true) === 1,
+    derived: data.getUint16(rule + RULE_DERIVED, true) === 1,
   };
 }

@@ -14,8 +14,8 @@
 //                |                            | owners keep block ids, re-read addresses  |
 //
 // - Matcher blob (layout in assembly/compile.ts, assembly/layout.ts and assembly/literal.ts, header offsets
-//   in src/constants.ts): header | trie nodes (16 bytes each) | rule slots | node labels | rule records |
-//   normalised patterns | literal trie. Position-independent (offsets from its start). compileRobots builds
+//   in src/constants.ts): header | normalised patterns | rule records | literal index | trie nodes (16 bytes
+//   each) | rule slots | node labels. Position-independent (offsets from its start). compileRobots builds
 //   it in the work area; a RobotsMatcher keeps an owned copy (a JavaScript Uint8Array, sent to workers as
 //   shared memory) that is made resident in the heap when used (an LRU of RESIDENT_BYTES); the many-host
 //   matcher keeps blobs only in the heap.
@@ -46,7 +46,8 @@ interface CoreExports {
   useNfaForBulk(value: number, automatonStateLimit: number): void;
   automatonStats(): bigint;
   setPairWalks(mode: number): void;
-  setLiteralTrie(mode: number): void;
+  setLiteralIndex(mode: number): void;
+  seedLiteralIndex(low: number, high: number): void;
   matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
   matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number, rulesPtr: number, stopOnOverflow: number): number;
   lastOutputLength(): number;
@@ -176,8 +177,8 @@ export interface BulkEngineSwitches {
   automatonStateLimit?: number;
   /** Two lines walked at once ('auto': for large automata). */
   pairWalks?: Tristate;
-  /** Patterns without '*' answered by the literal trie ('auto': large literal rule sets; 'always' applies to matchers compiled after the call). */
-  literalTrie?: Tristate;
+  /** Patterns without '*' answered by a literal index ('auto': large literal rule sets; applies to matchers compiled after the call). */
+  literalIndex?: Tristate;
 }
 const tristateCode = (value: Tristate): number => (value === 'auto' ? 0 : value === 'always' ? 1 : 2);
 
@@ -230,6 +231,9 @@ export class WasmCore {
     const instance = new WebAssembly.Instance(module, { env: { abort: () => { throw new RobotsError('WASM_UNAVAILABLE', 'the WebAssembly core aborted'); } } });
     this.exports = instance.exports as unknown as CoreExports;
     this.batchBase = this.exports.heapBase();
+    // literal indexes hash with a seed nobody outside this process knows (assembly/literal.ts)
+    const seed = globalThis.crypto.getRandomValues(new Uint32Array(2));
+    this.exports.seedLiteralIndex(seed[0], seed[1]);
     this.bytes = new Uint8Array(this.exports.memory.buffer);
     this.words = new Uint32Array(this.exports.memory.buffer);
     this.heap = new MatcherHeap({ reserve: (end) => this.reserve(end), copy: (target, start, end) => this.copyWithin(target, start, end) }, this.batchBase);
@@ -373,7 +377,7 @@ export class WasmCore {
   setBulkEngine(engine: 'automaton' | 'nfa', switches: BulkEngineSwitches = {}): void {
     this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, switches.automatonStateLimit ?? 0);
     this.exports.setPairWalks(tristateCode(switches.pairWalks ?? 'auto'));
-    this.exports.setLiteralTrie(tristateCode(switches.literalTrie ?? 'auto'));
+    this.exports.setLiteralIndex(tristateCode(switches.literalIndex ?? 'auto'));
     for (const [blob, entry] of [...this.resident]) this.forget(blob, entry);
   }
 
