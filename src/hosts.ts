@@ -13,7 +13,7 @@ import { DEFAULT_MAX_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from
 import { RobotsError } from './errors.js';
 import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core-node.js';
 import { HostEngine } from './wasm/hosts-engine.js';
-import { readLimit, readRobotsFileIfExists } from './robots-file.js';
+import { readLimit, readRobotsFileIfExists, ReadBuffer } from './robots-file.js';
 import { readStoredRecord } from './fetch/robots-store.js';
 import { effectOfStored, recordAsOf } from './fetch/fetch-rules.js';
 import { originOfKey, hostOrOriginOf, type UrlOrigin } from './url-model.js';
@@ -141,7 +141,7 @@ export function robotsFromDirectory(directory: string, options: { maxBytes?: num
   optionsArgument(options, ['maxBytes', 'now'], 'robotsFromDirectory options');
   if (typeof directory !== 'string' || directory === '') throw new RobotsError('INVALID_ARGUMENT', `directory must be a non-empty string, got ${describe(directory)}`);
   const limit = readLimit(options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const buffer = limit <= 1 << 20 ? new Uint8Array(limit) : null;
+  const buffer = new ReadBuffer();
   const prefix = join(directory, '/'); // keys hold no '/': a plain concatenation stays in the directory
   const now = options.now ?? Date.now();
   const stored = (key: string, host: RobotsHost, bodyPresent: boolean, legacy: boolean): RobotsBody => {

@@ -46,11 +46,32 @@ export function readLimit(maxBytes: number): number {
 const CHUNK = 1 << 16;
 
 /**
- * Reads at most `limit` bytes of the file at path into a new buffer (or into `into`, which must be at
- * least that long, returning a view of it). A missing file is an error naming it (FILE_UNREADABLE).
- * Called once per robots file.
+ * A buffer that file reads reuse (a many-host source reads thousands of files): it grows to the largest file
+ * read so far (up to the read limit) and is never zero-filled again. A body read into it is valid until the
+ * next read.
  */
-export function readFileBounded(path: string, limit: number, what = 'robots file', into: Uint8Array | null = null): Uint8Array {
+export class ReadBuffer {
+  bytes: Uint8Array;
+  constructor(initialBytes = CHUNK) {
+    this.bytes = new Uint8Array(initialBytes);
+  }
+  /** Makes the buffer at least `bytes` long, keeping its first `keep` bytes. */
+  ensure(bytes: number, keep = 0): Uint8Array {
+    if (this.bytes.length < bytes) {
+      const bigger = new Uint8Array(Math.max(bytes, Math.ceil(this.bytes.length * 1.5)));
+      if (keep > 0) bigger.set(this.bytes.subarray(0, keep));
+      this.bytes = bigger;
+    }
+    return this.bytes;
+  }
+}
+
+/**
+ * Reads at most `limit` bytes of the file at path into a new buffer (or into `into`, returning a view of
+ * it, valid until its next use). A missing file is an error naming it (FILE_UNREADABLE). Called once per
+ * robots file.
+ */
+export function readFileBounded(path: string, limit: number, what = 'robots file', into: ReadBuffer | null = null): Uint8Array {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -59,23 +80,26 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
   }
   try {
     let size = 0;
-    if (into === null) {
-      // a buffer of the file's size (up to the limit); reading a directory fails below (EISDIR)
-      try {
-        const stat = fstatSync(fd);
-        size = stat.isFile() ? stat.size : 0;
-      } catch (error) {
-        throw fileError(path, what, error);
-      }
+    // the file's size sizes the buffer (up to the limit); reading a directory fails below (EISDIR)
+    try {
+      const stat = fstatSync(fd);
+      size = stat.isFile() ? stat.size : 0;
+    } catch (error) {
+      throw fileError(path, what, error);
     }
     // a regular file: its size (up to the limit); anything else (a pipe, /dev/zero): read until the limit
-    let buffer = into ?? new Uint8Array(size > 0 ? Math.min(size + 1, limit) : Math.min(CHUNK, limit));
+    const first = size > 0 ? Math.min(size + 1, limit) : Math.min(CHUNK, limit);
+    let buffer = into !== null ? into.ensure(first) : new Uint8Array(first);
     let length = 0;
     while (length < limit) {
       if (length === buffer.length) {
-        const bigger = new Uint8Array(Math.min(limit, buffer.length * 2));
-        bigger.set(buffer);
-        buffer = bigger;
+        const wanted = Math.min(limit, buffer.length * 2);
+        if (into !== null) buffer = into.ensure(wanted, length);
+        else {
+          const bigger = new Uint8Array(wanted);
+          bigger.set(buffer);
+          buffer = bigger;
+        }
       }
       let read: number;
       try {
@@ -99,7 +123,7 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
  * Opens the file straight away (no stat first) while most files exist; once most of them do not, it asks
  * with a stat first, which costs less than the exception of a failed open.
  */
-export function readRobotsFileIfExists(path: string, limit: number, into: Uint8Array | null = null): Uint8Array | null {
+export function readRobotsFileIfExists(path: string, limit: number, into: ReadBuffer | null = null): Uint8Array | null {
   if (missRatio.misses * 2 > missRatio.lookups) {
     let stat;
     try {
@@ -112,7 +136,7 @@ export function readRobotsFileIfExists(path: string, limit: number, into: Uint8A
     if (stat === undefined) return countLookup(null);
   }
   try {
-    return countLookup(readFileBounded(path, limit, 'robots file', into !== null && into.length >= limit ? into : null));
+    return countLookup(readFileBounded(path, limit, 'robots file', into));
   } catch (error) {
     const code = error instanceof RobotsError ? NOT_FOUND.find((suffix) => error.message.endsWith(suffix)) : undefined;
     if (code !== undefined) return countLookup(null);

@@ -220,6 +220,8 @@ export class WasmCore {
   readonly batchBase: number;
   private batchCapacity = 0;
   private readonly resident = new Map<Uint8Array, ResidentMatcher>();
+  /** Blobs used once for one URL (bound in the work area, not resident: see useBlob). */
+  private readonly usedOnce = new WeakSet<Uint8Array>();
   private residentBytes = 0;
   private residentBudgetReserved = false;
   /** The library matcher bound now (null: none, or the many-host engine bound one), and the heap epoch then. */
@@ -299,9 +301,24 @@ export class WasmCore {
   }
 
   /** Makes blob resident (and its automaton region, for bulk calls) and binds it, unless it is bound already. */
-  private useBlob(blob: Uint8Array, automaton: boolean): void {
+  /**
+   * Binds a blob for a call; returns where the call's own data may start in the work area. A blob's first
+   * single-URL use binds a copy in the work area and keeps nothing (a matcher made for one verdict, as a
+   * one-off check or a crawler meeting a host makes, costs no heap block and evicts nothing); from its second
+   * use, or its first bulk call, it is made resident in the heap.
+   */
+  private useBlob(blob: Uint8Array, automaton: boolean): number {
     let entry = this.resident.get(blob);
-    if (entry !== undefined && entry === this.bound && this.boundEpoch === this.heap.epoch && (this.boundAutomaton || !automaton)) return;
+    if (entry === undefined && !automaton && !this.usedOnce.has(blob)) {
+      this.usedOnce.add(blob);
+      const at = this.workPtr;
+      this.reserve(at + blob.length);
+      this.bytes.set(blob, at);
+      this.exports.bindMatcher(at, 0, 0);
+      this.bound = null;
+      return align(at + blob.length, 16);
+    }
+    if (entry !== undefined && entry === this.bound && this.boundEpoch === this.heap.epoch && (this.boundAutomaton || !automaton)) return this.workPtr;
     if (entry === undefined) {
       if (this.resident.size === 0 && this.residentBytes === 0 && !this.residentBudgetReserved) {
         this.heap.reserveBudget(RESIDENT_BYTES);
@@ -326,6 +343,7 @@ export class WasmCore {
     this.bound = entry;
     this.boundEpoch = this.heap.epoch;
     this.boundAutomaton = entry.automatonBlock >= 0;
+    return this.workPtr;
   }
 
   /** Gives a resident matcher a fresh automaton region of `bytes` (its old one, if any, is freed). */
@@ -425,8 +443,7 @@ export class WasmCore {
   /** One URL (bytes) against a blob, with the deciding rule indexes. */
   matchOne(blob: Uint8Array, url: Uint8Array): CoreMatch {
     if (url.length > MAX_BATCH_BYTES) throw tooLarge('a URL', url.length, MAX_BATCH_BYTES);
-    this.useBlob(blob, false);
-    const resultPtr = this.workPtr;
+    const resultPtr = this.useBlob(blob, false);
     const urlPtr = resultPtr + RESULT_SIZE;
     const scratchPtr = align(urlPtr + url.length, 16);
     this.reserve(scratchPtr);
@@ -440,8 +457,7 @@ export class WasmCore {
   /** One URL string, verdict only (the single-check path: no allocation but the UTF-8 bytes in memory). */
   matchString(blob: Uint8Array, url: string): number {
     if (url.length * 3 > MAX_BATCH_BYTES) throw tooLarge('a URL', url.length * 3, MAX_BATCH_BYTES);
-    this.useBlob(blob, false);
-    const resultPtr = this.workPtr;
+    const resultPtr = this.useBlob(blob, false);
     const urlPtr = resultPtr + RESULT_SIZE;
     const maxBytes = url.length * 3;
     const scratchPtr = align(urlPtr + maxBytes, 16);
