@@ -19,7 +19,7 @@ import {
 import { automatonNodeCount, splitLiteral, rfcMode, rulesBase, blobBase } from "./trie";
 import { walkLiteralLine, walkLiteralSpan, walkLiteralRoot, literalAllowPriority, literalDisallowPriority } from "./literal";
 import { findPathStart, PATH_IS_ROOT } from "./path";
-import { findAnyOf8 } from "./scan";
+import { findAnyOf8, zeroBytesOf } from "./scan";
 import { NO_RULE } from "./layout";
 
 /** Tests: bulk calls use the NFA (both engines are compared). */
@@ -56,8 +56,7 @@ export function storeRuleRef(ref: usize): void {
 /** First LF at or after p; the caller guarantees one (the sentinel). Eight bytes at a time. */
 @inline export function findLf(p: usize): usize {
   while (true) {
-    const word = load<u64>(p) ^ 0x0a0a0a0a0a0a0a0a;
-    const zeroBytes = (word - 0x0101010101010101) & ~word & 0x8080808080808080;
+    const zeroBytes = zeroBytesOf(load<u64>(p) ^ 0x0a0a0a0a0a0a0a0a);
     if (zeroBytes != 0) return p + <usize>(ctz(zeroBytes) >> 3);
     p += 8;
   }

@@ -12,8 +12,9 @@ import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import {
   NODE_FIRST_CHILD, NODE_STAR_CHILD, NODE_RULE_SLOT, NODE_EDGES_AND_FLAGS, NODE_SIZE, NODE_FLAGS_SHIFT,
   RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, RULE_SLOT_SIZE,
-  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_RULE, NO_NODE, ensureCapacity, alignUp,
+  NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_RULE, NO_NODE, ensureCapacity, alignUp, patternKeyLength,
 } from "./layout";
+import { zeroBytesOf } from "./scan";
 import { buildLiteralIndex, literalIndexBound, MAX_INDEXED_RULES } from "./literal";
 import { wantLiteralIndex } from "./trie";
 
@@ -36,8 +37,7 @@ const LABELS_SLACK: usize = 16;
 function hasAsterisk(pattern: usize, length: usize): bool {
   let i: usize = 0;
   for (; i + 8 <= length; i += 8) {
-    const word = load<u64>(pattern + i) ^ 0x2a2a2a2a2a2a2a2a;
-    if (((word - 0x0101010101010101) & ~word & 0x8080808080808080) != 0) return true;
+    if (zeroBytesOf(load<u64>(pattern + i) ^ 0x2a2a2a2a2a2a2a2a) != 0) return true;
   }
   for (; i < length; i++) {
     if (<i32>load<u8>(pattern + i) == CHAR_ASTERISK) return true;
@@ -138,8 +138,8 @@ let insertRulesPtr: usize = 0;
 
 /** Inserts one rule; when a node already holds a rule of the same kind, the longer pattern keeps it, then the earlier line. */
 function insertRule(ruleIndex: i32, kind: i32, pattern: usize, patternLength: usize): void {
-  const endRule = patternLength > 0 && <i32>load<u8>(pattern + patternLength - 1) == CHAR_DOLLAR;
-  const pathLength = endRule ? patternLength - 1 : patternLength;
+  const pathLength = patternKeyLength(pattern, patternLength);
+  const endRule = pathLength != patternLength;
   let shared: usize = 0;
   const limit = min(pathLength, previousPathLength);
   while (shared < limit && load<u8>(pattern + shared) == load<u8>(previousPath + shared)) shared++;
@@ -311,7 +311,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     const rule = rulesPtr + <usize>r * RULE_SIZE;
     const pattern = patternsPtr + <usize>load<u32>(rule + RULE_PATTERN_OFFSET);
     const length = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
-    const keyLength = length > 0 && <i32>load<u8>(pattern + length - 1) == CHAR_DOLLAR ? length - 1 : length;
+    const keyLength = patternKeyLength(pattern, length);
     if (keyLength == 0 || hasAsterisk(pattern, keyLength)) {
       trieBytes += length;
       continue;
@@ -361,9 +361,6 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   memory.copy(nodesPtr, trieScratch, trieBytesFinal);
   const finalRuleSlotsPtr = nodesPtr + <usize>nodeCount * NODE_SIZE;
   const labelsPtr = finalRuleSlotsPtr + <usize>ruleSlotCount * RULE_SLOT_SIZE;
-  const finalRulesPtr = rulesPtr;
-  const finalPatternsPtr = patternsPtr;
-  const literalPtr = indexPtr;
   const blobEnd = nodesPtr + trieBytesFinal;
   store<u32>(blobPtr + HEADER_MAGIC, BLOB_MAGIC);
   store<u32>(blobPtr + HEADER_FLAGS, flags);
@@ -372,11 +369,11 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   store<u32>(blobPtr + HEADER_NODES_OFFSET, <u32>(nodesPtr - blobPtr));
   store<u32>(blobPtr + HEADER_LABELS_OFFSET, <u32>(labelsPtr - blobPtr));
   store<u32>(blobPtr + HEADER_RULE_SLOTS_OFFSET, <u32>(finalRuleSlotsPtr - blobPtr));
-  store<u32>(blobPtr + HEADER_RULES_OFFSET, <u32>(finalRulesPtr - blobPtr));
-  store<u32>(blobPtr + HEADER_PATTERNS_OFFSET, <u32>(finalPatternsPtr - blobPtr));
+  store<u32>(blobPtr + HEADER_RULES_OFFSET, <u32>(rulesPtr - blobPtr));
+  store<u32>(blobPtr + HEADER_PATTERNS_OFFSET, <u32>(patternsPtr - blobPtr));
   store<u32>(blobPtr + HEADER_TOTAL_LENGTH, <u32>(blobEnd - blobPtr));
   store<u32>(blobPtr + HEADER_RULE_SLOT_COUNT, ruleSlotCount);
-  store<u32>(blobPtr + HEADER_LITERAL_OFFSET, indexed ? <u32>(literalPtr - blobPtr) : 0);
+  store<u32>(blobPtr + HEADER_LITERAL_OFFSET, indexed ? <u32>(indexPtr - blobPtr) : 0);
   store<u32>(blobPtr + HEADER_AUTOMATON_NODE_COUNT, automatonNodes);
   store<u32>(blobPtr + HEADER_GENERATION, 0);
   return blobPtr;

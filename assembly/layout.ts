@@ -12,6 +12,7 @@
 //   +14 u16 stamp          last generation that put this node in a set being built (mutable; trie.ts)
 // Rule slot: four i32 rule indexes (NO_RULE = none): the allow and disallow rules whose pattern ends here,
 // and those whose pattern is this prefix followed by a final '$'.
+import { CHAR_DOLLAR } from "../src/constants";
 export const NODE_FIRST_CHILD: usize = 0;
 export const NODE_STAR_CHILD: usize = 4;
 export const NODE_RULE_SLOT: usize = 8;
@@ -55,6 +56,11 @@ export function ensureCapacity(endAddress: usize): void {
   const neededPages = <i32>((endAddress + 0xffff) >>> 16);
   const havePages = memory.size();
   if (neededPages > havePages && memory.grow(neededPages - havePages) < 0) unreachable();
+}
+
+/** The key of a pattern: its length without a final '$' (a '$' at the end anchors it; anywhere else it is a byte). */
+@inline export function patternKeyLength(pattern: usize, length: usize): usize {
+  return length > 0 && <i32>load<u8>(pattern + length - 1) == CHAR_DOLLAR ? length - 1 : length;
 }
 
 @inline export function alignUp(address: usize, alignment: usize): usize {

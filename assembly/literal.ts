@@ -25,8 +25,8 @@
 // MAX_PROBE_LIMIT: a build whose keys cluster more (bad luck or crafted keys) retries with another seed, and
 // then gives up (the compiler puts the literal rules in the trie instead). So a path of L bytes costs
 // O(L x MAX_PROBE_LIMIT) slot loads whatever the rules.
-import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, CHAR_DOLLAR, RULE_KIND, RULE_KIND_ALLOW, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
-import { NO_RULE, alignUp, ensureCapacity } from "./layout";
+import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, RULE_KIND, RULE_KIND_ALLOW, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
+import { NO_RULE, alignUp, ensureCapacity, patternKeyLength } from "./layout";
 
 const INDEX_CAPACITY: usize = 0;
 const INDEX_PROBE_LIMIT: usize = 4;
@@ -81,15 +81,9 @@ function tableCapacity(keyCount: u32): u32 {
   return capacity;
 }
 
-/** The key of a rule: its pattern without a final '$' (length), and whether it had one. */
+/** The key length of a rule: its pattern without a final '$'. */
 @inline function keyLengthOf(rule: usize, patterns: usize): usize {
-  const length = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
-  return isEndRule(rule, patterns) ? length - 1 : length;
-}
-
-@inline function isEndRule(rule: usize, patterns: usize): bool {
-  const length = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
-  return length > 0 && load<u8>(patterns + <usize>load<u32>(rule + RULE_PATTERN_OFFSET) + length - 1) == CHAR_DOLLAR;
+  return patternKeyLength(patterns + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), <usize>load<u32>(rule + RULE_PATTERN_LENGTH));
 }
 
 /** True when a and b hold the same length bytes (8 at a time; never reads past them). */
@@ -129,7 +123,7 @@ export function buildLiteralIndex(rules: usize, patterns: usize, list: usize, co
       const rule = rules + <usize>ruleIndex * RULE_SIZE;
       const key = patterns + <usize>load<u32>(rule + RULE_PATTERN_OFFSET);
       const keyLength = keyLengthOf(rule, patterns);
-      const flags = (load<u16>(rule + RULE_KIND) == RULE_KIND_ALLOW ? SLOT_ALLOW : 0) | (isEndRule(rule, patterns) ? SLOT_END : 0);
+      const flags = (load<u16>(rule + RULE_KIND) == RULE_KIND_ALLOW ? SLOT_ALLOW : 0) | (keyLength != <usize>load<u32>(rule + RULE_PATTERN_LENGTH) ? SLOT_END : 0);
       let h = seed;
       for (let k: usize = 0; k < keyLength; k++) h = hashStep(h, <u32>load<u8>(key + k));
       h = finish(h, keyLength);
@@ -253,17 +247,20 @@ function probe(h: u64, length: usize, atEnd: bool, path: usize, virtualSlash: bo
   const path = p;
   let h = indexSeed;
   let length: usize = 0;
+  // each path byte is tested once for the path's end: a probe needs to know whether its prefix is the whole path
+  let ended = endsPathAt(p, end, lines);
   if (leadingSlash) {
     h = hashStep(h, CHAR_SLASH);
     length = 1;
-    if ((load<u8>(bits) & 2) != 0) probe(h, 1, endsPathAt(p, end, lines), path, true);
+    if ((load<u8>(bits) & 2) != 0) probe(h, 1, ended, path, true);
   }
-  while (!endsPathAt(p, end, lines)) {
+  while (!ended) {
     if (length >= indexMaxKeyLength) return p; // no key is longer: nothing more can match
     h = hashStep(h, <u32>load<u8>(p));
     p++;
     length++;
-    if ((<u32>load<u8>(bits + (length >> 3)) & (1 << <u32>(length & 7))) != 0) probe(h, length, endsPathAt(p, end, lines), path, leadingSlash);
+    ended = endsPathAt(p, end, lines);
+    if ((<u32>load<u8>(bits + (length >> 3)) & (1 << <u32>(length & 7))) != 0) probe(h, length, ended, path, leadingSlash);
   }
   return p;
 }

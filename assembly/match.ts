@@ -16,9 +16,7 @@ import {
 } from "./layout";
 import { findPathStart, isPathEnd, writePath, PATH_IS_ROOT } from "./path";
 import { nodesBase, rulesBase, blobNodeCount, rfcMode, blobHasStars, splitLiteral, childFor, nextGeneration, stampNode, ruleSlotOf } from "./trie";
-import { walkLiteralSpan, literalAllowRule, literalDisallowRule } from "./literal";
-
-const rootPath = memory.data<u8>([<u8>CHAR_SLASH, 0]);
+import { walkLiteralSpan, walkLiteralRoot, literalAllowRule, literalDisallowRule } from "./literal";
 import { normalizeRfc } from "./escape";
 
 // ---- per-URL state, in the scratch area after the blob's work lists ----
@@ -181,7 +179,10 @@ function matchUrlRfc(urlPtr: usize, urlEnd: usize): u32 {
     return VERDICT_ALLOWED;
   }
   walkNormalizedPath(path, pathLength);
-  if (splitLiteral) addLiteralRules(path, path + pathLength, false);
+  if (splitLiteral) {
+    walkLiteralSpan(path, path + pathLength, false);
+    recordLiteralRules();
+  }
   return decide();
 }
 
@@ -193,9 +194,8 @@ function walkNormalizedPath(path: usize, pathLength: usize): void {
   finishPath();
 }
 
-/** A blob with a literal index: adds the literal rules of the path [start, end) to the trie's (longer wins, then earlier line). */
-function addLiteralRules(start: usize, end: usize, leadingSlash: bool): void {
-  walkLiteralSpan(start, end, leadingSlash);
+/** A blob with a literal index, after its look-up: adds the literal rules found to the trie's (longer wins, then earlier line). */
+function recordLiteralRules(): void {
   if (literalAllowRule != NO_RULE) recordRule(literalAllowRule);
   if (literalDisallowRule != NO_RULE) recordRule(literalDisallowRule);
 }
@@ -217,8 +217,9 @@ export function matchPath(start: usize, urlEnd: usize): u32 {
   if (blobHasStars) walkNfa(start, urlEnd);
   else walkPath(start, urlEnd);
   if (splitLiteral) {
-    if (start == PATH_IS_ROOT) addLiteralRules(rootPath, rootPath + 1, false);
-    else addLiteralRules(start, urlEnd, load<u8>(start) != CHAR_SLASH);
+    if (start == PATH_IS_ROOT) walkLiteralRoot();
+    else walkLiteralSpan(start, urlEnd, load<u8>(start) != CHAR_SLASH);
+    recordLiteralRules();
   }
   return decide();
 }

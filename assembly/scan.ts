@@ -1,4 +1,10 @@
-// Vector scans shared by the line scan (index.ts) and the automaton's skip states (dfa.ts).
+// Vector scans shared by the line scan (index.ts) and the automaton's skip states (dfa.ts), and the
+// word-at-a-time byte test (bulk.ts findLf, compile.ts).
+
+/** The high bit of each zero byte of word (and nothing else set below the first one): word ^ splat(b) finds b. */
+@inline export function zeroBytesOf(word: u64): u64 {
+  return (word - 0x0101010101010101) & ~word & 0x8080808080808080;
+}
 
 /**
  * Address of the first byte at or after p equal to any of eight needles (splatted), 16 bytes a step. The

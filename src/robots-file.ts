@@ -55,10 +55,10 @@ export class ReadBuffer {
   constructor(initialBytes = CHUNK) {
     this.bytes = new Uint8Array(initialBytes);
   }
-  /** Makes the buffer at least `bytes` long, keeping its first `keep` bytes. */
-  ensure(bytes: number, keep = 0): Uint8Array {
+  /** Makes the buffer at least `bytes` long (growing by half at least, but never past `limit`), keeping its first `keep` bytes. */
+  ensure(bytes: number, limit: number, keep = 0): Uint8Array {
     if (this.bytes.length < bytes) {
-      const bigger = new Uint8Array(Math.max(bytes, Math.ceil(this.bytes.length * 1.5)));
+      const bigger = new Uint8Array(Math.max(bytes, Math.min(limit, Math.ceil(this.bytes.length * 1.5))));
       if (keep > 0) bigger.set(this.bytes.subarray(0, keep));
       this.bytes = bigger;
     }
@@ -89,18 +89,11 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
     }
     // a regular file: its size (up to the limit); anything else (a pipe, /dev/zero): read until the limit
     const first = size > 0 ? Math.min(size + 1, limit) : Math.min(CHUNK, limit);
-    let buffer = into !== null ? into.ensure(first) : new Uint8Array(first);
+    const target = into ?? new ReadBuffer(first);
+    let buffer = target.ensure(first, limit);
     let length = 0;
     while (length < limit) {
-      if (length === buffer.length) {
-        const wanted = Math.min(limit, buffer.length * 2);
-        if (into !== null) buffer = into.ensure(wanted, length);
-        else {
-          const bigger = new Uint8Array(wanted);
-          bigger.set(buffer);
-          buffer = bigger;
-        }
-      }
+      if (length === buffer.length) buffer = target.ensure(Math.min(limit, buffer.length * 2), limit, length);
       let read: number;
       try {
         read = readSync(fd, buffer, length, Math.min(buffer.length, limit) - length, null);
