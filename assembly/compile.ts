@@ -34,7 +34,7 @@ const INDEX_HTM_LENGTH: usize = 10; // "/index.htm"
 const LABELS_SLACK: usize = 16;
 
 /** Whether pattern[0, length) has a '*' (8 bytes a step). */
-function hasAsterisk(pattern: usize, length: usize): bool {
+export function hasAsterisk(pattern: usize, length: usize): bool {
   let i: usize = 0;
   for (; i + 8 <= length; i += 8) {
     if (zeroBytesOf(load<u64>(pattern + i) ^ 0x2a2a2a2a2a2a2a2a) != 0) return true;
@@ -240,6 +240,29 @@ function indexHtmPrefixLength(pattern: usize, length: usize): usize {
   return <usize>slash + 1;
 }
 
+/**
+ * The normalised pattern of a RULE_INPUT_* record's value, written at dst (at most 3 x its length + 16
+ * bytes): the one normalisation of rule values, for compiles and direct answers (direct.ts). Returns its length.
+ */
+export function normalizeRuleValue(input: usize, rfcMode: bool, dst: usize): usize {
+  const value = <usize>load<u32>(input + RULE_INPUT_VALUE_PTR);
+  const valueLength = <usize>load<u32>(input + RULE_INPUT_VALUE_LEN);
+  return rfcMode ? normalizeRfc(value, valueLength, dst, false) : normalizeGooglePattern(value, valueLength, dst);
+}
+
+/**
+ * GoogleOnly: an allow rule for ".../index.htm*" also allows ".../" exactly. Writes that derived pattern
+ * ("<dir>/$") of a rule's normalised pattern at dst and returns its length, or 0 when the rule makes none.
+ */
+export function writeIndexHtmRule(kind: i32, rfcMode: bool, pattern: usize, length: usize, dst: usize): usize {
+  if (rfcMode || kind != RULE_KIND_ALLOW) return 0;
+  const prefixLength = indexHtmPrefixLength(pattern, length);
+  if (prefixLength == 0) return 0;
+  memory.copy(dst, pattern, prefixLength);
+  store<u8>(dst + prefixLength, CHAR_DOLLAR);
+  return prefixLength + 1;
+}
+
 function writeRule(rulesPtr: usize, index: u32, kind: i32, line: u32, patternOffset: usize, patternLength: usize, derived: u32): void {
   const rule = rulesPtr + <usize>index * RULE_SIZE;
   store<u16>(rule + RULE_KIND, <u16>kind);
@@ -275,22 +298,15 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     const input = inputPtr + <usize>i * RULE_INPUT_SIZE;
     const kind = load<i32>(input + RULE_INPUT_KIND);
     const line = load<u32>(input + RULE_INPUT_LINE);
-    const value = <usize>load<u32>(input + RULE_INPUT_VALUE_PTR);
-    const valueLength = <usize>load<u32>(input + RULE_INPUT_VALUE_LEN);
     const pattern = patternsPtr + patternsLength;
-    const length = rfcMode ? normalizeRfc(value, valueLength, pattern, false) : normalizeGooglePattern(value, valueLength, pattern);
+    const length = normalizeRuleValue(input, rfcMode, pattern);
     writeRule(rulesScratch, compiledRuleCount++, kind, line, patternsLength, length, 0);
     longestPattern = max(longestPattern, length);
     patternsLength += length;
-    // GoogleOnly: an allow rule for ".../index.htm*" also allows ".../" exactly.
-    if (!rfcMode && kind == RULE_KIND_ALLOW) {
-      const prefixLength = indexHtmPrefixLength(pattern, length);
-      if (prefixLength > 0) {
-        memory.copy(patternsPtr + patternsLength, pattern, prefixLength);
-        store<u8>(patternsPtr + patternsLength + prefixLength, CHAR_DOLLAR);
-        writeRule(rulesScratch, compiledRuleCount++, kind, line, patternsLength, prefixLength + 1, 1);
-        patternsLength += prefixLength + 1;
-      }
+    const derivedLength = writeIndexHtmRule(kind, rfcMode, pattern, length, patternsPtr + patternsLength);
+    if (derivedLength > 0) {
+      writeRule(rulesScratch, compiledRuleCount++, kind, line, patternsLength, derivedLength, 1);
+      patternsLength += derivedLength;
     }
   }
   const rulesPtr = alignUp(patternsPtr + patternsLength, 8);

@@ -19,7 +19,10 @@ import {
   SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP,
   SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
   GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE, VERDICT_UNSET,
+  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, HEADER_TOTAL_LENGTH,
 } from "../src/constants";
+import { answerLinesFromBody } from "./direct";
+import { compileRobots } from "./select";
 import { bindBlob } from "./trie";
 import { bindAutomaton, automatonIsLarge } from "./dfa";
 import { bindScratch } from "./match";
@@ -419,18 +422,38 @@ export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr:
  * Matches every group: its slot's matcher (blob and automaton region) bound once, then its lines (starts at
  * lineStartsPtr, offsets from inputPtr; an LF sentinel after the chunk); the verdict of line i goes to
  * verdictsPtr + i, and with rulesPtr != 0 (explain mode) its rule reference to rulesPtr + i x RULE_REF_SIZE
- * (none for the missing-policy slot). Counts each slot's lines (SLOT_LINES).
+ * (none for the missing-policy slot). Counts each slot's lines (SLOT_LINES). A slot holding a raw body
+ * (RAW_BODY_MAGIC) answers its lines straight from it (direct.ts) for agentsPtr's query.
  */
-export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: usize, groupCount: u32, orderPtr: usize, slots: usize, verdictsPtr: usize, rulesPtr: usize, scratchPtr: usize): void {
+export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: usize, groupCount: u32, orderPtr: usize, slots: usize, verdictsPtr: usize, rulesPtr: usize, scratchPtr: usize, agentsPtr: usize): void {
   const explain = rulesPtr != 0;
   for (let g: u32 = 0; g < groupCount; g++) {
     const record = groupsPtr + <usize>g * GROUP_SIZE;
     const slot = slotAddress(slots, load<u32>(record + GROUP_SLOT));
-    bindBlob(<usize>load<u32>(slot + SLOT_BLOB_PTR));
-    bindAutomaton(<usize>load<u32>(slot + SLOT_AUTOMATON_PTR), <usize>load<u32>(slot + SLOT_AUTOMATON_BYTES));
-    bindScratch(scratchPtr);
     const start = load<u32>(record + GROUP_START);
     const count = load<u32>(record + GROUP_COUNT);
+    const block = <usize>load<u32>(slot + SLOT_BLOB_PTR);
+    if (load<u32>(block) == RAW_BODY_MAGIC) {
+      // a raw body (google mode; never in explain mode: the host compiles those first): its lines straight
+      // from the body, or, past the direct answer's work limit, by a compile in scratch for this group only
+      const body = block + RAW_BODY_START;
+      const bodyLength = <usize>load<u32>(block + RAW_BODY_LENGTH);
+      store<u32>(slot + SLOT_LINES, load<u32>(slot + SLOT_LINES) + count);
+      if (!explain && answerLinesFromBody(body, bodyLength, agentsPtr, inputPtr, lineStartsPtr, orderPtr, start, count, verdictsPtr, scratchPtr)) continue;
+      const blob = compileRobots(body, bodyLength, agentsPtr, 0, scratchPtr);
+      bindBlob(blob);
+      bindAutomaton(0, 0);
+      bindScratch(blob + <usize>load<u32>(blob + HEADER_TOTAL_LENGTH));
+      for (let k: u32 = 0; k < count; k++) {
+        const i = load<u32>(orderPtr + <usize>(start + k) * 4);
+        matchLine(inputPtr + <usize>load<u32>(lineStartsPtr + <usize>i * 4), verdictsPtr + <usize>i, explain);
+        if (explain) storeRuleRef(rulesPtr + <usize>i * RULE_REF_SIZE);
+      }
+      continue;
+    }
+    bindBlob(block);
+    bindAutomaton(<usize>load<u32>(slot + SLOT_AUTOMATON_PTR), <usize>load<u32>(slot + SLOT_AUTOMATON_BYTES));
+    bindScratch(scratchPtr);
     const reportsRules = explain && (load<u32>(slot + SLOT_FLAGS) & SLOT_FLAG_MISSING_POLICY) == 0;
     const pairs = !explain && count > 1 && automatonAnswers(false) && automatonIsLarge();
     let k: u32 = 0;

@@ -11,6 +11,7 @@ import { alignUp, ensureCapacity } from "./layout";
 import { matchLine, matchLineByAutomaton, matchLineByNfa, matchLinePair, matchSpan, findLf, automatonAnswers, setBulkUsesNfa, overflowed, clearOverflow, storeRuleRef } from "./bulk";
 import { formatLine } from "./format";
 export { compileRobots } from "./select";
+export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines } from "./format";
 export { parseLogRecord, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";

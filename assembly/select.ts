@@ -110,13 +110,17 @@ function bomLength(p: usize, length: usize): i32 {
   return 3;
 }
 
+/** Where selectRules put its RULE_INPUT_* records (in file order); selectRules returns their count. */
+export let selectedRules: usize = 0;
+
 /**
- * Compiles the rules of body[bodyPtr, bodyPtr + bodyLen) that apply to an agent query into a matcher blob.
- * agentsPtr: the query as [count u32][length u32, bytes]... . flags: FLAG_RFC_MODE or 0. Uses memory from
- * workPtr up (grown as needed). Returns the blob's address; its length is in its header (HEADER_TOTAL_LENGTH).
- * Cost: one pass over the body, then compileRules over the selected patterns.
+ * The rules of body[bodyPtr, bodyPtr + bodyLen) that apply to an agent query, as RULE_INPUT_* records at
+ * selectedRules (values point into the body), in file order: the agent's own groups' rules when some
+ * user-agent line names it, else the `*` groups'. agentsPtr: the query as [count u32][length u32, bytes]... .
+ * flags: FLAG_RFC_MODE or 0. Uses memory from workPtr up (grown as needed). Returns the rule count. Cost:
+ * one pass over the body. Called by compileRobots and by the direct answers (direct.ts).
  */
-export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): usize {
+export function selectRules(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): u32 {
   bodyBase = bodyPtr;
   agentCount = load<u32>(agentsPtr);
   agentList = agentsPtr + 4;
@@ -139,6 +143,16 @@ export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, 
     store<i32>(kept + RULE_INPUT_KIND, kind & ~FROM_NAMED_GROUP);
     kept += RULE_INPUT_SIZE;
   }
-  const ruleCount = <u32>((kept - rulesStart) / RULE_INPUT_SIZE);
-  return compileRules(rulesStart, ruleCount, flags, alignUp(kept, 16));
+  selectedRules = rulesStart;
+  return <u32>((kept - rulesStart) / RULE_INPUT_SIZE);
+}
+
+/**
+ * Compiles the rules of body[bodyPtr, bodyPtr + bodyLen) that apply to an agent query (selectRules) into a
+ * matcher blob. Uses memory from workPtr up (grown as needed). Returns the blob's address; its length is in
+ * its header (HEADER_TOTAL_LENGTH). Cost: one pass over the body, then compileRules over the selected patterns.
+ */
+export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): usize {
+  const ruleCount = selectRules(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
+  return compileRules(selectedRules, ruleCount, flags, alignUp(selectedRules + <usize>ruleCount * RULE_INPUT_SIZE, 16));
 }

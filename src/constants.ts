@@ -126,6 +126,12 @@ export const SLOT_FLAGS = 32;
 export const SLOT_SIZE = 36;
 /** Slot flag: the missing-policy matcher (hosts without a file): its rule is never reported as a deciding rule. */
 export const SLOT_FLAG_MISSING_POLICY = 1;
+// A slot's block may hold a body instead of a blob (a raw body: its lines are answered straight from it,
+// assembly/direct.ts, until the host compiles it): | RAW_BODY_MAGIC | length u32 | pad | body | 16 bytes |
+export const RAW_BODY_MAGIC = 0x57415242; // "BRAW": not BLOB_MAGIC, which a blob has at the same offset
+export const RAW_BODY_LENGTH = 4;
+export const RAW_BODY_START = 16;
+export const RAW_BODY_SLACK = 16;
 
 // ---- many hosts: a group of a chunk's lines with one slot (u32 fields) ----
 export const GROUP_SLOT = 0;

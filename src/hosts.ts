@@ -73,6 +73,8 @@ export interface MultiHostStats {
   lines: number;
   /** Hosts whose robots.txt was compiled (a host evicted and met again counts again). */
   compiled: number;
+  /** Hosts whose lines were answered straight from their robots.txt, never compiled (a host met again counts again). */
+  direct: number;
   /** Hosts looked up that had no robots.txt (the source knew nothing of them: the missing policy). */
   missing: number;
   /** Hosts the source answered ALLOW_ALL (a stored 4xx) and DISALLOW_ALL (stored as unreachable). */
@@ -121,6 +123,12 @@ export interface HostChunkFormat {
 export const DEFAULT_CACHE_BYTES = 64 << 20;
 /** Bytes counted per cached host besides its heap blocks: its numbers in typed arrays and the clock. */
 const HOST_COST_BYTES = 32;
+/**
+ * A raw slot (a body kept uncompiled: its lines answered straight from it, assembly/direct.ts) is compiled
+ * once it has answered more lines than this: a compile costs about what answering this many lines from
+ * the body costs. Hosts of a crawl that bring ~10 to 40 URLs are never compiled.
+ */
+const DIRECT_MAX_LINES = 64;
 /** A slot gets an automaton region once it has answered this many lines (fewer: the trie NFA is cheaper). */
 const AUTOMATON_AFTER_LINES = 512;
 
@@ -242,6 +250,8 @@ type Attempt =
  * would. Made once per job (one per worker thread); its calls are serialised.
  */
 export class MultiHostMatcher {
+  /** Bodies shorter than this are compiled at once, longer ones kept raw first (tests set 0 to send every body the direct way). */
+  static directMinBytes = 0;
   private readonly engine: HostEngine;
   private readonly core: WasmCore;
   private readonly agents: Uint8Array;
@@ -265,7 +275,7 @@ export class MultiHostMatcher {
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
   private fullAtStamp = -1;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly counters = { lines: 0, compiled: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
+  private readonly counters = { lines: 0, compiled: 0, direct: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
   /** Hosts with a matcher the running chunk's rounds matched. */
   private chunkHosts = 0;
 
@@ -476,7 +486,7 @@ export class MultiHostMatcher {
         this.engine.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
         continue;
       }
-      const slot = this.compile(bodyBytes(body, host));
+      const slot = this.compile(bodyBytes(body, host), explain);
       if (canonical !== key) this.engine.rememberHost(canonical, slot);
       this.engine.resolve(entry, slot);
       if (!this.makeRoom() && this.engine.lines > 1) {
@@ -504,17 +514,40 @@ export class MultiHostMatcher {
     for (let g = 0; g < groups; g++) {
       const slot = this.engine.groupSlot(g);
       if (slot === this.missingSlot || slot === this.otherFixedSlot) continue;
-      this.planAutomaton(slot, this.engine.groupLines(g));
+      const lines = this.engine.groupLines(g);
+      if (this.engine.isRaw(slot)) {
+        // a host that comes back, or brings many lines, is compiled; explained lines need a compiled matcher
+        if (!explain && this.engine.slotLines(slot) + lines <= DIRECT_MAX_LINES) {
+          this.chunkHosts++;
+          continue;
+        }
+        this.upgrade(slot);
+      }
+      this.planAutomaton(slot, lines);
       this.chunkHosts++;
     }
     this.engine.match(explain);
   }
 
-  private compile(body: Uint8Array): number {
+  /** Compiles a raw slot's body in its place. */
+  private upgrade(slot: number): void {
+    const before = this.engine.slotBytes(slot);
+    this.engine.upgradeSlot(slot);
+    this.usedBytes += this.engine.slotBytes(slot) - before;
+    this.counters.compiled++;
+    this.counters.direct--;
+  }
+
+  /**
+   * A new slot for a host's body: kept raw (its first lines answered straight from the body, no compile)
+   * in google mode when not explaining; compiled otherwise.
+   */
+  private compile(body: Uint8Array, explain: boolean): number {
     const read = body.subarray(0, bytesToRead(body.length, this.maxBytes));
     if (read.length < body.length) this.counters.cutBodies++;
-    const slot = this.engine.compileSlot(read, this.agents, this.rfc);
-    this.counters.compiled++;
+    const raw = !explain && !this.rfc && read.length >= MultiHostMatcher.directMinBytes;
+    const slot = raw ? this.engine.rawSlot(read, this.agents) : this.engine.compileSlot(read, this.agents, this.rfc);
+    this.counters[raw ? 'direct' : 'compiled']++;
     this.cachedHosts++;
     if (slot >= this.fills.length) {
       this.fills = grown(this.fills, slot);

@@ -1,7 +1,7 @@
 // A compiled matcher: the rules that apply to one agent query, compiled once into the WebAssembly core's
 // trie, then matched against many URLs.
 import { RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL } from './constants.js';
-import { core, type WasmCore } from './wasm/core.js';
+import { core, encodeAgents, type WasmCore } from './wasm/core.js';
 import { compiledRule } from './wasm/blob.js';
 import { urlOrBytesArgument, urlsArgument, linesArgument } from './arguments.js';
 
@@ -30,6 +30,12 @@ const encoder = new TextEncoder();
 
 let nextMatcherId = 1;
 
+/** A body a matcher compiles on demand (RobotsTxt.matcher): its first URL is answered from the body directly. */
+export interface UncompiledRules {
+  body: Uint8Array;
+  rfc: boolean;
+}
+
 /** The rules of one robots.txt that apply to one agent query, compiled: made by RobotsTxt.matcher once, used for many URLs. */
 export class RobotsMatcher {
   /** The agents this matcher was compiled for. */
@@ -37,15 +43,34 @@ export class RobotsMatcher {
   /** Unique per matcher in this process: workers cache compiled matchers by it. */
   readonly id = nextMatcherId++;
   private shared: Uint8Array | null = null;
-  /** The compiled trie (position-independent bytes; can be sent to a worker). */
-  readonly blob: Uint8Array;
+  private compiled: Uint8Array | null;
+  /** The body while nothing is compiled yet. */
+  private uncompiled: UncompiledRules | null;
   private readonly engine: WasmCore;
+  /** The first isAllowed of an uncompiled matcher was answered from its body. */
+  private answeredOnce = false;
 
-  /** A matcher for a blob compiled by the core for these agents (RobotsTxt.matcher makes them). */
-  constructor(blob: Uint8Array, agents: readonly string[], engine: WasmCore = core()) {
+  /**
+   * A matcher for a blob compiled by the core for these agents, or for a body compiled on first need
+   * (RobotsTxt.matcher): a google-mode matcher answers its first isAllowed straight from the body
+   * (assembly/direct.ts, one tokenize pass) and compiles from its second URL on, so a matcher made for one
+   * verdict (a one-off check, a crawler meeting a host) never pays for a compile.
+   */
+  constructor(rules: Uint8Array | UncompiledRules, agents: readonly string[], engine: WasmCore = core()) {
     this.agents = agents;
     this.engine = engine;
-    this.blob = blob;
+    this.compiled = rules instanceof Uint8Array ? rules : null;
+    this.uncompiled = rules instanceof Uint8Array ? null : rules;
+  }
+
+  /** The compiled trie (position-independent bytes; can be sent to a worker), compiled on first use. */
+  get blob(): Uint8Array {
+    if (this.compiled === null) {
+      const { body, rfc } = this.uncompiled as UncompiledRules;
+      this.compiled = this.engine.compileRobots(body, this.agents, rfc);
+      this.uncompiled = null;
+    }
+    return this.compiled;
   }
 
   /** The blob in shared memory (made once), so that worker threads read it without copies. */
@@ -60,6 +85,11 @@ export class RobotsMatcher {
   /** One verdict. Called per URL by interactive callers; bulk callers use checkBatch or checkLines. */
   isAllowed(url: string | URL | Uint8Array): boolean {
     url = urlOrBytesArgument(url, 'url');
+    if (this.uncompiled !== null && !this.uncompiled.rfc && !this.answeredOnce) {
+      this.answeredOnce = true;
+      const direct = this.engine.answerUrlFromBody(this.uncompiled.body, encodeAgents(this.agents), url);
+      if (direct !== 0) return direct === VERDICT_ALLOWED;
+    }
     const verdict = typeof url === 'string' ? this.engine.matchString(this.blob, url) : this.engine.matchOne(this.blob, url).verdict;
     return verdict === VERDICT_ALLOWED;
   }

@@ -47,7 +47,7 @@ export interface HostsSpec {
 }
 
 /** The host counters a hosts thread reports with every reply (summed over threads for --stats). */
-export type HostCounters = Pick<MultiHostStats, 'compiled' | 'missing' | 'allowAll' | 'disallowAll' | 'evicted' | 'cachedHosts' | 'cacheBytes' | 'cutBodies'>;
+export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'missing' | 'allowAll' | 'disallowAll' | 'evicted' | 'cachedHosts' | 'cacheBytes' | 'cutBodies'>;
 
 /** One shard of a chunk for a hosts worker (internal). */
 export interface HostsTask {
@@ -88,14 +88,14 @@ function unpackLinesReply(packed: Uint8Array): LinesResult {
   return { verdicts: packed.subarray(8, 8 + count), output: packed.subarray(8 + count, 8 + count + outputLength) };
 }
 
-const HOSTS_HEADER_WORDS = 13;
+const HOSTS_HEADER_WORDS = 14;
 
-/** A hosts reply in one movable buffer: [13 u32 counters | verdicts | output]. */
+/** A hosts reply in one movable buffer: [14 u32 counters | verdicts | output]. */
 export function packHostsReply(result: HostChunkResult, stats: MultiHostStats): Uint8Array {
   const header = HOSTS_HEADER_WORDS * 4;
   const packed = new Uint8Array(header + result.verdicts.length + result.output.length);
   const words = new Uint32Array(packed.buffer, 0, HOSTS_HEADER_WORDS);
-  words.set([result.verdicts.length, result.output.length, result.noHostLines, result.hosts, result.runs, stats.compiled, stats.missing, stats.allowAll, stats.disallowAll, stats.evicted, stats.cachedHosts, stats.cacheBytes, stats.cutBodies]);
+  words.set([result.verdicts.length, result.output.length, result.noHostLines, result.hosts, result.runs, stats.compiled, stats.missing, stats.allowAll, stats.disallowAll, stats.evicted, stats.cachedHosts, stats.cacheBytes, stats.cutBodies, stats.direct]);
   packed.set(result.verdicts, header);
   packed.set(result.output, header + result.verdicts.length);
   return packed;
@@ -104,14 +104,14 @@ export function packHostsReply(result: HostChunkResult, stats: MultiHostStats): 
 function unpackHostsReply(packed: Uint8Array): HostsReply {
   const words = new Uint32Array(packed.buffer, packed.byteOffset, HOSTS_HEADER_WORDS);
   const header = HOSTS_HEADER_WORDS * 4;
-  const [count, outputLength, noHostLines, hosts, runs, compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies] = words;
+  const [count, outputLength, noHostLines, hosts, runs, compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies, direct] = words;
   return {
     verdicts: packed.subarray(header, header + count),
     output: packed.subarray(header + count, header + count + outputLength),
     noHostLines,
     hosts,
     runs,
-    stats: { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies },
+    stats: { compiled, direct, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies },
   };
 }
 

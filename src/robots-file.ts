@@ -95,13 +95,16 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
     while (length < limit) {
       if (length === buffer.length) buffer = target.ensure(Math.min(limit, buffer.length * 2), limit, length);
       let read: number;
+      const wanted = Math.min(buffer.length, limit) - length;
       try {
-        read = readSync(fd, buffer, length, Math.min(buffer.length, limit) - length, null);
+        read = readSync(fd, buffer, length, wanted, null);
       } catch (error) {
         throw fileError(path, what, error);
       }
       if (read === 0) break;
       length += read;
+      // a regular file that gave less than asked for has ended (no second read to learn it: one system call per file saved)
+      if (size > 0 && read < wanted) break;
     }
     return buffer.subarray(0, length);
   } finally {

@@ -321,7 +321,7 @@ export class RobotsTxt {
     const key = list.map(asciiLowerCase).join('\n');
     let matcher = this.matchers.get(key);
     if (matcher === undefined) {
-      matcher = new RobotsMatcher(core().compileRobots(this.body, list, this.mode === 'rfc'), list);
+      matcher = new RobotsMatcher({ body: this.body, rfc: this.mode === 'rfc' }, list);
       this.matchers.set(key, matcher);
     }
     return matcher;

@@ -48,7 +48,7 @@ describe('robotstxt fetch', () => {
       `disallowed\t${origins.origin(0)}/private/a`, `allowed\t${origins.origin(0)}/ok`, `allowed\t${origins.origin(1)}/private/a`,
       `disallowed\t${origins.origin(2)}/ok`, 'allowed\thttp://never.example/private', '',
     ].join('\n'));
-    expect(check.stderr).toMatch(/hosts: 1 compiled, 1 without robots.txt, 1 allow-all and 1 disallow-all by stored outcome/);
+    expect(check.stderr).toMatch(/hosts: 0 compiled, 1 answered from their file, 1 without robots.txt, 1 allow-all and 1 disallow-all by stored outcome/);
     // 30 days later the unreachable origins (nothing kept) are allowed
     const later = robotstxt(['check', '--robots-dir', store, '--agent', 'Googlebot', '--now', '2026-03-31T00:00:01Z'], `${origins.origin(2)}/ok\n`);
     expect(later.stdout).toBe(`allowed\t${origins.origin(2)}/ok\n`);

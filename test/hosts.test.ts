@@ -81,7 +81,7 @@ describe('host names', () => {
     const urls = ['http://bücher.de/x', 'http://BÜCHER.de/x', 'http://xn--bcher-kva.de/y', 'http://example.com./p', 'http://example.com/p', 'http://example.com../p'];
     // IDNA maps BÜCHER to bücher as well; example.com.. (two dots) is another, missing host
     expect([...await matcher.checkUrls(urls)]).toEqual([2, 2, 2, 2, 2, 1]);
-    expect(matcher.stats.compiled).toBe(2);
+    expect([matcher.stats.compiled, matcher.stats.direct]).toEqual([0, 2]); // two files read, each answered from its body
   });
   it('a host name cannot reach a file outside the directory', async () => {
     const dir = tempDir();
@@ -184,22 +184,24 @@ describe('sources', () => {
 });
 
 describe('the byte budget', () => {
-  const filler = (i: number): string => `User-agent: *\nDisallow: /${i}\n` + Array.from({ length: 200 }, (_, k) => `Disallow: /filler/${i}/${k}/${'z'.repeat(20)}\n`).join('');
+  // about 45 KB a host: 40 of them do not fit a 1 MiB budget together, as bodies or compiled
+  const filler = (i: number): string => `User-agent: *\nDisallow: /${i}\n` + Array.from({ length: 1000 }, (_, k) => `Disallow: /filler/${i}/${k}/${'z'.repeat(20)}\n`).join('');
   const bodies = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`h${i}.com`, filler(i)]));
-  it('holds while hosts come and go; a host is compiled once while cached, again after eviction', async () => {
+  it('holds while hosts come and go; a host is read once while cached, again after eviction; compiled once it brings many lines', async () => {
     const { matcher } = recording(bodies, { cacheBytes: 1 << 20 });
     const urls = Object.keys(bodies).map((host, i) => `http://${host}/${i}`);
     for (let round = 0; round < 3; round++) expect([...await matcher.checkUrls(urls)]).toEqual(urls.map(() => 2));
     const stats = matcher.stats;
     expect(stats.cacheBytes).toBeLessThanOrEqual(1 << 20);
     expect(stats.evicted).toBeGreaterThan(0);
-    expect(stats.compiled).toBe(40 + stats.evicted - (40 - stats.cachedHosts));
-    // one host over and over: compiled once
+    expect(stats.compiled + stats.direct).toBe(40 + stats.evicted - (40 - stats.cachedHosts));
+    // one host over and over: read once, answered from its body for 64 lines, then compiled once
     const one = recording(bodies, { cacheBytes: 1 << 20 });
     for (let i = 0; i < 50; i++) await one.matcher.checkUrls(['http://h1.com/1', 'http://h1.com/x']);
     expect(one.asked.length).toBe(1);
+    expect([one.matcher.stats.compiled, one.matcher.stats.direct]).toEqual([1, 0]);
   });
-  it('a chunk whose hosts do not fit together is answered in rounds: every verdict, each host compiled once', async () => {
+  it('a chunk whose hosts do not fit together is answered in rounds: every verdict, each host read once', async () => {
     const { matcher, asked } = recording(bodies, { cacheBytes: 1 << 20 });
     // each host's lines far apart: the chunk names all 40 hosts before it names any of them again
     const hosts = Object.keys(bodies);
@@ -208,7 +210,7 @@ describe('the byte budget', () => {
     expect([...verdicts]).toEqual(urls.map((url) => (url.endsWith('/other') ? 1 : 2)));
     expect(matcher.stats.evicted).toBeGreaterThan(0); // they did not fit together
     expect(asked.length).toBe(40);
-    expect(matcher.stats.compiled).toBe(40);
+    expect([matcher.stats.compiled, matcher.stats.direct]).toEqual([0, 40]);
     expect(matcher.stats.cacheBytes).toBeLessThanOrEqual(1 << 20);
   });
   it('jsonl output of such a chunk (its rule references stay valid: answered in parts instead)', async () => {
@@ -302,5 +304,57 @@ describe('many hosts = one robots.txt per host = the model', () => {
     });
     expect(latin1(result.output)).toBe(expected.map((url) => url + '\n').join(''));
     expect(result.noHostLines).toBe(300);
+  });
+});
+
+describe('direct answers (hosts answered straight from their body, assembly/direct.ts)', () => {
+  const longSegment = 'a'.repeat(2000);
+  // a '*' pattern whose segment almost matches at every place of a long path: the direct answer passes its
+  // work limit and the group is compiled instead
+  const hostile = `User-agent: *\nDisallow: /*${longSegment}b\nAllow: /ok\n`;
+  it('a host with few lines is never compiled; one that comes back past 64 lines is compiled once, in place', async () => {
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['a.test', 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\n']])) });
+    const few = ['/private/x', '/private/ok', '/private/ok/x', '/public'].map((path) => `https://a.test${path}`);
+    expect([...await matcher.checkUrls(few)]).toEqual([2, 1, 2, 1]);
+    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 0]);
+    const many = Array.from({ length: 70 }, (_, i) => `https://a.test/private/${i % 2 === 0 ? 'ok' : i}`);
+    expect([...await matcher.checkUrls(many)]).toEqual(many.map((_, i) => (i % 2 === 0 ? 1 : 2)));
+    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([0, 1]);
+    expect([...await matcher.checkUrls(few)]).toEqual([2, 1, 2, 1]);
+    expect(matcher.stats.compiled).toBe(1);
+  });
+  it('jsonl compiles a host kept raw before, so its rules can be named', async () => {
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['a.test', 'User-agent: *\nDisallow: /private\n']])) });
+    expect([...await matcher.checkUrls(['https://a.test/private/1'])]).toEqual([2]);
+    expect(matcher.stats.direct).toBe(1);
+    const result = await matcher.checkLinesFormatted(encode('https://a.test/private/2\n'), { format: 'jsonl' });
+    expect(new TextDecoder().decode(result.output)).toBe('{"input":1,"url":"https://a.test/private/2","verdict":"disallowed","rule":{"kind":"disallow","line":2,"pattern":"/private"}}\n');
+    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([0, 1]);
+  });
+  it('past its work limit a direct answer gives way to a compile: same verdicts, no hang', async () => {
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['h.test', hostile]])) });
+    const urls = [`https://h.test/${'a'.repeat(100_000)}`, `https://h.test/x${longSegment}b`, 'https://h.test/ok', `https://h.test/${'a'.repeat(50_000)}b`];
+    const expected = urls.map((url) => (modelVerdict(hostile, ['bot'], encode(url)).allowed ? 1 : 2));
+    expect(expected).toEqual([1, 2, 1, 2]);
+    expect([...await matcher.checkUrls(urls)]).toEqual(expected);
+    // the single-URL direct answer gives way the same way
+    for (const [i, url] of urls.entries()) expect(parseRobots(hostile).matcher('bot').isAllowed(url), url).toBe(expected[i] === 1);
+  });
+  it('random hosts, few lines each (raw) or many (compiled), equal the model (300 runs)', async () => {
+    const star = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$', '%2F', 'é', 'index.html'), { minLength: 1, maxLength: 6 }).map((p) => '/' + p.join(''));
+    const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), fc.oneof(star, fc.constantFrom(...paths))), { maxLength: 12 });
+    const hostBody = fc.tuple(fc.constantFrom('*', 'bot', 'other'), rules).map(([agent, list]) => `User-agent: ${agent}\n${list.map(([kind, p]) => `${kind}: ${p}`).join('\n')}\n`);
+    const path = fc.array(fc.constantFrom('/', 'a', 'b', '$', '*', '%2f', '%2F', 'é', 'index.html', '?q'), { maxLength: 8 }).map((p) => '/' + p.join(''));
+    await fc.assert(fc.asyncProperty(fc.array(hostBody, { minLength: 1, maxLength: 6 }), fc.array(fc.tuple(fc.nat(), path), { minLength: 1, maxLength: 120 }), async (bodies, picks) => {
+      const hosts = bodies.map((_, i) => `h${i}.test`);
+      const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map(hosts.map((host, i) => [host, bodies[i]]))) });
+      // host 0 gets most lines (past the direct limit when there are many), the others a few
+      const urls = picks.map(([n, p], i) => `http://${hosts[i % 3 === 0 ? 0 : n % hosts.length]}${p}`);
+      const verdicts = await matcher.checkUrls(urls);
+      urls.forEach((url, i) => {
+        const n = hosts.indexOf(url.slice('http://'.length).split('/')[0]);
+        expect(verdicts[i], `url=${url} body=${JSON.stringify(bodies[n])}`).toBe(modelVerdict(bodies[n], ['bot'], encode(url)).allowed ? 1 : 2);
+      });
+    }), { numRuns: 300 });
   });
 });

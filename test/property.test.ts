@@ -56,6 +56,8 @@ function agree(mode: RobotsMode, robots: Uint8Array, query: string[], urls: stri
     expect(explanation.allowed, context).toBe(expected.allowed);
     expect(explanation.rule === null ? null : explanation.rule.line, context).toBe(expected.line);
     expect(matcher.isAllowed(raw(u)), context).toBe(expected.allowed);
+    // a fresh matcher's first verdict comes straight from the body (assembly/direct.ts, google mode), no compile
+    expect(parseRobots(robots, { mode }).matcher(query).isAllowed(raw(u)), `first verdict ${context}`).toBe(expected.allowed);
     if (batch.has(i)) expect(batch.get(i), context).toBe(expected.allowed ? 1 : 2);
     expect(lines[i], context).toBe(expected.allowed ? 1 : 2);
   });

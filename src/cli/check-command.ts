@@ -37,11 +37,11 @@ Options:
   --max-bytes N           read at most N bytes of each robots file (default 512000, 0 = all)
   --cache-mb N            memory for compiled robots files with --robots-dir, all threads together,
                           and for the input being answered (default 64, at most 3072; least recently
-                          used hosts are dropped and compiled again when met again). Input is answered
-                          2 MiB at a time, its lines grouped by host; in random host order, up to 16 MiB
-                          at a time (at most 1/8 of the cache), so that each host is compiled at most
-                          once per window for more of its lines. For input in random order over far more
-                          hosts than fit, sort it by host first (e.g. sort -t/ -k3,3).
+                          used hosts are dropped and read again when met again). Input is answered in
+                          windows of 1/16 of the cache (4 MiB by default, 2 to 16 MiB), its lines grouped
+                          by host: a host with up to 64 lines is answered straight from its file, one
+                          with more is compiled once. For input in random order over far more hosts
+                          than fit, sort it by host first (e.g. sort -t/ -k3,3).
   --only allowed|disallowed  print just the URLs with that verdict, one per line (a filter, like grep)
   --format text|jsonl     text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding
                           rule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}
@@ -52,15 +52,15 @@ Options:
   --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable; see below)
   --host <name>           the host of --log requests whose line names none (for --robots-dir)
   --stats                 at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,
-                          peak memory, and with --robots-dir the hosts compiled, missing, evicted
-                          and cached, and the largest window
+                          peak memory, and with --robots-dir the hosts compiled, answered from their
+                          file without a compile, missing, evicted and cached, and the window
   --threads N             threads answering URLs (at most 4 per core): this one and N - 1 workers, started
                           only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
                           available cores with --robots, 1 with --robots-dir (there each thread answers
                           its own share of the hosts with its own share of --cache-mb). Output order is
                           kept.
 
-\${LOG_FORMATS_HELP}
+${LOG_FORMATS_HELP}
 
 Fetch options (with --fetch; --now also judges stored records without it):
 ${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') && !line.startsWith('                          records')).join('\n')}
@@ -178,7 +178,7 @@ function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number): str
   if (outcome.hosts !== null) {
     const hosts = outcome.hosts;
     const stored = hosts.allowAll + hosts.disallowAll > 0 ? `, ${hosts.allowAll} allow-all and ${hosts.disallowAll} disallow-all by stored outcome` : '';
-    text += `; hosts: ${hosts.compiled} compiled, ${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
+    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
   }
   if (outcome.recomputed > 0) text += `; ${outcome.recomputed} batch(es) answered again here after a worker failed`;
   return text + '\n';

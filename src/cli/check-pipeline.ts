@@ -101,8 +101,8 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const hostCounters = new Map<number, CheckOutcome['hosts'] & object>();
   /** Robots directory: the host counters of this thread and of every worker's last reply, summed. */
   const hostTotals = (): CheckOutcome['hosts'] & object => {
-    const { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies } = (here as MultiHostMatcher).stats;
-    const totals: HostCounters = { compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies };
+    const { compiled, direct, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies } = (here as MultiHostMatcher).stats;
+    const totals: HostCounters = { compiled, direct, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies };
     for (const counters of hostCounters.values()) {
       for (const name of Object.keys(totals) as (keyof HostCounters)[]) totals[name] += counters[name];
     }

@@ -23,7 +23,7 @@ Options:
                        exit 1 when the change newly disallows (or allows, or either) at least one request:
                        a CI job can gate a deploy on it
 
-\${LOG_FORMATS_HELP}
+${LOG_FORMATS_HELP}
 
 Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file errors, and with
 --fail-on when no request could be read from the input (nothing was compared).

@@ -41,6 +41,7 @@ interface CoreExports {
   extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
   originKeyOf(linePtr: number, keyPtr: number): number;
   compileRobots(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
+  answerUrlFromBody(bodyPtr: number, bodyLen: number, agentsPtr: number, urlPtr: number, urlLen: number, workPtr: number): number;
   tokenizeLines(bodyPtr: number, length: number, from: number, google: number, recordsPtr: number): number;
   bindMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
   useNfaForBulk(value: number, automatonStateLimit: number): void;
@@ -418,20 +419,56 @@ export class WasmCore {
   compileInWorkArea(body: Uint8Array, agents: Uint8Array, rfc: boolean): { address: number; length: number } {
     if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
     const bodyPtr = this.workPtr;
-    const agentsPtr = align(bodyPtr + body.length, 8);
+    const agentsPtr = align(bodyPtr + body.length + SENTINEL_SLACK, 8);
     const workPtr = align(agentsPtr + agents.length, 16);
     this.reserve(workPtr);
     this.bytes.set(body, bodyPtr);
     this.bytes.set(agents, agentsPtr);
+    return this.compileAt(bodyPtr, body.length, agentsPtr, rfc, workPtr);
+  }
+
+  /**
+   * Compiles a body that lies in linear memory already (a many-host slot's raw body, hosts-engine.ts), with
+   * the agent query at agentsPtr, into a blob at workPtr or after; returns its address and length.
+   */
+  compileAt(bodyPtr: number, bodyLength: number, agentsPtr: number, rfc: boolean, workPtr: number): { address: number; length: number } {
     let address: number;
     try {
-      address = this.exports.compileRobots(bodyPtr, body.length, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr);
+      address = this.exports.compileRobots(bodyPtr, bodyLength, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr);
     } catch (error) {
-      if (error instanceof WebAssembly.RuntimeError) throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${body.length} bytes does not compile within the WebAssembly core's memory`);
+      if (error instanceof WebAssembly.RuntimeError) throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${bodyLength} bytes does not compile within the WebAssembly core's memory`);
       throw error;
     }
     this.refreshViews();
     return { address, length: this.words[(address + HEADER_TOTAL_LENGTH) >> 2] };
+  }
+
+  /**
+   * Google mode: the verdict of one URL straight from a body (assembly/direct.ts: one tokenize pass, no
+   * compile), or 0 when that would cost more than a compile (compile then). A matcher's first URL uses it.
+   */
+  answerUrlFromBody(body: Uint8Array, agents: Uint8Array, url: string | Uint8Array): number {
+    if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
+    const urlBytes = typeof url === 'string' ? url.length * 3 : url.length;
+    if (urlBytes > MAX_BATCH_BYTES) throw tooLarge('a URL', urlBytes, MAX_BATCH_BYTES);
+    const bodyPtr = this.workPtr;
+    const agentsPtr = align(bodyPtr + body.length + SENTINEL_SLACK, 8);
+    const urlPtr = align(agentsPtr + agents.length, 8);
+    const workPtr = align(urlPtr + urlBytes + SENTINEL_SLACK, 16);
+    this.reserve(workPtr);
+    this.bytes.set(body, bodyPtr);
+    this.bytes.fill(0, bodyPtr + body.length, bodyPtr + body.length + SENTINEL_SLACK);
+    this.bytes.set(agents, agentsPtr);
+    const urlLength = typeof url === 'string' ? encoder.encodeInto(url, this.bytes.subarray(urlPtr, urlPtr + urlBytes)).written : (this.bytes.set(url, urlPtr), url.length);
+    let verdict: number;
+    try {
+      verdict = this.exports.answerUrlFromBody(bodyPtr, body.length, agentsPtr, urlPtr, urlLength, workPtr);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${body.length} bytes does not fit the WebAssembly core's memory`);
+      throw error;
+    }
+    this.refreshViews();
+    return verdict;
   }
 
   /** Compiles the rules of body for an agent query into an owned blob (a RobotsMatcher's). */

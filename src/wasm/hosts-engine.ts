@@ -23,6 +23,7 @@ import {
   HOST_SLOT_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
   SLOT_LINES, SLOT_PIN_STAMP, SLOT_GROUP_STAMP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY, GROUP_SLOT,
   GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL, VERDICT_UNSET,
+  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, type WasmCore } from './core.js';
@@ -33,7 +34,7 @@ interface HostExports {
   lastScanRuns(): number;
   groupLinesBySlot(lineCount: number, entriesPtr: number, verdictsPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
   lastNoHostLines(): number;
-  matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number): void;
+  matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number): void;
   findHostSlot(table: number, slots: number, keyPtr: number, keyLen: number): number;
   rehashHostTable(from: number, to: number, slots: number): number;
   rememberHost(table: number, slots: number, keyPtr: number, keyLen: number, slot: number): number;
@@ -101,6 +102,10 @@ export class HostEngine {
   /** Lines of the chunk that named no host (answered so far). */
   noHostLines = 0;
 
+  /** The agent query raw slots are answered for (a heap block, made by the first rawSlot), and its bytes. */
+  private agentsBlock = -1;
+  private rawAgents: Uint8Array | null = null;
+
   constructor(private readonly core: WasmCore) {
     this.exports = core.raw as unknown as HostExports;
     this.tableBlock = this.newTable(this.tableCapacity);
@@ -131,7 +136,8 @@ export class HostEngine {
 
   /** Bytes the engine's own blocks take in the heap (host table, slot table, and the chunk). */
   get ownBytes(): number {
-    return this.core.heap.size(this.tableBlock) + this.core.heap.size(this.slotsBlock) + (this.chunkBlock >= 0 ? this.core.heap.size(this.chunkBlock) : 0);
+    return this.core.heap.size(this.tableBlock) + this.core.heap.size(this.slotsBlock) + (this.chunkBlock >= 0 ? this.core.heap.size(this.chunkBlock) : 0) +
+      (this.agentsBlock >= 0 ? this.core.heap.size(this.agentsBlock) : 0);
   }
 
   /** Host table entries in use (keys remembered, with or without a matcher). */
@@ -198,19 +204,68 @@ export class HostEngine {
     // the blob lies in the work area, which starts after the heap: this allocation may have grown the heap
     // over it (its new block may overlap it), so copy from where it was, with memmove semantics
     this.core.copyWithin(this.core.heap.address(block), address, address + length);
+    this.fillSlot(slot, block, flags);
+    return slot;
+  }
+
+  /**
+   * Keeps a body (already cut to its size limit) in a new slot without compiling it: the slot's lines are
+   * answered straight from it (assembly/direct.ts) until upgradeSlot compiles it. Google mode only; one
+   * agent query per engine. Returns the slot.
+   */
+  rawSlot(body: Uint8Array, agents: Uint8Array): number {
+    if (this.rawAgents === null) {
+      this.rawAgents = agents;
+      this.agentsBlock = this.core.heap.allocate(agents.length);
+      this.core.memoryBytes().set(agents, this.core.heap.address(this.agentsBlock));
+    } else if (this.rawAgents !== agents) {
+      throw new RobotsError('INVALID_ARGUMENT', 'raw slots of one engine answer one agent query');
+    }
+    const slot = this.newSlot();
+    const block = this.core.heap.allocate(RAW_BODY_START + body.length + RAW_BODY_SLACK);
+    const address = this.core.heap.address(block);
     const bytes = this.core.memoryBytes();
+    const words = this.core.memoryWords();
+    words[address >> 2] = RAW_BODY_MAGIC;
+    words[(address + RAW_BODY_LENGTH) >> 2] = body.length;
+    bytes.set(body, address + RAW_BODY_START);
+    bytes.fill(0, address + RAW_BODY_START + body.length, address + RAW_BODY_START + body.length + RAW_BODY_SLACK);
+    this.fillSlot(slot, block, 0);
+    return slot;
+  }
+
+  /** Whether a slot holds a raw body (rawSlot) rather than a compiled matcher. */
+  isRaw(slot: number): boolean {
+    const block = this.blobBlocks[slot];
+    return block >= 0 && this.words()[this.core.heap.address(block) >> 2] === RAW_BODY_MAGIC;
+  }
+
+  /** Compiles a raw slot's body in place of it (the slot, its generation, lines and pin stay). */
+  upgradeSlot(slot: number): void {
+    const rawBlock = this.blobBlocks[slot];
+    const raw = this.core.heap.address(rawBlock);
+    const bodyLength = this.words()[(raw + RAW_BODY_LENGTH) >> 2];
+    const { address, length } = this.core.compileAt(raw + RAW_BODY_START, bodyLength, this.core.heap.address(this.agentsBlock), false, this.core.workPtr);
+    // the blob lies in the work area, after the heap: the new block may grow the heap over it (memmove)
+    const block = this.core.heap.allocate(length);
+    this.core.copyWithin(this.core.heap.address(block), address, address + length);
+    this.core.heap.free(rawBlock);
+    this.blobBlocks[slot] = block;
+    this.addressEpoch = -1;
+  }
+
+  /** A fresh slot record for a filled block: generation kept (entries that named the slot before stay stale), pinned by this scan. */
+  private fillSlot(slot: number, block: number, flags: number): void {
     this.blobBlocks[slot] = block;
     this.automatonBlocks[slot] = -1;
-    // a fresh record: generation kept (entries that named the slot before stay stale), pinned by this scan
     const record = this.slotAddress(slot);
     const words = this.core.memoryWords();
     const generation = words[(record + SLOT_GENERATION) >> 2];
-    bytes.fill(0, record, record + SLOT_SIZE);
+    this.core.memoryBytes().fill(0, record, record + SLOT_SIZE);
     words[(record + SLOT_GENERATION) >> 2] = generation;
     words[(record + SLOT_PIN_STAMP) >> 2] = this.stamp;
     words[(record + SLOT_FLAGS) >> 2] = flags;
     this.addressEpoch = -1;
-    return slot;
   }
 
   private newSlot(): number {
@@ -525,7 +580,7 @@ export class HostEngine {
     this.refreshAddresses();
     this.core.forgetBinding();
     if (explain && layout.rules === 0) throw new RobotsError('INVALID_ARGUMENT', 'the chunk was loaded without room for rule references');
-    this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.core.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.core.workPtr);
+    this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.core.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.core.workPtr, this.agentsBlock >= 0 ? this.core.heap.address(this.agentsBlock) : 0);
   }
 
   /** The chunk's verdict bytes, in input order (a copy). */
