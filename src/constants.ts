@@ -166,6 +166,8 @@ export const OUTPUT_ONLY_DISALLOWED = 2;
 // ---- limits from the specification ----
 /** The reference keeps at most this many bytes of a robots.txt line. */
 export const MAX_LINE_BYTES = 16663;
+/** Many hosts: the default budget of what cached hosts hold (MultiHostMatcher cacheBytes, check --cache-mb). */
+export const DEFAULT_CACHE_BYTES = 64 << 20;
 /** Default robots.txt size limit (500 KiB), as Google's crawler and RFC 9309 use. */
 export const DEFAULT_MAX_BYTES = 512000;
 

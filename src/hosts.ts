@@ -9,7 +9,7 @@
 // names live in the core's host table (src/wasm/hosts-engine.ts), and so does the matcher.
 import { join } from 'node:path';
 import { opendirSync } from 'node:fs';
-import { DEFAULT_MAX_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
 import { RobotsError } from './errors.js';
 import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core-node.js';
 import { HostEngine } from './wasm/hosts-engine.js';
@@ -120,7 +120,7 @@ export interface HostChunkFormat {
   into?: Uint8Array | null;
 }
 
-export const DEFAULT_CACHE_BYTES = 64 << 20;
+export { DEFAULT_CACHE_BYTES };
 /** Bytes counted per cached host besides its heap blocks: its numbers in typed arrays and the clock. */
 const HOST_COST_BYTES = 32;
 /**

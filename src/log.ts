@@ -18,6 +18,7 @@ import {
   CHAR_LF,
 } from './constants.js';
 import { core, type LogTargets } from './wasm/core-node.js';
+import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from './log-fields.js';
 import { RobotsError } from './errors.js';
 import { originOf, type UrlOrigin } from './url-model.js';
 
@@ -48,35 +49,7 @@ export interface LogRequest {
 }
 
 /** Keys of a JSON lines log (dotted paths reach nested objects: `httpRequest.requestUrl`). */
-export interface LogFieldNames {
-  /** The request target (path and query, or an absolute URL), or a `"GET /path HTTP/1.1"` request line. */
-  target?: string;
-  /** The query, appended with `?` to a target that has none. */
-  query?: string;
-  host?: string;
-  userAgent?: string;
-  time?: string;
-  method?: string;
-  status?: string;
-  client?: string;
-  referer?: string;
-}
-
-/** The keys tried, in order, for a JSON field not configured (nginx log_format escape=json, GCP, Caddy, ECS). */
-export const DEFAULT_JSON_FIELDS: Readonly<Record<keyof LogFieldNames, readonly string[]>> = {
-  target: ['request_uri', 'uri', 'url', 'path', 'request_url', 'httpRequest.requestUrl', 'request.uri', 'url.original', 'request'],
-  query: ['query_string', 'args', 'query', 'url.query'],
-  host: ['host', 'http_host', 'vhost', 'server_name', 'hostname', 'request.host', 'url.domain'],
-  userAgent: ['http_user_agent', 'user_agent', 'userAgent', 'ua', 'agent', 'httpRequest.userAgent', 'user_agent.original', 'request.headers.User-Agent'],
-  time: ['time_iso8601', 'time_local', 'time', 'timestamp', '@timestamp', 'ts', 'date'],
-  method: ['request_method', 'method', 'httpRequest.requestMethod', 'request.method', 'http.request.method'],
-  status: ['status', 'status_code', 'statusCode', 'httpRequest.status', 'http.response.status_code'],
-  client: ['remote_addr', 'client_ip', 'client', 'ip', 'httpRequest.remoteIp', 'request.remote_ip', 'source.ip'],
-  referer: ['http_referer', 'referer', 'referrer', 'httpRequest.referer'],
-};
-
-/** The names JSON fields may be given by (--log-field name=key). */
-export const LOG_FIELD_NAMES = Object.keys(DEFAULT_JSON_FIELDS) as (keyof LogFieldNames)[];
+export { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from './log-fields.js';
 
 /** CloudFront's documented field order, used when a file has no `#Fields` line. */
 const CLOUDFRONT_FIELDS = [

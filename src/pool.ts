@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type { Piscina } from 'piscina';
 import { OUTPUT_ALL } from './constants.js';
+import { maxThreads } from './threads.js';
 import { RobotsError } from './errors.js';
 import { wasmModule } from './wasm/core-node.js';
 import type { RobotsMatcher } from './matcher.js';
@@ -126,9 +127,7 @@ export interface PoolOptions {
 const DEFAULT_WORKER = import.meta.url.endsWith('.ts') ? new URL('../dist/src/worker.js', import.meta.url) : new URL('./worker.js', import.meta.url);
 
 /** Upper bound of worker threads: a few per core (a typo such as --threads 99999999 must not exhaust memory). */
-export function maxThreads(): number {
-  return 4 * availableParallelism();
-}
+export { maxThreads };
 
 function checkThreads(threads: number): void {
   if (!Number.isInteger(threads) || threads < 1 || threads > maxThreads()) {

@@ -10,12 +10,12 @@
 // is compiled in two threads.
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, VERDICT_ALLOWED, CHAR_LF } from '../constants.js';
 import { core } from '../wasm/core-node.js';
-import { MultiHostMatcher, robotsFromDirectory, type RobotsSource } from '../hosts.js';
-import { RobotsPool, HostShardPool, SharedSlotRing, type SharedSlot, type HostsSpec, type HostCounters, type OutputFormat, type LinesResult } from '../pool.js';
+import type { MultiHostMatcher, RobotsSource } from '../hosts.js';
+import type { RobotsPool, HostShardPool, SharedSlotRing, SharedSlot, HostsSpec, HostCounters, OutputFormat, LinesResult } from '../pool.js';
 import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './lines.js';
 import type { RobotsMatcher } from '../matcher.js';
 import type { Writable } from 'node:stream';
-import { logTargetsOfChunk, firstRelativeLine, hostUnknownError, type LogLineReader } from '../log.js';
+import type { LogLineReader } from '../log.js';
 
 /**
  * Start workers once this much input is known to come. With one robots.txt a line costs a quarter of a
@@ -112,7 +112,11 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   /** What workers answer: text output is made here from their verdicts (one formatter pass over the chunk). */
   const workerFormat = plan.format === 'text' ? 'none' : plan.format;
   const matcher = plan.target.kind === 'robots' ? plan.target.matcher : null;
-  const here = spec !== null ? new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
+  // the many-host matcher is loaded only when used (check's start-up stays at node's)
+  const hostsModule = spec !== null ? await import('../hosts.js') : null;
+  const here = hostsModule !== null && spec !== null ? new hostsModule.MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? hostsModule.robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
+  // the log reader's functions are loaded only with --log
+  const logModule = plan.log !== null ? await import('../log.js') : null;
   const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
   const workerCount = plan.threads - 1;
   // chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a
@@ -124,22 +128,23 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   let queuedInWorkers = 0;
   const windowBytes = spec !== null ? hostsWindowBytes(spec.cacheBytes) : CHUNK_BYTES;
 
-  const startWorkers = (): void => {
+  const startWorkers = async (): Promise<void> => {
     if (workerCount < 1 || pools.robots !== null || pools.shards !== null) return;
+    const poolModule = await import('../pool.js'); // worker threads: loaded only when they start
     if (spec !== null) {
       // --cache-mb bounds the whole run's cache memory: a worker's own memory (its JavaScript isolate and
       // WebAssembly instance, about 20 MiB) is paid from it, the rest is shared evenly by the threads
       const share = Math.max(1 << 20, Math.floor((spec.cacheBytes - workerCount * WORKER_OVERHEAD_BYTES) / plan.threads));
-      pools.shards = new HostShardPool(workerCount, { ...spec, cacheBytes: share });
+      pools.shards = new poolModule.HostShardPool(workerCount, { ...spec, cacheBytes: share });
       (here as MultiHostMatcher).setBudget(share);
     } else {
-      pools.robots = new RobotsPool({ threads: workerCount });
-      pools.ring = new SharedSlotRing(window + 2, CHUNK_BYTES);
+      pools.robots = new poolModule.RobotsPool({ threads: workerCount });
+      pools.ring = new poolModule.SharedSlotRing(window + 2, CHUNK_BYTES);
       pools.robots.ready().then(() => { pools.ready = true; }, () => undefined);
     }
   };
   const workersAfter = spec !== null ? HOSTS_WORKERS_AFTER_BYTES : WORKERS_AFTER_BYTES;
-  if (plan.inputBytes !== null && plan.inputBytes >= workersAfter) startWorkers();
+  if (plan.inputBytes !== null && plan.inputBytes >= workersAfter) await startWorkers();
 
   /** Answers URL lines on this thread. */
   const answerHere = async (urls: Uint8Array, firstNumber: number, numbers: Uint32Array | null): Promise<Answer> => {
@@ -273,12 +278,13 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       }
       outcome.chunks++;
       bytesRead += chunk.length;
-      if (bytesRead >= workersAfter) startWorkers();
+      if (bytesRead >= workersAfter) await startWorkers();
       let urls = chunk;
       let numbers: Uint32Array | null = null;
       const firstNumber = inputLine;
       if (plan.log !== null) {
-        const targets = logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
+        const log = logModule as typeof import('../log.js');
+        const targets = log.logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
         for (const line of targets.malformedLines) {
           if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: line ${line}: not an access log line with a request target: skipped\n`);
           reportedLogErrors++;
@@ -286,8 +292,8 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         outcome.malformed += targets.malformed;
         // one robots.txt per host: a line whose host is unknown stops the run (as audit does), never a guess
         if (spec !== null && defaultHost === null) {
-          const relative = firstRelativeLine(targets.urls);
-          if (relative >= 0) throw hostUnknownError(`line ${targets.numbers[relative]}`, null);
+          const relative = log.firstRelativeLine(targets.urls);
+          if (relative >= 0) throw log.hostUnknownError(`line ${targets.numbers[relative]}`, null);
         }
         inputLine += targets.lines;
         urls = targets.urls;

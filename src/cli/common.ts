@@ -6,7 +6,7 @@ import { parseRobots, type RobotsTxt, type RobotsMode } from '../robots.js';
 import { agentWarning } from '../crawlers.js';
 import { DEFAULT_MAX_BYTES } from '../constants.js';
 import { fileError, readFileBounded, readLimit } from '../robots-file.js';
-import { LOG_FIELD_NAMES, type LogFieldNames } from '../log.js';
+import { LOG_FIELD_NAMES, type LogFieldNames } from '../log-fields.js';
 
 export { fileError };
 

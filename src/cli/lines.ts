@@ -3,9 +3,8 @@
 import { once } from 'node:events';
 import { open, type FileHandle } from 'node:fs/promises';
 import { read as readCallback, createReadStream, fstatSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import type { Writable } from 'node:stream';
+import type { Writable, Transform } from 'node:stream';
 import { CHAR_LF } from '../constants.js';
 import { fileError } from './common.js';
 import { RobotsError } from '../errors.js';
@@ -51,8 +50,7 @@ function fdSource(fd: number, handle: FileHandle | null, head: Uint8Array): Byte
 }
 
 /** Decompressed bytes of a gzip fd (the head already read is fed first). */
-function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array): ByteSource {
-  const gunzip = createGunzip();
+function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array, gunzip: Transform): ByteSource {
   gunzip.write(head);
   const raw = createReadStream('', { fd, autoClose: false, highWaterMark: CHUNK_BYTES });
   raw.pipe(gunzip);
@@ -142,7 +140,8 @@ export class LineReader {
         size = null;
       }
     }
-    return new LineReader(gzip ? gzipSource(fd, handle, start) : fdSource(fd, handle, start), size, path ?? '-', what, gzip);
+    // node:zlib is loaded only for gzip input
+    return new LineReader(gzip ? gzipSource(fd, handle, start, (await import('node:zlib')).createGunzip()) : fdSource(fd, handle, start), size, path ?? '-', what, gzip);
   }
 
   /**

@@ -417,14 +417,25 @@ export class WasmCore {
    * area; returns its address and length (valid until the next call). body is already cut to maxBytes.
    */
   compileInWorkArea(body: Uint8Array, agents: Uint8Array, rfc: boolean): { address: number; length: number } {
+    const { bodyPtr, agentsPtr, after } = this.stageBody(body, agents, 0);
+    return this.compileAt(bodyPtr, body.length, agentsPtr, rfc, align(after, 16));
+  }
+
+  /**
+   * Copies a body (with SENTINEL_SLACK zero bytes after it: the tokenizer reads ahead) and an agent query
+   * into the work area, with `extra` bytes reserved after them; returns their addresses and where the
+   * extra bytes start.
+   */
+  private stageBody(body: Uint8Array, agents: Uint8Array, extra: number): { bodyPtr: number; agentsPtr: number; after: number } {
     if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
     const bodyPtr = this.workPtr;
     const agentsPtr = align(bodyPtr + body.length + SENTINEL_SLACK, 8);
-    const workPtr = align(agentsPtr + agents.length, 16);
-    this.reserve(workPtr);
+    const after = align(agentsPtr + agents.length, 8);
+    this.reserve(after + extra);
     this.bytes.set(body, bodyPtr);
+    this.bytes.fill(0, bodyPtr + body.length, bodyPtr + body.length + SENTINEL_SLACK);
     this.bytes.set(agents, agentsPtr);
-    return this.compileAt(bodyPtr, body.length, agentsPtr, rfc, workPtr);
+    return { bodyPtr, agentsPtr, after };
   }
 
   /**
@@ -448,17 +459,10 @@ export class WasmCore {
    * compile), or 0 when that would cost more than a compile (compile then). A matcher's first URL uses it.
    */
   answerUrlFromBody(body: Uint8Array, agents: Uint8Array, url: string | Uint8Array): number {
-    if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
     const urlBytes = typeof url === 'string' ? url.length * 3 : url.length;
     if (urlBytes > MAX_BATCH_BYTES) throw tooLarge('a URL', urlBytes, MAX_BATCH_BYTES);
-    const bodyPtr = this.workPtr;
-    const agentsPtr = align(bodyPtr + body.length + SENTINEL_SLACK, 8);
-    const urlPtr = align(agentsPtr + agents.length, 8);
+    const { bodyPtr, agentsPtr, after: urlPtr } = this.stageBody(body, agents, urlBytes + SENTINEL_SLACK + 16);
     const workPtr = align(urlPtr + urlBytes + SENTINEL_SLACK, 16);
-    this.reserve(workPtr);
-    this.bytes.set(body, bodyPtr);
-    this.bytes.fill(0, bodyPtr + body.length, bodyPtr + body.length + SENTINEL_SLACK);
-    this.bytes.set(agents, agentsPtr);
     const urlLength = typeof url === 'string' ? encoder.encodeInto(url, this.bytes.subarray(urlPtr, urlPtr + urlBytes)).written : (this.bytes.set(url, urlPtr), url.length);
     let verdict: number;
     try {
