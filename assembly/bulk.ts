@@ -8,7 +8,7 @@
 import {
   CHAR_LF, CHAR_CR, CHAR_SLASH, CHAR_QUESTION, CHAR_SEMICOLON, CHAR_COLON, CHAR_HASH, CHAR_NUL,
   VERDICT_UNSET, VERDICT_ALLOWED, VERDICT_DISALLOWED, RULE_PATTERN_LENGTH, RULE_SIZE, HEADER_PATTERNS_OFFSET,
-  RULE_REF_RECORD, RULE_REF_PATTERNS,
+  RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_VALUE,
 } from "../src/constants";
 import { matchUrl, matchPath, bestAllowRule, bestDisallowRule } from "./match";
 import {
@@ -42,6 +42,7 @@ export function storeRuleRef(ref: usize): void {
   if (decidingRule == NO_RULE) {
     store<u32>(ref + RULE_REF_RECORD, 0);
     store<u32>(ref + RULE_REF_PATTERNS, 0);
+    store<u32>(ref + RULE_REF_VALUE, 0);
   } else {
     store<u32>(ref + RULE_REF_RECORD, <u32>(rulesBase + <usize>decidingRule * RULE_SIZE));
     store<u32>(ref + RULE_REF_PATTERNS, <u32>(blobBase + <usize>load<u32>(blobBase + HEADER_PATTERNS_OFFSET)));

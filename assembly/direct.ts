@@ -17,7 +17,9 @@
 // pattern ends in '$'): at most |pattern| x |path| byte reads, charged as they go, plus one pass over the
 // path per segment.
 import {
-  RULE_INPUT_KIND, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE, RULE_KIND_ALLOW, MAX_LINE_BYTES,
+  RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE, RULE_KIND_ALLOW, MAX_LINE_BYTES,
+  RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_REF_VALUE_LENGTH, RULE_REF_VALUE_KIND,
+  RULE_REF_VALUE_DERIVED, RULE_REF_SIZE,
   CHAR_ASTERISK, CHAR_SLASH, CHAR_DOLLAR, CHAR_PERCENT, VERDICT_ALLOWED, VERDICT_DISALLOWED,
 } from "../src/constants";
 import { selectRules, selectedRules } from "./select";
@@ -42,7 +44,11 @@ const PATH_LENGTH: usize = 4; // u32
 const PATH_ALLOW: usize = 8; // i32 priority of the longest matching allow pattern, -1 = none
 const PATH_DISALLOW: usize = 12; // i32, the same for disallow
 const PATH_LINE: usize = 16; // u32: the line's index in the chunk (its verdict's place)
-const PATH_SIZE: usize = 20;
+const PATH_ALLOW_RULE: usize = 20; // u32: the rule behind PATH_ALLOW (its index among the selected rules | DERIVED_RULE when its index.htm rule matched)
+const PATH_DISALLOW_RULE: usize = 24; // u32, the same for PATH_DISALLOW
+const PATH_SIZE: usize = 28;
+/** Marks a rule tag whose index.htm rule (not its own pattern) matched. */
+const DERIVED_RULE: u32 = 0x80000000;
 /** Readable bytes after each path and pattern (8-byte loads may read past the end). */
 const SLACK: usize = 16;
 
@@ -118,10 +124,17 @@ function starPatternMatches(pattern: usize, key: usize, anchored: bool, firstSta
   }
 }
 
-/** Records a matching pattern of a kind for a path: the longer one wins (equal: the earlier, already there). */
-@inline function recordMatch(record: usize, kind: i32, priority: i32): void {
-  const field = record + (kind == RULE_KIND_ALLOW ? PATH_ALLOW : PATH_DISALLOW);
-  if (priority > load<i32>(field)) store<i32>(field, priority);
+/**
+ * Records a matching pattern of a kind for a path, with its rule tag: the longer one wins (equal: the
+ * earlier line, already there: rules come in file order, a rule's index.htm rule right after it).
+ */
+@inline function recordMatch(record: usize, kind: i32, priority: i32, rule: u32): void {
+  const allow = kind == RULE_KIND_ALLOW;
+  const field = record + (allow ? PATH_ALLOW : PATH_DISALLOW);
+  if (priority > load<i32>(field)) {
+    store<i32>(field, priority);
+    store<u32>(record + (allow ? PATH_ALLOW_RULE : PATH_DISALLOW_RULE), rule);
+  }
 }
 
 /** Lexicographic order of two byte strings (unsigned bytes; a proper prefix first): <0, 0 or >0. Charged. */
@@ -141,12 +154,14 @@ function compareBytes(a: usize, aLength: usize, b: usize, bLength: usize): i32 {
 }
 
 /**
- * Sorts the path records by path (a stable bottom-up merge sort; scratch: room for as many records), so
- * that the paths a pattern's literal prefix starts are one run: O(n log n) comparisons.
+ * Sorts the path records by path, so that the paths a pattern's literal prefix starts are one run: a stable
+ * bottom-up merge sort of their addresses (u32), O(n log n) comparisons, then the records moved once.
+ * Scratch: count x (8 + PATH_SIZE) bytes.
  */
 function sortPaths(pathsPtr: usize, count: u32, scratch: usize): void {
-  let from = pathsPtr;
-  let to = scratch;
+  let from = scratch;
+  let to = scratch + <usize>count * 4;
+  for (let k: u32 = 0; k < count; k++) store<u32>(from + <usize>k * 4, <u32>(pathsPtr + <usize>k * PATH_SIZE));
   for (let width: u32 = 1; width < count; width <<= 1) {
     for (let left: u32 = 0; left < count; left += width << 1) {
       const middle = min(left + width, count);
@@ -154,26 +169,38 @@ function sortPaths(pathsPtr: usize, count: u32, scratch: usize): void {
       let i = left;
       let j = middle;
       let k = left;
+      // runs already in order (input sorted by host is often sorted by path too): one comparison, one copy
+      if (middle < right) {
+        const last = <usize>load<u32>(from + <usize>(middle - 1) * 4);
+        const next = <usize>load<u32>(from + <usize>middle * 4);
+        if (compareBytes(pathStart(next), pathLengthOf(next), pathStart(last), pathLengthOf(last)) >= 0) {
+          memory.copy(to + <usize>left * 4, from + <usize>left * 4, <usize>(right - left) * 4);
+          continue;
+        }
+      }
       while (i < middle && j < right) {
-        const a = from + <usize>i * PATH_SIZE;
-        const b = from + <usize>j * PATH_SIZE;
+        const a = <usize>load<u32>(from + <usize>i * 4);
+        const b = <usize>load<u32>(from + <usize>j * 4);
         if (compareBytes(pathStart(b), pathLengthOf(b), pathStart(a), pathLengthOf(a)) < 0) {
-          memory.copy(to + <usize>k * PATH_SIZE, b, PATH_SIZE);
+          store<u32>(to + <usize>k * 4, <u32>b);
           j++;
         } else {
-          memory.copy(to + <usize>k * PATH_SIZE, a, PATH_SIZE);
+          store<u32>(to + <usize>k * 4, <u32>a);
           i++;
         }
         k++;
       }
-      if (i < middle) memory.copy(to + <usize>k * PATH_SIZE, from + <usize>i * PATH_SIZE, <usize>(middle - i) * PATH_SIZE);
-      else if (j < right) memory.copy(to + <usize>k * PATH_SIZE, from + <usize>j * PATH_SIZE, <usize>(right - j) * PATH_SIZE);
+      if (i < middle) memory.copy(to + <usize>k * 4, from + <usize>i * 4, <usize>(middle - i) * 4);
+      else if (j < right) memory.copy(to + <usize>k * 4, from + <usize>j * 4, <usize>(right - j) * 4);
     }
     const swap = from;
     from = to;
     to = swap;
   }
-  if (from != pathsPtr) memory.copy(pathsPtr, from, <usize>count * PATH_SIZE);
+  // the records in sorted order after the address lists, then back in place
+  const sorted = scratch + <usize>count * 8;
+  for (let k: u32 = 0; k < count; k++) memory.copy(sorted + <usize>k * PATH_SIZE, <usize>load<u32>(from + <usize>k * 4), PATH_SIZE);
+  memory.copy(pathsPtr, sorted, <usize>count * PATH_SIZE);
 }
 
 /** The first sorted path in [low, high) that is not below prefix[0, length): the paths that start with it follow from there. */
@@ -196,7 +223,7 @@ function firstPathFrom(pathsPtr: usize, low: u32, high: u32, prefix: usize, leng
  * One normalised pattern against the sorted paths: only the run of paths that start with its bytes before
  * the first '*' (found by binary search) can match. False when the work limit was passed.
  */
-function matchPattern(kind: i32, pattern: usize, length: usize, pathsPtr: usize, pathCount: u32): bool {
+function matchPattern(kind: i32, rule: u32, pattern: usize, length: usize, pathsPtr: usize, pathCount: u32): bool {
   const key = patternKeyLength(pattern, length);
   const anchored = key != length;
   const firstStar = nextStar(pattern, 0, key);
@@ -215,12 +242,12 @@ function matchPattern(kind: i32, pattern: usize, length: usize, pathsPtr: usize,
     if (!startsWith(record, pattern, firstStar)) break;
     if (firstStar == key) {
       // no '*': the prefix is the pattern (with '$': the whole path)
-      if (!anchored || pathLengthOf(record) == key) recordMatch(record, kind, priority);
+      if (!anchored || pathLengthOf(record) == key) recordMatch(record, kind, priority, rule);
       continue;
     }
     const matched = starPatternMatches(pattern, key, anchored, firstStar, pathStart(record), pathLengthOf(record));
     if (matched < 0) return false;
-    if (matched == 1) recordMatch(record, kind, priority);
+    if (matched == 1) recordMatch(record, kind, priority, rule);
     if (work > workLimit) return false;
   }
   return work <= workLimit;
@@ -347,11 +374,11 @@ function matchRulesAgainstPaths(bodyPtr: usize, bodyLen: usize, agentsPtr: usize
     if (cannotMatch(input, kind)) continue;
     const length = normalizeRuleValue(input, false, pattern);
     memory.fill(pattern + length, 0, SLACK);
-    if (!matchPattern(kind, pattern, length, pathsPtr, pathCount)) return false;
+    if (!matchPattern(kind, r, pattern, length, pathsPtr, pathCount)) return false;
     const derivedLength = writeIndexHtmRule(kind, false, pattern, length, derived);
     if (derivedLength > 0) {
       memory.fill(derived + derivedLength, 0, SLACK);
-      if (!matchPattern(kind, derived, derivedLength, pathsPtr, pathCount)) return false;
+      if (!matchPattern(kind, r | DERIVED_RULE, derived, derivedLength, pathsPtr, pathCount)) return false;
     }
   }
   return true;
@@ -375,20 +402,48 @@ function addPath(record: usize, line: u32, urlPtr: usize, urlEnd: usize, dst: us
   store<i32>(record + PATH_ALLOW, -1);
   store<i32>(record + PATH_DISALLOW, -1);
   store<u32>(record + PATH_LINE, line);
+  store<u32>(record + PATH_ALLOW_RULE, 0);
+  store<u32>(record + PATH_DISALLOW_RULE, 0);
   return alignUp(dst + length + SLACK, 8);
 }
 
 /**
+ * Explain mode: the rule reference (RULE_REF_*) of a path record whose rules were matched: the raw value of
+ * the deciding rule in the body (the one the compiled matcher names: the longest match of the deciding kind,
+ * the earlier line on ties; a priority-0 allow decides nothing), or none.
+ */
+function storeDirectRuleRef(record: usize, ref: usize): void {
+  store<u32>(ref + RULE_REF_RECORD, 0);
+  store<u32>(ref + RULE_REF_PATTERNS, 0);
+  let tag: u32 = 0;
+  let decided = true;
+  if (verdictOfPath(record) == VERDICT_DISALLOWED) tag = load<u32>(record + PATH_DISALLOW_RULE);
+  else if (load<i32>(record + PATH_ALLOW) > 0) tag = load<u32>(record + PATH_ALLOW_RULE);
+  else decided = false;
+  if (!decided) {
+    store<u32>(ref + RULE_REF_VALUE, 0);
+    return;
+  }
+  const input = selectedRules + <usize>(tag & ~DERIVED_RULE) * RULE_INPUT_SIZE;
+  store<u32>(ref + RULE_REF_VALUE, load<u32>(input + RULE_INPUT_VALUE_PTR));
+  store<u32>(ref + RULE_REF_VALUE_LINE, load<u32>(input + RULE_INPUT_LINE));
+  store<u16>(ref + RULE_REF_VALUE_LENGTH, <u16>load<u32>(input + RULE_INPUT_VALUE_LEN));
+  store<u8>(ref + RULE_REF_VALUE_KIND, <u8>load<i32>(input + RULE_INPUT_KIND));
+  store<u8>(ref + RULE_REF_VALUE_DERIVED, (tag & DERIVED_RULE) != 0 ? 1 : 0);
+}
+
+/**
  * Google mode: the verdicts of `count` lines of a chunk (line i starts at inputPtr + lineStarts[i], and its
- * index is orderPtr[first + k]) straight from a robots.txt body: verdicts go to verdictsPtr + i. Returns
- * false, with no verdict written, when the work limit was passed or the lines are more than
+ * index is orderPtr[first + k]) straight from a robots.txt body: verdicts go to verdictsPtr + i, and with
+ * rulesPtr != 0 (explain mode) rule references to rulesPtr + i x RULE_REF_SIZE (they point into the body).
+ * Returns false, with nothing written, when the work limit was passed or the lines are more than
  * MAX_DIRECT_PATHS (the caller compiles the body).
  */
-export function answerLinesFromBody(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, inputPtr: usize, lineStartsPtr: usize, orderPtr: usize, first: u32, count: u32, verdictsPtr: usize, workPtr: usize): bool {
+export function answerLinesFromBody(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, inputPtr: usize, lineStartsPtr: usize, orderPtr: usize, first: u32, count: u32, verdictsPtr: usize, rulesPtr: usize, workPtr: usize): bool {
   if (count > MAX_DIRECT_PATHS) return false;
   const pathsPtr = alignUp(workPtr, 16);
   const sortScratch = pathsPtr + <usize>count * PATH_SIZE;
-  let bytes = sortScratch + <usize>count * PATH_SIZE;
+  let bytes = sortScratch + <usize>count * (8 + PATH_SIZE);
   ensureCapacity(bytes);
   for (let k: u32 = 0; k < count; k++) {
     const i = load<u32>(orderPtr + <usize>(first + k) * 4);
@@ -400,7 +455,9 @@ export function answerLinesFromBody(bodyPtr: usize, bodyLen: usize, agentsPtr: u
   if (!matchRulesAgainstPaths(bodyPtr, bodyLen, agentsPtr, pathsPtr, count, bytes)) return false;
   for (let k: u32 = 0; k < count; k++) {
     const record = pathsPtr + <usize>k * PATH_SIZE;
-    store<u8>(verdictsPtr + <usize>load<u32>(record + PATH_LINE), <u8>verdictOfPath(record));
+    const line = <usize>load<u32>(record + PATH_LINE);
+    store<u8>(verdictsPtr + line, <u8>verdictOfPath(record));
+    if (rulesPtr != 0) storeDirectRuleRef(record, rulesPtr + line * RULE_REF_SIZE);
   }
   return true;
 }

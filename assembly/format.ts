@@ -7,8 +7,11 @@
 import {
   CHAR_LF, CHAR_TAB, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED,
   RULE_KIND, RULE_KIND_ALLOW, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_DERIVED, RULE_SIZE, RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_SIZE,
+  RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_REF_VALUE_LENGTH, RULE_REF_VALUE_KIND, RULE_REF_VALUE_DERIVED,
+  RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE,
 } from "../src/constants";
 import { findLf, urlEndOfLine } from "./bulk";
+import { normalizeRuleValue } from "./compile";
 
 // Verdict prefixes of the text output, stored as little-endian words.
 const ALLOWED_WORD: u64 = 0x096465776f6c6c61; // "allowed\t"
@@ -238,13 +241,18 @@ export function lastJsonlInputEnd(): usize {
   return jsonlInputEnd;
 }
 
+/** A rule input record for the raw value being normalised (normalizeRuleValue reads one). */
+const rawValueInput = memory.data(RULE_INPUT_SIZE);
+
 /**
  * jsonl for lineCount LF-separated lines from inputPtr (an LF sentinel after them), with their verdicts and
  * rule references (RULE_REF_SIZE each) in input order. Input numbers: numbersPtr[i] (u32), or firstNumber + i
  * when numbersPtr is 0. Writes into [outputPtr, outputEnd) and stops before a line that might not fit:
- * lastJsonlLines and lastJsonlInputEnd say how far it got. Returns the output length.
+ * lastJsonlLines and lastJsonlInputEnd say how far it got. A rule named by its raw value (a direct answer)
+ * is normalised at scratchPtr (JSONL_SCRATCH_BYTES) and printed as the compiled matcher prints its pattern.
+ * Returns the output length.
  */
-export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, rulesPtr: usize, numbersPtr: usize, firstNumber: u32, outputPtr: usize, outputEnd: usize, filter: i32): usize {
+export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, rulesPtr: usize, numbersPtr: usize, firstNumber: u32, outputPtr: usize, outputEnd: usize, filter: i32, scratchPtr: usize): usize {
   let p = inputPtr;
   let out = outputPtr;
   let i: u32 = 0;
@@ -256,12 +264,33 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
       continue;
     }
     const urlStop = urlEndOfLine(p, stop);
-    let rule = load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_RECORD);
+    const ref = rulesPtr + <usize>i * RULE_REF_SIZE;
+    let rule = <usize>load<u32>(ref + RULE_REF_RECORD);
+    const rawValue = rule == 0 ? <usize>load<u32>(ref + RULE_REF_VALUE) : 0;
+    const named = rule != 0 || rawValue != 0;
     // GoogleOnly: an allow rule made by the index.htm rule (`<dir>/$`) is shown as the line's own pattern
     // (its source rule, the record just before it), flagged "indexHtmRule": the line named says what it says
-    const derived = rule != 0 && load<u16>(<usize>rule + RULE_DERIVED) == 1;
-    if (derived) rule -= <u32>RULE_SIZE;
-    const patternLength: usize = rule != 0 ? <usize>load<u32>(<usize>rule + RULE_PATTERN_LENGTH) : 0;
+    let derived = false;
+    let kind: i32 = 0;
+    let ruleLine: u32 = 0;
+    let pattern: usize = 0;
+    let patternLength: usize = 0;
+    if (rule != 0) {
+      derived = load<u16>(rule + RULE_DERIVED) == 1;
+      if (derived) rule -= RULE_SIZE;
+      kind = <i32>load<u16>(rule + RULE_KIND);
+      ruleLine = load<u32>(rule + RULE_LINE);
+      pattern = <usize>load<u32>(ref + RULE_REF_PATTERNS) + <usize>load<u32>(rule + RULE_PATTERN_OFFSET);
+      patternLength = <usize>load<u32>(rule + RULE_PATTERN_LENGTH);
+    } else if (rawValue != 0) {
+      derived = load<u8>(ref + RULE_REF_VALUE_DERIVED) == 1;
+      kind = <i32>load<u8>(ref + RULE_REF_VALUE_KIND);
+      ruleLine = load<u32>(ref + RULE_REF_VALUE_LINE);
+      store<u32>(rawValueInput + RULE_INPUT_VALUE_PTR, <u32>rawValue);
+      store<u32>(rawValueInput + RULE_INPUT_VALUE_LEN, <u32>load<u16>(ref + RULE_REF_VALUE_LENGTH));
+      pattern = scratchPtr;
+      patternLength = normalizeRuleValue(rawValueInput, false, pattern);
+    }
     if (out + JSONL_LINE_OVERHEAD + 6 * (urlStop - p) + 6 * patternLength > outputEnd) break;
     out = writeConstant(out, INPUT_OPEN);
     out = writeDecimal(out, numbersPtr != 0 ? load<u32>(numbersPtr + <usize>i * 4) : firstNumber + i);
@@ -270,14 +299,12 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
     out = writeJsonStringBody(out, p, urlStop, utf8);
     out = utf8 ? writeConstant(out, URL_CLOSE) : writeConstant(out, URL_CLOSE_LATIN1);
     out = verdict == VERDICT_ALLOWED ? writeConstant(out, ALLOWED_RULE) : writeConstant(out, DISALLOWED_RULE);
-    if (rule == 0) {
+    if (!named) {
       out = writeConstant(out, NO_RULE_TEXT);
     } else {
-      const record = <usize>rule;
-      out = load<u16>(record + RULE_KIND) == RULE_KIND_ALLOW ? writeConstant(out, ALLOW_LINE) : writeConstant(out, DISALLOW_LINE);
-      out = writeDecimal(out, load<u32>(record + RULE_LINE));
+      out = kind == RULE_KIND_ALLOW ? writeConstant(out, ALLOW_LINE) : writeConstant(out, DISALLOW_LINE);
+      out = writeDecimal(out, ruleLine);
       out = writeConstant(out, PATTERN_OPEN);
-      const pattern = <usize>load<u32>(rulesPtr + <usize>i * RULE_REF_SIZE + RULE_REF_PATTERNS) + <usize>load<u32>(record + RULE_PATTERN_OFFSET);
       out = writeJsonStringBody(out, pattern, pattern + patternLength, isUtf8(pattern, pattern + patternLength));
       out = writeConstant(out, derived ? INDEX_HTML_CLOSE : PATTERN_CLOSE);
     }

@@ -423,31 +423,35 @@ export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr:
  * lineStartsPtr, offsets from inputPtr; an LF sentinel after the chunk); the verdict of line i goes to
  * verdictsPtr + i, and with rulesPtr != 0 (explain mode) its rule reference to rulesPtr + i x RULE_REF_SIZE
  * (none for the missing-policy slot). Counts each slot's lines (SLOT_LINES). A slot holding a raw body
- * (RAW_BODY_MAGIC) answers its lines straight from it (direct.ts) for agentsPtr's query.
+ * (RAW_BODY_MAGIC) answers its lines straight from it (direct.ts) for agentsPtr's query. Starts at group
+ * firstGroup; returns groupCount, or in explain mode the first raw group whose direct answer passed its work
+ * limit (nothing written for it: the caller compiles its slot in place, then calls again from there).
  */
-export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: usize, groupCount: u32, orderPtr: usize, slots: usize, verdictsPtr: usize, rulesPtr: usize, scratchPtr: usize, agentsPtr: usize): void {
+export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: usize, groupCount: u32, orderPtr: usize, slots: usize, verdictsPtr: usize, rulesPtr: usize, scratchPtr: usize, agentsPtr: usize, firstGroup: u32): u32 {
   const explain = rulesPtr != 0;
-  for (let g: u32 = 0; g < groupCount; g++) {
+  for (let g = firstGroup; g < groupCount; g++) {
     const record = groupsPtr + <usize>g * GROUP_SIZE;
     const slot = slotAddress(slots, load<u32>(record + GROUP_SLOT));
     const start = load<u32>(record + GROUP_START);
     const count = load<u32>(record + GROUP_COUNT);
     const block = <usize>load<u32>(slot + SLOT_BLOB_PTR);
     if (load<u32>(block) == RAW_BODY_MAGIC) {
-      // a raw body (google mode; never in explain mode: the host compiles those first): its lines straight
-      // from the body, or, past the direct answer's work limit, by a compile in scratch for this group only
+      // a raw body (google mode): its lines straight from the body, or, past the direct answer's work limit,
+      // by a compile in scratch for this group only (explain mode: the rules named must outlive the group,
+      // so the caller compiles the slot instead)
       const body = block + RAW_BODY_START;
       const bodyLength = <usize>load<u32>(block + RAW_BODY_LENGTH);
+      const answered = answerLinesFromBody(body, bodyLength, agentsPtr, inputPtr, lineStartsPtr, orderPtr, start, count, verdictsPtr, rulesPtr, scratchPtr);
+      if (!answered && explain) return g;
       store<u32>(slot + SLOT_LINES, load<u32>(slot + SLOT_LINES) + count);
-      if (!explain && answerLinesFromBody(body, bodyLength, agentsPtr, inputPtr, lineStartsPtr, orderPtr, start, count, verdictsPtr, scratchPtr)) continue;
+      if (answered) continue;
       const blob = compileRobots(body, bodyLength, agentsPtr, 0, scratchPtr);
       bindBlob(blob);
       bindAutomaton(0, 0);
       bindScratch(blob + <usize>load<u32>(blob + HEADER_TOTAL_LENGTH));
       for (let k: u32 = 0; k < count; k++) {
         const i = load<u32>(orderPtr + <usize>(start + k) * 4);
-        matchLine(inputPtr + <usize>load<u32>(lineStartsPtr + <usize>i * 4), verdictsPtr + <usize>i, explain);
-        if (explain) storeRuleRef(rulesPtr + <usize>i * RULE_REF_SIZE);
+        matchLine(inputPtr + <usize>load<u32>(lineStartsPtr + <usize>i * 4), verdictsPtr + <usize>i, false);
       }
       continue;
     }
@@ -473,6 +477,7 @@ export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: us
     }
     store<u32>(slot + SLOT_LINES, load<u32>(slot + SLOT_LINES) + count);
   }
+  return groupCount;
 }
 
 /**

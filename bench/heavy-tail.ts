@@ -10,6 +10,8 @@
 //     when it cannot be built) answering the same URL stream with its own API (one body per host switch);
 //   - per-host parse + compile + first verdict over every body, through parseRobots().matcher() and through
 //     MultiHostMatcher, against the reference's parse + match of one URL per body (MB/s).
+//   - one robots.txt and 1,000,000 URLs through the command line with one thread and the default threads,
+//     against the reference's API on the same file and URLs (oracle --bench).
 // Every figure is also given as a ratio to the reference's, measured in the same run. Writes its section of
 // bench/RESULTS.md.
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MultiHostMatcher, parseRobots, robotsFromMap } from '../src/index.js';
 import { heavyTailCorpus, type CrawlHost } from './heavy-tail-corpus.js';
+import { shopRobots, shopUrls } from './data.js';
 import { writeSectionResults } from './results-file.js';
 
 const AGENT = 'Googlebot';
@@ -116,13 +119,22 @@ for (const [order, perHost] of [['random', 10], ['sorted', 35]] as const) {
 // ---- per-host parse + compile + first verdict, in this process ----
 const bodies = hosts.map((host) => host.body);
 const firstUrl = (host: CrawlHost): string => `https://${host.name}${host.paths[0] ?? '/'}`;
-let started = performance.now();
-for (const [i, host] of hosts.entries()) parseRobots(bodies[i], { maxBytes: 0 }).matcher(AGENT).isAllowed(firstUrl(host));
-const parseMatcherSeconds = (performance.now() - started) / 1000;
-const matcher = new MultiHostMatcher({ agents: AGENT, source: robotsFromMap(new Map(hosts.map((host) => [host.name, host.body]))), maxBytes: 0, cacheBytes: 64 << 20 });
-started = performance.now();
-await matcher.checkLines(Buffer.from(hosts.map(firstUrl).join('\n') + '\n'));
-const multiHostSeconds = (performance.now() - started) / 1000;
+// medians of `runs` passes, each with fresh matchers (a MultiHostMatcher per pass: every host new to it)
+const parsePasses: number[] = [];
+const multiHostPasses: number[] = [];
+const firstUrls = Buffer.from(hosts.map(firstUrl).join('\n') + '\n');
+const bodyMap = new Map(hosts.map((host) => [host.name, host.body]));
+for (let pass = 0; pass < runs; pass++) {
+  let started = performance.now();
+  for (const [i, host] of hosts.entries()) parseRobots(bodies[i], { maxBytes: 0 }).matcher(AGENT).isAllowed(firstUrl(host));
+  parsePasses.push((performance.now() - started) / 1000);
+  const matcher = new MultiHostMatcher({ agents: AGENT, source: robotsFromMap(bodyMap), maxBytes: 0, cacheBytes: 64 << 20 });
+  started = performance.now();
+  await matcher.checkLines(firstUrls);
+  multiHostPasses.push((performance.now() - started) / 1000);
+}
+const parseMatcherSeconds = median(parsePasses);
+const multiHostSeconds = median(multiHostPasses);
 let referenceCompileRate: number | null = null;
 if (referenceNote === '') {
   const stream = join(dir, 'reference-compile.txt');
@@ -137,6 +149,35 @@ for (const [what, seconds] of [['parseRobots(body).matcher(agent) + first verdic
   rows.push(row);
   console.log(row);
 }
+
+// ---- one robots.txt, 1,000,000 URLs: the command line, whole process, against the reference's API ----
+const SINGLE_URLS = quick ? 100_000 : 1_000_000;
+const shopFile = join(dir, 'shop.txt');
+const shopUrlsFile = join(dir, 'shop-urls.txt');
+const shopSampleFile = join(dir, 'shop-sample.txt');
+writeFileSync(shopFile, shopRobots());
+const shopList = shopUrls(SINGLE_URLS);
+writeFileSync(shopUrlsFile, shopList.join('\n') + '\n');
+writeFileSync(shopSampleFile, shopList.slice(0, 100_000).join('\n') + '\n');
+let singleReference: number | null = null;
+if (referenceNote === '') {
+  // the reference API's rate on 100,000 of the URLs (its rate does not depend on their number): the faster of
+  // one matcher reused and a fresh matcher per URL
+  const bench = spawnSync(oracle, ['--bench', shopFile, AGENT, shopSampleFile, '1'], { encoding: 'utf8' });
+  const rates = [...bench.stdout.matchAll(/^(reuse|fresh)\s+rep 0: wall [\d.]+ s\s+(\d+) checks\/s/gm)].map((match) => Number(match[2]));
+  singleReference = rates.length > 0 ? Math.max(...rates) : null;
+}
+const singleRates: Record<string, number> = {};
+for (const threads of ['1', 'default'] as const) {
+  const results: { seconds: number; peakMiB: number }[] = [];
+  for (let r = 0; r < runs; r++) results.push(await timed(process.execPath, [CLI, 'check', '--robots', shopFile, '--agent', AGENT, ...(threads === 'default' ? [] : ['--threads', threads]), '-'], shopUrlsFile));
+  const rate = SINGLE_URLS / median(results.map((result) => result.seconds));
+  singleRates[threads] = rate;
+  const row = `| ${(SINGLE_URLS / 1e6).toFixed(1)} M URLs, one robots.txt (~50 rules), ${threads === 'default' ? 'default --threads' : '--threads 1'}, text | ${(rate / 1e6).toFixed(2)} M URLs/s | ${singleReference === null ? 'skipped' : `${(singleReference / 1e3).toFixed(1)} k URLs/s (its API, the faster of a reused and a fresh matcher)`} | ${ratio(rate, singleReference)} | ${median(results.map((result) => result.peakMiB)).toFixed(0)} MiB |`;
+  rows.push(row);
+  console.log(row);
+}
+console.log(`default threads / --threads 1: ${(singleRates.default / singleRates['1']).toFixed(2)}x`);
 rmSync(dir, { recursive: true, force: true });
 
 const section = [

@@ -46,10 +46,18 @@ export const AUTOMATON_OVERFLOWS = 28;
 /** Bytes of the header; a region whose header the host zeroed is laid out on first use. */
 export const AUTOMATON_HEADER_SIZE = 48;
 
-// ---- explain output: one rule reference per line (u32 fields) ----
-export const RULE_REF_RECORD = 0; // address of the deciding compiled rule record, 0 = none
-export const RULE_REF_PATTERNS = 4; // address of its blob's patterns area
-export const RULE_REF_SIZE = 8;
+// ---- explain output: one rule reference per line ----
+// A line answered by a compiled matcher names its deciding rule record; a line answered straight from a raw
+// body (assembly/direct.ts) names the rule's raw value in that body, normalised when the line is printed.
+// Either stays valid until the chunk is formatted (the slots it points into are pinned until then).
+export const RULE_REF_RECORD = 0; // u32: address of the deciding compiled rule record, 0 = none (see RULE_REF_VALUE)
+export const RULE_REF_PATTERNS = 4; // u32: address of its blob's patterns area
+export const RULE_REF_VALUE = 8; // u32, with RULE_REF_RECORD 0: address of the deciding rule's raw value in a raw body, 0 = none
+export const RULE_REF_VALUE_LINE = 12; // u32: that rule's line
+export const RULE_REF_VALUE_LENGTH = 16; // u16: its value's length (one line at most: <= MAX_LINE_BYTES)
+export const RULE_REF_VALUE_KIND = 18; // u8: RULE_KIND_*
+export const RULE_REF_VALUE_DERIVED = 19; // u8: 1 when its index.htm rule decided
+export const RULE_REF_SIZE = 20;
 
 // ---- compiled rule record ----
 export const RULE_KIND = 0; // u16: RULE_KIND_*
@@ -166,6 +174,8 @@ export const OUTPUT_ONLY_DISALLOWED = 2;
 // ---- limits from the specification ----
 /** The reference keeps at most this many bytes of a robots.txt line. */
 export const MAX_LINE_BYTES = 16663;
+/** Scratch bytes the jsonl formatter needs: one raw rule value (one line at most) normalised, 3 bytes per byte at most. */
+export const JSONL_SCRATCH_BYTES = 3 * MAX_LINE_BYTES + 16;
 /** Many hosts: the default budget of what cached hosts hold (MultiHostMatcher cacheBytes, check --cache-mb). */
 export const DEFAULT_CACHE_BYTES = 64 << 20;
 /** Default robots.txt size limit (500 KiB), as Google's crawler and RFC 9309 use. */

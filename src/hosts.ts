@@ -114,13 +114,22 @@ export interface HostChunkFormat {
   firstNumber?: number;
   numbers?: Uint32Array | null;
   /**
-   * Text output: written into this buffer when it fits (the result's output is then a view of it, valid
-   * until the buffer is reused), else into a new one. For callers that answer chunk after chunk.
+   * Text and jsonl output: written into this buffer when it fits (the result's output is then a view of it,
+   * valid until the buffer is reused), else into a new one. For callers that answer chunk after chunk.
    */
   into?: Uint8Array | null;
 }
 
 export { DEFAULT_CACHE_BYTES };
+
+/** The part of `into` after the outputs of parts written in it (views of its buffer), or null when none is left. */
+function unusedTail(into: Uint8Array | null, parts: HostChunkResult[]): Uint8Array | null {
+  if (into === null) return null;
+  let end = into.byteOffset;
+  for (const part of parts) if (part.output.buffer === into.buffer && part.output.length > 0) end = Math.max(end, part.output.byteOffset + part.output.length);
+  const stop = into.byteOffset + into.length;
+  return end >= stop ? null : new Uint8Array(into.buffer, end, stop - end);
+}
 /** Bytes counted per cached host besides its heap blocks: its numbers in typed arrays and the clock. */
 const HOST_COST_BYTES = 32;
 /**
@@ -355,9 +364,13 @@ export class MultiHostMatcher {
     const parts: HostChunkResult[] = [];
     await this.answerInParts(lines, format, parts);
     if (parts.length === 1) return parts[0];
+    // the parts' outputs follow each other in `into` when they all fitted: the whole output is a view of it
+    const outputBytes = parts.reduce((sum, part) => sum + part.output.length, 0);
+    const into = format.into ?? null;
+    const inInto = into !== null && unusedTail(into, parts)?.byteOffset === into.byteOffset + outputBytes && parts.every((part) => part.output.buffer === into.buffer || part.output.length === 0);
     return {
       verdicts: Buffer.concat(parts.map((part) => part.verdicts)),
-      output: Buffer.concat(parts.map((part) => part.output)),
+      output: inInto ? into.subarray(0, outputBytes) : Buffer.concat(parts.map((part) => part.output)),
       noHostLines: parts.reduce((sum, part) => sum + part.noHostLines, 0),
       hosts: parts.reduce((sum, part) => sum + part.hosts, 0),
       runs: parts.reduce((sum, part) => sum + part.runs, 0),
@@ -380,12 +393,13 @@ export class MultiHostMatcher {
         await this.fetchBodies(attempt.hosts, attempt.started, bodies);
         continue;
       }
-      // the chunk's hosts do not fit the budget together: answer it in two halves (each output a copy of its own)
+      // the chunk's hosts do not fit the budget together: answer it in two halves (the second's output
+      // written after the first's in `into`)
       const half = splitPoint(lines);
-      const firstLines = await this.answerInParts(lines.subarray(0, half), { ...format, into: null }, parts);
+      const firstLines = await this.answerInParts(lines.subarray(0, half), format, parts);
       return firstLines + await this.answerInParts(lines.subarray(half), {
         ...format,
-        into: null,
+        into: unusedTail(format.into ?? null, parts),
         firstNumber: (format.firstNumber ?? 1) + firstLines,
         numbers: format.numbers ? format.numbers.subarray(firstLines) : null,
       }, parts);
@@ -486,7 +500,7 @@ export class MultiHostMatcher {
         this.engine.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
         continue;
       }
-      const slot = this.compile(bodyBytes(body, host), explain);
+      const slot = this.compile(bodyBytes(body, host));
       if (canonical !== key) this.engine.rememberHost(canonical, slot);
       this.engine.resolve(entry, slot);
       if (!this.makeRoom() && this.engine.lines > 1) {
@@ -503,7 +517,7 @@ export class MultiHostMatcher {
     const verdicts = this.engine.verdicts();
     const filter = format.filter ?? OUTPUT_ALL;
     const output = format.format === 'text' ? this.engine.formatText(filter, format.into ?? null)
-      : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null)
+      : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null, format.into ?? null)
       : new Uint8Array(0);
     return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, hosts: this.chunkHosts, runs: this.engine.runs } };
   }
@@ -516,8 +530,8 @@ export class MultiHostMatcher {
       if (slot === this.missingSlot || slot === this.otherFixedSlot) continue;
       const lines = this.engine.groupLines(g);
       if (this.engine.isRaw(slot)) {
-        // a host that comes back, or brings many lines, is compiled; explained lines need a compiled matcher
-        if (!explain && this.engine.slotLines(slot) + lines <= DIRECT_MAX_LINES) {
+        // a host that comes back, or brings many lines, is compiled
+        if (this.engine.slotLines(slot) + lines <= DIRECT_MAX_LINES) {
           this.chunkHosts++;
           continue;
         }
@@ -526,7 +540,9 @@ export class MultiHostMatcher {
       this.planAutomaton(slot, lines);
       this.chunkHosts++;
     }
-    this.engine.match(explain);
+    // explained lines name rules inside the slots until the chunk is formatted: a raw host whose direct
+    // answer gave up (past its work limit) is compiled in place rather than in scratch
+    for (let stopped = this.engine.match(explain); stopped >= 0; stopped = this.engine.match(explain, stopped)) this.upgrade(this.engine.groupSlot(stopped));
   }
 
   /** Compiles a raw slot's body in its place. */
@@ -540,12 +556,12 @@ export class MultiHostMatcher {
 
   /**
    * A new slot for a host's body: kept raw (its first lines answered straight from the body, no compile)
-   * in google mode when not explaining; compiled otherwise.
+   * in google mode; compiled in rfc mode.
    */
-  private compile(body: Uint8Array, explain: boolean): number {
+  private compile(body: Uint8Array): number {
     const read = body.subarray(0, bytesToRead(body.length, this.maxBytes));
     if (read.length < body.length) this.counters.cutBodies++;
-    const raw = !explain && !this.rfc && read.length >= MultiHostMatcher.directMinBytes;
+    const raw = !this.rfc && read.length >= MultiHostMatcher.directMinBytes;
     const slot = raw ? this.engine.rawSlot(read, this.agents) : this.engine.compileSlot(read, this.agents, this.rfc);
     this.counters[raw ? 'direct' : 'compiled']++;
     this.cachedHosts++;

@@ -56,8 +56,8 @@ describe('check --robots-dir with threads', () => {
     const three = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '3', '--stats', input]);
     expect(three.stdout).toBe(one.stdout);
     expect(one.stdout).toBe(urls.map((url) => expectedLine(url) + '\n').join(''));
-    expect(one.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 1, peak memory [\d.]+ MiB; hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB, windows of up to 4 MiB\n$/);
-    expect(three.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 3, peak memory [\d.]+ MiB \(1 of 1 chunks split by host in workers\); hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB, windows of up to 4 MiB\n$/);
+    expect(one.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 1, peak memory [\d.]+ MiB; hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
+    expect(three.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 3, peak memory [\d.]+ MiB \(1 of 1 chunks split by host in workers\); hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
   });
   it('jsonl with threads: the same objects as one thread, "input" numbering every line', () => {
     const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--format', 'jsonl', '--only', 'disallowed', input]);
@@ -67,9 +67,9 @@ describe('check --robots-dir with threads', () => {
     const expected = urls.flatMap((url, i) => (expectedLine(url).startsWith('disallowed') ? [{ input: i + 1, url, verdict: 'disallowed', rule: { kind: 'disallow', line: 7, pattern: '/nogoogle/' } }] : []));
     expect(objects).toEqual(expected);
   });
-  it('a window is a sixteenth of the cache (4 MiB): random host order takes two windows, and hosts that fit the cache are read once (answered from their file: ten lines each)', () => {
-    // 10,000 hosts x 10 lines (about 4.7 MB): two windows, each with several lines of each host; the second finds them cached
-    const many = hostsFixture(10_000, 10, 5);
+  it('a window is an eighth of the cache (8 MiB; a 32nd with jsonl): random host order takes two windows, and hosts that fit the cache are read once (answered from their file: twenty lines each)', () => {
+    // 10,000 hosts x 20 lines (about 9.4 MB): two windows, each with several lines of each host; the second finds them cached
+    const many = hostsFixture(10_000, 20, 5);
     const randomInput = join(many.dir, '..', 'random.txt');
     writeFileSync(randomInput, many.urls.join('\n') + '\n');
     const sortedInput = join(many.dir, '..', 'sorted.txt');
@@ -78,8 +78,13 @@ describe('check --robots-dir with threads', () => {
     const sorted = robotstxt(['check', '--robots-dir', many.dir, '--agent', 'Googlebot', '--stats', sortedInput]);
     expect(random.stdout).toBe(many.urls.map((url) => expectedLine(url) + '\n').join(''));
     expect(sorted.stdout.split('\n').sort().join('\n')).toBe(random.stdout.split('\n').sort().join('\n'));
-    expect(random.stderr).toMatch(/hosts: 0 compiled, 9000 answered from their file, 1000 without robots\.txt, 0 evicted, 9000 cached in [\d.]+ of 64 MiB, windows of up to 4 MiB\n$/);
-    expect(sorted.stderr).toMatch(/hosts: 0 compiled, 9000 answered from their file, 1000 without robots\.txt, 0 evicted, 9000 cached in [\d.]+ of 64 MiB, windows of up to 4 MiB\n$/);
+    expect(random.stderr).toMatch(/hosts: 0 compiled, 9000 answered from their file, 1000 without robots\.txt, 0 evicted, 9000 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
+    expect(sorted.stderr).toMatch(/hosts: 0 compiled, 9000 answered from their file, 1000 without robots\.txt, 0 evicted, 9000 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
+    // jsonl output is about three bytes per input byte: its windows are a quarter as large (five here), and
+    // every line names the rule of its host's file
+    const jsonl = robotstxt(['check', '--robots-dir', many.dir, '--agent', 'Googlebot', '--format', 'jsonl', '--stats', randomInput]);
+    expect(jsonl.stderr).toMatch(/hosts: 0 compiled, 9000 answered from their file, 1000 without robots\.txt, 0 evicted, 9000 cached in [\d.]+ of 64 MiB, windows of up to 2 MiB\n$/);
+    expect(jsonl.stdout).toBe(many.urls.map((url, i) => `${JSON.stringify({ input: i + 1, url, verdict: expectedLine(url).split('\t')[0], rule: expectedLine(url).startsWith('disallowed') ? { kind: 'disallow', line: 7, pattern: '/nogoogle/' } : null })}\n`).join(''));
   });
   it('a small input never starts workers, whatever --threads says', () => {
     const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--stats'], urls.slice(0, 1000).join('\n') + '\n');

@@ -129,7 +129,7 @@ describe('sources', () => {
       const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
       expect([...result.verdicts], missing).toEqual([1, 2, 2, 2, 1, missing === 'allow' ? 1 : 2, 1]);
       expect(new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line).rule)).toEqual([null, null, null, { kind: 'disallow', line: 2, pattern: '/x' }, null, null, null]);
-      expect([matcher.stats.allowAll, matcher.stats.disallowAll, matcher.stats.missing, matcher.stats.compiled]).toEqual([1, 1, 1, 1]);
+      expect([matcher.stats.allowAll, matcher.stats.disallowAll, matcher.stats.missing, matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 1, 1, 1, 0]);
     }
   });
 
@@ -323,13 +323,35 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
     expect([...await matcher.checkUrls(few)]).toEqual([2, 1, 2, 1]);
     expect(matcher.stats.compiled).toBe(1);
   });
-  it('jsonl compiles a host kept raw before, so its rules can be named', async () => {
-    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['a.test', 'User-agent: *\nDisallow: /private\n']])) });
-    expect([...await matcher.checkUrls(['https://a.test/private/1'])]).toEqual([2]);
-    expect(matcher.stats.direct).toBe(1);
-    const result = await matcher.checkLinesFormatted(encode('https://a.test/private/2\n'), { format: 'jsonl' });
-    expect(new TextDecoder().decode(result.output)).toBe('{"input":1,"url":"https://a.test/private/2","verdict":"disallowed","rule":{"kind":"disallow","line":2,"pattern":"/private"}}\n');
-    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([0, 1]);
+  it('jsonl names the rules of a host answered from its body, as the compiled matcher names them (normalised pattern, its line, the index.htm rule)', async () => {
+    const body = 'User-agent: *\nDisallow: /private\nDisallow: /caf%c3%a9/*.pdf$\n\nUser-agent: bot\nAllow: /docs/index.htm\nDisallow: /docs/\nDisallow: /p\u00e9\n';
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['a.test', body]])) });
+    const urls = ['https://a.test/private/2', 'https://a.test/docs/', 'https://a.test/docs/x', 'https://a.test/p%C3%A9/1', 'https://a.test/ok'];
+    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+    expect(new TextDecoder().decode(result.output)).toBe([
+      '{"input":1,"url":"https://a.test/private/2","verdict":"allowed","rule":null}',
+      '{"input":2,"url":"https://a.test/docs/","verdict":"allowed","rule":{"kind":"allow","line":6,"pattern":"/docs/index.htm","indexHtmRule":true}}',
+      '{"input":3,"url":"https://a.test/docs/x","verdict":"disallowed","rule":{"kind":"disallow","line":7,"pattern":"/docs/"}}',
+      '{"input":4,"url":"https://a.test/p%C3%A9/1","verdict":"disallowed","rule":{"kind":"disallow","line":8,"pattern":"/p%C3%A9"}}',
+      '{"input":5,"url":"https://a.test/ok","verdict":"allowed","rule":null}',
+    ].join('\n') + '\n');
+    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 0]);
+    // the compiled matcher names the same rules
+    const compiled = parseRobots(body).matcher('bot');
+    compiled.isAllowed('https://a.test/'); // its first verdict comes from the body; from the second on it is compiled
+    const explained = urls.map((url) => compiled.explain(url).rule);
+    expect(explained.map((rule) => (rule === null ? null : [rule.kind, rule.line, rule.pattern, rule.indexHtmRule === true]))).toEqual([
+      null, ['allow', 6, '/docs/index.htm', true], ['disallow', 7, '/docs/'], ['disallow', 8, '/p%C3%A9'], null,
+    ].map((rule) => (rule === null ? null : rule.length === 3 ? [...rule, false] : rule)));
+  });
+  it('jsonl: a raw host whose direct answer passes its work limit is compiled in place, and its rules are named', async () => {
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['h.test', hostile], ['o.test', 'User-agent: *\nDisallow: /o\n']])) });
+    const urls = ['https://o.test/o', `https://h.test/${'a'.repeat(100_000)}`, `https://h.test/x${longSegment}b`, 'https://o.test/p'];
+    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+    expect(new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line).rule)).toEqual([
+      { kind: 'disallow', line: 2, pattern: '/o' }, null, { kind: 'disallow', line: 2, pattern: `/*${longSegment}b` }, null,
+    ]);
+    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 1]);
   });
   it('past its work limit a direct answer gives way to a compile: same verdicts, no hang', async () => {
     const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['h.test', hostile]])) });

@@ -28,22 +28,26 @@ export const WORKERS_AFTER_BYTES = 64 << 20;
 export const HOSTS_WORKERS_AFTER_BYTES = 2 << 20;
 /**
  * Input answered at once with a robots directory (a window): its lines are grouped by host, so each host of
- * the window is compiled at most once and its matcher walked for all of its lines together. A window is
- * 1/HOSTS_WINDOW_BUDGET_SHARE of the cache (the chunk is held in the cache's memory), at least
- * HOSTS_MIN_WINDOW_BYTES and at most HOSTS_MAX_WINDOW_BYTES: 4 MiB with the default 64 MiB cache, about 60,000
- * URLs, so that a random stream over fewer hosts than that gives each host several lines per window.
+ * the window is loaded at most once and answered for all of its lines together. A window is 1/8 of the cache
+ * with text output (the chunk is held in the cache's memory; the read buffer and the output, about the
+ * window's size each, are not), 1/32 with jsonl (its output is about 3 bytes per input byte); at least
+ * HOSTS_MIN_WINDOW_BYTES and at most HOSTS_MAX_WINDOW_BYTES: 8 and 2 MiB with the default 64 MiB cache, about
+ * 120,000 and 30,000 URLs, so that a random stream over fewer hosts than that gives each host several lines
+ * per window. Output is formatted in pieces of 1 MiB straight into one reused buffer, so that a window costs
+ * its read buffer and its output outside the cache, nothing more.
  * Measured on the heavy-tailed crawl (npm run bench:heavy-tail), ~10 URLs per host in random host order, whole
- * files: 8 MiB windows (the whole 6 MB input at once) 13,299 compiles for 13,299 hosts and 1.18 s; 4 MiB
- * windows 22,847 compiles and 2.2 s; but 8 MiB windows took 25 MiB more memory (the window's read and output
- * buffers are outside the cache) and broke the 100,000-host memory bound of test/check-hosts.test.ts.
+ * files, text: 8 MiB windows (the whole 6 MB input at once) 0.93 s and 154 MiB; 4 MiB windows 1.13 s
+ * (20,020 loads for 13,299 hosts: evicted files read again) and 157 MiB. jsonl: 8 MiB windows 170 MiB, over
+ * the bound of the cache + 100 MiB; 4 MiB windows 2.8 s and 162 MiB; 2 MiB windows 2.2 s and 149 MiB (a
+ * jsonl window whose hosts do not fit the cache together is answered in halves, see MultiHostMatcher).
  */
 export const HOSTS_MIN_WINDOW_BYTES = 2 << 20;
 export const HOSTS_MAX_WINDOW_BYTES = 16 << 20;
-const HOSTS_WINDOW_BUDGET_SHARE = 16;
 
-/** The window for a cache of cacheBytes (see HOSTS_MIN_WINDOW_BYTES). */
-export function hostsWindowBytes(cacheBytes: number): number {
-  return Math.max(HOSTS_MIN_WINDOW_BYTES, Math.min(HOSTS_MAX_WINDOW_BYTES, Math.floor(cacheBytes / HOSTS_WINDOW_BUDGET_SHARE / 65536) * 65536));
+/** The window for a cache of cacheBytes and an output format (see HOSTS_MIN_WINDOW_BYTES). */
+export function hostsWindowBytes(cacheBytes: number, format: OutputFormat): number {
+  const share = format === 'jsonl' ? 32 : 8;
+  return Math.max(HOSTS_MIN_WINDOW_BYTES, Math.min(HOSTS_MAX_WINDOW_BYTES, Math.floor(cacheBytes / share / 65536) * 65536));
 }
 /** Memory a worker thread takes besides its cache (measured: an isolate, the modules, a WebAssembly instance). */
 const WORKER_OVERHEAD_BYTES = 20 << 20;
@@ -126,7 +130,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   // robots.txt, chunks are then read into a ring of shared slots that workers read and answer in place
   const pools: { robots: RobotsPool | null; shards: HostShardPool | null; ring: SharedSlotRing | null; ready: boolean } = { robots: null, shards: null, ring: null, ready: false };
   let queuedInWorkers = 0;
-  const windowBytes = spec !== null ? hostsWindowBytes(spec.cacheBytes) : CHUNK_BYTES;
+  const windowBytes = spec !== null ? hostsWindowBytes(spec.cacheBytes, plan.format) : CHUNK_BYTES;
 
   const startWorkers = async (): Promise<void> => {
     if (workerCount < 1 || pools.robots !== null || pools.shards !== null) return;
@@ -152,9 +156,9 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       const result = plan.format === 'jsonl' ? matcher.checkLinesJsonl(urls, plan.filter, firstNumber, numbers) : matcher.checkLinesFormatted(urls, plan.filter);
       return { output: result.output, verdicts: result.verdicts.length };
     }
-    // text output goes into one buffer, reused from chunk to chunk (a window's output is megabytes: new
-    // buffers each time would pile up until the garbage collector came by)
-    const into = plan.format === 'text' ? hostsOutput : null;
+    // output goes into one buffer, reused from chunk to chunk (a window's output is megabytes: new buffers
+    // each time would pile up until the garbage collector came by)
+    const into = plan.format !== 'none' ? hostsOutput : null;
     const result = await (here as MultiHostMatcher).checkLinesFormatted(urls, { format: plan.format, filter: plan.filter, firstNumber, numbers, into });
     outcome.noHostLines += result.noHostLines;
     const reused = into !== null && result.output.buffer === into.buffer;
@@ -162,7 +166,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     return { output: result.output, verdicts: result.verdicts.length, reused };
   };
   // (allocated at the largest window's size: pages count in memory only once written)
-  let hostsOutput = new Uint8Array(spec !== null && plan.format === 'text' ? Math.ceil(windowBytes * 1.25) : 0);
+  let hostsOutput = new Uint8Array(spec !== null && plan.format !== 'none' ? Math.ceil(windowBytes * (plan.format === 'jsonl' ? 4 : 1.25)) : 0);
 
   /**
    * One robots.txt: a worker takes the chunk when one is free (urls in the slot's shared input are read in

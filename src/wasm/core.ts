@@ -27,7 +27,7 @@
 //   itself when it needs more, so views are re-created whenever memory.buffer changes.
 import {
   CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE,
-  FLAG_RFC_MODE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES,
+  FLAG_RFC_MODE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { MatcherHeap, ADDRESS_LIMIT } from './heap.js';
@@ -53,7 +53,7 @@ interface CoreExports {
   matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number, rulesPtr: number, stopOnOverflow: number): number;
   lastOutputLength(): number;
   lastInputStop(): number;
-  formatJsonlLines(inputPtr: number, lineCount: number, verdictsPtr: number, rulesPtr: number, numbersPtr: number, firstNumber: number, outputPtr: number, outputEnd: number, filter: number): number;
+  formatJsonlLines(inputPtr: number, lineCount: number, verdictsPtr: number, rulesPtr: number, numbersPtr: number, firstNumber: number, outputPtr: number, outputEnd: number, filter: number, scratchPtr: number): number;
   lastJsonlLines(): number;
   lastJsonlInputEnd(): number;
   matchOffsets(scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
@@ -136,6 +136,35 @@ function concatBytes(pieces: Uint8Array[]): Uint8Array {
   return joined;
 }
 
+/**
+ * Output made a piece at a time (each piece a view of wasm memory, copied at once): into `into` while it has
+ * room (the result is then a view of it), else joined into a new buffer. For formatJsonl and
+ * hosts-engine.ts's formatText, once per chunk.
+ */
+export class OutputPieces {
+  private readonly pieces: Uint8Array[] = [];
+  private used = 0;
+  private fits: boolean;
+  constructor(private readonly into: Uint8Array | null) {
+    this.fits = into !== null;
+  }
+  add(piece: Uint8Array): void {
+    const into = this.into as Uint8Array;
+    if (this.fits && this.used + piece.length <= into.length) {
+      into.set(piece, this.used);
+      this.pieces.push(into.subarray(this.used, this.used + piece.length));
+      this.used += piece.length;
+    } else {
+      this.fits = false;
+      this.pieces.push(piece.slice());
+    }
+  }
+  result(): Uint8Array {
+    if (this.fits) return (this.into as Uint8Array).subarray(0, this.used);
+    return this.pieces.length === 1 ? this.pieces[0] : concatBytes(this.pieces);
+  }
+}
+
 const encoder = new TextEncoder();
 export const align = (value: number, to: number): number => Math.ceil(value / to) * to;
 
@@ -169,6 +198,8 @@ export function bytesToRead(length: number, maxBytes: number): number {
 }
 /** Largest input of one matching call (a chunk of lines, or one line). */
 export const MAX_BATCH_BYTES = 256 << 20;
+/** The work area output is written in, a piece at a time (copied out after each): the area written is memory kept. */
+export const OUTPUT_PIECE_BYTES = 1 << 20;
 
 /** A switch the core decides by itself ('auto') unless a test or an A/B run forces it. */
 export type Tristate = 'auto' | 'always' | 'never';
@@ -551,13 +582,17 @@ export class WasmCore {
   /**
    * jsonl output for lineCount lines at inputPtr (with their verdicts and rule references in memory), in
    * pieces when the output area is full. For this module and hosts-engine.ts; addresses in the batch region.
+   * With `into`, the output is copied there when it fits (the result is then a view of it), else into a new buffer.
    */
-  formatJsonl(inputPtr: number, inputLength: number, lineCount: number, verdictsPtr: number, rulesPtr: number, firstNumber: number, numbers: Uint32Array | null, filter: number): Uint8Array {
-    const pieces: Uint8Array[] = [];
+  formatJsonl(inputPtr: number, inputLength: number, lineCount: number, verdictsPtr: number, rulesPtr: number, firstNumber: number, numbers: Uint32Array | null, filter: number, into: Uint8Array | null = null): Uint8Array {
+    const output = new OutputPieces(into);
     let done = 0;
     let p = inputPtr;
     let numbersPtr = 0;
-    const outputBytes = Math.min(MAX_BATCH_BYTES, 6 * inputLength + 256 * lineCount + 65536);
+    // pieces of OUTPUT_PIECE_BYTES: a larger area only for a line that
+    // needs it (6 bytes per URL or pattern byte at most, a pattern 3 per value byte, one line at most)
+    const wholeBytes = Math.min(MAX_BATCH_BYTES, 6 * inputLength + 256 * lineCount + 18 * MAX_LINE_BYTES + 65536);
+    let outputBytes = Math.min(OUTPUT_PIECE_BYTES, wholeBytes);
     while (done < lineCount) {
       numbersPtr = 0;
       let outputPtr = this.workPtr;
@@ -567,15 +602,23 @@ export class WasmCore {
         this.reserve(outputPtr);
         this.words.set(numbers.subarray(done, lineCount), numbersPtr >> 2);
       }
-      this.reserve(outputPtr + outputBytes);
-      const length = this.exports.formatJsonlLines(p, lineCount - done, verdictsPtr + done, rulesPtr + done * RULE_REF_SIZE, numbersPtr, firstNumber + done, outputPtr, outputPtr + outputBytes, filter);
+      // after the output: where a rule named by its raw value (a direct answer) is normalised to be printed
+      const scratchPtr = align(outputPtr + outputBytes, 16);
+      this.reserve(scratchPtr + JSONL_SCRATCH_BYTES);
+      const length = this.exports.formatJsonlLines(p, lineCount - done, verdictsPtr + done, rulesPtr + done * RULE_REF_SIZE, numbersPtr, firstNumber + done, outputPtr, outputPtr + outputBytes, filter, scratchPtr);
       const lines = this.exports.lastJsonlLines();
-      if (lines === 0 && length === 0) throw new RobotsError('INPUT_TOO_LARGE', `a line's jsonl output does not fit ${outputBytes} bytes`);
-      pieces.push(this.bytes.slice(outputPtr, outputPtr + length));
+      if (lines === 0 && length === 0) {
+        if (outputBytes < wholeBytes) {
+          outputBytes = wholeBytes;
+          continue;
+        }
+        throw new RobotsError('INPUT_TOO_LARGE', `a line's jsonl output does not fit ${outputBytes} bytes`);
+      }
+      output.add(this.bytes.subarray(outputPtr, outputPtr + length));
       done += lines;
       p = this.exports.lastJsonlInputEnd();
     }
-    return pieces.length === 1 ? pieces[0] : concatBytes(pieces);
+    return output.result();
   }
 
   /**

@@ -26,7 +26,7 @@ import {
   RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
-import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, type WasmCore } from './core.js';
+import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, OutputPieces, OUTPUT_PIECE_BYTES, type WasmCore } from './core.js';
 
 interface HostExports {
   scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number): number;
@@ -34,7 +34,7 @@ interface HostExports {
   lastScanRuns(): number;
   groupLinesBySlot(lineCount: number, entriesPtr: number, verdictsPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
   lastNoHostLines(): number;
-  matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number): void;
+  matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number, firstGroup: number): number;
   findHostSlot(table: number, slots: number, keyPtr: number, keyLen: number): number;
   rehashHostTable(from: number, to: number, slots: number): number;
   rememberHost(table: number, slots: number, keyPtr: number, keyLen: number, slot: number): number;
@@ -574,13 +574,18 @@ export class HostEngine {
     return this.words()[(this.chunkAt((this.chunk as ChunkLayout).groups) + g * GROUP_SIZE + GROUP_COUNT) >> 2];
   }
 
-  /** Verdicts (explain: and rule references) of every line of the chunk, group by group. */
-  match(explain: boolean): void {
+  /**
+   * Verdicts (explain: and rule references) of the chunk's lines, group by group from group `from`. Returns
+   * -1 when every group is answered; in explain mode, the first raw group whose direct answer passed its work
+   * limit (the caller compiles its slot with upgradeSlot, then calls again from that group).
+   */
+  match(explain: boolean, from = 0): number {
     const layout = this.chunk as ChunkLayout;
     this.refreshAddresses();
     this.core.forgetBinding();
     if (explain && layout.rules === 0) throw new RobotsError('INVALID_ARGUMENT', 'the chunk was loaded without room for rule references');
-    this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.core.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.core.workPtr, this.agentsBlock >= 0 ? this.core.heap.address(this.agentsBlock) : 0);
+    const stopped = this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.core.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.core.workPtr, this.agentsBlock >= 0 ? this.core.heap.address(this.agentsBlock) : 0, from);
+    return stopped < this.groupCount ? stopped : -1;
   }
 
   /** The chunk's verdict bytes, in input order (a copy). */
@@ -589,21 +594,38 @@ export class HostEngine {
     return this.core.memoryBytes().slice(this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + this.lineCount);
   }
 
-  /** Text output of the chunk (assembly/format.ts): copied into `into` when it fits (a view of it), else a new copy. */
+  /**
+   * Text output of the chunk (assembly/format.ts), written a piece of about OUTPUT_PIECE_BYTES at a time:
+   * copied into `into` when it fits (a view of it), else a new copy.
+   */
   formatText(filter = OUTPUT_ALL, into: Uint8Array | null = null): Uint8Array {
     const layout = this.chunk as ChunkLayout;
+    const output = new OutputPieces(into);
     const outputPtr = this.core.workPtr;
-    this.core.reserve(outputPtr + layout.inputLength + 12 * (this.lineCount + 1) + SENTINEL_SLACK);
-    const length = this.exports.formatTextLines(this.chunkAt(0), this.lineCount, this.chunkAt(layout.verdicts), outputPtr, filter);
-    const output = this.core.memoryBytes().subarray(outputPtr, outputPtr + length);
-    if (into === null || into.length < length) return output.slice();
-    into.set(output);
-    return into.subarray(0, length);
+    const startsAt = this.chunkAt(layout.lineStarts) >> 2;
+    const startOf = (line: number): number => (line < this.lineCount ? this.words()[startsAt + line] : layout.inputLength + 1);
+    // a line's text is at most its bytes and 12 more
+    const pieceBytes = (first: number, stop: number): number => startOf(stop) - startOf(first) + 12 * (stop - first);
+    for (let first = 0; first < this.lineCount;) {
+      // the most lines from `first` on whose text fits a piece (one line at least), by binary search
+      let low = first + 1;
+      let high = this.lineCount;
+      while (low < high) {
+        const middle = (low + high + 1) >>> 1;
+        if (pieceBytes(first, middle) <= OUTPUT_PIECE_BYTES) low = middle;
+        else high = middle - 1;
+      }
+      this.core.reserve(outputPtr + pieceBytes(first, low) + SENTINEL_SLACK);
+      const length = this.exports.formatTextLines(this.chunkAt(startOf(first)), low - first, this.chunkAt(layout.verdicts) + first, outputPtr, filter);
+      output.add(this.core.memoryBytes().subarray(outputPtr, outputPtr + length));
+      first = low;
+    }
+    return output.result();
   }
 
-  /** jsonl output of the chunk after match(true): input numbers firstNumber + i, or numbers[i]. */
-  formatJsonl(filter: number, firstNumber: number, numbers: Uint32Array | null): Uint8Array {
+  /** jsonl output of the chunk after match(true): input numbers firstNumber + i, or numbers[i]; into `into` when it fits (a view of it). */
+  formatJsonl(filter: number, firstNumber: number, numbers: Uint32Array | null, into: Uint8Array | null = null): Uint8Array {
     const layout = this.chunk as ChunkLayout;
-    return this.core.formatJsonl(this.chunkAt(0), layout.inputLength, this.lineCount, this.chunkAt(layout.verdicts), this.chunkAt(layout.rules), firstNumber, numbers, filter);
+    return this.core.formatJsonl(this.chunkAt(0), layout.inputLength, this.lineCount, this.chunkAt(layout.verdicts), this.chunkAt(layout.rules), firstNumber, numbers, filter, into);
   }
 }
