@@ -415,15 +415,12 @@ function addPath(record: usize, line: u32, urlPtr: usize, urlEnd: usize, dst: us
 function storeDirectRuleRef(record: usize, ref: usize): void {
   store<u32>(ref + RULE_REF_RECORD, 0);
   store<u32>(ref + RULE_REF_PATTERNS, 0);
-  let tag: u32 = 0;
-  let decided = true;
-  if (verdictOfPath(record) == VERDICT_DISALLOWED) tag = load<u32>(record + PATH_DISALLOW_RULE);
-  else if (load<i32>(record + PATH_ALLOW) > 0) tag = load<u32>(record + PATH_ALLOW_RULE);
-  else decided = false;
-  if (!decided) {
+  const disallowed = verdictOfPath(record) == VERDICT_DISALLOWED;
+  if (!disallowed && load<i32>(record + PATH_ALLOW) <= 0) {
     store<u32>(ref + RULE_REF_VALUE, 0);
     return;
   }
+  const tag = load<u32>(record + (disallowed ? PATH_DISALLOW_RULE : PATH_ALLOW_RULE));
   const input = selectedRules + <usize>(tag & ~DERIVED_RULE) * RULE_INPUT_SIZE;
   store<u32>(ref + RULE_REF_VALUE, load<u32>(input + RULE_INPUT_VALUE_PTR));
   store<u32>(ref + RULE_REF_VALUE_LINE, load<u32>(input + RULE_INPUT_LINE));

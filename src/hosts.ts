@@ -364,13 +364,13 @@ export class MultiHostMatcher {
     const parts: HostChunkResult[] = [];
     await this.answerInParts(lines, format, parts);
     if (parts.length === 1) return parts[0];
-    // the parts' outputs follow each other in `into` when they all fitted: the whole output is a view of it
-    const outputBytes = parts.reduce((sum, part) => sum + part.output.length, 0);
+    // each part's output is written in `into` after the ones before it (unusedTail): when they all fitted,
+    // the whole output is a view of it
     const into = format.into ?? null;
-    const inInto = into !== null && unusedTail(into, parts)?.byteOffset === into.byteOffset + outputBytes && parts.every((part) => part.output.buffer === into.buffer || part.output.length === 0);
+    const inInto = into !== null && parts.every((part) => part.output.length === 0 || part.output.buffer === into.buffer);
     return {
       verdicts: Buffer.concat(parts.map((part) => part.verdicts)),
-      output: inInto ? into.subarray(0, outputBytes) : Buffer.concat(parts.map((part) => part.output)),
+      output: inInto ? into.subarray(0, parts.reduce((sum, part) => sum + part.output.length, 0)) : Buffer.concat(parts.map((part) => part.output)),
       noHostLines: parts.reduce((sum, part) => sum + part.noHostLines, 0),
       hosts: parts.reduce((sum, part) => sum + part.hosts, 0),
       runs: parts.reduce((sum, part) => sum + part.runs, 0),

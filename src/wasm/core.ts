@@ -588,24 +588,22 @@ export class WasmCore {
     const output = new OutputPieces(into);
     let done = 0;
     let p = inputPtr;
-    let numbersPtr = 0;
-    // pieces of OUTPUT_PIECE_BYTES: a larger area only for a line that
-    // needs it (6 bytes per URL or pattern byte at most, a pattern 3 per value byte, one line at most)
+    // the input numbers (when given) once, before the output area; with `into`, pieces of OUTPUT_PIECE_BYTES
+    // copied into it (a larger area only for a line that needs it: 6 bytes per URL or pattern byte at most,
+    // a pattern 3 per value byte, one line at most), without it one area for all (one copy out, no join);
+    // after the output, where a rule named by its raw value (a direct answer) is normalised to be printed
+    const numbersPtr = numbers !== null ? this.workPtr : 0;
+    const outputPtr = numbers !== null ? align(numbersPtr + lineCount * 4, 16) : this.workPtr;
+    if (numbers !== null) {
+      this.reserve(outputPtr);
+      this.words.set(numbers.subarray(0, lineCount), numbersPtr >> 2);
+    }
     const wholeBytes = Math.min(MAX_BATCH_BYTES, 6 * inputLength + 256 * lineCount + 18 * MAX_LINE_BYTES + 65536);
-    let outputBytes = Math.min(OUTPUT_PIECE_BYTES, wholeBytes);
+    let outputBytes = into !== null ? Math.min(OUTPUT_PIECE_BYTES, wholeBytes) : wholeBytes;
     while (done < lineCount) {
-      numbersPtr = 0;
-      let outputPtr = this.workPtr;
-      if (numbers !== null) {
-        numbersPtr = outputPtr;
-        outputPtr = align(numbersPtr + (lineCount - done) * 4, 16);
-        this.reserve(outputPtr);
-        this.words.set(numbers.subarray(done, lineCount), numbersPtr >> 2);
-      }
-      // after the output: where a rule named by its raw value (a direct answer) is normalised to be printed
       const scratchPtr = align(outputPtr + outputBytes, 16);
       this.reserve(scratchPtr + JSONL_SCRATCH_BYTES);
-      const length = this.exports.formatJsonlLines(p, lineCount - done, verdictsPtr + done, rulesPtr + done * RULE_REF_SIZE, numbersPtr, firstNumber + done, outputPtr, outputPtr + outputBytes, filter, scratchPtr);
+      const length = this.exports.formatJsonlLines(p, lineCount - done, verdictsPtr + done, rulesPtr + done * RULE_REF_SIZE, numbersPtr === 0 ? 0 : numbersPtr + done * 4, firstNumber + done, outputPtr, outputPtr + outputBytes, filter, scratchPtr);
       const lines = this.exports.lastJsonlLines();
       if (lines === 0 && length === 0) {
         if (outputBytes < wholeBytes) {
