@@ -71,7 +71,7 @@ describe.skipIf(corpusMissingReason !== null)('real robots.txt files', () => {
       }
     }
     expect(checked).toBeGreaterThan(50000);
-    // the model (deliberately slow: test/model.ts) answers about 500,000 URL-rule pairs here: 45 s on the
+    // the model (deliberately slow: test/model.ts) checks over 50,000 URLs against every rule of their file: 45 s on the
     // shared 2-core machine when quiet, over 70 s when it is slowed down, so more than the default 60 s
   }, 180_000);
   it('literal index and pair walks forced on: checkLines agrees with the model on every file (Googlebot)', () => {
