@@ -132,3 +132,40 @@ export function hostPaths(body: string, count: number, seed: number): string[] {
   }
   return paths;
 }
+
+/** Crawlers of the audit benchmark's log: User-Agent, and the share of its requests from its vendor's ranges (examples/crawler-ranges). */
+const LOG_AGENTS: readonly { agent: string; inRange: () => string; share: number }[] = [
+  { agent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', inRange: () => '66.249.66.1', share: 0.25 },
+  { agent: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', inRange: () => '157.55.39.7', share: 0.1 },
+  { agent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', inRange: () => '20.171.206.3', share: 0.05 },
+  { agent: 'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', inRange: () => '', share: 0.1 },
+  { agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36', inRange: () => '', share: 0.5 },
+];
+
+/**
+ * An Apache combined log of `count` requests to shop URLs (bench/data.ts shopUrls): half browsers, half
+ * crawlers; a crawler's request comes from its vendor's ranges (examples/crawler-ranges) two times in three,
+ * else from one of 50,000 other addresses (an impostor). Seeded; for the audit benchmark.
+ */
+export function accessLogLines(count: number, seed = 5): string[] {
+  const random = seededRandom(seed);
+  const urls = shopUrls(Math.min(count, 100_000), seed + 1, '');
+  const lines: string[] = [];
+  const statuses = [200, 200, 200, 200, 301, 404, 403, 503];
+  for (let i = 0; i < count; i++) {
+    let roll = random();
+    let who = LOG_AGENTS[LOG_AGENTS.length - 1];
+    for (const candidate of LOG_AGENTS) {
+      if (roll < candidate.share) { who = candidate; break; }
+      roll -= candidate.share;
+    }
+    const other = Math.floor(random() * 50_000);
+    const address = who.inRange() !== '' && random() < 2 / 3 ? who.inRange() : `198.${18 + (other >> 16)}.${(other >> 8) & 255}.${other & 255}`;
+    const seconds = i % 60;
+    const minute = Math.floor(i / 60) % 60;
+    const hour = Math.floor(i / 3600) % 24;
+    const time = `21/Nov/2026:${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:${String(seconds).padStart(2, '0')} +0000`;
+    lines.push(`${address} - - [${time}] "GET ${urls[i % urls.length]} HTTP/1.1" ${pick(random, statuses)} ${1000 + (i % 5000)} "-" "${who.agent}"`);
+  }
+  return lines;
+}

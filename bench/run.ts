@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import robotsParserModule from 'robots-parser';
 import { parseRobots } from '../src/index.js';
 import { core } from '../src/wasm/core-node.js';
-import { shopRobots, largeRobots, shopUrls, urlsFromRuleValues } from './data.js';
+import { shopRobots, largeRobots, shopUrls, urlsFromRuleValues, accessLogLines } from './data.js';
 import { medianOf, runCli } from './cli-runs.js';
 import { writeMainResults } from './results-file.js';
 
@@ -165,6 +165,19 @@ for (let round = 0; round < 3; round++) {
     entry.lines = /stats: (\d+) lines/.exec(stderr)?.[1] ?? '?';
   }
 }
+// ---- audit of a 1 M-line access log, plain and with --verify (the vendors' ranges) ----
+const logFile = join(work, 'access-1m.log');
+const logLines = accessLogLines(quick ? 100_000 : 1_000_000);
+writeFileSync(logFile, logLines.join('\n') + '\n');
+const rangesDir = join(root, 'examples', 'crawler-ranges');
+console.log(`audit, ${logLines.length.toLocaleString('en')} log lines, plain and --verify (interleaved runs)...`);
+const auditRuns: Record<'plain' | 'verify', number[]> = { plain: [], verify: [] };
+for (let round = 0; round < 3; round++) {
+  auditRuns.plain.push(runCli(['audit', '--robots', robotsFile, logFile], emptyFile).seconds);
+  auditRuns.verify.push(runCli(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', rangesDir, logFile], emptyFile).seconds);
+}
+const auditPlain = logLines.length / medianOf(auditRuns.plain);
+const auditVerify = logLines.length / medianOf(auditRuns.verify);
 rmSync(work, { recursive: true, force: true });
 
 // ---- RESULTS.md ----
@@ -242,6 +255,19 @@ lines.push(
   ...Object.entries(memory).map(([threads, m]) => `| ${threads} | ${fmt(Number(m.lines) / medianOf(m.seconds))} | ${Math.max(...m.peak).toFixed(0)} MiB | < 150 MB: ${mark(Math.max(...m.peak) * 1.048576 < 150)} |`),
   '',
   `${availableParallelism()} threads / 1 thread on this input: ${(medianOf(memory[1].seconds) / medianOf(memory[availableParallelism()].seconds)).toFixed(2)}x.`,
+);
+lines.push(
+  '',
+  '## Audit of an access log',
+  '',
+  `\`robotstxt audit --robots <~50-rule file> <log>\` on ${logLines.length.toLocaleString('en')} Apache combined lines (bench/data.ts accessLogLines: half browsers,`,
+  'half Googlebot, bingbot, GPTBot and AhrefsBot; a third of the vendors\' requests from 50,000 addresses outside their ranges),',
+  'whole process, median of 3 interleaved runs; `--verify` reads examples/crawler-ranges (the vendors\' format).',
+  '',
+  '| audit | lines/s | vs plain (same run) | target |',
+  '|---|---|---|---|',
+  `| plain | ${fmt(auditPlain)} | 1.00x | |`,
+  `| --verify (ranges) | ${fmt(auditVerify)} | ${(auditVerify / auditPlain).toFixed(2)}x | >= 0.70x: ${mark(auditVerify / auditPlain >= 0.7)} |`,
 );
 const analysis = join(root, 'bench', 'analysis.md');
 if (existsSync(analysis)) lines.push('', readFileSync(analysis, 'utf8').trimEnd());

@@ -1,6 +1,6 @@
 // A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
 // tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
-import type { AuditReport } from './audit.js';
+import { crawlerLabel, type AuditReport, type CrawlerAudit } from './audit.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const number = (n: number): string => n.toLocaleString('en');
@@ -11,7 +11,7 @@ function barChart(id: string, title: string, rows: { label: string; total: numbe
   const labelWidth = 300;
   const rowHeight = 24;
   const max = Math.max(1, ...rows.map((r) => Math.max(r.total, r.part)));
-  const scale = (value: number): number => ((width - labelWidth - 80) * value) / max;
+  const scale = (value: number): number => ((width - labelWidth - 170) * value) / max; // room for the figures after the longest bar
   const bars = rows.map((row, i) => {
     const y = i * rowHeight + 4;
     return `<g><text x="${labelWidth - 8}" y="${y + 15}" text-anchor="end">${escapeHtml(row.label.length > 45 ? row.label.slice(0, 44) + '…' : row.label)}</text>` +
@@ -56,17 +56,27 @@ export function auditHtml(report: AuditReport, title: string): string {
   const rules = new Map<string, { label: string; part: number }>();
   for (const crawler of report.crawlers) {
     for (const rule of crawler.rules) {
-      const key = `${rule.line} ${rule.pattern}`;
-      const entry = rules.get(key) ?? { label: `line ${rule.line}: ${rule.pattern}`, part: 0 };
+      const key = `${rule.file ?? ''} ${rule.line} ${rule.pattern}`;
+      const entry = rules.get(key) ?? { label: `${rule.file === null ? '' : `${rule.file} `}line ${rule.line}: ${rule.pattern}`, part: 0 };
       entry.part += rule.requests;
       rules.set(key, entry);
     }
   }
+  const verifying = report.verification !== null;
   const ruleRows = [...rules.values()].sort((a, b) => b.part - a.part).slice(0, 15).map((r) => ({ label: r.label, total: r.part, part: r.part }));
-  const crawlerRows = report.crawlers.slice(0, 15).map((c) => ({ label: `${c.agent}${c.named ? '' : ' (*)'}`, total: c.requests, part: c.disallowed }));
-  const tableRows = report.crawlers.map((c) => `<tr><td>${escapeHtml(c.agent)}</td><td>${c.named ? 'own group' : '*'}</td><td>${number(c.requests)}</td><td>${number(c.disallowed)}</td>` +
-    `<td>${c.rules.slice(0, 3).map((r) => `line ${r.line} <code>${escapeHtml(r.pattern)}</code> (${number(r.requests)})`).join('<br>')}</td>` +
-    `<td>${c.topDisallowedPaths.slice(0, 3).map((p) => `<code>${escapeHtml(p.path)}</code> (${number(p.requests)})`).join('<br>')}</td></tr>`).join('');
+  const crawlerRows = report.crawlers.slice(0, 15).map((c) => ({ label: `${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)} (${c.groupLabel})`, total: c.requests, part: c.disallowed }));
+  const status = (c: CrawlerAudit): string => `${number(c.disallowedByStatus['2xx'])} / ${number(c.disallowedByStatus['3xx'])} / ${number(c.disallowedByStatus['4xx'])} / ${number(c.disallowedByStatus['5xx'])}`;
+  const byHost = [...report.crawlers, ...report.userTriggered].some((c) => c.host !== null);
+  const rowOf = (c: CrawlerAudit): string => `<tr${c.impostor ? ' class="impostor"' : ''}>${byHost ? `<td>${escapeHtml(c.host ?? '-')}</td>` : ''}<td>${escapeHtml(crawlerLabel(c))}</td><td>${escapeHtml(c.groupLabel)}</td><td>${c.category}</td><td>${number(c.requests)}</td>` +
+    `<td>${number(c.disallowed)}${c.disallowedUpTo !== c.disallowed ? ` to ${number(c.disallowedUpTo)}` : ''}</td><td>${status(c)}</td><td>${number(c.robotsTxtFetches)}</td>` +
+    (verifying ? `<td>${number(c.verification?.verified ?? 0)} / ${number(c.verification?.failed ?? 0)} / ${number(c.verification?.unknown ?? 0)}</td>` : '') +
+    `<td>${c.rules.slice(0, 3).map((r) => `${r.file === null ? '' : `${escapeHtml(r.file)} `}line ${r.line} <code>${escapeHtml(r.pattern)}</code> (${number(r.requests)})`).join('<br>')}</td>` +
+    `<td>${c.topDisallowedPaths.slice(0, 3).map((p) => `<code>${escapeHtml(p.path)}</code> (${number(p.requests)})`).join('<br>')}</td></tr>`;
+  const head = `<thead><tr>${byHost ? '<th>host</th>' : ''}<th>crawler</th><th>group</th><th>category</th><th>requests</th><th>disallowed</th><th>disallowed by status<br>2xx / 3xx / 4xx / 5xx</th><th>robots.txt fetches</th>${verifying ? '<th>verified / failed / unknown</th>' : ''}<th>rules</th><th>most requested disallowed paths</th></tr></thead>`;
+  const more = report.moreCrawlers.crawlers > 0 ? `<p>${number(report.moreCrawlers.crawlers)} more crawler(s): ${number(report.moreCrawlers.requests)} requests, ${number(report.moreCrawlers.disallowed)} disallowed.</p>` : '';
+  const untracked = report.untracked.requests > 0 ? `<p>${number(report.untracked.crawlers)} crawler(s) no longer tracked (fewest disallowed): ${number(report.untracked.requests)} requests, ${number(report.untracked.disallowed)} disallowed.</p>` : '';
+  const fetchers = report.userTriggered.length === 0 ? '' : `<h2>User-triggered fetchers</h2><p>They fetch because a person asked, ignore robots.txt by design, and are not counted as violators.</p><table>${head}<tbody>${report.userTriggered.map(rowOf).join('')}</tbody></table>`;
+  const verification = report.verification === null ? '' : `<span class="verification">${number(report.verification.verified)} verified, ${number(report.verification.failed)} failed (impostors), ${number(report.verification.unknown)} unknown</span>`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${AUDIT_HTML_CSP}"><title>${escapeHtml(title)}</title>
@@ -75,17 +85,18 @@ body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.5em
 .chart text{font-size:12px;fill:#333}.bar.total{fill:#c9d7e8}.bar.part{fill:#c0392b}
 .legend .key{display:inline-block;width:12px;height:12px;vertical-align:middle}.key.part{background:#c0392b}.key.total{background:#c9d7e8}
 table{border-collapse:collapse;margin-top:1em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}
+th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}tr.impostor td:first-child{color:#c0392b;font-weight:600}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
 <p class="summary"><span>${number(report.lines)} log lines</span><span>${number(report.crawlerRequests)} crawler requests</span>` +
-`<span>${number(report.crawlers.reduce((s, c) => s + c.disallowed, 0))} disallowed</span><span>${number(report.otherRequests)} other requests (not audited)</span>` +
+`<span>${number(report.disallowed)} disallowed</span><span>${number(report.otherRequests)} other requests (not audited)</span>${verification}` +
 `<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${escapeHtml(report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', '))})` : ''}</span></p>
 ${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRows, 'disallowed requests', 'requests')}
 ${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}
 ${timeChart(report)}
 <h2>Crawlers</h2>
-<table><thead><tr><th>crawler</th><th>group</th><th>requests</th><th>disallowed</th><th>rules</th><th>most requested disallowed paths</th></tr></thead><tbody>${tableRows}</tbody></table>
+<table id="crawlers">${head}<tbody>${report.crawlers.map(rowOf).join('')}</tbody></table>
+${more}${untracked}${fetchers}
 </body></html>
 `;
 }

@@ -1,26 +1,57 @@
-// Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> group -> verdict.
-// Used by `robotstxt audit`; fed line by line, memory grows with crawlers, rules and tracked paths only.
+// Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> group -> verdict,
+// with each request's claim to be a vendor's crawler verified (crawler-verify.ts) when asked, and what the
+// server answered. Used by `robotstxt audit`; fed line by line, memory stays bounded however many crawlers,
+// rules and paths a log holds.
 import { isbot } from 'isbot';
-import { LogLineReader, hostUnknownError, originOfRequest, type LogFieldNames, type LogRequest } from './log.js';
+import { LogLineReader, clientAddress, hostUnknownError, originOfRequest, type LogFieldNames, type LogRequest } from './log.js';
 import type { UrlOrigin } from './url-model.js';
 import { asciiLowerCase, productToken, type RobotsTxt } from './robots.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from './crawlers.js';
-import { crawlerCategory, type CrawlerCategory } from './crawler-categories.js';
-import { RobotsError } from './errors.js';
+import { crawlerCategory, isUserTriggeredFetcher, type CrawlerCategory } from './crawler-categories.js';
+import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification } from './crawler-verify.js';
 
-/** One crawler's requests. */
+/** What the server answered, by status class (`other`: no status in the line, or 1xx). */
+export interface StatusClasses {
+  '2xx': number;
+  '3xx': number;
+  '4xx': number;
+  '5xx': number;
+  other: number;
+}
+
+/** How many requests were verified as the vendor's, failed (impostors) and could not be told (see crawler-verify.ts). */
+export type VerificationCounts = Record<Verification, number>;
+
+/** One crawler's requests (an impostor is a crawler of its own: a row apart from the vendor's). */
 export interface CrawlerAudit {
   /** The crawler: the robots.txt product token its User-Agent carries, else a name taken from its User-Agent. */
   agent: string;
-  /** The group it follows: a product token of the file (its own, or Googlebot's for Googlebot-Image and kin), `*`, or null when none applies (AdsBot without its own group). */
+  /** True for requests that claim a vendor's crawler from an address the vendor's ranges or DNS exclude. */
+  impostor: boolean;
+  /** With byHost (--by host): the host (`host` or `host:port`) whose requests this row counts; else null. */
+  host: string | null;
+  /** The vendor its name claims (`google`, `bing`, `openai`, ...), or null. */
+  vendor: string | null;
+  /** The group it follows: a product token of the file (its own, or Googlebot's for Googlebot-Image and kin), `*`, or null when none applies (AdsBot without its own group). The first one seen when files differ. */
   group: string | null;
+  /** The group as every report format shows it (groupLabel). */
+  groupLabel: string;
   /** True when a group that names it (or its fallback) applies, false for `*` or none. */
   named: boolean;
   category: CrawlerCategory;
   requests: number;
+  /** Requests robots.txt disallowed (for user-triggered fetchers: would have disallowed; they are not violations). */
   disallowed: number;
-  /** Rules that disallowed its requests, most requests first. */
-  rules: { line: number; pattern: string; requests: number }[];
+  /** The most disallowed requests it can have had: more than `disallowed` when it was dropped from tracking and came back (then the first requests after are not in these counts). */
+  disallowedUpTo: number;
+  /** Its disallowed requests by what the server answered (2xx: content served; 4xx: refused). */
+  disallowedByStatus: StatusClasses;
+  /** Its requests of /robots.txt itself (how often it read the rules). */
+  robotsTxtFetches: number;
+  /** With verification: its requests by verdict (an impostor row has only failed ones); null without. */
+  verification: VerificationCounts | null;
+  /** Rules that disallowed its requests, most requests first; `file`: the host whose robots.txt has the rule (null with one robots.txt). */
+  rules: { file: string | null; line: number; pattern: string; requests: number }[];
   /**
    * Most requested disallowed paths: requests counted exactly since the path was last tracked; `upTo` is
    * the most it can be (requests + what an untracked time may have missed; equal when exact).
@@ -31,19 +62,25 @@ export interface CrawlerAudit {
 export interface AuditReport {
   /** Log lines read (blank lines and log header lines not counted). */
   lines: number;
-  /** Requests by crawlers (audited), and by anything else (browsers, not audited). */
+  /** Requests by crawlers (audited; user-triggered fetchers included), and by anything else (browsers, not audited). */
   crawlerRequests: number;
   otherRequests: number;
+  /** Disallowed requests of every crawler (user-triggered fetchers not counted), exact. */
+  disallowed: number;
   /** Requests left out by since/until (outside the range, or with no readable time). */
   outsideTime: number;
   /** Lines that are not access log lines: how many, and the first ones (log name, 1-based line). */
   malformed: { count: number; lines: { log: string; line: number }[] };
-  /** The crawlers, most disallowed requests first (the first `top` of them when top is set). */
+  /** The crawlers (user-triggered fetchers apart), most disallowed requests first (the first `top` of them when top is set). */
   crawlers: CrawlerAudit[];
   /** Crawlers left out by top, summed. */
   moreCrawlers: { crawlers: number; requests: number; disallowed: number };
-  /** Requests of crawlers first seen after MAX_CRAWLERS others (a hostile or huge log), summed: exact counts. */
-  untracked: { requests: number; disallowed: number };
+  /** User-triggered fetchers: they fetch because a person asked, ignore robots.txt by design, and are never counted as violators. Most requests first. */
+  userTriggered: CrawlerAudit[];
+  /** Requests of crawlers dropped from tracking (the fewest disallowed, to bound memory), summed: exact counts. */
+  untracked: { crawlers: number; requests: number; disallowed: number };
+  /** With verification: every crawler request by verdict; null without. */
+  verification: VerificationCounts | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
 }
@@ -56,10 +93,18 @@ export interface AuditOptions {
   sinceMs?: number;
   /** ... and before this one. */
   untilMs?: number;
-  /** Report the first N crawlers only (0: all); the rest are summed in moreCrawlers. */
+  /** Report the first N crawlers only (0: all, the default); the rest are summed in moreCrawlers. */
   top?: number;
   /** The robots.txt depends on the host: a request whose line names no host (and no default host) is an error (HOST_UNKNOWN). */
   requireHost?: boolean;
+  /** One robots.txt per host (--robots-dir, --store): each rule names its host's file. */
+  filePerHost?: boolean;
+  /** A row per host and crawler (--by host) instead of one per crawler. */
+  byHost?: boolean;
+  /** Verify each request's claim to be a vendor's crawler. */
+  verifier?: CrawlerVerifier;
+  /** Which address verification reads: the client field (default) or the last X-Forwarded-For address. */
+  clientIp?: 'remote' | 'forwarded';
 }
 
 const TOP_PATHS = 20;
@@ -77,14 +122,45 @@ const hourText = (hour: number): string => `${new Date(hour * HOUR_MS).toISOStri
 
 export { crawlerName };
 
+/** How every report format names the group a crawler follows (one place: table, JSON and HTML agree). */
+export function groupLabel(agent: string, group: string | null, mixed = false): string {
+  if (mixed) return 'differs by host';
+  if (group === null) return 'no group';
+  if (group === '*') return '*';
+  return asciiLowerCase(group) === asciiLowerCase(agent) ? 'own group' : `follows ${group}`;
+}
+
+/** How a crawler is named in the table and the HTML page (JSON says `"impostor": true`). */
+export function crawlerLabel(crawler: { agent: string; impostor: boolean }): string {
+  return crawler.impostor ? `${crawler.agent} (impostor)` : crawler.agent;
+}
+
+/** The class of a status code. */
+function statusClass(status: number | null): keyof StatusClasses {
+  if (status === null || status < 200 || status > 599) return 'other';
+  return status < 300 ? '2xx' : status < 400 ? '3xx' : status < 500 ? '4xx' : '5xx';
+}
+
 interface CrawlerState {
   agent: string;
+  host: string | null;
+  impostor: boolean;
+  vendor: string | null;
   group: string | null;
-  category: CrawlerCategory;
+  /** Files of different hosts gave it different groups. */
+  mixedGroups: boolean;
+  userTriggered: boolean;
+  /** Its first User-Agent (1,024 characters at most): its category is read from it when reported. */
+  userAgent: string;
   requests: number;
   disallowed: number;
-  rules: Map<string, { line: number; pattern: string; requests: number }>;
-  paths: PathCounter;
+  /** Disallowed requests it may have had before it was tracked (again): the floor when it was added. */
+  missed: number;
+  byStatus: StatusClasses;
+  robotsTxtFetches: number;
+  verification: VerificationCounts | null;
+  rules: Map<string, { file: string | null; line: number; pattern: string; requests: number }>;
+  paths: PathCounter | null;
 }
 
 /** What a User-Agent says, independent of any robots.txt (cached per User-Agent). */
@@ -102,8 +178,15 @@ interface UserAgentFacts {
 /** Facts of this many User-Agents (and this many of their characters, words included) are kept; then the table starts again. */
 const USER_AGENT_CACHE = 100_000;
 const USER_AGENT_CACHE_CHARS = 32 << 20;
-/** Crawlers tracked one by one (rules, paths); requests of crawlers first seen after them are summed in `untracked`. */
+/**
+ * Crawlers tracked one by one (rules, paths, exact counts): when twice this many are tracked, the half with
+ * the fewest disallowed requests is dropped (summed in `untracked`), and a crawler that comes back may have
+ * missed up to the most disallowed requests a dropped one had (its `disallowedUpTo`). The leaders stay exact
+ * however many crawlers a log has; memory stays bounded.
+ */
 export const MAX_CRAWLERS = 10_000;
+/** Categories computed for the report, and vendors of crawler names, kept up to this many. */
+const NAME_CACHE = 100_000;
 
 /** Accumulates an audit of access log lines against one robots.txt (or one per host). One per audit run. */
 export class RobotsAudit {
@@ -111,22 +194,28 @@ export class RobotsAudit {
   private crawlerRequests = 0;
   private otherRequests = 0;
   private outsideTime = 0;
+  private disallowedTotal = 0;
   private malformedCount = 0;
   private readonly malformedLines: { log: string; line: number }[] = [];
   private readonly crawlers = new Map<string, CrawlerState>();
   /** Requests per hour since 1970 (UTC). */
   private readonly hours = new Map<number, { requests: number; disallowed: number }>();
   private readonly userAgents = new Map<string, UserAgentFacts>();
-  private readonly categories = new Map<string, CrawlerCategory>();
+  private readonly vendors = new Map<string, CrawlerVendor | null>();
   private readonly readers = new Map<string, LogLineReader>();
-  private readonly untracked = { requests: 0, disallowed: 0 };
+  private readonly untracked = { crawlers: 0, requests: 0, disallowed: 0 };
+  private readonly verificationTotals: VerificationCounts | null;
+  /** The most disallowed requests (counted + missed) of a crawler dropped from tracking. */
+  private droppedFloor = 0;
   private userAgentChars = 0;
 
   /**
    * robotsFor: the robots.txt for a request's origin (null: none, the request is allowed). The origin is the
    * URL model's reading of the request's URL line (the line check --log answers); null when it has none.
    */
-  constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null, private readonly options: AuditOptions = {}) {}
+  constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null, private readonly options: AuditOptions = {}) {
+    this.verificationTotals = options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 };
+  }
 
   private factsOf(userAgent: string): UserAgentFacts {
     let facts = this.userAgents.get(userAgent);
@@ -142,6 +231,16 @@ export class RobotsAudit {
       this.userAgentChars += 2 * userAgent.length;
     }
     return facts;
+  }
+
+  private vendorOf(agent: string): CrawlerVendor | null {
+    let vendor = this.vendors.get(agent);
+    if (vendor === undefined) {
+      vendor = vendorOfCrawler(agent);
+      if (this.vendors.size >= NAME_CACHE) this.vendors.clear();
+      this.vendors.set(agent, vendor);
+    }
+    return vendor;
   }
 
   /**
@@ -165,23 +264,52 @@ export class RobotsAudit {
     return { agent: facts.name, group };
   }
 
-  /** Adds one log line (log and lineNumber: where it is, for the malformed-line report; defaultHost: for lines that name no host). */
-  addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
-    if (line === '') return;
+  /** A log line read (null: malformed, counted), or nothing to audit (blank, a header line). */
+  private read(line: string, lineNumber: number, log: string): LogRequest | null {
+    if (line === '') return null;
     let reader = this.readers.get(log);
     if (reader === undefined) {
       reader = new LogLineReader({ fields: this.options.logFields });
       this.readers.set(log, reader);
     }
     const request = reader.read(line);
-    if (request === 'header') return;
+    if (request === 'header') return null;
     this.lineCount++;
     if (request === null) {
       this.malformedCount++;
       if (this.malformedLines.length < MAX_MALFORMED_LINES) this.malformedLines.push({ log, line: lineNumber });
+      return null;
+    }
+    return request;
+  }
+
+  /**
+   * Adds one log line (log and lineNumber: where it is, for the malformed-line report; defaultHost: for lines
+   * that name no host). With DNS verification, use addLines (it looks up the chunk's addresses first).
+   */
+  addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
+    const request = this.read(line, lineNumber, log);
+    if (request !== null) this.addRequest(request, log, lineNumber, defaultHost);
+  }
+
+  /** Adds the lines of a chunk (the first is line firstLineNumber); with DNS verification, looks up their addresses first. Per chunk. */
+  async addLines(lines: readonly string[], firstLineNumber: number, log = '-', defaultHost: string | null = null): Promise<void> {
+    const verifier = this.options.verifier;
+    if (verifier === undefined || !verifier.dns) {
+      lines.forEach((line, i) => this.addLine(line, firstLineNumber + i, log, defaultHost));
       return;
     }
-    this.addRequest(request, log, lineNumber, defaultHost);
+    const requests = lines.map((line, i) => this.read(line, firstLineNumber + i, log));
+    const claims: { vendor: CrawlerVendor; client: string }[] = [];
+    for (const request of requests) {
+      if (request === null || request.userAgent === null) continue;
+      const crawler = this.crawlerOf(request.userAgent, this.robotsFor(originOfRequest(request, defaultHost)));
+      const vendor = crawler === null ? null : this.vendorOf(crawler.agent);
+      const client = clientAddress(request, this.options.clientIp ?? 'remote');
+      if (vendor !== null && client !== null) claims.push({ vendor, client });
+    }
+    await verifier.prepare(claims);
+    requests.forEach((request, i) => { if (request !== null) this.addRequest(request, log, firstLineNumber + i, defaultHost); });
   }
 
   private addRequest(request: LogRequest, log: string, lineNumber: number, defaultHost: string | null): void {
@@ -197,31 +325,25 @@ export class RobotsAudit {
     if (host === null && this.options.requireHost === true) {
       throw hostUnknownError(`${log}:${lineNumber}`, request.format);
     }
-    const robots = this.robotsFor(originOfRequest(request, defaultHost));
+    const origin = originOfRequest(request, defaultHost);
+    const robots = this.robotsFor(origin);
     const crawler = this.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
       this.otherRequests++;
       return;
     }
     this.crawlerRequests++;
-    const key = asciiLowerCase(crawler.agent);
-    let state = this.crawlers.get(key);
-    if (state === undefined && this.crawlers.size >= MAX_CRAWLERS) {
-      // past the crawlers tracked one by one: counted, summed (memory stays bounded on hostile logs)
-      this.untracked.requests++;
-      if (robots !== null && crawler.group !== null && !robots.matcher(crawler.group).isAllowed(Buffer.from(request.target, 'latin1')) && !isRobotsTxtRequest(request.target)) this.untracked.disallowed++;
-      return;
+    const vendor = this.vendorOf(crawler.agent);
+    let verdict: Verification | null = null;
+    if (this.options.verifier !== undefined) {
+      verdict = this.options.verifier.classify(vendor, clientAddress(request, this.options.clientIp ?? 'remote'));
+      (this.verificationTotals as VerificationCounts)[verdict]++;
     }
-    if (state === undefined) {
-      let category = this.categories.get(key);
-      if (category === undefined) {
-        category = crawlerCategory(crawler.agent, request.userAgent as string);
-        this.categories.set(key, category);
-      }
-      state = { agent: crawler.agent, group: crawler.group, category, requests: 0, disallowed: 0, rules: new Map(), paths: new PathCounter(TRACKED_PATHS) };
-      this.crawlers.set(key, state);
-    }
+    const impostor = verdict === 'failed';
+    const rowHost = this.options.byHost === true ? origin?.hostKey ?? null : null;
+    const state = this.stateOf(crawler.agent, rowHost, crawler.group, impostor, vendor, request.userAgent as string);
     state.requests++;
+    if (state.verification !== null && verdict !== null) state.verification[verdict]++;
     let bucket: { requests: number; disallowed: number } | null = null;
     if (request.timeMs !== null) {
       const hour = Math.floor(request.timeMs / HOUR_MS);
@@ -232,48 +354,112 @@ export class RobotsAudit {
       }
       bucket.requests++;
     }
+    // fetching /robots.txt is how a crawler learns the rules (RFC 9309 2.3): counted, never a violation, even
+    // where the reference's verdict for that path is "disallowed" (Disallow: / in google mode)
+    if (isRobotsTxtRequest(request.target)) {
+      state.robotsTxtFetches++;
+      return;
+    }
     // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed
     if (robots === null || crawler.group === null) return;
     const explanation = robots.matcher(crawler.group).explain(Buffer.from(request.target, 'latin1'));
-    // fetching /robots.txt is how a crawler learns the rules (RFC 9309 2.3): never a violation, even where
-    // the reference's verdict for that path is "disallowed" (Disallow: / in google mode)
-    if (explanation.allowed || isRobotsTxtRequest(request.target)) return;
+    if (explanation.allowed) return;
     state.disallowed++;
-    if (bucket !== null) bucket.disallowed++;
+    state.byStatus[statusClass(request.status)]++;
+    if (!state.userTriggered) {
+      this.disallowedTotal++;
+      if (bucket !== null) bucket.disallowed++;
+    }
     const rule = explanation.rule;
     if (rule !== null) {
-      const ruleKey = `${rule.line} ${rule.pattern}`;
-      const entry = state.rules.get(ruleKey) ?? { line: rule.line, pattern: rule.pattern, requests: 0 };
+      const file = this.options.filePerHost === true && origin !== null ? origin.hostKey : null;
+      const ruleKey = `${file ?? ''} ${rule.line} ${rule.pattern}`;
+      const entry = state.rules.get(ruleKey) ?? { file, line: rule.line, pattern: rule.pattern, requests: 0 };
       entry.requests++;
       state.rules.set(ruleKey, entry);
     }
+    state.paths ??= new PathCounter(TRACKED_PATHS);
     state.paths.add(request.target);
+  }
+
+  /** The state of a crawler (an impostor apart), made when new; at 2 x MAX_CRAWLERS, the least disallowed half is dropped first. */
+  private stateOf(agent: string, host: string | null, group: string | null, impostor: boolean, vendor: CrawlerVendor | null, userAgent: string): CrawlerState {
+    const key = `${host ?? ''} ${asciiLowerCase(agent)}${impostor ? ' impostor' : ''}`;
+    let state = this.crawlers.get(key);
+    if (state !== undefined) {
+      if (group !== state.group) state.mixedGroups = true;
+      return state;
+    }
+    if (this.crawlers.size >= 2 * MAX_CRAWLERS) this.dropLeastDisallowed();
+    state = {
+      agent, host, impostor, vendor: vendor?.id ?? null, group, mixedGroups: false, userTriggered: isUserTriggeredFetcher(agent),
+      userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
+      byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
+      verification: this.options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 }, rules: new Map(), paths: null,
+    };
+    this.crawlers.set(key, state);
+    return state;
+  }
+
+  /** Drops the MAX_CRAWLERS tracked crawlers with the fewest disallowed requests (then requests), summing them. O(n log n), once per MAX_CRAWLERS new crawlers. */
+  private dropLeastDisallowed(): void {
+    const ranked = [...this.crawlers].sort((a, b) => b[1].disallowed - a[1].disallowed || b[1].requests - a[1].requests);
+    for (const [key, state] of ranked.slice(MAX_CRAWLERS)) {
+      this.untracked.crawlers++;
+      this.untracked.requests += state.requests;
+      if (!state.userTriggered) this.untracked.disallowed += state.disallowed;
+      this.droppedFloor = Math.max(this.droppedFloor, state.disallowed + state.missed);
+      this.crawlers.delete(key);
+    }
   }
 
   /** The report so far (called once, at the end). */
   report(): AuditReport {
-    const all = [...this.crawlers.values()].map((state): CrawlerAudit => ({
-      agent: state.agent,
-      group: state.group,
-      named: state.group !== null && state.group !== '*',
-      category: state.category,
-      requests: state.requests,
-      disallowed: state.disallowed,
-      rules: [...state.rules.values()].sort((a, b) => b.requests - a.requests || a.line - b.line),
-      topDisallowedPaths: state.paths.top(TOP_PATHS),
-    })).sort((a, b) => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : 1));
+    const categories = new Map<string, CrawlerCategory>();
+    const all = [...this.crawlers.values()].map((state): CrawlerAudit => {
+      const nameKey = asciiLowerCase(state.agent);
+      let category = categories.get(nameKey);
+      if (category === undefined) {
+        category = crawlerCategory(state.agent, state.userAgent);
+        categories.set(nameKey, category);
+      }
+      return {
+        agent: state.agent,
+        impostor: state.impostor,
+        host: state.host,
+        vendor: state.vendor,
+        group: state.group,
+        groupLabel: groupLabel(state.agent, state.group, state.mixedGroups),
+        named: state.group !== null && state.group !== '*',
+        category,
+        requests: state.requests,
+        disallowed: state.disallowed,
+        disallowedUpTo: state.disallowed + state.missed,
+        disallowedByStatus: { ...state.byStatus },
+        robotsTxtFetches: state.robotsTxtFetches,
+        verification: state.verification === null ? null : { ...state.verification },
+        rules: [...state.rules.values()].sort((a, b) => b.requests - a.requests || a.line - b.line || ((a.file ?? '') < (b.file ?? '') ? -1 : 1)),
+        topDisallowedPaths: state.paths?.top(TOP_PATHS) ?? [],
+      };
+    });
+    const byDisallowed = (a: CrawlerAudit, b: CrawlerAudit): number => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : Number(a.impostor) - Number(b.impostor) || ((a.host ?? '') < (b.host ?? '') ? -1 : 1));
+    const userTriggered = all.filter((c) => c.category === 'user-triggered').sort((a, b) => b.requests - a.requests || byDisallowed(a, b));
+    const crawlers = all.filter((c) => c.category !== 'user-triggered').sort(byDisallowed);
     const top = this.options.top ?? 0;
-    const shown = top > 0 ? all.slice(0, top) : all;
-    const rest = all.slice(shown.length);
+    const shown = top > 0 ? crawlers.slice(0, top) : crawlers;
+    const rest = crawlers.slice(shown.length);
     return {
       lines: this.lineCount,
       crawlerRequests: this.crawlerRequests,
       otherRequests: this.otherRequests,
+      disallowed: this.disallowedTotal,
       outsideTime: this.outsideTime,
       malformed: { count: this.malformedCount, lines: this.malformedLines },
       crawlers: shown,
       moreCrawlers: { crawlers: rest.length, requests: rest.reduce((sum, c) => sum + c.requests, 0), disallowed: rest.reduce((sum, c) => sum + c.disallowed, 0) },
+      userTriggered,
       untracked: { ...this.untracked },
+      verification: this.verificationTotals === null ? null : { ...this.verificationTotals },
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
     };
   }

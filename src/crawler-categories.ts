@@ -4,23 +4,37 @@ import { createRequire } from 'node:module';
 import { asciiLowerCase } from './robots.js';
 
 /** What a crawler does, for reports. */
-export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'seo' | 'other';
+export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'user-triggered' | 'seo' | 'other';
 
 /**
- * AI crawlers that are not training crawlers, by each vendor's crawler documentation: fetchers that load a
- * page because a user asked an assistant (ai-assistant), and AI search indexers (search).
- *   OpenAI (platform.openai.com/docs/bots): ChatGPT-User (user actions), OAI-SearchBot (search).
- *   Anthropic (Anthropic's "Does Anthropic crawl data from the web" help page): Claude-User, Claude-SearchBot.
- *   Perplexity (docs.perplexity.ai/guides/bots): Perplexity-User, PerplexityBot (search).
- *   Mistral (docs.mistral.ai/robots): MistralAI-User. DuckDuckGo (duckduckgo.com/duckassistbot): DuckAssistBot.
- *   Meta (developers.facebook.com/docs/sharing/webmasters/web-crawlers): Meta-ExternalFetcher.
- *   Amazon (developer.amazon.com/amazonbot): Amzn-User, Amzn-SearchBot. Kagi: kagi-fetcher.
- *   Google (developers.google.com/search/docs/crawling-indexing/google-user-triggered-fetchers): Google-NotebookLM.
+ * Fetchers that load a page because a person asked for it, and so ignore robots.txt by design (the vendors
+ * say so): audit lists them apart and never counts them as violators.
+ *   Google ("List of Google user-triggered fetchers"): FeedFetcher-Google, GoogleProducer, Google-Read-Aloud,
+ *   Google-Site-Verification, Google-NotebookLM, Google-Pinpoint, Google-CWS, Google-GeminiNotebook.
+ *   OpenAI: ChatGPT-User. Anthropic: Claude-User. Perplexity: Perplexity-User. Mistral: MistralAI-User.
+ *   Meta: Meta-ExternalFetcher. Amazon: Amzn-User. Kagi: kagi-fetcher.
+ */
+const USER_TRIGGERED: ReadonlySet<string> = new Set([
+  'feedfetcher-google', 'googleproducer', 'google-read-aloud', 'google-site-verification', 'google-notebooklm',
+  'google-pinpoint', 'google-cws', 'google-gemininotebook',
+  'chatgpt-user', 'claude-user', 'perplexity-user', 'mistralai-user', 'meta-externalfetcher', 'amzn-user', 'kagi-fetcher',
+]);
+
+/** True for a user-triggered fetcher's name (any case). Per crawler. */
+export function isUserTriggeredFetcher(name: string): boolean {
+  return USER_TRIGGERED.has(asciiLowerCase(name));
+}
+
+/**
+ * AI crawlers that are neither training crawlers nor user-triggered fetchers (USER_TRIGGERED), by each
+ * vendor's crawler documentation: assistants' own crawlers (ai-assistant) and AI search indexers (search).
+ *   OpenAI (platform.openai.com/docs/bots): OAI-SearchBot. Anthropic (its "Does Anthropic crawl data from
+ *   the web" help page): Claude-SearchBot. Perplexity (docs.perplexity.ai/guides/bots): PerplexityBot.
+ *   DuckDuckGo (duckduckgo.com/duckassistbot): DuckAssistBot. Amazon (developer.amazon.com/amazonbot):
+ *   Amzn-SearchBot. Google: Gemini-Deep-Research.
  */
 const AI_NOT_TRAINING: Readonly<Record<string, CrawlerCategory>> = {
-  'chatgpt-user': 'ai-assistant', 'claude-user': 'ai-assistant', 'perplexity-user': 'ai-assistant', 'mistralai-user': 'ai-assistant',
-  'duckassistbot': 'ai-assistant', 'meta-externalfetcher': 'ai-assistant', 'amzn-user': 'ai-assistant', 'kagi-fetcher': 'ai-assistant',
-  'google-notebooklm': 'ai-assistant', 'gemini-deep-research': 'ai-assistant',
+  'duckassistbot': 'ai-assistant', 'gemini-deep-research': 'ai-assistant',
   'oai-searchbot': 'search', 'claude-searchbot': 'search', 'perplexitybot': 'search', 'amzn-searchbot': 'search',
 };
 
@@ -62,6 +76,7 @@ const CATEGORY_SCAN_CHARS = 1024;
  * cache it per crawler (it tries some 1,500 patterns).
  */
 export function crawlerCategory(name: string, userAgent: string): CrawlerCategory {
+  if (isUserTriggeredFetcher(name)) return 'user-triggered';
   const direct = AI_NOT_TRAINING[asciiLowerCase(name)];
   if (direct !== undefined) return direct;
   const text = userAgent.slice(0, CATEGORY_SCAN_CHARS);

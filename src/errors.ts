@@ -8,6 +8,7 @@ export type RobotsErrorCode =
   | 'INPUT_TOO_LARGE' // an input does not fit the WebAssembly core's 32-bit memory
   | 'SOURCE_FAILED' // a robots source (MultiHostMatcher) threw for an origin or gave no answer in time
   | 'HOST_UNKNOWN' // a log request's host is needed (one robots.txt per host) but its line names none
+  | 'RANGES_INVALID' // a crawler IP range file is not JSON, holds no prefix, or its name names no vendor's file
   | 'USAGE'; // command line usage error
 
 /** The only error type the package throws on purpose. Thrown by the API and the command line on bad input. */

@@ -23,7 +23,9 @@ export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './l
 export type { LogRequest, LogFormat, LogFieldNames } from './log.js';
 export { RobotsAudit, crawlerName } from './audit.js';
 export { agentWarning } from './crawlers.js';
-export type { AuditReport, CrawlerAudit, AuditOptions } from './audit.js';
+export type { AuditReport, CrawlerAudit, AuditOptions, StatusClasses, VerificationCounts } from './audit.js';
+export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, vendorOfCrawler } from './crawler-verify.js';
+export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerRangeSource, DnsResolver, Verification } from './crawler-verify.js';
 export type { CrawlerCategory } from './crawler-categories.js';
 export { auditHtml } from './audit-html.js';
 export { ALLOW_ALL, DISALLOW_ALL } from './hosts.js';

@@ -13,6 +13,8 @@ export interface LogFieldNames {
   status?: string;
   client?: string;
   referer?: string;
+  /** The X-Forwarded-For header (audit --client-ip forwarded). */
+  forwardedFor?: string;
 }
 
 /** The keys tried, in order, for a JSON field not configured (nginx log_format escape=json, GCP, Caddy, ECS). */
@@ -26,6 +28,7 @@ export const DEFAULT_JSON_FIELDS: Readonly<Record<keyof LogFieldNames, readonly 
   status: ['status', 'status_code', 'statusCode', 'httpRequest.status', 'http.response.status_code'],
   client: ['remote_addr', 'client_ip', 'client', 'ip', 'httpRequest.remoteIp', 'request.remote_ip', 'source.ip'],
   referer: ['http_referer', 'referer', 'referrer', 'httpRequest.referer'],
+  forwardedFor: ['http_x_forwarded_for', 'x_forwarded_for', 'forwarded_for', 'xff', 'request.headers.X-Forwarded-For'],
 };
 
 /** The names JSON fields may be given by (--log-field name=key). */

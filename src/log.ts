@@ -46,6 +46,11 @@ export interface LogRequest {
   status: number | null;
   referer: string | null;
   userAgent: string | null;
+  /**
+   * The X-Forwarded-For header when the line carries it (a JSON key, CloudFront's x-forwarded-for, or a
+   * quoted field after the User-Agent of an Apache/nginx line), else null. See clientAddress.
+   */
+  forwardedFor: string | null;
 }
 
 /** Keys of a JSON lines log (dotted paths reach nested objects: `httpRequest.requestUrl`). */
@@ -128,7 +133,30 @@ function apacheRequest(line: string): LogRequest | null {
     status: at(LOG_STATUS) < 0 ? null : at(LOG_STATUS),
     referer: referer === '-' ? null : referer,
     userAgent: userAgent === '-' ? null : userAgent,
+    forwardedFor: hasReferer ? quotedFieldAfter(line, at(LOG_AGENT_END) + 1) : null,
   };
+}
+
+/**
+ * The text of the first `"..."` field after position `from` of a line (unquoted fields such as nginx's
+ * $request_time before it are skipped), or null ('-', empty or none).
+ */
+function quotedFieldAfter(line: string, from: number): string | null {
+  const match = /^(?:[ \t]+[^ \t"]+)*[ \t]+"([^"]*)"/.exec(line.slice(from, from + 4096));
+  return match === null || match[1] === '-' || match[1] === '' ? null : match[1];
+}
+
+/**
+ * The client address a request came from: the line's client field, or with `forwarded`, the last address of
+ * its X-Forwarded-For (the one the proxy in front of the server saw; the addresses before it are whatever
+ * the client wrote, so only the last one is trusted), else the client field. Per request.
+ */
+export function clientAddress(request: LogRequest, from: 'remote' | 'forwarded'): string | null {
+  if (from === 'forwarded' && request.forwardedFor !== null) {
+    const last = request.forwardedFor.split(',').at(-1)?.trim() ?? '';
+    if (last !== '' && last !== 'unknown') return last;
+  }
+  return request.client === '' || request.client === '-' ? null : request.client;
 }
 
 /** `%XX` escapes undone (bytes, as latin1 chars); others left as they are. */
@@ -206,7 +234,7 @@ function albRequest(line: string): LogRequest | null {
   const status = /^\d{3}$/.test(fields[8]) ? Number(fields[8]) : null;
   return {
     format: 'alb', host, vhost: host, client: fields[3].replace(/:\d+$/, ''), time: fields[1], timeMs: logTimeMs(fields[1]),
-    method: request.method, target, status, referer: null, userAgent: orNull(fields[13]),
+    method: request.method, target, status, referer: null, userAgent: orNull(fields[13]), forwardedFor: null,
   };
 }
 
@@ -287,7 +315,7 @@ export class LogLineReader {
       format: 'cloudfront', host, vhost: host, client: get('c-ip') ?? '', time, timeMs: logTimeMs(time.replace(' ', 'T')),
       method: get('cs-method') ?? '', target: query === null ? stem : `${stem}?${query}`,
       status: status !== undefined && /^\d{3}$/.test(status) ? Number(status) : null,
-      referer: orNull(get('cs(Referer)')), userAgent: decodedAgent,
+      referer: orNull(get('cs(Referer)')), userAgent: decodedAgent, forwardedFor: orNull(get('x-forwarded-for')),
     };
   }
 
@@ -333,7 +361,7 @@ export class LogLineReader {
       format: 'json', host, vhost: host, client: text('client') ?? '', time,
       timeMs: typeof rawTime === 'number' ? logTimeMs(rawTime) : logTimeMs(time),
       method, target: absolute.target, status: Number.isInteger(status) && status >= 100 && status <= 999 ? status : null,
-      referer: text('referer'), userAgent: text('userAgent'),
+      referer: text('referer'), userAgent: text('userAgent'), forwardedFor: text('forwardedFor'),
     };
   }
 }

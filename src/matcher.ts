@@ -131,9 +131,12 @@ export class RobotsMatcher {
     return this.engine.matchLines(this.blob, linesArgument(lines, 'lines'));
   }
 
-  /** checkLines plus the command line's output bytes for those lines (`allowed\t<url>\n`, or filtered). */
-  checkLinesFormatted(lines: Uint8Array, filter: number = OUTPUT_ALL): { output: Uint8Array; verdicts: Uint8Array } {
-    return this.engine.matchAndFormatLines(this.blob, linesArgument(lines, 'lines'), filter);
+  /**
+   * checkLines plus the command line's output bytes for those lines (`allowed\t<url>\n`, or filtered). With
+   * `into` (a buffer the caller reuses from chunk to chunk), the output is a view of it when it fits.
+   */
+  checkLinesFormatted(lines: Uint8Array, filter: number = OUTPUT_ALL, into: Uint8Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
+    return this.engine.matchAndFormatLines(this.blob, linesArgument(lines, 'lines'), filter, into);
   }
 
   /**

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'no
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
+import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
 import { crawlerName, parseRobots, RobotsAudit, parseLogLine } from '../src/index.js';
 import { modelVerdict } from './model.js';
 
@@ -32,6 +32,7 @@ const log = [
   '9.9.9.9 - - [17/May/2015:12:30:00 +0000] "GET /private/q HTTP/1.0" 200 7', // common format: no User-Agent, not audited
 ].join('\n') + '\n';
 const logFile = join(dir, 'access.log');
+
 writeFileSync(logFile, log);
 
 describe('RobotsAudit', () => {
@@ -53,9 +54,9 @@ describe('RobotsAudit', () => {
   });
   it('counts the rules that disallowed and the most requested disallowed paths', () => {
     const google = report.crawlers[0];
-    expect(google.rules).toEqual([{ line: 2, pattern: '/private', requests: 3 }]);
+    expect(google.rules).toEqual([{ file: null, line: 2, pattern: '/private', requests: 3 }]);
     expect(google.topDisallowedPaths).toEqual([{ path: '/private/a', requests: 2, upTo: 2 }, { path: '/private/z', requests: 1, upTo: 1 }]);
-    expect(report.crawlers[1].rules).toEqual([{ line: 8, pattern: '/tmp', requests: 1 }, { line: 9, pattern: '/*.png$', requests: 1 }]);
+    expect(report.crawlers[1].rules).toEqual([{ file: null, line: 8, pattern: '/tmp', requests: 1 }, { file: null, line: 9, pattern: '/*.png$', requests: 1 }]);
   });
   it('reports malformed lines with their numbers, and an hourly timeline', () => {
     expect(report.malformed).toEqual({ count: 1, lines: [{ log: 'access.log', line: 9 }] });
@@ -82,11 +83,11 @@ describe('robotstxt audit', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, logFile]);
     expect(r.stdout).toBe([
       '11 log lines: 8 crawler requests (6 disallowed), 2 other requests, 1 malformed',
-      'crawler          category  requests  disallowed   share  top rule             top disallowed path',
-      'Googlebot        search           4           3   75.0%  line 2 /private (3)  /private/a (2)',
-      'bingbot (*)      search           3           2   66.7%  line 8 /tmp (1)      /img/b.png (1)',
-      'Googlebot-Image  search           1           1  100.0%  line 5 / (1)         /img/a.png (1)',
-      'group: (*) the * group applies; (name) that crawler\'s group (Googlebot\'s for Googlebot-Image); (no group) none',
+      'crawler          group      category  requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  top rule             top disallowed path',
+      'Googlebot        own group  search           4           3   75.0%  3/0/0/0                   0  line 2 /private (3)  /private/a (2)',
+      'bingbot          *          search           3           2   66.7%  2/0/0/0                   0  line 8 /tmp (1)      /img/b.png (1)',
+      'Googlebot-Image  own group  search           1           1  100.0%  1/0/0/0                   0  line 5 / (1)         /img/a.png (1)',
+      GROUP_NOTE,
     ].join('\n') + '\n');
     expect(r.stderr).toBe(`robotstxt: 1 malformed log line(s) skipped (${logFile}:9)\n`);
     expect(r.status).toBe(0);
@@ -155,7 +156,7 @@ describe.skipIf(CHROMIUM === undefined)('the HTML report in headless Chromium', 
 describe.skipIf(corpusMissingReason !== null)('audit of the real Apache log', () => {
   it('every audited request\'s verdict agrees with the model; one malformed line reported', () => {
     const robots = parseRobots(robotsBody);
-    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--format', 'json', CORPUS_LOG]).stdout);
+    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--format', 'json', '--top', '0', CORPUS_LOG]).stdout);
     expect(report.lines).toBe(10000);
     expect(report.malformed).toEqual({ count: 1, lines: [{ log: CORPUS_LOG, line: 8899 }] });
     const google = report.crawlers.find((c: { agent: string }) => c.agent === 'Googlebot');
@@ -255,7 +256,7 @@ describe('audit names crawlers right (issue 11)', () => {
   });
   it('GoogleOnly_ Googlebot-Image follows the Googlebot group when the file has none of its own; AdsBot ignores *', () => {
     expect(rows).toEqual(expect.arrayContaining([['Googlebot-Image', 'Googlebot', 2, 1], ['AdsBot-Google', null, 1, 0], ['Googlebot', 'Googlebot', 1, 1]]));
-    expect(report.crawlers.find((c) => c.agent === 'Googlebot-Image')?.rules).toEqual([{ line: 11, pattern: '/nogoogle/', requests: 1 }]);
+    expect(report.crawlers.find((c) => c.agent === 'Googlebot-Image')?.rules).toEqual([{ file: null, line: 11, pattern: '/nogoogle/', requests: 1 }]);
   });
   it('crawlerName is linear and skips browser words and URLs', () => {
     expect([MAILRU, SPIDER360, DAUMOA, 'Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)', 'Mozilla/5.0 (compatible; Foo/1.0; +http://foo.example/bot.html)'].map(crawlerName))
@@ -263,22 +264,24 @@ describe('audit names crawlers right (issue 11)', () => {
     const long = `Mozilla/5.0 (${'x'.repeat(100_000)}) FooBot/1.0`;
     expect(crawlerName(long)).toBe('FooBot');
   });
-  it('categories: search, ai-training, ai-assistant, seo, other', () => {
+  it('categories: search, ai-training, user-triggered (listed apart), seo, other', () => {
     const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow:\n'));
     const agents = [GOOGLEBOT, 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot', 'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', 'curl/8.4.0'];
     agents.forEach((agent, i) => audit.addLine(line('/', agent), i + 1));
-    expect(Object.fromEntries(audit.report().crawlers.map((c) => [c.agent, c.category]))).toEqual({ Googlebot: 'search', GPTBot: 'ai-training', 'ChatGPT-User': 'ai-assistant', AhrefsBot: 'seo', curl: 'other' });
+    const report = audit.report();
+    expect(Object.fromEntries(report.crawlers.map((c) => [c.agent, c.category]))).toEqual({ Googlebot: 'search', GPTBot: 'ai-training', AhrefsBot: 'seo', curl: 'other' });
+    expect(report.userTriggered.map((c) => [c.agent, c.category])).toEqual([['ChatGPT-User', 'user-triggered']]);
   });
   it('--top, --since and --until', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, '--top', '1', '--since', '2015-05-17T10:30:00Z', '--until', '2015-05-17T12:00', logFile]);
     expect(r.stdout).toBe([
       '11 log lines: 2 crawler requests (2 disallowed), 0 other requests, 1 malformed, 8 outside --since/--until',
-      'crawler            category  requests  disallowed   share  top rule             top disallowed path',
-      'Googlebot          search           1           1  100.0%  line 2 /private (1)  /private/a (1)',
-      '1 more crawler(s)                   1           1  100.0%',
-      'group: (*) the * group applies; (name) that crawler\'s group (Googlebot\'s for Googlebot-Image); (no group) none',
+      'crawler                                group      category  requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  top rule             top disallowed path',
+      'Googlebot                              own group  search           1           1  100.0%  1/0/0/0                   0  line 2 /private (1)  /private/a (1)',
+      '1 more crawler(s) (--top 0 lists all)                              1           1  100.0%',
+      GROUP_NOTE,
     ].join('\n') + '\n');
-    for (const [args, message] of [[['--top', '0'], "--top must be a whole number from 1, got '0'"], [['--since', 'yesterday'], "--since must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got 'yesterday'"], [['--since', '2020-01-02', '--until', '2020-01-01'], '--until must be later than --since']] as [string[], string][]) {
+    for (const [args, message] of [[['--top', 'x'], "--top must be a whole number (0: all crawlers), got 'x'"], [['--since', 'yesterday'], "--since must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got 'yesterday'"], [['--since', '2020-01-02', '--until', '2020-01-01'], '--until must be later than --since']] as [string[], string][]) {
       const bad = robotstxt(['audit', '--robots', robotsFile, ...args, logFile]);
       expect([bad.stderr, bad.status]).toEqual([`robotstxt: ${message}\n`, 2]);
     }
@@ -364,7 +367,7 @@ describe.skipIf(corpusMissingReason !== null)('audit of the real log mixed with 
     const log = join(dir, 'mixed.log');
     writeFileSync(log, mixed.join('\n') + '\n', 'latin1');
     expect(Math.min(...formats)).toBeGreaterThan(500); // every format is well represented
-    const r = robotstxt(['audit', '--robots', robots, '--format', 'json', log]);
+    const r = robotstxt(['audit', '--robots', robots, '--format', 'json', '--top', '0', log]);
     const report = JSON.parse(r.stdout);
     expect(report.lines).toBe(10000);
     expect(report.malformed.count).toBe(1);

@@ -142,14 +142,17 @@ describe('clear errors instead of crashes (defects 14, 16, 19)', () => {
 });
 
 describe('bounded structures with exact totals (defects 3, 12)', () => {
-  it('audit: crawlers past the first 10,000 are summed, the totals stay exact', () => {
+  it('audit: past 20,000 tracked crawlers the 10,000 with the fewest disallowed are summed; the totals stay exact', () => {
     const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /private\n'));
-    for (let i = 0; i < 10_050; i++) audit.addLine(logLine(i % 2 === 0 ? '/private/x' : '/ok', `compatible; Crawler${i}bot/1.0`), i + 1);
+    for (let i = 0; i < 20_050; i++) audit.addLine(logLine(i % 2 === 0 ? '/private/x' : '/ok', `compatible; Crawler${i}bot/1.0`), i + 1);
     const report = audit.report();
-    expect(report.crawlers.length).toBe(10_000);
-    expect(report.untracked).toEqual({ requests: 50, disallowed: 25 });
-    expect(report.crawlerRequests).toBe(10_050);
-    expect(report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + report.untracked.disallowed).toBe(5025);
+    // at the 20,001st crawler, 10,000 of the 10,000 with no disallowed request were dropped
+    expect(report.crawlers.length).toBe(10_050);
+    expect(report.untracked).toEqual({ crawlers: 10_000, requests: 10_000, disallowed: 0 });
+    expect(report.crawlerRequests).toBe(20_050);
+    expect(report.disallowed).toBe(10_025);
+    expect(report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + report.untracked.disallowed).toBe(10_025);
+    expect(report.crawlers.filter((c) => c.disallowed === 1)).toHaveLength(10_025);
   });
   it('diff: per-direction request totals are exact past the listed URLs, and the text says so', () => {
     const oldFile = join(dir, 'old.txt');

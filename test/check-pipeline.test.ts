@@ -81,7 +81,7 @@ describe('--log', () => {
   });
   it('parseLogLine reads the three formats', () => {
     expect(parseLogLine('a.com:443 1.2.3.4 - - [t] "GET /x HTTP/1.1" 200 5 "r" "ua \\"q\\""')).toEqual({
-      format: 'vhost_combined', host: 'a.com', vhost: 'a.com', client: '1.2.3.4', time: 't', timeMs: null, method: 'GET', target: '/x', status: 200, referer: 'r', userAgent: 'ua "q"',
+      format: 'vhost_combined', host: 'a.com', vhost: 'a.com', client: '1.2.3.4', time: 't', timeMs: null, method: 'GET', target: '/x', status: 200, referer: 'r', userAgent: 'ua "q"', forwardedFor: null,
     });
     expect(parseLogLine('1.2.3.4 - u [t] "GET /x HTTP/1.0" - -')?.format).toBe('common');
     expect(parseLogLine('1.2.3.4 - u [t] "GET /x HTTP/1.0" 200 1 "-" "-"')?.format).toBe('combined');

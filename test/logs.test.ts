@@ -34,6 +34,7 @@ describe('LogLineReader: each format', () => {
     expect(first).toEqual({
       format: 'combined', host: null, vhost: null, client: '203.0.113.10', time: '21/Nov/2026:09:00:07 +0000', timeMs: Date.UTC(2026, 10, 21, 9, 0, 7),
       method: 'GET', target: '/brands/kitchen', status: 200, referer: null, userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      forwardedFor: '10.1.2.0',
     });
   });
   it('CloudFront: header lines are headers; the User-Agent is URL-decoded (once or twice); x-host-header is the host', () => {
@@ -44,6 +45,7 @@ describe('LogLineReader: each format', () => {
     expect(reader.read(lines[3])).toEqual({
       format: 'cloudfront', host: 'shop.example', vhost: 'shop.example', client: '203.0.113.11', time: '2026-11-21 10:01:07', timeMs: Date.UTC(2026, 10, 21, 10, 1, 7),
       method: 'GET', target: '/cart?id=1', status: 200, referer: null, userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      forwardedFor: null,
     });
     expect((reader.read(lines[4]) as LogRequest).userAgent).toBe('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'); // written as %2520
   });
@@ -59,6 +61,7 @@ describe('LogLineReader: each format', () => {
     expect(second).toEqual({
       format: 'alb', host: 'shop.example', vhost: 'shop.example', client: '203.0.113.11', time: '2026-11-21T11:01:07.186641Z', timeMs: Date.UTC(2026, 10, 21, 11, 1, 7, 186),
       method: 'GET', target: 'https://shop.example/cart?id=1', status: 200, referer: null, userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      forwardedFor: null,
     });
     expect(parseLogLine('http 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET http://a.example:8080/p HTTP/1.1" "bot" - -')).toMatchObject({ target: 'http://a.example:8080/p', host: 'a.example' });
   });
@@ -101,8 +104,9 @@ describe('the same requests in every format give the same answers', () => {
         ['GPTBot', '*', 'ai-training', 1, 1],
         ['bingbot', '*', 'search', 1, 1],
         ['AdsBot-Google', null, 'other', 1, 0],
-        ['ChatGPT-User', '*', 'ai-assistant', 1, 0],
       ]);
+      // a user-triggered fetcher: listed apart, never a violator
+      expect(report.userTriggered.map((c: { agent: string; category: string; requests: number }) => [c.agent, c.category, c.requests])).toEqual([['ChatGPT-User', 'user-triggered', 1]]);
     });
   }
   it('check --log on all the formats in one file: input order, line numbers, the malformed line named', () => {
@@ -141,7 +145,7 @@ describe('the same requests in every format give the same answers', () => {
     }
   });
   it('--log-field must be name=key with a known name', () => {
-    const bad: [string, string][] = [['nokey', "--log-field must be <name>=<key>, got 'nokey'"], ['colour=x', "--log-field: unknown field 'colour' (one of target, query, host, userAgent, time, method, status, client, referer)"]];
+    const bad: [string, string][] = [['nokey', "--log-field must be <name>=<key>, got 'nokey'"], ['colour=x', "--log-field: unknown field 'colour' (one of target, query, host, userAgent, time, method, status, client, referer, forwardedFor)"]];
     for (const [value, message] of bad) {
       const r = robotstxt(['audit', '--robots', SHOP, '--log-field', value, fixture('nginx.jsonl')]);
       expect(r.stderr).toBe(`robotstxt: ${message}\n`);

@@ -1,6 +1,9 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
-import { statSync, writeFileSync } from 'node:fs';
-import { RobotsAudit, MAX_CRAWLERS, type AuditReport, type CrawlerAudit } from '../audit.js';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RobotsAudit, crawlerLabel, type AuditReport, type CrawlerAudit } from '../audit.js';
+import { CrawlerVerifier } from '../crawler-verify.js';
+import { RANGES_FOLDER } from '../fetch/range-fetch.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
@@ -15,7 +18,8 @@ import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
 import { fileWriteError } from '../robots-file.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
-                       [--format table|json|html] [--top N] [--since <time>] [--until <time>]
+                       [--verify [ranges|dns]] [--crawler-ranges <file|dir>]... [--client-ip remote|forwarded]
+                       [--format table|json|html] [--top N] [--by host] [--since <time>] [--until <time>]
                        [--output <file>] [--mode google|rfc] [--max-bytes N] <log> [<log>]...
 
 Reads access logs (formats below; gzip files or standard input are recognised by their first bytes; - is
@@ -27,9 +31,20 @@ robots.txt names as a product token (a user-agent line's token; the longest, cas
 crawler and its group. Tokens that are browser or platform words (Mozilla, Linux, MSIE, ...) claim nothing.
 Otherwise the crawler is named after its User-Agent and follows its own group, Googlebot's for
 Googlebot-Image, -Video and -News, else the * group (AdsBot-Google: no group, allowed; it ignores *).
-A request of /robots.txt itself is never counted as disallowed. Categories (search, ai-training,
-ai-assistant, seo, other) come from the crawler-user-agents list and the vendors' crawler pages.
-Malformed lines are counted and reported with their line numbers.
+A request of /robots.txt itself is never counted as disallowed: it is counted as the crawler reading the
+rules. Disallowed requests are split by what the server answered (2xx served, 3xx, 4xx refused, 5xx).
+Categories (search, ai-training, ai-assistant, seo, other) come from the crawler-user-agents list and the
+vendors' crawler pages. User-triggered fetchers (FeedFetcher-Google, ChatGPT-User, Perplexity-User, ...)
+fetch because a person asked and ignore robots.txt by design: they are listed apart and never counted as
+violators. Malformed lines are counted and reported with their line numbers.
+
+Anyone can write Googlebot in a User-Agent. With --verify, each request of a crawler that names a vendor
+(Google, Bing, OpenAI, Anthropic, Perplexity, Apple, Common Crawl; Yandex and Baidu by DNS) is verified
+(its client address is in the vendor's published IP ranges, or with --verify dns, its reverse DNS name is
+the vendor's and resolves back to it), failed (an impostor: reported as its own row, never in the
+vendor's figures) or unknown (no published method, no ranges loaded for that vendor, no address in the
+line, or DNS that did not answer). Ranges: robotstxt fetch --crawler-ranges --store <dir> (then --store
+<dir> here), or the vendors' JSON files given with --crawler-ranges.
 
 Options:
   --robots <file>       the site's robots.txt
@@ -39,7 +54,16 @@ Options:
   --fetch               with --store: first fetch the robots.txt of every host of the logs that the store
                         lacks or has stale (the logs are read twice: files, not standard input)
   --format table|json|html   table (default), one JSON object, or a self-contained HTML report with charts
-  --top N               the N crawlers with the most disallowed requests (the rest summed on one line)
+  --verify [ranges|dns] verify crawlers' claims by the vendors' IP ranges (ranges, the default), or by
+                        ranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)
+  --crawler-ranges <file|dir>  vendors' IP range files (the published names, such as gptbot.json, or the
+                        ids robotstxt fetch --crawler-ranges stores: google-common-crawlers.json) (repeatable)
+  --client-ip remote|forwarded  the address to verify: the line's client field (default), or the last
+                        address of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront's
+                        field, or a quoted field after the User-Agent)
+  --top N               the N crawlers with the most disallowed requests (default 20; 0: all); the rest
+                        summed on one line
+  --by host             with --robots-dir or --store: a row per host and crawler (the host column)
   --since <time>        only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a
                         zone, or seconds since 1970 (a time without a zone is UTC)
   --until <time>        only requests before this time
@@ -54,6 +78,7 @@ ${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') 
 
 Examples:
   robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz
+  robotstxt audit --robots robots.txt --verify --crawler-ranges ./ranges access.log
   robotstxt audit --store ./robots --fetch --scheme https vhosts-access.log
   zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq '.crawlers[0]'
   robotstxt audit --robots robots.txt --format html --output audit.html access.log`;
@@ -72,7 +97,16 @@ const OPTIONS = {
   since: { type: 'string' },
   until: { type: 'string' },
   'log-field': { type: 'string', multiple: true },
+  verify: { type: 'string' },
+  'crawler-ranges': { type: 'string', multiple: true },
+  'client-ip': { type: 'string' },
+  by: { type: 'string' },
 } as const;
+
+/** `--verify` alone means `--verify ranges` (parseArgs would take the next argument as its value). */
+function withVerifyValue(args: string[]): string[] {
+  return args.map((arg, i) => (arg === '--verify' && args[i + 1] !== 'ranges' && args[i + 1] !== 'dns' ? '--verify=ranges' : arg));
+}
 
 /** --since/--until: a time logTimeMs reads (ISO 8601, a date, seconds since 1970). */
 function timeOption(name: string, value: unknown): number | undefined {
@@ -83,7 +117,7 @@ function timeOption(name: string, value: unknown): number | undefined {
 }
 
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'audit');
+  const { values, positionals } = parseCommandArgs(withVerifyValue(args), OPTIONS, 'audit');
   const robotsFile = values.robots as string | undefined;
   const storeDir = values.store as string | undefined;
   if (values['robots-dir'] !== undefined && storeDir !== undefined) throw usageError('audit takes --robots-dir <dir> or --store <dir>, not both');
@@ -101,8 +135,24 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   if (values.host !== undefined && robotsDir === undefined) throw usageError('--host applies only with --robots-dir');
   const mode = modeOption(values.mode);
   const maxBytes = maxBytesOption(values['max-bytes']);
-  const topText = values.top === undefined ? '0' : String(values.top);
-  if (!/^\d{1,9}$/.test(topText) || (values.top !== undefined && Number(topText) === 0)) throw usageError(`--top must be a whole number from 1, got '${topText}'`);
+  const topText = values.top === undefined ? String(DEFAULT_TOP) : String(values.top);
+  if (!/^\d{1,9}$/.test(topText)) throw usageError(`--top must be a whole number (0: all crawlers), got '${topText}'`);
+  const verify = values.verify as string | undefined;
+  if (verify !== undefined && verify !== 'ranges' && verify !== 'dns') throw usageError(`--verify must be ranges or dns, got '${verify}'`);
+  const clientIp = values['client-ip'] ?? 'remote';
+  if (clientIp !== 'remote' && clientIp !== 'forwarded') throw usageError(`--client-ip must be remote or forwarded, got '${String(clientIp)}'`);
+  if (verify === undefined && values['crawler-ranges'] !== undefined) throw usageError('--crawler-ranges applies only with --verify');
+  if (verify === undefined && values['client-ip'] !== undefined) throw usageError('--client-ip applies only with --verify');
+  if (values.by !== undefined && values.by !== 'host') throw usageError(`--by must be host, got '${String(values.by)}'`);
+  if (values.by !== undefined && robotsDir === undefined) throw usageError('--by host needs --robots-dir or --store (one robots.txt per host)');
+  let verifier: CrawlerVerifier | undefined;
+  if (verify !== undefined) {
+    const rangeFiles = [...((values['crawler-ranges'] as string[] | undefined) ?? [])];
+    const stored = storeDir === undefined ? null : join(storeDir, RANGES_FOLDER);
+    if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
+    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr });
+    if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
+  }
   const sinceMs = timeOption('since', values.since);
   const untilMs = timeOption('until', values.until);
   if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs) throw usageError('--until must be later than --since');
@@ -131,7 +181,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     };
   }
 
-  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top: Number(topText), requireHost: robotsDir !== undefined && defaultHost === null });
+  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top: Number(topText), requireHost: robotsDir !== undefined && defaultHost === null, filePerHost: robotsDir !== undefined, byHost: values.by === 'host', verifier, clientIp });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
@@ -141,7 +191,9 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const reader = await LineReader.open(log, 'log file');
     let lineNumber = 0;
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      for (const line of chunkLines(chunk)) audit.addLine(line, ++lineNumber, log, defaultHost);
+      const lines = chunkLines(chunk);
+      await audit.addLines(lines, lineNumber + 1, log, defaultHost);
+      lineNumber += lines.length;
       if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + reader.rawBytesRead)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
     }
     doneBytes += reader.rawBytesRead;
@@ -164,27 +216,49 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   return 0;
 }
 
+/** Crawlers the table, JSON and HTML show unless --top says otherwise. */
+const DEFAULT_TOP = 20;
+
+const share = (part: number, whole: number): string => (whole === 0 ? '0%' : `${((100 * part) / whole).toFixed(1)}%`);
+const statusText = (c: CrawlerAudit): string => `${c.disallowedByStatus['2xx']}/${c.disallowedByStatus['3xx']}/${c.disallowedByStatus['4xx']}/${c.disallowedByStatus['5xx']}`;
+const ruleText = (rule: CrawlerAudit['rules'][number]): string => `${rule.file === null ? '' : `${rule.file} `}line ${rule.line} ${rule.pattern} (${rule.requests})`;
+
 function table(report: AuditReport): string {
-  const groupNote = (c: CrawlerAudit): string => (c.group === null ? ' (no group)' : c.group === '*' ? ' (*)' : asciiLowerCase(c.group) === asciiLowerCase(c.agent) ? '' : ` (${c.group})`);
+  const verifying = report.verification !== null;
   const pathText = (p: CrawlerAudit['topDisallowedPaths'][number]): string => `${p.path} (${p.requests === p.upTo ? p.requests : `${p.requests} to ${p.upTo}`})`;
-  const rows = report.crawlers.map((c) => [c.agent + groupNote(c), c.category, String(c.requests), String(c.disallowed), c.requests === 0 ? '0%' : `${((100 * c.disallowed) / c.requests).toFixed(1)}%`, c.rules[0] === undefined ? '' : `line ${c.rules[0].line} ${c.rules[0].pattern} (${c.rules[0].requests})`, c.topDisallowedPaths[0] === undefined ? '' : pathText(c.topDisallowedPaths[0])]);
+  const disallowedText = (c: CrawlerAudit): string => (c.disallowedUpTo === c.disallowed ? String(c.disallowed) : `${c.disallowed} to ${c.disallowedUpTo}`);
+  const byHost = [...report.crawlers, ...report.userTriggered].some((c) => c.host !== null);
+  const row = (c: CrawlerAudit): string[] => [
+    ...(byHost ? [c.host ?? '-'] : []), crawlerLabel(c), c.groupLabel, c.category, String(c.requests), disallowedText(c), share(c.disallowed, c.requests), statusText(c), String(c.robotsTxtFetches),
+    ...(verifying ? [`${c.verification?.verified ?? 0}/${c.verification?.failed ?? 0}/${c.verification?.unknown ?? 0}`] : []),
+    c.rules[0] === undefined ? '' : ruleText(c.rules[0]), c.topDisallowedPaths[0] === undefined ? '' : pathText(c.topDisallowedPaths[0]),
+  ];
+  const header = [...(byHost ? ['host'] : []), 'crawler', 'group', 'category', 'requests', 'disallowed', 'share', '2xx/3xx/4xx/5xx', 'robots.txt', ...(verifying ? ['verified/failed/unknown'] : []), 'top rule', 'top disallowed path'];
+  const blank = (cells: string[]): string[] => [...cells, ...new Array<string>(header.length - cells.length).fill('')];
+  const rows = report.crawlers.map(row);
   const more = report.moreCrawlers;
-  const share = (part: number, whole: number): string => (whole === 0 ? '0%' : `${((100 * part) / whole).toFixed(1)}%`);
-  if (more.crawlers > 0) rows.push([`${more.crawlers} more crawler(s)`, '', String(more.requests), String(more.disallowed), share(more.disallowed, more.requests), '', '']);
+  const lead = byHost ? [''] : [];
+  if (more.crawlers > 0) rows.push(blank([...lead, `${more.crawlers} more ${byHost ? 'row' : 'crawler'}(s) (--top 0 lists all)`, '', '', String(more.requests), String(more.disallowed), share(more.disallowed, more.requests)]));
   const untracked = report.untracked;
-  if (untracked.requests > 0) rows.push([`crawlers past the first ${MAX_CRAWLERS.toLocaleString('en')}`, '', String(untracked.requests), String(untracked.disallowed), share(untracked.disallowed, untracked.requests), '', '']);
-  const header = ['crawler', 'category', 'requests', 'disallowed', 'share', 'top rule', 'top disallowed path'];
-  for (const row of rows) row.forEach((cell, i) => { row[i] = terminalSafe(cell); }); // names and paths come from the log
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const format = (cells: string[]): string => cells.map((cell, i) => (i >= 2 && i <= 4 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-  const disallowed = report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + more.disallowed + untracked.disallowed;
+  if (untracked.requests > 0) rows.push(blank([...lead, `${untracked.crawlers} ${byHost ? 'row' : 'crawler'}(s) no longer tracked (fewest disallowed)`, '', '', String(untracked.requests), String(untracked.disallowed), share(untracked.disallowed, untracked.requests)]));
+  const fetcherRows = report.userTriggered.map(row);
+  const numeric = new Set([3, 4, 5, 7].map((i) => i + lead.length));
+  const all = [...rows, ...fetcherRows];
+  for (const cells of all) cells.forEach((cell, i) => { cells[i] = terminalSafe(cell); }); // names and paths come from the log
+  const widths = header.map((h, i) => Math.max(h.length, ...all.map((r) => r[i].length)));
+  const format = (cells: string[]): string => cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
   const outside = report.outsideTime > 0 ? `, ${report.outsideTime} outside --since/--until` : '';
-  return [
-    `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${disallowed} disallowed), ${report.otherRequests} other requests, ${report.malformed.count} malformed${outside}`,
-    format(header),
-    ...rows.map(format),
-    'group: (*) the * group applies; (name) that crawler\'s group (Googlebot\'s for Googlebot-Image); (no group) none',
-  ].join('\n') + '\n';
+  const lines = [
+    `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${report.disallowed} disallowed), ${report.otherRequests} other requests, ${report.malformed.count} malformed${outside}`,
+  ];
+  if (report.verification !== null) {
+    const impostors = report.crawlers.filter((c) => c.impostor).length + report.userTriggered.filter((c) => c.impostor).length;
+    lines.push(`verification: ${report.verification.verified} verified, ${report.verification.failed} failed (impostors), ${report.verification.unknown} unknown${impostors > 0 ? `; impostors are rows of their own` : ''}`);
+  }
+  lines.push(format(header), ...rows.map(format));
+  if (fetcherRows.length > 0) lines.push('', 'user-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):', ...fetcherRows.map(format));
+  lines.push('group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host');
+  return lines.join('\n') + '\n';
 }
 
 /**

@@ -150,23 +150,32 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const workersAfter = spec !== null ? HOSTS_WORKERS_AFTER_BYTES : WORKERS_AFTER_BYTES;
   if (plan.inputBytes !== null && plan.inputBytes >= workersAfter) await startWorkers();
 
-  /** Answers URL lines on this thread. */
-  const answerHere = async (urls: Uint8Array, firstNumber: number, numbers: Uint32Array | null): Promise<Answer> => {
-    if (matcher !== null) {
-      const result = plan.format === 'jsonl' ? matcher.checkLinesJsonl(urls, plan.filter, firstNumber, numbers) : matcher.checkLinesFormatted(urls, plan.filter);
-      return { output: result.output, verdicts: result.verdicts.length };
-    }
+  /**
+   * Answers URL lines on this thread; with `reuse`, into the reused output buffer (the caller writes the
+   * answer out before answering another into it).
+   */
+  const answerHere = async (urls: Uint8Array, firstNumber: number, numbers: Uint32Array | null, reuse = true): Promise<Answer> => {
     // output goes into one buffer, reused from chunk to chunk (a window's output is megabytes: new buffers
-    // each time would pile up until the garbage collector came by)
-    const into = plan.format !== 'none' ? hostsOutput : null;
+    // each time would pile up until the garbage collector came by, and each costs its pages again)
+    if (matcher !== null) {
+      if (plan.format === 'jsonl') {
+        const result = matcher.checkLinesJsonl(urls, plan.filter, firstNumber, numbers);
+        return { output: result.output, verdicts: result.verdicts.length };
+      }
+      const result = matcher.checkLinesFormatted(urls, plan.filter, reuse ? reusedOutput : null);
+      const reused = reuse && result.output.buffer === reusedOutput.buffer;
+      if (reuse && !reused) reusedOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next chunk
+      return { output: result.output, verdicts: result.verdicts.length, reused };
+    }
+    const into = reuse && plan.format !== 'none' ? reusedOutput : null;
     const result = await (here as MultiHostMatcher).checkLinesFormatted(urls, { format: plan.format, filter: plan.filter, firstNumber, numbers, into });
     outcome.noHostLines += result.noHostLines;
     const reused = into !== null && result.output.buffer === into.buffer;
-    if (into !== null && !reused) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next window
+    if (into !== null && !reused) reusedOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next window
     return { output: result.output, verdicts: result.verdicts.length, reused };
   };
   // (allocated at the largest window's size: pages count in memory only once written)
-  let hostsOutput = new Uint8Array(spec !== null && plan.format !== 'none' ? Math.ceil(windowBytes * (plan.format === 'jsonl' ? 4 : 1.25)) : 0);
+  let reusedOutput = new Uint8Array(plan.format === 'none' || (matcher !== null && plan.format === 'jsonl') ? 0 : Math.ceil(windowBytes * (plan.format === 'jsonl' ? 4 : 1.25)));
 
   /**
    * One robots.txt: a worker takes the chunk when one is free (urls in the slot's shared input are read in
@@ -180,7 +189,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       outcome.chunksInWorkers++;
     } catch {
       outcome.recomputed++;
-      return answerHere(urls, firstNumber, numbers);
+      return answerHere(urls, firstNumber, numbers, false); // other answers may wait in the reused buffer
     } finally {
       queuedInWorkers--;
     }

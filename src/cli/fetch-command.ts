@@ -11,6 +11,7 @@ import { LineReader, chunkLines, CHUNK_BYTES } from './lines.js';
 
 export const FETCH_HELP = `Usage: robotstxt fetch [--store <dir>] [<url-or-host>... | -] [--urls <file>]... [--log <file>]...
                        [--host <name>] [--force] [--format text|jsonl] [fetch options]
+       robotstxt fetch --crawler-ranges --store <dir> [--ranges-url <id>=<url>]... [--force] [fetch options]
 
 Fetches the robots.txt of every origin (scheme, host, port) named by the arguments, the lines of --urls
 files or standard input ('-', or nothing when input is piped), and the requests of --log access logs (the
@@ -24,7 +25,14 @@ Writes one line per origin, in input order:
 effect: rules, allow-all or disallow-all; source: fetched, or fresh (in the store, not fetched again).
 At the end, a summary per outcome on stderr (and progress while it runs, on a terminal).
 
+With --crawler-ranges, fetches instead the IP range files crawler vendors publish (Google, Bing, OpenAI,
+Anthropic, Perplexity, Apple, Common Crawl) into <dir>/crawler-ranges/, for audit --verify: one line per
+file, <outcome><TAB><id><TAB><source><TAB><status> <prefixes> prefixes [(<error>)]; fresh files (24h, or
+--max-age) are not fetched again; exit 1 when a file could not be fetched and none is kept.
+
 Options:
+  --crawler-ranges        fetch the crawler vendors' IP range files (see above)
+  --ranges-url <id>=<url> with --crawler-ranges: fetch that file from this URL instead (a mirror; repeatable)
   --urls <file>           URLs or host names, one per line (repeatable)
   --log <file>            access log lines (formats below) (repeatable)
   --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
@@ -42,6 +50,7 @@ ${LOG_FORMATS_HELP}
 Examples:
   robotstxt fetch --store ./robots example.com https://shop.example/a/page
   robotstxt fetch --store ./robots --log access.log --host www.example.com
+  robotstxt fetch --crawler-ranges --store ./robots
   cut -f2 frontier.tsv | robotstxt fetch --store ./robots --concurrency 200 --timeout-ms 5000 -`;
 
 const OPTIONS = {
@@ -55,6 +64,8 @@ const OPTIONS = {
   format: { type: 'string' },
   mode: { type: 'string' },
   'max-bytes': { type: 'string' },
+  'crawler-ranges': { type: 'boolean' },
+  'ranges-url': { type: 'string', multiple: true },
 } as const;
 
 /** An input that named no origin: where it was, and why. */
@@ -70,6 +81,8 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
   const options = fetchCacheOptions(values, mode, maxBytes);
+  if (values['crawler-ranges'] === true) return runRangeFetch(values, positionals, options, out, stderr);
+  if (values['ranges-url'] !== undefined) throw usageError('--ranges-url applies only with --crawler-ranges');
   const logs = (values.log as string[] | undefined) ?? [];
   const urlFiles = (values.urls as string[] | undefined) ?? [];
   const defaultHost = values.host as string | undefined;
@@ -176,4 +189,36 @@ function jsonLine(entry: RobotsCacheEntry): string {
     checkedAt: new Date(record.checkedAt).toISOString(), kept: record.kept, failures: record.failures,
     failingSince: record.failingSince === null ? null : new Date(record.failingSince).toISOString(),
   }) + '\n';
+}
+
+/** fetch --crawler-ranges: the vendors' range files into <store>/crawler-ranges/. */
+async function runRangeFetch(values: Record<string, unknown>, positionals: string[], options: ReturnType<typeof fetchCacheOptions>, out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
+  if (values.store === undefined) throw usageError('--crawler-ranges needs --store <dir> (where the range files are kept)');
+  for (const name of ['urls', 'log', 'host', 'log-field']) if (values[name] !== undefined) throw usageError(`--crawler-ranges fetches only the range files: --${name} does not apply`);
+  if (positionals.length > 0) throw usageError('--crawler-ranges fetches only the range files: give no URLs or hosts');
+  if (values.format !== undefined && values.format !== 'text') throw usageError('--crawler-ranges writes text lines only');
+  const urls = new Map<string, string>();
+  for (const pair of (values['ranges-url'] as string[] | undefined) ?? []) {
+    const at = pair.indexOf('=');
+    const url = pair.slice(at + 1);
+    if (at <= 0 || !/^https?:\/\/[^\s]+$/.test(url)) throw usageError(`--ranges-url must be <id>=<http(s) URL>, got '${pair}'`);
+    urls.set(pair.slice(0, at), url);
+  }
+  const { fetchCrawlerRanges } = await import('../fetch/range-fetch.js');
+  const { fetchSettings } = await import('../fetch/robots-fetch.js');
+  const settings = fetchSettings({ userAgent: options.userAgent, timeoutMs: options.timeoutMs, targets: options.targets, now: options.now });
+  let results;
+  try {
+    results = await fetchCrawlerRanges(values.store as string, settings, { urls, force: values.force === true, maxAgeMs: options.maxAgeMs });
+  } catch (error) {
+    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(`--ranges-url: ${error.message}`);
+    throw error;
+  }
+  for (const r of results) {
+    const detail = r.error === null ? '' : ` (${r.error}${r.kept ? '; the file fetched before is kept' : ''})`;
+    out(`${r.outcome}\t${r.id}\t${r.source}\t${r.status === 0 ? '-' : r.status} ${r.prefixes} prefixes${detail}\n`);
+  }
+  const failed = results.filter((r) => r.outcome === 'failed');
+  stderr(`robotstxt fetch: ${results.length} crawler range files: ${results.filter((r) => r.source === 'fetched' && r.outcome === 'ok').length} fetched, ${results.filter((r) => r.source === 'fresh').length} fresh in the store, ${failed.length} failed\n`);
+  return failed.some((r) => !r.kept) ? 1 : 0;
 }

@@ -156,6 +156,11 @@ export class RobotsStore {
     if (record.kept !== 'body') rmSync(join(this.directory, `${key}.txt`), { force: true });
   }
 
+  /** Writes a file of the store whole (written beside it, then renamed into place). */
+  writeFile(name: string, data: Uint8Array | string): void {
+    this.replace(name, data);
+  }
+
   /** The origin keys that have a record. */
   keys(): string[] {
     return readdirSync(this.directory).filter((name) => name.endsWith('.json') && !name.startsWith('.')).map((name) => name.slice(0, -5));

@@ -546,10 +546,15 @@ export class WasmCore {
     return this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count);
   }
 
-  /** Matches the lines of input and returns the text output for them (filter: OUTPUT_*). */
-  matchAndFormatLines(blob: Uint8Array, input: Uint8Array, filter: number): { output: Uint8Array; verdicts: Uint8Array } {
+  /**
+   * Matches the lines of input and returns the text output for them (filter: OUTPUT_*): copied into `into`
+   * when it fits (the result is then a view of it), else into a new buffer.
+   */
+  matchAndFormatLines(blob: Uint8Array, input: Uint8Array, filter: number, into: Uint8Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
     const run = this.runLines(blob, input, true, filter, false);
-    return { output: this.bytes.slice(run.outputPtr, run.outputPtr + run.outputLength), verdicts: this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count) };
+    const output = new OutputPieces(into);
+    output.add(this.bytes.subarray(run.outputPtr, run.outputPtr + run.outputLength));
+    return { output: output.result(), verdicts: this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count) };
   }
 
   /**
