@@ -135,8 +135,11 @@ describe.skipIf(CHROMIUM === undefined)('the Tester page in headless Chromium', 
   it('downloads the edited file', async () => {
     await page.click('#download');
     const file = join(downloads, 'robots.txt');
-    for (let i = 0; i < 50 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(readFileSync(file, 'utf8')).toBe(ROBOTS.replace('Disallow: /private/\n', ''));
+    const expected = ROBOTS.replace('Disallow: /private/\n', '');
+    // Chromium may make the file before it has written it: wait (up to 10 s) for the whole content
+    const written = (): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    for (let i = 0; i < 100 && written().length < expected.length; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(written()).toBe(expected);
   });
 
   it('a URL list opened from a file replaces the URLs and is checked', async () => {
