@@ -4,7 +4,6 @@ import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE,
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
 import { bindAutomaton, setStateLimit, dfaResets, dfaStateCount, automatonIsLarge, setExplaining } from "./dfa";
 import { bindBlob, automatonNodeCount, setLiteralIndexMode } from "./trie";
-import { setLiteralSeed } from "./literal";
 import { normalizeGooglePattern, normalizeRfc } from "./escape";
 import { writePath } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
@@ -57,11 +56,6 @@ export function setPairWalks(mode: u32): void {
  */
 export function setLiteralIndex(mode: u32): void {
   setLiteralIndexMode(mode);
-}
-
-/** The literal indexes' hash seed (two random u32 halves); the host calls it once per instance. */
-export function seedLiteralIndex(low: u32, high: u32): void {
-  setLiteralSeed((<u64>high << 32) | <u64>low);
 }
 
 /**

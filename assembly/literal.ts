@@ -13,7 +13,7 @@
 //   +4  u32 probeLimit      slots any key's look-up must visit at most (the longest insert run), >= 1
 //   +8  u32 maxKeyLength    the longest key; lengths of keys are set in the bitset
 //   +12 u32 tableOffset     from the index's start
-//   +16 u64 seed            the hash's start value (chosen by the host per process: keys cannot be made to collide)
+//   +16 u64 seed            the hash's start value (random per process, from the host: keys cannot be made to collide)
 //   +24 bitset              bit l set when some key is l bytes long (1 <= l <= maxKeyLength)
 //   table: u64 slots, 0 = empty, else (tag << 32) | SLOT_ALLOW? | SLOT_END? | (rule index + 1)
 // A key has at most four slots (allow, disallow, and both with a final '$'): the earliest rule of each kind
@@ -64,11 +64,17 @@ const STEP_MULTIPLIER: u64 = 0x9e3779b97f4a7c15;
   return h;
 }
 
-/** The seed new indexes start from; the host sets it once per process from a random source. */
-let nextSeed: u64 = 0x243f6a8885a308d3;
-export function setLiteralSeed(seed: u64): void {
-  nextSeed = seed | 1;
-}
+/**
+ * Half of a seed from the host's random source (crypto.getRandomValues). Asked for on the first index
+ * build of an instance, not at start-up: most processes never build an index, and the host's random
+ * source costs milliseconds to load.
+ */
+@external("env", "randomSeedHalf")
+declare function randomSeedHalf(): u32;
+
+/** The seed new indexes start from: random on the first build, then stepped on each build and retry. */
+let nextSeed: u64 = 0;
+let seeded = false;
 
 /** Bytes an index of keyCount keys at most maxKeyLength long may take (for the caller's capacity). */
 export function literalIndexBound(keyCount: u32, maxKeyLength: usize): usize {
@@ -112,6 +118,10 @@ export function buildLiteralIndex(rules: usize, patterns: usize, list: usize, co
   const table = out + tableOffset;
   const end = table + <usize>capacity * 8;
   ensureCapacity(end + LITERAL_INDEX_SLACK);
+  if (!seeded) {
+    nextSeed = ((<u64>randomSeedHalf() << 32) | <u64>randomSeedHalf()) | 1;
+    seeded = true;
+  }
   for (let attempt: u32 = 0; attempt < BUILD_ATTEMPTS; attempt++) {
     const seed = nextSeed;
     nextSeed = hashStep(nextSeed, attempt + 1) | 1; // the next build (or retry) starts elsewhere

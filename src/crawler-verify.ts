@@ -126,6 +126,11 @@ function parseAddress(text: string): Address | null {
   } catch {
     return null;
   }
+  return addressOf(parsed);
+}
+
+/** The number of a parsed address (one rule for addresses and for the starts of prefixes). */
+function addressOf(parsed: ipaddr.IPv4 | ipaddr.IPv6): Address {
   const bytes = parsed.toByteArray();
   if (parsed.kind() === 'ipv4') return { v6: false, value: ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0 };
   let value = 0n;
@@ -316,16 +321,17 @@ export class CrawlerVerifier {
     ranges.files.push(path);
     ranges.sources.add(source.id);
     for (const prefix of prefixesOfRangeFile(text, path)) {
-      const [address, bits] = ipaddr.parseCIDR(prefix);
-      const bytes = address.toByteArray();
-      if (address.kind() === 'ipv4') {
-        const start = (((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0) & (bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0);
-        ranges.v4.add(start >>> 0, (start >>> 0) + 2 ** (32 - bits) - 1);
+      let [parsed, bits] = ipaddr.parseCIDR(prefix);
+      // an IPv4-mapped IPv6 prefix is an IPv4 one (addresses are read that way: ipaddr.process)
+      if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) [parsed, bits] = [(parsed as ipaddr.IPv6).toIPv4Address(), bits - 96];
+      const address = addressOf(parsed);
+      if (!address.v6) {
+        const size = 2 ** (32 - bits);
+        const start = Math.floor(address.value / size) * size;
+        ranges.v4.add(start, start + size - 1);
       } else {
-        let value = 0n;
-        for (const byte of bytes) value = (value << 8n) | BigInt(byte);
         const size = 1n << BigInt(128 - bits);
-        const start = (value / size) * size;
+        const start = (address.value / size) * size;
         ranges.v6.add(start, start + size - 1n);
       }
     }

@@ -1,5 +1,6 @@
 // The library surface: what parseRobots collects besides rules, errors, and the matcher's bulk entry points.
 import { describe, it, expect } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { parseRobots, RobotsError, VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../src/index.js';
 import { bytes } from './helpers.js';
 
@@ -118,4 +119,24 @@ describe('errors are RobotsError with a stable code', () => {
       expect((caught as RobotsError).message).toBe(message);
     });
   }
+});
+
+describe('start-up: the literal index asks for its random seed only when it first builds an index', () => {
+  // crypto.getRandomValues loads Node's web crypto (milliseconds of every command's start-up): a process that
+  // never compiles a large literal rule set never loads it (the modules check loads; the package index loads
+  // node:crypto for the store)
+  const script = (rules: number): string => `
+    await import(${JSON.stringify(new URL('../dist/src/wasm/core-node.js', import.meta.url).href)});
+    const { parseRobots } = await import(${JSON.stringify(new URL('../dist/src/robots.js', import.meta.url).href)});
+    const body = 'User-agent: *\\n' + Array.from({ length: ${rules} }, (_, i) => 'Disallow: /section/page-' + i + '-' + 'x'.repeat(20)).join('\\n');
+    const matcher = parseRobots(body).matcher('Googlebot');
+    const verdicts = [matcher.isAllowed('https://e.com/section/page-7-' + 'x'.repeat(20)), matcher.isAllowed('https://e.com/ok'), matcher.isAllowed('https://e.com/section/page-7-' + 'x'.repeat(20))];
+    console.log(JSON.stringify({ verdicts, crypto: process.moduleLoadList.includes('NativeModule internal/crypto/random') }));`;
+  const run = (rules: number): { verdicts: boolean[]; crypto: boolean } => JSON.parse(spawnSync(process.execPath, ['--input-type=module', '-e', script(rules)], { encoding: 'utf8' }).stdout);
+  it('a small file: no index, no crypto', () => {
+    expect(run(10)).toEqual({ verdicts: [false, true, false], crypto: false });
+  });
+  it('16 KiB and more of literal patterns: an index, seeded from crypto', () => {
+    expect(run(2000)).toEqual({ verdicts: [false, true, false], crypto: true });
+  });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { robotstxt, robotstxtAsync, tempDir, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
 import { parseRobots, RobotsAudit } from '../src/index.js';
-import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, prefixesOfRangeFile, type DnsResolver } from '../src/crawler-verify.js';
+import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, prefixesOfRangeFile, type DnsResolver } from '../src/crawler-verify.js';
 
 const dir = tempDir();
 const ranges = join(dir, 'ranges');
@@ -153,6 +153,18 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     expect(prefixesOfRangeFile(googleFile(['1.2.3.0/24', '2001:db8::/32']), 'x')).toEqual(['1.2.3.0/24', '2001:db8::/32']);
     expect(prefixesOfRangeFile('{"a": {"b": ["10.0.0.0/8", "not a prefix", "10.0.0.1"]}}', 'x')).toEqual(['10.0.0.0/8']);
     expect(() => prefixesOfRangeFile('{"prefixes": []}', 'f.json')).toThrow('f.json: no IP prefix in it');
+    // prefixes that do not start on their boundary, /0, /32, and an IPv4-mapped IPv6 prefix
+    const folder = join(dir, 'edge-ranges');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'bingbot.json'), googleFile(['10.1.2.3/24', '198.51.100.7/32', '::ffff:192.0.2.0/120']));
+    const verifier = new CrawlerVerifier({ rangeFiles: [folder] });
+    const bing = CRAWLER_VENDORS.find((vendor) => vendor.id === 'bing') ?? null;
+    expect(['10.1.2.0', '10.1.2.255', '10.1.3.0', '198.51.100.7', '198.51.100.8', '192.0.2.200', '::ffff:192.0.2.9', '[::ffff:10.1.2.9]', 'nonsense'].map((ip) => verifier.classify(bing, ip)))
+      .toEqual(['verified', 'verified', 'failed', 'verified', 'failed', 'verified', 'verified', 'verified', 'unknown']);
+    const everything = new CrawlerVerifier({ rangeFiles: [join(folder, 'bingbot.json')] });
+    writeFileSync(join(folder, 'bingbot.json'), googleFile(['0.0.0.0/0']));
+    expect(new CrawlerVerifier({ rangeFiles: [folder] }).classify(bing, '255.255.255.255')).toBe('verified');
+    expect(everything.classify(bing, '255.255.255.255')).toBe('failed');
   });
 });
 

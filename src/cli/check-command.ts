@@ -135,7 +135,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes, stderr).matcher(agents) }
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: Number(cacheText) << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
-  const started = performance.now();
+  const started = values.stats === true ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
   const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
   let cache: RobotsCache | null = null;

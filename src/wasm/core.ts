@@ -48,7 +48,6 @@ interface CoreExports {
   automatonStats(): bigint;
   setPairWalks(mode: number): void;
   setLiteralIndex(mode: number): void;
-  seedLiteralIndex(low: number, high: number): void;
   matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
   matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number, rulesPtr: number, stopOnOverflow: number): number;
   lastOutputLength(): number;
@@ -262,12 +261,15 @@ export class WasmCore {
   private boundAutomaton = false;
 
   constructor(module: WebAssembly.Module = wasmModule()) {
-    const instance = new WebAssembly.Instance(module, { env: { abort: () => { throw new RobotsError('WASM_UNAVAILABLE', 'the WebAssembly core aborted'); } } });
+    const instance = new WebAssembly.Instance(module, {
+      env: {
+        abort: () => { throw new RobotsError('WASM_UNAVAILABLE', 'the WebAssembly core aborted'); },
+        // literal indexes hash with a seed nobody outside this process knows (assembly/literal.ts asks on its first build)
+        randomSeedHalf: () => globalThis.crypto.getRandomValues(new Uint32Array(1))[0],
+      },
+    });
     this.exports = instance.exports as unknown as CoreExports;
     this.batchBase = this.exports.heapBase();
-    // literal indexes hash with a seed nobody outside this process knows (assembly/literal.ts)
-    const seed = globalThis.crypto.getRandomValues(new Uint32Array(2));
-    this.exports.seedLiteralIndex(seed[0], seed[1]);
     this.bytes = new Uint8Array(this.exports.memory.buffer);
     this.words = new Uint32Array(this.exports.memory.buffer);
     this.heap = new MatcherHeap({ reserve: (end) => this.reserve(end), copy: (target, start, end) => this.copyWithin(target, start, end) }, this.batchBase);
