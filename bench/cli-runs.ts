@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built command line (dist/src/cli/main.js); the benchmarks run from dist/bench. */
-export const cliPath = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/src/cli/main.js');
+/** The built command line as users run it (the package's bin, dist/src/bin/robotstxt.cjs); every benchmark that spawns it uses this path. */
+export const cliPath = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/src/bin/robotstxt.cjs');
 
 /** Runs `robotstxt args…` with inputFile on standard input and output discarded; the wall-clock seconds and stderr. */
 export function runCli(args: string[], inputFile: string): { seconds: number; stderr: string } {

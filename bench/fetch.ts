@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { seededRandom } from './data.js';
 import { writeSectionResults } from './results-file.js';
+import { cliPath as CLI } from './cli-runs.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const ORIGINS = 1000;
 const TIMEOUT_MS = 2000;
 const SLOW_MS = [200, 1500] as const;

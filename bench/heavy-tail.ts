@@ -23,10 +23,10 @@ import { MultiHostMatcher, parseRobots, robotsFromMap } from '../src/index.js';
 import { heavyTailCorpus, type CrawlHost } from './heavy-tail-corpus.js';
 import { shopRobots, shopUrls } from './data.js';
 import { writeSectionResults } from './results-file.js';
+import { cliPath as CLI } from './cli-runs.js';
 
 const AGENT = 'Googlebot';
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(root, 'dist', 'src', 'cli', 'main.js');
 const quick = process.argv.includes('--quick');
 const { hosts, totalBytes, shape, corpusNote, GENERATED, urlLines } = heavyTailCorpus(root, quick);
 console.log(`${shape} (${GENERATED} generated, ${corpusNote})`);

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import { writeSectionResults } from './results-file.js';
+import { cliPath as CLI } from './cli-runs.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 /** Loaded before the command: its peak resident memory (VmHWM) on stderr when it exits. */
 const PEAK = `data:text/javascript,${encodeURIComponent('import { readFileSync } from "node:fs"; process.on("exit", () => { const m = /VmHWM:\\s+(\\d+)/.exec(readFileSync("/proc/self/status", "utf8")); process.stderr.write(`\\npeak-kib ${m ? m[1] : 0}\\n`); });')}`;
 

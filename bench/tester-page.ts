@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSectionResults } from './results-file.js';
+import { cliPath as CLI } from './cli-runs.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
 if (CHROMIUM === undefined) throw new Error('bench:tester needs Chromium (apt-get install chromium)');
 

@@ -3,6 +3,8 @@ import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { parseRobots, RobotsError, VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../src/index.js';
 import { bytes } from './helpers.js';
+import { modelVerdict } from './model.js';
+import { core } from '../src/wasm/core-node.js';
 
 const body = [
   'Sitemap: https://e.com/a.xml', // 1
@@ -138,5 +140,42 @@ describe('start-up: the literal index asks for its random seed only when it firs
   });
   it('16 KiB and more of literal patterns: an index, seeded from crypto', () => {
     expect(run(2000)).toEqual({ verdicts: [false, true, false], crypto: true });
+  });
+});
+
+describe('a busy matcher with a literal index is compiled into the trie (same verdicts, faster per URL)', () => {
+  // 3,000 literal Disallow/Allow rules (over 16 KiB of literal patterns: compiled first with a literal index),
+  // and a few '*' and '$' rules beside them
+  const rules = ['User-agent: *', 'Disallow: /*.pdf$', 'Allow: /docs/*/public'];
+  for (let i = 0; i < 3000; i++) rules.push(`${i % 3 === 0 ? 'Allow' : 'Disallow'}: /docs/section-${i % 97}/page-${i}`);
+  const body = rules.join('\n');
+  const urls: string[] = [];
+  for (let i = 0; i < 1000; i++) urls.push(`https://e.com/docs/section-${i % 97}/page-${(i * 7) % 3100}${i % 5 === 0 ? '/more' : ''}${i % 11 === 0 ? '.pdf' : ''}`);
+  const lines = new TextEncoder().encode(urls.join('\n') + '\n');
+  const expected = Uint8Array.from(urls, (url) => (modelVerdict(body, ['Googlebot'], url).allowed ? VERDICT_ALLOWED : VERDICT_DISALLOWED));
+
+  it('answers as the model before and after: the trie replaces the index after 65,536 URLs answered in bulk', () => {
+    const matcher = parseRobots(body).matcher('Googlebot');
+    expect(matcher.checkLines(lines)).toEqual(expected);
+    expect(core().hasLiteralIndex(matcher.blob)).toBe(true);
+    for (let answered = 2000; answered <= 65_000; answered += 1000) matcher.checkLines(lines);
+    expect(core().hasLiteralIndex(matcher.blob)).toBe(true); // 65,000 answered: not yet
+    expect(matcher.checkLines(lines)).toEqual(expected); // 66,000: compiled into the trie after this call
+    expect(core().hasLiteralIndex(matcher.blob)).toBe(false);
+    expect(matcher.checkLines(lines)).toEqual(expected);
+    expect(matcher.checkBatch(urls)).toEqual(expected);
+    expect(urls.slice(0, 50).map((url) => matcher.isAllowed(url))).toEqual([...expected.slice(0, 50)].map((verdict) => verdict === VERDICT_ALLOWED));
+    for (const url of urls.slice(0, 200)) expect(matcher.explain(url).rule?.line ?? null, url).toBe(modelVerdict(body, ['Googlebot'], url).line);
+  });
+
+  it('an index forced by setBulkEngine stays (A/B runs and tests compare the two as they are)', () => {
+    core().setBulkEngine('automaton', { literalIndex: 'always' });
+    try {
+      const matcher = parseRobots(body).matcher('Googlebot');
+      for (let answered = 0; answered < 70_000; answered += 1000) expect(matcher.checkLines(lines)).toEqual(expected);
+      expect(core().hasLiteralIndex(matcher.blob)).toBe(true);
+    } finally {
+      core().setBulkEngine('automaton');
+    }
   });
 });

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../dist/src/bin/robotstxt.cjs', import.meta.url));
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build (npm test does)`);
 
 export interface CliResult {
@@ -17,6 +17,15 @@ export interface CliResult {
 export function robotstxt(args: string[], input?: string | Uint8Array): CliResult {
   const result = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'latin1', maxBuffer: 1 << 30 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** What a run of the built command line loaded: npm packages and Node's built-in modules (test/fixtures/report-loaded-modules.cjs). */
+export function modulesLoadedBy(args: string[], input = ''): { status: number | null; packages: string[]; builtins: string[] } {
+  const preload = fileURLToPath(new URL('./fixtures/report-loaded-modules.cjs', import.meta.url));
+  const result = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = result.stderr.split('\n').find((text) => text.startsWith('loaded-modules '));
+  if (line === undefined) throw new Error(`no loaded-modules line in: ${result.stderr}`);
+  return { status: result.status, ...(JSON.parse(line.slice('loaded-modules '.length)) as { packages: string[]; builtins: string[] }) };
 }
 
 export function tempDir(): string {

@@ -1,15 +1,52 @@
 // The command line's contract: exact output lines, exit codes and error messages.
 import { describe, it, expect } from 'vitest';
-import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { robotstxt, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { robotstxt, tempDir, modulesLoadedBy, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 import { modelVerdict } from './model.js';
 
+const EXAMPLES = fileURLToPath(new URL('../examples/', import.meta.url));
 const dir = tempDir();
 const robotsFile = join(dir, 'robots.txt');
 writeFileSync(robotsFile, 'User-agent: *\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: Googlebot\nDisallow: /nogoogle\n');
 const emptyFile = join(dir, 'empty.txt');
 writeFileSync(emptyFile, '');
+
+describe('start-up: a command loads only what it uses (the bundled bin, dist/src/bin/robotstxt.cjs)', () => {
+  // every module a command loads is start-up time on every run; the heavy ones are loaded where they are used
+  // (net is loaded for a piped standard input; the test's input is one)
+  const heavyBuiltins = ['zlib', 'worker_threads', 'crypto', 'dns/promises'];
+  it('check with one robots.txt: no npm package, no zlib, worker threads, crypto or network module', () => {
+    const run = modulesLoadedBy(['check', '--robots', robotsFile, '--agent', 'Googlebot', '-'], 'https://e.com/private/x\n');
+    expect(run.status).toBe(0);
+    expect(run.packages).toEqual([]);
+    expect(heavyBuiltins.filter((name) => run.builtins.includes(name))).toEqual([]);
+  });
+  it('test and lint: no npm package', () => {
+    expect(modulesLoadedBy(['test', robotsFile, 'Googlebot', 'https://e.com/x']).packages).toEqual([]);
+    expect(modulesLoadedBy(['lint', robotsFile]).packages).toEqual([]);
+  });
+  it('gzip input loads zlib; many hosts on two threads load the worker pool', () => {
+    const gz = join(dir, 'urls.txt.gz');
+    writeFileSync(gz, gzipSync('https://e.com/a\n'));
+    expect(modulesLoadedBy(['check', '--robots', robotsFile, '--agent', 'Googlebot', gz]).builtins).toContain('zlib');
+    const many = join(dir, 'many-hosts.txt');
+    writeFileSync(many, readFileSync(join(EXAMPLES, 'hosts-urls.txt'), 'latin1').repeat(Math.ceil((3 << 20) / statSync(join(EXAMPLES, 'hosts-urls.txt')).size)), 'latin1');
+    const pooled = modulesLoadedBy(['check', '--robots-dir', join(EXAMPLES, 'robots'), '--agent', 'Googlebot', '--threads', '2', many]);
+    expect(pooled.status).toBe(0);
+    expect(pooled.packages).toEqual(['piscina']);
+  });
+  it('audit without --verify or fetching: its bot lists, never the HTTP client or the worker pool', () => {
+    const log = join(dir, 'bots.log');
+    writeFileSync(log, '66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /private/a HTTP/1.1" 200 10 "-" "Googlebot/2.1"\n');
+    const run = modulesLoadedBy(['audit', '--robots', robotsFile, log]);
+    expect(run.status).toBe(0);
+    expect(run.packages).toEqual(expect.arrayContaining(['crawler-user-agents', 'isbot']));
+    expect(run.packages.filter((name) => name === 'undici' || name === 'piscina')).toEqual([]);
+  });
+});
 
 describe('robotstxt test (robots_main contract)', () => {
   it('prints DISALLOWED and exits 1', () => {

@@ -2,8 +2,8 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsAudit, crawlerLabel, type AuditReport, type CrawlerAudit } from '../audit.js';
-import { CrawlerVerifier } from '../crawler-verify.js';
-import { RANGES_FOLDER } from '../fetch/range-fetch.js';
+import type { CrawlerVerifier } from '../crawler-verify.js';
+import { RANGES_FOLDER } from '../fetch/fetch-rules.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
@@ -11,7 +11,7 @@ import { LruCache } from './lru-cache.js';
 import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
 import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../log.js';
 import type { UrlOrigin } from '../url-model.js';
-import { RobotsCache, type RobotsCacheOptions } from '../fetch/robots-cache.js';
+import type { RobotsCacheOptions } from '../fetch/robots-cache.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
@@ -150,6 +150,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const rangeFiles = [...((values['crawler-ranges'] as string[] | undefined) ?? [])];
     const stored = storeDir === undefined ? null : join(storeDir, RANGES_FOLDER);
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
+    const { CrawlerVerifier } = await import('../crawler-verify.js'); // ipaddr.js and DNS: only with --verify
     verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
@@ -280,6 +281,7 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
       }
     }
   }
+  const { RobotsCache } = await import('../fetch/robots-cache.js'); // the HTTP client: only when fetching
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
   const source = cache.hostSource();
   try {

@@ -192,6 +192,8 @@ export function cacheControlMaxAgeMs(header: string | null): number | null {
 
 /** Longest store file key (an origin's fileKey, or a host key): a file name stays well under 255 bytes with its extension. */
 export const MAX_STORE_KEY_LENGTH = 240;
+/** The folder of a store that holds the crawler vendors' IP range files (written by fetch --crawler-ranges, read by audit --verify). */
+export const RANGES_FOLDER = 'crawler-ranges';
 
 /** Largest body limit a fetch accepts (the decoded bytes kept are at most this). */
 export const MAX_FETCH_BYTES = 64 << 20;

@@ -8,10 +8,8 @@ import { CRAWLER_RANGE_SOURCES, prefixesOfRangeFile, type CrawlerRangeSource } f
 import { RobotsError } from '../errors.js';
 import { RobotsStore } from './robots-store.js';
 import { fetchOrigin, robotsAgent, type FetchSettings } from './robots-fetch.js';
-import { DEFAULT_MAX_AGE_MS } from './fetch-rules.js';
+import { DEFAULT_MAX_AGE_MS, RANGES_FOLDER } from './fetch-rules.js';
 
-/** The folder of a store that holds the range files. */
-export const RANGES_FOLDER = 'crawler-ranges';
 /** The largest range file kept (Google's largest is tens of KB). */
 const MAX_RANGE_FILE_BYTES = 8 << 20;
 

@@ -27,7 +27,7 @@
 //   itself when it needs more, so views are re-created whenever memory.buffer changes.
 import {
   CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE,
-  FLAG_RFC_MODE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES,
+  FLAG_RFC_MODE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES, HEADER_LITERAL_OFFSET,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { MatcherHeap, ADDRESS_LIMIT } from './heap.js';
@@ -251,6 +251,8 @@ export class WasmCore {
   readonly batchBase: number;
   private batchCapacity = 0;
   private readonly resident = new Map<Uint8Array, ResidentMatcher>();
+  /** The literal-index switch setBulkEngine last set. */
+  private literalIndexSwitch: Tristate = 'auto';
   /** Blobs used once for one URL (bound in the work area, not resident: see useBlob). */
   private readonly usedOnce = new WeakSet<Uint8Array>();
   private residentBytes = 0;
@@ -429,7 +431,8 @@ export class WasmCore {
   setBulkEngine(engine: 'automaton' | 'nfa', switches: BulkEngineSwitches = {}): void {
     this.exports.useNfaForBulk(engine === 'nfa' ? 1 : 0, switches.automatonStateLimit ?? 0);
     this.exports.setPairWalks(tristateCode(switches.pairWalks ?? 'auto'));
-    this.exports.setLiteralIndex(tristateCode(switches.literalIndex ?? 'auto'));
+    this.literalIndexSwitch = switches.literalIndex ?? 'auto';
+    this.exports.setLiteralIndex(tristateCode(this.literalIndexSwitch));
     for (const [blob, entry] of [...this.resident]) this.forget(blob, entry);
   }
 
@@ -512,6 +515,33 @@ export class WasmCore {
   compileRobots(body: Uint8Array, agents: readonly string[], rfc: boolean): Uint8Array {
     const { address, length } = this.compileInWorkArea(body, encodeAgents(agents), rfc);
     return this.bytes.slice(address, address + length);
+  }
+
+  /** Whether a blob answers its literal rules from a literal index (assembly/literal.ts) rather than the trie. */
+  hasLiteralIndex(blob: Uint8Array): boolean {
+    return new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(HEADER_LITERAL_OFFSET, true) !== 0;
+  }
+
+  /**
+   * compileRobots with every literal rule in the trie (no literal index): slower to compile, faster per URL.
+   * RobotsMatcher calls it once a matcher with an index has answered many URLs. Null when a test or an A/B
+   * run forces the literal-index switch (setBulkEngine): the forced choice stands.
+   */
+  compileRobotsIntoTrie(body: Uint8Array, agents: readonly string[], rfc: boolean): Uint8Array | null {
+    if (this.literalIndexSwitch !== 'auto') return null;
+    this.exports.setLiteralIndex(tristateCode('never'));
+    try {
+      return this.compileRobots(body, agents, rfc);
+    } finally {
+      this.exports.setLiteralIndex(tristateCode('auto'));
+    }
+  }
+
+  /** Frees the heap blocks of a blob no matcher uses any more (a RobotsMatcher compiled again). */
+  release(blob: Uint8Array): void {
+    const entry = this.resident.get(blob);
+    if (entry !== undefined) this.forget(blob, entry);
+    this.usedOnce.delete(blob);
   }
 
   /** One URL (bytes) against a blob, with the deciding rule indexes. */
