@@ -15,7 +15,7 @@ export { parseRobotsBody } from './parse/parser.js';
 export type { RobotsParseHandler, ParseNoticeCode } from './parse/parser.js';
 export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';
 export { lintRobots } from './lint.js';
-export type { LintReport, LintFinding } from './lint.js';
+export type { LintReport, LintFinding, LintOptions } from './lint.js';
 export { RobotsDiff } from './diff.js';
 export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
 export { crawlerName, agentWarning } from './crawlers.js';
@@ -56,13 +56,21 @@ async function compile(source: WasmSource): Promise<WebAssembly.Module> {
   if (typeof source === 'string' || source instanceof URL) {
     const url = new URL(source, DEFAULT_WASM_URL);
     if (url.protocol === 'file:') {
-      // Node, Deno and Bun read files through node:fs (Node's fetch takes no file: URL); browsers never get here
-      const { readFile } = await import('node:fs/promises');
-      return WebAssembly.compile(await readFile(url));
+      // Node's fetch takes no file: URL: where the runtime gives Node's built-in modules (Node 20.16+, Bun,
+      // Deno), the file is read with node:fs; else fetched (Deno and Bun fetch file: URLs). No import names a
+      // Node module, so bundlers for browsers find none (browsers never get here)
+      const readFile = nodeBuiltin<{ readFile(url: URL): Promise<Uint8Array> }>('node:fs/promises')?.readFile;
+      if (readFile !== undefined) return WebAssembly.compile(await readFile(url) as BufferSource);
     }
     return compileResponse(fetch(url));
   }
   return compileResponse(source);
+}
+
+/** One of Node's built-in modules through process.getBuiltinModule, where the runtime has it; else undefined. */
+function nodeBuiltin<T>(id: string): T | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return typeof runtime?.getBuiltinModule === 'function' ? runtime.getBuiltinModule(id) as T : undefined;
 }
 
 async function compileResponse(response: Response | Promise<Response>): Promise<WebAssembly.Module> {

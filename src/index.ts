@@ -16,7 +16,7 @@ export type { MultiHostOptions, MultiHostStats, RobotsHost, RobotsBody, RobotsSo
 export { RobotsPool, HostShardPool, checkChunksInOrder } from './pool.js';
 export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput, HostsSpec, HostsReply, OutputFormat } from './pool.js';
 export { lintRobots } from './lint.js';
-export type { LintReport, LintFinding } from './lint.js';
+export type { LintReport, LintFinding, LintOptions } from './lint.js';
 export { RobotsDiff } from './diff.js';
 export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './log.js';

@@ -2,6 +2,8 @@
 // rules that can never decide, HTML served as robots.txt, ...). Called once per file by `robotstxt lint`.
 import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity } from './robots.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
+import { MAX_COMPILE_BYTES } from './wasm/core.js';
+import { RobotsError } from './errors.js';
 import { isCrawlerWord } from './crawlers.js';
 
 /** One finding, with the 1-based line it is about (0: the whole file). */
@@ -81,10 +83,17 @@ interface Cover {
   length: number;
 }
 
-/** A trie of the covering rules by literal, one char per level: a rule's covers are on its literal's path. */
+/**
+ * A trie of the covering rules by literal, one char per level: a rule's covers are on its literal's path.
+ * Each node keeps, per kind, its covers by length (longest first) with the smallest rule index among the
+ * first k of them, so that "the earliest cover of this kind at least this long" is one binary search per
+ * node, however many rules share a literal (a file of a million identical rules stays linear).
+ */
 class CoverTrie {
   private readonly children: Map<string, number>[] = [new Map()];
   private readonly covers: Cover[][] = [[]];
+  /** Per node and kind (after seal): lengths, longest first, and the smallest index among the covers up to each. */
+  private sealed: { allow: { lengths: number[]; earliest: number[] }; disallow: { lengths: number[]; earliest: number[] } }[] = [];
 
   add(literal: string, cover: Cover): void {
     let node = 0;
@@ -101,14 +110,38 @@ class CoverTrie {
     this.covers[node].push(cover);
   }
 
-  /** Every cover whose literal is a prefix of `literal` (the root's included), to `visit`. */
-  prefixesOf(literal: string, visit: (cover: Cover) => void): void {
+  /** Sorts each node's covers; call once after the last add. */
+  seal(): void {
+    const byKind = (covers: Cover[], kind: Cover['kind']): { lengths: number[]; earliest: number[] } => {
+      const sorted = covers.filter((cover) => cover.kind === kind).sort((a, b) => b.length - a.length);
+      const earliest: number[] = [];
+      for (const cover of sorted) earliest.push(Math.min(cover.index, earliest.at(-1) ?? Number.MAX_SAFE_INTEGER));
+      return { lengths: sorted.map((cover) => cover.length), earliest };
+    };
+    this.sealed = this.covers.map((covers) => ({ allow: byKind(covers, 'allow'), disallow: byKind(covers, 'disallow') }));
+  }
+
+  /**
+   * The smallest index of a cover of `kind` whose literal is a prefix of `literal` (the root's included) and
+   * whose length is at least `minLength`; MAX_SAFE_INTEGER when there is none. O(L log R).
+   */
+  earliestCover(literal: string, kind: Cover['kind'], minLength: number): number {
+    let best = Number.MAX_SAFE_INTEGER;
     let node = 0;
     for (let i = 0; ; i++) {
-      for (const cover of this.covers[node]) visit(cover);
-      if (i === literal.length) return;
+      const { lengths, earliest } = this.sealed[node][kind];
+      // the covers at least minLength long are the first `count` (lengths is descending)
+      let low = 0;
+      let high = lengths.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (lengths[middle] >= minLength) low = middle + 1;
+        else high = middle;
+      }
+      if (low > 0) best = Math.min(best, earliest[low - 1]);
+      if (i === literal.length) return best;
       const next = this.children[node].get(literal[i]);
-      if (next === undefined) return;
+      if (next === undefined) return best;
       node = next;
     }
   }
@@ -118,7 +151,8 @@ class CoverTrie {
  * Rules that can never decide among the rules of one agent: a rule is shadowed by an opposite rule that
  * matches every URL it matches (a prefix of its literal, no '$') with equal (for a disallow) or higher
  * priority (a longer pattern); else it may repeat an earlier rule. The earliest such other rule is named.
- * Worst case O(R x L) for R rules of literal length at most L (each rule walks its literal once).
+ * Worst case O(R x L x log R) for R rules of literal length at most L (each rule walks its literal once,
+ * with a binary search per node).
  */
 function neverDeciding(rules: RobotsRule[], reported: Set<RobotsRule>, add: (line: number, severity: DiagnosticSeverity, code: string, message: string) => void): void {
   const patterns = rules.map((rule) => latin1.decode(rule.value));
@@ -131,6 +165,7 @@ function neverDeciding(rules: RobotsRule[], reported: Set<RobotsRule>, add: (lin
     const key = `${rule.kind}\n${patterns[k]}`;
     if (!first.has(key)) first.set(key, k);
   });
+  trie.seal();
   rules.forEach((rule, i) => {
     if (reported.has(rule) || patterns[i] === '') return;
     let best = Number.MAX_SAFE_INTEGER;
@@ -138,13 +173,12 @@ function neverDeciding(rules: RobotsRule[], reported: Set<RobotsRule>, add: (lin
     const duplicateOf = first.get(`${rule.kind}\n${patterns[i]}`) as number;
     if (duplicateOf < i) best = duplicateOf;
     const length = patterns[i].length;
-    trie.prefixesOf(literalPart(patterns[i]).literal, (cover) => {
-      if (cover.kind === rule.kind || cover.index >= best) return;
-      if (rule.kind === 'disallow' ? cover.length >= length : cover.length > length) {
-        best = cover.index;
-        shadow = true;
-      }
-    });
+    // the earliest opposite rule that covers it with equal (against a disallow) or higher priority
+    const cover = trie.earliestCover(literalPart(patterns[i]).literal, rule.kind === 'disallow' ? 'allow' : 'disallow', rule.kind === 'disallow' ? length : length + 1);
+    if (cover < best) {
+      best = cover;
+      shadow = true;
+    }
     if (best === Number.MAX_SAFE_INTEGER) return;
     const other = rules[best];
     reported.add(rule);
@@ -153,8 +187,37 @@ function neverDeciding(rules: RobotsRule[], reported: Set<RobotsRule>, add: (lin
   });
 }
 
-/** Lints a robots.txt body. Called once per file by `robotstxt lint` (and by tools built on the engine). */
-export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintReport {
+/** lintRobots' options: the parser's, and the file's real size when `body` holds only its first bytes. */
+export interface LintOptions extends RobotsOptions {
+  /** The whole file's size in bytes when a reader stopped before its end (the findings name it); default body.length. */
+  fileBytes?: number;
+}
+
+/**
+ * Lints a robots.txt body. Called once per file by `robotstxt lint` (and by tools built on the engine). A body
+ * larger than one compile takes (16 MiB) is linted up to its last whole line before that size, and a
+ * finding names the line where linting stopped (lines end at LF, CR or CRLF, as the parser reads them).
+ */
+export function lintRobots(body: Uint8Array, options: LintOptions = {}): LintReport {
+  const { fileBytes = body.length, ...parseOptions } = options;
+  if (!Number.isSafeInteger(fileBytes) || fileBytes < body.length) throw new RobotsError('INVALID_ARGUMENT', `fileBytes must be a whole number of at least the body's ${body.length} bytes, got ${String(options.fileBytes)}`);
+  let stoppedAtLine = 0;
+  if (body.length > MAX_COMPILE_BYTES) {
+    // the lines that start before the limit: the last one is cut by it (or starts at it) and is not linted
+    const kept = splitLines(body.subarray(0, MAX_COMPILE_BYTES));
+    const last = kept[kept.length - 1];
+    stoppedAtLine = last.number;
+    body = body.subarray(0, last.bytes.byteOffset - body.byteOffset);
+  }
+  const report = lintWholeLines(body, parseOptions, fileBytes);
+  if (stoppedAtLine > 0) {
+    report.findings.push({ line: stoppedAtLine, severity: 'warning', code: 'file-too-large-to-lint', message: `file is ${fileBytes} bytes, larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
+    report.warnings++;
+  }
+  return report;
+}
+
+function lintWholeLines(body: Uint8Array, options: RobotsOptions, fileBytes: number): LintReport {
   const findings: LintFinding[] = [];
   const add = (line: number, severity: DiagnosticSeverity, code: string, message: string): void => { findings.push({ line, severity, code, message }); };
   const done = (): LintReport => {
@@ -174,10 +237,10 @@ export function lintRobots(body: Uint8Array, options: RobotsOptions = {}): LintR
   for (const diagnostic of robots.diagnostics) add(diagnostic.line, DIAGNOSTIC_SEVERITY[diagnostic.code], diagnostic.code, diagnostic.message);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const lines = splitLines(body);
-  if (maxBytes === 0 && body.length > DEFAULT_MAX_BYTES) {
+  if (maxBytes === 0 && fileBytes > DEFAULT_MAX_BYTES) {
     // the line whose bytes (or line break) reach past the limit
-    const cut = lines.find((line) => line.bytes.byteOffset - body.byteOffset + line.bytes.length >= DEFAULT_MAX_BYTES) as { number: number };
-    add(cut.number, 'warning', 'file-too-large', `file is ${body.length} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored`);
+    const cut = lines.find((line) => line.bytes.byteOffset - body.byteOffset + line.bytes.length >= DEFAULT_MAX_BYTES) ?? lines[lines.length - 1];
+    add(cut.number, 'warning', 'file-too-large', `file is ${fileBytes} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored`);
   }
 
   let nonUtf8 = 0;

@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lintRobots } from '../src/index.js';
+import { lintRobots, RobotsError } from '../src/index.js';
 import { robotstxt, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 import { bytes, raw } from './helpers.js';
 
@@ -122,6 +122,42 @@ describe('robotstxt lint', () => {
     expect(robotstxt(['lint', join(dir, 'nope')]).status).toBe(2);
     expect(robotstxt(['lint', '--format', 'xml', bad]).stderr).toBe("robotstxt: --format must be text or json, got 'xml'\n");
     expect(robotstxt(['lint', '--help']).stdout).toContain('Examples:');
+  });
+});
+
+describe('files larger than one compile (16 MiB): lint names their real size and the line where it stops', () => {
+  // 17.8 MB of CR-only lines (old Mac line ends, which the parser reads as line ends): two rules, then
+  // 10-byte comment lines
+  const body = 'User-agent: *\rDisallow: /x\r' + '# comment\r'.repeat(1_780_000);
+  const limit = 16 << 20;
+  // the line that holds byte 16 MiB: one more than the line ends before it
+  const stopLine = (body.slice(0, limit).match(/\r/g) as string[]).length + 1;
+  const stopMessage = `file is ${body.length} bytes, larger than 16 MiB: linting stops at this line (crawlers read only the first 500 KiB)`;
+  it('lintRobots: the cut at the last whole line before 16 MiB, and fileBytes in both size findings', () => {
+    expect([body.length, stopLine]).toEqual([17_800_027, 1_677_721]);
+    const report = lintRobots(raw(body), { maxBytes: 0 });
+    expect(report.findings).toEqual([
+      { line: 51200, severity: 'warning', code: 'file-too-large', message: 'file is 17800027 bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored' },
+      { line: 1_677_721, severity: 'warning', code: 'file-too-large-to-lint', message: stopMessage },
+    ]);
+    const firstPart = raw(body.slice(0, 1000));
+    expect(lintRobots(firstPart, { maxBytes: 0, fileBytes: 5_000_000 }).findings.map((f) => f.message)).toEqual(['file is 5000000 bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored']);
+    expect(() => lintRobots(firstPart, { fileBytes: 999 })).toThrow(new RobotsError('INVALID_ARGUMENT', "fileBytes must be a whole number of at least the body's 1000 bytes, got 999"));
+  });
+  it('200,000 rules that repeat one another lint in linear time (each names the first: duplicate-rule; was quadratic)', () => {
+    const repeated = 'User-agent: *\n' + 'Disallow: /x\n'.repeat(200_000);
+    const findings = lintRobots(raw(repeated), { maxBytes: 0 }).findings;
+    expect(findings.length).toBe(200_000); // 199,999 repeats, and the file is over 500 KiB
+    expect(findings.at(-1)).toEqual({ line: 200_001, severity: 'info', code: 'duplicate-rule', message: 'disallow "/x" repeats line 2' });
+  });
+  it('robotstxt lint: a file and standard input give the same findings', () => {
+    const file = join(tempDir(), 'large-cr.txt');
+    writeFileSync(file, body, 'latin1');
+    const fromFile = robotstxt(['lint', file]);
+    expect(fromFile.stdout.split('\n').filter((line) => line.includes('[file-too-large-to-lint]'))).toEqual([`${file}:${stopLine}: warning: ${stopMessage} [file-too-large-to-lint]`]);
+    expect(fromFile.status).toBe(0);
+    const fromInput = robotstxt(['lint', '-'], raw(body));
+    expect(fromInput.stdout.split('\n').filter((line) => line.includes('file-too-large'))).toEqual(fromFile.stdout.split('\n').filter((line) => line.includes('file-too-large')).map((line) => line.replace(file, '-')));
   });
 });
 

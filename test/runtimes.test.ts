@@ -15,7 +15,11 @@ import { runVerdictSuite } from './runtime/verdict-suite.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
+/** Bun and Deno, installed by `npm run runtimes` into .runtimes/ (not by npm ci: they weigh ~190 MB); CI installs them. */
+const RUNTIMES_BIN = join(ROOT, '.runtimes', 'node_modules', '.bin');
+const BUN = join(RUNTIMES_BIN, 'bun');
+const DENO = join(RUNTIMES_BIN, 'deno');
+for (const [name, path] of [['Bun', BUN], ['Deno', DENO]]) if (!existsSync(path)) console.warn(`skipped: the ${name} test needs ${path} (npm run runtimes installs Bun and Deno there)`);
 const CORE_ENTRY = join(ROOT, 'dist', 'src', 'core-entry.js');
 
 /** The suite as Node's own entry answers it: what every runtime must give. */
@@ -54,11 +58,11 @@ describe('the runtime-neutral entry', () => {
     await core.initialize();
     expect(await runVerdictSuite(core)).toEqual(expected);
   });
-  it('package.json maps ./core and the non-Node conditions of . to it, with its types', () => {
+  it('package.json maps ./core and the non-Node conditions of . to it; . has the Node API\'s types (a Node project under moduleResolution bundler sees them)', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.exports['./core']).toEqual({ types: './dist/src/core-entry.d.ts', default: './dist/src/core-entry.js' });
-    expect(pkg.exports['.'].node).toEqual({ types: './dist/src/index.d.ts', default: './dist/src/index.js' });
-    expect(pkg.exports['.'].default).toEqual({ types: './dist/src/core-entry.d.ts', default: './dist/src/core-entry.js' });
+    expect(pkg.exports['.']).toEqual({ types: './dist/src/index.d.ts', node: './dist/src/index.js', default: './dist/src/core-entry.js' });
+    expect(pkg.exports['./robotstxt.wasm']).toBe('./build/robotstxt.wasm');
     for (const file of ['dist/src/core-entry.js', 'dist/src/core-entry.d.ts', 'dist/src/index.d.ts', 'build/robotstxt.wasm']) expect(existsSync(join(ROOT, file))).toBe(true);
   });
 });
@@ -130,15 +134,21 @@ describe.skipIf(CHROMIUM === undefined)('in headless Chromium: a page and a Web 
   }, 60_000);
 });
 
-describe.skipIf(!existsSync(BUN))('in Bun (the bun package from the npm registry)', () => {
-  it('the same results as Node', () => {
-    const run = spawnSync(BUN, [join(ROOT, 'test', 'runtime', 'bun-suite.mjs')], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.stderr).toBe('');
-    const output = JSON.parse(run.stdout) as { runtime: string; results: unknown };
-    expect(output.runtime).toMatch(/^bun \d+\.\d+/);
-    expect(output.results).toEqual(expected);
+const RUNTIME_SUITE = join(ROOT, 'test', 'runtime', 'cli-runtime-suite.mjs');
+for (const [name, path, args, version] of [
+  ['Bun', BUN, [RUNTIME_SUITE], /^bun \d+\.\d+/],
+  ['Deno', DENO, ['run', `--allow-read=${ROOT}`, '--no-prompt', RUNTIME_SUITE], /^deno \d+\.\d+/],
+] as const) {
+  describe.skipIf(!existsSync(path))(`in ${name} (the ${name.toLowerCase()} package from the npm registry)`, () => {
+    it('the same results as Node', () => {
+      const run = spawnSync(path, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
+      expect(run.stderr).toBe('');
+      const output = JSON.parse(run.stdout) as { runtime: string; results: unknown };
+      expect(output.runtime).toMatch(version);
+      expect(output.results).toEqual(expected);
+    }, 60_000);
   });
-});
+}
 
 describe('the browser build\'s size', () => {
   it('is what the README says (JavaScript of the core entry\'s module graph plus the .wasm, gzip, within 10%)', () => {

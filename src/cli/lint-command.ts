@@ -1,22 +1,38 @@
 // robotstxt lint <robots-file>: findings with line numbers and severity; exit 1 when there are errors.
 import { lintRobots } from '../lint.js';
 import { parseCommandArgs, usageError, modeOption } from './common.js';
+import { statSync } from 'node:fs';
 import { readFileBounded, readLimit } from '../robots-file.js';
-import { MAX_COMPILE_BYTES, core } from '../wasm/core-node.js';
-import { CHAR_LF } from '../constants.js';
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
-/** Standard input, at most `limit` bytes (the line reader: gzip is recognised as for every input). */
-async function readStandardInput(limit: number): Promise<Uint8Array> {
+/** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */
+async function readStandardInput(limit: number): Promise<{ body: Uint8Array; fileBytes: number }> {
   const reader = await LineReader.open('-', 'standard input');
   const buffer = new Uint8Array(CHUNK_BYTES);
   const parts: Buffer[] = [];
   let length = 0;
-  for (let chunk = await reader.next(buffer); chunk !== null && length < limit; chunk = await reader.next(buffer)) {
-    parts.push(Buffer.from(chunk.subarray(0, limit - length)));
-    length += Math.min(chunk.length, limit - length);
+  let fileBytes = 0;
+  for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+    fileBytes += chunk.length;
+    if (length < limit) {
+      parts.push(Buffer.from(chunk.subarray(0, limit - length)));
+      length += Math.min(chunk.length, limit - length);
+    }
   }
-  return Buffer.concat(parts, length);
+  return { body: Buffer.concat(parts, length), fileBytes };
+}
+
+/** A file: at most `limit` bytes of it, and its size (a regular file's, else what was read). */
+function readFile(path: string, limit: number): { body: Uint8Array; fileBytes: number } {
+  const body = readFileBounded(path, limit);
+  let fileBytes = body.length;
+  try {
+    const stat = statSync(path);
+    if (stat.isFile()) fileBytes = Math.max(stat.size, body.length);
+  } catch {
+    // read already, so it exists: a stat that fails now leaves the size read
+  }
+  return { body, fileBytes };
 }
 
 export const LINT_HELP = `Usage: robotstxt lint [--format text|json] [--mode google|rfc] (<robots-file> | -)
@@ -47,20 +63,11 @@ export async function runLint(args: string[], stdout: (text: string) => void): P
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
   const file = positionals[0];
-  // '-': standard input (a pipe, a socket or a redirected file), read up to the same bound as a file
-  const body = file === '-' ? await readStandardInput(readLimit(0)) : readFileBounded(file, readLimit(0));
-  // past what one WebAssembly call compiles (16 MiB; crawlers read 500 KiB of it anyway): the whole lines
-  // before that are linted, and the finding says where linting stopped
-  const lastLf = body.length > MAX_COMPILE_BYTES ? body.lastIndexOf(CHAR_LF, MAX_COMPILE_BYTES - 1) : -1;
-  const cut = body.length <= MAX_COMPILE_BYTES ? body.length : lastLf >= 0 ? lastLf + 1 : MAX_COMPILE_BYTES;
-  const report = lintRobots(body.subarray(0, cut), { mode: modeOption(values.mode), maxBytes: 0 });
-  if (cut < body.length) {
-    const linted = body.subarray(0, cut);
-    // the line after the last whole one linted, or the one linting stopped inside
-    const line = core().countLines(linted) + (linted[linted.length - 1] === CHAR_LF ? 1 : 0);
-    report.findings.push({ line, severity: 'warning', code: 'file-too-large-to-lint', message: `file is larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
-    report.warnings++;
-  }
+  // '-': standard input (a pipe, a socket or a redirected file), read up to the same bound as a file; lint
+  // says where linting stops past that bound, and names the real size
+  const mode = modeOption(values.mode);
+  const { body, fileBytes } = file === '-' ? await readStandardInput(readLimit(0)) : readFile(file, readLimit(0));
+  const report = lintRobots(body, { mode, maxBytes: 0, fileBytes });
   if (format === 'json') {
     stdout(JSON.stringify({ file, errors: report.errors, warnings: report.warnings, infos: report.infos, findings: report.findings }, null, 2) + '\n');
   } else {

@@ -203,12 +203,20 @@ export function fetchSettings(options: FetchRobotsOptions): FetchSettings {
   return { userAgent, timeoutMs, connectTimeoutMs, maxBytes, mode, defaultScheme, now: options.now ?? Date.now, targets, resolveHost: options.resolveHost ?? resolveWithDns };
 }
 
-/** An undici Agent for robots.txt fetches: the connect deadline, no connection kept long. One per fetcher. */
+/** How long after the request's own deadline undici's timeouts would end it (see robotsAgent). */
+const UNDICI_BACKSTOP_MS = 1000;
+
+/**
+ * An undici Agent for robots.txt fetches: the connect deadline, no connection kept long. One per fetcher.
+ * The request's deadline (timeoutMs, the whole fetch with its redirects) is fetchOrigin's own timer; undici's
+ * header and body timeouts are only a backstop a second after it, so that the two never race to name a
+ * timeout (they did when equal: a loaded machine gave either wording).
+ */
 export function robotsAgent(settings: FetchSettings, connections = 4): Agent {
   return new Agent({
     connect: { timeout: settings.connectTimeoutMs },
-    headersTimeout: settings.timeoutMs,
-    bodyTimeout: settings.timeoutMs,
+    headersTimeout: settings.timeoutMs + UNDICI_BACKSTOP_MS,
+    bodyTimeout: settings.timeoutMs + UNDICI_BACKSTOP_MS,
     keepAliveTimeout: 4_000,
     connections,
   });

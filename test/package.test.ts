@@ -1,0 +1,53 @@
+// The package as its consumers see it: a TypeScript project that depends on robotstxt-wasm compiles against
+// the Node API under every moduleResolution a project may use, and the runtime-neutral entry holds only the
+// runtime-neutral API. The package is linked into a temporary node_modules (as npm link would).
+import { describe, it, expect } from 'vitest';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './cli-helpers.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** A consumer project with one source file, compiled with `tsc --noEmit`: its exit status and messages. */
+function compileConsumer(compilerOptions: Record<string, unknown>, source: string): { status: number | null; output: string } {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(ROOT, join(dir, 'node_modules', 'robotstxt-wasm'), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
+  writeFileSync(join(dir, 'consumer.ts'), source);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], noEmit: true, ...compilerOptions }, files: ['consumer.ts'] }));
+  const run = spawnSync(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', timeout: 120_000 });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+const NODE_API = `import { MultiHostMatcher, RobotsCache, robotsFromMap, parseRobots } from 'robotstxt-wasm';
+import { initialize, parseRobots as parseInAnyRuntime } from 'robotstxt-wasm/core';
+const matcher: MultiHostMatcher = new MultiHostMatcher({ agents: 'Googlebot', source: robotsFromMap(new Map([['example.com', 'User-agent: *\\nDisallow: /x\\n']])) });
+const cache: RobotsCache = new RobotsCache({ userAgent: 'ExampleBot/1.0' });
+const allowed: boolean = parseRobots('User-agent: *\\nDisallow: /x\\n').matcher('Googlebot').isAllowed('https://example.com/y');
+const ready: Promise<void> = initialize();
+export { matcher, cache, allowed, ready, parseInAnyRuntime };
+`;
+
+describe('TypeScript consumers', () => {
+  for (const [name, options] of [
+    ['node16', { module: 'node16', moduleResolution: 'node16' }],
+    ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
+  ] as const) {
+    it(`moduleResolution ${name}: the Node API (MultiHostMatcher, RobotsCache) and the core entry compile`, () => {
+      const result = compileConsumer(options, NODE_API);
+      expect(result.output).toBe('');
+      expect(result.status).toBe(0);
+    }, 120_000);
+  }
+
+  it('robotstxt-wasm/core has no Node-only export (bundler resolution, as a browser project uses it)', () => {
+    const result = compileConsumer({ module: 'esnext', moduleResolution: 'bundler' }, "import { MultiHostMatcher } from 'robotstxt-wasm/core';\nexport { MultiHostMatcher };\n");
+    expect(result.status).toBe(2);
+    expect(result.output).toContain("Module '\"robotstxt-wasm/core\"' has no exported member 'MultiHostMatcher'.");
+  }, 120_000);
+});
