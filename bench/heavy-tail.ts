@@ -24,6 +24,7 @@ import { heavyTailCorpus, type CrawlHost } from './heavy-tail-corpus.js';
 import { shopRobots, shopUrls } from './data.js';
 import { writeSectionResults } from './results-file.js';
 import { cliPath as CLI } from './cli-runs.js';
+import { buildReferenceOracle } from './reference-oracle.js';
 
 const AGENT = 'Googlebot';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,15 +38,7 @@ mkdirSync(robotsDir);
 for (const host of hosts) writeFileSync(join(robotsDir, `${host.name}.txt`), host.body);
 
 // ---- the reference, as a command ----
-const oracle = join(tmpdir(), 'robotstxt-reference-oracle');
-const oracleBuild = join(root, '..', 'shared', 'reference-oracle', 'build.sh');
-let referenceNote = '';
-if (!existsSync(oracleBuild)) referenceNote = `the reference column is skipped: ${oracleBuild} is absent`;
-else {
-  const built = spawnSync('bash', [oracleBuild, oracle], { encoding: 'utf8' });
-  if (built.status !== 0) referenceNote = `the reference column is skipped: its build failed (${(built.stderr || built.stdout).trim().split('\n').at(-1)})`;
-}
-if (referenceNote !== '') console.warn(referenceNote);
+const { oracle, referenceNote } = buildReferenceOracle(root);
 
 /** The reference stream of a URL list: the host's body (`R`) on every host switch, then a query (`q`) per URL. */
 async function writeReferenceStream(path: string, lines: { host: number; url: string }[], maxBytes: number): Promise<void> {

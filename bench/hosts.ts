@@ -1,4 +1,4 @@
-// npm run bench:hosts: the many-host figures (issue 9), each next to a comparison measured in the same run.
+// npm run bench:hosts: the many-host figures, each next to a comparison measured in the same run.
 // Hosts: every file of ../shared/corpus/robots/* (skipped, with the reason printed, when that folder is
 // absent) plus 10,000 generated hosts (bench/data.ts hostRobots); URLs from each host's own rules
 // (bench/data.ts hostPaths). Library figures: medians of repeated passes (tinybench); command line: medians

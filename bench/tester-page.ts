@@ -84,7 +84,7 @@ rmSync(dir, { recursive: true, force: true });
 
 const row = (what: string, m: Measure): string => `| ${what} | ${m.answerMs.toFixed(0)} ms | ${m.pauseMs.toFixed(0)} ms | ${m.robotsPauseMs.toFixed(0)} ms | ${m.summary.replace(/\|/g, '/')} |`;
 console.log(writeSectionResults('tester', [
-  '## The Tester page (issue 13)',
+  '## The Tester page',
   '',
   `Measured by \`npm run bench:tester\` on ${new Date().toISOString().slice(0, 10)} in headless Chromium: a 500 KiB robots.txt (16,348 rules), then 100,000 URLs opened from a file. "Answer" runs from opening the file to the verdicts; "longest pause" is the largest gap between the ticks of a 20 ms interval in the page.`,
   '',

@@ -25,7 +25,7 @@ export function isCrawlerWord(token: string): boolean {
 
 /**
  * Google crawlers that follow the `googlebot` group when a robots.txt has no group of their own (Google's
- * "Overview of Google crawlers"; the seeds' example: "Googlebot Images ... There is no specific
+ * "Overview of Google crawlers"; its example: "Googlebot Images ... There is no specific
  * googlebot-images group, so the more generic group is followed"). GoogleOnly: RFC 9309 has no such fallback.
  */
 const GROUP_FALLBACK: Readonly<Record<string, string>> = {
@@ -36,7 +36,7 @@ const GROUP_FALLBACK: Readonly<Record<string, string>> = {
 
 /**
  * Crawlers that ignore the `*` group and follow only a group that names them (Google's robots.txt
- * documentation in the seeds: `*` matches all crawlers "except the various AdsBot crawlers, which must be
+ * documentation: `*` matches all crawlers "except the various AdsBot crawlers, which must be
  * named explicitly"). GoogleOnly.
  */
 const IGNORES_GLOBAL_GROUP: ReadonlySet<string> = new Set(['adsbot-google', 'adsbot-google-mobile']);

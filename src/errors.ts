@@ -9,6 +9,7 @@ export type RobotsErrorCode =
   | 'SOURCE_FAILED' // a robots source (MultiHostMatcher) threw for an origin or gave no answer in time
   | 'HOST_UNKNOWN' // a log request's host is needed (one robots.txt per host) but its line names none
   | 'RANGES_INVALID' // a crawler IP range file is not JSON, holds no prefix, or its name names no vendor's file
+  | 'BAD_CASE' // a line of test --batch is not a case: not a JSON object, a missing or wrong field, a file outside the robots folder
   | 'USAGE'; // command line usage error
 
 /** The only error type the package throws on purpose. Thrown by the API and the command line on bad input. */

@@ -16,6 +16,8 @@ export type { MultiHostOptions, MultiHostStats, RobotsHost, RobotsBody, RobotsSo
 export { RobotsPool, HostShardPool, checkChunksInOrder } from './pool.js';
 export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput, HostsSpec, HostsReply, OutputFormat } from './pool.js';
 export { lintRobots } from './lint.js';
+export { TestBatch } from './test-batch.js';
+export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js';
 export type { LintReport, LintFinding, LintOptions } from './lint.js';
 export { RobotsDiff } from './diff.js';
 export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';

@@ -220,7 +220,7 @@ describe.skipIf(corpusMissingReason !== null)('audit and diff with real robots.t
   });
 });
 
-describe('audit names crawlers right (issue 11)', () => {
+describe('audit names crawlers right', () => {
   // junk user-agent lines as real files have them (appleinsider.com, www.uni-trier.de, www.sciencedaily.com)
   const body = [
     'User-agent: Mozilla/5.0 (compatible;contxbot/1.0)', 'Disallow: /', '',
@@ -310,7 +310,7 @@ describe('audit names crawlers right (issue 11)', () => {
   });
 });
 
-describe.skipIf(corpusMissingReason !== null)('audit of the real log mixed with its crawler lines in four formats (issue 11)', () => {
+describe.skipIf(corpusMissingReason !== null)('audit of the real log mixed with its crawler lines in four formats', () => {
   // a robots.txt naming some of the log's crawlers; `Mozilla` and `Yandex` claim nothing (a browser word;
   // not a whole word of "YandexBot"), Googlebot-Image follows Googlebot (GoogleOnly)
   const body = [

@@ -1,4 +1,4 @@
-// Fetching robots.txt over HTTP against real servers on 127.0.0.1: every row of the seeds' status-code and
+// Fetching robots.txt over HTTP against real servers on 127.0.0.1: every row of the documented status-code and
 // caching text has a test named after it (Google: "Handling HTTP result codes", "Caching"; RFC 9309
 // 2.3.1.2-2.3.1.4 and 2.4). Verdicts are asserted URL by URL.
 import { afterEach, describe, expect, it } from 'vitest';

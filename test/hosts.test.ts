@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsBody } from '../src/index.js';
-import { LruCache } from '../src/cli/lru-cache.js';
+import { LruCache } from '../src/lru-cache.js';
 import { originOfKey, isPlainKey } from '../src/url-model.js';
 import { OUTPUT_ONLY_DISALLOWED } from '../src/constants.js';
 import { modelVerdict } from './model.js';

@@ -2,9 +2,9 @@
 // the Node API under every moduleResolution a project may use, and the runtime-neutral entry holds only the
 // runtime-neutral API. The package is linked into a temporary node_modules (as npm link would).
 import { describe, it, expect } from 'vitest';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './cli-helpers.js';
 
@@ -50,4 +50,18 @@ describe('TypeScript consumers', () => {
     expect(result.status).toBe(2);
     expect(result.output).toContain("Module '\"robotstxt-wasm/core\"' has no exported member 'MultiHostMatcher'.");
   }, 120_000);
+});
+
+describe('layers: runtime-neutral core <- Node <- command line', () => {
+  /** Every TypeScript source file under src/, relative to src/. */
+  const sources = (dir = join(ROOT, 'src')): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [relative(join(ROOT, 'src'), join(dir, entry.name))] : []);
+  it('no module outside src/cli imports the command line (the command line only wires options to the library)', () => {
+    const upward: string[] = [];
+    for (const file of sources().filter((name) => !name.startsWith('cli/'))) {
+      const text = readFileSync(join(ROOT, 'src', file), 'utf8');
+      for (const match of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) if (/(^|\/)cli\//.test(match[1])) upward.push(`${file} imports ${match[1]}`);
+    }
+    expect(upward).toEqual([]);
+    expect(sources().length).toBeGreaterThan(40);
+  });
 });

@@ -7,7 +7,7 @@ import { RANGES_FOLDER } from '../fetch/fetch-rules.js';
 import { auditHtml } from '../audit-html.js';
 import { parseRobots, type RobotsTxt } from '../robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
-import { LruCache } from './lru-cache.js';
+import { LruCache } from '../lru-cache.js';
 import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
 import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../log.js';
 import type { UrlOrigin } from '../url-model.js';

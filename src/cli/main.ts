@@ -45,9 +45,9 @@ async function main(argv: string[]): Promise<number> {
       out(version() + '\n');
       return 0;
     case 'test': {
-      const { runTest, TEST_HELP } = await import('./test-command.js');
+      const { runTest, runTestBatch, TEST_HELP } = await import('./test-command.js');
       if (wantsHelp) { out(TEST_HELP + '\n'); return 0; }
-      return runTest(rest, out, err);
+      return rest.includes('--batch') ? runTestBatch(rest, process.stdout, err) : runTest(rest, out, err);
     }
     case 'check': {
       const { runCheck, CHECK_HELP } = await import('./check-command.js');

@@ -1,8 +1,13 @@
 // robotstxt test <robots-file> <user-agent> <url>: the reference's robots_main contract.
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents } from './common.js';
+import { dirname, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents, EXIT_USAGE } from './common.js';
+import { TestBatch } from '../test-batch.js';
+import { LineReader, CHUNK_BYTES, writeAll } from './lines.js';
 import { MAX_COMPILE_BYTES, tooLarge } from '../wasm/core-node.js';
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
+       robotstxt test --batch [--robots-root <dir>] [--mode google|rfc] [--max-bytes N] [<cases.jsonl> | -]
 
 Answers one question exactly like the reference's robots_main: prints
   user-agent '<user-agent>' with URI '<url>': ALLOWED      (exit 0)
@@ -14,14 +19,56 @@ Usage and file errors print one line on stderr and exit 2.
 The user agent is compared verbatim with each user-agent line's product token
 (use "Googlebot", not "Googlebot/2.1" or a full User-Agent header).
 
+With --batch, many questions in one process (for benchmarks and conformance runs): one JSON object per
+input line,
+  {"robots": "<path>", "agent": "<token>" or ["<token>", ...], "url": "<url>", "mode": "google"|"rfc"}
+("robotsText": "<body>" instead of "robots"; "mode" optional), and one JSON line out per input line, in
+order: {"verdict": "allowed"|"disallowed", "line": <the deciding rule's line, or null>}, or
+{"error": {"code": ..., "message": ...}} for a line that cannot be answered (never a dropped line). Robots
+files are read under --robots-root (default: the cases file's folder, or the current folder for standard
+input; a path that leaves it is refused), parsed once and kept. Exit 0 when every case was answered, 2 when
+some line carries an error.
+
 Options:
   --mode google|rfc   google (default): the reference's verdicts; rfc: RFC 9309
   --max-bytes N       read at most N bytes of the robots file (default 0 = all of it, as robots_main
                       reads; check, diff and audit read 512000 like Google's crawler)
+  --batch             JSON lines of cases in (a file, or standard input), JSON lines of answers out
+  --robots-root DIR   with --batch: the folder robots paths are read under
 
 Examples:
   robotstxt test robots.txt Googlebot https://example.com/private/page
-  robotstxt test --mode rfc robots.txt ExampleBot /robots.txt`;
+  robotstxt test --mode rfc robots.txt ExampleBot /robots.txt
+  robotstxt test --batch cases.jsonl > answers.jsonl`;
+
+/**
+ * test --batch: reads JSON lines of cases (a file or standard input), writes one answer line per case to
+ * stdout, in order, a chunk of lines at a time. Returns the exit code (0 all answered, 2 some lines are errors).
+ */
+export async function runTestBatch(args: string[], stdout: Writable, stderr: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { batch: { type: 'boolean' }, 'robots-root': { type: 'string' }, mode: { type: 'string' }, 'max-bytes': { type: 'string' } }, 'test');
+  if (positionals.length > 1) throw usageError(`test --batch takes at most one <cases.jsonl> (or - for standard input), got ${positionals.length} arguments`);
+  const input = positionals[0] ?? '-';
+  const rootOption = values['robots-root'] as string | undefined;
+  if (rootOption === '') throw usageError('--robots-root must name a folder');
+  const root = rootOption ?? (input === '-' ? process.cwd() : dirname(resolve(input)));
+  const batch = new TestBatch({ root, mode: modeOption(values.mode), maxBytes: maxBytesOption(values['max-bytes'], 0) });
+  const reader = await LineReader.open(input, 'cases file');
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  const decoder = new TextDecoder();
+  try {
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+      const lines = decoder.decode(chunk).split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      const answers = lines.map((line) => batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line));
+      await writeAll(stdout, Buffer.from(answers.join('\n') + '\n'));
+    }
+  } finally {
+    await reader.close();
+  }
+  if (batch.counts.errors > 0) stderr(`robotstxt: ${batch.counts.errors} of ${batch.counts.cases} cases could not be answered (their lines carry the error)\n`);
+  return batch.counts.errors > 0 ? EXIT_USAGE : 0;
+}
 
 /** Runs the command; returns the exit code. Writes to the given streams (tests pass their own). */
 export function runTest(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): number {

@@ -1,4 +1,4 @@
-// The seeds' rules for getting a robots.txt over HTTP, in one place: what an HTTP status means, what a crawler
+// The documented rules (Google's and RFC 9309's) for getting a robots.txt over HTTP, in one place: what an HTTP status means, what a crawler
 // keeps between fetches, when a kept copy is stale, and what URLs get while the file cannot be fetched.
 // Sources: RFC 9309 2.3.1.2-2.3.1.4 and 2.4; Google's "How Google interprets the robots.txt specification"
 // (HTTP status codes, redirects, errors, caching). Every rule below has a test named after it in

@@ -1,6 +1,6 @@
 // RobotsCache: what a crawler keeps to answer "may I fetch this URL?" for URLs of any origin. Each origin
 // (scheme, host, port) is fetched once while fresh (single-flight: concurrent asks share one fetch), with
-// bounded concurrency overall and per host, conditional requests when a body is kept, and the seeds' rules
+// bounded concurrency overall and per host, conditional requests when a body is kept, and the documented rules
 // for failures (fetch-rules.ts). Optionally backed by a RobotsStore on disk, which outlives the process.
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Agent } from 'undici';
@@ -9,7 +9,7 @@ import { ALLOW_ALL, DISALLOW_ALL, type MissingPolicy, type RobotsSource, type Ro
 import { parseRobots, type RobotsTxt, type AgentQuery } from '../robots.js';
 import type { RobotsMatcher } from '../matcher.js';
 import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../constants.js';
-import { LruCache } from '../cli/lru-cache.js';
+import { LruCache } from '../lru-cache.js';
 import {
   DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, MAX_STORE_KEY_LENGTH, effectOfStored, isFresh, recordAfterFetch, recordAsOf,
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,

@@ -224,7 +224,7 @@ export function robotsAgent(settings: FetchSettings, connections = 4): Agent {
 
 /**
  * Fetches the robots.txt of the origin of `target` (a URL, an origin or a host name) and reads it by the
- * seeds' rules. Never throws for what a server does (that is an outcome); throws INVALID_ARGUMENT for a
+ * documented rules (Google's and RFC 9309's). Never throws for what a server does (that is an outcome); throws INVALID_ARGUMENT for a
  * bad target or option. For one-off use; a crawler keeps a RobotsCache.
  */
 export async function fetchRobots(target: string, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {

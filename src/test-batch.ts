@@ -1,0 +1,128 @@
+// Many `robotstxt test` questions in one process: JSON lines in, one JSON answer per line out, in order.
+// For benchmarks and conformance runs, which ask hundreds of thousands of (robots.txt, agent, URL) questions
+// and would otherwise pay a process start per question. Robots files are parsed once and kept (least
+// recently used out), and each one's matcher per agent query is compiled once.
+import { isAbsolute, relative, resolve } from 'node:path';
+import { RobotsError } from './errors.js';
+import { parseRobots, type RobotsMode, type RobotsTxt } from './robots.js';
+import { readFileBounded, readLimit } from './robots-file.js';
+import { LruCache } from './lru-cache.js';
+
+/** One question: a robots.txt file (`robots`, a path under the batch's root) or its text (`robotsText`), the agent or agents, the URL, and optionally the mode. */
+export interface TestCase {
+  robots?: string;
+  robotsText?: string;
+  agent: string | string[];
+  url: string;
+  mode?: RobotsMode;
+}
+
+/** The answer to one question: the verdict and the line of the rule that decided it (null when none did), or why the line could not be answered. */
+export type TestCaseAnswer =
+  | { verdict: 'allowed' | 'disallowed'; line: number | null }
+  | { error: { code: string; message: string } };
+
+/** TestBatch's options. */
+export interface TestBatchOptions {
+  /** The folder `robots` paths are read under (relative paths start there; a path that leaves it is refused). */
+  root: string;
+  /** The mode of cases that name none (default google). */
+  mode?: RobotsMode;
+  /** Bytes of each robots.txt read (default 0: the whole file, as robots_main and `robotstxt test` read it). */
+  maxBytes?: number;
+  /** Memory for parsed robots.txt files kept between cases (default 64 MiB). */
+  cacheBytes?: number;
+}
+
+const CASE_KEYS = new Set(['robots', 'robotsText', 'agent', 'url', 'mode']);
+
+/** Answers test cases one JSON line at a time. One per batch; called once per input line. */
+export class TestBatch {
+  private readonly root: string;
+  private readonly mode: RobotsMode;
+  private readonly maxBytes: number;
+  private readonly parsed: LruCache<RobotsTxt>;
+  /** Cases answered, and those answered with an error. */
+  readonly counts = { cases: 0, errors: 0 };
+
+  constructor(options: TestBatchOptions) {
+    this.root = resolve(options.root);
+    this.mode = options.mode ?? 'google';
+    this.maxBytes = options.maxBytes ?? 0;
+    this.parsed = new LruCache<RobotsTxt>(options.cacheBytes ?? 64 << 20, (robots) => robots.bytesRead * 4 + 4096);
+  }
+
+  /** The answer line (JSON, no newline) to one input line. Never throws: a bad line is answered with an error object. */
+  answerLine(line: string): string {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      return this.failed('BAD_CASE', `not a JSON object: ${(error as Error).message}`);
+    }
+    return JSON.stringify(this.answer(parsed));
+  }
+
+  /** The answer to one case (an object as TestCase describes). */
+  answer(testCase: unknown): TestCaseAnswer {
+    this.counts.cases++;
+    try {
+      const { robots, agents, url } = this.read(testCase);
+      const explanation = robots.matcher(agents).explain(url);
+      return { verdict: explanation.allowed ? 'allowed' : 'disallowed', line: explanation.rule?.line ?? null };
+    } catch (error) {
+      this.counts.errors++;
+      const code = error instanceof RobotsError ? error.code : 'INTERNAL';
+      return { error: { code, message: (error as Error).message } };
+    }
+  }
+
+  private failed(code: string, message: string): string {
+    this.counts.cases++;
+    this.counts.errors++;
+    return JSON.stringify({ error: { code, message } });
+  }
+
+  /** The case's parsed robots.txt, agents and URL; BAD_CASE (or the file's own error) when it cannot be answered. */
+  private read(testCase: unknown): { robots: RobotsTxt; agents: string[]; url: string } {
+    if (typeof testCase !== 'object' || testCase === null || Array.isArray(testCase)) throw new RobotsError('BAD_CASE', 'a case is a JSON object with "robots" or "robotsText", "agent" and "url"');
+    const fields = testCase as Record<string, unknown>;
+    const unknown = Object.keys(fields).filter((key) => !CASE_KEYS.has(key));
+    if (unknown.length > 0) throw new RobotsError('BAD_CASE', `unknown field "${unknown[0]}" (fields: robots or robotsText, agent, url, mode)`);
+    const { robots, robotsText, agent, url, mode = this.mode } = fields;
+    if ((robots === undefined) === (robotsText === undefined)) throw new RobotsError('BAD_CASE', 'a case needs exactly one of "robots" (a file) and "robotsText" (the body)');
+    if (robots !== undefined && (typeof robots !== 'string' || robots === '')) throw new RobotsError('BAD_CASE', '"robots" must be a non-empty string (a path)');
+    if (robotsText !== undefined && typeof robotsText !== 'string') throw new RobotsError('BAD_CASE', '"robotsText" must be a string');
+    const agents = typeof agent === 'string' ? [agent] : agent;
+    if (!Array.isArray(agents) || agents.length === 0 || !agents.every((item) => typeof item === 'string')) throw new RobotsError('BAD_CASE', '"agent" must be a string or a non-empty array of strings');
+    if (typeof url !== 'string') throw new RobotsError('BAD_CASE', '"url" must be a string');
+    if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('BAD_CASE', `"mode" must be "google" or "rfc", got ${JSON.stringify(mode)}`);
+    return { robots: robots !== undefined ? this.file(robots as string, mode) : this.text(robotsText as string, mode), agents: agents as string[], url };
+  }
+
+  /** A robots file under the root, parsed once (kept while it fits the cache). */
+  private file(path: string, mode: RobotsMode): RobotsTxt {
+    const full = resolve(this.root, path);
+    const inside = relative(this.root, full);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is outside the robots folder ${this.root} (see --robots-root)`);
+    const key = `${mode}\nfile\n${full}`;
+    let robots = this.parsed.get(key);
+    if (robots === undefined) {
+      robots = parseRobots(readFileBounded(full, readLimit(this.maxBytes)), { mode, maxBytes: this.maxBytes });
+      if (this.maxBytes === 0 && robots.truncated) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is larger than 16 MiB, the most one robots.txt compiles to`);
+      this.parsed.set(key, robots);
+    }
+    return robots;
+  }
+
+  /** A robots.txt given as text, parsed once per distinct text (kept while it fits the cache). */
+  private text(body: string, mode: RobotsMode): RobotsTxt {
+    const key = `${mode}\ntext\n${body}`;
+    let robots = this.parsed.get(key);
+    if (robots === undefined) {
+      robots = parseRobots(body, { mode, maxBytes: this.maxBytes });
+      this.parsed.set(key, robots);
+    }
+    return robots;
+  }
+}
