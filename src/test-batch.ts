@@ -7,6 +7,7 @@ import { RobotsError } from './errors.js';
 import { parseRobots, type RobotsMode, type RobotsTxt } from './robots.js';
 import { readFileBounded, readLimit } from './robots-file.js';
 import { LruCache } from './lru-cache.js';
+import type { RobotsMatcher } from './matcher.js';
 
 /** One question: a robots.txt file (`robots`, a path under the batch's root) or its text (`robotsText`), the agent or agents, the URL, and optionally the mode. */
 export interface TestCase {
@@ -35,6 +36,8 @@ export interface TestBatchOptions {
 }
 
 const CASE_KEYS = new Set(['robots', 'robotsText', 'agent', 'url', 'mode']);
+/** Resolved `robots` paths remembered (then forgotten all at once): a batch names far fewer files than this. */
+const MAX_REMEMBERED_PATHS = 100_000;
 
 /** Answers test cases one JSON line at a time. One per batch; called once per input line. */
 export class TestBatch {
@@ -44,6 +47,10 @@ export class TestBatch {
   private readonly parsed: LruCache<RobotsTxt>;
   /** Cases answered, and those answered with an error. */
   readonly counts = { cases: 0, errors: 0 };
+  /** Each `robots` value as written -> its resolved path inside the root (checked once). */
+  private readonly paths = new Map<string, string>();
+  /** Each parsed file's matchers by the agent field as written. */
+  private readonly matchers = new WeakMap<RobotsTxt, Map<string, RobotsMatcher>>();
 
   constructor(options: TestBatchOptions) {
     this.root = resolve(options.root);
@@ -60,15 +67,16 @@ export class TestBatch {
     } catch (error) {
       return this.failed('BAD_CASE', `not a JSON object: ${(error as Error).message}`);
     }
-    return JSON.stringify(this.answer(parsed));
+    const answer = this.answer(parsed);
+    return 'verdict' in answer ? `{"verdict":"${answer.verdict}","line":${answer.line}}` : JSON.stringify(answer);
   }
 
   /** The answer to one case (an object as TestCase describes). */
   answer(testCase: unknown): TestCaseAnswer {
     this.counts.cases++;
     try {
-      const { robots, agents, url } = this.read(testCase);
-      const explanation = robots.matcher(agents).explain(url);
+      const { robots, agent, url } = this.read(testCase);
+      const explanation = this.matcherOf(robots, agent).explain(url);
       return { verdict: explanation.allowed ? 'allowed' : 'disallowed', line: explanation.rule?.line ?? null };
     } catch (error) {
       this.counts.errors++;
@@ -83,8 +91,18 @@ export class TestBatch {
     return JSON.stringify({ error: { code, message } });
   }
 
-  /** The case's parsed robots.txt, agents and URL; BAD_CASE (or the file's own error) when it cannot be answered. */
-  private read(testCase: unknown): { robots: RobotsTxt; agents: string[]; url: string } {
+  /** A robots.txt's matcher for a case's agent field as given (a string, or an array of them), looked up without re-reading the agents. */
+  private matcherOf(robots: RobotsTxt, agent: string | string[]): RobotsMatcher {
+    let byAgent = this.matchers.get(robots);
+    if (byAgent === undefined) this.matchers.set(robots, (byAgent = new Map()));
+    const key = typeof agent === 'string' ? agent : JSON.stringify(agent);
+    let matcher = byAgent.get(key);
+    if (matcher === undefined) byAgent.set(key, (matcher = robots.matcher(agent)));
+    return matcher;
+  }
+
+  /** The case's parsed robots.txt, agent field and URL; BAD_CASE (or the file's own error) when it cannot be answered. */
+  private read(testCase: unknown): { robots: RobotsTxt; agent: string | string[]; url: string } {
     if (typeof testCase !== 'object' || testCase === null || Array.isArray(testCase)) throw new RobotsError('BAD_CASE', 'a case is a JSON object with "robots" or "robotsText", "agent" and "url"');
     const fields = testCase as Record<string, unknown>;
     const unknown = Object.keys(fields).filter((key) => !CASE_KEYS.has(key));
@@ -97,15 +115,20 @@ export class TestBatch {
     if (!Array.isArray(agents) || agents.length === 0 || !agents.every((item) => typeof item === 'string')) throw new RobotsError('BAD_CASE', '"agent" must be a string or a non-empty array of strings');
     if (typeof url !== 'string') throw new RobotsError('BAD_CASE', '"url" must be a string');
     if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('BAD_CASE', `"mode" must be "google" or "rfc", got ${JSON.stringify(mode)}`);
-    return { robots: robots !== undefined ? this.file(robots as string, mode) : this.text(robotsText as string, mode), agents: agents as string[], url };
+    return { robots: robots !== undefined ? this.file(robots as string, mode) : this.text(robotsText as string, mode), agent: agents === agent ? agents as string[] : agent as string, url };
   }
 
   /** A robots file under the root, parsed once (kept while it fits the cache). */
   private file(path: string, mode: RobotsMode): RobotsTxt {
-    const full = resolve(this.root, path);
-    const inside = relative(this.root, full);
-    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is outside the robots folder ${this.root} (see --robots-root)`);
-    const key = `${mode}\nfile\n${full}`;
+    let full = this.paths.get(path);
+    if (full === undefined) {
+      full = resolve(this.root, path);
+      const inside = relative(this.root, full);
+      if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is outside the robots folder ${this.root} (see --robots-root)`);
+      if (this.paths.size >= MAX_REMEMBERED_PATHS) this.paths.clear();
+      this.paths.set(path, full);
+    }
+    const key = `${mode}:${full}`;
     let robots = this.parsed.get(key);
     if (robots === undefined) {
       robots = parseRobots(readFileBounded(full, readLimit(this.maxBytes)), { mode, maxBytes: this.maxBytes });
@@ -117,7 +140,7 @@ export class TestBatch {
 
   /** A robots.txt given as text, parsed once per distinct text (kept while it fits the cache). */
   private text(body: string, mode: RobotsMode): RobotsTxt {
-    const key = `${mode}\ntext\n${body}`;
+    const key = `${mode}\n${body}`; // (a file's key has a colon after the mode)
     let robots = this.parsed.get(key);
     if (robots === undefined) {
       robots = parseRobots(body, { mode, maxBytes: this.maxBytes });
