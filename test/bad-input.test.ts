@@ -84,6 +84,17 @@ describe('exit codes never claim a verdict that was not written', () => {
 });
 
 describe('SIGTERM and SIGINT: whole lines, then the process ends by that signal (status 143 or 130 in a shell)', () => {
+  it('lint, busy for seconds in one computation, ends at once by the signal (no handler waits for the computation)', async () => {
+    const large = join(dir, 'repeated-rules.txt');
+    writeFileSync(large, 'User-agent: *\n' + 'Disallow: /x\n'.repeat(1_200_000));
+    const child = spawn(process.execPath, [CLI, 'lint', large], { stdio: ['ignore', 'ignore', 'ignore'] });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const killed = performance.now();
+    child.kill('SIGTERM');
+    const ended = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (exitCode, bySignal) => resolve([exitCode, bySignal])));
+    expect(ended).toEqual([null, 'SIGTERM']);
+    expect(performance.now() - killed).toBeLessThan(1500);
+  });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} while check streams to a slow pipe`, async () => {
       const child = spawn(process.execPath, [CLI, 'check', '--robots', robots, '--agent', 'x', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -109,8 +109,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => outputFailed(error)
 // lines at a time), then the process ends by the same signal, as Unix tools do (a shell sees status 130 or
 // 143). Re-raising, not process.exit: exit waits for the thread pool, where a read of an idle pipe may block
 // for ever. A second signal, or output that cannot drain in 2 s, ends it at once.
+// Only for commands that stream their output: lint and a single test write once, at the end, and may spend
+// seconds in one synchronous computation (a 16 MiB file), during which a JavaScript handler could not run:
+// for them the signal's default action ends the process at once.
+const streams = command === 'check' || command === 'diff' || command === 'audit' || command === 'fetch' || (command === 'test' && process.argv.includes('--batch'));
 let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const signal of streams ? ['SIGINT', 'SIGTERM'] as const : []) {
   process.on(signal, () => {
     const end = (): void => {
       process.removeAllListeners(signal);
