@@ -4,6 +4,7 @@
 // matcher's working set stays in the caches). Interleaved rounds, medians, nanoseconds per URL.
 import { parseRobots } from '../src/index.js';
 import { largeRobots, shopUrls } from './data.js';
+import { medianOf as median } from './cli-runs.js';
 
 const encoder = new TextEncoder();
 const URLS = 100_000;
@@ -22,7 +23,6 @@ const cold = encoder.encode(shopUrls(URLS).join('\n') + '\n');
 const distinct = shopUrls(1_000);
 const warm = encoder.encode(Array.from({ length: URLS / distinct.length }, () => distinct.join('\n')).join('\n') + '\n');
 const matchers = parts.map(([, rules]) => parseRobots([groupLine, ...rules].join('\n') + '\n').matcher('Googlebot'));
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const times = parts.map(() => ({ cold: [] as number[], warm: [] as number[] }));
 let sink = 0;

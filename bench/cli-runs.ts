@@ -7,15 +7,23 @@ import { fileURLToPath } from 'node:url';
 /** The built command line as users run it (the package's bin, dist/src/bin/robotstxt.cjs); every benchmark that spawns it uses this path. */
 export const cliPath = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/src/bin/robotstxt.cjs');
 
-/** Runs `robotstxt args…` with inputFile on standard input and output discarded; the wall-clock seconds and stderr. */
-export function runCli(args: string[], inputFile: string): { seconds: number; stderr: string } {
+/** Runs a command with inputFile on standard input and its output discarded (or written to outputFile); the wall-clock seconds, exit status and stderr. */
+export function timedRun(command: string, args: string[], inputFile: string, outputFile: string | null = null): { seconds: number; status: number | null; stderr: string } {
   const input = openSync(inputFile, 'r');
+  const output = outputFile === null ? 'ignore' : openSync(outputFile, 'w');
   const started = performance.now();
-  const result = spawnSync(process.execPath, [cliPath, ...args], { stdio: [input, 'ignore', 'pipe'], encoding: 'utf8' });
+  const result = spawnSync(command, args, { stdio: [input, output, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26 });
   const seconds = (performance.now() - started) / 1000;
   closeSync(input);
-  if (result.status !== 0) throw new Error(`robotstxt ${args.join(' ')} failed (exit ${result.status}): ${result.stderr}`);
-  return { seconds, stderr: result.stderr };
+  if (typeof output === 'number') closeSync(output);
+  return { seconds, status: result.status, stderr: result.stderr };
+}
+
+/** Runs `robotstxt args…` with inputFile on standard input and output discarded; the wall-clock seconds and stderr (a failed run throws). */
+export function runCli(args: string[], inputFile: string): { seconds: number; stderr: string } {
+  const { seconds, status, stderr } = timedRun(process.execPath, [cliPath, ...args], inputFile);
+  if (status !== 0) throw new Error(`robotstxt ${args.join(' ')} failed (exit ${status}): ${stderr}`);
+  return { seconds, stderr };
 }
 
 /** The median of a list of timings. */

@@ -23,7 +23,7 @@ import { MultiHostMatcher, parseRobots, robotsFromMap } from '../src/index.js';
 import { heavyTailCorpus, type CrawlHost } from './heavy-tail-corpus.js';
 import { shopRobots, shopUrls } from './data.js';
 import { writeSectionResults } from './results-file.js';
-import { cliPath as CLI } from './cli-runs.js';
+import { cliPath as CLI, medianOf as median } from './cli-runs.js';
 import { buildReferenceOracle } from './reference-oracle.js';
 
 const AGENT = 'Googlebot';
@@ -78,7 +78,6 @@ function timed(command: string, args: string[], input: string): Promise<{ second
 const rows: string[] = [];
 const ratio = (ours: number, reference: number | null): string => (reference === null ? 'skipped' : `${(ours / reference).toFixed(1)}x`);
 const runs = quick ? 1 : 3;
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 for (const [order, perHost] of [['random', 10], ['sorted', 35]] as const) {
   const lines = urlLines(perHost, order, order === 'random' ? 7 : 11);

@@ -4,12 +4,12 @@
 // per case (Google's spec-test runner's contract), all measured in the same run. The reference's verdicts are
 // compared with the batch's (0 differing expected). Writes its section of bench/RESULTS.md.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom } from './data.js';
-import { cliPath } from './cli-runs.js';
+import { cliPath, medianOf as median, timedRun } from './cli-runs.js';
 import { buildReferenceOracle } from './reference-oracle.js';
 import { writeSectionResults } from './results-file.js';
 
@@ -39,19 +39,12 @@ const cases = Array.from({ length: CASES }, () => ({ file: Math.floor(random() *
 const casesFile = join(dir, 'cases.jsonl');
 writeFileSync(casesFile, cases.map((c) => JSON.stringify({ robots: `${c.file}.txt`, agent: c.agent, url: c.url })).join('\n') + '\n');
 
-/** Runs a command with a file on standard input and standard output to a file: wall seconds and its exit status. */
-function timed(command: string, args: string[], input: string, output: string): { seconds: number; status: number | null } {
-  const stdin = openSync(input, 'r');
-  const stdout = openSync(output, 'w');
-  const started = performance.now();
-  const run = spawnSync(command, args, { stdio: [stdin, stdout, 'pipe'], maxBuffer: 1 << 26 });
-  const seconds = (performance.now() - started) / 1000;
-  closeSync(stdin);
-  closeSync(stdout);
-  if (run.status !== 0) console.warn(String(run.stderr).trim().split('\n').slice(-3).join('\n'));
-  return { seconds, status: run.status };
+/** timedRun, with what a failed run printed last. */
+function timed(command: string, args: string[], input: string, output: string): { seconds: number } {
+  const run = timedRun(command, args, input, output);
+  if (run.status !== 0) console.warn(run.stderr.trim().split('\n').slice(-3).join('\n'));
+  return run;
 }
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 // the reference's stream: the file's body when it changes, then the query
 const { oracle, referenceNote } = buildReferenceOracle(root);

@@ -201,23 +201,25 @@ export interface LintOptions extends RobotsOptions {
 export function lintRobots(body: Uint8Array, options: LintOptions = {}): LintReport {
   const { fileBytes = body.length, ...parseOptions } = options;
   if (!Number.isSafeInteger(fileBytes) || fileBytes < body.length) throw new RobotsError('INVALID_ARGUMENT', `fileBytes must be a whole number of at least the body's ${body.length} bytes, got ${String(options.fileBytes)}`);
-  let stoppedAtLine = 0;
-  if (body.length > MAX_COMPILE_BYTES) {
-    // the lines that start before the limit: the last one is cut by it (or starts at it) and is not linted
-    const kept = splitLines(body.subarray(0, MAX_COMPILE_BYTES));
-    const last = kept[kept.length - 1];
-    stoppedAtLine = last.number;
-    body = body.subarray(0, last.bytes.byteOffset - body.byteOffset);
+  const tooLarge = body.length > MAX_COMPILE_BYTES;
+  if (tooLarge) {
+    // the whole lines before the limit (after the last line break below it): the line cut by the limit, or
+    // starting at it, is not linted
+    let end = MAX_COMPILE_BYTES;
+    while (end > 0 && body[end - 1] !== 0x0a && body[end - 1] !== 0x0d) end--;
+    body = body.subarray(0, end);
   }
-  const report = lintWholeLines(body, parseOptions, fileBytes);
-  if (stoppedAtLine > 0) {
-    report.findings.push({ line: stoppedAtLine, severity: 'warning', code: 'file-too-large-to-lint', message: `file is ${fileBytes} bytes, larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
+  const lines = splitLines(body);
+  const report = lintWholeLines(body, lines, parseOptions, fileBytes);
+  if (tooLarge) {
+    // the last "line" of the whole lines is the empty one after their last break: where linting stopped
+    report.findings.push({ line: lines[lines.length - 1].number, severity: 'warning', code: 'file-too-large-to-lint', message: `file is ${fileBytes} bytes, larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
     report.warnings++;
   }
   return report;
 }
 
-function lintWholeLines(body: Uint8Array, options: RobotsOptions, fileBytes: number): LintReport {
+function lintWholeLines(body: Uint8Array, lines: { number: number; bytes: Uint8Array }[], options: RobotsOptions, fileBytes: number): LintReport {
   const findings: LintFinding[] = [];
   const add = (line: number, severity: DiagnosticSeverity, code: string, message: string): void => { findings.push({ line, severity, code, message }); };
   const done = (): LintReport => {
@@ -236,7 +238,6 @@ function lintWholeLines(body: Uint8Array, options: RobotsOptions, fileBytes: num
   }
   for (const diagnostic of robots.diagnostics) add(diagnostic.line, DIAGNOSTIC_SEVERITY[diagnostic.code], diagnostic.code, diagnostic.message);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const lines = splitLines(body);
   if (maxBytes === 0 && fileBytes > DEFAULT_MAX_BYTES) {
     // the line whose bytes (or line break) reach past the limit
     const cut = lines.find((line) => line.bytes.byteOffset - body.byteOffset + line.bytes.length >= DEFAULT_MAX_BYTES) ?? lines[lines.length - 1];

@@ -5,7 +5,8 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'n
 import { dirname, resolve } from 'node:path';
 import { RobotsError } from './errors.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
-import { MAX_COMPILE_BYTES } from './wasm/core-node.js';
+import { MAX_COMPILE_BYTES, tooLarge } from './wasm/core-node.js';
+import { parseRobots, type RobotsMode, type RobotsTxt } from './robots.js';
 
 /** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
 export function fileError(path: string, what: string, error: unknown): RobotsError {
@@ -36,6 +37,18 @@ export function describeErrno(code: string): string {
     case 'EINVAL': return 'not a file this command can use';
     default: return /^E[A-Z]+$/.test(code) ? `system error ${code}` : code;
   }
+}
+
+/**
+ * The robots.txt at path read as the reference's robots_main reads it (`robotstxt test`, one case or a
+ * batch): the whole file, or its first maxBytes when maxBytes > 0. A file read whole that is larger than one
+ * compile takes is INPUT_TOO_LARGE, never answered from its first part. Called once per file.
+ */
+export function readRobotsLikeRobotsMain(path: string, mode: RobotsMode, maxBytes: number): RobotsTxt {
+  const robots = parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
+  // (the read stops one byte past the limit)
+  if (maxBytes === 0 && robots.truncated) throw tooLarge('a robots.txt body', MAX_COMPILE_BYTES + 1, MAX_COMPILE_BYTES);
+  return robots;
 }
 
 /** Bytes read for a size limit: the limit plus one (0 = no limit: up to what the core can compile, plus one). */

@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { RobotsError } from './errors.js';
 import { parseRobots, type RobotsMode, type RobotsTxt } from './robots.js';
-import { readFileBounded, readLimit } from './robots-file.js';
+import { readRobotsLikeRobotsMain } from './robots-file.js';
 import { LruCache } from './lru-cache.js';
 import type { RobotsMatcher } from './matcher.js';
 
@@ -61,21 +61,26 @@ export class TestBatch {
 
   /** The answer line (JSON, no newline) to one input line. Never throws: a bad line is answered with an error object. */
   answerLine(line: string): string {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
-      return this.failed('BAD_CASE', `not a JSON object: ${(error as Error).message}`);
-    }
-    const answer = this.answer(parsed);
+    const answer = this.answerOf(() => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch (error) {
+        throw new RobotsError('BAD_CASE', `not a JSON object: ${(error as Error).message}`);
+      }
+    });
     return 'verdict' in answer ? `{"verdict":"${answer.verdict}","line":${answer.line}}` : JSON.stringify(answer);
   }
 
   /** The answer to one case (an object as TestCase describes). */
   answer(testCase: unknown): TestCaseAnswer {
+    return this.answerOf(() => testCase);
+  }
+
+  /** Counts a case and answers it; an error reading or answering it becomes its answer. */
+  private answerOf(caseOf: () => unknown): TestCaseAnswer {
     this.counts.cases++;
     try {
-      const { robots, agent, url } = this.read(testCase);
+      const { robots, agent, url } = this.read(caseOf());
       const explanation = this.matcherOf(robots, agent).explain(url);
       return { verdict: explanation.allowed ? 'allowed' : 'disallowed', line: explanation.rule?.line ?? null };
     } catch (error) {
@@ -83,12 +88,6 @@ export class TestBatch {
       const code = error instanceof RobotsError ? error.code : 'INTERNAL';
       return { error: { code, message: (error as Error).message } };
     }
-  }
-
-  private failed(code: string, message: string): string {
-    this.counts.cases++;
-    this.counts.errors++;
-    return JSON.stringify({ error: { code, message } });
   }
 
   /** A robots.txt's matcher for a case's agent field as given (a string, or an array of them), looked up without re-reading the agents. */
@@ -111,11 +110,10 @@ export class TestBatch {
     if ((robots === undefined) === (robotsText === undefined)) throw new RobotsError('BAD_CASE', 'a case needs exactly one of "robots" (a file) and "robotsText" (the body)');
     if (robots !== undefined && (typeof robots !== 'string' || robots === '')) throw new RobotsError('BAD_CASE', '"robots" must be a non-empty string (a path)');
     if (robotsText !== undefined && typeof robotsText !== 'string') throw new RobotsError('BAD_CASE', '"robotsText" must be a string');
-    const agents = typeof agent === 'string' ? [agent] : agent;
-    if (!Array.isArray(agents) || agents.length === 0 || !agents.every((item) => typeof item === 'string')) throw new RobotsError('BAD_CASE', '"agent" must be a string or a non-empty array of strings');
+    if (typeof agent !== 'string' && !(Array.isArray(agent) && agent.length > 0 && agent.every((item) => typeof item === 'string'))) throw new RobotsError('BAD_CASE', '"agent" must be a string or a non-empty array of strings');
     if (typeof url !== 'string') throw new RobotsError('BAD_CASE', '"url" must be a string');
     if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('BAD_CASE', `"mode" must be "google" or "rfc", got ${JSON.stringify(mode)}`);
-    return { robots: robots !== undefined ? this.file(robots as string, mode) : this.text(robotsText as string, mode), agent: agents === agent ? agents as string[] : agent as string, url };
+    return { robots: robots !== undefined ? this.file(robots as string, mode) : this.text(robotsText as string, mode), agent: agent as string | string[], url };
   }
 
   /** A robots file under the root, parsed once (kept while it fits the cache). */
@@ -131,8 +129,7 @@ export class TestBatch {
     const key = `${mode}:${full}`;
     let robots = this.parsed.get(key);
     if (robots === undefined) {
-      robots = parseRobots(readFileBounded(full, readLimit(this.maxBytes)), { mode, maxBytes: this.maxBytes });
-      if (this.maxBytes === 0 && robots.truncated) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is larger than 16 MiB, the most one robots.txt compiles to`);
+      robots = readRobotsLikeRobotsMain(full, mode, this.maxBytes);
       this.parsed.set(key, robots);
     }
     return robots;

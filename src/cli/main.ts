@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     case 'test': {
       const { runTest, runTestBatch, TEST_HELP } = await import('./test-command.js');
       if (wantsHelp) { out(TEST_HELP + '\n'); return 0; }
-      return rest.includes('--batch') ? runTestBatch(rest, process.stdout, err) : runTest(rest, out, err);
+      return testBatch ? runTestBatch(rest, process.stdout, err) : runTest(rest, out, err);
     }
     case 'check': {
       const { runCheck, CHECK_HELP } = await import('./check-command.js');
@@ -85,6 +85,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const command = process.argv[2];
+/** `test --batch` streams answers; a single `test` writes one verdict. */
+const testBatch = command === 'test' && process.argv.includes('--batch');
 
 /**
  * Standard output failed (a closed pipe, a full disk): what was written is incomplete, so the exit code must
@@ -112,7 +114,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => outputFailed(error)
 // Only for commands that stream their output: lint and a single test write once, at the end, and may spend
 // seconds in one synchronous computation (a 16 MiB file), during which a JavaScript handler could not run:
 // for them the signal's default action ends the process at once.
-const streams = command === 'check' || command === 'diff' || command === 'audit' || command === 'fetch' || (command === 'test' && process.argv.includes('--batch'));
+const streams = command === 'check' || command === 'diff' || command === 'audit' || command === 'fetch' || testBatch;
 let stopping = false;
 for (const signal of streams ? ['SIGINT', 'SIGTERM'] as const : []) {
   process.on(signal, () => {

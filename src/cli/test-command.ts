@@ -1,10 +1,10 @@
 // robotstxt test <robots-file> <user-agent> <url>: the reference's robots_main contract.
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, warnAboutAgents, EXIT_USAGE } from './common.js';
+import { parseCommandArgs, usageError, modeOption, maxBytesOption, warnAboutAgents, EXIT_USAGE } from './common.js';
+import { readRobotsLikeRobotsMain } from '../robots-file.js';
 import { TestBatch } from '../test-batch.js';
 import { LineReader, CHUNK_BYTES, writeAll } from './lines.js';
-import { MAX_COMPILE_BYTES, tooLarge } from '../wasm/core-node.js';
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
        robotstxt test --batch [--robots-root <dir>] [--mode google|rfc] [--max-bytes N] [<cases.jsonl> | -]
@@ -78,11 +78,8 @@ export function runTest(args: string[], stdout: (text: string) => void, stderr: 
   warnAboutAgents([agent], stderr);
   // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise
   const maxBytes = maxBytesOption(values['max-bytes'], 0);
-  const robots = loadRobots(file, modeOption(values.mode), maxBytes);
   // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
-  if (maxBytes === 0 && robots.truncated) {
-    throw tooLarge('a robots.txt body', MAX_COMPILE_BYTES + 1, MAX_COMPILE_BYTES); // (the read stops one byte past the limit)
-  }
+  const robots = readRobotsLikeRobotsMain(file, modeOption(values.mode), maxBytes);
   const allowed = robots.isAllowed(url, agent);
   stdout(`user-agent '${agent}' with URI '${url}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}\n`);
   if (robots.bytesRead === 0) stdout('notice: robots file is empty so all user-agents are allowed\n');
