@@ -15,7 +15,7 @@
 // Every figure is also given as a ratio to the reference's, measured in the same run. Writes its section of
 // bench/RESULTS.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,13 +61,15 @@ async function writeReferenceStream(path: string, lines: { host: number; url: st
 /** Runs a command with a file on standard input, output to /dev/null; wall seconds and peak RSS (MiB, from GNU time). */
 function timed(command: string, args: string[], input: string): Promise<{ seconds: number; peakMiB: number; status: number | null }> {
   return new Promise((resolve) => {
+    // the file itself is the command's standard input, as with `< file` in a shell (no relay through this
+    // process, which would take CPU on the same cores as the command measured)
+    const inputFd = openSync(input, 'r');
     const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'peak-kib %M', command, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'peak-kib %M', command, ...args], { stdio: [inputFd, 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const feed = spawn('cat', [input], { stdio: ['ignore', 'pipe', 'ignore'] });
-    feed.stdout.pipe(child.stdin);
+    child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     child.on('close', (status) => {
+      closeSync(inputFd);
       const peak = /peak-kib (\d+)/.exec(stderr);
       if (status !== 0) console.warn(stderr.trim().split('\n').slice(-3).join('\n'));
       resolve({ seconds: (performance.now() - started) / 1000, peakMiB: peak === null ? 0 : Number(peak[1]) / 1024, status });
@@ -88,13 +90,14 @@ for (const [order, perHost] of [['random', 10], ['sorted', 35]] as const) {
     // falls on both sides of a ratio alike)
     const stream = join(dir, `reference-${order}-${maxBytes}.txt`);
     if (referenceNote === '') await writeReferenceStream(stream, lines, maxBytes);
-    const formats = maxBytes === 0 ? (['text', 'jsonl'] as const) : (['text'] as const);
+    // with whole files also --threads 2 (not the default with --robots-dir), for its memory
+    const formats = maxBytes === 0 ? (['text', 'jsonl', 'text, --threads 2', 'jsonl, --threads 2'] as const) : (['text'] as const);
     const referenceTimes: number[] = [];
     const ours = new Map<string, { seconds: number; peakMiB: number }[]>(formats.map((format) => [format, []]));
     for (let r = 0; r < runs; r++) {
       if (referenceNote === '') referenceTimes.push((await timed(oracle, [], stream)).seconds);
       for (const format of formats) {
-        const args = [CLI, 'check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', String(maxBytes), '--format', format, '-'];
+        const args = [CLI, 'check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', String(maxBytes), '--format', format.split(',')[0], ...(format.endsWith('--threads 2') ? ['--threads', '2'] : []), '-'];
         (ours.get(format) as { seconds: number; peakMiB: number }[]).push(await timed(process.execPath, args, urlFile));
       }
     }
@@ -185,7 +188,7 @@ rmSync(dir, { recursive: true, force: true });
 const section = [
   '## Many hosts on a heavy-tailed crawl',
   '',
-  `Measured by \`npm run bench:heavy-tail\` on ${new Date().toISOString().slice(0, 10)}, whole process, medians of ${runs} runs, each of ours right after one of the reference (interleaved), default \`--cache-mb 64\`, one thread unless said: ${shape} (${GENERATED} generated with bench/heavy-tail.ts, ${corpusNote}). The reference is Google's library built from ../shared/reference-oracle, answering the same URL stream through its own API (the body given again at every host switch, as its API takes it) in the same run.${referenceNote === '' ? '' : ` ${referenceNote}.`}`,
+  `Measured by \`npm run bench:heavy-tail\` on ${new Date().toISOString().slice(0, 10)}, whole process, medians of ${runs} runs, each of ours right after one of the reference (interleaved), every command with its input file as standard input (\`< file\`), default \`--cache-mb 64\`, one thread unless said: ${shape} (${GENERATED} generated with bench/heavy-tail.ts, ${corpusNote}). The reference is Google's library built from ../shared/reference-oracle, answering the same URL stream through its own API (the body given again at every host switch, as its API takes it) in the same run.${referenceNote === '' ? '' : ` ${referenceNote}.`}`,
   '',
   '| input | robotstxt-wasm | reference | ratio | peak memory |',
   '|---|---|---|---|---|',

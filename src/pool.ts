@@ -54,10 +54,13 @@ export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'missing
 export interface HostsTask {
   kind: 'hosts';
   spec: HostsSpec;
+  /** The shard's lines: a view of the worker's shared input slot, or a buffer moved to the worker. */
   input: Uint8Array;
   format: OutputFormat;
   filter: number;
   numbers: Uint32Array | null;
+  /** Shared memory the reply is written into when it fits (the worker then answers with null), else moved. */
+  reply: Uint8Array;
 }
 
 /** Verdicts of a batch of lines, and its output when asked. */
@@ -89,13 +92,20 @@ function unpackLinesReply(packed: Uint8Array): LinesResult {
   return { verdicts: packed.subarray(8, 8 + count), output: packed.subarray(8 + count, 8 + count + outputLength) };
 }
 
+/** Bytes in shared memory: read and written in place by the main thread and a worker, never copied between them. */
+const sharedBytes = (length: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(length));
+
 const HOSTS_HEADER_WORDS = 14;
 
-/** A hosts reply in one movable buffer: [14 u32 counters | verdicts | output]. */
-export function packHostsReply(result: HostChunkResult, stats: MultiHostStats): Uint8Array {
+/**
+ * A hosts reply in one buffer: [14 u32 counters | verdicts | output], written into `into` (the task's shared
+ * reply slot) when it fits, else into a new buffer to move.
+ */
+export function packHostsReply(result: HostChunkResult, stats: MultiHostStats, into: Uint8Array | null = null): Uint8Array {
   const header = HOSTS_HEADER_WORDS * 4;
-  const packed = new Uint8Array(header + result.verdicts.length + result.output.length);
-  const words = new Uint32Array(packed.buffer, 0, HOSTS_HEADER_WORDS);
+  const size = header + result.verdicts.length + result.output.length;
+  const packed = into !== null && into.length >= size && into.byteOffset % 4 === 0 ? into.subarray(0, size) : new Uint8Array(size);
+  const words = new Uint32Array(packed.buffer, packed.byteOffset, HOSTS_HEADER_WORDS);
   words.set([result.verdicts.length, result.output.length, result.noHostLines, result.hosts, result.runs, stats.compiled, stats.missing, stats.allowAll, stats.disallowAll, stats.evicted, stats.cachedHosts, stats.cacheBytes, stats.cutBodies, stats.direct]);
   packed.set(result.verdicts, header);
   packed.set(result.output, header + result.verdicts.length);
@@ -208,10 +218,24 @@ export class RobotsPool {
 export class HostShardPool {
   private readonly pools: Piscina[];
   private warmed: Promise<void> | null = null;
+  /**
+   * Shared memory per worker and per window parity (two windows are in flight at most): the shard's lines
+   * and the reply, reused window after window (buffers made and moved per window would pile up as garbage,
+   * tens of MiB, until the collector came by). Grown when a shard or a reply did not fit.
+   */
+  private readonly slots: { input: Uint8Array; reply: Uint8Array }[][];
 
   constructor(readonly workers: number, private readonly spec: HostsSpec, workerUrl?: URL) {
     checkThreads(workers);
     this.pools = Array.from({ length: workers }, () => newPiscina(1, workerUrl));
+    this.slots = Array.from({ length: workers }, () => [0, 1].map(() => ({ input: sharedBytes(0), reply: sharedBytes(0) })));
+  }
+
+  /** Where worker `worker`'s shard of the window with this parity (0 or 1) may be written: shared memory, at least `bytes` long when asked. */
+  shardTarget(worker: number, parity: number, bytes = 0): Uint8Array {
+    const slot = this.slots[worker][parity];
+    if (slot.input.length < bytes) slot.input = sharedBytes(Math.ceil(bytes * 1.25));
+    return slot.input;
   }
 
   /** Resolves when every worker has started. */
@@ -220,14 +244,24 @@ export class HostShardPool {
     return this.warmed;
   }
 
-  /** Answers one shard of a chunk in worker `worker` (0-based): verdicts, output and that thread's counters. */
-  async answer(worker: number, input: Uint8Array, format: OutputFormat, filter: number, numbers: Uint32Array | null): Promise<HostsReply> {
-    const task: HostsTask = { kind: 'hosts', spec: this.spec, input, format, filter, numbers };
+  /**
+   * Answers one shard of a window in worker `worker` (0-based): verdicts, output and that thread's counters.
+   * The input is a view of shardTarget(worker, parity) or a buffer given up to the worker; the reply is a view
+   * of shared memory valid until the window two later with the same parity is answered.
+   */
+  async answer(worker: number, parity: number, input: Uint8Array, format: OutputFormat, filter: number, numbers: Uint32Array | null): Promise<HostsReply> {
+    const slot = this.slots[worker][parity];
+    const task: HostsTask = { kind: 'hosts', spec: this.spec, input, format, filter, numbers, reply: slot.reply };
+    const transferList = input.buffer instanceof SharedArrayBuffer ? [] : [input.buffer as ArrayBuffer];
+    let moved: Uint8Array | null;
     try {
-      return unpackHostsReply(await this.pools[worker].run(task, { transferList: [input.buffer as ArrayBuffer] }) as Uint8Array);
+      moved = await this.pools[worker].run(task, { transferList }) as Uint8Array | null;
     } catch (error) {
       throw new RobotsError('WORKER_FAILED', `a worker thread failed: ${(error as Error).message}`);
     }
+    if (moved === null) return unpackHostsReply(slot.reply);
+    slot.reply = sharedBytes(Math.ceil(moved.length * 1.25)); // the next reply of this size fits
+    return unpackHostsReply(moved);
   }
 
   /** Stops the workers. */
@@ -274,7 +308,7 @@ export class SharedSlotRing {
 
   /** count slots of chunkBytes input; replies are about 1.2 x the input for typical URLs (larger ones come back in a buffer of their own). */
   constructor(count: number, chunkBytes: number) {
-    for (let i = 0; i < count; i++) this.free.push({ input: new Uint8Array(new SharedArrayBuffer(chunkBytes)), output: new Uint8Array(new SharedArrayBuffer(chunkBytes * 2)) });
+    for (let i = 0; i < count; i++) this.free.push({ input: sharedBytes(chunkBytes), output: sharedBytes(chunkBytes * 2) });
   }
 
   /** A free slot (waits for one to be released). */

@@ -14,20 +14,29 @@ setThreadCore(engine);
 const MAX_CACHED_MATCHERS = 64;
 const blobs = new Map<number, Uint8Array>();
 let hosts: MultiHostMatcher | null = null;
+/** Output of a hosts task, reused from task to task (the reply is packed from it into the task's reply slot). */
+let hostsOutput = new Uint8Array(0);
 
-async function answerHosts(task: HostsTask): Promise<Uint8Array> {
+/** Answers a shard of many hosts: null when the reply was written into the task's shared reply slot, else the reply to move. */
+async function answerHosts(task: HostsTask): Promise<Uint8Array | null> {
   if (hosts === null) {
     const spec = task.spec;
     hosts = new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }) });
   }
-  const result = await hosts.checkLinesFormatted(task.input, { format: task.format, filter: task.filter, firstNumber: 1, numbers: task.numbers });
-  return packHostsReply(result, hosts.stats);
+  const result = await hosts.checkLinesFormatted(task.input, { format: task.format, filter: task.filter, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
+  const reply = packHostsReply(result, hosts.stats, task.reply);
+  // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
+  if (result.output.buffer !== hostsOutput.buffer && result.output.length > hostsOutput.length) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
+  return reply.buffer === task.reply.buffer ? null : reply;
 }
 
 /** Called by piscina once per task. */
 export default async function runTask(task: LinesTask | HostsTask | { kind: 'warm' }): Promise<unknown> {
   if (task.kind === 'warm') return true;
-  if (task.kind === 'hosts') return move(await answerHosts(task));
+  if (task.kind === 'hosts') {
+    const reply = await answerHosts(task);
+    return reply === null ? null : move(reply);
+  }
   let blob = blobs.get(task.matcherId);
   if (blob === undefined) {
     blob = task.blob; // a view of shared memory: the same bytes, never copied between threads

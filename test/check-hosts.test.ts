@@ -53,11 +53,13 @@ describe('check --robots-dir with threads', () => {
   writeFileSync(input, urls.join('\n') + '\n'); // 75,000 lines, about 3 MiB: workers start (2 MiB)
   it('one thread and three give the same output, every line in input order; --stats says which ran', () => {
     const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--stats', input]);
-    const three = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '3', '--stats', input]);
+    const three = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '3', '--cache-mb', '128', '--stats', input]);
     expect(three.stdout).toBe(one.stdout);
     expect(one.stdout).toBe(urls.map((url) => expectedLine(url) + '\n').join(''));
     expect(one.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 1, peak memory [\d.]+ MiB; hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
-    expect(three.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 3, peak memory [\d.]+ MiB \(1 of 1 chunks split by host in workers\); hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
+    // each worker's own memory (48 MiB) is paid from --cache-mb; each thread's share is a third of the rest
+    // (10.6 MiB), and a window an eighth of a share (at least 2 MiB): two windows here
+    expect(three.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 3, peak memory [\d.]+ MiB \(2 of 2 chunks split by host in workers\); hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 2700 cached in [\d.]+ of 128 MiB, windows of up to 2 MiB\n$/);
   });
   it('jsonl with threads: the same objects as one thread, "input" numbering every line', () => {
     const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--format', 'jsonl', '--only', 'disallowed', input]);
@@ -85,6 +87,15 @@ describe('check --robots-dir with threads', () => {
     const jsonl = robotstxt(['check', '--robots-dir', many.dir, '--agent', 'Googlebot', '--format', 'jsonl', '--stats', randomInput]);
     expect(jsonl.stderr).toMatch(/hosts: 0 compiled, 9000 answered from their file, 1000 without robots\.txt, 0 evicted, 9000 cached in [\d.]+ of 64 MiB, windows of up to 2 MiB\n$/);
     expect(jsonl.stdout).toBe(many.urls.map((url, i) => `${JSON.stringify({ input: i + 1, url, verdict: expectedLine(url).split('\t')[0], rule: expectedLine(url).startsWith('disallowed') ? { kind: 'disallow', line: 7, pattern: '/nogoogle/' } : null })}\n`).join(''));
+  });
+  it('--threads N needs a --cache-mb that pays for its workers (48 MiB each, 56 with jsonl, and 4 MiB a thread): else a usage error, exit 2', () => {
+    const three = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '3', input]);
+    expect([three.status, three.stdout, three.stderr]).toEqual([2, '', "robotstxt: --threads 3 with --robots-dir needs --cache-mb 108 or more (each worker thread's own memory is paid from it), got 64\n"]);
+    const jsonl = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--cache-mb', '63', input]);
+    expect([jsonl.status, jsonl.stdout, jsonl.stderr]).toEqual([2, '', "robotstxt: --threads 2 with --robots-dir and --format jsonl needs --cache-mb 64 or more (each worker thread's own memory is paid from it), got 63\n"]);
+    const enough = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--cache-mb', '56', '--stats', input]);
+    expect(enough.status).toBe(0);
+    expect(enough.stderr).toMatch(/, threads 2, peak memory [\d.]+ MiB \(2 of 2 chunks split by host in workers\); .* cached in [\d.]+ of 56 MiB, windows of up to 2 MiB\n$/);
   });
   it('a small input never starts workers, whatever --threads says', () => {
     const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--stats'], urls.slice(0, 1000).join('\n') + '\n');

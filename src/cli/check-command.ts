@@ -6,7 +6,7 @@ import type { MissingPolicy } from '../hosts.js';
 import { maxThreads } from '../threads.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from './lines.js';
-import { runCheckPipeline, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
+import { runCheckPipeline, minCacheMbForThreads, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
 import type { RobotsCache } from '../fetch/robots-cache.js';
 
@@ -55,8 +55,9 @@ Options:
   --threads N             threads answering URLs (at most 4 per core): this one and N - 1 workers, started
                           only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
                           available cores with --robots, 1 with --robots-dir (there each thread answers
-                          its own share of the hosts with its own share of --cache-mb). Output order is
-                          kept.
+                          its own share of the hosts with its own share of --cache-mb, after 48 MiB
+                          per worker, 56 with jsonl: --threads 2 needs --cache-mb 56, or 64 with jsonl).
+                          Output order is kept.
 
 ${LOG_FORMATS_HELP}
 
@@ -127,6 +128,9 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const filter = only === 'allowed' ? OUTPUT_ONLY_ALLOWED : only === 'disallowed' ? OUTPUT_ONLY_DISALLOWED : OUTPUT_ALL;
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
+  if (robotsDir !== undefined && threads > 1 && Number(cacheText) < minCacheMbForThreads(threads, format)) {
+    throw usageError(`--threads ${threads} with --robots-dir${format === 'jsonl' ? ' and --format jsonl' : ''} needs --cache-mb ${minCacheMbForThreads(threads, format)} or more (each worker thread's own memory is paid from it), got ${cacheText}`);
+  }
   const fromLog = values.log === true;
   if (values.host !== undefined && !fromLog) throw usageError('--host applies only with --log');
   if (values['log-field'] !== undefined && !fromLog) throw usageError('--log-field applies only with --log');

@@ -49,8 +49,30 @@ export function hostsWindowBytes(cacheBytes: number, format: OutputFormat): numb
   const share = format === 'jsonl' ? 32 : 8;
   return Math.max(HOSTS_MIN_WINDOW_BYTES, Math.min(HOSTS_MAX_WINDOW_BYTES, Math.floor(cacheBytes / share / 65536) * 65536));
 }
-/** Memory a worker thread takes besides its cache (measured: an isolate, the modules, a WebAssembly instance). */
-const WORKER_OVERHEAD_BYTES = 20 << 20;
+/**
+ * Memory a worker thread takes besides its cache share, paid from --cache-mb: its isolate and modules, its
+ * WebAssembly instance's work area (which grows to the largest body it answers, about 12 MiB for a 3.3 MB
+ * file, and to a window's output: jsonl's is about 4 times its input), and the copies of the shards and
+ * replies on both sides. Measured on the heavy-tailed crawl (bench/heavy-tail.ts, whole files, sorted by host,
+ * --threads 2 with --cache-mb 64 to 256): 31-60 MiB with text output (it grows with the share: the work area
+ * follows the window), more with jsonl; budgeted at 48 and 56 MiB, which keeps every such run within
+ * --cache-mb + 100 MiB.
+ */
+function workerOverheadBytes(format: OutputFormat): number {
+  return (format === 'jsonl' ? 56 : 48) << 20;
+}
+/** The smallest cache share a thread is given: below it, workers would spend their time reading files again. */
+const MIN_THREAD_SHARE_BYTES = 4 << 20;
+
+/** Each thread's share of a --cache-mb budget of cacheBytes with `threads` threads over many hosts (the workers' own memory paid first). */
+export function hostsCacheShare(cacheBytes: number, threads: number, format: OutputFormat): number {
+  return Math.max(MIN_THREAD_SHARE_BYTES, Math.floor((cacheBytes - (threads - 1) * workerOverheadBytes(format)) / threads / 65536) * 65536);
+}
+
+/** The smallest --cache-mb (in MiB) that pays for `threads` threads over many hosts: each worker's own memory and a share for every thread. */
+export function minCacheMbForThreads(threads: number, format: OutputFormat): number {
+  return ((threads - 1) * workerOverheadBytes(format) + threads * MIN_THREAD_SHARE_BYTES) >> 20;
+}
 /** Lines that are not log lines: this many are named on stderr, the rest only counted. */
 const MAX_REPORTED_LOG_ERRORS = 20;
 
@@ -97,6 +119,13 @@ interface Answer {
   reused?: boolean;
 }
 
+/** bytes copied into buffers[index], which is replaced by a larger one when too small; a view of it. */
+function copyInto(buffers: Uint8Array[], index: number, bytes: Uint8Array): Uint8Array {
+  if (buffers[index].length < bytes.length) buffers[index] = new Uint8Array(Math.ceil(bytes.length * 1.25));
+  buffers[index].set(bytes);
+  return buffers[index].subarray(0, bytes.length);
+}
+
 const passes = (verdict: number, filter: number): boolean => filter === OUTPUT_ALL || (filter === OUTPUT_ONLY_ALLOWED ? verdict === VERDICT_ALLOWED : filter === OUTPUT_ONLY_DISALLOWED && verdict !== VERDICT_ALLOWED);
 
 /** Runs check over the reader; writes to output in input order; returns what ran. */
@@ -130,17 +159,18 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   // robots.txt, chunks are then read into a ring of shared slots that workers read and answer in place
   const pools: { robots: RobotsPool | null; shards: HostShardPool | null; ring: SharedSlotRing | null; ready: boolean } = { robots: null, shards: null, ring: null, ready: false };
   let queuedInWorkers = 0;
-  const windowBytes = spec !== null ? hostsWindowBytes(spec.cacheBytes, plan.format) : CHUNK_BYTES;
+  // --cache-mb bounds the whole run's memory for hosts: each worker's own memory (see workerOverheadBytes)
+  // is paid from it and the rest is shared evenly by the threads; the window follows one thread's share
+  // (every window in flight is held as input, shards and output at once)
+  const cacheShare = spec === null ? 0 : workerCount < 1 ? spec.cacheBytes : hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
+  const windowBytes = spec !== null ? hostsWindowBytes(cacheShare, plan.format) : CHUNK_BYTES;
 
   const startWorkers = async (): Promise<void> => {
     if (workerCount < 1 || pools.robots !== null || pools.shards !== null) return;
     const poolModule = await import('../pool.js'); // worker threads: loaded only when they start
     if (spec !== null) {
-      // --cache-mb bounds the whole run's cache memory: a worker's own memory (its JavaScript isolate and
-      // WebAssembly instance, about 20 MiB) is paid from it, the rest is shared evenly by the threads
-      const share = Math.max(1 << 20, Math.floor((spec.cacheBytes - workerCount * WORKER_OVERHEAD_BYTES) / plan.threads));
-      pools.shards = new poolModule.HostShardPool(workerCount, { ...spec, cacheBytes: share });
-      (here as MultiHostMatcher).setBudget(share);
+      pools.shards = new poolModule.HostShardPool(workerCount, { ...spec, cacheBytes: cacheShare });
+      (here as MultiHostMatcher).setBudget(cacheShare);
     } else {
       pools.robots = new poolModule.RobotsPool({ threads: workerCount });
       pools.ring = new poolModule.SharedSlotRing(window + 2, CHUNK_BYTES);
@@ -196,9 +226,19 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     return { output: result.output, verdicts: result.verdicts.length };
   };
 
+  /**
+   * Buffers of the sharded path (text: the window's lines; this thread's shard; its jsonl output; the merged output), reused (a new one per window would wait for the collector: V8
+   * lets tens of MiB of such garbage pile up). Two windows are in flight at most, so window k uses the pair
+   * k % 2, free again once window k is written, before window k + 2 is read.
+   */
+  const shardedBuffers = { lines: [new Uint8Array(0), new Uint8Array(0)], shard: [new Uint8Array(0), new Uint8Array(0)], local: [new Uint8Array(0), new Uint8Array(0)], merged: [new Uint8Array(0), new Uint8Array(0)] };
+
   /** A robots directory: each thread answers the chunk's lines of its own hosts; outputs merged in line order. */
-  const answerSharded = async (pool: HostShardPool, urls: Uint8Array, firstNumber: number, numbers: Uint32Array | null): Promise<Answer> => {
-    const { shardOfLine, shards } = core().splitLinesByHost(urls, plan.threads);
+  const answerSharded = async (pool: HostShardPool, urls: Uint8Array, firstNumber: number, numbers: Uint32Array | null, parity: number): Promise<Answer> => {
+    // shard 0 (this thread's) into a reused buffer, the others straight into their worker's shared slot
+    if (shardedBuffers.shard[parity].length < urls.length) shardedBuffers.shard[parity] = new Uint8Array(Math.ceil(urls.length * 1.25));
+    const targets = [shardedBuffers.shard[parity], ...Array.from({ length: workerCount }, (_, worker) => pool.shardTarget(worker, parity, urls.length))];
+    const { shardOfLine, shards } = core().splitLinesByHost(urls, plan.threads, targets);
     const lineCount = shardOfLine.length;
     let answeredInWorker = false;
     const shardNumbers: (Uint32Array | null)[] = shards.map(() => null);
@@ -216,7 +256,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     const replies = shards.map(async (shard, index) => {
       if (index === 0 || shard.length === 0) return null;
       try {
-        const reply = await pool.answer(index - 1, shard, workerFormat, plan.filter, shardNumbers[index]);
+        const reply = await pool.answer(index - 1, parity, shard, workerFormat, plan.filter, shardNumbers[index]);
         answeredInWorker = true;
         hostCounters.set(index, reply.stats);
         outcome.noHostLines += reply.noHostLines;
@@ -226,7 +266,8 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         return null; // answered here below
       }
     });
-    const local = await (here as MultiHostMatcher).checkLinesFormatted(shards[0], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[0] });
+    const local = await (here as MultiHostMatcher).checkLinesFormatted(shards[0], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[0], into: plan.format === 'jsonl' ? shardedBuffers.local[parity] : null });
+    if (plan.format === 'jsonl' && local.output.buffer !== shardedBuffers.local[parity].buffer) shardedBuffers.local[parity] = new Uint8Array(Math.ceil(local.output.length * 1.25));
     outcome.noHostLines += local.noHostLines;
     const parts: { verdicts: Uint8Array; output: Uint8Array }[] = [{ verdicts: local.verdicts, output: local.output }];
     for (let index = 1; index < shards.length; index++) {
@@ -249,18 +290,28 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       const shard = shardOfLine[i];
       verdicts[i] = parts[shard].verdicts[cursors[shard]++];
     }
-    if (plan.format === 'text') return { output: core().formatText(urls, verdicts, plan.filter), verdicts: lineCount };
-    const pieces: Uint8Array[] = [];
+    if (plan.format === 'text') {
+      const output = core().formatText(urls, verdicts, plan.filter, shardedBuffers.merged[parity]);
+      if (output.buffer !== shardedBuffers.merged[parity].buffer) shardedBuffers.merged[parity] = new Uint8Array(Math.ceil(output.length * 1.25));
+      return { output, verdicts: lineCount };
+    }
+    // one copy per run of lines from the same shard (not an object per line: a window holds ~30,000 lines)
+    const mergedLength = parts.reduce((sum, part) => sum + part.output.length, 0);
+    if (shardedBuffers.merged[parity].length < mergedLength) shardedBuffers.merged[parity] = new Uint8Array(Math.ceil(mergedLength * 1.25));
+    const merged = shardedBuffers.merged[parity].subarray(0, mergedLength);
     const offsets = new Uint32Array(plan.threads);
-    for (let i = 0; i < lineCount; i++) {
-      if (!passes(verdicts[i], plan.filter)) continue;
+    let written = 0;
+    for (let i = 0; i < lineCount;) {
       const shard = shardOfLine[i];
+      const source = parts[shard].output;
       const from = offsets[shard];
-      const to = parts[shard].output.indexOf(CHAR_LF, from) + 1;
-      pieces.push(parts[shard].output.subarray(from, to));
+      let to = from;
+      for (; i < lineCount && shardOfLine[i] === shard; i++) if (passes(verdicts[i], plan.filter)) to = source.indexOf(CHAR_LF, to) + 1;
+      merged.set(source.subarray(from, to), written);
+      written += to - from;
       offsets[shard] = to;
     }
-    return { output: Buffer.concat(pieces), verdicts: lineCount };
+    return { output: merged, verdicts: lineCount };
   };
 
   /** Answers in input order, each with the shared slot its chunk was read into (released once written). */
@@ -329,7 +380,9 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         answer = answerInWorker(pools.robots, shared, slot, firstNumber, numbers);
         settled = false;
       } else if (pools.shards !== null) {
-        answer = answerSharded(pools.shards, urls === chunk ? chunk.slice() : urls, firstNumber, numbers);
+        // (text output is formatted from the window's lines after the replies: a copy, since the reader reuses its buffer)
+        const parity = outcome.chunks % 2;
+        answer = answerSharded(pools.shards, urls === chunk && plan.format === 'text' ? copyInto(shardedBuffers.lines, parity, chunk) : urls, firstNumber, numbers, parity);
         settled = false;
       } else {
         const done = await answerHere(urls, firstNumber, numbers); // before the reader reuses its buffer

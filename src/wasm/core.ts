@@ -787,7 +787,7 @@ export class WasmCore {
   }
 
   /** Text output (assembly/format.ts) of LF-separated lines whose verdicts are known (answered by several threads). */
-  formatText(input: Uint8Array, verdicts: Uint8Array, filter: number): Uint8Array {
+  formatText(input: Uint8Array, verdicts: Uint8Array, filter: number, into: Uint8Array | null = null): Uint8Array {
     if (input.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', input.length, MAX_BATCH_BYTES);
     const inputPtr = this.workPtr;
     const verdictsPtr = align(inputPtr + input.length + 1 + SENTINEL_SLACK, 16);
@@ -797,11 +797,16 @@ export class WasmCore {
     this.bytes[inputPtr + input.length] = CHAR_LF;
     this.bytes.set(verdicts, verdictsPtr);
     const length = this.exports.formatTextLines(inputPtr, verdicts.length, verdictsPtr, outputPtr, filter);
-    return this.bytes.slice(outputPtr, outputPtr + length);
+    if (into === null || into.length < length) return this.bytes.slice(outputPtr, outputPtr + length);
+    into.set(this.bytes.subarray(outputPtr, outputPtr + length));
+    return into.subarray(0, length);
   }
 
-  /** Splits a chunk of lines into shardCount shards by host (assembly/hosts.ts splitLinesByHost); copies out. */
-  splitLinesByHost(chunk: Uint8Array, shardCount: number): HostShards {
+  /**
+   * Splits a chunk of lines into shardCount shards by host (assembly/hosts.ts splitLinesByHost); copies out,
+   * shard i into targets[i] when it is given and long enough (the shard is then a view of it), else into a new buffer.
+   */
+  splitLinesByHost(chunk: Uint8Array, shardCount: number, targets: readonly (Uint8Array | null)[] = []): HostShards {
     if (chunk.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', chunk.length, MAX_BATCH_BYTES);
     if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 255) throw new RobotsError('INVALID_ARGUMENT', `shards must be 1 to 255, got ${shardCount}`);
     const lineBound = chunk.length + 1;
@@ -818,7 +823,14 @@ export class WasmCore {
     const shards: Uint8Array[] = [];
     for (let shard = 0; shard < shardCount; shard++) {
       const offset = outPtr + shard * shardCapacity;
-      shards.push(this.bytes.slice(offset, offset + this.words[(sizesPtr >> 2) + shard]));
+      const size = this.words[(sizesPtr >> 2) + shard];
+      const target = targets[shard] ?? null;
+      if (target !== null && target.length >= size) {
+        target.set(this.bytes.subarray(offset, offset + size));
+        shards.push(target.subarray(0, size));
+      } else {
+        shards.push(this.bytes.slice(offset, offset + size));
+      }
     }
     return { shardOfLine: this.bytes.slice(shardOfLinePtr, shardOfLinePtr + count), shards };
   }
