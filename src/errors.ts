@@ -10,6 +10,7 @@ export type RobotsErrorCode =
   | 'HOST_UNKNOWN' // a log request's host is needed (one robots.txt per host) but its line names none
   | 'RANGES_INVALID' // a crawler IP range file is not JSON, holds no prefix, or its name names no vendor's file
   | 'BAD_CASE' // a line of test --batch is not a case: not a JSON object, a missing or wrong field, a file outside the robots folder
+  | 'IMPLEMENTATION_FAILED' // the implementation of a conformance run cannot be started (no such command or module)
   | 'USAGE'; // command line usage error
 
 /** The only error type the package throws on purpose. Thrown by the API and the command line on bad input. */

@@ -117,12 +117,12 @@ describe('robotstxt test (robots_main contract)', () => {
   });
   it('unknown command and no command: exit 2', () => {
     const r = robotstxt(['frobnicate']);
-    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, diff, audit, fetch, tester; see robotstxt --help)\n");
+    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, diff, audit, fetch, tester, conformance; see robotstxt --help)\n");
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
   it('every command\'s --help prints usage with examples and exits 0', () => {
-    for (const command of ['test', 'check', 'lint', 'diff', 'audit', 'fetch', 'tester']) {
+    for (const command of ['test', 'check', 'lint', 'diff', 'audit', 'fetch', 'tester', 'conformance']) {
       const r = robotstxt([command, '--help']);
       expect(r.stdout).toContain(`Usage: robotstxt ${command}`);
       expect(r.stdout).toContain('Examples:');

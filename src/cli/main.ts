@@ -20,6 +20,8 @@ Commands:
   fetch --store <dir> <url-or-host>...    fetch robots.txt files over HTTP into a store (status codes,
                                           redirects, timeouts, 24-hour freshness) for check and audit
   tester [--port N] | --build <dir>       the robots.txt Tester page, served on 127.0.0.1 or written as files
+  conformance --command '<cmd>' ...       where another robots.txt implementation differs from the reference,
+                                          by class, with the smallest case of each (exit 1 when any differ)
 
 Run robotstxt <command> --help for a command's options and examples.`;
 
@@ -79,8 +81,13 @@ async function main(argv: string[]): Promise<number> {
       if (wantsHelp) { out(TESTER_HELP + '\n'); return 0; }
       return runTester(rest, out);
     }
+    case 'conformance': {
+      const { runConformance, CONFORMANCE_HELP } = await import('./conformance-command.js');
+      if (wantsHelp) { out(CONFORMANCE_HELP + '\n'); return 0; }
+      return runConformance(rest, out);
+    }
     default:
-      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit, fetch, tester; see robotstxt --help)`);
+      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit, fetch, tester, conformance; see robotstxt --help)`);
   }
 }
 

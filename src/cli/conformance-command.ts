@@ -1,0 +1,138 @@
+// robotstxt conformance: runs another robots.txt implementation over the built-in suite and cases made from
+// real files, and reports where its verdicts differ from the reference's (this package's engine).
+import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCommandArgs, usageError } from './common.js';
+import { builtInSuite } from '../conformance-suite.js';
+import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../conformance.js';
+import { batchImplementation, commandImplementation, moduleImplementation, type Implementation } from '../conformance-runners.js';
+import { reportHtml, reportJson, reportText } from '../conformance-report.js';
+
+export const CONFORMANCE_HELP = `Usage: robotstxt conformance (--command '<cmd %robots% %url% %user-agent%>' | --batch-command '<cmd>' | --module <file.mjs>)
+                             [--suite builtin|none] [--robots-dir <dir>] [--per-file N] [--files N]
+                             [--timeout-ms N] [--jobs N] [--format text|json|html] [--name <text>]
+
+Asks another robots.txt implementation the same questions (robots.txt body, user agent, URL) as this
+package's engine, which answers exactly as Google's reference library, and reports where it differs: by
+class of behaviour (line endings, BOM, typos, user-agent matching, percent-encoding, wildcards, $,
+index.html, longest match, long lines, large files, ...), with the smallest differing case of each class
+(body, agent, URL, expected, got), and the speeds of both. Exit 0 when every case agrees, 1 when some
+differ or were not answered (for CI), 2 on a usage error or an implementation that cannot be started.
+
+The implementation, one of:
+  --command '<cmd>'        Google's suite runner contract: one process per case, the template's
+                           %robots% (a file), %url% and %user-agent% replaced; exit 0 allowed,
+                           1 disallowed, anything else an error. Split into words like a shell (quotes
+                           allowed), run without a shell.
+  --batch-command '<cmd>'  one process for all cases: JSON lines in, {"robots": "<file>", "agent": "<token>",
+                           "url": "<url>"} (the file relative to its working directory, the cases folder;
+                           words of the command that name files by a relative path with a / are made
+                           absolute first), one JSON line out per case, in order, with "verdict":
+                           "allowed" or "disallowed" (robotstxt test --batch speaks it)
+  --module <file.mjs>      a JavaScript module exporting (as default, or as isAllowed) a function
+                           (robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a
+                           worker thread
+
+Cases:
+  --suite builtin|none     the built-in suite (default builtin): ${builtInSuite().length} cases written from the reference's
+                           measured behaviour, each labelled standard (ID_, RFC 9309) or Google-only
+                           (GoogleOnly_)
+  --robots-dir <dir>       also cases made from the robots.txt files of a folder: for rules of each file,
+                           URLs that match the rule exactly, one byte past it, one short of it, with its case
+                           changed (Corpus_<file>_...)
+  --per-file N             cases from each file (default 12, 1 to 1000)
+  --files N                files of --robots-dir used, in name order (default 1000, 1 to 1000000)
+
+Bounds:
+  --timeout-ms N           longest wait for one answer (default 5000, 100 to 600000): a case that takes
+                           longer is reported as a timeout and its process or worker killed; after 20
+                           failures the cases left are reported as not asked
+  --jobs N                 --command processes at once (default: the cores, 1 to 256)
+
+Output:
+  --format text|json|html  text (default), one JSON document, or a self-contained HTML page
+  --name <text>            the implementation's name in the report (default: its program, script or module)
+
+Examples:
+  robotstxt conformance --command 'robotstxt test %robots% %user-agent% %url%'
+  robotstxt conformance --batch-command 'robotstxt test --batch' --robots-dir ./robots --format html > report.html
+  robotstxt conformance --module ./my-adapter.mjs --format json`;
+
+/** A whole number option within [min, max], or the fallback when absent. */
+function wholeNumber(name: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`--${name} must be a whole number from ${min} to ${max}, got '${text}'`);
+  return Number(text);
+}
+
+/** Runs the command; returns the exit code (0 all agree, 1 some differ or failed). */
+export async function runConformance(args: string[], out: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    command: { type: 'string' },
+    'batch-command': { type: 'string' },
+    module: { type: 'string' },
+    suite: { type: 'string' },
+    'robots-dir': { type: 'string' },
+    'per-file': { type: 'string' },
+    files: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    jobs: { type: 'string' },
+    format: { type: 'string' },
+    name: { type: 'string' },
+  }, 'conformance');
+  if (positionals.length > 0) throw usageError(`conformance takes no positional arguments, got '${positionals[0]}'`);
+  const given = (['command', 'batch-command', 'module'] as const).filter((name) => values[name] !== undefined);
+  if (given.length !== 1) throw usageError('conformance needs exactly one of --command, --batch-command and --module');
+  const suite = values.suite ?? 'builtin';
+  if (suite !== 'builtin' && suite !== 'none') throw usageError(`--suite must be builtin or none, got '${String(suite)}'`);
+  const robotsDir = values['robots-dir'] as string | undefined;
+  if (suite === 'none' && robotsDir === undefined) throw usageError('--suite none needs --robots-dir (no cases otherwise)');
+  if (robotsDir !== undefined) {
+    let isDirectory = false;
+    try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
+    if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
+  }
+  if (robotsDir === undefined && (values['per-file'] !== undefined || values.files !== undefined)) throw usageError('--per-file and --files apply only with --robots-dir');
+  const perFile = wholeNumber('per-file', values['per-file'], 12, 1, 1000);
+  const files = wholeNumber('files', values.files, 1000, 1, 1_000_000);
+  const timeoutMs = wholeNumber('timeout-ms', values['timeout-ms'], 5000, 100, 600_000);
+  if (values.jobs !== undefined && values.command === undefined) throw usageError('--jobs applies only with --command');
+  const jobs = wholeNumber('jobs', values.jobs, availableParallelism(), 1, 256);
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'html') throw usageError(`--format must be text, json or html, got '${String(format)}'`);
+  if (values.module !== undefined) {
+    try { statSync(values.module as string); } catch { throw usageError(`--module '${String(values.module)}' is not a readable file`); }
+  }
+  if (values.name !== undefined && String(values.name).trim() === '') throw usageError('--name must not be empty');
+  const run: Implementation = values.command !== undefined ? commandImplementation(values.command as string)
+    : values['batch-command'] !== undefined ? batchImplementation(values['batch-command'] as string)
+      : moduleImplementation(values.module as string);
+  const implementation: Implementation = values.name !== undefined ? { ...run, name: String(values.name) } : run;
+
+  const cases: ConformanceCase[] = [];
+  const sources: string[] = [];
+  if (suite === 'builtin') {
+    cases.push(...builtInSuite());
+    sources.push('the built-in suite');
+  }
+  if (robotsDir !== undefined) {
+    const made = casesFromRobotsDir(robotsDir, { perFile, files });
+    cases.push(...made);
+    sources.push(`${made.length} cases from the files of ${robotsDir}`);
+  }
+  const folder = mkdtempSync(join(tmpdir(), 'robotstxt-conformance-'));
+  try {
+    const prepared = prepareCases(cases, folder);
+    const reference = referenceAnswers(prepared, folder);
+    const started = performance.now();
+    const answers = await implementation.answerAll(prepared, { folder, timeoutMs, jobs });
+    const seconds = (performance.now() - started) / 1000;
+    const report = compareAnswers(implementation, prepared, reference, answers, seconds, sources);
+    out(format === 'json' ? reportJson(report) : format === 'html' ? reportHtml(report) : reportText(report));
+    return report.agreed === report.cases ? 0 : 1;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,360 @@
+// How a conformance run asks another implementation its questions, bounded in time: three contracts.
+// - command: Google's suite runner contract, one process per case, `<command> %robots% %url% %user-agent%`,
+//   exit 0 allowed, 1 disallowed (robots_main, `robotstxt test`); run `jobs` at a time.
+// - batch command: one long-lived process reading JSON lines {"robots","agent","url"} (robots: a file name
+//   in its working directory, the cases folder) and writing one JSON line {"verdict": ...} per case, in
+//   order (`robotstxt test --batch`).
+// - module: a JavaScript module whose default export (or `isAllowed`) is
+//   (robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a worker thread.
+// A case that takes longer than timeoutMs is answered `timeout`: the process or worker is killed and a new
+// one answers the cases after it. A crash is that case's `error`. After MAX_RESTARTS the remaining cases
+// are answered `error` without asking (a broken implementation cannot make a run last for ever).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { RobotsError } from './errors.js';
+import type { ImplementationAnswer, PreparedCase } from './conformance.js';
+
+/** Options of every contract. */
+export interface RunOptions {
+  /** The folder the cases' robots files are in (the working directory of batch commands). */
+  folder: string;
+  /** Longest wait for one answer. */
+  timeoutMs: number;
+  /** Processes at once (command contract). */
+  jobs: number;
+}
+
+/** An implementation under test: its name, how it is run, and how it answers a list of cases (one answer each, in order). */
+export interface Implementation {
+  name: string;
+  contract: string;
+  answerAll(cases: readonly PreparedCase[], options: RunOptions): Promise<ImplementationAnswer[]>;
+}
+
+/** Restarts of a batch command or module worker after a timeout or crash before the rest is given up. */
+const MAX_RESTARTS = 20;
+/** Cases sent to a batch command or worker ahead of the answers (its pipe and queue stay short). */
+const IN_FLIGHT = 64;
+
+/**
+ * Splits a command template into arguments as a shell would for plain words and '...' or "..." quotes (no
+ * expansion, no shell started). A template with an unclosed quote is a usage error.
+ */
+export function splitCommand(template: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: string | null = null;
+  for (const char of template) {
+    if (quote !== null) {
+      if (char === quote) quote = null;
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      inWord = true;
+    } else if (/\s/.test(char)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += char;
+      inWord = true;
+    }
+  }
+  if (quote !== null) throw new RobotsError('USAGE', `the command ${JSON.stringify(template)} has an unclosed ${quote} quote`);
+  if (inWord) words.push(word);
+  if (words.length === 0) throw new RobotsError('USAGE', 'the command is empty');
+  return words;
+}
+
+const INTERPRETERS = new Set(['node', 'nodejs', 'deno', 'bun', 'python', 'python3', 'sh', 'bash', 'ruby', 'perl', 'java', 'php']);
+
+/** A short name for a command: its program, or the script an interpreter runs (`node x/cli.mjs` -> cli.mjs). */
+export function commandName(words: readonly string[]): string {
+  const program = basename(words[0]);
+  return INTERPRETERS.has(program) && words.length > 1 && !words[1].startsWith('-') ? basename(words[1]) : program;
+}
+
+/** The telling line of a process's stderr, shortened (for an error answer): the first naming an error, else the first. */
+function firstLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return (lines.find((line) => /error/i.test(line)) ?? lines[0]).trim().slice(0, 200);
+}
+
+/** Google's runner contract: one process per case (see the top of this file). */
+export function commandImplementation(template: string): Implementation {
+  const words = splitCommand(template);
+  if (!words.some((word) => word.includes('%robots%')) || !words.some((word) => word.includes('%url%')) || !words.some((word) => word.includes('%user-agent%'))) {
+    throw new RobotsError('USAGE', `--command must contain %robots%, %url% and %user-agent%, got ${JSON.stringify(template)}`);
+  }
+  return {
+    name: commandName(words),
+    contract: `--command '${template}' (one process per case)`,
+    async answerAll(cases, options) {
+      const answers: ImplementationAnswer[] = new Array(cases.length);
+      let next = 0;
+      const one = async (): Promise<void> => {
+        while (next < cases.length) {
+          const index = next++;
+          const testCase = cases[index];
+          const args = words.map((word) => word.replaceAll('%robots%', join(options.folder, testCase.robots)).replaceAll('%url%', testCase.url).replaceAll('%user-agent%', testCase.agent));
+          answers[index] = await runOnce(args, options.timeoutMs);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, cases.length)) }, one));
+      return answers;
+    },
+  };
+}
+
+/** One process: exit 0 allowed, 1 disallowed; anything else, or no exit within timeoutMs, is a failure. */
+function runOnce(args: string[], timeoutMs: number): Promise<ImplementationAnswer> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(args[0], args.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString();
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (error.code === 'ENOENT' || error.code === 'EACCES') reject(new RobotsError('IMPLEMENTATION_FAILED', `cannot run '${args[0]}': ${error.code === 'ENOENT' ? 'no such command' : 'permission denied'}`));
+      else resolvePromise({ failure: 'error', detail: error.message });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) resolvePromise({ failure: 'timeout', detail: `no exit within ${timeoutMs} ms` });
+      else if (code === 0) resolvePromise({ verdict: 'allowed' });
+      else if (code === 1) resolvePromise({ verdict: 'disallowed' });
+      else resolvePromise({ failure: 'error', detail: `${signal !== null ? `killed by ${signal}` : `exit ${code}`}${stderr.trim() === '' ? '' : `: ${firstLine(stderr)}`}` });
+    });
+  });
+}
+
+/** A session with a long-lived answerer (a batch process or a worker): cases go in, answers come back in order. */
+interface Session {
+  send(testCase: PreparedCase): void;
+  close(): void;
+}
+
+/**
+ * Drives sessions over all cases: keeps up to IN_FLIGHT cases sent, waits at most timeoutMs for each next
+ * answer, and on a timeout or an exit answers the oldest case sent with the failure and starts a new session
+ * for the ones after it.
+ */
+function answerInSessions(
+  cases: readonly PreparedCase[],
+  timeoutMs: number,
+  open: (onAnswer: (answer: ImplementationAnswer) => void, onExit: (detail: string) => void) => Session,
+): Promise<ImplementationAnswer[]> {
+  return new Promise((resolvePromise) => {
+    const answers: ImplementationAnswer[] = new Array(cases.length);
+    let answered = 0; // cases[answered] is the oldest one waiting
+    let sent = 0;
+    let restarts = 0;
+    let session: Session | null = null;
+    let generation = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (): void => {
+      clearTimeout(timer);
+      session?.close();
+      session = null;
+      resolvePromise(answers);
+    };
+    const fill = (): void => {
+      while (session !== null && sent < cases.length && sent - answered < IN_FLIGHT) session.send(cases[sent++]);
+    };
+    const arm = (): void => {
+      clearTimeout(timer);
+      if (answered < cases.length) timer = setTimeout(() => fail('timeout', `no answer within ${timeoutMs} ms`), timeoutMs);
+    };
+    const fail = (failure: 'timeout' | 'error', detail: string): void => {
+      session?.close();
+      session = null;
+      answers[answered++] = { failure, detail };
+      if (answered >= cases.length) return finish();
+      restarts++;
+      if (restarts > MAX_RESTARTS) {
+        for (; answered < cases.length; answered++) answers[answered] = { failure: 'error', detail: `not asked: the implementation failed ${MAX_RESTARTS} times` };
+        return finish();
+      }
+      start();
+    };
+    const start = (): void => {
+      const mine = ++generation;
+      sent = answered;
+      session = open(
+        (answer) => {
+          if (mine !== generation) return;
+          if (answered >= sent) return fail('error', 'an answer to a case not asked');
+          answers[answered++] = answer;
+          if (answered >= cases.length) return finish();
+          fill();
+          arm();
+        },
+        (detail) => {
+          if (mine !== generation) return;
+          generation++;
+          fail('error', detail);
+        },
+      );
+      fill();
+      arm();
+    };
+    if (cases.length === 0) return resolvePromise(answers);
+    start();
+  });
+}
+
+/**
+ * The words of a command that name existing files by a relative path with a `/` (`./impl`,
+ * `conformance/adapter.mjs`), made absolute: a batch command runs in the cases folder, not where it was typed.
+ */
+function absoluteFileWords(words: readonly string[]): string[] {
+  return words.map((word) => (word.includes('/') && !isAbsolute(word) && existsSync(word) ? resolve(word) : word));
+}
+
+/** The batch contract: one process reading JSON lines (see the top of this file). */
+export function batchImplementation(command: string): Implementation {
+  const words = absoluteFileWords(splitCommand(command));
+  return {
+    name: commandName(words),
+    contract: `--batch-command '${command}' (JSON lines)`,
+    async answerAll(cases, options) {
+      let fatal: RobotsError | null = null;
+      const answers = await answerInSessions(cases, options.timeoutMs, (onAnswer, onExit) => {
+        const child: ChildProcess = spawn(words[0], words.slice(1), { cwd: options.folder, stdio: ['pipe', 'pipe', 'pipe'] });
+        let stderr = '';
+        let pending = '';
+        let closed = false;
+        child.stderr?.on('data', (chunk: Buffer) => {
+          if (stderr.length < 4096) stderr += chunk.toString();
+        });
+        child.stdin?.on('error', () => undefined); // a process that exits early: reported by 'close'
+        child.stdout?.setEncoding('utf8');
+        child.stdout?.on('data', (chunk: string) => {
+          pending += chunk;
+          for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+            const line = pending.slice(0, end);
+            pending = pending.slice(end + 1);
+            onAnswer(batchAnswer(line));
+          }
+        });
+        child.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT' || error.code === 'EACCES') fatal = new RobotsError('IMPLEMENTATION_FAILED', `cannot run '${words[0]}': ${error.code === 'ENOENT' ? 'no such command' : 'permission denied'}`);
+          onExit(error.message);
+        });
+        child.on('close', (code, signal) => {
+          if (!closed) onExit(`the batch command ended (${signal !== null ? `killed by ${signal}` : `exit ${code}`})${stderr.trim() === '' ? '' : `: ${firstLine(stderr)}`}`);
+        });
+        return {
+          send(testCase) {
+            child.stdin?.write(JSON.stringify({ robots: testCase.robots, agent: testCase.agent, url: testCase.url }) + '\n');
+          },
+          close() {
+            closed = true;
+            child.kill('SIGKILL');
+          },
+        };
+      });
+      if (fatal !== null) throw fatal;
+      return answers;
+    },
+  };
+}
+
+/** One answer line of the batch contract. */
+function batchAnswer(line: string): ImplementationAnswer {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { failure: 'error', detail: `not a JSON answer: ${line.slice(0, 120)}` };
+  }
+  const verdict = (value as { verdict?: unknown } | null)?.verdict;
+  if (verdict === 'allowed' || verdict === 'disallowed') return { verdict };
+  return { failure: 'error', detail: `no verdict in ${line.slice(0, 120)}` };
+}
+
+/** The module contract: a JavaScript module run in a worker thread (see the top of this file). */
+export function moduleImplementation(modulePath: string): Implementation {
+  const url = pathToFileURL(resolve(modulePath)).href;
+  return {
+    name: basename(modulePath),
+    contract: `--module ${modulePath} (in a worker thread)`,
+    async answerAll(cases, options) {
+      let fatal: RobotsError | null = null;
+      const answers = await answerInSessions(cases, options.timeoutMs, (onAnswer, onExit) => {
+        const worker = new Worker(MODULE_WORKER, { eval: true, workerData: { url, folder: options.folder } });
+        let closed = false;
+        worker.on('message', (message: { verdict?: boolean; error?: string; fatal?: string }) => {
+          if (message.fatal !== undefined) {
+            fatal = new RobotsError('IMPLEMENTATION_FAILED', `cannot load the module '${modulePath}': ${message.fatal}`);
+            onExit(message.fatal);
+          } else if (message.error !== undefined) {
+            onAnswer({ failure: 'error', detail: message.error });
+          } else {
+            onAnswer({ verdict: message.verdict === true ? 'allowed' : 'disallowed' });
+          }
+        });
+        worker.on('error', (error) => onExit(`the module threw outside a case: ${error.message}`));
+        worker.on('exit', (code) => {
+          if (!closed) onExit(`the module's worker ended (exit ${code})`);
+        });
+        return {
+          send(testCase) {
+            worker.postMessage({ robots: testCase.robots, agent: testCase.agent, url: testCase.url });
+          },
+          close() {
+            closed = true;
+            void worker.terminate();
+          },
+        };
+      });
+      if (fatal !== null) throw fatal;
+      return answers;
+    },
+  };
+}
+
+// The worker of the module contract: loads the module, then answers each case in order. A function that
+// does not return a boolean is an error answer; a thrown error is that case's error answer.
+const MODULE_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const queue = [];
+let answer = null;
+let busy = false;
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // a BOM stays in the text, as readFileSync(path, 'utf8') keeps it
+async function drain() {
+  if (busy || answer === null) return;
+  busy = true;
+  while (queue.length > 0) {
+    const c = queue.shift();
+    try {
+      const bytes = readFileSync(join(workerData.folder, c.robots));
+      const verdict = await answer(decoder.decode(bytes), c.agent, c.url, new Uint8Array(bytes));
+      if (typeof verdict !== 'boolean') parentPort.postMessage({ error: 'the function returned ' + (verdict === null ? 'null' : typeof verdict) + ', not a boolean' });
+      else parentPort.postMessage({ verdict });
+    } catch (error) {
+      parentPort.postMessage({ error: 'threw: ' + String(error && error.message || error).slice(0, 200) });
+    }
+  }
+  busy = false;
+}
+parentPort.on('message', (c) => { queue.push(c); void drain(); });
+import(workerData.url).then((m) => {
+  const f = typeof m.default === 'function' ? m.default : typeof m.isAllowed === 'function' ? m.isAllowed : m.default && typeof m.default.isAllowed === 'function' ? m.default.isAllowed : null;
+  if (f === null) { parentPort.postMessage({ fatal: 'it exports no function (default export or isAllowed)' }); return; }
+  answer = f;
+  void drain();
+}, (error) => parentPort.postMessage({ fatal: String(error && error.message || error).slice(0, 300) }));
+`;

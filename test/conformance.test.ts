@@ -1,0 +1,202 @@
+// robotstxt conformance: the built-in suite states the reference's verdicts (this package's engine must give
+// every one), a run of robotstxt itself through each contract finds no difference, a deliberately wrong
+// adapter is reported with exactly its planted classes, and a hanging or missing implementation is bounded.
+import { describe, expect, it } from 'vitest';
+import { writeFileSync, mkdirSync, copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { builtInSuite } from '../src/conformance-suite.js';
+import { splitCommand, commandName } from '../src/conformance-runners.js';
+import { printable } from '../src/conformance-report.js';
+import { parseRobots } from '../src/index.js';
+import { CLI, robotstxt, robotstxtAsync, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
+
+const suite = builtInSuite();
+const NODE_CLI = `'${process.execPath}' '${CLI}'`;
+const LIBRARY = pathToFileURL(fileURLToPath(new URL('../dist/src/index.js', import.meta.url))).href;
+
+describe('the built-in suite', () => {
+  it('every case states the verdict this package gives (the reference\'s), ids are unique and say their label', () => {
+    const wrong = suite.filter((testCase) => (parseRobots(testCase.body, { maxBytes: 0 }).matcher(testCase.agent).isAllowed(testCase.url) ? 'allowed' : 'disallowed') !== testCase.expected);
+    expect(wrong.map((testCase) => testCase.id)).toEqual([]);
+    expect(new Set(suite.map((testCase) => testCase.id)).size).toBe(suite.length);
+    for (const testCase of suite) expect(testCase.id.startsWith(testCase.label === 'google' ? 'GoogleOnly_' : 'ID_'), testCase.id).toBe(true);
+    expect(suite.length).toBeGreaterThanOrEqual(100);
+    // both verdicts in every class (a class whose cases all say the same could not catch an always-allow)
+    for (const cls of new Set(suite.map((testCase) => testCase.class))) {
+      expect(new Set(suite.filter((testCase) => testCase.class === cls).map((testCase) => testCase.expected)).size, cls).toBe(2);
+    }
+  });
+});
+
+describe('command templates', () => {
+  it('are split like a shell splits words and quotes, without a shell', () => {
+    expect(splitCommand(`node  'my dir/cli.js' test "%robots%" %url% %user-agent%`)).toEqual(['node', 'my dir/cli.js', 'test', '%robots%', '%url%', '%user-agent%']);
+    expect(splitCommand(`a ''`)).toEqual(['a', '']);
+    expect(() => splitCommand(`a 'b`)).toThrow(/unclosed ' quote/);
+    expect(commandName(['node', '/x/y/robots_main.mjs', '%robots%'])).toBe('robots_main.mjs');
+    expect(commandName(['/usr/local/bin/robots_main', '%robots%'])).toBe('robots_main');
+  });
+  it('bodies and URLs print as readable, exact text', () => {
+    expect(printable(Uint8Array.from([0xef, 0x55, 0x0a, 0x09, 0x22]))).toBe('"\\xEFU\\n\\t\\""');
+    expect(printable('\uFEFFcafé\r\n')).toBe('"\\uFEFFcafé\\r\\n"');
+    expect(printable('x'.repeat(10), 4)).toBe('"xxxx"... (10 bytes in all)');
+  });
+});
+
+describe('robotstxt conformance against robotstxt itself: no difference through any contract', () => {
+  it('--command (one process per case, Google\'s runner contract): every case agrees, exit 0', async () => {
+    const r = await robotstxtAsync(['conformance', '--command', `${NODE_CLI} test %robots% %user-agent% %url%`], '', 120_000);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`robotstxt conformance: robotstxt.cjs, --command '${NODE_CLI} test %robots% %user-agent% %url%' (one process per case), against the reference (this package's engine)`);
+    expect(lines[1]).toBe(`cases: ${suite.length} from the built-in suite: ${suite.length} agree, 0 differ, 0 failed`);
+    expect(r.stdout).not.toContain('Where it differs');
+    expect(r.stdout).toMatch(/\nspeed: robotstxt\.cjs: \d+ cases in [\d.]+ s \([\d,]+ cases\/s, through its contract\); this package's engine: [\d.]+ s \([\d,]+ cases\/s, in-process, files parsed once\)\n$/);
+  });
+  it.skipIf(corpusMissingReason !== null)('--batch-command (robotstxt test --batch) over the suite and cases from real files: exit 0, JSON report', () => {
+    const r = robotstxt(['conformance', '--batch-command', `${NODE_CLI} test --batch`, '--robots-dir', join(CORPUS_ROBOTS, 'protego'), '--files', '150', '--per-file', '8', '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.cases).toBeGreaterThan(suite.length + 500);
+    expect([report.agreed, report.differed, report.failed, report.differences]).toEqual([report.cases, 0, 0, []]);
+    expect(report.byLabel.map((entry: { label: string }) => entry.label)).toEqual(['standard', 'google', 'corpus']);
+    expect(report.sources[1]).toMatch(/^\d+ cases from the files of .*protego$/);
+  });
+});
+
+/** A module that answers through this package but ignores `$` and matches user-agent lines by substring. */
+function toyAdapter(dir: string): string {
+  const path = join(dir, 'toy.mjs');
+  writeFileSync(path, `import { parseRobots } from '${LIBRARY}';
+export default function isAllowed(text, agent, url, bytes) {
+  // planted: a $ at the end of a rule is dropped
+  const body = Buffer.from(Buffer.from(bytes).toString('latin1').replace(/\\$(?=[ \\t]*(#[^\\r\\n]*)?(\\r\\n|\\r|\\n|$))/g, ''), 'latin1');
+  const robots = parseRobots(body, { maxBytes: 0 });
+  // planted: a group applies when its token is anywhere in the agent
+  const named = robots.groups.flatMap((group) => group.agents).filter((line) => !line.global && line.productToken !== '' && agent.toLowerCase().includes(line.productToken.toLowerCase())).map((line) => line.productToken);
+  return robots.matcher(named.length > 0 ? [...new Set(named)] : agent).isAllowed(url);
+}
+`);
+  return path;
+}
+
+describe('a deliberately wrong adapter (--module)', () => {
+  const dir = tempDir();
+  const toy = toyAdapter(dir);
+  it('is reported with exactly its planted classes, each with its smallest case, exit 1', () => {
+    const r = robotstxt(['conformance', '--module', toy, '--name', 'toy']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    const text = r.stdout;
+    expect(text.split('\n')[1]).toBe(`cases: ${suite.length} from the built-in suite: ${suite.length - 6} agree, 6 differ, 0 failed`);
+    const differing = text.slice(text.indexOf('Where it differs')).split('\n').filter((line) => /^[a-z].*: \d+ differ/.test(line));
+    expect(differing).toEqual([
+      'user-agent matching: 3 differ, 0 failed (ID_UserAgent_NoPrefixMatch, ID_UserAgent_GroupNotAppliedToLongerName, GoogleOnly_UserAgent_QueryWithVersionMatchesNothingSpecific)',
+      'end anchor ($): 3 differ, 0 failed (ID_Dollar_NotEndOfPath, ID_Dollar_QueryIsPartOfPath, ID_Dollar_OnlyDollar)',
+    ]);
+    expect(text).toContain([
+      'user-agent matching: 3 differ, 0 failed (ID_UserAgent_NoPrefixMatch, ID_UserAgent_GroupNotAppliedToLongerName, GoogleOnly_UserAgent_QueryWithVersionMatchesNothingSpecific)',
+      '  case:     ID_UserAgent_GroupNotAppliedToLongerName',
+      '  body:     "User-agent: Foo\\nDisallow: /a\\n"',
+      '  agent:    FooBot',
+      '  url:      "https://example.com/a"',
+      '  expected: allowed',
+      '  got:      disallowed',
+      '',
+      'end anchor ($): 3 differ, 0 failed (ID_Dollar_NotEndOfPath, ID_Dollar_QueryIsPartOfPath, ID_Dollar_OnlyDollar)',
+      '  case:     ID_Dollar_OnlyDollar',
+      '  body:     "User-agent: *\\nDisallow: /$\\n"',
+      '  agent:    FooBot',
+      '  url:      "https://example.com/a"',
+      '  expected: allowed',
+      '  got:      disallowed',
+    ].join('\n'));
+    expect(text).toMatch(/\nuser-agent matching +12 +9 +3 +0\n/);
+    expect(text).toMatch(/\nend anchor \(\$\) +6 +3 +3 +0\n/);
+  });
+  it('JSON and HTML reports carry the same differences; the page is self-contained', () => {
+    const json = JSON.parse(robotstxt(['conformance', '--module', toy, '--format', 'json']).stdout);
+    expect(json.differences.map((entry: { id: string }) => entry.id)).toEqual(['ID_UserAgent_NoPrefixMatch', 'ID_UserAgent_GroupNotAppliedToLongerName', 'GoogleOnly_UserAgent_QueryWithVersionMatchesNothingSpecific', 'ID_Dollar_NotEndOfPath', 'ID_Dollar_QueryIsPartOfPath', 'ID_Dollar_OnlyDollar']);
+    expect(json.byClass.find((entry: { class: string }) => entry.class === 'end anchor ($)').example).toEqual({ id: 'ID_Dollar_OnlyDollar', class: 'end anchor ($)', label: 'standard', body: '"User-agent: *\\nDisallow: /$\\n"', agent: 'FooBot', url: 'https://example.com/a', expected: { verdict: 'allowed', line: null }, got: { verdict: 'disallowed' } });
+    const html = robotstxt(['conformance', '--module', toy, '--format', 'html']);
+    expect(html.status).toBe(1);
+    expect(html.stdout).toContain(`<p id="summary">${suite.length} cases: ${suite.length - 6} agree, 6 differ, 0 failed.</p>`);
+    expect(html.stdout).toContain('<h3>end anchor ($): 3 differ, 0 failed</h3>');
+    expect(html.stdout).not.toMatch(/<script|src=|href=/);
+  });
+});
+
+describe('bounded: hanging, crashing and missing implementations', () => {
+  const dir = tempDir();
+  const robotsDir = join(dir, 'robots');
+  mkdirSync(robotsDir);
+  writeFileSync(join(robotsDir, 'one.txt'), 'User-agent: *\nDisallow: /a\nAllow: /a/b\n');
+  it('a module that never returns for one case: that case is a timeout, its worker killed, the next worker answers the rest', () => {
+    const path = join(dir, 'hang.mjs');
+    writeFileSync(path, `import { parseRobots } from '${LIBRARY}';
+export default function (text, agent, url, bytes) {
+  if (text === 'User-agent: *\\nDisallow: /a\\n' && url.endsWith('/a')) while (true) {}
+  return parseRobots(bytes, { maxBytes: 0 }).matcher(agent).isAllowed(url);
+}
+`);
+    const started = performance.now();
+    const r = robotstxt(['conformance', '--module', path, '--timeout-ms', '500']);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(r.status).toBe(1);
+    expect(r.stdout.split('\n')[1]).toBe(`cases: ${suite.length} from the built-in suite: ${suite.length - 1} agree, 0 differ, 1 failed`);
+    expect(r.stdout).toContain('line endings: 0 differ, 1 failed (ID_LineEndings_LF)\n  case:     ID_LineEndings_LF\n');
+    expect(r.stdout).toContain('  got:      timeout (no answer within 500 ms)\n');
+  });
+  it('a command that sleeps is killed at the timeout; one that crashes is an error with its stderr', () => {
+    const sleeper = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '2', '--timeout-ms', '200', '--command', `sh -c 'sleep 5' %robots% %url% %user-agent%`]);
+    expect(sleeper.status).toBe(1);
+    expect(sleeper.stdout.split('\n')[1]).toBe(`cases: 2 from 2 cases from the files of ${robotsDir}: 0 agree, 0 differ, 2 failed`);
+    expect(sleeper.stdout).toContain('  got:      timeout (no exit within 200 ms)\n');
+    const crasher = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '1', '--command', `sh -c 'echo broken >&2; exit 3' %robots% %url% %user-agent%`]);
+    expect(crasher.status).toBe(1);
+    expect(crasher.stdout).toContain('  got:      error (exit 3: broken)\n');
+  });
+  it('a batch command that exits after one answer: the case it left is an error, a new process answers the rest', () => {
+    const path = join(dir, 'once.mjs');
+    writeFileSync(path, `process.stdin.once('data', () => { process.stdout.write('{"verdict":"disallowed"}\\n'); process.exit(0); });\n`);
+    const r = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '4', '--batch-command', `'${process.execPath}' '${path}'`, '--format', 'json']);
+    expect(r.status).toBe(1);
+    // every process answers its first case "disallowed" and exits: cases 1 and 3 are answered, 2 and 4 failed
+    const report = JSON.parse(r.stdout);
+    expect([report.agreed, report.differed, report.failed]).toEqual([1, 1, 2]);
+    expect(report.differences.filter((entry: { got: { failure?: string } }) => entry.got.failure !== undefined).map((entry: { id: string; got: unknown }) => [entry.id, entry.got])).toEqual([
+      ['Corpus_one.txt_1_2', { failure: 'error', detail: 'the batch command ended (exit 0)' }],
+      ['Corpus_one.txt_1_4', { failure: 'error', detail: 'the batch command ended (exit 0)' }],
+    ]);
+  });
+  it('no such command or module, or a bad option: exit 2 with one line', () => {
+    expect(robotstxt(['conformance', '--command', 'no-such-program-here %robots% %url% %user-agent%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: cannot run 'no-such-program-here': no such command\n" });
+    expect(robotstxt(['conformance', '--command', 'robots_main %robots% %url%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: --command must contain %robots%, %url% and %user-agent%, got \"robots_main %robots% %url%\"\n" });
+    expect(robotstxt(['conformance'])).toEqual({ status: 2, stdout: '', stderr: 'robotstxt: conformance needs exactly one of --command, --batch-command and --module\n' });
+    expect(robotstxt(['conformance', '--module', join(dir, 'absent.mjs')])).toEqual({ status: 2, stdout: '', stderr: `robotstxt: --module '${join(dir, 'absent.mjs')}' is not a readable file\n` });
+    const noExport = join(dir, 'empty.mjs');
+    writeFileSync(noExport, 'export const x = 1;\n');
+    expect(robotstxt(['conformance', '--module', noExport])).toEqual({ status: 2, stdout: '', stderr: `robotstxt: cannot load the module '${noExport}': it exports no function (default export or isAllowed)\n` });
+    expect(robotstxt(['conformance', '--module', noExport, '--timeout-ms', '50']).stderr).toBe("robotstxt: --timeout-ms must be a whole number from 100 to 600000, got '50'\n");
+    expect(robotstxt(['conformance', '--module', noExport, '--jobs', '2']).stderr).toBe('robotstxt: --jobs applies only with --command\n');
+    expect(robotstxt(['conformance', '--module', noExport, '--format', 'xml']).stderr).toBe("robotstxt: --format must be text, json or html, got 'xml'\n");
+  });
+});
+
+describe.skipIf(corpusMissingReason !== null)('cases from real files', () => {
+  it('name the file and rule they come from, and are asked for an agent the file names', () => {
+    const dir = tempDir();
+    copyFileSync(join(CORPUS_ROBOTS, 'protego', readFirstFile(join(CORPUS_ROBOTS, 'protego'))), join(dir, 'a.txt'));
+    const r = robotstxt(['conformance', '--suite', 'none', '--robots-dir', dir, '--per-file', '8', '--batch-command', `${NODE_CLI} test --batch`, '--format', 'json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).cases).toBe(8);
+  });
+});
+
+/** The first file (in name order) with at least two rules: the generator skips files without any. */
+function readFirstFile(dir: string): string {
+  return readdirSync(dir).sort().find((name) => parseRobots(readFileSync(join(dir, name))).groups.some((group) => group.rules.length >= 2)) as string;
+}
