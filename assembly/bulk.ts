@@ -9,7 +9,7 @@ import {
   CHAR_LF, CHAR_CR, CHAR_SLASH, CHAR_QUESTION, CHAR_SEMICOLON, CHAR_COLON, CHAR_HASH, CHAR_NUL,
   VERDICT_UNSET, VERDICT_ALLOWED, VERDICT_DISALLOWED, RULE_PATTERN_LENGTH, RULE_SIZE, HEADER_PATTERNS_OFFSET,
   RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_VALUE,
-} from "../src/constants";
+} from "../src/core/constants";
 import { matchUrl, matchPath, bestAllowRule, bestDisallowRule } from "./match";
 import {
   resetDfa, beginWalk, feedByte, walkLine, walkSpan, walkStop, walkLinePair, pairStopB, pairAllowA, pairDisallowA,

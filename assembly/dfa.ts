@@ -24,7 +24,7 @@
 // of a plain state, or with ENTRY_SPECIAL set: the row of a state with rules or skip bytes, or one of the
 // markers below. Worst case per path byte: one transition computation, O(set size x log(edges)); the number
 // of states is bounded by the region (then: flush and NFA fallback).
-import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, RULE_PATTERN_LENGTH, RULE_LINE, RULE_SIZE, AUTOMATON_OVERFLOWS, AUTOMATON_HEADER_SIZE } from "../src/constants";
+import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, RULE_PATTERN_LENGTH, RULE_LINE, RULE_SIZE, AUTOMATON_OVERFLOWS, AUTOMATON_HEADER_SIZE } from "../src/core/constants";
 import {
   NODE_FIRST_CHILD, NODE_STAR_CHILD, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW, RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END,
   NODE_HAS_RULE, NODE_HAS_END_RULE, NODE_IS_STAR, NODE_IN_AUTOMATON, NO_NODE, NO_RULE, alignUp, edgeCountOf, flagsOf,

@@ -2,7 +2,7 @@
 // is tokenized and its groups selected exactly as a compile does (select.ts), then every rule that applies
 // is normalised (compile.ts's normalizeRuleValue and writeIndexHtmRule) and matched against each path on
 // its own, as the reference does while it parses. A host that answers ten URLs and is not met again pays
-// one tokenize pass instead of a compile: on a real crawl most hosts are such hosts (src/hosts.ts decides).
+// one tokenize pass instead of a compile: on a real crawl most hosts are such hosts (src/node/hosts.ts decides).
 // Google mode only (rfc mode compiles).
 //
 // Verdicts are the compiled matcher's (property-tested against it and the model): the longest matching
@@ -21,7 +21,7 @@ import {
   RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_REF_VALUE_LENGTH, RULE_REF_VALUE_KIND,
   RULE_REF_VALUE_DERIVED, RULE_REF_SIZE,
   CHAR_ASTERISK, CHAR_SLASH, CHAR_DOLLAR, CHAR_PERCENT, VERDICT_ALLOWED, VERDICT_DISALLOWED,
-} from "../src/constants";
+} from "../src/core/constants";
 import { selectRules, selectedRules } from "./select";
 import { normalizeRuleValue, writeIndexHtmRule } from "./compile";
 import { ensureCapacity, alignUp, patternKeyLength } from "./layout";
@@ -461,7 +461,7 @@ export function answerLinesFromBody(bodyPtr: usize, bodyLen: usize, agentsPtr: u
 
 /**
  * Google mode: the verdict (VERDICT_*) of one URL [urlPtr, urlPtr + urlLen) straight from a robots.txt body,
- * or 0 when the work limit was passed (compile instead). For a matcher's first URL (src/matcher.ts).
+ * or 0 when the work limit was passed (compile instead). For a matcher's first URL (src/core/matcher.ts).
  */
 export function answerUrlFromBody(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, urlPtr: usize, urlLen: usize, workPtr: usize): u32 {
   const record = alignUp(workPtr, 16);

@@ -3,7 +3,7 @@
 import {
   CHAR_PERCENT, CHAR_NON_ASCII, CHAR_0, CHAR_9, CHAR_UPPER_A, CHAR_UPPER_F, CHAR_LOWER_A, CHAR_LOWER_F,
   CHAR_UPPER_Z, CHAR_LOWER_Z, CHAR_HYPHEN, CHAR_DOT, CHAR_UNDERSCORE, CHAR_TILDE, CHAR_ASTERISK, CHAR_DOLLAR,
-} from "../src/constants";
+} from "../src/core/constants";
 
 @inline export function isHexDigit(c: i32): bool {
   return (c >= CHAR_0 && c <= CHAR_9) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_F) || (c >= CHAR_LOWER_A && c <= CHAR_LOWER_F);

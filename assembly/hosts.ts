@@ -4,9 +4,9 @@
 // a group is walked with its matcher's automaton hot, and no state is lost between hosts (each slot keeps
 // its own automaton region).
 //
-// The host (src/wasm/hosts-engine.ts) owns the policy: which slots exist, what a new key resolves to (its
+// The host (src/core/wasm/hosts-engine.ts) owns the policy: which slots exist, what a new key resolves to (its
 // canonical name, its robots.txt, or "no host"), eviction, automaton regions. This file only reads the
-// tables it is given (layouts in src/constants.ts) and writes per-line results.
+// tables it is given (layouts in src/core/constants.ts) and writes per-line results.
 //
 // Cost per line: one scan of the scheme and authority, one hash of the key, one probe (plus a key compare);
 // then the verdict of its matcher (bulk.ts). Per chunk: two passes over the lines for the grouping.
@@ -20,7 +20,7 @@ import {
   SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
   GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE, VERDICT_UNSET,
   RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, HEADER_TOTAL_LENGTH,
-} from "../src/constants";
+} from "../src/core/constants";
 import { answerLinesFromBody } from "./direct";
 import { compileRobots } from "./select";
 import { bindBlob } from "./trie";
@@ -60,7 +60,7 @@ let authorityEnd: usize = 0;
  * and CR removed anywhere, the scheme's letters case-insensitive, any run of '/' and '\' after `http:` or
  * `https:` skipped (`http:host`, `http:\\host`), the authority ending at the first / \ ? # or the line's end
  * (C0 controls and spaces trimmed there). ';' ends nothing. The host decides nothing else: the key goes to
- * the host (src/url-model.ts originOfKey), which resolves it with the WHATWG parser once per distinct key
+ * the host (src/core/url-model.ts originOfKey), which resolves it with the WHATWG parser once per distinct key
  * (percent-decoding, IDNA, IPv4 forms, default ports), so the origin is the one an HTTP client contacts.
  * Returns the key's length, or -1 when the line is not an http(s) URL or its authority is longer than
  * MAX_HOST_KEY_BYTES (no DNS name is that long: 253 bytes, x3 when percent-encoded). Cost: one pass over

@@ -1,6 +1,6 @@
 // The only export surface of the WebAssembly core. Only integers cross: addresses, lengths, counts.
-// Memory map: regions chosen by the host, drawn in src/wasm/core.ts.
-import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE, RULE_REF_SIZE } from "../src/constants";
+// Memory map: regions chosen by the host, drawn in src/core/wasm/core.ts.
+import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE, RULE_REF_SIZE } from "../src/core/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
 import { bindAutomaton, setStateLimit, dfaResets, dfaStateCount, automatonIsLarge, setExplaining } from "./dfa";
 import { bindBlob, automatonNodeCount, setLiteralIndexMode } from "./trie";

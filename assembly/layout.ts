@@ -1,5 +1,5 @@
 // Layout of the compiled matcher's trie nodes, private to the core (the host only reads the blob header
-// and rule records, whose offsets live in src/constants.ts).
+// and rule records, whose offsets live in src/core/constants.ts).
 //
 // Nodes are numbered breadth-first, so that the literal children of a node are consecutive nodes; node 0
 // is the root (the empty pattern prefix). Node record, NODE_SIZE bytes:
@@ -12,7 +12,7 @@
 //   +14 u16 stamp          last generation that put this node in a set being built (mutable; trie.ts)
 // Rule slot: four i32 rule indexes (NO_RULE = none): the allow and disallow rules whose pattern ends here,
 // and those whose pattern is this prefix followed by a final '$'.
-import { CHAR_DOLLAR } from "../src/constants";
+import { CHAR_DOLLAR } from "../src/core/constants";
 export const NODE_FIRST_CHILD: usize = 0;
 export const NODE_STAR_CHILD: usize = 4;
 export const NODE_RULE_SLOT: usize = 8;

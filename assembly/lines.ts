@@ -1,4 +1,4 @@
-// robots.txt bytes -> line records: the per-byte part of the parser (src/parse/parser.ts does the rest).
+// robots.txt bytes -> line records: the per-byte part of the parser (src/core/parser.ts does the rest).
 // One pass: line ends (LF, CR, CR LF), the first '#', NUL and ':' of each line, then per line the
 // whitespace strip and the key/value split, exactly as REFERENCE-BEHAVIOUR.md sections 1 and 2 say.
 import {
@@ -6,7 +6,7 @@ import {
   LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START, LINE_VALUE_END, LINE_FLAGS, LINE_RECORD_SIZE,
   LINE_FLAG_TRUNCATED, LINE_FLAG_NUL, LINE_FLAG_MISSING_COLON, LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY,
   LINE_FLAG_TYPO, LINE_KEY_KIND, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, KEY_SITEMAP,
-} from "../src/constants";
+} from "../src/core/constants";
 import { selectLine } from "./select";
 
 /** Does key [start, end) start with text (lower-case ASCII), ignoring ASCII case? */

@@ -25,7 +25,7 @@
 // MAX_PROBE_LIMIT: a build whose keys cluster more (bad luck or crafted keys) retries with another seed, and
 // then gives up (the compiler puts the literal rules in the trie instead). So a path of L bytes costs
 // O(L x MAX_PROBE_LIMIT) slot loads whatever the rules.
-import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, RULE_KIND, RULE_KIND_ALLOW, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/constants";
+import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, RULE_KIND, RULE_KIND_ALLOW, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/core/constants";
 import { NO_RULE, alignUp, ensureCapacity, patternKeyLength } from "./layout";
 
 const INDEX_CAPACITY: usize = 0;

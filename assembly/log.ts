@@ -12,7 +12,7 @@ import {
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END,
   LOG_METHOD_START, LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START,
   LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
-} from "../src/constants";
+} from "../src/core/constants";
 import { findLf, urlEndOfLine } from "./bulk";
 
 const CHAR_QUOTE: i32 = 0x22;

@@ -9,7 +9,7 @@
 // Typical robots.txt groups keep 1-3 nodes active and stop at the first byte no pattern continues with.
 import {
   RULE_KIND, RULE_LINE, RULE_PATTERN_LENGTH, RULE_SIZE, RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, CHAR_SLASH,
-} from "../src/constants";
+} from "../src/core/constants";
 import {
   NODE_STAR_CHILD, NODE_SIZE, NODE_HAS_RULE, NODE_HAS_END_RULE, RULE_SLOT_ALLOW, RULE_SLOT_DISALLOW,
   RULE_SLOT_ALLOW_END, RULE_SLOT_DISALLOW_END, NO_RULE, NO_NODE, ensureCapacity, alignUp, flagsOf,

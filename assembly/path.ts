@@ -1,5 +1,5 @@
 // URL -> the path the reference matches: path, params and query, no fragment, always starting with '/'.
-import { CHAR_SLASH, CHAR_QUESTION, CHAR_SEMICOLON, CHAR_HASH, CHAR_COLON, CHAR_NUL } from "../src/constants";
+import { CHAR_SLASH, CHAR_QUESTION, CHAR_SEMICOLON, CHAR_HASH, CHAR_COLON, CHAR_NUL } from "../src/core/constants";
 
 /** Returned by findPathStart when the matched path is just "/". */
 export const PATH_IS_ROOT: usize = 0;

@@ -10,7 +10,7 @@ import {
   CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, FLAG_RFC_MODE,
   RULE_KIND_ALLOW, RULE_KIND_DISALLOW, RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR,
   RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE,
-} from "../src/constants";
+} from "../src/core/constants";
 import { tokenizeForSelector } from "./lines";
 import { compileRules } from "./compile";
 import { alignUp, ensureCapacity } from "./layout";

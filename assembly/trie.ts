@@ -1,6 +1,6 @@
 // The compiled trie currently bound (one per instance at a time) and the primitives both matchers share:
 // edge look-up and the generation stamps used to deduplicate node sets.
-import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, FLAG_RFC_MODE } from "../src/constants";
+import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, FLAG_RFC_MODE } from "../src/core/constants";
 import { NODE_FIRST_CHILD, NODE_STAMP, NODE_SIZE, NODE_IN_AUTOMATON, NODE_RULE_SLOT, RULE_SLOT_SIZE, NO_NODE, edgeCountOf, flagsOf } from "./layout";
 import { bindLiteralIndex } from "./literal";
 

@@ -2,7 +2,7 @@
 // its kinds of rules, each part compiled on its own, and every part matched against the same 100,000 URLs
 // ("cold": distinct URLs, as in bench/run.ts) and against 1,000 distinct URLs repeated 100 times ("warm": the
 // matcher's working set stays in the caches). Interleaved rounds, medians, nanoseconds per URL.
-import { parseRobots } from '../src/index.js';
+import { parseRobots } from '../src/node/index.js';
 import { largeRobots, shopUrls } from './data.js';
 import { medianOf as median } from './cli-runs.js';
 

@@ -19,7 +19,7 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, openS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MultiHostMatcher, parseRobots, robotsFromMap } from '../src/index.js';
+import { MultiHostMatcher, parseRobots, robotsFromMap } from '../src/node/index.js';
 import { heavyTailCorpus, type CrawlHost } from './heavy-tail-corpus.js';
 import { shopRobots, shopUrls } from './data.js';
 import { writeSectionResults } from './results-file.js';

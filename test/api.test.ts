@@ -1,10 +1,10 @@
 // The library surface: what parseRobots collects besides rules, errors, and the matcher's bulk entry points.
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { parseRobots, RobotsError, VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../src/index.js';
+import { parseRobots, RobotsError, VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../src/node/index.js';
 import { bytes } from './helpers.js';
 import { modelVerdict } from './model.js';
-import { core } from '../src/wasm/core-node.js';
+import { core } from '../src/node/core-node.js';
 
 const body = [
   'Sitemap: https://e.com/a.xml', // 1
@@ -128,8 +128,8 @@ describe('start-up: the literal index asks for its random seed only when it firs
   // never compiles a large literal rule set never loads it (the modules check loads; the package index loads
   // node:crypto for the store)
   const script = (rules: number): string => `
-    await import(${JSON.stringify(new URL('../dist/src/wasm/core-node.js', import.meta.url).href)});
-    const { parseRobots } = await import(${JSON.stringify(new URL('../dist/src/robots.js', import.meta.url).href)});
+    await import(${JSON.stringify(new URL('../dist/src/node/core-node.js', import.meta.url).href)});
+    const { parseRobots } = await import(${JSON.stringify(new URL('../dist/src/core/robots.js', import.meta.url).href)});
     const body = 'User-agent: *\\n' + Array.from({ length: ${rules} }, (_, i) => 'Disallow: /section/page-' + i + '-' + 'x'.repeat(20)).join('\\n');
     const matcher = parseRobots(body).matcher('Googlebot');
     const verdicts = [matcher.isAllowed('https://e.com/section/page-7-' + 'x'.repeat(20)), matcher.isAllowed('https://e.com/ok'), matcher.isAllowed('https://e.com/section/page-7-' + 'x'.repeat(20))];

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { robotstxt, robotstxtAsync, tempDir, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
-import { parseRobots, RobotsAudit } from '../src/index.js';
-import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, prefixesOfRangeFile, type DnsResolver } from '../src/crawler-verify.js';
+import { parseRobots, RobotsAudit } from '../src/node/index.js';
+import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, prefixesOfRangeFile, type DnsResolver } from '../src/node/crawler-verify.js';
 
 const dir = tempDir();
 const ranges = join(dir, 'ranges');

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
-import { crawlerName, parseRobots, RobotsAudit, parseLogLine } from '../src/index.js';
+import { crawlerName, parseRobots, RobotsAudit, parseLogLine } from '../src/node/index.js';
 import { modelVerdict } from './model.js';
 
 const dir = tempDir();

@@ -3,8 +3,8 @@
 // for URLs whose bytes the line format cannot carry (LF, CR inside checkBatch strings).
 import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
-import { parseRobots } from '../src/index.js';
-import { core, type BulkEngineSwitches } from '../src/wasm/core-node.js';
+import { parseRobots } from '../src/node/index.js';
+import { core, type BulkEngineSwitches } from '../src/node/core-node.js';
 import { modelVerdict } from './model.js';
 import { raw } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as nodeApi from '../src/index.js';
+import * as nodeApi from '../src/node/index.js';
 // @ts-expect-error plain JavaScript shared with the browser
 import { runVerdictSuite } from './runtime/verdict-suite.mjs';
 import { tempDir } from './cli-helpers.js';

@@ -57,6 +57,7 @@ export function robotstxtAsync(args: string[], input?: string, killAfterMs = 30_
       clearTimeout(timer);
       resolve({ status, stdout, stderr, ms: performance.now() - started });
     });
+    child.stdin.on('error', () => undefined); // a command that stops before reading all its input (EPIPE)
     child.stdin.end(input ?? '');
   });
 }

@@ -5,15 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync, mkdirSync, copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { builtInSuite } from '../src/conformance-suite.js';
-import { splitCommand, commandName } from '../src/conformance-runners.js';
-import { printable } from '../src/conformance-report.js';
-import { parseRobots } from '../src/index.js';
+import { builtInSuite } from '../src/core/conformance-suite.js';
+import { splitCommand, commandName } from '../src/node/conformance-runners.js';
+import { printable } from '../src/node/conformance-report.js';
+import { parseRobots } from '../src/node/index.js';
 import { CLI, robotstxt, robotstxtAsync, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 
 const suite = builtInSuite();
 const NODE_CLI = `'${process.execPath}' '${CLI}'`;
-const LIBRARY = pathToFileURL(fileURLToPath(new URL('../dist/src/index.js', import.meta.url))).href;
+const LIBRARY = pathToFileURL(fileURLToPath(new URL('../dist/src/node/index.js', import.meta.url))).href;
 
 describe('the built-in suite', () => {
   it('every case states the verdict this package gives (the reference\'s), ids are unique and say their label', () => {

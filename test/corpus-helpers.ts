@@ -3,8 +3,8 @@
 import { expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RobotsTxt } from '../src/index.js';
-import { parseRobots } from '../src/index.js';
+import type { RobotsTxt } from '../src/node/index.js';
+import { parseRobots } from '../src/node/index.js';
 import { modelVerdict } from './model.js';
 import { CORPUS_ROBOTS } from './cli-helpers.js';
 

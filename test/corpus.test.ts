@@ -2,8 +2,8 @@
 // agrees with the model on URLs made from the file's own rules. Skips (with a printed reason) without the corpus.
 import { describe, it, expect, afterEach } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseRobots } from '../src/index.js';
-import { core } from '../src/wasm/core-node.js';
+import { parseRobots } from '../src/node/index.js';
+import { core } from '../src/node/core-node.js';
 import { modelVerdict } from './model.js';
 import { corpusMissingReason } from './cli-helpers.js';
 import { corpusFiles, urlsFromRules, engineAgreesWithModel, raw, latin1 } from './corpus-helpers.js';

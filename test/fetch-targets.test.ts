@@ -1,11 +1,11 @@
-// Fetching you can restrict (src/fetch/robots-fetch.ts, targets): redirects from a public address to a
+// Fetching you can restrict (src/node/fetch/robots-fetch.ts, targets): redirects from a public address to a
 // loopback, private or link-local one are refused by default; `public` refuses such addresses outright and
 // redirects to another port; `any` lifts the check. Public-looking hosts are answered by undici's MockAgent
 // (no request leaves the process) with an injected resolver; loopback servers listen on 127.0.0.1 only.
 import { describe, it, expect, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
-import { fetchRobots, RobotsError } from '../src/index.js';
-import { RobotsCache } from '../src/fetch/robots-cache.js';
+import { fetchRobots, RobotsError } from '../src/node/index.js';
+import { RobotsCache } from '../src/node/fetch/robots-cache.js';
 import { robotstxt, robotstxtAsync } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';
 

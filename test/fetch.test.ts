@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync, deflateSync, deflateRawSync, brotliCompressSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
-import { RobotsCache, fetchRobots, RobotsError, parseRobots, type RobotsCacheOptions } from '../src/index.js';
+import { RobotsCache, fetchRobots, RobotsError, parseRobots, type RobotsCacheOptions } from '../src/node/index.js';
 import { LocalOrigins, refusedPort, serve, type OriginHandler } from './http-origins.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\n';

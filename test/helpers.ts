@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { parseRobots, type RobotsOptions } from '../src/index.js';
+import { parseRobots, type RobotsOptions } from '../src/node/index.js';
 import { modelVerdict } from './model.js';
 
 /** UTF-8 strings and raw byte lists, concatenated (no spread: parts may be megabytes). */

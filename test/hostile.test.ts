@@ -1,6 +1,6 @@
 // Hostile and huge inputs: correct verdicts, no throw, no blow-up. (Time and memory of the worst cases: npm run bench:hostile.)
 import { describe, it, expect } from 'vitest';
-import { parseRobots } from '../src/index.js';
+import { parseRobots } from '../src/node/index.js';
 import { modelVerdict } from './model.js';
 
 describe('hostile patterns and huge inputs', () => {

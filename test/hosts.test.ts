@@ -1,14 +1,14 @@
-// Many hosts (src/hosts.ts, assembly/hosts.ts): host names as the command line and the library find them,
+// Many hosts (src/node/hosts.ts, assembly/hosts.ts): host names as the command line and the library find them,
 // sources, the byte budget, and every verdict equal to the single-file verdict for the same body (and to
 // the model), on mixed-host chunks in random order with evictions.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsBody } from '../src/index.js';
-import { LruCache } from '../src/lru-cache.js';
-import { originOfKey, isPlainKey } from '../src/url-model.js';
-import { OUTPUT_ONLY_DISALLOWED } from '../src/constants.js';
+import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsBody } from '../src/node/index.js';
+import { LruCache } from '../src/core/lru-cache.js';
+import { originOfKey, isPlainKey } from '../src/core/url-model.js';
+import { OUTPUT_ONLY_DISALLOWED } from '../src/core/constants.js';
 import { modelVerdict } from './model.js';
 import { tempDir } from './cli-helpers.js';
 

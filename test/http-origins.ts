@@ -36,7 +36,7 @@ export class LocalOrigins {
   key(index: number): string {
     return `127.0.0.1:${this.port(index)}`;
   }
-  /** `http@127.0.0.1@<port>`: the store's file key of origin index (src/url-model.ts). */
+  /** `http@127.0.0.1@<port>`: the store's file key of origin index (src/core/url-model.ts). */
   fileKey(index: number): string {
     return `http@127.0.0.1@${this.port(index)}`;
   }

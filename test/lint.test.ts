@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lintRobots, RobotsError } from '../src/index.js';
+import { lintRobots, RobotsError } from '../src/node/index.js';
 import { robotstxt, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 import { bytes, raw } from './helpers.js';
 

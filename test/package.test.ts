@@ -4,7 +4,7 @@
 import { describe, it, expect } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './cli-helpers.js';
 
@@ -53,6 +53,32 @@ describe('TypeScript consumers', () => {
 });
 
 describe('layers: runtime-neutral core <- Node <- command line', () => {
+  it('src/ holds three folders and nothing else: core (any runtime), node (Node), cli (the command line)', () => {
+    expect(readdirSync(join(ROOT, 'src')).sort()).toEqual(['cli', 'core', 'node']);
+  });
+  it('src/core imports only src/core: no node: module, no npm package, no Node global (Buffer, require)', () => {
+    const wrong: string[] = [];
+    const coreFiles = (dir = join(ROOT, 'src', 'core')): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => entry.isDirectory() ? coreFiles(join(dir, entry.name)) : [join(dir, entry.name)]);
+    for (const file of coreFiles()) {
+      const text = readFileSync(file, 'utf8');
+      const name = relative(join(ROOT, 'src'), file);
+      for (const match of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+        const target = match[1];
+        if (!target.startsWith('.') || !resolve(dirname(file), target).startsWith(join(ROOT, 'src', 'core'))) wrong.push(`${name} imports ${target}`);
+      }
+      for (const line of text.split('\n')) if (/(^|[^.\w])(Buffer\.|require\()/.test(line) && !/^\s*(\/\/|\*)/.test(line)) wrong.push(`${name}: ${line.trim()}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+  it('src/node never imports the command line', () => {
+    const upward: string[] = [];
+    for (const file of readdirSync(join(ROOT, 'src', 'node'), { recursive: true }) as string[]) {
+      if (!file.endsWith('.ts')) continue;
+      const text = readFileSync(join(ROOT, 'src', 'node', file), 'utf8');
+      for (const match of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) if (/(^|\/)cli\//.test(match[1])) upward.push(`node/${file} imports ${match[1]}`);
+    }
+    expect(upward).toEqual([]);
+  });
   /** Every TypeScript source file under src/, relative to src/. */
   const sources = (dir = join(ROOT, 'src')): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [relative(join(ROOT, 'src'), join(dir, entry.name))] : []);
   it('no module outside src/cli imports the command line (the command line only wires options to the library)', () => {

@@ -1,7 +1,7 @@
 // Worker threads: results in input order, a crashed or throwing worker is an error that loses nothing.
 import { availableParallelism } from 'node:os';
 import { describe, it, expect, afterAll } from 'vitest';
-import { parseRobots, RobotsPool, RobotsError, checkChunksInOrder } from '../dist/src/index.js';
+import { parseRobots, RobotsPool, RobotsError, checkChunksInOrder } from '../dist/src/node/index.js';
 import { robotstxt, tempDir } from './cli-helpers.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // robots.txt bodies, agent queries and URLs per run. Also: every bulk path agrees with the single check.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { parseRobots, type RobotsMode } from '../src/index.js';
+import { parseRobots, type RobotsMode } from '../src/node/index.js';
 import { modelVerdict } from './model.js';
 import { raw } from './helpers.js';
 

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import * as nodeApi from '../src/index.js';
+import * as nodeApi from '../src/node/index.js';
 // @ts-expect-error plain JavaScript shared with the browser and Bun
 import { runVerdictSuite } from './runtime/verdict-suite.mjs';
 
@@ -20,7 +20,7 @@ const RUNTIMES_BIN = join(ROOT, '.runtimes', 'node_modules', '.bin');
 const BUN = join(RUNTIMES_BIN, 'bun');
 const DENO = join(RUNTIMES_BIN, 'deno');
 for (const [name, path] of [['Bun', BUN], ['Deno', DENO]]) if (!existsSync(path)) console.warn(`skipped: the ${name} test needs ${path} (npm run runtimes installs Bun and Deno there)`);
-const CORE_ENTRY = join(ROOT, 'dist', 'src', 'core-entry.js');
+const CORE_ENTRY = join(ROOT, 'dist', 'src', 'core', 'index.js');
 
 /** The suite as Node's own entry answers it: what every runtime must give. */
 const expected = await runVerdictSuite({ ...nodeApi, RobotsDiff: nodeApi.RobotsDiff });
@@ -60,17 +60,17 @@ describe('the runtime-neutral entry', () => {
   });
   it('package.json maps ./core and the non-Node conditions of . to it; . has the Node API\'s types (a Node project under moduleResolution bundler sees them)', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    expect(pkg.exports['./core']).toEqual({ types: './dist/src/core-entry.d.ts', default: './dist/src/core-entry.js' });
-    expect(pkg.exports['.']).toEqual({ types: './dist/src/index.d.ts', node: './dist/src/index.js', default: './dist/src/core-entry.js' });
+    expect(pkg.exports['./core']).toEqual({ types: './dist/src/core/index.d.ts', default: './dist/src/core/index.js' });
+    expect(pkg.exports['.']).toEqual({ types: './dist/src/node/index.d.ts', node: './dist/src/node/index.js', default: './dist/src/core/index.js' });
     expect(pkg.exports['./robotstxt.wasm']).toBe('./build/robotstxt.wasm');
-    for (const file of ['dist/src/core-entry.js', 'dist/src/core-entry.d.ts', 'dist/src/index.d.ts', 'build/robotstxt.wasm']) expect(existsSync(join(ROOT, file))).toBe(true);
+    for (const file of ['dist/src/core/index.js', 'dist/src/core/index.d.ts', 'dist/src/node/index.d.ts', 'build/robotstxt.wasm']) expect(existsSync(join(ROOT, file))).toBe(true);
   });
 });
 
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 const PAGE = `<!doctype html><meta charset="utf-8"><title>running</title>
 <script type="module">
-import * as api from '/dist/src/core-entry.js';
+import * as api from '/dist/src/core/index.js';
 import { runVerdictSuite } from '/test/runtime/verdict-suite.mjs';
 try {
   await api.initialize();

@@ -1,8 +1,8 @@
 // One example (or more) for every statement of REFERENCE-BEHAVIOUR.md, section by section.
 // ID_* = behaviour RFC 9309 also requires; GoogleOnly_* = the reference's own departures.
 import { describe, it, expect } from 'vitest';
-import { parseRobots } from '../src/index.js';
-import { core } from '../src/wasm/core-node.js';
+import { parseRobots } from '../src/node/index.js';
+import { core } from '../src/node/core-node.js';
 import { modelPath, modelNormalize } from './model.js';
 import { bytes, raw, expectVerdict, expectDecidingLine } from './helpers.js';
 

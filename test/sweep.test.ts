@@ -5,12 +5,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createTcpServer, connect, type Server } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultiHostMatcher, RobotsError, LogLineReader, fetchRobots, robotsFromMap } from '../src/index.js';
-import { RobotsCache } from '../src/fetch/robots-cache.js';
-import { RobotsStore, recordJson } from '../src/fetch/robots-store.js';
-import { isFresh, recordAsOf, type OriginRecord } from '../src/fetch/fetch-rules.js';
-import { auditHtml } from '../src/audit-html.js';
-import { describeErrno } from '../src/robots-file.js';
+import { MultiHostMatcher, RobotsError, LogLineReader, fetchRobots, robotsFromMap } from '../src/node/index.js';
+import { RobotsCache } from '../src/node/fetch/robots-cache.js';
+import { RobotsStore, recordJson } from '../src/node/fetch/robots-store.js';
+import { isFresh, recordAsOf, type OriginRecord } from '../src/core/fetch-rules.js';
+import { auditHtml } from '../src/node/audit-html.js';
+import { describeErrno } from '../src/node/robots-file.js';
 import { CLI, robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';
 

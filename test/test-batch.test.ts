@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, tempDir } from './cli-helpers.js';
 import { modelVerdict } from './model.js';
-import { TestBatch, RobotsError } from '../src/index.js';
+import { TestBatch, RobotsError } from '../src/node/index.js';
 
 const dir = tempDir();
 writeFileSync(join(dir, 'r.txt'), 'User-agent: *\nDisallow: /private\nAllow: /private/ok\n');

@@ -1,4 +1,4 @@
-// The URL model (src/url-model.ts): every path that picks a URL's robots.txt picks the origin the WHATWG URL
+// The URL model (src/core/url-model.ts): every path that picks a URL's robots.txt picks the origin the WHATWG URL
 // parser picks (the one Node's fetch, undici and browsers contact). The core's many-host scan
 // (assembly/hosts.ts hostKeyOf) is checked against `new URL` on generated hostile URLs, then the engine, the
 // directory and store sources, check --log, audit and RobotsCache on the victim/attacker table: a URL every
@@ -7,10 +7,10 @@ import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/index.js';
-import { RobotsCache } from '../src/fetch/robots-cache.js';
-import { originOfKey } from '../src/url-model.js';
-import { core } from '../src/wasm/core-node.js';
+import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/node/index.js';
+import { RobotsCache } from '../src/node/fetch/robots-cache.js';
+import { originOfKey } from '../src/core/url-model.js';
+import { core } from '../src/node/core-node.js';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';
 

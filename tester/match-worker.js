@@ -1,7 +1,7 @@
 // The Tester's matching thread: parses, lints and matches here, so that the page stays responsive on a
 // 500 KiB robots.txt and 100,000 URLs. Messages in: { id, robots, previous, agent, mode, urls }; out: the
 // verdicts and deciding lines as typed arrays (transferred), lint findings and the verdict changes.
-import { initialize, parseRobots, lintRobots, agentWarning } from './dist/src/core-entry.js';
+import { initialize, parseRobots, lintRobots, agentWarning } from './dist/src/core/index.js';
 
 const VERDICT_ALLOWED = 1;
 const VERDICT_DISALLOWED = 2;

@@ -1,21 +1,21 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, crawlerLabel, type AuditReport, type CrawlerAudit } from '../audit.js';
-import type { CrawlerVerifier } from '../crawler-verify.js';
-import { RANGES_FOLDER } from '../fetch/fetch-rules.js';
-import { auditHtml } from '../audit-html.js';
-import { parseRobots, type RobotsTxt } from '../robots.js';
+import { RobotsAudit, crawlerLabel, type AuditReport, type CrawlerAudit } from '../node/audit.js';
+import type { CrawlerVerifier } from '../node/crawler-verify.js';
+import { RANGES_FOLDER } from '../core/fetch-rules.js';
+import { auditHtml } from '../node/audit-html.js';
+import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
-import { LruCache } from '../lru-cache.js';
-import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../hosts.js';
-import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../log.js';
-import type { UrlOrigin } from '../url-model.js';
-import type { RobotsCacheOptions } from '../fetch/robots-cache.js';
+import { LruCache } from '../core/lru-cache.js';
+import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../node/hosts.js';
+import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../node/log.js';
+import type { UrlOrigin } from '../core/url-model.js';
+import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
-import { asciiLowerCase } from '../robots.js';
+import { asciiLowerCase } from '../core/robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
-import { fileWriteError } from '../robots-file.js';
+import { fileWriteError } from '../node/robots-file.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
                        [--verify [ranges|dns]] [--crawler-ranges <file|dir>]... [--client-ip remote|forwarded]
@@ -150,7 +150,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const rangeFiles = [...((values['crawler-ranges'] as string[] | undefined) ?? [])];
     const stored = storeDir === undefined ? null : join(storeDir, RANGES_FOLDER);
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
-    const { CrawlerVerifier } = await import('../crawler-verify.js'); // ipaddr.js and DNS: only with --verify
+    const { CrawlerVerifier } = await import('../node/crawler-verify.js'); // ipaddr.js and DNS: only with --verify
     verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
@@ -166,7 +166,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const robots = loadRobots(robotsFile, mode, maxBytes, stderr);
     robotsFor = () => robots;
   } else {
-    // the same host names and files as check --robots-dir (src/hosts.ts); parsed files kept in a budget
+    // the same host names and files as check --robots-dir (src/node/hosts.ts); parsed files kept in a budget
     const cache = new LruCache<RobotsTxt | null>(DEFAULT_CACHE_BYTES, (robots) => (robots === null ? 0 : robots.bytesRead * 4));
     if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
     const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
@@ -281,7 +281,7 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
       }
     }
   }
-  const { RobotsCache } = await import('../fetch/robots-cache.js'); // the HTTP client: only when fetching
+  const { RobotsCache } = await import('../node/fetch/robots-cache.js'); // the HTTP client: only when fetching
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
   const source = cache.hostSource();
   try {

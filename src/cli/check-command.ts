@@ -1,14 +1,14 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, DEFAULT_CACHE_BYTES } from '../constants.js';
-import type { MissingPolicy } from '../hosts.js';
-import { maxThreads } from '../threads.js';
+import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, DEFAULT_CACHE_BYTES } from '../core/constants.js';
+import type { MissingPolicy } from '../node/hosts.js';
+import { maxThreads } from '../node/threads.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from './lines.js';
 import { runCheckPipeline, minCacheMbForThreads, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
-import type { RobotsCache } from '../fetch/robots-cache.js';
+import type { RobotsCache } from '../node/fetch/robots-cache.js';
 
 export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir> | --store <dir> [--fetch]) --agent <token>...
                        [--mode google|rfc] [--max-bytes N] [--missing allow|disallow] [--threads N]
@@ -115,7 +115,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
   const cacheText = String(values['cache-mb'] ?? String(DEFAULT_CACHE_BYTES >> 20));
   if (!/^\d+$/.test(cacheText) || Number(cacheText) < 1 || Number(cacheText) > MAX_CACHE_MB) throw usageError(`--cache-mb must be a whole number from 1 to ${MAX_CACHE_MB}, got '${cacheText}'`);
-  if (fetching) new (await import('../fetch/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
+  if (fetching) new (await import('../node/fetch/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
   if (robotsDir !== undefined) {
     let isDirectory = false;
     try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
@@ -141,13 +141,13 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: Number(cacheText) << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
   const started = values.stats === true ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
-  const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
+  const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
   let cache: RobotsCache | null = null;
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form
     const options = fetchCacheOptions(values, mode, maxBytes);
     // the HTTP client is loaded only when a run fetches (start-up stays at node's floor otherwise)
-    const { RobotsCache: Cache } = await import('../fetch/robots-cache.js');
+    const { RobotsCache: Cache } = await import('../node/fetch/robots-cache.js');
     cache = new Cache({ ...options, store: robotsDir as string, memoryBytes: 8 << 20 });
     plan.hostSource = { source: cache.hostSource(), concurrency: options.concurrency ?? 32 };
   }

@@ -1,12 +1,12 @@
 // Helpers shared by the commands: errors with exit code 2, option parsing, reading robots files.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { RobotsError } from '../errors.js';
-import { parseRobots, type RobotsTxt, type RobotsMode } from '../robots.js';
-import { agentWarning } from '../crawlers.js';
-import { DEFAULT_MAX_BYTES } from '../constants.js';
-import { fileError, readFileBounded, readLimit } from '../robots-file.js';
-import { LOG_FIELD_NAMES, type LogFieldNames } from '../log-fields.js';
+import { RobotsError } from '../core/errors.js';
+import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js';
+import { agentWarning } from '../core/crawlers.js';
+import { DEFAULT_MAX_BYTES } from '../core/constants.js';
+import { fileError, readFileBounded, readLimit } from '../node/robots-file.js';
+import { LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 
 export { fileError };
 

@@ -4,10 +4,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandArgs, usageError } from './common.js';
-import { builtInSuite } from '../conformance-suite.js';
-import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../conformance.js';
-import { batchImplementation, commandImplementation, moduleImplementation, type Implementation } from '../conformance-runners.js';
-import { reportHtml, reportJson, reportText } from '../conformance-report.js';
+import { builtInSuite } from '../core/conformance-suite.js';
+import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance.js';
+import { batchImplementation, commandImplementation, moduleImplementation, type Implementation } from '../node/conformance-runners.js';
+import { reportHtml, reportJson, reportText } from '../node/conformance-report.js';
 
 export const CONFORMANCE_HELP = `Usage: robotstxt conformance (--command '<cmd %robots% %url% %user-agent%>' | --batch-command '<cmd>' | --module <file.mjs>)
                              [--suite builtin|none] [--robots-dir <dir>] [--per-file N] [--files N]

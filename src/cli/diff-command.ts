@@ -1,6 +1,6 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
-import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../diff.js';
-import { logTargetsOfChunk, LogLineReader } from '../log.js';
+import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
+import { logTargetsOfChunk, LogLineReader } from '../node/log.js';
 import { EXIT_USAGE, parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader, CHUNK_BYTES } from './lines.js';
 

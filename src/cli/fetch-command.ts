@@ -1,10 +1,10 @@
 // robotstxt fetch: fills a robots.txt store from URLs, hosts or access logs; refreshes only what is stale.
-import { RobotsCache, type RobotsCacheEntry } from '../fetch/robots-cache.js';
-import { robotsOriginOf, type RobotsOrigin } from '../fetch/robots-fetch.js';
-import { RobotsStore } from '../fetch/robots-store.js';
-import type { RobotsEffect } from '../fetch/fetch-rules.js';
-import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../log.js';
-import { RobotsError } from '../errors.js';
+import { RobotsCache, type RobotsCacheEntry } from '../node/fetch/robots-cache.js';
+import { robotsOriginOf, type RobotsOrigin } from '../node/fetch/robots-fetch.js';
+import { RobotsStore } from '../node/fetch/robots-store.js';
+import type { RobotsEffect } from '../core/fetch-rules.js';
+import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../node/log.js';
+import { RobotsError } from '../core/errors.js';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { LineReader, chunkLines, CHUNK_BYTES } from './lines.js';
@@ -204,8 +204,8 @@ async function runRangeFetch(values: Record<string, unknown>, positionals: strin
     if (at <= 0 || !/^https?:\/\/[^\s]+$/.test(url)) throw usageError(`--ranges-url must be <id>=<http(s) URL>, got '${pair}'`);
     urls.set(pair.slice(0, at), url);
   }
-  const { fetchCrawlerRanges } = await import('../fetch/range-fetch.js');
-  const { fetchSettings } = await import('../fetch/robots-fetch.js');
+  const { fetchCrawlerRanges } = await import('../node/fetch/range-fetch.js');
+  const { fetchSettings } = await import('../node/fetch/robots-fetch.js');
   const settings = fetchSettings({ userAgent: options.userAgent, timeoutMs: options.timeoutMs, targets: options.targets, now: options.now });
   let results;
   try {

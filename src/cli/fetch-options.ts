@@ -1,7 +1,7 @@
 // The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
 import { usageError } from './common.js';
-import type { RobotsCacheOptions, RobotsCacheStats } from '../fetch/robots-cache.js';
-import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../fetch/fetch-rules.js';
+import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/robots-cache.js';
+import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch-rules.js';
 
 /** node:util parseArgs entries of the fetch options. */
 export const FETCH_OPTIONS = {

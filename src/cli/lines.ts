@@ -5,10 +5,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { read as readCallback, createReadStream, fstatSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Writable, Transform } from 'node:stream';
-import { CHAR_LF } from '../constants.js';
+import { CHAR_LF } from '../core/constants.js';
 import { fileError } from './common.js';
-import { RobotsError } from '../errors.js';
-import { MAX_BATCH_BYTES } from '../wasm/core-node.js';
+import { RobotsError } from '../core/errors.js';
+import { MAX_BATCH_BYTES } from '../node/core-node.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;

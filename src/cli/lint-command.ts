@@ -1,8 +1,8 @@
 // robotstxt lint <robots-file>: findings with line numbers and severity; exit 1 when there are errors.
-import { lintRobots } from '../lint.js';
+import { lintRobots } from '../core/lint.js';
 import { parseCommandArgs, usageError, modeOption } from './common.js';
 import { statSync } from 'node:fs';
-import { readFileBounded, readLimit } from '../robots-file.js';
+import { readFileBounded, readLimit } from '../node/robots-file.js';
 import { LineReader, CHUNK_BYTES } from './lines.js';
 
 /** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */

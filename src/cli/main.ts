@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // robotstxt: the command line. One file per command; this file only dispatches and maps errors to exit codes.
 import { readFileSync } from 'node:fs';
-import '../wasm/core-node.js'; // the WebAssembly core, read from build/ on first use
-import { RobotsError } from '../errors.js';
+import '../node/core-node.js'; // the WebAssembly core, read from build/ on first use
+import { RobotsError } from '../core/errors.js';
 import { EXIT_USAGE } from './common.js';
 // each command's module is loaded only when it runs: a command loads only what it uses (check never loads
 // the HTTP client, the bot lists or the Tester)

@@ -2,8 +2,8 @@
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, warnAboutAgents, EXIT_USAGE } from './common.js';
-import { readRobotsLikeRobotsMain } from '../robots-file.js';
-import { TestBatch } from '../test-batch.js';
+import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
+import { TestBatch } from '../node/test-batch.js';
 import { LineReader, CHUNK_BYTES, writeAll } from './lines.js';
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>

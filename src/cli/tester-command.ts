@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandArgs, usageError } from './common.js';
-import { fileWriteError, makeDirectory } from '../robots-file.js';
+import { fileWriteError, makeDirectory } from '../node/robots-file.js';
 
 export const TESTER_HELP = `Usage: robotstxt tester [--port N] [--host <address>] | --build <dir>
 
@@ -40,7 +40,7 @@ const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8'
 
 /**
  * What the page loads, as URL path (from the page's folder) -> file: its own files, the core entry's module
- * graph (dist/src/core-entry.js and what it imports) and the .wasm. Nothing else is served or copied.
+ * graph (dist/src/core/index.js and what it imports) and the .wasm. Nothing else is served or copied.
  */
 export function testerFiles(): Map<string, string> {
   const files = new Map<string, string>();
@@ -51,7 +51,7 @@ export function testerFiles(): Map<string, string> {
     files.set(path, file);
     for (const match of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gm)) walk(join(dirname(file), match[1]));
   };
-  walk(join(PACKAGE_ROOT, 'dist', 'src', 'core-entry.js'));
+  walk(join(PACKAGE_ROOT, 'dist', 'src', 'core', 'index.js'));
   files.set('/build/robotstxt.wasm', join(PACKAGE_ROOT, 'build', 'robotstxt.wasm'));
   for (const file of files.values()) if (!existsSync(file)) throw usageError(`the Tester's file ${file} is missing: run npm run build`);
   return files;

@@ -1,6 +1,6 @@
 // Run by Bun and by Deno (installed into .runtimes/ by npm run runtimes): the runtime-neutral entry,
 // initialized from the package's .wasm file; prints the runtime's name and the suite's results as JSON.
-import * as api from '../../dist/src/core-entry.js';
+import * as api from '../../dist/src/core/index.js';
 import { runVerdictSuite } from './verdict-suite.mjs';
 
 await api.initialize();

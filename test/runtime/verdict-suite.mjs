@@ -1,6 +1,6 @@
 // One fixed verdict suite, run by every runtime against the same package: Node (the test itself), headless
 // Chromium (a page and a Web Worker, and pages built by esbuild and Vite), Bun and Deno. Plain JavaScript (no build step): each runtime imports it as is.
-// `api` is the runtime-neutral entry (dist/src/core-entry.js), already initialized.
+// `api` is the runtime-neutral entry (dist/src/core/index.js), already initialized.
 
 const SHOP = `User-agent: *
 Disallow: /cart

@@ -1,5 +1,5 @@
 // A module Web Worker: initializes the core in its own thread and runs the verdict suite there.
-import * as api from '/dist/src/core-entry.js';
+import * as api from '/dist/src/core/index.js';
 import { runVerdictSuite } from './verdict-suite.mjs';
 
 try {

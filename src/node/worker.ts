@@ -4,7 +4,7 @@
 // - hosts: a shard of URL lines of many hosts (the same shard of hosts every time: this worker's own
 //   cache), answered by this thread's MultiHostMatcher, made on the first such task.
 import { workerData, move } from 'piscina';
-import { WasmCore, setThreadCore } from './wasm/core-node.js';
+import { WasmCore, setThreadCore } from './core-node.js';
 import { MultiHostMatcher, robotsFromDirectory } from './hosts.js';
 import { packHostsReply, packLinesReply, type LinesTask, type HostsTask } from './pool.js';
 

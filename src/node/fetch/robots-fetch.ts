@@ -8,23 +8,23 @@ import { Agent, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { DEFAULT_MAX_BYTES } from '../constants.js';
-import { RobotsError } from '../errors.js';
-import { originOf, type UrlOrigin } from '../url-model.js';
-import { describe, optionsArgument } from '../arguments.js';
-import { parseRobots, type RobotsTxt } from '../robots.js';
-import type { RobotsMode } from '../parse/parser.js';
+import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
+import { RobotsError } from '../../core/errors.js';
+import { originOf, type UrlOrigin } from '../../core/url-model.js';
+import { describe, optionsArgument } from '../../core/arguments.js';
+import { parseRobots, type RobotsTxt } from '../../core/robots.js';
+import type { RobotsMode } from '../../core/parser.js';
 import {
   MAX_REDIRECT_HOPS, cacheControlMaxAgeMs, outcomeOfStatus,
   type FetchFacts, type FetchOutcome, type OriginRecord, type RobotsEffect,
-} from './fetch-rules.js';
+} from '../../core/fetch-rules.js';
 
 /** Default User-Agent header of fetches (override it with your crawler's). */
 export const DEFAULT_FETCH_USER_AGENT = 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)';
 /** Default deadline of one fetch, redirects and body included. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from './fetch-rules.js';
-import { FETCH_TARGETS, MAX_FETCH_BYTES, MAX_STORE_KEY_LENGTH, type FetchTargets } from './fetch-rules.js';
+export { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../../core/fetch-rules.js';
+import { FETCH_TARGETS, MAX_FETCH_BYTES, MAX_STORE_KEY_LENGTH, type FetchTargets } from '../../core/fetch-rules.js';
 
 /** An origin as fetched and stored: `scheme://host[:port]`, its robots.txt URL, and the store's file key. */
 export interface RobotsOrigin {
@@ -32,7 +32,7 @@ export interface RobotsOrigin {
   origin: string;
   /** `<origin>/robots.txt`. */
   robotsUrl: string;
-  /** The store's file name stem of the origin (`https@example.com`, `http@127.0.0.1@8080`: see src/url-model.ts). */
+  /** The store's file name stem of the origin (`https@example.com`, `http@127.0.0.1@8080`: see src/core/url-model.ts). */
   key: string;
   /** `host` or `host:port`: how a robots directory names files by host. */
   hostKey: string;
@@ -40,7 +40,7 @@ export interface RobotsOrigin {
 
 /**
  * The origin whose robots.txt answers a URL, an origin or a bare host name (`example.com` and
- * `example.com:8080` mean `<defaultScheme>://...`), read by the URL model (src/url-model.ts) as an HTTP
+ * `example.com:8080` mean `<defaultScheme>://...`), read by the URL model (src/core/url-model.ts) as an HTTP
  * client reads it. Called once per input URL or host; throws INVALID_ARGUMENT for anything that is not an
  * http(s) URL with a host.
  */

@@ -3,8 +3,8 @@
 // which re-exports the runtime-neutral core (core.ts) with the loader registered.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setWasmModuleLoader } from './core.js';
-import { RobotsError } from '../errors.js';
+import { setWasmModuleLoader } from '../core/wasm/core.js';
+import { RobotsError } from '../core/errors.js';
 
 // From src/wasm/ (tests run the sources) or dist/src/wasm/ (the built package): the same file at the top.
 const WASM_CANDIDATES = ['../../build/robotstxt.wasm', '../../../build/robotstxt.wasm'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)));
@@ -15,4 +15,4 @@ setWasmModuleLoader(() => {
   return new WebAssembly.Module(readFileSync(path));
 });
 
-export * from './core.js';
+export * from '../core/wasm/core.js';

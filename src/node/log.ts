@@ -16,11 +16,11 @@ import {
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END, LOG_METHOD_START,
   LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
   CHAR_LF,
-} from './constants.js';
-import { core, type LogTargets } from './wasm/core-node.js';
-import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from './log-fields.js';
-import { RobotsError } from './errors.js';
-import { originOf, type UrlOrigin } from './url-model.js';
+} from '../core/constants.js';
+import { core, type LogTargets } from './core-node.js';
+import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
+import { RobotsError } from '../core/errors.js';
+import { originOf, type UrlOrigin } from '../core/url-model.js';
 
 /** Which format a log line was in. */
 export type LogFormat = 'common' | 'combined' | 'vhost_combined' | 'json' | 'cloudfront' | 'alb';
@@ -54,7 +54,7 @@ export interface LogRequest {
 }
 
 /** Keys of a JSON lines log (dotted paths reach nested objects: `httpRequest.requestUrl`). */
-export { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from './log-fields.js';
+export { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 
 /** CloudFront's documented field order, used when a file has no `#Fields` line. */
 const CLOUDFRONT_FIELDS = [
@@ -491,7 +491,7 @@ export function firstRelativeLine(urls: Uint8Array): number {
 /**
  * The URL line of a request read in TypeScript: its target, with `http://<host>` in front when withHost and
  * the target is relative (the same line the core makes for Apache/nginx lines). Its origin, by the URL
- * model (src/url-model.ts), is whose robots.txt answers the request: check --log and audit read it alike.
+ * model (src/core/url-model.ts), is whose robots.txt answers the request: check --log and audit read it alike.
  */
 export function urlOfRequest(request: LogRequest, withHost: boolean, defaultHost: string | null): string {
   const target = request.target.replace(/[\r\n]/g, '');

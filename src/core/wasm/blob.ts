@@ -1,4 +1,4 @@
-// Reads the rule table of a compiled matcher blob (layout in src/constants.ts, made by assembly/compile.ts).
+// Reads the rule table of a compiled matcher blob (layout in src/core/constants.ts, made by assembly/compile.ts).
 import {
   HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, RULE_KIND, RULE_LINE,
   RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_DERIVED, RULE_SIZE,

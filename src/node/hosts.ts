@@ -6,22 +6,22 @@
 // inside the core, so random host order costs what sorted order costs while the hosts fit the budget.
 //
 // Per cached host the JavaScript side keeps a few numbers in typed arrays, no string and no object: host
-// names live in the core's host table (src/wasm/hosts-engine.ts), and so does the matcher.
+// names live in the core's host table (src/core/wasm/hosts-engine.ts), and so does the matcher.
 import { join } from 'node:path';
 import { opendirSync } from 'node:fs';
-import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from './constants.js';
-import { RobotsError } from './errors.js';
-import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './wasm/core-node.js';
-import { HostEngine } from './wasm/hosts-engine.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from '../core/constants.js';
+import { RobotsError } from '../core/errors.js';
+import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './core-node.js';
+import { HostEngine } from '../core/wasm/hosts-engine.js';
 import { readLimit, readRobotsFileIfExists, ReadBuffer } from './robots-file.js';
 import { readStoredRecord } from './fetch/robots-store.js';
-import { effectOfStored, recordAsOf } from './fetch/fetch-rules.js';
-import { originOfKey, hostOrOriginOf, type UrlOrigin } from './url-model.js';
-import { describe, linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument } from './arguments.js';
-import type { RobotsMode, AgentQuery } from './robots.js';
+import { effectOfStored, recordAsOf } from '../core/fetch-rules.js';
+import { originOfKey, hostOrOriginOf, type UrlOrigin } from '../core/url-model.js';
+import { describe, linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument } from '../core/arguments.js';
+import type { RobotsMode, AgentQuery } from '../core/robots.js';
 
 /**
- * An origin as a source is asked for it (src/url-model.ts): the scheme, host and port an HTTP client
+ * An origin as a source is asked for it (src/core/url-model.ts): the scheme, host and port an HTTP client
  * contacts for the URL. `origin` is the cache key; `key` (`host` or `host:port`) names files by host.
  */
 export interface RobotsHost extends UrlOrigin {
@@ -36,7 +36,7 @@ export const DISALLOW_ALL: unique symbol = Symbol('robots: disallow all');
 
 /**
  * A robots.txt body as a source gives it; null: nothing is known of the host (the missing policy applies);
- * ALLOW_ALL / DISALLOW_ALL: what a fetch found (see src/fetch/fetch-rules.ts).
+ * ALLOW_ALL / DISALLOW_ALL: what a fetch found (see src/core/fetch-rules.ts).
  */
 export type RobotsBody = Uint8Array | ArrayBuffer | DataView | string | null | typeof ALLOW_ALL | typeof DISALLOW_ALL;
 
@@ -147,12 +147,12 @@ function hostAutomatonFirstBytes(blobLength: number): number {
 }
 /**
  * A source that reads, for an origin, the store's files (`<fileKey>.txt`, else the effect of
- * `<fileKey>.json`, written by robotstxt fetch: src/fetch/robots-store.ts), else the files a user names by
+ * `<fileKey>.json`, written by robotstxt fetch: src/node/fetch/robots-store.ts), else the files a user names by
  * host: `<host>:<port>.txt` when the origin has a port that is not its scheme's default, then `<host>.txt`
  * (those answer both http and https). A host file with a record from before origins were kept apart
  * (`<host>.json`) counts when that record's origin is this one. With none of these, nothing is known (null).
  * At most maxBytes (+1) of a body is read; a file that exists but cannot be read is an error naming it.
- * Keys never hold '/', '\\' or NUL (src/url-model.ts), so no file outside the directory is read.
+ * Keys never hold '/', '\\' or NUL (src/core/url-model.ts), so no file outside the directory is read.
  */
 export function robotsFromDirectory(directory: string, options: { maxBytes?: number; now?: number } = {}): RobotsSource {
   optionsArgument(options, ['maxBytes', 'now'], 'robotsFromDirectory options');

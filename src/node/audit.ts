@@ -4,9 +4,9 @@
 // rules and paths a log holds.
 import { isbot } from 'isbot';
 import { LogLineReader, clientAddress, hostUnknownError, originOfRequest, type LogFieldNames, type LogRequest } from './log.js';
-import type { UrlOrigin } from './url-model.js';
-import { asciiLowerCase, productToken, type RobotsTxt } from './robots.js';
-import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from './crawlers.js';
+import type { UrlOrigin } from '../core/url-model.js';
+import { asciiLowerCase, productToken, type RobotsTxt } from '../core/robots.js';
+import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
 import { crawlerCategory, isUserTriggeredFetcher, type CrawlerCategory } from './crawler-categories.js';
 import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification } from './crawler-verify.js';
 

@@ -11,8 +11,8 @@ export { RobotsMatcher } from './matcher.js';
 export type { Explanation, DecidingRule } from './matcher.js';
 export { RobotsError } from './errors.js';
 export type { RobotsErrorCode } from './errors.js';
-export { parseRobotsBody } from './parse/parser.js';
-export type { RobotsParseHandler, ParseNoticeCode } from './parse/parser.js';
+export { parseRobotsBody } from './parser.js';
+export type { RobotsParseHandler, ParseNoticeCode } from './parser.js';
 export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';
 export { lintRobots } from './lint.js';
 export type { LintReport, LintFinding, LintOptions } from './lint.js';
@@ -25,8 +25,8 @@ export type { UrlOrigin } from './url-model.js';
 /** Where initialize() may take the WebAssembly module from. */
 export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | string | Response | Promise<Response>;
 
-/** The module shipped with the package, beside this file's folder: dist/src/ -> build/robotstxt.wasm. */
-export const DEFAULT_WASM_URL = new URL('../../build/robotstxt.wasm', import.meta.url);
+/** The module shipped with the package: dist/src/core/ -> build/robotstxt.wasm. */
+export const DEFAULT_WASM_URL = new URL('../../../build/robotstxt.wasm', import.meta.url);
 
 let pending: Promise<void> | null = null;
 

@@ -7,12 +7,12 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type { Piscina } from 'piscina';
-import { OUTPUT_ALL } from './constants.js';
+import { OUTPUT_ALL } from '../core/constants.js';
 import { maxThreads } from './threads.js';
-import { RobotsError } from './errors.js';
-import { wasmModule } from './wasm/core-node.js';
-import type { RobotsMatcher } from './matcher.js';
-import type { RobotsMode } from './robots.js';
+import { RobotsError } from '../core/errors.js';
+import { wasmModule } from './core-node.js';
+import type { RobotsMatcher } from '../core/matcher.js';
+import type { RobotsMode } from '../core/robots.js';
 import type { HostChunkResult, MultiHostStats, MissingPolicy } from './hosts.js';
 
 /** How a batch is answered: text lines (filter: OUTPUT_*), jsonl with the deciding rules, or verdicts only. */
@@ -133,8 +133,8 @@ export interface PoolOptions {
   workerUrl?: URL;
 }
 
-// The worker runs from the built package (dist/src/worker.js), also when these sources are run by tests.
-const DEFAULT_WORKER = import.meta.url.endsWith('.ts') ? new URL('../dist/src/worker.js', import.meta.url) : new URL('./worker.js', import.meta.url);
+// The worker runs from the built package (dist/src/node/worker.js), also when these sources are run by tests.
+const DEFAULT_WORKER = import.meta.url.endsWith('.ts') ? new URL('../../dist/src/node/worker.js', import.meta.url) : new URL('./worker.js', import.meta.url);
 
 /** Upper bound of worker threads: a few per core (a typo such as --threads 99999999 must not exhaust memory). */
 export { maxThreads };

@@ -3,7 +3,7 @@
 // Sources: RFC 9309 2.3.1.2-2.3.1.4 and 2.4; Google's "How Google interprets the robots.txt specification"
 // (HTTP status codes, redirects, errors, caching). Every rule below has a test named after it in
 // test/fetch.test.ts.
-import type { RobotsMode } from '../parse/parser.js';
+import type { RobotsMode } from './parser.js';
 
 /** At most this many redirects are followed (RFC 9309 2.3.1.2; Google: "at least five hops ... then 404"). */
 export const MAX_REDIRECT_HOPS = 5;
@@ -198,6 +198,6 @@ export const RANGES_FOLDER = 'crawler-ranges';
 /** Largest body limit a fetch accepts (the decoded bytes kept are at most this). */
 export const MAX_FETCH_BYTES = 64 << 20;
 
-/** Which addresses fetches may reach: see FetchRobotsOptions.targets (src/fetch/robots-fetch.ts). */
+/** Which addresses fetches may reach: see FetchRobotsOptions.targets (src/node/fetch/robots-fetch.ts). */
 export type FetchTargets = 'default' | 'public' | 'any';
 export const FETCH_TARGETS: readonly FetchTargets[] = ['default', 'public', 'any'];

@@ -3,11 +3,11 @@
 // and would otherwise pay a process start per question. Robots files are parsed once and kept (least
 // recently used out), and each one's matcher per agent query is compiled once.
 import { isAbsolute, relative, resolve } from 'node:path';
-import { RobotsError } from './errors.js';
-import { parseRobots, type RobotsMode, type RobotsTxt } from './robots.js';
+import { RobotsError } from '../core/errors.js';
+import { parseRobots, type RobotsMode, type RobotsTxt } from '../core/robots.js';
 import { readRobotsLikeRobotsMain } from './robots-file.js';
-import { LruCache } from './lru-cache.js';
-import type { RobotsMatcher } from './matcher.js';
+import { LruCache } from '../core/lru-cache.js';
+import type { RobotsMatcher } from '../core/matcher.js';
 
 /** One question: a robots.txt file (`robots`, a path under the batch's root) or its text (`robotsText`), the agent or agents, the URL, and optionally the mode. */
 export interface TestCase {

@@ -8,8 +8,8 @@ import { basename, join } from 'node:path';
 import dns from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import pLimit from 'p-limit';
-import { RobotsError } from './errors.js';
-import { asciiLowerCase } from './robots.js';
+import { RobotsError } from '../core/errors.js';
+import { asciiLowerCase } from '../core/robots.js';
 
 /** How a request's claim to be a vendor's crawler came out. */
 export type Verification = 'verified' | 'failed' | 'unknown';

@@ -5,12 +5,12 @@
 // case model, the generation, the comparison and the report's data; conformance-report.ts formats it.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRobots, type RobotsGroup } from './robots.js';
+import { parseRobots, type RobotsGroup } from '../core/robots.js';
 import { TestBatch } from './test-batch.js';
-import { RobotsError } from './errors.js';
-import type { ConformanceCase, ConformanceClass } from './conformance-suite.js';
+import { RobotsError } from '../core/errors.js';
+import type { ConformanceCase, ConformanceClass } from '../core/conformance-suite.js';
 
-export type { ConformanceCase, ConformanceClass, ConformanceLabel } from './conformance-suite.js';
+export type { ConformanceCase, ConformanceClass, ConformanceLabel } from '../core/conformance-suite.js';
 
 /** What an implementation answered for one case. */
 export type ImplementationAnswer =

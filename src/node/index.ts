@@ -1,30 +1,16 @@
-// Public API of robotstxt-wasm.
-import './wasm/core-node.js'; // Node: the WebAssembly core is read from the package's build/ folder on first use
-export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';
-export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
-export { RobotsMatcher } from './matcher.js';
-export type { Explanation, DecidingRule } from './matcher.js';
-export { RobotsError } from './errors.js';
-export type { RobotsErrorCode } from './errors.js';
-export { parseRobotsBody } from './parse/parser.js';
-export type { RobotsParseHandler, ParseNoticeCode } from './parse/parser.js';
-export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';
+// Public API of robotstxt-wasm in Node: everything of the runtime-neutral entry (src/core/index.ts), plus
+// files, many hosts, worker pools, logs and audits, fetching and the store.
+import './core-node.js'; // Node: the WebAssembly core is read from the package's build/ folder on first use
+export * from '../core/index.js';
 export { MultiHostMatcher, robotsFromDirectory, robotsFromMap } from './hosts.js';
-export { originOf } from './url-model.js';
-export type { UrlOrigin } from './url-model.js';
 export type { MultiHostOptions, MultiHostStats, RobotsHost, RobotsBody, RobotsSource, MissingPolicy, HostChunkFormat, HostChunkResult } from './hosts.js';
 export { RobotsPool, HostShardPool, checkChunksInOrder } from './pool.js';
 export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput, HostsSpec, HostsReply, OutputFormat } from './pool.js';
-export { lintRobots } from './lint.js';
 export { TestBatch } from './test-batch.js';
 export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js';
-export type { LintReport, LintFinding, LintOptions } from './lint.js';
-export { RobotsDiff } from './diff.js';
-export type { DiffReport, ChangedUrl, RuleCount } from './diff.js';
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './log.js';
 export type { LogRequest, LogFormat, LogFieldNames } from './log.js';
-export { RobotsAudit, crawlerName } from './audit.js';
-export { agentWarning } from './crawlers.js';
+export { RobotsAudit } from './audit.js';
 export type { AuditReport, CrawlerAudit, AuditOptions, StatusClasses, VerificationCounts } from './audit.js';
 export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, vendorOfCrawler } from './crawler-verify.js';
 export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerRangeSource, DnsResolver, Verification } from './crawler-verify.js';
@@ -36,5 +22,5 @@ export type { FetchRobotsOptions, RobotsFetchResult, RobotsOrigin } from './fetc
 export { RobotsCache } from './fetch/robots-cache.js';
 export type { RobotsCacheOptions, RobotsCacheEntry, RobotsCacheStats } from './fetch/robots-cache.js';
 export { RobotsStore } from './fetch/robots-store.js';
-export { DEFAULT_MAX_AGE_MS, MAX_REDIRECT_HOPS, UNREACHABLE_ALLOW_AFTER_MS } from './fetch/fetch-rules.js';
-export type { FetchOutcome, RobotsEffect, OriginRecord } from './fetch/fetch-rules.js';
+export { DEFAULT_MAX_AGE_MS, MAX_REDIRECT_HOPS, UNREACHABLE_ALLOW_AFTER_MS } from '../core/fetch-rules.js';
+export type { FetchOutcome, RobotsEffect, OriginRecord } from '../core/fetch-rules.js';

@@ -3,10 +3,10 @@
 // whole of a huge file, /dev/zero or a FIFO that never ends.
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { RobotsError } from './errors.js';
-import { DEFAULT_MAX_BYTES } from './constants.js';
-import { MAX_COMPILE_BYTES, tooLarge } from './wasm/core-node.js';
-import { parseRobots, type RobotsMode, type RobotsTxt } from './robots.js';
+import { RobotsError } from '../core/errors.js';
+import { DEFAULT_MAX_BYTES } from '../core/constants.js';
+import { MAX_COMPILE_BYTES, tooLarge } from './core-node.js';
+import { parseRobots, type RobotsMode, type RobotsTxt } from '../core/robots.js';
 
 /** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
 export function fileError(path: string, what: string, error: unknown): RobotsError {

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { RobotsError } from './errors.js';
+import { RobotsError } from '../core/errors.js';
 import type { ImplementationAnswer, PreparedCase } from './conformance.js';
 
 /** Options of every contract. */

@@ -4,20 +4,20 @@
 // for failures (fetch-rules.ts). Optionally backed by a RobotsStore on disk, which outlives the process.
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Agent } from 'undici';
-import { RobotsError } from '../errors.js';
+import { RobotsError } from '../../core/errors.js';
 import { ALLOW_ALL, DISALLOW_ALL, type MissingPolicy, type RobotsSource, type RobotsHost } from '../hosts.js';
-import { parseRobots, type RobotsTxt, type AgentQuery } from '../robots.js';
-import type { RobotsMatcher } from '../matcher.js';
-import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../constants.js';
-import { LruCache } from '../lru-cache.js';
+import { parseRobots, type RobotsTxt, type AgentQuery } from '../../core/robots.js';
+import type { RobotsMatcher } from '../../core/matcher.js';
+import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../../core/constants.js';
+import { LruCache } from '../../core/lru-cache.js';
 import {
   DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, MAX_STORE_KEY_LENGTH, effectOfStored, isFresh, recordAfterFetch, recordAsOf,
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
-} from './fetch-rules.js';
+} from '../../core/fetch-rules.js';
 import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, robotsOriginFrom, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
 import { RobotsStore } from './robots-store.js';
-import { originOf } from '../url-model.js';
-import { urlArgument, urlsArgument, optionsArgument, describe } from '../arguments.js';
+import { originOf } from '../../core/url-model.js';
+import { urlArgument, urlsArgument, optionsArgument, describe } from '../../core/arguments.js';
 
 /** Options of a RobotsCache: the fetch options, and freshness, limits and storage. */
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' | 'dispatcher'> {

@@ -14,7 +14,7 @@
 //                |                            | owners keep block ids, re-read addresses  |
 //
 // - Matcher blob (layout in assembly/compile.ts, assembly/layout.ts and assembly/literal.ts, header offsets
-//   in src/constants.ts): header | normalised patterns | rule records | literal index | trie nodes (16 bytes
+//   in src/core/constants.ts): header | normalised patterns | rule records | literal index | trie nodes (16 bytes
 //   each) | rule slots | node labels. Position-independent (offsets from its start). compileRobots builds
 //   it in the work area; a RobotsMatcher keeps an owned copy (a JavaScript Uint8Array, sent to workers as
 //   shared memory) that is made resident in the heap when used (an LRU of RESIDENT_BYTES); the many-host
@@ -99,7 +99,7 @@ let moduleLoader: (() => WebAssembly.Module) | null = null;
 
 /**
  * How this thread gets the compiled module when it first needs it: Node's entries register a synchronous
- * file loader (src/wasm/core-node.ts); other runtimes call initialize() (src/core-entry.ts) first.
+ * file loader (src/node/core-node.ts); other runtimes call initialize() (src/core/index.ts) first.
  */
 export function setWasmModuleLoader(loader: () => WebAssembly.Module): void {
   moduleLoader = loader;

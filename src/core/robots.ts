@@ -2,12 +2,12 @@
 // Built by a RobotsParseHandler from the parser's events; compiles matchers per agent query on demand.
 import { CHAR_ASTERISK, DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
-import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parse/parser.js';
+import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parser.js';
 import { RobotsMatcher } from './matcher.js';
 import { core, bytesToRead } from './wasm/core.js';
 import { agentsArgument, optionsArgument, urlOrBytesArgument } from './arguments.js';
 
-export type { RobotsMode } from './parse/parser.js';
+export type { RobotsMode } from './parser.js';
 
 /** Options of parseRobots. */
 export interface RobotsOptions {

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CRAWLER_RANGE_SOURCES, prefixesOfRangeFile, type CrawlerRangeSource } from '../crawler-verify.js';
-import { RobotsError } from '../errors.js';
+import { RobotsError } from '../../core/errors.js';
 import { RobotsStore } from './robots-store.js';
 import { fetchOrigin, robotsAgent, type FetchSettings } from './robots-fetch.js';
-import { DEFAULT_MAX_AGE_MS, RANGES_FOLDER } from './fetch-rules.js';
+import { DEFAULT_MAX_AGE_MS, RANGES_FOLDER } from '../../core/fetch-rules.js';
 
 /** The largest range file kept (Google's largest is tens of KB). */
 const MAX_RANGE_FILE_BYTES = 8 << 20;

@@ -1,7 +1,7 @@
 // What kind of crawler a User-Agent is (search, AI training, AI assistant, SEO, other): the maintained
 // crawler-user-agents list, and the vendors' own pages for what that list does not split. Used by audit.
 import { createRequire } from 'node:module';
-import { asciiLowerCase } from './robots.js';
+import { asciiLowerCase } from '../core/robots.js';
 
 /** What a crawler does, for reports. */
 export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'user-triggered' | 'seo' | 'other';

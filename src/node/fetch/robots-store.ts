@@ -6,7 +6,7 @@
 //   <dir>/<key>.json   the OriginRecord (fetch-rules.ts) as JSON, times as ISO 8601 strings, with
 //                      "format": "robotstxt-wasm/store/1"
 //
-// <key> is the origin's file key (src/url-model.ts: `https@example.com`, `http@127.0.0.1@8080`; lower case,
+// <key> is the origin's file key (src/core/url-model.ts: `https@example.com`, `http@127.0.0.1@8080`; lower case,
 // IDN in xn-- form, no trailing dot; never '/', '\', ':' or NUL, so valid on Windows too; at most 240 bytes),
 // so no file name leaves the directory, and http and https of one host are kept apart. Every write goes to a temporary file
 // in the same directory and is renamed over the old one: a crash or a concurrent run leaves each file whole
@@ -14,9 +14,9 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { RobotsError } from '../errors.js';
+import { RobotsError } from '../../core/errors.js';
 import { readFileBounded, readLimit, describeErrno, makeDirectory } from '../robots-file.js';
-import { MAX_STORE_KEY_LENGTH, type OriginRecord, type FetchOutcome } from './fetch-rules.js';
+import { MAX_STORE_KEY_LENGTH, type OriginRecord, type FetchOutcome } from '../../core/fetch-rules.js';
 
 export const STORE_FORMAT = 'robotstxt-wasm/store/1';
 /** A record is a few hundred bytes; more than this is not a record. */

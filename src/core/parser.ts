@@ -5,8 +5,8 @@ import {
   CHAR_LF, CHAR_CR, CHAR_SPACE, CHAR_TAB, CHAR_VT, CHAR_FF, LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START,
   LINE_VALUE_END, LINE_FLAGS, LINE_RECORD_SIZE, LINE_FLAG_TRUNCATED, LINE_FLAG_NUL, LINE_FLAG_MISSING_COLON,
   LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY, LINE_FLAG_TYPO, LINE_KEY_KIND, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, KEY_SITEMAP,
-} from '../constants.js';
-import { core } from '../wasm/core.js';
+} from './constants.js';
+import { core } from './wasm/core.js';
 
 /** Parsing mode: `google` gives the reference's verdicts; `rfc` follows RFC 9309 strictly where they differ. */
 export type RobotsMode = 'google' | 'rfc';
