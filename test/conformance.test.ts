@@ -29,6 +29,22 @@ describe('the built-in suite', () => {
   });
 });
 
+describe('docs/specification.md', () => {
+  it('names only tests of test/spec.test.ts and cases of the suite that exist (a renamed test breaks the doc, not silently)', () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const doc = readFileSync(join(root, 'docs', 'specification.md'), 'utf8');
+    const specTests = [...readFileSync(join(root, 'test', 'spec.test.ts'), 'utf8').matchAll(/\bit\(['`]((?:ID|GoogleOnly)_[A-Za-z0-9]+)/g)].map((match) => match[1]);
+    const ids = suite.map((testCase) => testCase.id);
+    const named = [...doc.matchAll(/`((?:ID|GoogleOnly)_[A-Za-z0-9_]*\*?)/g)].map((match) => match[1]);
+    expect(named.length).toBeGreaterThan(80);
+    const missing = named.filter((name) => {
+      if (name.endsWith('*')) return !ids.some((id) => id.startsWith(name.slice(0, -1)));
+      return !specTests.includes(name) && !ids.includes(name);
+    });
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('command templates', () => {
   it('are split like a shell splits words and quotes, without a shell', () => {
     expect(splitCommand(`node  'my dir/cli.js' test "%robots%" %url% %user-agent%`)).toEqual(['node', 'my dir/cli.js', 'test', '%robots%', '%url%', '%user-agent%']);

@@ -14,7 +14,7 @@ import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../core/robots.js';
-import { LineReader, CHUNK_BYTES, chunkLines } from './lines.js';
+import { LineReader, CHUNK_BYTES, chunkLines } from '../node/line-reader.js';
 import { fileWriteError } from '../node/robots-file.js';
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])

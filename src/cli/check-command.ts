@@ -5,8 +5,8 @@ import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, DEFAULT_CACHE_
 import type { MissingPolicy } from '../node/hosts.js';
 import { maxThreads } from '../node/threads.js';
 import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
-import { LineReader } from './lines.js';
-import { runCheckPipeline, minCacheMbForThreads, type CheckPlan, type CheckOutcome } from './check-pipeline.js';
+import { LineReader } from '../node/line-reader.js';
+import { runCheckPipeline, minCacheMbForThreads, type CheckPlan, type CheckOutcome } from '../node/check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/robots-cache.js';
 

@@ -2,7 +2,7 @@
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
 import { logTargetsOfChunk, LogLineReader } from '../node/log.js';
 import { EXIT_USAGE, parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
-import { LineReader, CHUNK_BYTES } from './lines.js';
+import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
                       (--urls <file> | --log <file> [--log <file>]...) [--format text|json] [--limit N]

@@ -7,7 +7,7 @@ import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
-import { LineReader, chunkLines, CHUNK_BYTES } from './lines.js';
+import { LineReader, chunkLines, CHUNK_BYTES } from '../node/line-reader.js';
 
 export const FETCH_HELP = `Usage: robotstxt fetch [--store <dir>] [<url-or-host>... | -] [--urls <file>]... [--log <file>]...
                        [--host <name>] [--force] [--format text|jsonl] [fetch options]

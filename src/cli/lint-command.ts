@@ -3,7 +3,7 @@ import { lintRobots } from '../core/lint.js';
 import { parseCommandArgs, usageError, modeOption } from './common.js';
 import { statSync } from 'node:fs';
 import { readFileBounded, readLimit } from '../node/robots-file.js';
-import { LineReader, CHUNK_BYTES } from './lines.js';
+import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
 
 /** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */
 async function readStandardInput(limit: number): Promise<{ body: Uint8Array; fileBytes: number }> {

@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, warnAboutAgents, EXIT_USAGE } from './common.js';
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { TestBatch } from '../node/test-batch.js';
-import { LineReader, CHUNK_BYTES, writeAll } from './lines.js';
+import { LineReader, CHUNK_BYTES, writeAll } from '../node/line-reader.js';
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
        robotstxt test --batch [--robots-root <dir>] [--mode google|rfc] [--max-bytes N] [<cases.jsonl> | -]

@@ -1,5 +1,5 @@
 // robots.txt bytes -> lines -> (key, value, line number) events for a handler. Never decodes a charset,
-// never throws on any body. Mirrors the reference's observable rules (REFERENCE-BEHAVIOUR.md sections 1-3);
+// never throws on any body. Mirrors the reference's observable rules (docs/specification.md sections 1-3);
 // the per-byte part, key classification included, runs in the WebAssembly core (assembly/lines.ts).
 import {
   CHAR_LF, CHAR_CR, CHAR_SPACE, CHAR_TAB, CHAR_VT, CHAR_FF, LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START,

@@ -7,7 +7,7 @@
 //     before the last '@' dropped, the host percent-decoded, IDNA-mapped to its ASCII form, IPv4 forms
 //     (`0x7f.1`) resolved, default ports dropped. Here: originOf(), originOfKey().
 //   - its PATH: what the rules are matched against. That is the reference library's reading, byte for
-//     byte (assembly/path.ts; REFERENCE-BEHAVIOUR.md section 5), and is left as it is.
+//     byte (assembly/path.ts; docs/specification.md section 5), and is left as it is.
 //
 // Only http and https URLs have an origin with a robots.txt; anything else (other schemes, relative
 // references, text that is no URL, hosts the WHATWG parser rejects) has none. One deviation from WHATWG,

@@ -9,13 +9,13 @@
 // with its own cache (src/node/pool.ts); a worker's shards wait in its queue while it starts, so that no host
 // is compiled in two threads.
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, VERDICT_ALLOWED, CHAR_LF } from '../core/constants.js';
-import { core } from '../node/core-node.js';
-import type { MultiHostMatcher, RobotsSource } from '../node/hosts.js';
-import type { RobotsPool, HostShardPool, SharedSlotRing, SharedSlot, HostsSpec, HostCounters, OutputFormat, LinesResult } from '../node/pool.js';
-import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './lines.js';
+import { core } from './core-node.js';
+import type { MultiHostMatcher, RobotsSource } from './hosts.js';
+import type { RobotsPool, HostShardPool, SharedSlotRing, SharedSlot, HostsSpec, HostCounters, OutputFormat, LinesResult } from './pool.js';
+import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './line-reader.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import type { Writable } from 'node:stream';
-import type { LogLineReader } from '../node/log.js';
+import type { LogLineReader } from './log.js';
 
 /**
  * Start workers once this much input is known to come. With one robots.txt a line costs a quarter of a
@@ -146,10 +146,10 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const workerFormat = plan.format === 'text' ? 'none' : plan.format;
   const matcher = plan.target.kind === 'robots' ? plan.target.matcher : null;
   // the many-host matcher is loaded only when used (check's start-up stays at node's)
-  const hostsModule = spec !== null ? await import('../node/hosts.js') : null;
+  const hostsModule = spec !== null ? await import('./hosts.js') : null;
   const here = hostsModule !== null && spec !== null ? new hostsModule.MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? hostsModule.robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
   // the log reader's functions are loaded only with --log
-  const logModule = plan.log !== null ? await import('../node/log.js') : null;
+  const logModule = plan.log !== null ? await import('./log.js') : null;
   const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
   const workerCount = plan.threads - 1;
   // chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a
@@ -167,7 +167,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
 
   const startWorkers = async (): Promise<void> => {
     if (workerCount < 1 || pools.robots !== null || pools.shards !== null) return;
-    const poolModule = await import('../node/pool.js'); // worker threads: loaded only when they start
+    const poolModule = await import('./pool.js'); // worker threads: loaded only when they start
     if (spec !== null) {
       pools.shards = new poolModule.HostShardPool(workerCount, { ...spec, cacheBytes: cacheShare });
       (here as MultiHostMatcher).setBudget(cacheShare);
@@ -347,7 +347,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       let numbers: Uint32Array | null = null;
       const firstNumber = inputLine;
       if (plan.log !== null) {
-        const log = logModule as typeof import('../node/log.js');
+        const log = logModule as typeof import('./log.js');
         const targets = log.logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
         for (const line of targets.malformedLines) {
           if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: line ${line}: not an access log line with a request target: skipped\n`);
