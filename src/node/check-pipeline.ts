@@ -134,7 +134,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const hostCounters = new Map<number, CheckOutcome['hosts'] & object>();
   /** Robots directory: the host counters of this thread and of every worker's last reply, summed. */
   const hostTotals = (): CheckOutcome['hosts'] & object => {
-    const { compiled, direct, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies } = (here as MultiHostMatcher).stats;
+    const { compiled, direct, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies } = hostsOfThisThread().stats;
     const totals: HostCounters = { compiled, direct, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies };
     for (const counters of hostCounters.values()) {
       for (const name of Object.keys(totals) as (keyof HostCounters)[]) totals[name] += counters[name];
@@ -147,14 +147,20 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   const matcher = plan.target.kind === 'robots' ? plan.target.matcher : null;
   // the many-host matcher is loaded only when used (check's start-up stays at node's)
   const hostsModule = spec !== null ? await import('./hosts.js') : null;
-  const here = hostsModule !== null && spec !== null ? new hostsModule.MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? hostsModule.robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
+  /** The many-host matcher of this thread (its share of the hosts when workers run), or null with one robots.txt. */
+  const thisThreadHosts = hostsModule !== null && spec !== null ? new hostsModule.MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? hostsModule.robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
+  /** thisThreadHosts where the plan is a robots directory (the only plan whose code asks for it). */
+  const hostsOfThisThread = (): MultiHostMatcher => {
+    if (thisThreadHosts === null) throw new Error('check pipeline: no many-host matcher in a one-robots.txt plan');
+    return thisThreadHosts;
+  };
   // the log reader's functions are loaded only with --log
   const logModule = plan.log !== null ? await import('./log.js') : null;
   const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
   const workerCount = plan.threads - 1;
   // chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a
   // robots-directory window is split between all threads, so two of them keep every thread busy
-  const window = spec !== null ? 2 : Math.max(2, plan.threads * 2);
+  const chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
   // started by startWorkers (from a callback: a holder, so that the loop below sees the change); with one
   // robots.txt, chunks are then read into a ring of shared slots that workers read and answer in place
   const pools: { robots: RobotsPool | null; shards: HostShardPool | null; ring: SharedSlotRing | null; ready: boolean } = { robots: null, shards: null, ring: null, ready: false };
@@ -170,10 +176,10 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     const poolModule = await import('./pool.js'); // worker threads: loaded only when they start
     if (spec !== null) {
       pools.shards = new poolModule.HostShardPool(workerCount, { ...spec, cacheBytes: cacheShare });
-      (here as MultiHostMatcher).setBudget(cacheShare);
+      hostsOfThisThread().setBudget(cacheShare);
     } else {
       pools.robots = new poolModule.RobotsPool({ threads: workerCount });
-      pools.ring = new poolModule.SharedSlotRing(window + 2, CHUNK_BYTES);
+      pools.ring = new poolModule.SharedSlotRing(chunksInFlight + 2, CHUNK_BYTES);
       pools.robots.ready().then(() => { pools.ready = true; }, () => undefined);
     }
   };
@@ -198,7 +204,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       return { output: result.output, verdicts: result.verdicts.length, reused };
     }
     const into = reuse && plan.format !== 'none' ? reusedOutput : null;
-    const result = await (here as MultiHostMatcher).checkLinesFormatted(urls, { format: plan.format, filter: plan.filter, firstNumber, numbers, into });
+    const result = await hostsOfThisThread().checkLinesFormatted(urls, { format: plan.format, filter: plan.filter, firstNumber, numbers, into });
     outcome.noHostLines += result.noHostLines;
     const reused = into !== null && result.output.buffer === into.buffer;
     if (into !== null && !reused) reusedOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next window
@@ -266,7 +272,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         return null; // answered here below
       }
     });
-    const local = await (here as MultiHostMatcher).checkLinesFormatted(shards[0], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[0], into: plan.format === 'jsonl' ? shardedBuffers.local[parity] : null });
+    const local = await hostsOfThisThread().checkLinesFormatted(shards[0], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[0], into: plan.format === 'jsonl' ? shardedBuffers.local[parity] : null });
     if (plan.format === 'jsonl' && local.output.buffer !== shardedBuffers.local[parity].buffer) shardedBuffers.local[parity] = new Uint8Array(Math.ceil(local.output.length * 1.25));
     outcome.noHostLines += local.noHostLines;
     const parts: { verdicts: Uint8Array; output: Uint8Array }[] = [{ verdicts: local.verdicts, output: local.output }];
@@ -277,7 +283,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       } else if (shards[index].length === 0) {
         parts.push({ verdicts: new Uint8Array(0), output: new Uint8Array(0) });
       } else {
-        const again = await (here as MultiHostMatcher).checkLinesFormatted(shards[index], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[index] });
+        const again = await hostsOfThisThread().checkLinesFormatted(shards[index], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[index] });
         outcome.noHostLines += again.noHostLines;
         parts.push({ verdicts: again.verdicts, output: again.output });
       }
@@ -395,7 +401,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       // answers that are ready go out at once, in order: a slow producer (tail -f) sees its lines answered
       while (inOrder.length > 0 && inOrder[0].settled) await writeFirst();
       // a reused output buffer is written out before the next chunk is answered into it
-      while (inOrder.length >= window || (reusesBuffer && inOrder.length > 0)) await writeFirst();
+      while (inOrder.length >= chunksInFlight || (reusesBuffer && inOrder.length > 0)) await writeFirst();
     }
     while (inOrder.length > 0) await writeFirst();
   } finally {
@@ -403,7 +409,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   }
   outcome.lines = plan.log !== null || numbersLines ? inputLine - 1 : answeredLines;
   if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
-  if (here !== null) outcome.hosts = hostTotals();
+  if (thisThreadHosts !== null) outcome.hosts = hostTotals();
   if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: ${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines\n`);
   return outcome;
 }
