@@ -1,11 +1,12 @@
 // The runtime-neutral entry (robotstxt-wasm/core) everywhere WebAssembly runs: one verdict suite
 // (test/runtime/verdict-suite.mjs) in Node through the Node entry, in Node through the core entry, in headless
-// Chromium (a page served by a local node:http server, and a module Web Worker), and in Bun. Every runtime's
-// results must equal Node's.
+// Chromium (a page served by a local node:http server, and a module Web Worker), in Bun, Deno and workerd.
+// Every runtime's results must equal Node's.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -19,7 +20,8 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/go
 const RUNTIMES_BIN = join(ROOT, '.runtimes', 'node_modules', '.bin');
 const BUN = join(RUNTIMES_BIN, 'bun');
 const DENO = join(RUNTIMES_BIN, 'deno');
-for (const [name, path] of [['Bun', BUN], ['Deno', DENO]]) if (!existsSync(path)) console.warn(`skipped: the ${name} test needs ${path} (npm run runtimes installs Bun and Deno there)`);
+const WORKERD = join(RUNTIMES_BIN, 'workerd');
+for (const [name, path] of [['Bun', BUN], ['Deno', DENO], ['workerd', WORKERD]]) if (!existsSync(path)) console.warn(`skipped: the ${name} test needs ${path} (npm run runtimes installs Bun, Deno and workerd there)`);
 const CORE_ENTRY = join(ROOT, 'dist', 'src', 'core', 'index.js');
 
 /** The suite as Node's own entry answers it: what every runtime must give. */
@@ -147,6 +149,50 @@ for (const [name, path, args, version] of [
       expect(output.runtime).toMatch(version);
       expect(output.results).toEqual(expected);
     }, 60_000);
+  });
+}
+
+describe.skipIf(!existsSync(WORKERD))('in workerd (Cloudflare\'s runtime, the workerd package from the npm registry)', () => {
+  it('the same results as Node, from a worker bundled by esbuild with the .wasm declared as a module', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'robotstxt-workerd-'));
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [join(ROOT, 'test', 'runtime', 'workerd-worker.mjs')], bundle: true, format: 'esm', outfile: join(dir, 'worker.mjs'), external: ['robotstxt.wasm'], logLevel: 'warning' });
+    copyFileSync(join(ROOT, 'build', 'robotstxt.wasm'), join(dir, 'robotstxt.wasm'));
+    const port = await freePort();
+    writeFileSync(join(dir, 'config.capnp'), [
+      'using Workerd = import "/workerd/workerd.capnp";',
+      `const config :Workerd.Config = (services = [(name = "main", worker = .suite)], sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")]);`,
+      'const suite :Workerd.Worker = (modules = [(name = "worker.mjs", esModule = embed "worker.mjs"), (name = "robotstxt.wasm", wasm = embed "robotstxt.wasm")], compatibilityDate = "2025-01-01");',
+    ].join('\n'));
+    const server = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    server.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    try {
+      let answer: { runtime: string; results: unknown } | null = null;
+      for (let attempt = 0; attempt < 100 && answer === null; attempt++) {
+        try {
+          answer = await (await fetch(`http://127.0.0.1:${port}/`)).json() as { runtime: string; results: unknown };
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 150)); // still starting
+        }
+      }
+      expect(stderr).toBe('');
+      expect(answer?.runtime).toBe('workerd');
+      expect(answer?.results).toEqual(expected);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  }, 60_000);
+});
+
+/** A TCP port free on 127.0.0.1 now (a server listens on port 0 and closes). */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === 'object' && address !== null ? address.port : 0));
+    });
   });
 }
 

@@ -25,19 +25,32 @@ export type { UrlOrigin } from './url-model.js';
 /** Where initialize() may take the WebAssembly module from. */
 export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | URL | string | Response | Promise<Response>;
 
-/** The module shipped with the package: dist/src/core/ -> build/robotstxt.wasm. */
-export const DEFAULT_WASM_URL = new URL('../../../build/robotstxt.wasm', import.meta.url);
+/**
+ * The module shipped with the package (dist/src/core/ -> build/robotstxt.wasm), or null where this module has
+ * no URL to resolve it against (workerd and other runtimes that load modules from a bundle or a config:
+ * initialize() is then given the module, e.g. a `.wasm` import).
+ */
+export const DEFAULT_WASM_URL: URL | null = packagedWasmUrl();
+
+function packagedWasmUrl(): URL | null {
+  try {
+    return new URL('../../../build/robotstxt.wasm', import.meta.url);
+  } catch {
+    return null;
+  }
+}
 
 let pending: Promise<void> | null = null;
 
 /**
- * Compiles the WebAssembly core once per thread (a page, a Web Worker, a Deno or Bun process); call and await
- * it before the first parseRobots. From source when given (a compiled module, the .wasm bytes, a URL or a
- * fetch Response), else from DEFAULT_WASM_URL. A second call returns the first one's promise.
+ * Compiles the WebAssembly core once per thread (a page, a Web Worker, a Deno, Bun or workerd isolate); call
+ * and await it before the first parseRobots. From source when given (a compiled module, the .wasm bytes, a URL
+ * or a fetch Response), else from DEFAULT_WASM_URL (where there is none, as in workerd, it rejects with
+ * WASM_UNAVAILABLE: give the module). A second call returns the first one's promise.
  */
-export function initialize(source: WasmSource = DEFAULT_WASM_URL): Promise<void> {
+export function initialize(source?: WasmSource): Promise<void> {
   if (pending === null) {
-    pending = compile(source).then(setWasmModule, (error: unknown) => {
+    pending = (async () => compile(source ?? packagedOrThrow()))().then(setWasmModule, (error: unknown) => {
       pending = null;
       throw error instanceof RobotsError ? error : new RobotsError('WASM_UNAVAILABLE', `the WebAssembly core could not be loaded: ${(error as Error).message}`);
     });
@@ -50,11 +63,17 @@ export function isInitialized(): boolean {
   return wasmModuleReady();
 }
 
+/** DEFAULT_WASM_URL, or the reason initialize() needs its source here. */
+function packagedOrThrow(): URL {
+  if (DEFAULT_WASM_URL === null) throw new RobotsError('WASM_UNAVAILABLE', 'this runtime gives modules no URL to find robotstxt.wasm beside: pass the module to initialize() (a WebAssembly.Module, its bytes, a URL or a Response)');
+  return DEFAULT_WASM_URL;
+}
+
 async function compile(source: WasmSource): Promise<WebAssembly.Module> {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source as BufferSource);
   if (typeof source === 'string' || source instanceof URL) {
-    const url = new URL(source, DEFAULT_WASM_URL);
+    const url = DEFAULT_WASM_URL === null ? new URL(source) : new URL(source, DEFAULT_WASM_URL);
     if (url.protocol === 'file:') {
       // Node's fetch takes no file: URL: where the runtime gives Node's built-in modules (Node 20.16+, Bun,
       // Deno), the file is read with node:fs; else fetched (Deno and Bun fetch file: URLs). No import names a
