@@ -2,7 +2,8 @@
 // every one), a run of robotstxt itself through each contract finds no difference, a deliberately wrong
 // adapter is reported with exactly its planted classes, and a hanging or missing implementation is bounded.
 import { describe, expect, it } from 'vitest';
-import { writeFileSync, mkdirSync, copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFileSync, mkdirSync, copyFileSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { builtInSuite } from '../src/core/conformance-suite.js';
@@ -142,7 +143,19 @@ describe('a deliberately wrong adapter (--module)', () => {
     expect(html.stdout).toContain(`<p id="summary">${suite.length} cases: ${suite.length - 6} agree, 6 differ, 0 failed.</p>`);
     expect(html.stdout).toContain('<h3>end anchor ($): 3 differ, 0 failed</h3>');
     expect(html.stdout).not.toMatch(/<script|src=|href=/);
-  });
+    // as headless Chromium renders it (when present): the same summary and sections in its DOM
+    const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+    if (chromium === undefined) {
+      console.warn('skipped: rendering the conformance page needs Chromium (apt-get install chromium; .ci/run installs it)');
+      return;
+    }
+    const page = join(dir, 'report.html');
+    writeFileSync(page, html.stdout);
+    const dom = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', `--user-data-dir=${join(dir, 'chromium-profile')}`, '--dump-dom', pathToFileURL(page).href], { encoding: 'utf8', timeout: 60_000 }).stdout;
+    expect(dom).toContain(`<p id="summary">${suite.length} cases: ${suite.length - 6} agree, 6 differ, 0 failed.</p>`);
+    expect(dom).toContain('<h3>user-agent matching: 3 differ, 0 failed</h3>');
+    expect(dom).toContain('<tr class="bad"><td>end anchor ($)</td><td>6</td><td>3</td><td>3</td><td>0</td></tr>');
+  }, 90_000);
 });
 
 describe('bounded: hanging, crashing and missing implementations', () => {
