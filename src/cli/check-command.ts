@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, DEFAULT_CACHE_BYTES } from '../core/constants.js';
 import type { MissingPolicy } from '../node/hosts.js';
 import { maxThreads } from '../node/threads.js';
-import { parseCommandArgs, usageError, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from '../node/line-reader.js';
 import { runCheckPipeline, minCacheMbForThreads, type CheckPlan, type CheckOutcome } from '../node/check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
@@ -113,8 +113,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (missing !== 'allow' && missing !== 'disallow') throw usageError(`--missing must be allow or disallow, got '${String(missing)}'`);
   if (robotsDir === undefined && values.missing !== undefined) throw usageError('--missing applies only with --robots-dir');
   if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
-  const cacheText = String(values['cache-mb'] ?? String(DEFAULT_CACHE_BYTES >> 20));
-  if (!/^\d+$/.test(cacheText) || Number(cacheText) < 1 || Number(cacheText) > MAX_CACHE_MB) throw usageError(`--cache-mb must be a whole number from 1 to ${MAX_CACHE_MB}, got '${cacheText}'`);
+  const cacheMb = wholeNumberOption(values, 'cache-mb', DEFAULT_CACHE_BYTES >> 20, 1, MAX_CACHE_MB);
   if (fetching) new (await import('../node/fetch/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
   if (robotsDir !== undefined) {
     let isDirectory = false;
@@ -128,8 +127,8 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const filter = only === 'allowed' ? OUTPUT_ONLY_ALLOWED : only === 'disallowed' ? OUTPUT_ONLY_DISALLOWED : OUTPUT_ALL;
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
-  if (robotsDir !== undefined && threads > 1 && Number(cacheText) < minCacheMbForThreads(threads, format)) {
-    throw usageError(`--threads ${threads} with --robots-dir${format === 'jsonl' ? ' and --format jsonl' : ''} needs --cache-mb ${minCacheMbForThreads(threads, format)} or more (each worker thread's own memory is paid from it), got ${cacheText}`);
+  if (robotsDir !== undefined && threads > 1 && cacheMb < minCacheMbForThreads(threads, format)) {
+    throw usageError(`--threads ${threads} with --robots-dir${format === 'jsonl' ? ' and --format jsonl' : ''} needs --cache-mb ${minCacheMbForThreads(threads, format)} or more (each worker thread's own memory is paid from it), got ${cacheMb}`);
   }
   const fromLog = values.log === true;
   if (values.host !== undefined && !fromLog) throw usageError('--host applies only with --log');
@@ -138,7 +137,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes, stderr).matcher(agents) }
-    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: Number(cacheText) << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
+    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
   const started = values.stats === true ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
   const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
@@ -165,7 +164,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (outcome.malformed > 0) stderr(`robotstxt: ${outcome.malformed} of ${outcome.lines} input lines were not access log lines\n`);
   if ((outcome.hosts?.cutBodies ?? 0) > 0) stderr(`robotstxt: warning: ${outcome.hosts?.cutBodies} robots.txt compile(s) read only the first ${maxBytes > 0 ? `${maxBytes} bytes (--max-bytes, as Google's crawler reads files)` : '16 MiB'} of a longer file; --max-bytes 0 reads files whole, as robotstxt test does\n`);
   if (outcome.noHostLines > 0) stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
-  if (values.stats === true) stderr(statsLine(outcome, (performance.now() - started) / 1000, Number(cacheText)));
+  if (values.stats === true) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
   return 0;
 }
 

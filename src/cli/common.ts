@@ -42,6 +42,15 @@ export function parseCommandArgs(args: string[], options: NonNullable<ParseArgsC
 }
 
 /** --mode google|rfc (default google). */
+/** A whole number option within [min, max], or the fallback when it is absent: the one range check of every command's numeric options. */
+export function wholeNumberOption(values: Values, name: string, fallback: number, min: number, max: number): number {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`--${name} must be a whole number from ${min} to ${max}, got '${text}'`);
+  return Number(text);
+}
+
 export function modeOption(value: unknown): RobotsMode {
   if (value === undefined) return 'google';
   if (value === 'google' || value === 'rfc') return value;

@@ -3,7 +3,7 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommandArgs, usageError } from './common.js';
+import { parseCommandArgs, usageError, wholeNumberOption } from './common.js';
 import { builtInSuite } from '../core/conformance-suite.js';
 import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance.js';
 import { batchImplementation, commandImplementation, moduleImplementation, type Implementation } from '../node/conformance-runners.js';
@@ -59,14 +59,6 @@ Examples:
   robotstxt conformance --batch-command 'robotstxt test --batch' --robots-dir ./robots --format html > report.html
   robotstxt conformance --module ./my-adapter.mjs --format json`;
 
-/** A whole number option within [min, max], or the fallback when absent. */
-function wholeNumber(name: string, value: unknown, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`--${name} must be a whole number from ${min} to ${max}, got '${text}'`);
-  return Number(text);
-}
-
 /** Runs the command; returns the exit code (0 all agree, 1 some differ or failed). */
 export async function runConformance(args: string[], out: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -95,11 +87,11 @@ export async function runConformance(args: string[], out: (text: string) => void
     if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
   }
   if (robotsDir === undefined && (values['per-file'] !== undefined || values.files !== undefined)) throw usageError('--per-file and --files apply only with --robots-dir');
-  const perFile = wholeNumber('per-file', values['per-file'], 12, 1, 1000);
-  const files = wholeNumber('files', values.files, 1000, 1, 1_000_000);
-  const timeoutMs = wholeNumber('timeout-ms', values['timeout-ms'], 5000, 100, 600_000);
+  const perFile = wholeNumberOption(values, 'per-file', 12, 1, 1000);
+  const files = wholeNumberOption(values, 'files', 1000, 1, 1_000_000);
+  const timeoutMs = wholeNumberOption(values, 'timeout-ms', 5000, 100, 600_000);
   if (values.jobs !== undefined && values.command === undefined) throw usageError('--jobs applies only with --command');
-  const jobs = wholeNumber('jobs', values.jobs, availableParallelism(), 1, 256);
+  const jobs = wholeNumberOption(values, 'jobs', availableParallelism(), 1, 256);
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'html') throw usageError(`--format must be text, json or html, got '${String(format)}'`);
   if (values.module !== undefined) {

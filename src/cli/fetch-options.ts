@@ -1,5 +1,5 @@
 // The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
-import { usageError } from './common.js';
+import { usageError, wholeNumberOption } from './common.js';
 import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/robots-cache.js';
 import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch-rules.js';
 
@@ -37,15 +37,6 @@ export const FETCH_OPTIONS_HELP = `  --store <dir>           the robots.txt stor
                           same port; any, no check. A refused redirect makes the origin unreachable`;
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-/** A whole number option in a range, or the default. */
-export function wholeNumberOption(values: Values, name: string, fallback: number, min: number, max: number): number {
-  const value = values[name];
-  if (value === undefined) return fallback;
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`--${name} must be a whole number from ${min} to ${max}, got '${text}'`);
-  return Number(text);
-}
 
 const UNIT_MS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

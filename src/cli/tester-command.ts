@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandArgs, usageError } from './common.js';
+import { parseCommandArgs, usageError, wholeNumberOption } from './common.js';
 import { fileWriteError, makeDirectory } from '../node/robots-file.js';
 
 export const TESTER_HELP = `Usage: robotstxt tester [--port N] [--host <address>] | --build <dir>
@@ -76,8 +76,7 @@ export async function runTester(args: string[], out: (text: string) => void): Pr
     out(`robotstxt tester: ${files.size} files written to ${target} (serve that folder; open index.html through the server, not as a file)\n`);
     return 0;
   }
-  const portText = String(values.port ?? '8311');
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw usageError(`--port must be a whole number from 0 to 65535, got '${portText}'`);
+  const requestedPort = wholeNumberOption(values, 'port', 8311, 0, 65535);
   const host = String(values.host ?? '127.0.0.1');
   const server = createServer((request, response) => {
     // a request target the URL parser rejects (`http://[::1`, `//x:99999999/`) is a bad request, never a crash
@@ -103,11 +102,11 @@ export async function runTester(args: string[], out: (text: string) => void): Pr
     response.end(request.method === 'HEAD' ? undefined : readFileSync(file));
   });
   await new Promise<void>((listening, failed) => {
-    server.once('error', (error: NodeJS.ErrnoException) => failed(usageError(`cannot listen on ${host}:${portText}: ${error.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : error.code ?? error.message}`)));
-    server.listen(Number(portText), host, listening);
+    server.once('error', (error: NodeJS.ErrnoException) => failed(usageError(`cannot listen on ${host}:${requestedPort}: ${error.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : error.code ?? error.message}`)));
+    server.listen(requestedPort, host, listening);
   });
   const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : Number(portText);
+  const port = typeof address === 'object' && address !== null ? address.port : requestedPort;
   out(`robotstxt tester: http://${host.includes(':') ? `[${host}]` : host}:${port}/ (Ctrl-C to stop)\n`);
   await new Promise<void>(() => { /* serves until a signal ends the process */ });
   return 0;
