@@ -121,6 +121,20 @@ describe('robotstxt test (robots_main contract)', () => {
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
+  it('every command\'s --help lists exactly the options it parses (one table per command declares them)', async () => {
+    const commands: [string, string, string][] = [
+      ['test', 'TEST_HELP', 'TEST_OPTIONS'], ['check', 'CHECK_HELP', 'CHECK_OPTIONS'], ['lint', 'LINT_HELP', 'LINT_OPTIONS'], ['diff', 'DIFF_HELP', 'DIFF_OPTIONS'],
+      ['audit', 'AUDIT_HELP', 'AUDIT_OPTIONS'], ['fetch', 'FETCH_HELP', 'FETCH_COMMAND_OPTIONS'], ['tester', 'TESTER_HELP', 'TESTER_OPTIONS'], ['conformance', 'CONFORMANCE_HELP', 'CONFORMANCE_OPTIONS'],
+    ];
+    for (const [command, helpName, tableName] of commands) {
+      const module = await import(`../src/cli/${command}-command.ts`) as Record<string, unknown>;
+      const help = module[helpName] as string;
+      const table = module[tableName] as Record<string, unknown>;
+      // an option line: two or more spaces, then --name (the usage line and the prose mention options too)
+      const listed = new Set([...help.matchAll(/^ {2,}--([a-z][a-z-]*)/gm)].map((match) => match[1]));
+      expect([...listed].sort(), `${command}: options listed in --help`).toEqual(Object.keys(table).sort());
+    }
+  });
   it('every command\'s --help prints usage with examples and exits 0', () => {
     for (const command of ['test', 'check', 'lint', 'diff', 'audit', 'fetch', 'tester', 'conformance']) {
       const r = robotstxt([command, '--help']);

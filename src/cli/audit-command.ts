@@ -69,7 +69,10 @@ Options:
   --until <time>        only requests before this time
   --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
   --output <file>       write the report there instead of standard output
+  --host <name>         with --robots-dir or --store: the host of requests whose line names none (no vhost
+                        field, no host key)
   --mode google|rfc     which rules apply (default google)
+  --max-bytes N         read at most N bytes of each robots file (default 512000, 0 = all)
 
 ${LOG_FORMATS_HELP}
 
@@ -83,7 +86,8 @@ Examples:
   zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq '.crawlers[0]'
   robotstxt audit --robots robots.txt --format html --output audit.html access.log`;
 
-const OPTIONS = {
+/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
+export const AUDIT_OPTIONS = {
   ...FETCH_OPTIONS,
   fetch: { type: 'boolean' },
   robots: { type: 'string' },
@@ -117,7 +121,7 @@ function timeOption(name: string, value: unknown): number | undefined {
 }
 
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(withVerifyValue(args), OPTIONS, 'audit');
+  const { values, positionals } = parseCommandArgs(withVerifyValue(args), AUDIT_OPTIONS, 'audit');
   const robotsFile = values.robots as string | undefined;
   const storeDir = values.store as string | undefined;
   if (values['robots-dir'] !== undefined && storeDir !== undefined) throw usageError('audit takes --robots-dir <dir> or --store <dir>, not both');

@@ -72,7 +72,8 @@ Examples:
   robotstxt check --robots robots.txt --agent Googlebot --log --format jsonl access.log
   robotstxt check --store ./robots --fetch --agent Googlebot --only allowed frontier.txt`;
 
-const OPTIONS = {
+/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
+export const CHECK_OPTIONS = {
   ...FETCH_OPTIONS,
   fetch: { type: 'boolean' },
   robots: { type: 'string' },
@@ -92,7 +93,7 @@ const OPTIONS = {
 } as const;
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'check');
+  const { values, positionals } = parseCommandArgs(args, CHECK_OPTIONS, 'check');
   const agents = agentsOption(values.agent, 'check');
   warnAboutAgents(agents, stderr);
   const robotsFile = values.robots as string | undefined;

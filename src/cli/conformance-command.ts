@@ -59,21 +59,24 @@ Examples:
   robotstxt conformance --batch-command 'robotstxt test --batch' --robots-dir ./robots --format html > report.html
   robotstxt conformance --module ./my-adapter.mjs --format json`;
 
+/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
+export const CONFORMANCE_OPTIONS = {
+  command: { type: 'string' },
+  'batch-command': { type: 'string' },
+  module: { type: 'string' },
+  suite: { type: 'string' },
+  'robots-dir': { type: 'string' },
+  'per-file': { type: 'string' },
+  files: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  jobs: { type: 'string' },
+  format: { type: 'string' },
+  name: { type: 'string' },
+} as const;
+
 /** Runs the command; returns the exit code (0 all agree, 1 some differ or failed). */
 export async function runConformance(args: string[], out: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    command: { type: 'string' },
-    'batch-command': { type: 'string' },
-    module: { type: 'string' },
-    suite: { type: 'string' },
-    'robots-dir': { type: 'string' },
-    'per-file': { type: 'string' },
-    files: { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    jobs: { type: 'string' },
-    format: { type: 'string' },
-    name: { type: 'string' },
-  }, 'conformance');
+  const { values, positionals } = parseCommandArgs(args, CONFORMANCE_OPTIONS, 'conformance');
   if (positionals.length > 0) throw usageError(`conformance takes no positional arguments, got '${positionals[0]}'`);
   const given = (['command', 'batch-command', 'module'] as const).filter((name) => values[name] !== undefined);
   if (given.length !== 1) throw usageError('conformance needs exactly one of --command, --batch-command and --module');

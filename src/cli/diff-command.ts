@@ -22,6 +22,8 @@ Options:
   --fail-on newly-disallowed|newly-allowed|any
                        exit 1 when the change newly disallows (or allows, or either) at least one request:
                        a CI job can gate a deploy on it
+  --mode google|rfc    google (default): the reference's verdicts; rfc: RFC 9309
+  --max-bytes N        read at most N bytes of each robots file (default 512000, 0 = all)
 
 ${LOG_FORMATS_HELP}
 
@@ -33,7 +35,8 @@ Examples:
   robotstxt diff old.txt new.txt --agent Bingbot --urls urls.txt --format json | jq .newlyDisallowed
   robotstxt diff live.txt candidate.txt --agent Googlebot --log access.log --fail-on newly-disallowed`;
 
-const OPTIONS = {
+/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
+export const DIFF_OPTIONS = {
   agent: { type: 'string', multiple: true },
   urls: { type: 'string' },
   log: { type: 'string', multiple: true },
@@ -46,7 +49,7 @@ const OPTIONS = {
 } as const;
 
 export async function runDiff(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'diff');
+  const { values, positionals } = parseCommandArgs(args, DIFF_OPTIONS, 'diff');
   if (positionals.length !== 2) throw usageError(`diff needs <old-robots> and <new-robots>, got ${positionals.length} file(s) (see robotstxt diff --help)`);
   const agents = agentsOption(values.agent, 'diff');
   warnAboutAgents(agents, stderr);

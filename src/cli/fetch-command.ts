@@ -53,7 +53,8 @@ Examples:
   robotstxt fetch --crawler-ranges --store ./robots
   cut -f2 frontier.tsv | robotstxt fetch --store ./robots --concurrency 200 --timeout-ms 5000 -`;
 
-const OPTIONS = {
+/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
+export const FETCH_COMMAND_OPTIONS = {
   ...FETCH_OPTIONS,
   urls: { type: 'string', multiple: true },
   log: { type: 'string', multiple: true },
@@ -75,7 +76,7 @@ interface BadInput {
 }
 
 export async function runFetch(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'fetch');
+  const { values, positionals } = parseCommandArgs(args, FETCH_COMMAND_OPTIONS, 'fetch');
   const mode = modeOption(values.mode);
   const maxBytes = maxBytesOption(values['max-bytes']);
   const format = values.format ?? 'text';

@@ -35,6 +35,9 @@ function readFile(path: string, limit: number): { body: Uint8Array; fileBytes: n
   return { body, fileBytes };
 }
 
+/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
+export const LINT_OPTIONS = { format: { type: 'string' }, mode: { type: 'string' } } as const;
+
 export const LINT_HELP = `Usage: robotstxt lint [--format text|json] [--mode google|rfc] (<robots-file> | -)
 
 Reports what is wrong or risky in a robots.txt, with line numbers and severity (error, warning, info):
@@ -58,7 +61,7 @@ Examples:
   robotstxt lint --format json robots.txt | jq '.findings[] | select(.severity == "error")'`;
 
 export async function runLint(args: string[], stdout: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { format: { type: 'string' }, mode: { type: 'string' } }, 'lint');
+  const { values, positionals } = parseCommandArgs(args, LINT_OPTIONS, 'lint');
   if (positionals.length !== 1) throw usageError(`lint needs exactly one <robots-file>, got ${positionals.length} (see robotstxt lint --help)`);
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);

@@ -6,6 +6,10 @@ import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { TestBatch } from '../node/test-batch.js';
 import { LineReader, CHUNK_BYTES, writeAll } from '../node/line-reader.js';
 
+/** The options of a single test, and those of test --batch (TEST_OPTIONS, what its --help must list: test/cli.test.ts). */
+const SINGLE_TEST_OPTIONS = { mode: { type: 'string' }, 'max-bytes': { type: 'string' } } as const;
+export const TEST_OPTIONS = { ...SINGLE_TEST_OPTIONS, batch: { type: 'boolean' }, 'robots-root': { type: 'string' } } as const;
+
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
        robotstxt test --batch [--robots-root <dir>] [--mode google|rfc] [--max-bytes N] [<cases.jsonl> | -]
 
@@ -46,7 +50,7 @@ Examples:
  * stdout, in order, a chunk of lines at a time. Returns the exit code (0 all answered, 2 some lines are errors).
  */
 export async function runTestBatch(args: string[], stdout: Writable, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { batch: { type: 'boolean' }, 'robots-root': { type: 'string' }, mode: { type: 'string' }, 'max-bytes': { type: 'string' } }, 'test');
+  const { values, positionals } = parseCommandArgs(args, TEST_OPTIONS, 'test');
   if (positionals.length > 1) throw usageError(`test --batch takes at most one <cases.jsonl> (or - for standard input), got ${positionals.length} arguments`);
   const input = positionals[0] ?? '-';
   const rootOption = values['robots-root'] as string | undefined;
@@ -72,7 +76,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
 
 /** Runs the command; returns the exit code. Writes to the given streams (tests pass their own). */
 export function runTest(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): number {
-  const { values, positionals } = parseCommandArgs(args, { mode: { type: 'string' }, 'max-bytes': { type: 'string' } }, 'test');
+  const { values, positionals } = parseCommandArgs(args, SINGLE_TEST_OPTIONS, 'test');
   if (positionals.length !== 3) throw usageError(`test needs exactly 3 arguments <robots-file> <user-agent> <url>, got ${positionals.length} (see robotstxt test --help)`);
   const [file, agent, url] = positionals;
   warnAboutAgents([agent], stderr);

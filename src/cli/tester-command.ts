@@ -24,7 +24,8 @@ Examples:
   robotstxt tester --port 0
   robotstxt tester --build ./public/robots-tester`;
 
-const OPTIONS = {
+/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
+export const TESTER_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   build: { type: 'string' },
@@ -58,7 +59,7 @@ export function testerFiles(): Map<string, string> {
 }
 
 export async function runTester(args: string[], out: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, OPTIONS, 'tester');
+  const { values, positionals } = parseCommandArgs(args, TESTER_OPTIONS, 'tester');
   if (positionals.length > 0) throw usageError(`tester takes no arguments, got '${positionals[0]}' (see robotstxt tester --help)`);
   const files = testerFiles();
   if (values.build !== undefined) {
