@@ -52,6 +52,22 @@ const port = fc.constantFrom('', '', '', ':', ':80', ':443', ':8080', ':0080', '
 const rest = fc.constantFrom('', '/private', '\\private', '?q=1', '#f', ';x', '/p\\q', ' ', '\r', '\t/private', '/a b', '  ', '\x00/x', '/%2F');
 const hostileUrl = fc.tuple(lead, scheme, separator, userinfo, host, port, rest).map((parts) => parts.join(''));
 
+describe('originOf (audit, fetch, the cache) picks the origin WHATWG picks, also when it reads only the authority', () => {
+  it('ID_HostileUrls: generated URLs, each asked twice (the second answer comes from the per-authority cache)', () => {
+    fc.assert(fc.property(hostileUrl, (line) => {
+      expect(originOf(line)?.origin ?? null, JSON.stringify(line)).toBe(whatwgOrigin(line));
+      expect(originOf(line)?.origin ?? null, JSON.stringify(line)).toBe(whatwgOrigin(line));
+    }), { numRuns: 20_000, seed: 19 });
+  });
+  it('ID_HostileUrls: random text after a plain authority, and around an http: prefix', () => {
+    const anyText = fc.string({ unit: fc.constantFrom('a', 'B', '.', '/', '\\', '@', ':', ';', '%', '2', 'f', '?', '#', '[', ']', ' ', '\t', '\r', '\n', '\x00', 'é', '-', '0', 'x'), maxLength: 24 });
+    fc.assert(fc.property(fc.constantFrom('http:', 'https:', 'HTTP://', 'http://', 'https://a.example', 'http://u@b.example:8080', 'https://[::1]', ''), anyText, (prefix, text) => {
+      const line = prefix + text;
+      expect(originOf(line)?.origin ?? null, JSON.stringify(line)).toBe(whatwgOrigin(line));
+    }), { numRuns: 30_000, seed: 29 });
+  });
+});
+
 describe('the many-host scan picks the host WHATWG picks', () => {
   it('ID_HostileUrls: generated URLs (user info with ; \\ @, backslashes, percent-encoded hosts, missing slashes, IDNA, ports, IPv6)', () => {
     fc.assert(fc.property(hostileUrl, (line) => {
