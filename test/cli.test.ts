@@ -17,8 +17,8 @@ writeFileSync(emptyFile, '');
 describe('start-up: a command loads only what it uses (the bundled bin, dist/src/bin/robotstxt.cjs)', () => {
   // every module a command loads is start-up time on every run; the heavy ones are loaded where they are used
   // (net is loaded for a piped standard input; the test's input is one)
-  const heavyBuiltins = ['zlib', 'worker_threads', 'crypto', 'dns/promises'];
-  it('check with one robots.txt: no npm package, no zlib, worker threads, crypto or network module', () => {
+  const heavyBuiltins = ['zlib', 'worker_threads', 'crypto', 'dns/promises', 'fs/promises'];
+  it('check with one robots.txt: no npm package, no zlib, worker threads, crypto, network module or fs/promises (which loads readline and watchers)', () => {
     const run = modulesLoadedBy(['check', '--robots', robotsFile, '--agent', 'Googlebot', '-'], 'https://e.com/private/x\n');
     expect(run.status).toBe(0);
     expect(run.packages).toEqual([]);

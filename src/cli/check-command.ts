@@ -6,7 +6,7 @@ import type { MissingPolicy } from '../node/hosts.js';
 import { maxThreads } from '../node/threads.js';
 import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from '../node/line-reader.js';
-import { runCheckPipeline, minCacheMbForThreads, type CheckPlan, type CheckOutcome } from '../node/check-pipeline.js';
+import { runCheckPipeline, minCacheMbForThreads, workerOverheadMb, type CheckPlan, type CheckOutcome } from '../node/check-pipeline.js';
 import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/robots-cache.js';
 
@@ -55,8 +55,8 @@ Options:
   --threads N             threads answering URLs (at most 4 per core): this one and N - 1 workers, started
                           only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
                           available cores with --robots, 1 with --robots-dir (there each thread answers
-                          its own share of the hosts with its own share of --cache-mb, after 48 MiB
-                          per worker, 56 with jsonl: --threads 2 needs --cache-mb 56, or 64 with jsonl).
+                          its own share of the hosts with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB
+                          per worker, ${workerOverheadMb('jsonl')} with jsonl: --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl).
                           Output order is kept.
 
 ${LOG_FORMATS_HELP}

@@ -58,9 +58,10 @@ export function hostsWindowBytes(cacheBytes: number, format: OutputFormat): numb
  * follows the window), more with jsonl; budgeted at 48 and 56 MiB, which keeps every such run within
  * --cache-mb + 100 MiB.
  */
-function workerOverheadBytes(format: OutputFormat): number {
-  return (format === 'jsonl' ? 56 : 48) << 20;
+export function workerOverheadMb(format: OutputFormat): number {
+  return format === 'jsonl' ? 56 : 48;
 }
+const workerOverheadBytes = (format: OutputFormat): number => workerOverheadMb(format) << 20;
 /** The smallest cache share a thread is given: below it, workers would spend their time reading files again. */
 const MIN_THREAD_SHARE_BYTES = 4 << 20;
 

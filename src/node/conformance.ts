@@ -136,13 +136,11 @@ export function casesFromRobotsDir(directory: string, options: { perFile: number
   return cases;
 }
 
-const decoder = new TextDecoder('latin1');
-
 /** Up to perFile cases from one file's rules (see casesFromRobotsDir). */
 function casesOfFile(name: string, body: Uint8Array, perFile: number): ConformanceCase[] {
   const robots = parseRobots(body, { maxBytes: 0 });
   const rules: { group: RobotsGroup; pattern: string }[] = [];
-  for (const group of robots.groups) for (const rule of group.rules) if (rule.value.length > 0 && rule.value.length < 2000) rules.push({ group, pattern: decoder.decode(rule.value) });
+  for (const group of robots.groups) for (const rule of group.rules) if (rule.value.length > 0 && rule.value.length < 2000) rules.push({ group, pattern: Buffer.from(rule.value).toString('latin1') }); // one char per byte (TextDecoder's latin1 is windows-1252)
   if (rules.length === 0) return [];
   const made: ConformanceCase[] = [];
   const wanted = Math.max(1, Math.ceil(perFile / 4));

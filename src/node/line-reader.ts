@@ -1,8 +1,7 @@
 // Streaming helpers: whole-line chunks read straight into buffers the caller owns, and writes that respect
 // backpressure.
 import { once } from 'node:events';
-import { open, type FileHandle } from 'node:fs/promises';
-import { read as readCallback, createReadStream, fstatSync } from 'node:fs';
+import { read as readCallback, open as openCallback, close as closeCallback, createReadStream, fstatSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Writable, Transform } from 'node:stream';
 import { CHAR_LF } from '../core/constants.js';
@@ -14,6 +13,9 @@ import { MAX_BATCH_BYTES } from './core-node.js';
 export const CHUNK_BYTES = 1 << 20;
 
 const readFd = promisify(readCallback);
+// the callback API, not node:fs/promises: that module loads readline, watchers and more at start-up
+const openFd = promisify(openCallback);
+const closeFd = promisify(closeCallback);
 
 /** Where bytes come from: a file descriptor read in place, or (gzip) decompressed chunks. */
 interface ByteSource {
@@ -28,7 +30,7 @@ const GZIP_MAGIC_0 = 0x1f;
 const GZIP_MAGIC_1 = 0x8b;
 
 /** Bytes of an fd, after some already read (the sniffed head). */
-function fdSource(fd: number, handle: FileHandle | null, head: Uint8Array): ByteSource {
+function fdSource(fd: number, owned: boolean, head: Uint8Array): ByteSource {
   let pending = head;
   return {
     rawBytes: head.length,
@@ -44,13 +46,13 @@ function fdSource(fd: number, handle: FileHandle | null, head: Uint8Array): Byte
       return bytesRead;
     },
     async close() {
-      await handle?.close();
+      if (owned) await closeFd(fd);
     },
   };
 }
 
 /** Decompressed bytes of a gzip fd (the head already read is fed first). */
-function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array, gunzip: Transform): ByteSource {
+function gzipSource(fd: number, owned: boolean, head: Uint8Array, gunzip: Transform): ByteSource {
   gunzip.write(head);
   const raw = createReadStream('', { fd, autoClose: false, highWaterMark: CHUNK_BYTES });
   raw.pipe(gunzip);
@@ -70,7 +72,7 @@ function gzipSource(fd: number, handle: FileHandle | null, head: Uint8Array, gun
       return count;
     },
     async close(): Promise<void> {
-      await handle?.close();
+      if (owned) await closeFd(fd);
     },
   };
   raw.on('data', (chunk: string | Buffer) => { source.rawBytes += chunk.length; });
@@ -108,11 +110,11 @@ export class LineReader {
   /** Opens a file, or standard input for undefined or `-`; a missing file fails with an error naming it. */
   static async open(path: string | undefined, what: string): Promise<LineReader> {
     let fd = 0;
-    let handle: FileHandle | null = null;
+    let owned = false; // a file opened here (closed by the reader), not standard input
     if (path !== undefined && path !== '-') {
       try {
-        handle = await open(path, 'r');
-        fd = handle.fd;
+        fd = await openFd(path, 'r');
+        owned = true;
       } catch (error) {
         throw fileError(path, what, error);
       }
@@ -126,7 +128,7 @@ export class LineReader {
         sniffed += bytesRead;
       }
     } catch (error) {
-      await handle?.close();
+      if (owned) await closeFd(fd);
       throw fileError(path ?? '-', what, error);
     }
     const start = head.slice(0, sniffed);
@@ -141,7 +143,7 @@ export class LineReader {
       }
     }
     // node:zlib is loaded only for gzip input
-    return new LineReader(gzip ? gzipSource(fd, handle, start, (await import('node:zlib')).createGunzip()) : fdSource(fd, handle, start), size, path ?? '-', what, gzip);
+    return new LineReader(gzip ? gzipSource(fd, owned, start, (await import('node:zlib')).createGunzip()) : fdSource(fd, owned, start), size, path ?? '-', what, gzip);
   }
 
   /**
