@@ -46,7 +46,8 @@ const PATH_DISALLOW: usize = 12; // i32, the same for disallow
 const PATH_LINE: usize = 16; // u32: the line's index in the chunk (its verdict's place)
 const PATH_ALLOW_RULE: usize = 20; // u32: the rule behind PATH_ALLOW (its index among the selected rules | DERIVED_RULE when its index.htm rule matched)
 const PATH_DISALLOW_RULE: usize = 24; // u32, the same for PATH_DISALLOW
-const PATH_SIZE: usize = 28;
+const PATH_KEY: usize = 32; // u64: the path's first 8 bytes (zero-padded) as a big-endian number (sortPaths)
+const PATH_SIZE: usize = 40;
 /** Marks a rule tag whose index.htm rule (not its own pattern) matched. */
 const DERIVED_RULE: u32 = 0x80000000;
 /** Readable bytes after each path and pattern (8-byte loads may read past the end). */
@@ -154,52 +155,87 @@ function compareBytes(a: usize, aLength: usize, b: usize, bLength: usize): i32 {
 }
 
 /**
- * Sorts the path records by path, so that the paths a pattern's literal prefix starts are one run: a stable
- * bottom-up merge sort of their addresses (u32), O(n log n) comparisons, then the records moved once.
- * Scratch: count x (8 + PATH_SIZE) bytes.
+ * Whether path record a sorts before b: their first 8 bytes as one big-endian number (PATH_KEY: a shorter
+ * path is padded with zero bytes, which orders it before the longer paths it starts, as bytes do), then the
+ * bytes. Charged one unit, plus compareBytes's charge on a tie.
+ */
+@inline function pathBefore(a: usize, b: usize): bool {
+  const keyA = load<u64>(a + PATH_KEY);
+  const keyB = load<u64>(b + PATH_KEY);
+  work += 1;
+  if (keyA != keyB) return keyA < keyB;
+  const lengthA = pathLengthOf(a);
+  const lengthB = pathLengthOf(b);
+  // equal keys of two paths of 8 bytes or more: their first 8 bytes are equal
+  const skip: usize = lengthA >= 8 && lengthB >= 8 ? 8 : 0;
+  return compareBytes(pathStart(a) + skip, lengthA - skip, pathStart(b) + skip, lengthB - skip) < 0;
+}
+
+/** Paths sorted by insertion (fewer, cheaper steps than merging at this size). */
+const INSERTION_SORT_MAX: u32 = 48;
+
+/**
+ * Sorts the path records by path, so that the paths a pattern's literal prefix starts are one run: their
+ * addresses (u32) by insertion up to INSERTION_SORT_MAX paths (O(n^2) steps, n small), else by a stable
+ * bottom-up merge sort (O(n log n) comparisons), then the records moved once. Scratch: count x (8 +
+ * PATH_SIZE) bytes.
  */
 function sortPaths(pathsPtr: usize, count: u32, scratch: usize): void {
   let from = scratch;
   let to = scratch + <usize>count * 4;
   for (let k: u32 = 0; k < count; k++) store<u32>(from + <usize>k * 4, <u32>(pathsPtr + <usize>k * PATH_SIZE));
-  for (let width: u32 = 1; width < count; width <<= 1) {
-    for (let left: u32 = 0; left < count; left += width << 1) {
-      const middle = min(left + width, count);
-      const right = min(left + (width << 1), count);
-      let i = left;
-      let j = middle;
-      let k = left;
-      // runs already in order (input sorted by host is often sorted by path too): one comparison, one copy
-      if (middle < right) {
-        const last = <usize>load<u32>(from + <usize>(middle - 1) * 4);
-        const next = <usize>load<u32>(from + <usize>middle * 4);
-        if (compareBytes(pathStart(next), pathLengthOf(next), pathStart(last), pathLengthOf(last)) >= 0) {
+  if (count <= INSERTION_SORT_MAX) {
+    for (let k: u32 = 1; k < count; k++) {
+      const moving = <usize>load<u32>(from + <usize>k * 4);
+      let at = k;
+      while (at > 0) {
+        const before = <usize>load<u32>(from + <usize>(at - 1) * 4);
+        if (!pathBefore(moving, before)) break;
+        store<u32>(from + <usize>at * 4, <u32>before);
+        at--;
+      }
+      store<u32>(from + <usize>at * 4, <u32>moving);
+    }
+  } else {
+    for (let width: u32 = 1; width < count; width <<= 1) {
+      for (let left: u32 = 0; left < count; left += width << 1) {
+        const middle = min(left + width, count);
+        const right = min(left + (width << 1), count);
+        let i = left;
+        let j = middle;
+        let k = left;
+        // runs already in order (input sorted by host is often sorted by path too): one comparison, one copy
+        if (middle < right && !pathBefore(<usize>load<u32>(from + <usize>middle * 4), <usize>load<u32>(from + <usize>(middle - 1) * 4))) {
           memory.copy(to + <usize>left * 4, from + <usize>left * 4, <usize>(right - left) * 4);
           continue;
         }
-      }
-      while (i < middle && j < right) {
-        const a = <usize>load<u32>(from + <usize>i * 4);
-        const b = <usize>load<u32>(from + <usize>j * 4);
-        if (compareBytes(pathStart(b), pathLengthOf(b), pathStart(a), pathLengthOf(a)) < 0) {
-          store<u32>(to + <usize>k * 4, <u32>b);
-          j++;
-        } else {
-          store<u32>(to + <usize>k * 4, <u32>a);
-          i++;
+        while (i < middle && j < right) {
+          const a = <usize>load<u32>(from + <usize>i * 4);
+          const b = <usize>load<u32>(from + <usize>j * 4);
+          if (pathBefore(b, a)) {
+            store<u32>(to + <usize>k * 4, <u32>b);
+            j++;
+          } else {
+            store<u32>(to + <usize>k * 4, <u32>a);
+            i++;
+          }
+          k++;
         }
-        k++;
+        if (i < middle) memory.copy(to + <usize>k * 4, from + <usize>i * 4, <usize>(middle - i) * 4);
+        else if (j < right) memory.copy(to + <usize>k * 4, from + <usize>j * 4, <usize>(right - j) * 4);
       }
-      if (i < middle) memory.copy(to + <usize>k * 4, from + <usize>i * 4, <usize>(middle - i) * 4);
-      else if (j < right) memory.copy(to + <usize>k * 4, from + <usize>j * 4, <usize>(right - j) * 4);
+      const swap = from;
+      from = to;
+      to = swap;
     }
-    const swap = from;
-    from = to;
-    to = swap;
   }
-  // the records in sorted order after the address lists, then back in place
+  // the records in sorted order after the address lists, then back in place (a word at a time)
   const sorted = scratch + <usize>count * 8;
-  for (let k: u32 = 0; k < count; k++) memory.copy(sorted + <usize>k * PATH_SIZE, <usize>load<u32>(from + <usize>k * 4), PATH_SIZE);
+  for (let k: u32 = 0; k < count; k++) {
+    const record = <usize>load<u32>(from + <usize>k * 4);
+    const into = sorted + <usize>k * PATH_SIZE;
+    for (let w: usize = 0; w < PATH_SIZE; w += 8) store<u64>(into + w, load<u64>(record + w));
+  }
   memory.copy(pathsPtr, sorted, <usize>count * PATH_SIZE);
 }
 
@@ -229,15 +265,7 @@ function matchPattern(kind: i32, rule: u32, pattern: usize, length: usize, paths
   const firstStar = nextStar(pattern, 0, key);
   work += 1 + <u64>(key >> 3);
   const priority = <i32>length;
-  // the paths whose second byte is the pattern's (every path starts with '/'), when its prefix has two bytes
-  let low: u32 = 0;
-  let high = pathCount;
-  if (firstStar >= 2 && <i32>load<u8>(pattern) == CHAR_SLASH) {
-    const range = load<u32>(secondByteRanges + <usize>load<u8>(pattern + 1) * 4);
-    low = range & 0xffff;
-    high = range >>> 16;
-  }
-  for (let i = firstPathFrom(pathsPtr, low, high, pattern, firstStar); i < high; i++) {
+  for (let i = firstPathFrom(pathsPtr, 0, pathCount, pattern, firstStar); i < pathCount; i++) {
     const record = pathsPtr + <usize>i * PATH_SIZE;
     if (!startsWith(record, pattern, firstStar)) break;
     if (firstStar == key) {
@@ -253,29 +281,38 @@ function matchPattern(kind: i32, rule: u32, pattern: usize, length: usize, paths
   return work <= workLimit;
 }
 
-/**
- * Per byte value b, the run of sorted paths whose second byte is b (every path starts with '/'): u32 per
- * value, low | high << 16 (empty: 0). Direct answers take at most MAX_DIRECT_PATHS paths, so both fit.
- */
-let secondByteRanges: usize = 0;
+/** The second bytes of the paths (every path starts with '/'): a 256-bit set. */
+let secondBytes: usize = 0;
 /** Sorted paths that are just "/" (they come first). */
 let rootPaths: u32 = 0;
-/** The most paths one direct answer takes (the ranges above hold 16-bit indexes); more: compile. */
+/** The most paths one direct answer takes; more: compile. */
 const MAX_DIRECT_PATHS: u32 = 0xffff;
 
 /**
- * Filters of the paths' first 4 and first 8 bytes: bit hash(those bytes) is set for each path at least that
- * long (PREFIX_FILTER_BITS bits each, at prefixFilters and prefixFilters + PREFIX_FILTER_BITS / 8). A rule
- * whose pattern starts with 4 (or 8) bytes whose bit is clear matches no path.
+ * Filters of the paths' first 4, 8 and 16 bytes: bit hash(those bytes) is set for each path at least that
+ * long (filterBytes each, at prefixFilters + 0, 1 and 2 x filterBytes). A rule whose pattern starts with 4
+ * (8, 16) bytes whose bit is clear matches no path. The 16-byte filter is the one that tells the rules of a
+ * large file apart: its paths share their first directory with the host's URLs ("/wp-admin/..."), and the
+ * rest of them only from the 9th byte on. Each filter has 128 bits per path (a rule passes one by chance
+ * about once in 128), from 512 to MAX_FILTER_BITS: a call with one path clears 200 bytes, not kilobytes.
  */
 let prefixFilters: usize = 0;
-const PREFIX_FILTER_BITS: u32 = 8192;
-/** Sorted paths shorter than 4 and than 8 bytes. */
+const MAX_FILTER_BITS: u32 = 8192;
+let filterBytes: usize = 0;
+/** 64 - log2(bits per filter): a hash's top bits pick its bit. */
+let filterShift: u64 = 0;
+/** Sorted paths shorter than 4, 8 and 16 bytes. */
 let shorterThan4: u32 = 0;
 let shorterThan8: u32 = 0;
+let shorterThan16: u32 = 0;
 
 @inline function prefixBit(word: u64): u32 {
-  return <u32>((word * 0x9e3779b97f4a7c15) >>> 51); // the top 13 bits: 0 to PREFIX_FILTER_BITS - 1
+  return <u32>((word * 0x9e3779b97f4a7c15) >>> filterShift);
+}
+
+/** The filter bit of 16 bytes (two words). */
+@inline function prefixBit16(first: u64, second: u64): u32 {
+  return prefixBit(first ^ (second * 0xff51afd7ed558ccd));
 }
 
 @inline function setBit(filter: usize, bit: u32): void {
@@ -286,35 +323,38 @@ let shorterThan8: u32 = 0;
   return (<u32>load<u8>(filter + <usize>(bit >>> 3)) & (<u32>1 << (bit & 7))) != 0;
 }
 
-/** Fills secondByteRanges (256 words at table), the prefix filters after it, and the path counts above, for sorted paths. */
-function indexSecondBytes(pathsPtr: usize, pathCount: u32, table: usize): void {
-  memory.fill(table, 0, 256 * 4 + 2 * PREFIX_FILTER_BITS / 8);
-  secondByteRanges = table;
-  prefixFilters = table + 256 * 4;
+/** Bytes the second-byte set and the prefix filters take at most (see indexPaths). */
+const PATH_INDEX_BYTES: usize = 32 + 3 * <usize>(MAX_FILTER_BITS / 8);
+
+/** Fills the second-byte set (at table), the prefix filters after it, and the path counts above, for sorted paths. */
+function indexPaths(pathsPtr: usize, pathCount: u32, table: usize): void {
+  let bits: u32 = 512;
+  while (bits < MAX_FILTER_BITS && bits < pathCount * 128) bits <<= 1;
+  filterBytes = <usize>(bits >> 3);
+  filterShift = 64 - <u64>ctz(bits);
+  memory.fill(table, 0, 32 + 3 * filterBytes);
+  secondBytes = table;
+  prefixFilters = table + 32;
   shorterThan4 = 0;
   shorterThan8 = 0;
+  shorterThan16 = 0;
+  rootPaths = 0;
   for (let k: u32 = 0; k < pathCount; k++) {
     const record = pathsPtr + <usize>k * PATH_SIZE;
     const length = pathLengthOf(record);
+    const start = pathStart(record);
+    if (length < 2) rootPaths++;
+    else setBit(secondBytes, <u32>load<u8>(start + 1));
+    if (length < 16) shorterThan16++;
     if (length < 8) shorterThan8++;
     if (length < 4) {
       shorterThan4++;
       continue;
     }
-    const word = load<u64>(pathStart(record));
+    const word = load<u64>(start);
     setBit(prefixFilters, prefixBit(word & 0xffffffff));
-    if (length >= 8) setBit(prefixFilters + PREFIX_FILTER_BITS / 8, prefixBit(word));
-  }
-  rootPaths = 0;
-  let i: u32 = 0;
-  while (i < pathCount && pathLengthOf(pathsPtr + <usize>i * PATH_SIZE) < 2) i++;
-  rootPaths = i;
-  while (i < pathCount) {
-    const b = <usize>load<u8>(pathStart(pathsPtr + <usize>i * PATH_SIZE) + 1);
-    let j = i + 1;
-    while (j < pathCount && <usize>load<u8>(pathStart(pathsPtr + <usize>j * PATH_SIZE) + 1) == b) j++;
-    store<u32>(table + b * 4, i | (j << 16));
-    i = j;
+    if (length >= 8) setBit(prefixFilters + filterBytes, prefixBit(word));
+    if (length >= 16) setBit(prefixFilters + 2 * filterBytes, prefixBit16(word, load<u64>(start + 8)));
   }
 }
 
@@ -328,8 +368,8 @@ function indexSecondBytes(pathsPtr: usize, pathCount: u32, table: usize): void {
  * bytes normalisation keeps as they are (no '%', '*' or byte >= 0x80; a '$' counts only when it is not the
  * value's last byte: the value is longer than n) matches only paths that start with them, and so does its
  * index.htm rule ("<dir>/$") when "<dir>/" is at least as long; a shorter one matches only a path that
- * short, so allow rules are filtered only when no path is shorter than n. Checked: n = 8, then 4, against
- * the prefix filters, then "/x" against the second-byte ranges.
+ * short, so allow rules are filtered only when no path is shorter than n. Checked: n = 16, then 8, then 4, against
+ * the prefix filters, then "/x" against the set of second bytes.
  */
 @inline function cannotMatch(input: usize, kind: i32): bool {
   const valueLength = <usize>load<u32>(input + RULE_INPUT_VALUE_LEN);
@@ -340,7 +380,11 @@ function indexSecondBytes(pathsPtr: usize, pathCount: u32, table: usize): void {
   if (valueLength > 8) {
     const word = load<u64>(value);
     const changed = changedBytes(word);
-    if (changed == 0 && (!allow || shorterThan8 == 0)) return !hasBit(prefixFilters + PREFIX_FILTER_BITS / 8, prefixBit(word));
+    if (valueLength > 16 && changed == 0 && (!allow || shorterThan16 == 0)) {
+      const second = load<u64>(value + 8);
+      if (changedBytes(second) == 0) return !hasBit(prefixFilters + 2 * filterBytes, prefixBit16(word, second));
+    }
+    if (changed == 0 && (!allow || shorterThan8 == 0)) return !hasBit(prefixFilters + filterBytes, prefixBit(word));
     if ((changed & 0xffffffff) == 0 && (!allow || shorterThan4 == 0)) return !hasBit(prefixFilters, prefixBit(word & 0xffffffff));
   } else if (valueLength > 4) {
     const word = <u64>load<u32>(value);
@@ -349,7 +393,7 @@ function indexSecondBytes(pathsPtr: usize, pathCount: u32, table: usize): void {
   const second = <i32>load<u8>(value + 1);
   if (second == CHAR_PERCENT || second == CHAR_ASTERISK || second >= 0x80 || (second == CHAR_DOLLAR && valueLength == 2)) return false;
   if (allow && rootPaths > 0) return false;
-  return load<u32>(secondByteRanges + <usize>second * 4) == 0;
+  return !hasBit(secondBytes, <u32>second);
 }
 
 /**
@@ -364,10 +408,10 @@ function matchRulesAgainstPaths(bodyPtr: usize, bodyLen: usize, agentsPtr: usize
   const rules = selectedRules;
   // a value is at most one line (MAX_LINE_BYTES in google mode): its pattern at most 3x, then the derived rule
   const table = alignUp(rules + <usize>ruleCount * RULE_INPUT_SIZE, 16);
-  const pattern = table + 256 * 4 + 2 * PREFIX_FILTER_BITS / 8;
+  const pattern = table + PATH_INDEX_BYTES;
   const derived = pattern + 3 * <usize>MAX_LINE_BYTES + SLACK;
   ensureCapacity(derived + 3 * <usize>MAX_LINE_BYTES + 2 * SLACK);
-  indexSecondBytes(pathsPtr, pathCount, table);
+  indexPaths(pathsPtr, pathCount, table);
   for (let r: u32 = 0; r < ruleCount; r++) {
     const input = rules + <usize>r * RULE_INPUT_SIZE;
     const kind = load<i32>(input + RULE_INPUT_KIND);
@@ -404,6 +448,7 @@ function addPath(record: usize, line: u32, urlPtr: usize, urlEnd: usize, dst: us
   store<u32>(record + PATH_LINE, line);
   store<u32>(record + PATH_ALLOW_RULE, 0);
   store<u32>(record + PATH_DISALLOW_RULE, 0);
+  store<u64>(record + PATH_KEY, bswap<u64>(load<u64>(dst)));
   return alignUp(dst + length + SLACK, 8);
 }
 

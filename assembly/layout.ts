@@ -55,7 +55,12 @@ export const NO_NODE: u32 = 0;
 export function ensureCapacity(endAddress: usize): void {
   const neededPages = <i32>((endAddress + 0xffff) >>> 16);
   const havePages = memory.size();
-  if (neededPages > havePages && memory.grow(neededPages - havePages) < 0) unreachable();
+  if (neededPages <= havePages) return;
+  // grown by an eighth at least (1 MiB at least): every growth is a call into the engine that also counts
+  // as new external memory for the host's collector (a collection each few growths), while pages grown and
+  // not yet written cost no memory; past the engine's limit, exactly what is needed
+  const step = max(neededPages - havePages, max(havePages >> 3, 16));
+  if (memory.grow(step) < 0 && memory.grow(neededPages - havePages) < 0) unreachable();
 }
 
 /** The key of a pattern: its length without a final '$' (a '$' at the end anchors it; anywhere else it is a byte). */

@@ -106,6 +106,17 @@ describe('sources', () => {
     const disallow = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir), missing: 'disallow' });
     expect([...await disallow.checkUrls(['http://none.com/', 'http://a.com/x'])]).toEqual([2, 1]);
   });
+  it('a directory\'s files are read whole into one reused buffer: a large file (past its first size), then a small one (none of the large one\'s bytes after it), then a file cut at maxBytes', async () => {
+    const dir = tempDir();
+    // 300 KB: the deciding rule is the last line
+    writeFileSync(join(dir, 'big.test.txt'), 'User-agent: *\n' + 'Disallow: /filler/x\n'.repeat(15_000) + 'Disallow: /last\n');
+    writeFileSync(join(dir, 'small.test.txt'), 'User-agent: *\nDisallow: /s\n');
+    writeFileSync(join(dir, 'cut.test.txt'), 'User-agent: *\nDisallow: /a\n' + '#'.repeat(1000) + '\nDisallow: /b\n');
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir, { maxBytes: 0 }) });
+    expect([...await matcher.checkUrls(['http://big.test/last', 'http://big.test/other', 'http://small.test/s', 'http://small.test/last', 'http://small.test/filler/x'])]).toEqual([2, 1, 2, 1, 1]);
+    const cut = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir, { maxBytes: 500 }), maxBytes: 500 });
+    expect([...await cut.checkUrls(['http://big.test/filler/x', 'http://big.test/last', 'http://cut.test/a', 'http://cut.test/b', 'http://small.test/s'])]).toEqual([2, 1, 2, 1, 2]);
+  });
   it('a file that exists but cannot be read is an error naming it', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'a.com.txt')); // a directory where a file should be
@@ -361,6 +372,23 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
     expect([...await matcher.checkUrls(urls)]).toEqual(expected);
     // the single-URL direct answer gives way the same way
     for (const [i, url] of urls.entries()) expect(parseRobots(hostile).matcher('bot').isAllowed(url), url).toBe(expected[i] === 1);
+  });
+  it('long paths and rules that share their first 8 or 16 bytes (the prefix filters, the sort by 8-byte keys, insertion and merge sorts) equal the model (200 runs)', async () => {
+    // pieces that make paths and rules longer than 16 bytes, alike in their first 8 or 16 (and a NUL escape,
+    // '%', '*', '$' and non-ASCII bytes where the filters must not judge)
+    const piece = fc.constantFrom('/wp-admin/', 'abcdefgh', 'abcdefgi', 'x', '-', '%2F', '%00', '%7e', 'é', '*', 'index.html', '?a=1');
+    const value = fc.array(piece, { minLength: 1, maxLength: 5 }).map((parts) => '/wp-admin/' + parts.join(''));
+    const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), value, fc.boolean()), { minLength: 1, maxLength: 16 });
+    const body = rules.map((list) => `User-agent: bot\n${list.map(([kind, v, anchored]) => `${kind}: ${v}${anchored ? '$' : ''}`).join('\n')}\n`);
+    const path = fc.oneof(value, fc.constantFrom('/', '/wp', '/wp-admin', '/wp-admin/abcdefgh'));
+    // up to 64 lines: a host stays raw, its paths sorted by insertion (48 or fewer) or merging (more)
+    await fc.assert(fc.asyncProperty(body, fc.array(path, { minLength: 1, maxLength: 64 }), async (robots, paths) => {
+      const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['h.test', robots]])) });
+      const urls = paths.map((p) => `http://h.test${p}`);
+      const verdicts = await matcher.checkUrls(urls);
+      expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 0]);
+      urls.forEach((url, i) => expect(verdicts[i], `url=${url} body=${JSON.stringify(robots)}`).toBe(modelVerdict(robots, ['bot'], encode(url)).allowed ? 1 : 2));
+    }), { numRuns: 200 });
   });
   it('random hosts, few lines each (raw) or many (compiled), equal the model (300 runs)', async () => {
     const star = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$', '%2F', 'é', 'index.html'), { minLength: 1, maxLength: 6 }).map((p) => '/' + p.join(''));

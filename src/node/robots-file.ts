@@ -92,13 +92,16 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
     throw fileError(path, what, error);
   }
   try {
+    // a new buffer is sized by the file's size (up to the limit); a reused one is read into as it is, and
+    // the file read until a read gives nothing (a read that returns 0 costs less than asking for the size)
     let size = 0;
-    // the file's size sizes the buffer (up to the limit); reading a directory fails below (EISDIR)
-    try {
-      const stat = fstatSync(fd);
-      size = stat.isFile() ? stat.size : 0;
-    } catch (error) {
-      throw fileError(path, what, error);
+    if (into === null) {
+      try {
+        const stat = fstatSync(fd);
+        size = stat.isFile() ? stat.size : 0;
+      } catch (error) {
+        throw fileError(path, what, error);
+      }
     }
     // a regular file: its size (up to the limit); anything else (a pipe, /dev/zero): read until the limit
     const first = size > 0 ? Math.min(size + 1, limit) : Math.min(CHUNK, limit);
@@ -110,13 +113,14 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
       let read: number;
       const wanted = Math.min(buffer.length, limit) - length;
       try {
+        // (reading a directory fails here: EISDIR)
         read = readSync(fd, buffer, length, wanted, null);
       } catch (error) {
         throw fileError(path, what, error);
       }
       if (read === 0) break;
       length += read;
-      // a regular file that gave less than asked for has ended (no second read to learn it: one system call per file saved)
+      // a regular file of known size that gave less than asked for has ended (no second read to learn it)
       if (size > 0 && read < wanted) break;
     }
     return buffer.subarray(0, length);
