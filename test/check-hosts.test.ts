@@ -96,6 +96,11 @@ describe('check --robots-dir with threads', () => {
     const enough = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--cache-mb', '56', '--stats', input]);
     expect(enough.status).toBe(0);
     expect(enough.stderr).toMatch(/, threads 2, peak memory [\d.]+ MiB \(2 of 2 chunks split by host in workers\); .* cached in [\d.]+ of 56 MiB, windows of up to 2 MiB\n$/);
+    // jsonl with workers: windows of 1 MiB (each window's jsonl is held by this thread, the worker and the merge)
+    const jsonlEnough = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--stats', input]);
+    expect(jsonlEnough.status).toBe(0);
+    expect(jsonlEnough.stderr).toMatch(/, threads 2, peak memory [\d.]+ MiB \(\d+ of \d+ chunks split by host in workers\); .* cached in [\d.]+ of 64 MiB, windows of up to 1 MiB\n$/);
+    expect(jsonlEnough.stdout).toBe(robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--format', 'jsonl', input]).stdout);
   });
   it('a small input never starts workers, whatever --threads says', () => {
     const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--stats'], urls.slice(0, 1000).join('\n') + '\n');

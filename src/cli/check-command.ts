@@ -36,7 +36,8 @@ Options:
   --cache-mb N            memory for compiled robots files with --robots-dir, all threads together,
                           and for the input being answered (default 64, at most 3072; least recently
                           used hosts are dropped and read again when met again). Input is answered in
-                          windows of 1/8 of the cache (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB),
+                          windows of 1/8 of the cache (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB,
+                          1 MiB at least for jsonl with workers),
                           its lines grouped by host: a host with up to 64 lines is answered straight
                           from its file, one with more is compiled once. For input in random order over far more hosts
                           than fit, sort it by host first (e.g. sort -t/ -k3,3).

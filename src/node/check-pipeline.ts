@@ -44,10 +44,20 @@ export const HOSTS_WORKERS_AFTER_BYTES = 2 << 20;
 export const HOSTS_MIN_WINDOW_BYTES = 2 << 20;
 export const HOSTS_MAX_WINDOW_BYTES = 16 << 20;
 
-/** The window for a cache of cacheBytes and an output format (see HOSTS_MIN_WINDOW_BYTES). */
-export function hostsWindowBytes(cacheBytes: number, format: OutputFormat): number {
+/**
+ * jsonl windows with worker threads may be this small: two windows are in flight, each with its lines' jsonl
+ * output held three times (this thread's shard, the worker's reply, the merge: about 4 bytes per input byte
+ * each), which with 2 MiB windows took the run to 155-168 MiB on the heavy-tailed crawl (--cache-mb 64,
+ * bound 164); 1 MiB windows 126-132 MiB at the same speed. Text output is merged from verdicts (one copy):
+ * its windows stay at 2 MiB at least, as smaller ones read evicted files again in random order.
+ */
+export const HOSTS_MIN_JSONL_THREADS_WINDOW_BYTES = 1 << 20;
+
+/** The window for one thread's cache share of cacheBytes, an output format, and the number of threads (see HOSTS_MIN_WINDOW_BYTES). */
+export function hostsWindowBytes(cacheBytes: number, format: OutputFormat, threads = 1): number {
   const share = format === 'jsonl' ? 32 : 8;
-  return Math.max(HOSTS_MIN_WINDOW_BYTES, Math.min(HOSTS_MAX_WINDOW_BYTES, Math.floor(cacheBytes / share / 65536) * 65536));
+  const least = format === 'jsonl' && threads > 1 ? HOSTS_MIN_JSONL_THREADS_WINDOW_BYTES : HOSTS_MIN_WINDOW_BYTES;
+  return Math.max(least, Math.min(HOSTS_MAX_WINDOW_BYTES, Math.floor(cacheBytes / share / 65536) * 65536));
 }
 /**
  * Memory a worker thread takes besides its cache share, paid from --cache-mb: its isolate and modules, its
@@ -170,7 +180,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
   // is paid from it and the rest is shared evenly by the threads; the window follows one thread's share
   // (every window in flight is held as input, shards and output at once)
   const cacheShare = spec === null ? 0 : workerCount < 1 ? spec.cacheBytes : hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
-  const windowBytes = spec !== null ? hostsWindowBytes(cacheShare, plan.format) : CHUNK_BYTES;
+  const windowBytes = spec !== null ? hostsWindowBytes(cacheShare, plan.format, plan.threads) : CHUNK_BYTES;
 
   const startWorkers = async (): Promise<void> => {
     if (workerCount < 1 || pools.robots !== null || pools.shards !== null) return;
