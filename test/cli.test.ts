@@ -135,6 +135,14 @@ describe('robotstxt test (robots_main contract)', () => {
       expect([...listed].sort(), `${command}: options listed in --help`).toEqual(Object.keys(table).sort());
     }
   });
+  it('the fetch options of check and audit --help start with an option line (no lines of the --store they leave out)', () => {
+    for (const command of ['check', 'audit']) {
+      const lines = robotstxt([command, '--help']).stdout.split('\n');
+      const header = lines.findIndex((line) => line.startsWith('Fetch options (with --fetch'));
+      expect(lines[header + 1], command).toMatch(/^ {2}--timeout-ms N {10}deadline of one robots\.txt fetch/);
+      expect(lines.filter((line) => line.includes('the body as served')), command).toEqual([]);
+    }
+  });
   it('every command\'s --help prints usage with examples and exits 0', () => {
     for (const command of ['test', 'check', 'lint', 'diff', 'audit', 'fetch', 'tester', 'conformance']) {
       const r = robotstxt([command, '--help']);

@@ -12,10 +12,35 @@ import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISA
 import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
-import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
+import { optionsHelp, type OptionTable } from './options.js';
+import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../core/robots.js';
 import { LineReader, CHUNK_BYTES, chunkLines } from '../node/line-reader.js';
 import { fileWriteError } from '../node/robots-file.js';
+
+/** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
+const AUDIT_OWN_OPTIONS = {
+  robots: { type: 'string', value: '<file>', help: 'the site\'s robots.txt' },
+  'robots-dir': { type: 'string', value: '<dir>', help: 'per request, <dir>/<host>.txt for the vhost field\'s host, or --host (a host with\na .json record of robotstxt fetch but no .txt: allow all or disallow all)' },
+  store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
+  fetch: { type: 'boolean', help: 'with --store: first fetch the robots.txt of every host of the logs that the store\nlacks or has stale (the logs are read twice: files, not standard input)' },
+  format: { type: 'string', value: 'table|json|html', help: 'table (default), one JSON object, or a self-contained HTML report with charts' },
+  verify: { type: 'string', value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
+  'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', help: 'vendors\' IP range files (the published names, such as gptbot.json, or the\nids robotstxt fetch --crawler-ranges stores: google-common-crawlers.json) (repeatable)' },
+  'client-ip': { type: 'string', value: 'remote|forwarded', help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
+  top: { type: 'string', value: 'N', help: 'the N crawlers with the most disallowed requests (default 20; 0: all); the rest\nsummed on one line' },
+  by: { type: 'string', value: 'host', help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
+  since: { type: 'string', value: '<time>', help: 'only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a\nzone, or seconds since 1970 (a time without a zone is UTC)' },
+  until: { type: 'string', value: '<time>', help: 'only requests before this time' },
+  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable)' },
+  output: { type: 'string', value: '<file>', help: 'write the report there instead of standard output' },
+  host: { type: 'string', value: '<name>', help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
+  mode: { type: 'string', value: 'google|rfc', help: 'which rules apply (default google)' },
+  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of each robots file (default 512000, 0 = all)' },
+} as const satisfies OptionTable;
+
+/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
+export const AUDIT_OPTIONS = { ...FETCH_OPTIONS, ...AUDIT_OWN_OPTIONS } as const satisfies OptionTable;
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
                        [--verify [ranges|dns]] [--crawler-ranges <file|dir>]... [--client-ip remote|forwarded]
@@ -47,37 +72,12 @@ line, or DNS that did not answer). Ranges: robotstxt fetch --crawler-ranges --st
 <dir> here), or the vendors' JSON files given with --crawler-ranges.
 
 Options:
-  --robots <file>       the site's robots.txt
-  --robots-dir <dir>    per request, <dir>/<host>.txt for the vhost field's host, or --host (a host with
-                        a .json record of robotstxt fetch but no .txt: allow all or disallow all)
-  --store <dir>         a store filled by robotstxt fetch (the same files as --robots-dir)
-  --fetch               with --store: first fetch the robots.txt of every host of the logs that the store
-                        lacks or has stale (the logs are read twice: files, not standard input)
-  --format table|json|html   table (default), one JSON object, or a self-contained HTML report with charts
-  --verify [ranges|dns] verify crawlers' claims by the vendors' IP ranges (ranges, the default), or by
-                        ranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)
-  --crawler-ranges <file|dir>  vendors' IP range files (the published names, such as gptbot.json, or the
-                        ids robotstxt fetch --crawler-ranges stores: google-common-crawlers.json) (repeatable)
-  --client-ip remote|forwarded  the address to verify: the line's client field (default), or the last
-                        address of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront's
-                        field, or a quoted field after the User-Agent)
-  --top N               the N crawlers with the most disallowed requests (default 20; 0: all); the rest
-                        summed on one line
-  --by host             with --robots-dir or --store: a row per host and crawler (the host column)
-  --since <time>        only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a
-                        zone, or seconds since 1970 (a time without a zone is UTC)
-  --until <time>        only requests before this time
-  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
-  --output <file>       write the report there instead of standard output
-  --host <name>         with --robots-dir or --store: the host of requests whose line names none (no vhost
-                        field, no host key)
-  --mode google|rfc     which rules apply (default google)
-  --max-bytes N         read at most N bytes of each robots file (default 512000, 0 = all)
+${optionsHelp(AUDIT_OWN_OPTIONS, 24)}
 
 ${LOG_FORMATS_HELP}
 
 Fetch options (with --fetch; --now also judges stored records without it):
-${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') && !line.startsWith('                          records')).join('\n')}
+${fetchOptionsHelp(true)}
 
 Examples:
   robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz
@@ -86,26 +86,6 @@ Examples:
   zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq '.crawlers[0]'
   robotstxt audit --robots robots.txt --format html --output audit.html access.log`;
 
-/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
-export const AUDIT_OPTIONS = {
-  ...FETCH_OPTIONS,
-  fetch: { type: 'boolean' },
-  robots: { type: 'string' },
-  'robots-dir': { type: 'string' },
-  host: { type: 'string' },
-  format: { type: 'string' },
-  output: { type: 'string' },
-  mode: { type: 'string' },
-  'max-bytes': { type: 'string' },
-  top: { type: 'string' },
-  since: { type: 'string' },
-  until: { type: 'string' },
-  'log-field': { type: 'string', multiple: true },
-  verify: { type: 'string' },
-  'crawler-ranges': { type: 'string', multiple: true },
-  'client-ip': { type: 'string' },
-  by: { type: 'string' },
-} as const;
 
 /** `--verify` alone means `--verify ranges` (parseArgs would take the next argument as its value). */
 function withVerifyValue(args: string[]): string[] {

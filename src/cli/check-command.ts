@@ -6,9 +6,54 @@ import type { MissingPolicy } from '../node/hosts.js';
 import { maxThreads } from '../node/threads.js';
 import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from '../node/line-reader.js';
+import { optionsHelp, type OptionTable } from './options.js';
 import { runCheckPipeline, minCacheMbForThreads, workerOverheadMb, type CheckPlan, type CheckOutcome } from '../node/check-pipeline.js';
-import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
+import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/robots-cache.js';
+
+/** Largest --cache-mb: every thread's share lives in one 32-bit WebAssembly memory. */
+const MAX_CACHE_MB = 3072;
+
+/** check's own options, in the order --help lists them (its fetch options follow in their own section). */
+const CHECK_OWN_OPTIONS = {
+  robots: { type: 'string', value: '<file>', help: 'the robots.txt to apply to every URL' },
+  'robots-dir': { type: 'string', value: '<dir>', help: 'per URL, <dir>/<host>.txt (host lower-cased, an IDN in its xn-- form, one\ntrailing dot dropped; <host>:<port>.txt first when the URL names a port)\nA host with no .txt but a .json record of robotstxt fetch gets the record\'s\noutcome: allow all (4xx), or disallow all (unreachable; allow all after 30 days)' },
+  store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
+  fetch: { type: 'boolean', help: 'with --store: fetch what the store lacks or has stale, before its URLs are\nanswered (one thread; fetch options below apply)' },
+  missing: { type: 'string', value: 'allow|disallow', help: 'verdict for URLs whose host has no file in --robots-dir, and for relative\nURLs there (default allow, as for a missing robots.txt)' },
+  agent: { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot; repeat to pool several groups' },
+  mode: { type: 'string', value: 'google|rfc', help: 'google (default): the reference\'s verdicts; rfc: RFC 9309' },
+  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of each robots file (default 512000, 0 = all)' },
+  'cache-mb': {
+    type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES >> 20, min: 1, max: MAX_CACHE_MB },
+    help: `memory for compiled robots files with --robots-dir, all threads together,
+and for the input being answered (default ${DEFAULT_CACHE_BYTES >> 20}, at most ${MAX_CACHE_MB}; least recently
+used hosts are dropped and read again when met again). Input is answered in
+windows of 1/8 of the cache (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB,
+1 MiB at least for jsonl with workers),
+its lines grouped by host: a host with up to 64 lines is answered straight
+from its file, one with more is compiled once. For input in random order over far more hosts
+than fit, sort it by host first (e.g. sort -t/ -k3,3).`,
+  },
+  only: { type: 'string', value: 'allowed|disallowed', help: 'print just the URLs with that verdict, one per line (a filter, like grep)' },
+  format: { type: 'string', value: 'text|jsonl', help: 'text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding\nrule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}' },
+  log: { type: 'boolean', help: 'input lines are access log lines (formats below); the request target is the URL.\nLines that are not log lines are reported on stderr with their line numbers and\nskipped. With --robots-dir the host is the line\'s (vhost field, host key, ...),\nor --host.' },
+  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable; see below)' },
+  host: { type: 'string', value: '<name>', help: 'the host of --log requests whose line names none (for --robots-dir)' },
+  stats: { type: 'boolean', help: 'at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,\npeak memory, and with --robots-dir the hosts compiled, answered from their\nfile without a compile, missing, evicted and cached, and the window' },
+  threads: {
+    type: 'string', value: 'N',
+    help: `threads answering URLs (at most 4 per core): this one and N - 1 workers, started
+only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
+available cores with --robots, 1 with --robots-dir (there each thread answers
+its own share of the hosts with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB
+per worker, ${workerOverheadMb('jsonl')} with jsonl: --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl).
+Output order is kept.`,
+  },
+} as const satisfies OptionTable;
+
+/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
+export const CHECK_OPTIONS = { ...FETCH_OPTIONS, ...CHECK_OWN_OPTIONS } as const satisfies OptionTable;
 
 export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir> | --store <dir> [--fetch]) --agent <token>...
                        [--mode google|rfc] [--max-bytes N] [--missing allow|disallow] [--threads N]
@@ -20,50 +65,12 @@ per input line, in order:
 Empty and malformed lines are answered as the reference answers them (an empty URL is the path "/").
 
 Options:
-  --robots <file>         the robots.txt to apply to every URL
-  --robots-dir <dir>      per URL, <dir>/<host>.txt (host lower-cased, an IDN in its xn-- form, one
-                          trailing dot dropped; <host>:<port>.txt first when the URL names a port)
-                          A host with no .txt but a .json record of robotstxt fetch gets the record's
-                          outcome: allow all (4xx), or disallow all (unreachable; allow all after 30 days)
-  --store <dir>           a store filled by robotstxt fetch (the same files as --robots-dir)
-  --fetch                 with --store: fetch what the store lacks or has stale, before its URLs are
-                          answered (one thread; fetch options below apply)
-  --missing allow|disallow  verdict for URLs whose host has no file in --robots-dir, and for relative
-                          URLs there (default allow, as for a missing robots.txt)
-  --agent <token>         product token to check, e.g. Googlebot; repeat to pool several groups
-  --mode google|rfc       google (default): the reference's verdicts; rfc: RFC 9309
-  --max-bytes N           read at most N bytes of each robots file (default 512000, 0 = all)
-  --cache-mb N            memory for compiled robots files with --robots-dir, all threads together,
-                          and for the input being answered (default 64, at most 3072; least recently
-                          used hosts are dropped and read again when met again). Input is answered in
-                          windows of 1/8 of the cache (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB,
-                          1 MiB at least for jsonl with workers),
-                          its lines grouped by host: a host with up to 64 lines is answered straight
-                          from its file, one with more is compiled once. For input in random order over far more hosts
-                          than fit, sort it by host first (e.g. sort -t/ -k3,3).
-  --only allowed|disallowed  print just the URLs with that verdict, one per line (a filter, like grep)
-  --format text|jsonl     text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding
-                          rule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}
-  --log                   input lines are access log lines (formats below); the request target is the URL.
-                          Lines that are not log lines are reported on stderr with their line numbers and
-                          skipped. With --robots-dir the host is the line's (vhost field, host key, ...),
-                          or --host.
-  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable; see below)
-  --host <name>           the host of --log requests whose line names none (for --robots-dir)
-  --stats                 at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,
-                          peak memory, and with --robots-dir the hosts compiled, answered from their
-                          file without a compile, missing, evicted and cached, and the window
-  --threads N             threads answering URLs (at most 4 per core): this one and N - 1 workers, started
-                          only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
-                          available cores with --robots, 1 with --robots-dir (there each thread answers
-                          its own share of the hosts with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB
-                          per worker, ${workerOverheadMb('jsonl')} with jsonl: --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl).
-                          Output order is kept.
+${optionsHelp(CHECK_OWN_OPTIONS, 26)}
 
 ${LOG_FORMATS_HELP}
 
 Fetch options (with --fetch; --now also judges stored records without it):
-${FETCH_OPTIONS_HELP.split('\n').filter((line) => !line.startsWith('  --store') && !line.startsWith('                          records')).join('\n')}
+${fetchOptionsHelp(true)}
 
 Examples:
   robotstxt check --robots robots.txt --agent Googlebot urls.txt
@@ -73,25 +80,6 @@ Examples:
   robotstxt check --robots robots.txt --agent Googlebot --log --format jsonl access.log
   robotstxt check --store ./robots --fetch --agent Googlebot --only allowed frontier.txt`;
 
-/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
-export const CHECK_OPTIONS = {
-  ...FETCH_OPTIONS,
-  fetch: { type: 'boolean' },
-  robots: { type: 'string' },
-  'robots-dir': { type: 'string' },
-  agent: { type: 'string', multiple: true },
-  mode: { type: 'string' },
-  'max-bytes': { type: 'string' },
-  missing: { type: 'string' },
-  threads: { type: 'string' },
-  'cache-mb': { type: 'string' },
-  stats: { type: 'boolean' },
-  only: { type: 'string' },
-  format: { type: 'string' },
-  log: { type: 'boolean' },
-  host: { type: 'string' },
-  'log-field': { type: 'string', multiple: true },
-} as const;
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, CHECK_OPTIONS, 'check');
@@ -115,7 +103,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (missing !== 'allow' && missing !== 'disallow') throw usageError(`--missing must be allow or disallow, got '${String(missing)}'`);
   if (robotsDir === undefined && values.missing !== undefined) throw usageError('--missing applies only with --robots-dir');
   if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
-  const cacheMb = wholeNumberOption(values, 'cache-mb', DEFAULT_CACHE_BYTES >> 20, 1, MAX_CACHE_MB);
+  const cacheMb = wholeNumberOption(values, CHECK_OPTIONS, 'cache-mb');
   if (fetching) new (await import('../node/fetch/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
   if (robotsDir !== undefined) {
     let isDirectory = false;
@@ -169,9 +157,6 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (values.stats === true) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
   return 0;
 }
-
-/** Largest --cache-mb: every thread's share lives in one 32-bit WebAssembly memory. */
-const MAX_CACHE_MB = 3072;
 
 /** The --stats line: what ran, how fast, how much memory. */
 function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number): string {

@@ -7,6 +7,7 @@ import { agentWarning } from '../core/crawlers.js';
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { fileError, readFileBounded, readLimit } from '../node/robots-file.js';
 import { LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
+import type { OptionTable } from './options.js';
 
 export { fileError };
 
@@ -41,16 +42,21 @@ export function parseCommandArgs(args: string[], options: NonNullable<ParseArgsC
   }
 }
 
-/** --mode google|rfc (default google). */
-/** A whole number option within [min, max], or the fallback when it is absent: the one range check of every command's numeric options. */
-export function wholeNumberOption(values: Values, name: string, fallback: number, min: number, max: number): number {
+/**
+ * A whole-number option within the range its table declares (OptionSpec.whole), or its fallback when it is
+ * absent: the one range check of every command's numeric options.
+ */
+export function wholeNumberOption(values: Values, table: OptionTable, name: string): number {
+  const whole = table[name]?.whole;
+  if (whole === undefined) throw new Error(`option --${name} declares no whole-number range`);
   const value = values[name];
-  if (value === undefined) return fallback;
+  if (value === undefined) return whole.fallback;
   const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw usageError(`--${name} must be a whole number from ${min} to ${max}, got '${text}'`);
+  if (!/^\d+$/.test(text) || Number(text) < whole.min || Number(text) > whole.max) throw usageError(`--${name} must be a whole number from ${whole.min} to ${whole.max}, got '${text}'`);
   return Number(text);
 }
 
+/** --mode google|rfc (default google). */
 export function modeOption(value: unknown): RobotsMode {
   if (value === undefined) return 'google';
   if (value === 'google' || value === 'rfc') return value;

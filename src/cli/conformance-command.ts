@@ -4,10 +4,26 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandArgs, usageError, wholeNumberOption } from './common.js';
+import { optionsHelp, type OptionTable } from './options.js';
 import { builtInSuite } from '../core/conformance-suite.js';
 import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance.js';
 import { batchImplementation, commandImplementation, moduleImplementation, type Implementation } from '../node/conformance-runners.js';
 import { reportHtml, reportJson, reportText } from '../node/conformance-report.js';
+
+/** The options of this command: what parses its arguments, and what its --help lists, by section (src/cli/options.ts). */
+export const CONFORMANCE_OPTIONS = {
+  command: { type: 'string', value: "'<cmd>'", help: "Google's suite runner contract: one process per case, the template's\n%robots% (a file), %url% and %user-agent% replaced; exit 0 allowed,\n1 disallowed, anything else an error. Split into words like a shell (quotes\nallowed), run without a shell." },
+  'batch-command': { type: 'string', value: "'<cmd>'", help: 'one process for all cases: JSON lines in, {"robots": "<file>", "agent": "<token>",\n"url": "<url>"} (the file relative to its working directory, the cases folder;\nwords of the command that name files by a relative path with a / are made\nabsolute first), one JSON line out per case, in order, with "verdict":\n"allowed" or "disallowed" (robotstxt test --batch speaks it)' },
+  module: { type: 'string', value: '<file.mjs>', help: 'a JavaScript module exporting (as default, or as isAllowed) a function\n(robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a\nworker thread' },
+  suite: { type: 'string', value: 'builtin|none', help: `the built-in suite (default builtin): ${builtInSuite().length} cases written from the reference's\nmeasured behaviour, each labelled standard (ID_, RFC 9309) or Google-only\n(GoogleOnly_)` },
+  'robots-dir': { type: 'string', value: '<dir>', help: 'also cases made from the robots.txt files of a folder: for rules of each file,\nURLs that match the rule exactly, one byte past it, one short of it, with its case\nchanged (Corpus_<file>_...)' },
+  'per-file': { type: 'string', value: 'N', help: 'cases from each file ({range})', whole: { fallback: 12, min: 1, max: 1000 } },
+  files: { type: 'string', value: 'N', help: 'files of --robots-dir used, in name order ({range})', whole: { fallback: 1000, min: 1, max: 1_000_000 } },
+  'timeout-ms': { type: 'string', value: 'N', help: 'longest wait for one answer ({range}): a case that takes\nlonger is reported as a timeout and its process or worker killed; after 20\nfailures the cases left are reported as not asked', whole: { fallback: 5000, min: 100, max: 600_000 } },
+  jobs: { type: 'string', value: 'N', help: '--command processes at once (default: the cores, 1 to 256)', whole: { fallback: availableParallelism(), min: 1, max: 256 } },
+  format: { type: 'string', value: 'text|json|html', help: 'text (default), one JSON document, or a self-contained HTML page' },
+  name: { type: 'string', value: '<text>', help: "the implementation's name in the report (default: its program, script or module)" },
+} as const satisfies OptionTable;
 
 export const CONFORMANCE_HELP = `Usage: robotstxt conformance (--command '<cmd %robots% %url% %user-agent%>' | --batch-command '<cmd>' | --module <file.mjs>)
                              [--suite builtin|none] [--robots-dir <dir>] [--per-file N] [--files N]
@@ -21,58 +37,22 @@ index.html, longest match, long lines, large files, ...), with the smallest diff
 differ or were not answered (for CI), 2 on a usage error or an implementation that cannot be started.
 
 The implementation, one of:
-  --command '<cmd>'        Google's suite runner contract: one process per case, the template's
-                           %robots% (a file), %url% and %user-agent% replaced; exit 0 allowed,
-                           1 disallowed, anything else an error. Split into words like a shell (quotes
-                           allowed), run without a shell.
-  --batch-command '<cmd>'  one process for all cases: JSON lines in, {"robots": "<file>", "agent": "<token>",
-                           "url": "<url>"} (the file relative to its working directory, the cases folder;
-                           words of the command that name files by a relative path with a / are made
-                           absolute first), one JSON line out per case, in order, with "verdict":
-                           "allowed" or "disallowed" (robotstxt test --batch speaks it)
-  --module <file.mjs>      a JavaScript module exporting (as default, or as isAllowed) a function
-                           (robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a
-                           worker thread
+${optionsHelp(CONFORMANCE_OPTIONS, 27, ['command', 'batch-command', 'module'])}
 
 Cases:
-  --suite builtin|none     the built-in suite (default builtin): ${builtInSuite().length} cases written from the reference's
-                           measured behaviour, each labelled standard (ID_, RFC 9309) or Google-only
-                           (GoogleOnly_)
-  --robots-dir <dir>       also cases made from the robots.txt files of a folder: for rules of each file,
-                           URLs that match the rule exactly, one byte past it, one short of it, with its case
-                           changed (Corpus_<file>_...)
-  --per-file N             cases from each file (default 12, 1 to 1000)
-  --files N                files of --robots-dir used, in name order (default 1000, 1 to 1000000)
+${optionsHelp(CONFORMANCE_OPTIONS, 27, ['suite', 'robots-dir', 'per-file', 'files'])}
 
 Bounds:
-  --timeout-ms N           longest wait for one answer (default 5000, 100 to 600000): a case that takes
-                           longer is reported as a timeout and its process or worker killed; after 20
-                           failures the cases left are reported as not asked
-  --jobs N                 --command processes at once (default: the cores, 1 to 256)
+${optionsHelp(CONFORMANCE_OPTIONS, 27, ['timeout-ms', 'jobs'])}
 
 Output:
-  --format text|json|html  text (default), one JSON document, or a self-contained HTML page
-  --name <text>            the implementation's name in the report (default: its program, script or module)
+${optionsHelp(CONFORMANCE_OPTIONS, 27, ['format', 'name'])}
 
 Examples:
   robotstxt conformance --command 'robotstxt test %robots% %user-agent% %url%'
   robotstxt conformance --batch-command 'robotstxt test --batch' --robots-dir ./robots --format html > report.html
   robotstxt conformance --module ./my-adapter.mjs --format json`;
 
-/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
-export const CONFORMANCE_OPTIONS = {
-  command: { type: 'string' },
-  'batch-command': { type: 'string' },
-  module: { type: 'string' },
-  suite: { type: 'string' },
-  'robots-dir': { type: 'string' },
-  'per-file': { type: 'string' },
-  files: { type: 'string' },
-  'timeout-ms': { type: 'string' },
-  jobs: { type: 'string' },
-  format: { type: 'string' },
-  name: { type: 'string' },
-} as const;
 
 /** Runs the command; returns the exit code (0 all agree, 1 some differ or failed). */
 export async function runConformance(args: string[], out: (text: string) => void): Promise<number> {
@@ -90,11 +70,11 @@ export async function runConformance(args: string[], out: (text: string) => void
     if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
   }
   if (robotsDir === undefined && (values['per-file'] !== undefined || values.files !== undefined)) throw usageError('--per-file and --files apply only with --robots-dir');
-  const perFile = wholeNumberOption(values, 'per-file', 12, 1, 1000);
-  const files = wholeNumberOption(values, 'files', 1000, 1, 1_000_000);
-  const timeoutMs = wholeNumberOption(values, 'timeout-ms', 5000, 100, 600_000);
+  const perFile = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'per-file');
+  const files = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'files');
+  const timeoutMs = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'timeout-ms');
   if (values.jobs !== undefined && values.command === undefined) throw usageError('--jobs applies only with --command');
-  const jobs = wholeNumberOption(values, 'jobs', availableParallelism(), 1, 256);
+  const jobs = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'jobs');
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'html') throw usageError(`--format must be text, json or html, got '${String(format)}'`);
   if (values.module !== undefined) {

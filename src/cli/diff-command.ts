@@ -2,7 +2,21 @@
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
 import { logTargetsOfChunk, LogLineReader } from '../node/log.js';
 import { EXIT_USAGE, parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { optionsHelp, type OptionTable } from './options.js';
 import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
+
+/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
+export const DIFF_OPTIONS = {
+  urls: { type: 'string', value: '<file>', help: 'one URL per line (- for standard input)' },
+  log: { type: 'string', multiple: true, value: '<file>', help: 'an access log (formats below); the request targets are the URLs. Lines that are\nnot log lines are counted on stderr. Repeat for several logs.' },
+  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable)' },
+  agent: { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot (repeat to pool several groups)' },
+  format: { type: 'string', value: 'text|json', help: 'text (default) or one JSON object' },
+  limit: { type: 'string', value: 'N', help: 'URLs and rules listed per direction in text (default 20; JSON lists all)' },
+  'fail-on': { type: 'string', value: 'newly-disallowed|newly-allowed|any', help: '\nexit 1 when the change newly disallows (or allows, or either) at least one request:\na CI job can gate a deploy on it' },
+  mode: { type: 'string', value: 'google|rfc', help: "google (default): the reference's verdicts; rfc: RFC 9309" },
+  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of each robots file (default 512000, 0 = all)' },
+} as const satisfies OptionTable;
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
                       (--urls <file> | --log <file> [--log <file>]...) [--format text|json] [--limit N]
@@ -12,18 +26,7 @@ Shows what a robots.txt change does to URLs you actually serve, before you deplo
 verdict changes, in each direction, with how often they were requested and the rule that decides now.
 
 Options:
-  --urls <file>        one URL per line (- for standard input)
-  --log <file>         an access log (formats below); the request targets are the URLs. Lines that are
-                       not log lines are counted on stderr. Repeat for several logs.
-  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
-  --agent <token>      product token to check, e.g. Googlebot (repeat to pool several groups)
-  --format text|json   text (default) or one JSON object
-  --limit N            URLs and rules listed per direction in text (default 20; JSON lists all)
-  --fail-on newly-disallowed|newly-allowed|any
-                       exit 1 when the change newly disallows (or allows, or either) at least one request:
-                       a CI job can gate a deploy on it
-  --mode google|rfc    google (default): the reference's verdicts; rfc: RFC 9309
-  --max-bytes N        read at most N bytes of each robots file (default 512000, 0 = all)
+${optionsHelp(DIFF_OPTIONS, 23)}
 
 ${LOG_FORMATS_HELP}
 
@@ -35,18 +38,6 @@ Examples:
   robotstxt diff old.txt new.txt --agent Bingbot --urls urls.txt --format json | jq .newlyDisallowed
   robotstxt diff live.txt candidate.txt --agent Googlebot --log access.log --fail-on newly-disallowed`;
 
-/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
-export const DIFF_OPTIONS = {
-  agent: { type: 'string', multiple: true },
-  urls: { type: 'string' },
-  log: { type: 'string', multiple: true },
-  'log-field': { type: 'string', multiple: true },
-  format: { type: 'string' },
-  limit: { type: 'string' },
-  'fail-on': { type: 'string' },
-  mode: { type: 'string' },
-  'max-bytes': { type: 'string' },
-} as const;
 
 export async function runDiff(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, DIFF_OPTIONS, 'diff');

@@ -6,8 +6,27 @@ import type { RobotsEffect } from '../core/fetch-rules.js';
 import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
-import { FETCH_OPTIONS, FETCH_OPTIONS_HELP, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
+import { optionsHelp, type OptionTable } from './options.js';
+import { FETCH_OPTIONS, fetchOptionsHelp, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { LineReader, chunkLines, CHUNK_BYTES } from '../node/line-reader.js';
+
+/** fetch's own options, in the order --help lists them (the shared fetch options follow them). */
+const FETCH_COMMAND_OWN_OPTIONS = {
+  'crawler-ranges': { type: 'boolean', help: 'fetch the crawler vendors\' IP range files (see above)' },
+  'ranges-url': { type: 'string', multiple: true, value: '<id>=<url>', help: 'with --crawler-ranges: fetch that file from this URL instead (a mirror; repeatable)' },
+  urls: { type: 'string', multiple: true, value: '<file>', help: 'URLs or host names, one per line (repeatable)' },
+  log: { type: 'string', multiple: true, value: '<file>', help: 'access log lines (formats below) (repeatable)' },
+  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable)' },
+  host: { type: 'string', value: '<name>', help: 'the host of --log requests whose line names none (no vhost field, host key or\nabsolute target)' },
+  force: { type: 'boolean', help: 'fetch every origin, fresh or not' },
+  format: { type: 'string', value: 'text|jsonl', help: 'text (default) or one JSON object per origin with the record' },
+  stats: { type: 'boolean', help: 'at the end, a line on stderr with the peak memory of the run' },
+  mode: { type: 'string', value: 'google|rfc', help: 'how statuses are read (google: 429 is a server error; rfc: it is a 4xx)' },
+  'max-bytes': { type: 'string', value: 'N', help: 'keep at most N decoded bytes of each body (default 512000; 0 = 64 MiB)' },
+} as const satisfies OptionTable;
+
+/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
+export const FETCH_COMMAND_OPTIONS = { ...FETCH_OPTIONS, ...FETCH_COMMAND_OWN_OPTIONS } as const satisfies OptionTable;
 
 export const FETCH_HELP = `Usage: robotstxt fetch [--store <dir>] [<url-or-host>... | -] [--urls <file>]... [--log <file>]...
                        [--host <name>] [--force] [--format text|jsonl] [fetch options]
@@ -31,19 +50,8 @@ file, <outcome><TAB><id><TAB><source><TAB><status> <prefixes> prefixes [(<error>
 --max-age) are not fetched again; exit 1 when a file could not be fetched and none is kept.
 
 Options:
-  --crawler-ranges        fetch the crawler vendors' IP range files (see above)
-  --ranges-url <id>=<url> with --crawler-ranges: fetch that file from this URL instead (a mirror; repeatable)
-  --urls <file>           URLs or host names, one per line (repeatable)
-  --log <file>            access log lines (formats below) (repeatable)
-  --log-field <name>=<key>  the JSON key of a field of a JSON lines log (repeatable)
-  --host <name>           the host of --log requests whose line names none (no vhost field, host key or
-                          absolute target)
-  --force                 fetch every origin, fresh or not
-  --format text|jsonl     text (default) or one JSON object per origin with the record
-  --stats                 at the end, a line on stderr with the peak memory of the run
-  --mode google|rfc       how statuses are read (google: 429 is a server error; rfc: it is a 4xx)
-  --max-bytes N           keep at most N decoded bytes of each body (default 512000; 0 = 64 MiB)
-${FETCH_OPTIONS_HELP}
+${optionsHelp(FETCH_COMMAND_OWN_OPTIONS, 26)}
+${fetchOptionsHelp(false)}
 
 ${LOG_FORMATS_HELP}
 
@@ -53,21 +61,6 @@ Examples:
   robotstxt fetch --crawler-ranges --store ./robots
   cut -f2 frontier.tsv | robotstxt fetch --store ./robots --concurrency 200 --timeout-ms 5000 -`;
 
-/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
-export const FETCH_COMMAND_OPTIONS = {
-  ...FETCH_OPTIONS,
-  urls: { type: 'string', multiple: true },
-  log: { type: 'string', multiple: true },
-  'log-field': { type: 'string', multiple: true },
-  host: { type: 'string' },
-  force: { type: 'boolean' },
-  stats: { type: 'boolean' },
-  format: { type: 'string' },
-  mode: { type: 'string' },
-  'max-bytes': { type: 'string' },
-  'crawler-ranges': { type: 'boolean' },
-  'ranges-url': { type: 'string', multiple: true },
-} as const;
 
 /** An input that named no origin: where it was, and why. */
 interface BadInput {

@@ -1,40 +1,26 @@
 // The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
 import { usageError, wholeNumberOption } from './common.js';
+import { optionsHelp, type OptionTable } from './options.js';
 import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/robots-cache.js';
 import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch-rules.js';
 
-/** node:util parseArgs entries of the fetch options. */
+/** The fetch options (see src/cli/options.ts): what parses them and what --help says of them. */
 export const FETCH_OPTIONS = {
-  store: { type: 'string' },
-  'timeout-ms': { type: 'string' },
-  concurrency: { type: 'string' },
-  'per-host': { type: 'string' },
-  'user-agent': { type: 'string' },
-  'max-age': { type: 'string' },
-  now: { type: 'string' },
-  scheme: { type: 'string' },
-  targets: { type: 'string' },
-} as const;
+  store: { type: 'string', value: '<dir>', help: 'the robots.txt store, one pair of files per origin: <scheme>@<host>[@port].txt,\nthe body as served, and .json, the record (outcome, fetch time, validators,\nfailures); made when missing' },
+  'timeout-ms': { type: 'string', value: 'N', help: 'deadline of one robots.txt fetch, redirects, connect and body included\n({range})', whole: { fallback: 10_000, min: 1, max: 600_000 } },
+  concurrency: { type: 'string', value: 'N', help: 'fetches at once ({range})', whole: { fallback: 32, min: 1, max: 4096 } },
+  'per-host': { type: 'string', value: 'N', help: 'requests at once to one host name ({range})', whole: { fallback: 2, min: 1, max: 4096 } },
+  'user-agent': { type: 'string', value: '<text>', help: 'the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))' },
+  'max-age': { type: 'string', value: '<time>', help: 'how long a fetched robots.txt is used: N seconds, or Ns, Nm, Nh, Nd\n(default 24h; Cache-Control max-age may shorten it); failures are retried\nafter 1h (or --max-age when shorter)' },
+  now: { type: 'string', value: '<ISO time>', help: 'judge freshness (and 30 days of failures) as of this time, for replays and tests' },
+  scheme: { type: 'string', value: 'https|http', help: 'the scheme of hosts given without one (default https); URLs keep their own' },
+  targets: { type: 'string', value: 'default|public|any', help: '\nwhich addresses fetches may reach: default, a redirect may not lead from a\npublic address to a loopback, private or link-local one (hosts you name are\nfetched as named); public, no such address at all and redirects only to the\nsame port; any, no check. A refused redirect makes the origin unreachable' },
+} as const satisfies OptionTable;
 
-/** Help lines of the fetch options (indented like the commands' other options). */
-export const FETCH_OPTIONS_HELP = `  --store <dir>           the robots.txt store, one pair of files per origin: <scheme>@<host>[@port].txt,
-                          the body as served, and .json, the record (outcome, fetch time, validators,
-                          failures); made when missing
-  --timeout-ms N          deadline of one robots.txt fetch, redirects, connect and body included
-                          (default 10000; 1 to 600000)
-  --concurrency N         fetches at once (default 32; 1 to 4096)
-  --per-host N            requests at once to one host name (default 2; 1 to 4096)
-  --user-agent <text>     the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))
-  --max-age <time>        how long a fetched robots.txt is used: N seconds, or Ns, Nm, Nh, Nd
-                          (default 24h; Cache-Control max-age may shorten it); failures are retried
-                          after 1h (or --max-age when shorter)
-  --now <ISO time>        judge freshness (and 30 days of failures) as of this time, for replays and tests
-  --scheme https|http     the scheme of hosts given without one (default https); URLs keep their own
-  --targets default|public|any
-                          which addresses fetches may reach: default, a redirect may not lead from a
-                          public address to a loopback, private or link-local one (hosts you name are
-                          fetched as named); public, no such address at all and redirects only to the
-                          same port; any, no check. A refused redirect makes the origin unreachable`;
+/** The fetch options' help lines, at the commands' usual column (check and audit leave out --store: theirs is their own). */
+export function fetchOptionsHelp(omitStore: boolean): string {
+  return optionsHelp(FETCH_OPTIONS, 26, Object.keys(FETCH_OPTIONS).filter((name) => !omitStore || name !== 'store'));
+}
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -71,9 +57,9 @@ export function fetchCacheOptions(values: Values, mode: RobotsCacheOptions['mode
   return {
     mode,
     maxBytes: maxBytes === 0 ? MAX_FETCH_BYTES : maxBytes,
-    timeoutMs: wholeNumberOption(values, 'timeout-ms', 10_000, 1, 600_000),
-    concurrency: wholeNumberOption(values, 'concurrency', 32, 1, 4096),
-    perHostConcurrency: wholeNumberOption(values, 'per-host', 2, 1, 4096),
+    timeoutMs: wholeNumberOption(values, FETCH_OPTIONS, 'timeout-ms'),
+    concurrency: wholeNumberOption(values, FETCH_OPTIONS, 'concurrency'),
+    perHostConcurrency: wholeNumberOption(values, FETCH_OPTIONS, 'per-host'),
     userAgent,
     maxAgeMs: durationOption(values['max-age'], 'max-age'),
     defaultScheme: scheme,

@@ -3,6 +3,7 @@ import { lintRobots } from '../core/lint.js';
 import { parseCommandArgs, usageError, modeOption } from './common.js';
 import { statSync } from 'node:fs';
 import { readFileBounded, readLimit } from '../node/robots-file.js';
+import { optionsHelp, type OptionTable } from './options.js';
 import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
 
 /** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */
@@ -35,8 +36,12 @@ function readFile(path: string, limit: number): { body: Uint8Array; fileBytes: n
   return { body, fileBytes };
 }
 
-/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
-export const LINT_OPTIONS = { format: { type: 'string' }, mode: { type: 'string' } } as const;
+
+/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
+export const LINT_OPTIONS = {
+  format: { type: 'string', value: 'text|json', help: 'text (default): "<file>:<line>: <severity>: <message> [<code>]" lines and a summary' },
+  mode: { type: 'string', value: 'google|rfc', help: 'which parser rules apply (default google)' },
+} as const satisfies OptionTable;
 
 export const LINT_HELP = `Usage: robotstxt lint [--format text|json] [--mode google|rfc] (<robots-file> | -)
 
@@ -52,8 +57,7 @@ The whole file is read (crawlers read 500 KiB: a larger file is reported).
 Exit status: 0 no errors, 1 errors found, 2 usage or file errors.
 
 Options:
-  --format text|json   text (default): "<file>:<line>: <severity>: <message> [<code>]" lines and a summary
-  --mode google|rfc    which parser rules apply (default google)
+${optionsHelp(LINT_OPTIONS, 23)}
 
 Examples:
   robotstxt lint robots.txt

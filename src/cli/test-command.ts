@@ -3,12 +3,20 @@ import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseCommandArgs, usageError, modeOption, maxBytesOption, warnAboutAgents, EXIT_USAGE } from './common.js';
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
+import { optionsHelp, type OptionTable } from './options.js';
 import { TestBatch } from '../node/test-batch.js';
 import { LineReader, CHUNK_BYTES, writeAll } from '../node/line-reader.js';
 
-/** The options of a single test, and those of test --batch (TEST_OPTIONS, what its --help must list: test/cli.test.ts). */
-const SINGLE_TEST_OPTIONS = { mode: { type: 'string' }, 'max-bytes': { type: 'string' } } as const;
-export const TEST_OPTIONS = { ...SINGLE_TEST_OPTIONS, batch: { type: 'boolean' }, 'robots-root': { type: 'string' } } as const;
+/** The options of a single test, and those of test --batch (TEST_OPTIONS: what its --help lists, src/cli/options.ts). */
+const SINGLE_TEST_OPTIONS = {
+  mode: { type: 'string', value: 'google|rfc', help: "google (default): the reference's verdicts; rfc: RFC 9309" },
+  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of the robots file (default 0 = all of it, as robots_main\nreads; check, diff and audit read 512000 like Google\'s crawler)' },
+} as const satisfies OptionTable;
+export const TEST_OPTIONS = {
+  ...SINGLE_TEST_OPTIONS,
+  batch: { type: 'boolean', help: 'JSON lines of cases in (a file, or standard input), JSON lines of answers out' },
+  'robots-root': { type: 'string', value: 'DIR', help: 'with --batch: the folder robots paths are read under' },
+} as const satisfies OptionTable;
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
        robotstxt test --batch [--robots-root <dir>] [--mode google|rfc] [--max-bytes N] [<cases.jsonl> | -]
@@ -34,11 +42,7 @@ input; a path that leaves it is refused), parsed once and kept. Exit 0 when ever
 some line carries an error.
 
 Options:
-  --mode google|rfc   google (default): the reference's verdicts; rfc: RFC 9309
-  --max-bytes N       read at most N bytes of the robots file (default 0 = all of it, as robots_main
-                      reads; check, diff and audit read 512000 like Google's crawler)
-  --batch             JSON lines of cases in (a file, or standard input), JSON lines of answers out
-  --robots-root DIR   with --batch: the folder robots paths are read under
+${optionsHelp(TEST_OPTIONS, 22)}
 
 Examples:
   robotstxt test robots.txt Googlebot https://example.com/private/page

@@ -5,7 +5,15 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandArgs, usageError, wholeNumberOption } from './common.js';
+import { optionsHelp, type OptionTable } from './options.js';
 import { fileWriteError, makeDirectory } from '../node/robots-file.js';
+
+/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
+export const TESTER_OPTIONS = {
+  port: { type: 'string', value: 'N', help: 'serve on this port (default 8311; 0: any free port)', whole: { fallback: 8311, min: 0, max: 65535 } },
+  host: { type: 'string', value: '<address>', help: 'listen on this address (default 127.0.0.1: this machine only)' },
+  build: { type: 'string', value: '<dir>', help: 'write the page and what it loads into <dir>, for any static web server, and exit' },
+} as const satisfies OptionTable;
 
 export const TESTER_HELP = `Usage: robotstxt tester [--port N] [--host <address>] | --build <dir>
 
@@ -15,26 +23,17 @@ URLs (thousands at once: matching runs in a Web Worker), see each verdict and it
 highlight it), compare with a kept previous version, and download the edited file. Nothing is sent anywhere.
 
 Options:
-  --port N          serve on this port (default 8311; 0: any free port)
-  --host <address>  listen on this address (default 127.0.0.1: this machine only)
-  --build <dir>     write the page and what it loads into <dir>, for any static web server, and exit
+${optionsHelp(TESTER_OPTIONS, 20)}
 
 Examples:
   robotstxt tester
   robotstxt tester --port 0
   robotstxt tester --build ./public/robots-tester`;
 
-/** The options of this command: what parses its arguments, and what its --help must list (test/cli.test.ts). */
-export const TESTER_OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  build: { type: 'string' },
-} as const;
-
-/** The package's root (dist/src/cli/ -> ../../..). */
 /** The Tester page's Content-Security-Policy, sent as a header too (index.html carries the same in a meta tag). */
 export const TESTER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' blob: data:; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
 
+/** The package's root (dist/src/cli/ -> ../../..). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TESTER_FILES = ['index.html', 'tester.js', 'tester.css', 'match-worker.js'];
 const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', wasm: 'application/wasm' };
@@ -77,7 +76,7 @@ export async function runTester(args: string[], out: (text: string) => void): Pr
     out(`robotstxt tester: ${files.size} files written to ${target} (serve that folder; open index.html through the server, not as a file)\n`);
     return 0;
   }
-  const requestedPort = wholeNumberOption(values, 'port', 8311, 0, 65535);
+  const requestedPort = wholeNumberOption(values, TESTER_OPTIONS, 'port');
   const host = String(values.host ?? '127.0.0.1');
   const server = createServer((request, response) => {
     // a request target the URL parser rejects (`http://[::1`, `//x:99999999/`) is a bad request, never a crash
