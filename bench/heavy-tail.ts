@@ -77,7 +77,27 @@ function timed(command: string, args: string[], input: string): Promise<{ second
   });
 }
 
+/**
+ * The reference stream of a URL list in `count` consecutive parts of about equal line counts, each starting
+ * at a host switch (so each is a stream of its own): the paths of the files written.
+ */
+async function writeReferenceParts(prefix: string, lines: { host: number; url: string }[], maxBytes: number, count: number): Promise<string[]> {
+  const paths: string[] = [];
+  let start = 0;
+  for (let k = 0; k < count; k++) {
+    let end = k === count - 1 ? lines.length : Math.round(((k + 1) * lines.length) / count);
+    while (end < lines.length && end > 0 && lines[end].host === lines[end - 1].host) end++;
+    const path = `${prefix}-${k}.txt`;
+    await writeReferenceStream(path, lines.slice(start, end), maxBytes);
+    paths.push(path);
+    start = end;
+  }
+  return paths;
+}
+
 const rows: string[] = [];
+/** Runs of each of ours per many-host row (and parts of the reference's run): see the loop below. */
+const MANY_HOST_RUNS = quick ? 1 : 5;
 const ratio = (ours: number, reference: number | null): string => (reference === null ? 'skipped' : `${(ours / reference).toFixed(1)}x`);
 const runs = quick ? 1 : 3;
 
@@ -86,23 +106,24 @@ for (const [order, perHost] of [['random', 10], ['sorted', 35]] as const) {
   const urlFile = join(dir, `urls-${order}.txt`);
   writeFileSync(urlFile, lines.map((line) => line.url).join('\n') + '\n');
   for (const maxBytes of [0, 512_000]) {
-    // interleaved: each run of the reference is followed by a run of each format (the machine's noise then
-    // falls on both sides of a ratio alike)
-    const stream = join(dir, `reference-${order}-${maxBytes}.txt`);
-    if (referenceNote === '') await writeReferenceStream(stream, lines, maxBytes);
+    // interleaved finely: the reference's run over the stream is split into MANY_HOST_RUNS consecutive parts
+    // (each starting at a host switch), and each part is followed by one run of each of ours, so that the
+    // machine's slow and fast minutes fall on both sides of a ratio alike (one whole run of the reference
+    // takes 20 s, ours about 1 s). The reference's time is the sum of its parts; ours, the median of its runs.
+    const parts = referenceNote === '' ? await writeReferenceParts(join(dir, `reference-${order}-${maxBytes}`), lines, maxBytes, MANY_HOST_RUNS) : [];
     // with whole files also --threads 2 (not the default with --robots-dir), for its memory
     const formats = maxBytes === 0 ? (['text', 'jsonl', 'text, --threads 2', 'jsonl, --threads 2'] as const) : (['text'] as const);
     const referenceTimes: number[] = [];
     const ours = new Map<string, { seconds: number; peakMiB: number }[]>(formats.map((format) => [format, []]));
-    for (let r = 0; r < runs; r++) {
-      if (referenceNote === '') referenceTimes.push((await timed(oracle, [], stream)).seconds);
+    for (let r = 0; r < MANY_HOST_RUNS; r++) {
+      if (referenceNote === '') referenceTimes.push((await timed(oracle, [], parts[r])).seconds);
       for (const format of formats) {
         const args = [CLI, 'check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', String(maxBytes), '--format', format.split(',')[0], ...(format.endsWith('--threads 2') ? ['--threads', '2'] : []), '-'];
         (ours.get(format) as { seconds: number; peakMiB: number }[]).push(await timed(process.execPath, args, urlFile));
       }
     }
-    if (referenceNote === '') rmSync(stream);
-    const referenceRate = referenceTimes.length > 0 ? lines.length / median(referenceTimes) : null;
+    for (const part of parts) rmSync(part);
+    const referenceRate = referenceTimes.length > 0 ? lines.length / referenceTimes.reduce((sum, seconds) => sum + seconds, 0) : null;
     for (const format of formats) {
       const results = ours.get(format) as { seconds: number; peakMiB: number }[];
       const seconds = median(results.map((r) => r.seconds));
@@ -161,8 +182,10 @@ writeFileSync(shopSampleFile, shopList.slice(0, 100_000).join('\n') + '\n');
 // interleaved: a run of the reference's API on 100,000 of the URLs (its rate does not depend on their number;
 // the faster of one matcher reused and a fresh matcher per URL), then one of each thread setting
 const singleReferenceRates: number[] = [];
+// (runs of a third of a second each: seven of each, so that one slow minute does not decide a median)
+const SINGLE_RUNS = quick ? 1 : 7;
 const singleResults = { '1': [] as { seconds: number; peakMiB: number }[], default: [] as { seconds: number; peakMiB: number }[] };
-for (let r = 0; r < runs; r++) {
+for (let r = 0; r < SINGLE_RUNS; r++) {
   if (referenceNote === '') {
     const bench = spawnSync(oracle, ['--bench', shopFile, AGENT, shopSampleFile, '1'], { encoding: 'utf8' });
     const rates = [...bench.stdout.matchAll(/^(reuse|fresh)\s+rep 0: wall [\d.]+ s\s+(\d+) checks\/s/gm)].map((match) => Number(match[2]));
@@ -182,16 +205,21 @@ for (const threads of ['1', 'default'] as const) {
   rows.push(row);
   console.log(row);
 }
-console.log(`default threads / --threads 1: ${(singleRates.default / singleRates['1']).toFixed(2)}x`);
+// the two thread settings run in turn: their ratio is taken run by run (a pair shares the machine's minute)
+const pairRatios = singleResults['1'].map((one, i) => one.seconds / singleResults.default[i].seconds);
+const threadsLine = `The default --threads against --threads 1 on the 1 M URLs: ${(singleRates.default / singleRates['1']).toFixed(2)}x the rate (ratio of the medians), ${median(pairRatios).toFixed(2)}x (median of the ${pairRatios.length} ratios of runs made one after the other).`;
+console.log(threadsLine);
 rmSync(dir, { recursive: true, force: true });
 
 const section = [
   '## Many hosts on a heavy-tailed crawl',
   '',
-  `Measured by \`npm run bench:heavy-tail\` on ${new Date().toISOString().slice(0, 10)}, whole process, medians of ${runs} runs, each of ours right after one of the reference (interleaved), every command with its input file as standard input (\`< file\`), default \`--cache-mb 64\`, one thread unless said: ${shape} (${GENERATED} generated with bench/heavy-tail.ts, ${corpusNote}). The reference is Google's library built from ../shared/reference-oracle, answering the same URL stream through its own API (the body given again at every host switch, as its API takes it) in the same run.${referenceNote === '' ? '' : ` ${referenceNote}.`}`,
+  `Measured by \`npm run bench:heavy-tail\` on ${new Date().toISOString().slice(0, 10)}, whole process. Many-host rows: the reference's run over each stream split into ${MANY_HOST_RUNS} consecutive parts, each part followed by one run of each of ours (the reference's time is the sum of its parts; ours, the median of ${MANY_HOST_RUNS} runs); the per-host rows: medians of ${runs} runs; the one-robots.txt rows: medians of ${SINGLE_RUNS} runs, each pair of ours right after one run of the reference's API (interleaved). Every command with its input file as standard input (\`< file\`), default \`--cache-mb 64\`, one thread unless said: ${shape} (${GENERATED} generated with bench/heavy-tail.ts, ${corpusNote}). The reference is Google's library built from ../shared/reference-oracle, answering the same URL stream through its own API (the body given again at every host switch, as its API takes it) in the same run.${referenceNote === '' ? '' : ` ${referenceNote}.`}`,
   '',
   '| input | robotstxt-wasm | reference | ratio | peak memory |',
   '|---|---|---|---|---|',
   ...rows,
+  '',
+  threadsLine,
 ];
 console.log(writeSectionResults('heavy-tail', section));
