@@ -103,6 +103,19 @@ describe('matchers', () => {
       expect([...b.checkBatch(['/a', '/b'])]).toEqual([1, 2]);
     }
   });
+  it('checkLinesText and checkLinesJsonl keep every line, or only those of one verdict; any other filter is INVALID_ARGUMENT', () => {
+    const matcher = parseRobots('User-agent: *\nDisallow: /a\n').matcher('bot');
+    const lines = new TextEncoder().encode('/a\n/b\n/a/x\n');
+    const text = (only?: 'all' | 'allowed' | 'disallowed'): string => new TextDecoder().decode(matcher.checkLinesText(lines, only).output);
+    expect(text()).toBe('disallowed\t/a\nallowed\t/b\ndisallowed\t/a/x\n');
+    expect(text('all')).toBe(text());
+    expect(text('allowed')).toBe('/b\n');
+    expect(text('disallowed')).toBe('/a\n/a/x\n');
+    expect(new TextDecoder().decode(matcher.checkLinesJsonl(lines, 'allowed').output)).toBe('{"input":2,"url":"/b","verdict":"allowed","rule":null}\n');
+    for (const bad of ['none', 1]) {
+      expect(() => matcher.checkLinesText(lines, bad as 'all')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: `an output filter is all, allowed or disallowed, got ${JSON.stringify(bad)}` }));
+    }
+  });
 });
 
 describe('errors are RobotsError with a stable code', () => {

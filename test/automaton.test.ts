@@ -98,7 +98,7 @@ describe('automaton = NFA = model', () => {
       core().setBulkEngine('automaton', { pairWalks });
       const matcher = parseRobots('User-agent: *\nDisallow: /c$\nDisallow: /d\r\n').matcher('bot');
       expect([...matcher.checkLines(raw('/c\r\n/c\rx\n/c\r'))]).toEqual([2, 1, 2]);
-      expect(new TextDecoder().decode(matcher.checkLinesFormatted(raw('/c\r\n\n/x#/c\n?c\n/c')).output)).toBe('disallowed\t/c\nallowed\t\nallowed\t/x#/c\nallowed\t?c\ndisallowed\t/c\n');
+      expect(new TextDecoder().decode(matcher.checkLinesText(raw('/c\r\n\n/x#/c\n?c\n/c')).output)).toBe('disallowed\t/c\nallowed\t\nallowed\t/x#/c\nallowed\t?c\ndisallowed\t/c\n');
     }
   });
   it('checkLines: lines starting with "http://" or "https://" (read as one word) find the same path as the scan', () => {

@@ -5,10 +5,9 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsBody } from '../src/node/index.js';
+import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsSourceAnswer } from '../src/node/index.js';
 import { LruCache } from '../src/core/lru-cache.js';
 import { originOfKey, isPlainKey } from '../src/core/url-model.js';
-import { OUTPUT_ONLY_DISALLOWED } from '../src/core/constants.js';
 import { modelVerdict } from './model.js';
 import { tempDir } from './cli-helpers.js';
 
@@ -18,7 +17,7 @@ const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('latin
 /** A matcher whose source records the hosts it is asked for. */
 function recording(bodies: Record<string, string>, options: { cacheBytes?: number; missing?: 'allow' | 'disallow' } = {}): { matcher: MultiHostMatcher; asked: RobotsHost[] } {
   const asked: RobotsHost[] = [];
-  const source = (host: RobotsHost): RobotsBody => {
+  const source = (host: RobotsHost): RobotsSourceAnswer => {
     asked.push(host);
     return bodies[host.key] ?? bodies[host.host] ?? null;
   };
@@ -133,11 +132,11 @@ describe('sources', () => {
     expect([...await matcher.checkUrls(['http://a.com/a', 'http://a.com:81/a', 'http://a.com:81/b', 'http://b.com/x', 'http://c.com/x'])]).toEqual([2, 1, 2, 2, 1]);
   });
   it('ALLOW_ALL and DISALLOW_ALL (stored fetch outcomes) answer every URL of their host, whatever --missing says; jsonl names no rule', async () => {
-    const source = (host: RobotsHost): RobotsBody => (host.host === 'open.test' ? ALLOW_ALL : host.host === 'down.test' ? DISALLOW_ALL : host.host === 'rules.test' ? 'User-agent: *\nDisallow: /x\n' : null);
+    const source = (host: RobotsHost): RobotsSourceAnswer => (host.host === 'open.test' ? ALLOW_ALL : host.host === 'down.test' ? DISALLOW_ALL : host.host === 'rules.test' ? 'User-agent: *\nDisallow: /x\n' : null);
     const urls = ['http://open.test/x', 'http://down.test/', 'http://down.test/robots.txt', 'http://rules.test/x', 'http://rules.test/y', 'http://unknown.test/x', 'http://open.test/y'];
     for (const missing of ['allow', 'disallow'] as const) {
       const matcher = new MultiHostMatcher({ agents: 'bot', source, missing });
-      const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+      const result = await matcher.checkLinesWithOutput(encode(urls.join('\n')), { format: 'jsonl' });
       expect([...result.verdicts], missing).toEqual([1, 2, 2, 2, 1, missing === 'allow' ? 1 : 2, 1]);
       expect(new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line).rule)).toEqual([null, null, null, { kind: 'disallow', line: 2, pattern: '/x' }, null, null, null]);
       expect([matcher.stats.allowAll, matcher.stats.disallowAll, matcher.stats.missing, matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 1, 1, 1, 0]);
@@ -148,7 +147,7 @@ describe('sources', () => {
     let running = 0;
     let most = 0;
     const asked: string[] = [];
-    const source = async (host: RobotsHost): Promise<RobotsBody> => {
+    const source = async (host: RobotsHost): Promise<RobotsSourceAnswer> => {
       asked.push(host.key);
       running++;
       most = Math.max(most, running);
@@ -168,7 +167,7 @@ describe('sources', () => {
   });
   it('a source that gives something other than bytes or a string is an error, never an empty file', async () => {
     for (const body of [42, { a: 1 }, [1, 2, 3]]) {
-      const matcher = new MultiHostMatcher({ agents: 'bot', source: () => body as unknown as RobotsBody });
+      const matcher = new MultiHostMatcher({ agents: 'bot', source: () => body as unknown as RobotsSourceAnswer });
       const error = await matcher.checkUrls(['http://a.com/']).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RobotsError);
       expect((error as RobotsError).code).toBe('INVALID_ARGUMENT');
@@ -176,7 +175,7 @@ describe('sources', () => {
     }
   });
   it('options are range-checked', () => {
-    const source = (): RobotsBody => null;
+    const source = (): RobotsSourceAnswer => null;
     const cases: [Record<string, unknown>, string][] = [
       [{ agents: [] }, 'at least one user agent is needed'],
       [{ cacheBytes: 1000 }, 'cacheBytes must be a whole number >= 1 MiB (1048576), got 1000'],
@@ -228,7 +227,7 @@ describe('the byte budget', () => {
     const { matcher } = recording(bodies, { cacheBytes: 1 << 20 });
     const hosts = Object.keys(bodies);
     const urls = [...hosts.map((host, i) => `http://${host}/${i}`), ...hosts.map((host) => `http://${host}/other`)];
-    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+    const result = await matcher.checkLinesWithOutput(encode(urls.join('\n')), { format: 'jsonl' });
     const lines = new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line) as { input: number; url: string; verdict: string; rule: { kind: string; line: number; pattern: string } | null });
     expect(lines.map((line) => line.input)).toEqual(urls.map((_, i) => i + 1));
     lines.forEach((line, i) => {
@@ -281,7 +280,7 @@ describe('many hosts = one robots.txt per host = the model', () => {
         const per = Math.ceil(urls.length / chunks);
         for (let start = 0; start < urls.length; start += per) {
           const piece = encode(urls.slice(start, start + per).join('\n') + '\n');
-          const result = await matcher.checkLinesFormatted(piece, { format: 'jsonl', firstNumber: start + 1 });
+          const result = await matcher.checkLinesWithOutput(piece, { format: 'jsonl', firstNumber: start + 1 });
           verdicts.push(...result.verdicts);
           jsonl.push(...new TextDecoder().decode(result.output).trim().split('\n'));
         }
@@ -308,7 +307,7 @@ describe('many hosts = one robots.txt per host = the model', () => {
       urls.push(`https://s${i}.test/private/${i}/x`, `https://s${(i * 7) % 300}.test/private/${i}/ok`, `https://s${i}.test/doc.pdf`, `/relative/${i}`);
     }
     const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(map) });
-    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'text', filter: OUTPUT_ONLY_DISALLOWED });
+    const result = await matcher.checkLinesWithOutput(encode(urls.join('\n')), { format: 'text', only: 'disallowed' });
     const expected = urls.filter((url) => {
       const host = /^https:\/\/([^/]+)/.exec(url)?.[1];
       return host !== undefined && !parseRobots(map.get(host) as string).isAllowed(url, 'bot');
@@ -338,7 +337,7 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
     const body = 'User-agent: *\nDisallow: /private\nDisallow: /caf%c3%a9/*.pdf$\n\nUser-agent: bot\nAllow: /docs/index.htm\nDisallow: /docs/\nDisallow: /p\u00e9\n';
     const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['a.test', body]])) });
     const urls = ['https://a.test/private/2', 'https://a.test/docs/', 'https://a.test/docs/x', 'https://a.test/p%C3%A9/1', 'https://a.test/ok'];
-    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+    const result = await matcher.checkLinesWithOutput(encode(urls.join('\n')), { format: 'jsonl' });
     expect(new TextDecoder().decode(result.output)).toBe([
       '{"input":1,"url":"https://a.test/private/2","verdict":"allowed","rule":null}',
       '{"input":2,"url":"https://a.test/docs/","verdict":"allowed","rule":{"kind":"allow","line":6,"pattern":"/docs/index.htm","indexHtmRule":true}}',
@@ -358,7 +357,7 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
   it('jsonl: a raw host whose direct answer passes its work limit is compiled in place, and its rules are named', async () => {
     const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['h.test', hostile], ['o.test', 'User-agent: *\nDisallow: /o\n']])) });
     const urls = ['https://o.test/o', `https://h.test/${'a'.repeat(100_000)}`, `https://h.test/x${longSegment}b`, 'https://o.test/p'];
-    const result = await matcher.checkLinesFormatted(encode(urls.join('\n')), { format: 'jsonl' });
+    const result = await matcher.checkLinesWithOutput(encode(urls.join('\n')), { format: 'jsonl' });
     expect(new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line).rule)).toEqual([
       { kind: 'disallow', line: 2, pattern: '/o' }, null, { kind: 'disallow', line: 2, pattern: `/*${longSegment}b` }, null,
     ]);

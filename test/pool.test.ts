@@ -77,7 +77,7 @@ describe('checkChunksInOrder', () => {
     const source = chunkSource(chunks);
     const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
     const outputs: string[] = [];
-    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 0, stats, 4096)) {
+    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 'all', stats, 4096)) {
       outputs.push(decode(bytes));
       release();
     }
@@ -92,7 +92,7 @@ describe('checkChunksInOrder', () => {
     const source = chunkSource(chunks);
     const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
     const outputs: string[] = [];
-    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 0, stats, 4096, true)) {
+    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 'all', stats, 4096, true)) {
       outputs.push(decode(bytes));
       release();
     }

@@ -92,7 +92,7 @@ describe('the many-host scan picks the host WHATWG picks', () => {
       if (!ids.has(host.origin)) ids.set(host.origin, ids.size);
       return `User-agent: *\n${'#\n'.repeat(ids.get(host.origin) as number)}Disallow: /\n`;
     } });
-    const result = await matcher.checkLinesFormatted(encode(lines.join('\n') + '\n'), { format: 'jsonl' });
+    const result = await matcher.checkLinesWithOutput(encode(lines.join('\n') + '\n'), { format: 'jsonl' });
     const answers = new TextDecoder().decode(result.output).trim().split('\n').map((line) => JSON.parse(line) as { rule: { line: number } | null });
     expect(answers.length).toBe(lines.length);
     const byId = [...ids.keys()];

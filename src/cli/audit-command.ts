@@ -8,7 +8,7 @@ import { auditHtml } from '../node/audit-html.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from '../core/lru-cache.js';
-import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsBody, type RobotsHost } from '../node/hosts.js';
+import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer, type RobotsHost } from '../node/hosts.js';
 import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
@@ -158,7 +158,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
       if (origin === null) return null;
       const cached = cache.get(origin.origin);
       if (cached !== undefined) return cached;
-      const body = source(robotsHostOf(origin)) as Exclude<RobotsBody, Promise<RobotsBody>>;
+      const body = source(robotsHostOf(origin)) as Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
       // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
       const robots = body === null || body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), { mode, maxBytes });
       cache.set(origin.origin, robots);

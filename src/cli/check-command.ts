@@ -1,7 +1,7 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, DEFAULT_CACHE_BYTES } from '../core/constants.js';
+import { DEFAULT_CACHE_BYTES } from '../core/constants.js';
 import type { MissingPolicy } from '../node/hosts.js';
 import { maxThreads } from '../node/threads.js';
 import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
@@ -114,7 +114,6 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const threads = threadsOption(values.threads, robotsDir !== undefined);
   const only = values.only;
   if (only !== undefined && only !== 'allowed' && only !== 'disallowed') throw usageError(`--only must be allowed or disallowed, got '${String(only)}'`);
-  const filter = only === 'allowed' ? OUTPUT_ONLY_ALLOWED : only === 'disallowed' ? OUTPUT_ONLY_DISALLOWED : OUTPUT_ALL;
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
   if (robotsDir !== undefined && threads > 1 && cacheMb < minCacheMbForThreads(threads, format)) {
@@ -130,7 +129,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
   const started = values.stats === true ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
-  const plan: CheckPlan = { target, threads, format, filter, log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
+  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
   let cache: RobotsCache | null = null;
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form

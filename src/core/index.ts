@@ -8,7 +8,7 @@ import { RobotsError } from './errors.js';
 export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';
 export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
 export { RobotsMatcher } from './matcher.js';
-export type { Explanation, DecidingRule } from './matcher.js';
+export type { Explanation, DecidingRule, OutputFilter } from './matcher.js';
 export { RobotsError } from './errors.js';
 export type { RobotsErrorCode } from './errors.js';
 export { parseRobotsBody } from './parser.js';

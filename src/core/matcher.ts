@@ -1,9 +1,10 @@
 // A compiled matcher: the rules that apply to one agent query, compiled once into the WebAssembly core's
 // trie, then matched against many URLs.
-import { RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL } from './constants.js';
+import { RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED } from './constants.js';
 import { core, encodeAgents, type WasmCore } from './wasm/core.js';
 import { compiledRule } from './wasm/blob.js';
 import { urlOrBytesArgument, urlsArgument, linesArgument } from './arguments.js';
+import { RobotsError } from './errors.js';
 
 /** The rule that decided a verdict. */
 export interface DecidingRule {
@@ -167,8 +168,8 @@ export class RobotsMatcher {
    * checkLines plus the command line's output bytes for those lines (`allowed\t<url>\n`, or filtered). With
    * `into` (a buffer the caller reuses from chunk to chunk), the output is a view of it when it fits.
    */
-  checkLinesFormatted(lines: Uint8Array, filter: number = OUTPUT_ALL, into: Uint8Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
-    const result = this.engine.matchAndFormatLines(this.blob, linesArgument(lines, 'lines'), filter, into);
+  checkLinesText(lines: Uint8Array, only: OutputFilter = 'all', into: Uint8Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
+    const result = this.engine.matchAndFormatLines(this.blob, linesArgument(lines, 'lines'), outputFilterCode(only), into);
     this.answered(result.verdicts.length);
     return result;
   }
@@ -177,11 +178,22 @@ export class RobotsMatcher {
    * checkLines plus one JSON object per line with its deciding rule (the command line's --format jsonl),
    * in bulk: input numbers firstNumber + line index, or numbers[line index]. One call per chunk.
    */
-  checkLinesJsonl(lines: Uint8Array, filter: number = OUTPUT_ALL, firstNumber = 1, numbers: Uint32Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
-    const result = this.engine.explainAndFormatJsonl(this.blob, linesArgument(lines, 'lines'), filter, firstNumber, numbers);
+  checkLinesJsonl(lines: Uint8Array, only: OutputFilter = 'all', firstNumber = 1, numbers: Uint32Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
+    const result = this.engine.explainAndFormatJsonl(this.blob, linesArgument(lines, 'lines'), outputFilterCode(only), firstNumber, numbers);
     this.answered(result.verdicts.length);
     return result;
   }
 }
 
 export { VERDICT_ALLOWED, VERDICT_DISALLOWED };
+
+/** Which lines formatted output keeps (check --only): every line, or those with one verdict. */
+export type OutputFilter = 'all' | 'allowed' | 'disallowed';
+
+/** The WebAssembly core's code of an output filter (OUTPUT_*); INVALID_ARGUMENT for anything else. Called once per batch. */
+export function outputFilterCode(only: OutputFilter): number {
+  if (only === 'all') return OUTPUT_ALL;
+  if (only === 'allowed') return OUTPUT_ONLY_ALLOWED;
+  if (only === 'disallowed') return OUTPUT_ONLY_DISALLOWED;
+  throw new RobotsError('INVALID_ARGUMENT', `an output filter is all, allowed or disallowed, got ${JSON.stringify(only)}`);
+}

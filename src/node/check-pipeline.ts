@@ -8,12 +8,12 @@
 // robots directory every chunk after the start is split by host and each thread answers its own hosts
 // with its own cache (src/node/pool.ts); a worker's shards wait in its queue while it starts, so that no host
 // is compiled in two threads.
-import { OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED, VERDICT_ALLOWED, CHAR_LF } from '../core/constants.js';
+import { VERDICT_ALLOWED, CHAR_LF } from '../core/constants.js';
 import { core } from './core-node.js';
 import type { MultiHostMatcher, RobotsSource } from './hosts.js';
 import type { RobotsPool, HostShardPool, SharedSlotRing, SharedSlot, HostsSpec, HostCounters, OutputFormat, LinesResult } from './pool.js';
 import { CHUNK_BYTES, writeAll, writeOut, type LineReader } from './line-reader.js';
-import type { RobotsMatcher } from '../core/matcher.js';
+import { outputFilterCode, type RobotsMatcher, type OutputFilter } from '../core/matcher.js';
 import type { Writable } from 'node:stream';
 import type { LogLineReader } from './log.js';
 
@@ -93,7 +93,8 @@ export interface CheckPlan {
   /** Threads at most (this one included); 1: no workers. */
   threads: number;
   format: OutputFormat;
-  filter: number;
+  /** Which lines the output keeps (--only). */
+  only: OutputFilter;
   /** Input lines are access log lines, read by reader; defaultHost: the host of requests whose line names none (--host). */
   log: { defaultHost: string | null; reader: LogLineReader } | null;
   /** Size of the input when it is a regular file (workers may start at once), else null. */
@@ -137,7 +138,7 @@ function copyInto(buffers: Uint8Array[], index: number, bytes: Uint8Array): Uint
   return buffers[index].subarray(0, bytes.length);
 }
 
-const passes = (verdict: number, filter: number): boolean => filter === OUTPUT_ALL || (filter === OUTPUT_ONLY_ALLOWED ? verdict === VERDICT_ALLOWED : filter === OUTPUT_ONLY_DISALLOWED && verdict !== VERDICT_ALLOWED);
+const passes = (verdict: number, only: OutputFilter): boolean => only === 'all' || (only === 'allowed' ? verdict === VERDICT_ALLOWED : verdict !== VERDICT_ALLOWED);
 
 /** Runs check over the reader; writes to output in input order; returns what ran. */
 export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, output: Writable, stderr: (text: string) => void): Promise<CheckOutcome> {
@@ -206,16 +207,16 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     // each time would pile up until the garbage collector came by, and each costs its pages again)
     if (matcher !== null) {
       if (plan.format === 'jsonl') {
-        const result = matcher.checkLinesJsonl(urls, plan.filter, firstNumber, numbers);
+        const result = matcher.checkLinesJsonl(urls, plan.only, firstNumber, numbers);
         return { output: result.output, verdicts: result.verdicts.length };
       }
-      const result = matcher.checkLinesFormatted(urls, plan.filter, reuse ? reusedOutput : null);
+      const result = matcher.checkLinesText(urls, plan.only, reuse ? reusedOutput : null);
       const reused = reuse && result.output.buffer === reusedOutput.buffer;
       if (reuse && !reused) reusedOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next chunk
       return { output: result.output, verdicts: result.verdicts.length, reused };
     }
     const into = reuse && plan.format !== 'none' ? reusedOutput : null;
-    const result = await hostsOfThisThread().checkLinesFormatted(urls, { format: plan.format, filter: plan.filter, firstNumber, numbers, into });
+    const result = await hostsOfThisThread().checkLinesWithOutput(urls, { format: plan.format, only: plan.only, firstNumber, numbers, into });
     outcome.noHostLines += result.noHostLines;
     const reused = into !== null && result.output.buffer === into.buffer;
     if (into !== null && !reused) reusedOutput = new Uint8Array(Math.ceil(result.output.length * 1.25)); // for the next window
@@ -232,7 +233,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     queuedInWorkers++;
     let result: LinesResult;
     try {
-      result = await pool.checkLines(matcher as RobotsMatcher, urls, plan.filter, slot.output, plan.format, firstNumber, numbers);
+      result = await pool.checkLines(matcher as RobotsMatcher, urls, plan.only, slot.output, plan.format, firstNumber, numbers);
       outcome.chunksInWorkers++;
     } catch {
       outcome.recomputed++;
@@ -273,7 +274,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
     const replies = shards.map(async (shard, index) => {
       if (index === 0 || shard.length === 0) return null;
       try {
-        const reply = await pool.answer(index - 1, parity, shard, workerFormat, plan.filter, shardNumbers[index]);
+        const reply = await pool.answer(index - 1, parity, shard, workerFormat, plan.only, shardNumbers[index]);
         answeredInWorker = true;
         hostCounters.set(index, reply.stats);
         outcome.noHostLines += reply.noHostLines;
@@ -283,7 +284,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
         return null; // answered here below
       }
     });
-    const local = await hostsOfThisThread().checkLinesFormatted(shards[0], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[0], into: plan.format === 'jsonl' ? shardedBuffers.local[parity] : null });
+    const local = await hostsOfThisThread().checkLinesWithOutput(shards[0], { format: workerFormat, only: plan.only, firstNumber: 1, numbers: shardNumbers[0], into: plan.format === 'jsonl' ? shardedBuffers.local[parity] : null });
     if (plan.format === 'jsonl' && local.output.buffer !== shardedBuffers.local[parity].buffer) shardedBuffers.local[parity] = new Uint8Array(Math.ceil(local.output.length * 1.25));
     outcome.noHostLines += local.noHostLines;
     const parts: { verdicts: Uint8Array; output: Uint8Array }[] = [{ verdicts: local.verdicts, output: local.output }];
@@ -294,7 +295,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       } else if (shards[index].length === 0) {
         parts.push({ verdicts: new Uint8Array(0), output: new Uint8Array(0) });
       } else {
-        const again = await hostsOfThisThread().checkLinesFormatted(shards[index], { format: workerFormat, filter: plan.filter, firstNumber: 1, numbers: shardNumbers[index] });
+        const again = await hostsOfThisThread().checkLinesWithOutput(shards[index], { format: workerFormat, only: plan.only, firstNumber: 1, numbers: shardNumbers[index] });
         outcome.noHostLines += again.noHostLines;
         parts.push({ verdicts: again.verdicts, output: again.output });
       }
@@ -308,7 +309,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       verdicts[i] = parts[shard].verdicts[cursors[shard]++];
     }
     if (plan.format === 'text') {
-      const output = core().formatText(urls, verdicts, plan.filter, shardedBuffers.merged[parity]);
+      const output = core().formatText(urls, verdicts, outputFilterCode(plan.only), shardedBuffers.merged[parity]);
       if (output.buffer !== shardedBuffers.merged[parity].buffer) shardedBuffers.merged[parity] = new Uint8Array(Math.ceil(output.length * 1.25));
       return { output, verdicts: lineCount };
     }
@@ -323,7 +324,7 @@ export async function runCheckPipeline(reader: LineReader, plan: CheckPlan, outp
       const source = parts[shard].output;
       const from = offsets[shard];
       let to = from;
-      for (; i < lineCount && shardOfLine[i] === shard; i++) if (passes(verdicts[i], plan.filter)) to = source.indexOf(CHAR_LF, to) + 1;
+      for (; i < lineCount && shardOfLine[i] === shard; i++) if (passes(verdicts[i], plan.only)) to = source.indexOf(CHAR_LF, to) + 1;
       merged.set(source.subarray(from, to), written);
       written += to - from;
       offsets[shard] = to;

@@ -9,7 +9,8 @@
 // names live in the core's host table (src/core/wasm/hosts-engine.ts), and so does the matcher.
 import { join } from 'node:path';
 import { opendirSync } from 'node:fs';
-import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, OUTPUT_ALL, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from '../core/constants.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from '../core/constants.js';
+import { outputFilterCode, type OutputFilter } from '../core/matcher.js';
 import { RobotsError } from '../core/errors.js';
 import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './core-node.js';
 import { HostEngine } from '../core/wasm/hosts-engine.js';
@@ -38,13 +39,13 @@ export const DISALLOW_ALL: unique symbol = Symbol('robots: disallow all');
  * A robots.txt body as a source gives it; null: nothing is known of the host (the missing policy applies);
  * ALLOW_ALL / DISALLOW_ALL: what a fetch found (see src/core/fetch-rules.ts).
  */
-export type RobotsBody = Uint8Array | ArrayBuffer | DataView | string | null | typeof ALLOW_ALL | typeof DISALLOW_ALL;
+export type RobotsSourceAnswer = Uint8Array | ArrayBuffer | DataView | string | null | typeof ALLOW_ALL | typeof DISALLOW_ALL;
 
 /**
  * Where a MultiHostMatcher gets a host's robots.txt: called once per host while the host stays cached.
  * May return a promise (a fetcher); synchronous sources (directories, maps) are faster.
  */
-export type RobotsSource = (host: RobotsHost) => RobotsBody | Promise<RobotsBody>;
+export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<RobotsSourceAnswer>;
 
 /** What URLs get whose host has no robots.txt, and lines that name no host. */
 export type MissingPolicy = 'allow' | 'disallow';
@@ -106,10 +107,10 @@ export interface HostChunkResult {
   runs: number;
 }
 
-/** How a chunk is formatted: text lines (see check) or jsonl with the deciding rules; `filter`: OUTPUT_*. */
+/** How a chunk is formatted: text lines (see check) or jsonl with the deciding rules, all lines or `only` those of one verdict. */
 export interface HostChunkFormat {
   format: 'none' | 'text' | 'jsonl';
-  filter?: number;
+  only?: OutputFilter;
   /** jsonl "input" numbers: firstNumber + line index (default 1), or numbers[line index]. */
   firstNumber?: number;
   numbers?: Uint32Array | null;
@@ -161,7 +162,7 @@ export function robotsFromDirectory(directory: string, options: { maxBytes?: num
   const buffer = new ReadBuffer();
   const prefix = join(directory, '/'); // keys hold no '/': a plain concatenation stays in the directory
   const now = options.now ?? Date.now();
-  const stored = (key: string, host: RobotsHost, bodyPresent: boolean, legacy: boolean): RobotsBody => {
+  const stored = (key: string, host: RobotsHost, bodyPresent: boolean, legacy: boolean): RobotsSourceAnswer => {
     const read = readStoredRecord(directory, key);
     if (read === null || (legacy && read.origin !== host.origin)) return null;
     const effect = effectOfStored(recordAsOf(read, now), now, bodyPresent);
@@ -239,7 +240,7 @@ function sourceError(host: RobotsHost, error: unknown): RobotsError {
   return new RobotsError('SOURCE_FAILED', `the robots source failed for ${host.origin}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-function bodyBytes(body: Exclude<RobotsBody, null>, host: RobotsHost): Uint8Array {
+function bodyBytes(body: Exclude<RobotsSourceAnswer, null>, host: RobotsHost): Uint8Array {
   if (typeof body === 'string') return encoder.encode(body);
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
@@ -247,11 +248,11 @@ function bodyBytes(body: Exclude<RobotsBody, null>, host: RobotsHost): Uint8Arra
   throw new RobotsError('INVALID_ARGUMENT', `the robots source gave ${Object.prototype.toString.call(body)} for ${host.origin} (expected a Uint8Array, ArrayBuffer, DataView, string or null)`);
 }
 
-const isPromise = (value: unknown): value is Promise<RobotsBody> => typeof (value as { then?: unknown } | null)?.then === 'function';
+const isPromise = (value: unknown): value is Promise<RobotsSourceAnswer> => typeof (value as { then?: unknown } | null)?.then === 'function';
 
 type Attempt =
   | { kind: 'done'; result: HostChunkResult }
-  | { kind: 'fetch'; hosts: RobotsHost[]; started: Map<string, Promise<RobotsBody>> }
+  | { kind: 'fetch'; hosts: RobotsHost[]; started: Map<string, Promise<RobotsSourceAnswer>> }
   | { kind: 'split' };
 
 /**
@@ -336,7 +337,7 @@ export class MultiHostMatcher {
 
   /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
   async checkLines(lines: Uint8Array): Promise<Uint8Array> {
-    return (await this.checkLinesFormatted(lines, { format: 'none' })).verdicts;
+    return (await this.checkLinesWithOutput(lines, { format: 'none' })).verdicts;
   }
 
   /** Verdicts of URL strings (UTF-8 encoded; a URL must not contain a line break). One call per batch. */
@@ -353,7 +354,7 @@ export class MultiHostMatcher {
   }
 
   /** Verdicts and formatted output (text or jsonl, see HostChunkFormat) of a chunk of LF-separated URL lines. */
-  checkLinesFormatted(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
+  checkLinesWithOutput(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
     linesArgument(lines, 'lines');
     const run = this.queue.then(() => this.answer(lines, format));
     this.queue = run.catch(() => undefined);
@@ -380,7 +381,7 @@ export class MultiHostMatcher {
   /** Answers lines, in parts when their hosts do not fit the budget together; the parts in input order go to `parts`. Returns the line count. */
   private async answerInParts(lines: Uint8Array, format: HostChunkFormat, parts: HostChunkResult[]): Promise<number> {
     if (lines.length === 0) return 0;
-    const bodies = new Map<string, RobotsBody>();
+    const bodies = new Map<string, RobotsSourceAnswer>();
     while (true) {
       const attempt = this.attempt(lines, format, bodies);
       if (attempt.kind === 'done') {
@@ -410,8 +411,8 @@ export class MultiHostMatcher {
    * The source's answer for an origin; an error it throws comes back naming the origin (a RobotsError keeps
    * its code), and the matcher stays usable for later calls.
    */
-  private askSource(host: RobotsHost): RobotsBody | Promise<RobotsBody> {
-    let answer: RobotsBody | Promise<RobotsBody>;
+  private askSource(host: RobotsHost): RobotsSourceAnswer | Promise<RobotsSourceAnswer> {
+    let answer: RobotsSourceAnswer | Promise<RobotsSourceAnswer>;
     try {
       answer = this.source(host);
     } catch (error) {
@@ -421,7 +422,7 @@ export class MultiHostMatcher {
   }
 
   /** An asynchronous answer within sourceTimeoutMs, else SOURCE_FAILED naming the origin (a source that never settles hangs nothing). */
-  private withDeadline(host: RobotsHost, answer: Promise<RobotsBody>): Promise<RobotsBody> {
+  private withDeadline(host: RobotsHost, answer: Promise<RobotsSourceAnswer>): Promise<RobotsSourceAnswer> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RobotsError('SOURCE_FAILED', `the robots source gave no answer for ${host.origin} within ${this.sourceTimeoutMs} ms`)), this.sourceTimeoutMs);
@@ -430,7 +431,7 @@ export class MultiHostMatcher {
   }
 
   /** Bodies of an asynchronous source, at most `concurrency` at a time (`started`: those already asked for). */
-  private async fetchBodies(hosts: RobotsHost[], started: Map<string, Promise<RobotsBody>>, bodies: Map<string, RobotsBody>): Promise<void> {
+  private async fetchBodies(hosts: RobotsHost[], started: Map<string, Promise<RobotsSourceAnswer>>, bodies: Map<string, RobotsSourceAnswer>): Promise<void> {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < hosts.length) {
@@ -447,7 +448,7 @@ export class MultiHostMatcher {
    * pass goes on: each host is compiled once per chunk however many hosts the chunk names. jsonl output
    * refers to rules inside the matchers until the chunk is formatted, so there the chunk is split instead.
    */
-  private attempt(lines: Uint8Array, format: HostChunkFormat, bodies: Map<string, RobotsBody>): Attempt {
+  private attempt(lines: Uint8Array, format: HostChunkFormat, bodies: Map<string, RobotsSourceAnswer>): Attempt {
     const explain = format.format === 'jsonl';
     this.chunkHosts = 0;
     // the chunk with its per-line arrays in at most half the budget, its host names in at most a quarter
@@ -455,7 +456,7 @@ export class MultiHostMatcher {
     if (pending === null) return { kind: 'split' };
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
-    const started = new Map<string, Promise<RobotsBody>>();
+    const started = new Map<string, Promise<RobotsSourceAnswer>>();
     for (let i = 0; i < pending.keys.length; i++) {
       const entry = pending.entries[i];
       const key = pending.keys[i];
@@ -475,9 +476,9 @@ export class MultiHostMatcher {
         this.engine.resolve(entry, cached);
         continue;
       }
-      let body: RobotsBody | Promise<RobotsBody>;
+      let body: RobotsSourceAnswer | Promise<RobotsSourceAnswer>;
       if (bodies.has(canonical)) {
-        body = bodies.get(canonical) as RobotsBody;
+        body = bodies.get(canonical) as RobotsSourceAnswer;
       } else if (toFetch.length > 0) {
         if (!toFetch.some((wanted) => wanted.origin === canonical)) toFetch.push(host);
         continue;
@@ -515,7 +516,7 @@ export class MultiHostMatcher {
     this.counters.lines += lineCount;
     this.counters.noHostLines += this.engine.noHostLines;
     const verdicts = this.engine.verdicts();
-    const filter = format.filter ?? OUTPUT_ALL;
+    const filter = outputFilterCode(format.only ?? 'all');
     const output = format.format === 'text' ? this.engine.formatText(filter, format.into ?? null)
       : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null, format.into ?? null)
       : new Uint8Array(0);

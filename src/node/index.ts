@@ -3,7 +3,7 @@
 import './core-node.js'; // Node: the WebAssembly core is read from the package's build/ folder on first use
 export * from '../core/index.js';
 export { MultiHostMatcher, robotsFromDirectory, robotsFromMap } from './hosts.js';
-export type { MultiHostOptions, MultiHostStats, RobotsHost, RobotsBody, RobotsSource, MissingPolicy, HostChunkFormat, HostChunkResult } from './hosts.js';
+export type { MultiHostOptions, MultiHostStats, RobotsHost, RobotsSourceAnswer, RobotsSource, MissingPolicy, HostChunkFormat, HostChunkResult } from './hosts.js';
 export { RobotsPool, HostShardPool, checkChunksInOrder } from './pool.js';
 export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput, HostsSpec, HostsReply, OutputFormat } from './pool.js';
 export { TestBatch } from './test-batch.js';

@@ -7,15 +7,14 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type { Piscina } from 'piscina';
-import { OUTPUT_ALL } from '../core/constants.js';
 import { maxThreads } from './threads.js';
 import { RobotsError } from '../core/errors.js';
 import { wasmModule } from './core-node.js';
-import type { RobotsMatcher } from '../core/matcher.js';
+import type { RobotsMatcher, OutputFilter } from '../core/matcher.js';
 import type { RobotsMode } from '../core/robots.js';
 import type { HostChunkResult, MultiHostStats, MissingPolicy } from './hosts.js';
 
-/** How a batch is answered: text lines (filter: OUTPUT_*), jsonl with the deciding rules, or verdicts only. */
+/** How a batch is answered: text lines (all, or only those of one verdict), jsonl with the deciding rules, or verdicts only. */
 export type OutputFormat = 'text' | 'jsonl' | 'none';
 
 /** One batch of lines for one matcher (internal). */
@@ -27,7 +26,7 @@ export interface LinesTask {
   input: Uint8Array;
   /** Shared memory for a text reply, or null: the worker then moves a new buffer back. */
   output: Uint8Array | null;
-  filter: number;
+  only: OutputFilter;
   format: OutputFormat;
   /** jsonl "input" numbers: firstNumber + line index, or numbers[line index]. */
   firstNumber: number;
@@ -57,7 +56,7 @@ export interface HostsTask {
   /** The shard's lines: a view of the worker's shared input slot, or a buffer moved to the worker. */
   input: Uint8Array;
   format: OutputFormat;
-  filter: number;
+  only: OutputFilter;
   numbers: Uint32Array | null;
   /** Shared memory the reply is written into when it fits (the worker then answers with null), else moved. */
   reply: Uint8Array;
@@ -183,11 +182,11 @@ export class RobotsPool {
   }
 
   /**
-   * Matches a batch of LF-separated lines in a worker and returns verdicts and output (text under filter, or
-   * jsonl). Lines in a SharedArrayBuffer are read in place; others are copied once and the copy is moved.
+   * Matches a batch of LF-separated lines in a worker and returns verdicts and output (text, every line or
+   * `only` those of one verdict, or jsonl). Lines in a SharedArrayBuffer are read in place; others are copied once and the copy is moved.
    * `lines` stays usable either way. Called once per batch (a batch is typically 1 MiB).
    */
-  async checkLines(matcher: RobotsMatcher, lines: Uint8Array, filter = OUTPUT_ALL, replySlot: Uint8Array | null = null, format: OutputFormat = 'text', firstNumber = 1, numbers: Uint32Array | null = null): Promise<LinesResult> {
+  async checkLines(matcher: RobotsMatcher, lines: Uint8Array, only: OutputFilter = 'all', replySlot: Uint8Array | null = null, format: OutputFormat = 'text', firstNumber = 1, numbers: Uint32Array | null = null): Promise<LinesResult> {
     let input = lines;
     const transferList: ArrayBuffer[] = [];
     if (!(lines.buffer instanceof SharedArrayBuffer)) {
@@ -195,7 +194,7 @@ export class RobotsPool {
       input.set(lines);
       transferList.push(input.buffer as ArrayBuffer);
     }
-    const task: LinesTask = { kind: 'lines', matcherId: matcher.id, blob: matcher.sharedBlob(), input, output: format === 'text' ? replySlot : null, filter, format, firstNumber, numbers };
+    const task: LinesTask = { kind: 'lines', matcherId: matcher.id, blob: matcher.sharedBlob(), input, output: format === 'text' ? replySlot : null, only, format, firstNumber, numbers };
     let packed: Uint8Array;
     try {
       packed = (await this.pool.run(task, { transferList }) as Uint8Array | null) ?? (replySlot as Uint8Array);
@@ -249,9 +248,9 @@ export class HostShardPool {
    * The input is a view of shardTarget(worker, parity) or a buffer given up to the worker; the reply is a view
    * of shared memory valid until the window two later with the same parity is answered.
    */
-  async answer(worker: number, parity: number, input: Uint8Array, format: OutputFormat, filter: number, numbers: Uint32Array | null): Promise<HostsReply> {
+  async answer(worker: number, parity: number, input: Uint8Array, format: OutputFormat, only: OutputFilter, numbers: Uint32Array | null): Promise<HostsReply> {
     const slot = this.slots[worker][parity];
-    const task: HostsTask = { kind: 'hosts', spec: this.spec, input, format, filter, numbers, reply: slot.reply };
+    const task: HostsTask = { kind: 'hosts', spec: this.spec, input, format, only, numbers, reply: slot.reply };
     const transferList = input.buffer instanceof SharedArrayBuffer ? [] : [input.buffer as ArrayBuffer];
     let moved: Uint8Array | null;
     try {
@@ -332,7 +331,7 @@ export class SharedSlotRing {
  * per chunk: memory stays flat however long the input. A chunk whose worker fails is matched again on this
  * thread (its bytes are still in the ring), so no line is lost or written twice. Called once per run.
  */
-export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, filter: number, stats: OrderedRunStats, chunkBytes = 1 << 20, helpHere = false): AsyncGenerator<OrderedOutput> {
+export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, only: OutputFilter, stats: OrderedRunStats, chunkBytes = 1 << 20, helpHere = false): AsyncGenerator<OrderedOutput> {
   const maxInFlight = (pool.threads + (helpHere ? 1 : 0)) * 2;
   let queuedInWorkers = 0;
   const ring = new SharedSlotRing(maxInFlight + 2, chunkBytes);
@@ -351,11 +350,11 @@ export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatch
       if (helpHere && queuedInWorkers >= pool.threads) {
         // every worker is busy (or still starting): this thread matches the chunk now
         stats.matchedHere++;
-        inFlight.push({ chunk, slot, result: Promise.resolve(matcher.checkLinesFormatted(chunk, filter)) });
+        inFlight.push({ chunk, slot, result: Promise.resolve(matcher.checkLinesText(chunk, only)) });
         continue;
       }
       queuedInWorkers++;
-      const result = pool.checkLines(matcher, chunk, filter, slot.output).catch(() => null);
+      const result = pool.checkLines(matcher, chunk, only, slot.output).catch(() => null);
       inFlight.push({ chunk, slot, result: result.finally(() => { queuedInWorkers--; }) });
     }
     const head = inFlight.shift();
@@ -366,7 +365,7 @@ export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatch
       done = result;
     } else {
       stats.recomputed++;
-      done = matcher.checkLinesFormatted(head.chunk, filter);
+      done = matcher.checkLinesText(head.chunk, only);
     }
     yield { bytes: done.output, lines: done.verdicts.length, release: () => ring.release(head.slot) };
   }

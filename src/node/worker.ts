@@ -7,6 +7,7 @@ import { workerData, move } from 'piscina';
 import { WasmCore, setThreadCore } from './core-node.js';
 import { MultiHostMatcher, robotsFromDirectory } from './hosts.js';
 import { packHostsReply, packLinesReply, type LinesTask, type HostsTask } from './pool.js';
+import { outputFilterCode } from '../core/matcher.js';
 
 const data = workerData as { module: WebAssembly.Module };
 const engine = new WasmCore(data.module);
@@ -23,7 +24,7 @@ async function answerHosts(task: HostsTask): Promise<Uint8Array | null> {
     const spec = task.spec;
     hosts = new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }) });
   }
-  const result = await hosts.checkLinesFormatted(task.input, { format: task.format, filter: task.filter, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
+  const result = await hosts.checkLinesWithOutput(task.input, { format: task.format, only: task.only, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
   const reply = packHostsReply(result, hosts.stats, task.reply);
   // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
   if (result.output.buffer !== hostsOutput.buffer && result.output.length > hostsOutput.length) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
@@ -44,9 +45,9 @@ export default async function runTask(task: LinesTask | HostsTask | { kind: 'war
     if (blobs.size > MAX_CACHED_MATCHERS) blobs.delete(blobs.keys().next().value as number);
   }
   if (task.format === 'jsonl') {
-    const { output, verdicts } = engine.explainAndFormatJsonl(blob, task.input, task.filter, task.firstNumber, task.numbers);
+    const { output, verdicts } = engine.explainAndFormatJsonl(blob, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers);
     return move(packLinesReply(verdicts, output));
   }
-  const packed = engine.matchLinesPacked(blob, task.input, task.filter, task.output);
+  const packed = engine.matchLinesPacked(blob, task.input, outputFilterCode(task.only), task.output);
   return packed === null ? null : move(packed);
 }
