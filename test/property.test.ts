@@ -49,6 +49,7 @@ function agree(mode: RobotsMode, robots: Uint8Array, query: string[], urls: stri
   const batchVerdicts = matcher.checkBatch(batchIndexes.map((i) => asStrings[i] as string));
   const batch = new Map(batchIndexes.map((index, k) => [index, batchVerdicts[k]]));
   const lines = matcher.checkLines(raw(urls.map((u) => u + '\n').join('')));
+  const explained = matcher.explainLines(raw(urls.map((u) => u + '\n').join('')));
   urls.forEach((u, i) => {
     const expected = modelVerdict(robots, query, raw(u), { mode });
     const explanation = matcher.explain(raw(u));
@@ -60,6 +61,7 @@ function agree(mode: RobotsMode, robots: Uint8Array, query: string[], urls: stri
     expect(parseRobots(robots, { mode }).matcher(query).isAllowed(raw(u)), `first verdict ${context}`).toBe(expected.allowed);
     if (batch.has(i)) expect(batch.get(i), context).toBe(expected.allowed ? 1 : 2);
     expect(lines[i], context).toBe(expected.allowed ? 1 : 2);
+    expect([explained.verdicts[i], explained.lines[i]], `explainLines ${context}`).toEqual([expected.allowed ? 1 : 2, expected.line ?? 0]);
   });
 }
 

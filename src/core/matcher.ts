@@ -147,6 +147,16 @@ export class RobotsMatcher {
     };
   }
 
+  /**
+   * explain() in bulk: per line of newline-separated URL bytes (as checkLines reads them), its verdict byte
+   * and the line of the rule that decided it (0: none did). One call per batch: reports and the Tester.
+   */
+  explainLines(lines: Uint8Array): { verdicts: Uint8Array; lines: Uint32Array } {
+    const result = this.engine.explainLines(this.blob, linesArgument(lines, 'lines'));
+    this.answered(result.verdicts.length);
+    return result;
+  }
+
   /** Verdict bytes (VERDICT_ALLOWED = 1, VERDICT_DISALLOWED = 2), one per URL, in order. One call per batch. */
   checkBatch(urls: readonly (string | URL)[]): Uint8Array {
     const verdicts = this.engine.matchStrings(this.blob, Array.isArray(urls) && urls.every((url) => typeof url === 'string') ? urls as readonly string[] : urlsArgument(urls, 'urls'));

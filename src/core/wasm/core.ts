@@ -27,7 +27,7 @@
 //   itself when it needs more, so views are re-created whenever memory.buffer changes.
 import {
   CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE,
-  FLAG_RFC_MODE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES, HEADER_LITERAL_OFFSET,
+  FLAG_RFC_MODE, RULE_REF_SIZE, RULE_REF_RECORD, RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_LINE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES, HEADER_LITERAL_OFFSET,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { MatcherHeap, ADDRESS_LIMIT } from './heap.js';
@@ -614,6 +614,24 @@ export class WasmCore {
     const verdicts = this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count);
     const output = this.formatJsonl(run.inputPtr, input.length, run.count, run.verdictsPtr, run.rulesPtr, firstNumber, numbers, filter);
     return { output, verdicts };
+  }
+
+  /**
+   * Verdicts and deciding lines of the lines of input (explain mode of the bulk engine, one call per batch):
+   * per line its verdict byte and the line number of the rule that decided it (the index.htm rule's line
+   * for `<dir>/$`), 0 when none did. What explain() says of each URL, without a call per URL.
+   */
+  explainLines(blob: Uint8Array, input: Uint8Array): { verdicts: Uint8Array; lines: Uint32Array } {
+    const run = this.runLines(blob, input, false, OUTPUT_ALL, true);
+    const lines = new Uint32Array(run.count);
+    const memory = new DataView(this.bytes.buffer);
+    for (let i = 0; i < run.count; i++) {
+      const ref = run.rulesPtr + i * RULE_REF_SIZE;
+      const record = memory.getUint32(ref + RULE_REF_RECORD, true);
+      if (record !== 0) lines[i] = memory.getUint32(record + RULE_LINE, true);
+      else if (memory.getUint32(ref + RULE_REF_VALUE, true) !== 0) lines[i] = memory.getUint32(ref + RULE_REF_VALUE_LINE, true);
+    }
+    return { verdicts: this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count), lines };
   }
 
   /**
