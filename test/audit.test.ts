@@ -66,6 +66,18 @@ describe('RobotsAudit', () => {
       { hour: '2015-05-17 12:00', requests: 1, disallowed: 1 },
     ]);
   });
+  it('addLines judges a chunk in bulk (one call per matcher) and reports exactly what addLine per line does; a target with a line break is judged alone', async () => {
+    const robots = parseRobots(robotsBody);
+    const bulk = new RobotsAudit(() => robots);
+    await bulk.addLines(log.split('\n'), 1, 'access.log');
+    expect(bulk.report()).toEqual(report);
+    const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /a\nDisallow: /*x$\n'));
+    const json = (uri: string): string => JSON.stringify({ uri, http_user_agent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' });
+    await audit.addLines([json('/a\nb'), json('/b'), json('/a/1'), json('/b\rx'), json('/cx')], 1, 'j.log');
+    const [google] = audit.report().crawlers;
+    expect([google.requests, google.disallowed]).toEqual([5, 4]);
+    expect(google.rules).toEqual([{ file: null, line: 2, pattern: '/a', requests: 2 }, { file: null, line: 3, pattern: '/*x$', requests: 2 }]);
+  });
   it('a request of /robots.txt itself is never a violation, even under Disallow: /', () => {
     const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /\n'));
     const line = (target: string): string => `66.249.66.1 - - [21/Nov/2026:08:00:00 +0000] "GET ${target} HTTP/1.1" 200 5 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;

@@ -6,6 +6,8 @@ import { isbot } from 'isbot';
 import { LogLineReader, clientAddress, hostUnknownError, originOfRequest, type LogFieldNames, type LogRequest } from './log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import { asciiLowerCase, productToken, type RobotsTxt } from '../core/robots.js';
+import type { RobotsMatcher } from '../core/matcher.js';
+import { VERDICT_ALLOWED } from '../core/constants.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
 import { crawlerCategory, isUserTriggeredFetcher, type CrawlerCategory } from './crawler-categories.js';
 import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification } from './crawler-verify.js';
@@ -163,6 +165,17 @@ interface CrawlerState {
   paths: PathCounter | null;
 }
 
+/** A crawler's request counted but not judged yet (see RobotsAudit.judgePending). */
+interface PendingRequest {
+  state: CrawlerState;
+  /** Its hour's counts (null: the line has no time). */
+  bucket: { requests: number; disallowed: number } | null;
+  target: string;
+  status: number | null;
+  /** The host whose file judged it, with --by host and files per host. */
+  file: string | null;
+}
+
 /** What a User-Agent says, independent of any robots.txt (cached per User-Agent). */
 interface UserAgentFacts {
   /** isbot knows it as a bot (browsers never are). */
@@ -208,6 +221,10 @@ export class RobotsAudit {
   /** The most disallowed requests (counted + missed) of a crawler dropped from tracking. */
   private droppedFloor = 0;
   private userAgentChars = 0;
+  /** Requests of crawlers waiting for their verdicts, per matcher (see judgePending). */
+  private readonly pending = new Map<RobotsMatcher, PendingRequest[]>();
+  /** The pattern of each deciding line, per matcher (the report names rules by line and pattern). */
+  private readonly patternsByLine = new WeakMap<RobotsMatcher, Map<number, string>>();
 
   /**
    * robotsFor: the robots.txt for a request's origin (null: none, the request is allowed). The origin is the
@@ -288,6 +305,11 @@ export class RobotsAudit {
    * that name no host). With DNS verification, use addLines (it looks up the chunk's addresses first).
    */
   addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
+    this.addLineUnjudged(line, lineNumber, log, defaultHost);
+    this.judgePending();
+  }
+
+  private addLineUnjudged(line: string, lineNumber: number, log: string, defaultHost: string | null): void {
     const request = this.read(line, lineNumber, log);
     if (request !== null) this.addRequest(request, log, lineNumber, defaultHost);
   }
@@ -296,7 +318,8 @@ export class RobotsAudit {
   async addLines(lines: readonly string[], firstLineNumber: number, log = '-', defaultHost: string | null = null): Promise<void> {
     const verifier = this.options.verifier;
     if (verifier === undefined || !verifier.dns) {
-      lines.forEach((line, i) => this.addLine(line, firstLineNumber + i, log, defaultHost));
+      lines.forEach((line, i) => this.addLineUnjudged(line, firstLineNumber + i, log, defaultHost));
+      this.judgePending();
       return;
     }
     const requests = lines.map((line, i) => this.read(line, firstLineNumber + i, log));
@@ -310,6 +333,7 @@ export class RobotsAudit {
     }
     await verifier.prepare(claims);
     requests.forEach((request, i) => { if (request !== null) this.addRequest(request, log, firstLineNumber + i, defaultHost); });
+    this.judgePending();
   }
 
   private addRequest(request: LogRequest, log: string, lineNumber: number, defaultHost: string | null): void {
@@ -362,24 +386,65 @@ export class RobotsAudit {
     }
     // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed
     if (robots === null || crawler.group === null) return;
-    const explanation = robots.matcher(crawler.group).explain(Buffer.from(request.target, 'latin1'));
-    if (explanation.allowed) return;
+    // judged with the rest of the chunk's requests (judgePending): one bulk call per matcher, not one per request
+    const matcher = robots.matcher(crawler.group);
+    let batch = this.pending.get(matcher);
+    if (batch === undefined) {
+      batch = [];
+      this.pending.set(matcher, batch);
+    }
+    batch.push({ state, bucket, target: request.target, status: request.status, file: this.options.filePerHost === true && origin !== null ? origin.hostKey : null });
+  }
+
+  /**
+   * Judges the requests added since the last call: per matcher, their verdicts and deciding lines in one bulk
+   * call (explainLines), then counts the disallowed ones. A target with a line break (never one of a log
+   * line) is judged on its own. Called after each line or chunk, and before crawlers are dropped or reported.
+   */
+  private judgePending(): void {
+    for (const [matcher, batch] of this.pending) {
+      const alone = batch.some((item) => /[\r\n]/.test(item.target));
+      const judged = alone ? null : matcher.explainLines(Buffer.from(batch.map((item) => item.target).join('\n') + '\n', 'latin1'));
+      batch.forEach((item, i) => {
+        if (judged !== null) {
+          if (judged.verdicts[i] === VERDICT_ALLOWED) return;
+          this.countDisallowed(item, matcher, judged.lines[i]);
+        } else {
+          const explanation = matcher.explain(Buffer.from(item.target, 'latin1'));
+          if (!explanation.allowed) this.countDisallowed(item, matcher, explanation.rule?.line ?? 0, explanation.rule?.pattern);
+        }
+      });
+    }
+    this.pending.clear();
+  }
+
+  /** Counts a disallowed request of a crawler, by its deciding rule (line, and its pattern: asked once per matcher and line). */
+  private countDisallowed(item: PendingRequest, matcher: RobotsMatcher, line: number, knownPattern?: string): void {
+    const { state, bucket } = item;
     state.disallowed++;
-    state.byStatus[statusClass(request.status)]++;
+    state.byStatus[statusClass(item.status)]++;
     if (!state.userTriggered) {
       this.disallowedTotal++;
       if (bucket !== null) bucket.disallowed++;
     }
-    const rule = explanation.rule;
-    if (rule !== null) {
-      const file = this.options.filePerHost === true && origin !== null ? origin.hostKey : null;
-      const ruleKey = `${file ?? ''} ${rule.line} ${rule.pattern}`;
-      const entry = state.rules.get(ruleKey) ?? { file, line: rule.line, pattern: rule.pattern, requests: 0 };
+    if (line !== 0) {
+      let patterns = this.patternsByLine.get(matcher);
+      if (patterns === undefined) {
+        patterns = new Map();
+        this.patternsByLine.set(matcher, patterns);
+      }
+      let pattern = knownPattern ?? patterns.get(line);
+      if (pattern === undefined) {
+        pattern = matcher.explain(Buffer.from(item.target, 'latin1')).rule?.pattern ?? '';
+        patterns.set(line, pattern);
+      }
+      const ruleKey = `${item.file ?? ''} ${line} ${pattern}`;
+      const entry = state.rules.get(ruleKey) ?? { file: item.file, line, pattern, requests: 0 };
       entry.requests++;
       state.rules.set(ruleKey, entry);
     }
     state.paths ??= new PathCounter(TRACKED_PATHS);
-    state.paths.add(request.target);
+    state.paths.add(item.target);
   }
 
   /** The state of a crawler (an impostor apart), made when new; at 2 x MAX_CRAWLERS, the least disallowed half is dropped first. */
@@ -390,7 +455,10 @@ export class RobotsAudit {
       if (group !== state.group) state.mixedGroups = true;
       return state;
     }
-    if (this.crawlers.size >= 2 * MAX_CRAWLERS) this.dropLeastDisallowed();
+    if (this.crawlers.size >= 2 * MAX_CRAWLERS) {
+      this.judgePending(); // (the disallowed counts decide who is dropped)
+      this.dropLeastDisallowed();
+    }
     state = {
       agent, host, impostor, vendor: vendor?.id ?? null, group, mixedGroups: false, userTriggered: isUserTriggeredFetcher(agent),
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
@@ -415,6 +483,7 @@ export class RobotsAudit {
 
   /** The report so far (called once, at the end). */
   report(): AuditReport {
+    this.judgePending();
     const categories = new Map<string, CrawlerCategory>();
     const all = [...this.crawlers.values()].map((state): CrawlerAudit => {
       const nameKey = asciiLowerCase(state.agent);
