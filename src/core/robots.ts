@@ -221,9 +221,10 @@ function agentList(agents: AgentQuery): string[] {
 /** What the event parser made of a body (RobotsTxt makes it on first use). */
 interface ParsedView {
   collector: GroupCollector;
-  /** Lower-cased product token of every agent line, per group (same order as groups[i].agents). */
-  groupTokens: string[][];
-  namedTokens: Set<string>;
+  /** Per lower-cased product token a user-agent line names (not `*`), the indexes of its groups, in file order. */
+  groupsByToken: Map<string, number[]>;
+  /** The indexes of the groups with a `*` line, in file order. */
+  globalGroups: number[];
 }
 
 /** A parsed robots.txt. Made by parseRobots once per file; its matchers are compiled once per agent query. */
@@ -270,10 +271,24 @@ export class RobotsTxt {
       if (this.body.length < this.fullLength) {
         collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: this.body.length === this.maxBytes ? `file is ${this.fullLength} bytes: only the first ${this.maxBytes} are read` : `file is ${this.fullLength} bytes: only the first ${this.body.length} (16 MiB, the most one robots.txt compiles to) are read` });
       }
-      const groupTokens = collector.groups.map((group) => group.agents.map((agent) => (agent.global ? '' : asciiLowerCase(agent.productToken))));
-      const namedTokens = new Set<string>();
-      for (const tokens of groupTokens) for (const token of tokens) if (token !== '') namedTokens.add(token);
-      this.parsed = { collector, groupTokens, namedTokens };
+      // one pass over the groups: then each query costs the groups it selects (lint asks once per token the
+      // file names: a file naming 20,000 crawlers took 12 s when each query walked every group)
+      const groupsByToken = new Map<string, number[]>();
+      const globalGroups: number[] = [];
+      collector.groups.forEach((group, index) => {
+        for (const agent of group.agents) {
+          if (agent.global) {
+            if (globalGroups[globalGroups.length - 1] !== index) globalGroups.push(index);
+            continue;
+          }
+          const token = asciiLowerCase(agent.productToken);
+          if (token === '') continue;
+          const indexes = groupsByToken.get(token);
+          if (indexes === undefined) groupsByToken.set(token, [index]);
+          else if (indexes[indexes.length - 1] !== index) indexes.push(index);
+        }
+      });
+      this.parsed = { collector, groupsByToken, globalGroups };
     }
     return this.parsed;
   }
@@ -301,18 +316,21 @@ export class RobotsTxt {
 
   /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. */
   names(agents: AgentQuery): boolean {
-    const { namedTokens } = this.view;
-    return agentList(agents).some((agent) => namedTokens.has(asciiLowerCase(agent)));
+    const { groupsByToken } = this.view;
+    return agentList(agents).some((agent) => groupsByToken.has(asciiLowerCase(agent)));
   }
 
-  /** The groups that decide for an agent query: its own (pooled), or the `*` groups when no agent is named. */
+  /**
+   * The groups that decide for an agent query: its own (pooled, in file order), or the `*` groups when no
+   * user-agent line names it. The compile's selection (assembly/select.ts) decides verdicts; this one, for
+   * the object model (lint, crawlDelay), is held equal to it by test/group-selection.test.ts. Costs the
+   * groups it returns (the index is made once per file).
+   */
   groupsFor(agents: AgentQuery): RobotsGroup[] {
-    const wanted = agentList(agents).map(asciiLowerCase);
-    const { namedTokens, groupTokens } = this.view;
-    if (wanted.some((token) => namedTokens.has(token))) {
-      return this.groups.filter((group, i) => group.agents.some((agent, k) => !agent.global && wanted.includes(groupTokens[i][k])));
-    }
-    return this.groups.filter((group) => group.agents.some((agent) => agent.global));
+    const { groupsByToken, globalGroups } = this.view;
+    const named = [...new Set(agentList(agents).map(asciiLowerCase))].flatMap((token) => groupsByToken.get(token) ?? []);
+    if (named.length === 0) return globalGroups.map((index) => this.groups[index]);
+    return [...new Set(named)].sort((a, b) => a - b).map((index) => this.groups[index]);
   }
 
   /** The compiled matcher for an agent query, compiled on first use and kept. Call once, then match many URLs. */
