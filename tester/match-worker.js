@@ -1,6 +1,7 @@
 // The Tester's matching thread: parses, lints and matches here, so that the page stays responsive on a
 // 500 KiB robots.txt and 100,000 URLs. Messages in: { id, robots, previous, agent, mode, urls }; out: the
-// verdicts and deciding lines as typed arrays (transferred), lint findings and the verdict changes.
+// verdicts and deciding lines as typed arrays (transferred), lint findings and the verdict changes, with the
+// agent and mode they were computed for (the page may have changed since).
 import { initialize, parseRobots, lintRobots, agentWarning } from './dist/src/core/index.js';
 
 const VERDICT_ALLOWED = 1;
@@ -31,7 +32,7 @@ self.onmessage = async (event) => {
         if (before.verdicts[i] !== now.verdicts[i]) changes.push({ index: i, url, allowedNow: now.verdicts[i] === VERDICT_ALLOWED, oldLine: before.lines[i], newLine: now.lines[i] });
       });
     }
-    self.postMessage({ id, urls, verdicts: now.verdicts, lines: now.lines, findings, changes, warning: agentWarning(agent), ms: performance.now() - started }, [now.verdicts.buffer, now.lines.buffer]);
+    self.postMessage({ id, agent, mode, urls, verdicts: now.verdicts, lines: now.lines, findings, changes, warning: agentWarning(agent), ms: performance.now() - started }, [now.verdicts.buffer, now.lines.buffer]);
   } catch (error) {
     self.postMessage({ id, error: `${error.name}: ${error.message}` });
   }

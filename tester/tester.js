@@ -154,7 +154,8 @@ function renderResults() {
   resultsBody.innerHTML = rows.join('');
   const shown = rows.length < list.length && wanted === 'all' ? ` (the first ${rows.length} shown)` : '';
   const warning = latest.warning === null || latest.warning === undefined ? '' : ` · warning: ${latest.warning}`;
-  summary.textContent = `${list.length.toLocaleString('en')} URL(s): ${allowed.toLocaleString('en')} allowed, ${(list.length - allowed).toLocaleString('en')} disallowed, for ${agent.value.trim() || '*'} in ${mode.value} mode${shown} · ${ms.toFixed(0)} ms${warning}`;
+  // the agent and mode these verdicts were computed for (the fields may have changed since the request)
+  summary.textContent = `${list.length.toLocaleString('en')} URL(s): ${allowed.toLocaleString('en')} allowed, ${(list.length - allowed).toLocaleString('en')} disallowed, for ${latest.agent} in ${latest.mode} mode${shown} · ${ms.toFixed(0)} ms${warning}`;
 }
 
 function renderChanges(changes) {
