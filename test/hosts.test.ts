@@ -314,6 +314,7 @@ describe('many hosts = one robots.txt per host = the model', () => {
     });
     expect(latin1(result.output)).toBe(expected.map((url) => url + '\n').join(''));
     expect(result.noHostLines).toBe(300);
+    expect(() => matcher.checkLinesWithOutput(encode('http://a/\n'), { format: 'text', only: 'some' as 'all' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });
 

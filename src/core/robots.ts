@@ -328,9 +328,10 @@ export class RobotsTxt {
    */
   groupsFor(agents: AgentQuery): RobotsGroup[] {
     const { groupsByToken, globalGroups } = this.view;
-    const named = [...new Set(agentList(agents).map(asciiLowerCase))].flatMap((token) => groupsByToken.get(token) ?? []);
-    if (named.length === 0) return globalGroups.map((index) => this.groups[index]);
-    return [...new Set(named)].sort((a, b) => a - b).map((index) => this.groups[index]);
+    const lists = [...new Set(agentList(agents).map(asciiLowerCase))].flatMap((token) => { const list = groupsByToken.get(token); return list === undefined ? [] : [list]; });
+    // one token named (lint's every query): its list is in file order already; several: merged in file order
+    const indexes = lists.length === 0 ? globalGroups : lists.length === 1 ? lists[0] : [...new Set(lists.flat())].sort((a, b) => a - b);
+    return indexes.map((index) => this.groups[index]);
   }
 
   /** The compiled matcher for an agent query, compiled on first use and kept. Call once, then match many URLs. */

@@ -398,22 +398,25 @@ export class RobotsAudit {
 
   /**
    * Judges the requests added since the last call: per matcher, their verdicts and deciding lines in one bulk
-   * call (explainLines), then counts the disallowed ones. A target with a line break (never one of a log
-   * line) is judged on its own. Called after each line or chunk, and before crawlers are dropped or reported.
+   * call (explainLines), then counts the disallowed ones, in the order they came. A target with a line break
+   * (never one of a log line; as a line of the bulk call it would be cut) is judged on its own. Called after
+   * each line or chunk, and before crawlers are dropped or reported.
    */
   private judgePending(): void {
     for (const [matcher, batch] of this.pending) {
-      const alone = batch.some((item) => /[\r\n]/.test(item.target));
-      const judged = alone ? null : matcher.explainLines(Buffer.from(batch.map((item) => item.target).join('\n') + '\n', 'latin1'));
-      batch.forEach((item, i) => {
-        if (judged !== null) {
-          if (judged.verdicts[i] === VERDICT_ALLOWED) return;
-          this.countDisallowed(item, matcher, judged.lines[i]);
-        } else {
+      const alone = (item: PendingRequest): boolean => item.target.includes('\n') || item.target.includes('\r');
+      const inBulk = batch.filter((item) => !alone(item));
+      const judged = inBulk.length === 0 ? { verdicts: new Uint8Array(0), lines: new Uint32Array(0) } : matcher.explainLines(Buffer.from(inBulk.map((item) => item.target).join('\n') + '\n', 'latin1'));
+      let next = 0;
+      for (const item of batch) {
+        if (alone(item)) {
           const explanation = matcher.explain(Buffer.from(item.target, 'latin1'));
           if (!explanation.allowed) this.countDisallowed(item, matcher, explanation.rule?.line ?? 0, explanation.rule?.pattern);
+          continue;
         }
-      });
+        const i = next++;
+        if (judged.verdicts[i] !== VERDICT_ALLOWED) this.countDisallowed(item, matcher, judged.lines[i]);
+      }
     }
     this.pending.clear();
   }

@@ -356,6 +356,7 @@ export class MultiHostMatcher {
   /** Verdicts and formatted output (text or jsonl, see HostChunkFormat) of a chunk of LF-separated URL lines. */
   checkLinesWithOutput(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
     linesArgument(lines, 'lines');
+    outputFilterCode(format.only ?? 'all'); // an unknown filter is refused before any work (INVALID_ARGUMENT)
     const run = this.queue.then(() => this.answer(lines, format));
     this.queue = run.catch(() => undefined);
     return run;
