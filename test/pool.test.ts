@@ -1,7 +1,12 @@
 // Worker threads: results in input order, a crashed or throwing worker is an error that loses nothing.
 import { availableParallelism } from 'node:os';
 import { describe, it, expect, afterAll } from 'vitest';
-import { parseRobots, RobotsPool, RobotsError, checkChunksInOrder } from '../dist/src/node/index.js';
+import { Writable } from 'node:stream';
+import { parseRobots, RobotsPool, RobotsError, runCheck } from '../dist/src/node/index.js';
+import { ThisThreadAnswerer, RobotsWorkersAnswerer } from '../dist/src/node/check/answerers.js';
+import { InOrderWriter } from '../dist/src/node/check/in-order-writer.js';
+import { SharedSlotRing } from '../dist/src/node/pool.js';
+import { encodeReply, decodeReply, REPLY_HEADER_WORDS } from '../dist/src/node/check/reply-codec.js';
 import { robotstxt, tempDir } from './cli-helpers.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,37 +74,92 @@ describe('RobotsPool', () => {
   });
 });
 
-describe('checkChunksInOrder', () => {
-  it('keeps input order and recomputes a chunk whose worker crashed: no line lost or written twice', async () => {
+describe('worker reply codec', () => {
+  const verdicts = Uint8Array.of(1, 2, 2);
+  const output = encode('allowed\t/a\ndisallowed\t/b\n');
+  const stats = { compiled: 1, direct: 2, missing: 3, allowAll: 4, disallowAll: 5, evicted: 6, cachedHosts: 7, cacheBytes: 8, cutBodies: 9 };
+  it('a hosts reply decodes to what was encoded, written into the slot when it fits', () => {
+    const slot = new Uint8Array(new SharedArrayBuffer(256));
+    const packed = encodeReply(verdicts, output, { noHostLines: 10, hosts: 11, runs: 12, stats }, slot);
+    expect(packed.buffer).toBe(slot.buffer);
+    expect(packed.length).toBe(REPLY_HEADER_WORDS * 4 + 3 + output.length);
+    const reply = decodeReply(packed);
+    expect([...reply.verdicts]).toEqual([1, 2, 2]);
+    expect(decode(reply.output)).toBe('allowed\t/a\ndisallowed\t/b\n');
+    expect({ noHostLines: reply.noHostLines, hosts: reply.hosts, runs: reply.runs, stats: reply.stats }).toEqual({ noHostLines: 10, hosts: 11, runs: 12, stats });
+  });
+  it('a lines reply has zero counters; a slot too small or not 4-byte aligned gets a new buffer', () => {
+    const small = new Uint8Array(REPLY_HEADER_WORDS * 4 + 3);
+    const moved = encodeReply(verdicts, output, null, small);
+    expect(moved.buffer).not.toBe(small.buffer);
+    const misaligned = new Uint8Array(512).subarray(2);
+    expect(encodeReply(verdicts, output, null, misaligned).buffer).not.toBe(misaligned.buffer);
+    const reply = decodeReply(moved);
+    expect(decode(reply.output)).toBe('allowed\t/a\ndisallowed\t/b\n');
+    expect([reply.noHostLines, reply.hosts, reply.runs, ...Object.values(reply.stats)]).toEqual(new Array(12).fill(0));
+  });
+});
+
+describe('check\'s answerers and in-order writer', () => {
+  /** Answers the chunks as the check pipeline does with one robots.txt: each read into a shared slot, answered by a worker, written in order. */
+  async function answerInWorkers(pool: RobotsPool, chunks: string[]): Promise<{ text: string; counts: { chunksInWorkers: number; recomputed: number; noHostLines: number } }> {
+    await pool.ready();
+    const counts = { chunksInWorkers: 0, recomputed: 0, noHostLines: 0 };
+    const spec = { format: 'text' as const, only: 'all' as const };
+    const here = new ThisThreadAnswerer({ matcher }, spec, counts, 4096);
+    const workers = new RobotsWorkersAnswerer(pool, matcher, spec, counts, here);
+    const ring = new SharedSlotRing(6, 4096);
+    const written: Buffer[] = [];
+    const writer = new InOrderWriter(new Writable({ write(chunk, _encoding, done) { written.push(Buffer.from(chunk)); done(); } }), 4);
+    const source = chunkSource(chunks);
+    for (let index = 0; ; index++) {
+      const slot = await ring.acquire();
+      const urls = await source.next(slot.input);
+      if (urls === null) break;
+      await writer.add(workers.answer({ urls, firstNumber: 1, numbers: null, slot, index }), () => ring.release(slot));
+    }
+    await writer.finish();
+    return { text: Buffer.concat(written).toString(), counts };
+  }
+  it('keeps input order and answers again on this thread a chunk whose worker crashed or threw: no line lost or written twice', async () => {
     const pool = new RobotsPool({ threads: 2, workerUrl: new URL('./fixtures/crashing-worker.mjs', import.meta.url) });
     pools.push(pool);
     const chunks = Array.from({ length: 12 }, (_, i) => `/private/${i}\n/page/${i}\n${i === 5 ? '/CRASH\n' : ''}${i === 8 ? '/THROW\n' : ''}`);
-    const source = chunkSource(chunks);
-    const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
-    const outputs: string[] = [];
-    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 'all', stats, 4096)) {
-      outputs.push(decode(bytes));
-      release();
-    }
-    const expected = chunks.map((chunk) => chunk.split('\n').filter((l) => l !== '').map((url) => `${url.startsWith('/private') ? 'disallowed' : 'allowed'}\t${url}\n`).join(''));
-    expect(outputs).toEqual(expected);
-    expect(stats).toEqual({ chunks: 12, recomputed: 2, matchedHere: 0 });
+    const { text, counts } = await answerInWorkers(pool, chunks);
+    const expected = chunks.map((chunk) => chunk.split('\n').filter((l) => l !== '').map((url) => `${url.startsWith('/private') ? 'disallowed' : 'allowed'}\t${url}\n`).join('')).join('');
+    expect(text).toBe(expected);
+    expect(counts).toEqual({ chunksInWorkers: 10, recomputed: 2, noHostLines: 0 });
   });
-  it('with helpHere the calling thread matches chunks too, in order', async () => {
-    const pool = new RobotsPool({ threads: 1 });
-    pools.push(pool);
-    const chunks = Array.from({ length: 30 }, (_, i) => `/private/${i}\n/page/${i}\n`);
-    const source = chunkSource(chunks);
-    const stats = { chunks: 0, recomputed: 0, matchedHere: 0 };
-    const outputs: string[] = [];
-    for await (const { bytes, release } of checkChunksInOrder(pool, matcher, source, 'all', stats, 4096, true)) {
-      outputs.push(decode(bytes));
-      release();
-    }
-    expect(outputs).toEqual(chunks.map((_, i) => `disallowed\t/private/${i}\nallowed\t/page/${i}\n`));
-    expect(stats.chunks).toBe(30);
-    expect(stats.matchedHere).toBeGreaterThan(0);
-    expect(stats.matchedHere).toBeLessThan(30);
+  it('runCheck with threads answers on this thread until the workers are ready, then in them; the output is in input order', async () => {
+    // chunks come every 2 ms until the worker says it is ready, then 200 more
+    const channel = new BroadcastChannel('robotstxt-test-workers');
+    let readyAt = -1;
+    const lines: string[] = [];
+    channel.onmessage = () => { readyAt = lines.length; };
+    const source = {
+      next: async (target: Uint8Array) => {
+        if ((readyAt >= 0 && lines.length >= readyAt + 200) || lines.length >= 20_000) return null;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        const i = lines.length;
+        lines.push(`disallowed\t/private/${i}\nallowed\t/page/${i}\n`);
+        const bytes = encode(`/private/${i}\n/page/${i}\n`);
+        target.set(bytes);
+        return target.subarray(0, bytes.length);
+      },
+    };
+    const written: Buffer[] = [];
+    const output = new Writable({ write(chunk, _encoding, done) { written.push(Buffer.from(chunk)); done(); } });
+    const plan = { target: { kind: 'robots' as const, matcher }, threads: 2, format: 'text' as const, only: 'all' as const, log: null, inputBytes: 1 << 30, chunkBytes: 4096, workerUrl: new URL('./fixtures/announcing-worker.mjs', import.meta.url) };
+    const outcome = await runCheck(source, plan, output, () => undefined);
+    channel.close();
+    expect(Buffer.concat(written).toString()).toBe(lines.join(''));
+    expect(outcome.chunks).toBe(lines.length);
+    expect(outcome.lines).toBe(2 * lines.length);
+    expect(outcome.recomputed).toBe(0);
+    // the first chunk is read before the worker has started; after it has, a chunk waits for none
+    expect(outcome.chunksInWorkers).toBeGreaterThan(0);
+    expect(outcome.chunksInWorkers).toBeLessThan(lines.length);
+    expect(outcome.threadsUsed).toBe(2);
   });
 });
 

@@ -7,7 +7,8 @@ import { maxThreads } from '../node/threads.js';
 import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from '../node/line-reader.js';
 import { optionsHelp, type OptionTable } from './options.js';
-import { runCheckPipeline, minCacheMbForThreads, workerOverheadMb, type CheckPlan, type CheckOutcome } from '../node/check-pipeline.js';
+import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/pipeline.js';
+import { minCacheMbForThreads, workerOverheadMb } from '../node/check/budget.js';
 import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/robots-cache.js';
 
@@ -141,7 +142,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
   let outcome: CheckOutcome;
   try {
-    outcome = await runCheckPipeline(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, stderr);
+    outcome = await checkInput(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, stderr);
   } finally {
     await reader.close();
     await cache?.close();

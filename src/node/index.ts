@@ -4,8 +4,10 @@ import './core-node.js'; // Node: the WebAssembly core is read from the package'
 export * from '../core/index.js';
 export { MultiHostMatcher, robotsFromDirectory, robotsFromMap } from './hosts.js';
 export type { MultiHostOptions, MultiHostStats, RobotsHost, RobotsSourceAnswer, RobotsSource, MissingPolicy, HostChunkFormat, HostChunkResult } from './hosts.js';
-export { RobotsPool, HostShardPool, checkChunksInOrder } from './pool.js';
-export type { PoolOptions, LinesResult, OrderedRunStats, LineChunkSource, OrderedOutput, HostsSpec, HostsReply, OutputFormat } from './pool.js';
+export { RobotsPool, HostShardPool } from './pool.js';
+export type { PoolOptions, LinesResult, HostsSpec, HostsReply, OutputFormat } from './pool.js';
+export { runCheck } from './check/pipeline.js';
+export type { CheckPlan, CheckOutcome, LineChunkSource } from './check/pipeline.js';
 export { TestBatch } from './test-batch.js';
 export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js';
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './log.js';

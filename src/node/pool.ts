@@ -12,7 +12,10 @@ import { RobotsError } from '../core/errors.js';
 import { wasmModule } from './core-node.js';
 import type { RobotsMatcher, OutputFilter } from '../core/matcher.js';
 import type { RobotsMode } from '../core/robots.js';
-import type { HostChunkResult, MultiHostStats, MissingPolicy } from './hosts.js';
+import type { HostChunkResult, MissingPolicy } from './hosts.js';
+import { decodeReply, type HostCounters } from './check/reply-codec.js';
+
+export type { HostCounters } from './check/reply-codec.js';
 
 /** How a batch is answered: text lines (all, or only those of one verdict), jsonl with the deciding rules, or verdicts only. */
 export type OutputFormat = 'text' | 'jsonl' | 'none';
@@ -46,8 +49,6 @@ export interface HostsSpec {
   now: number;
 }
 
-/** The host counters a hosts thread reports with every reply (summed over threads for --stats). */
-export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'missing' | 'allowAll' | 'disallowAll' | 'evicted' | 'cachedHosts' | 'cacheBytes' | 'cutBodies'>;
 
 /** One shard of a chunk for a hosts worker (internal). */
 export interface HostsTask {
@@ -73,57 +74,8 @@ export interface HostsReply extends HostChunkResult {
   stats: HostCounters;
 }
 
-/** [line count u32 | output length u32 | verdicts | output]: a lines reply in one movable buffer. */
-export function packLinesReply(verdicts: Uint8Array, output: Uint8Array): Uint8Array {
-  const packed = new Uint8Array(8 + verdicts.length + output.length);
-  const header = new DataView(packed.buffer);
-  header.setUint32(0, verdicts.length, true);
-  header.setUint32(4, output.length, true);
-  packed.set(verdicts, 8);
-  packed.set(output, 8 + verdicts.length);
-  return packed;
-}
-
-function unpackLinesReply(packed: Uint8Array): LinesResult {
-  const header = new DataView(packed.buffer, packed.byteOffset, 8);
-  const count = header.getUint32(0, true);
-  const outputLength = header.getUint32(4, true);
-  return { verdicts: packed.subarray(8, 8 + count), output: packed.subarray(8 + count, 8 + count + outputLength) };
-}
-
 /** Bytes in shared memory: read and written in place by the main thread and a worker, never copied between them. */
 const sharedBytes = (length: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(length));
-
-const HOSTS_HEADER_WORDS = 14;
-
-/**
- * A hosts reply in one buffer: [14 u32 counters | verdicts | output], written into `into` (the task's shared
- * reply slot) when it fits, else into a new buffer to move.
- */
-export function packHostsReply(result: HostChunkResult, stats: MultiHostStats, into: Uint8Array | null = null): Uint8Array {
-  const header = HOSTS_HEADER_WORDS * 4;
-  const size = header + result.verdicts.length + result.output.length;
-  const packed = into !== null && into.length >= size && into.byteOffset % 4 === 0 ? into.subarray(0, size) : new Uint8Array(size);
-  const words = new Uint32Array(packed.buffer, packed.byteOffset, HOSTS_HEADER_WORDS);
-  words.set([result.verdicts.length, result.output.length, result.noHostLines, result.hosts, result.runs, stats.compiled, stats.missing, stats.allowAll, stats.disallowAll, stats.evicted, stats.cachedHosts, stats.cacheBytes, stats.cutBodies, stats.direct]);
-  packed.set(result.verdicts, header);
-  packed.set(result.output, header + result.verdicts.length);
-  return packed;
-}
-
-function unpackHostsReply(packed: Uint8Array): HostsReply {
-  const words = new Uint32Array(packed.buffer, packed.byteOffset, HOSTS_HEADER_WORDS);
-  const header = HOSTS_HEADER_WORDS * 4;
-  const [count, outputLength, noHostLines, hosts, runs, compiled, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies, direct] = words;
-  return {
-    verdicts: packed.subarray(header, header + count),
-    output: packed.subarray(header + count, header + count + outputLength),
-    noHostLines,
-    hosts,
-    runs,
-    stats: { compiled, direct, missing, allowAll, disallowAll, evicted, cachedHosts, cacheBytes, cutBodies },
-  };
-}
 
 export interface PoolOptions {
   /** Worker threads (default: available cores). */
@@ -201,7 +153,8 @@ export class RobotsPool {
     } catch (error) {
       throw new RobotsError('WORKER_FAILED', `a worker thread failed: ${(error as Error).message}`);
     }
-    return unpackLinesReply(packed);
+    const reply = decodeReply(packed);
+    return { verdicts: reply.verdicts, output: reply.output };
   }
 
   /** Stops the workers. */
@@ -258,37 +211,15 @@ export class HostShardPool {
     } catch (error) {
       throw new RobotsError('WORKER_FAILED', `a worker thread failed: ${(error as Error).message}`);
     }
-    if (moved === null) return unpackHostsReply(slot.reply);
+    if (moved === null) return decodeReply(slot.reply);
     slot.reply = sharedBytes(Math.ceil(moved.length * 1.25)); // the next reply of this size fits
-    return unpackHostsReply(moved);
+    return decodeReply(moved);
   }
 
   /** Stops the workers. */
   async close(): Promise<void> {
     await Promise.all(this.pools.map((pool) => pool.close()));
   }
-}
-
-/** What checkChunksInOrder did besides its output. */
-export interface OrderedRunStats {
-  chunks: number;
-  /** Chunks matched on the calling thread (helpHere). */
-  matchedHere: number;
-  /** Chunks whose worker failed and that were matched again on this thread instead. */
-  recomputed: number;
-}
-
-/** A source of whole-line chunks written into buffers the caller provides (LineReader in the command line). */
-export interface LineChunkSource {
-  next(target: Uint8Array): Promise<Uint8Array | null>;
-}
-
-/** One chunk's output from checkChunksInOrder: call release() once it is written (its memory is reused). */
-export interface OrderedOutput {
-  bytes: Uint8Array;
-  /** Lines in the chunk. */
-  lines: number;
-  release: () => void;
 }
 
 /** A pair of shared buffers: a chunk's input lines and a worker's text reply (read and written in place). */
@@ -321,52 +252,5 @@ export class SharedSlotRing {
     const next = this.waiting.shift();
     if (next !== undefined) next(slot);
     else this.free.push(slot);
-  }
-}
-
-/**
- * Reads whole-line chunks into a ring of shared buffers, matches them on the pool (and, with helpHere, on
- * this thread whenever every worker already has a chunk queued), and yields each chunk's text output in
- * input order. Workers read the input and write their reply in shared memory, so the run allocates little
- * per chunk: memory stays flat however long the input. A chunk whose worker fails is matched again on this
- * thread (its bytes are still in the ring), so no line is lost or written twice. Called once per run.
- */
-export async function* checkChunksInOrder(pool: RobotsPool, matcher: RobotsMatcher, source: LineChunkSource, only: OutputFilter, stats: OrderedRunStats, chunkBytes = 1 << 20, helpHere = false): AsyncGenerator<OrderedOutput> {
-  const maxInFlight = (pool.threads + (helpHere ? 1 : 0)) * 2;
-  let queuedInWorkers = 0;
-  const ring = new SharedSlotRing(maxInFlight + 2, chunkBytes);
-  const inFlight: { chunk: Uint8Array; slot: SharedSlot; result: Promise<LinesResult | null> }[] = [];
-  let ended = false;
-  while (true) {
-    while (!ended && inFlight.length < maxInFlight) {
-      const slot = await ring.acquire();
-      const chunk = await source.next(slot.input);
-      if (chunk === null) {
-        ended = true;
-        ring.release(slot);
-        break;
-      }
-      stats.chunks++;
-      if (helpHere && queuedInWorkers >= pool.threads) {
-        // every worker is busy (or still starting): this thread matches the chunk now
-        stats.matchedHere++;
-        inFlight.push({ chunk, slot, result: Promise.resolve(matcher.checkLinesText(chunk, only)) });
-        continue;
-      }
-      queuedInWorkers++;
-      const result = pool.checkLines(matcher, chunk, only, slot.output).catch(() => null);
-      inFlight.push({ chunk, slot, result: result.finally(() => { queuedInWorkers--; }) });
-    }
-    const head = inFlight.shift();
-    if (head === undefined) return;
-    const result = await head.result;
-    let done: LinesResult;
-    if (result !== null) {
-      done = result;
-    } else {
-      stats.recomputed++;
-      done = matcher.checkLinesText(head.chunk, only);
-    }
-    yield { bytes: done.output, lines: done.verdicts.length, release: () => ring.release(head.slot) };
   }
 }

@@ -6,7 +6,8 @@
 import { workerData, move } from 'piscina';
 import { WasmCore, setThreadCore } from './core-node.js';
 import { MultiHostMatcher, robotsFromDirectory } from './hosts.js';
-import { packHostsReply, packLinesReply, type LinesTask, type HostsTask } from './pool.js';
+import type { LinesTask, HostsTask } from './pool.js';
+import { encodeReply } from './check/reply-codec.js';
 import { outputFilterCode } from '../core/matcher.js';
 
 const data = workerData as { module: WebAssembly.Module };
@@ -25,7 +26,7 @@ async function answerHosts(task: HostsTask): Promise<Uint8Array | null> {
     hosts = new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }) });
   }
   const result = await hosts.checkLinesWithOutput(task.input, { format: task.format, only: task.only, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
-  const reply = packHostsReply(result, hosts.stats, task.reply);
+  const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, task.reply);
   // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
   if (result.output.buffer !== hostsOutput.buffer && result.output.length > hostsOutput.length) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
   return reply.buffer === task.reply.buffer ? null : reply;
@@ -46,8 +47,10 @@ export default async function runTask(task: LinesTask | HostsTask | { kind: 'war
   }
   if (task.format === 'jsonl') {
     const { output, verdicts } = engine.explainAndFormatJsonl(blob, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers);
-    return move(packLinesReply(verdicts, output));
+    return move(encodeReply(verdicts, output, null, null));
   }
-  const packed = engine.matchLinesPacked(blob, task.input, outputFilterCode(task.only), task.output);
-  return packed === null ? null : move(packed);
+  // the verdicts and text are read from linear memory straight into the reply slot (one copy)
+  const { verdicts, output } = engine.matchAndFormatLinesInPlace(blob, task.input, outputFilterCode(task.only));
+  const packed = encodeReply(verdicts, output, null, task.output);
+  return packed.buffer === task.output?.buffer ? null : move(packed);
 }

@@ -590,19 +590,12 @@ export class WasmCore {
   }
 
   /**
-   * For worker replies: matches and formats, and writes [line count u32 | output length u32 | verdicts | output]
-   * into target when it fits (returns null), else into a new buffer (returned). One copy out of linear memory.
+   * For worker replies: matches and formats the lines of input, and returns the verdicts and text output as
+   * views of linear memory, valid until the next call on this core (the caller copies them into its reply).
    */
-  matchLinesPacked(blob: Uint8Array, input: Uint8Array, filter: number, target: Uint8Array | null): Uint8Array | null {
-    const { verdictsPtr, count, outputPtr, outputLength: length } = this.runLines(blob, input, true, filter, false);
-    const fits = target !== null && 8 + count + length <= target.length;
-    const packed = fits ? (target as Uint8Array) : new Uint8Array(8 + count + length);
-    const header = new DataView(packed.buffer, packed.byteOffset, 8);
-    header.setUint32(0, count, true);
-    header.setUint32(4, length, true);
-    packed.set(this.bytes.subarray(verdictsPtr, verdictsPtr + count), 8);
-    packed.set(this.bytes.subarray(outputPtr, outputPtr + length), 8 + count);
-    return fits ? null : packed;
+  matchAndFormatLinesInPlace(blob: Uint8Array, input: Uint8Array, filter: number): { output: Uint8Array; verdicts: Uint8Array } {
+    const run = this.runLines(blob, input, true, filter, false);
+    return { output: this.bytes.subarray(run.outputPtr, run.outputPtr + run.outputLength), verdicts: this.bytes.subarray(run.verdictsPtr, run.verdictsPtr + run.count) };
   }
 
   /**

@@ -1,0 +1,287 @@
+// Who answers a chunk of URL lines in check: one interface, three answerers.
+// - ThisThreadAnswerer: this thread, with the one compiled matcher or this thread's many-host matcher;
+// - RobotsWorkersAnswerer: one robots.txt, a worker takes the chunk in the shared slot it was read into;
+// - HostShardsAnswerer: a robots directory, the chunk split by host, each thread answering its own hosts.
+// Each answers a chunk with its output (text or jsonl, or nothing) and its line count; a worker that fails
+// leaves its chunk to this thread, so that no line is lost or written twice.
+import { CHAR_LF, VERDICT_ALLOWED } from '../../core/constants.js';
+import { outputFilterCode, type OutputFilter, type RobotsMatcher } from '../../core/matcher.js';
+import { core } from '../core-node.js';
+import type { MultiHostMatcher } from '../hosts.js';
+import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../pool.js';
+import { HOST_COUNTER_NAMES, zeroCounters, type HostCounters } from './reply-codec.js';
+
+/** One chunk of URL lines to answer. */
+export interface ChunkJob {
+  /** The URL lines (the chunk as read, or the request targets of its log lines). */
+  urls: Uint8Array;
+  /** jsonl "input" numbers: numbers[i], or firstNumber + i. */
+  firstNumber: number;
+  numbers: Uint32Array | null;
+  /** The shared slot the chunk was read into (one robots.txt with workers), else null. */
+  slot: SharedSlot | null;
+  /** The chunk's place in the input (0-based): sharded answers alternate their buffers by it. */
+  index: number;
+}
+
+/** A chunk's answer: the bytes to write and the lines answered. */
+export interface ChunkAnswer {
+  output: Uint8Array;
+  lines: number;
+  /** The output is a view of a buffer the next chunk answered here reuses: write it before answering another. */
+  reused: boolean;
+}
+
+/** Answers chunks of check's input. Implemented by this thread, a worker pool, and host shards. */
+export interface ChunkAnswerer {
+  answer(job: ChunkJob): Promise<ChunkAnswer>;
+}
+
+/** What the answerers count for check's --stats (shared by the three). */
+export interface AnswerCounts {
+  /** Chunks (or shards) answered by workers. */
+  chunksInWorkers: number;
+  /** Chunks answered again on this thread after a worker failed. */
+  recomputed: number;
+  /** Lines that named no host (robots directory). */
+  noHostLines: number;
+}
+
+/** What is answered and how: the same for every answerer of a run. */
+export interface AnswerSpec {
+  format: OutputFormat;
+  only: OutputFilter;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * This thread: one compiled matcher, or this thread's many-host matcher. Text (and hosts' jsonl) output goes
+ * into one buffer reused from chunk to chunk (a window's output is megabytes: a new buffer each time would pile
+ * up until the garbage collector came by, and each costs its pages again). Pages count only once written, so
+ * it is made at the largest window's size.
+ */
+export class ThisThreadAnswerer implements ChunkAnswerer {
+  private reusedOutput: Uint8Array;
+
+  constructor(private readonly target: { matcher: RobotsMatcher } | { hosts: MultiHostMatcher }, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts, windowBytes: number) {
+    const holdsOutput = spec.format === 'text' || (spec.format === 'jsonl' && 'hosts' in target);
+    this.reusedOutput = new Uint8Array(holdsOutput ? Math.ceil(windowBytes * (spec.format === 'jsonl' ? 4 : 1.25)) : 0);
+  }
+
+  answer(job: ChunkJob): Promise<ChunkAnswer> {
+    return 'matcher' in this.target ? Promise.resolve(this.answerNow(job, true)) : this.answerHosts(job, true);
+  }
+
+  /** Answers without the reused buffer (its output may still wait to be written): a failed worker's chunk. */
+  answerAside(job: ChunkJob): Promise<ChunkAnswer> {
+    return 'matcher' in this.target ? Promise.resolve(this.answerNow(job, false)) : this.answerHosts(job, false);
+  }
+
+  private answerNow(job: ChunkJob, reuse: boolean): ChunkAnswer {
+    const matcher = (this.target as { matcher: RobotsMatcher }).matcher;
+    if (this.spec.format === 'jsonl') {
+      const result = matcher.checkLinesJsonl(job.urls, this.spec.only, job.firstNumber, job.numbers);
+      return { output: result.output, lines: result.verdicts.length, reused: false };
+    }
+    const result = matcher.checkLinesText(job.urls, this.spec.only, reuse ? this.reusedOutput : null);
+    return this.kept(result, reuse);
+  }
+
+  private async answerHosts(job: ChunkJob, reuse: boolean): Promise<ChunkAnswer> {
+    const hosts = (this.target as { hosts: MultiHostMatcher }).hosts;
+    const into = reuse && this.spec.format !== 'none' ? this.reusedOutput : null;
+    const result = await hosts.checkLinesWithOutput(job.urls, { format: this.spec.format, only: this.spec.only, firstNumber: job.firstNumber, numbers: job.numbers, into });
+    this.counts.noHostLines += result.noHostLines;
+    return this.kept(result, into !== null);
+  }
+
+  /** An answer made into the reused buffer, or (when it did not fit) a larger buffer for the next chunk. */
+  private kept(result: LinesResult, reuse: boolean): ChunkAnswer {
+    const reused = reuse && result.output.buffer === this.reusedOutput.buffer;
+    if (reuse && !reused) this.reusedOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
+    return { output: result.output, lines: result.verdicts.length, reused };
+  }
+}
+
+/**
+ * One robots.txt on worker threads: the chunk is read in place from the shared slot it was read into, and a
+ * text reply is written into the slot's shared output. A failed worker's chunk is answered on this thread.
+ */
+export class RobotsWorkersAnswerer implements ChunkAnswerer {
+  private queued = 0;
+  private started = false;
+
+  constructor(private readonly pool: RobotsPool, private readonly matcher: RobotsMatcher, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts, private readonly here: ThisThreadAnswerer) {
+    pool.ready().then(() => { this.started = true; }, () => undefined);
+  }
+
+  /** True when a worker has started and has no chunk queued: a chunk given now is answered at once. */
+  get hasFreeWorker(): boolean {
+    return this.started && this.queued < this.pool.threads;
+  }
+
+  async answer(job: ChunkJob): Promise<ChunkAnswer> {
+    const slot = job.slot as SharedSlot;
+    // a log's request targets are copied over the slot's input (the lines they came from are done with)
+    let urls = job.urls;
+    if (urls.buffer !== slot.input.buffer && urls.length <= slot.input.length) {
+      slot.input.set(urls);
+      urls = slot.input.subarray(0, urls.length);
+    }
+    this.queued++;
+    try {
+      const result = await this.pool.checkLines(this.matcher, urls, this.spec.only, slot.output, this.spec.format, job.firstNumber, job.numbers);
+      this.counts.chunksInWorkers++;
+      return { output: result.output, lines: result.verdicts.length, reused: false };
+    } catch {
+      this.counts.recomputed++;
+      return this.here.answerAside(job);
+    } finally {
+      this.queued--;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+const passes = (verdict: number, only: OutputFilter): boolean => only === 'all' || (only === 'allowed' ? verdict === VERDICT_ALLOWED : verdict !== VERDICT_ALLOWED);
+
+/**
+ * A robots directory on worker threads: each chunk is split by host (core's splitLinesByHost: a host always
+ * goes to the same thread, whose cache holds it), each thread answers its shard, and the answers are merged
+ * back in line order: text by one formatter pass over the chunk's verdicts, jsonl by runs of lines of one
+ * shard. Two chunks are in flight at most; chunk k uses the buffers k % 2, free again once it is written.
+ * A failed worker's shard is answered on this thread.
+ */
+export class HostShardsAnswerer implements ChunkAnswerer {
+  private readonly threads: number;
+  /** What workers answer: text output is made here from their verdicts (one formatter pass over the chunk). */
+  private readonly workerFormat: OutputFormat;
+  /** Reused buffers per parity: the chunk's lines (text), this thread's shard, its jsonl output, the merged output. */
+  private readonly buffers = { lines: [EMPTY, EMPTY], shard: [EMPTY, EMPTY], local: [EMPTY, EMPTY], merged: [EMPTY, EMPTY] };
+  /** Each worker's counters from its last reply (they are running totals of that thread). */
+  private readonly workerCounters = new Map<number, HostCounters>();
+
+  constructor(private readonly pool: HostShardPool, private readonly hosts: MultiHostMatcher, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts) {
+    this.threads = pool.workers + 1;
+    this.workerFormat = spec.format === 'text' ? 'none' : spec.format;
+  }
+
+  /** The host counters of every worker's last reply, summed. */
+  workerTotals(): HostCounters {
+    const totals = zeroCounters();
+    for (const counters of this.workerCounters.values()) for (const name of HOST_COUNTER_NAMES) totals[name] += counters[name];
+    return totals;
+  }
+
+  /** The chunk must stay unchanged until the answer settles: for text output, give a copy of a buffer the reader reuses (see keepLines). */
+  async answer(job: ChunkJob): Promise<ChunkAnswer> {
+    const { spec, pool, threads } = this;
+    const parity = job.index % 2;
+    const urls = job.urls;
+    // shard 0 (this thread's) into a reused buffer, the others straight into their worker's shared slot
+    const targets = [this.buffer('shard', parity, urls.length), ...Array.from({ length: pool.workers }, (_, worker) => pool.shardTarget(worker, parity, urls.length))];
+    const { shardOfLine, shards } = core().splitLinesByHost(urls, threads, targets);
+    const lineCount = shardOfLine.length;
+    const shardNumbers = spec.format === 'jsonl' ? this.numbersByShard(shardOfLine, job) : shards.map(() => null);
+    let answeredInWorker = false;
+    const replies = shards.map(async (shard, index) => {
+      if (index === 0 || shard.length === 0) return null;
+      try {
+        const reply = await pool.answer(index - 1, parity, shard, this.workerFormat, spec.only, shardNumbers[index]);
+        answeredInWorker = true;
+        this.workerCounters.set(index, reply.stats);
+        this.counts.noHostLines += reply.noHostLines;
+        return { verdicts: reply.verdicts, output: reply.output };
+      } catch {
+        this.counts.recomputed++;
+        return null; // answered here below
+      }
+    });
+    const local = await this.hosts.checkLinesWithOutput(shards[0], { format: this.workerFormat, only: spec.only, firstNumber: 1, numbers: shardNumbers[0], into: spec.format === 'jsonl' ? this.buffers.local[parity] : null });
+    if (spec.format === 'jsonl' && local.output.buffer !== this.buffers.local[parity].buffer) this.buffers.local[parity] = new Uint8Array(Math.ceil(local.output.length * 1.25));
+    this.counts.noHostLines += local.noHostLines;
+    const parts: { verdicts: Uint8Array; output: Uint8Array }[] = [local];
+    for (let index = 1; index < shards.length; index++) {
+      const reply = await replies[index];
+      if (reply !== null) {
+        parts.push(reply);
+      } else if (shards[index].length === 0) {
+        parts.push({ verdicts: EMPTY, output: EMPTY });
+      } else {
+        const again = await this.hosts.checkLinesWithOutput(shards[index], { format: this.workerFormat, only: spec.only, firstNumber: 1, numbers: shardNumbers[index] });
+        this.counts.noHostLines += again.noHostLines;
+        parts.push(again);
+      }
+    }
+    if (answeredInWorker) this.counts.chunksInWorkers++;
+    // the verdicts back in line order, then one text formatter; jsonl lines are taken from the shards in order
+    const verdicts = new Uint8Array(lineCount);
+    const cursors = new Uint32Array(threads);
+    for (let i = 0; i < lineCount; i++) {
+      const shard = shardOfLine[i];
+      verdicts[i] = parts[shard].verdicts[cursors[shard]++];
+    }
+    if (spec.format === 'text') {
+      const output = core().formatText(urls, verdicts, outputFilterCode(spec.only), this.buffers.merged[parity]);
+      if (output.buffer !== this.buffers.merged[parity].buffer) this.buffers.merged[parity] = new Uint8Array(Math.ceil(output.length * 1.25));
+      return { output, lines: lineCount, reused: false };
+    }
+    return { output: this.mergeJsonl(shardOfLine, verdicts, parts, parity), lines: lineCount, reused: false };
+  }
+
+  /** The chunk's lines kept for the text formatter after the replies: a copy when they are in a buffer the reader reuses. */
+  keepLines(chunk: Uint8Array, index: number): Uint8Array {
+    const parity = index % 2;
+    const copy = this.buffer('lines', parity, chunk.length).subarray(0, chunk.length);
+    copy.set(chunk);
+    return copy;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  /** buffers[name][parity], replaced by a larger one when shorter than bytes. */
+  private buffer(name: 'lines' | 'shard', parity: number, bytes: number): Uint8Array {
+    if (this.buffers[name][parity].length < bytes) this.buffers[name][parity] = new Uint8Array(Math.ceil(bytes * 1.25));
+    return this.buffers[name][parity];
+  }
+
+  /** jsonl "input" numbers of each shard's lines. */
+  private numbersByShard(shardOfLine: Uint8Array, job: ChunkJob): Uint32Array[] {
+    const counts = new Uint32Array(this.threads);
+    for (let i = 0; i < shardOfLine.length; i++) counts[shardOfLine[i]]++;
+    const lists = Array.from(counts, (count) => new Uint32Array(count));
+    counts.fill(0);
+    for (let i = 0; i < shardOfLine.length; i++) {
+      const shard = shardOfLine[i];
+      lists[shard][counts[shard]++] = job.numbers !== null ? job.numbers[i] : job.firstNumber + i;
+    }
+    return lists;
+  }
+
+  /** The shards' jsonl lines in input order: one copy per run of lines from the same shard (not an object per line: a window holds ~30,000 lines). */
+  private mergeJsonl(shardOfLine: Uint8Array, verdicts: Uint8Array, parts: { output: Uint8Array }[], parity: number): Uint8Array {
+    const only = this.spec.only;
+    const mergedLength = parts.reduce((sum, part) => sum + part.output.length, 0);
+    if (this.buffers.merged[parity].length < mergedLength) this.buffers.merged[parity] = new Uint8Array(Math.ceil(mergedLength * 1.25));
+    const merged = this.buffers.merged[parity].subarray(0, mergedLength);
+    const offsets = new Uint32Array(this.threads);
+    let written = 0;
+    for (let i = 0; i < shardOfLine.length;) {
+      const shard = shardOfLine[i];
+      const source = parts[shard].output;
+      const from = offsets[shard];
+      let to = from;
+      for (; i < shardOfLine.length && shardOfLine[i] === shard; i++) if (passes(verdicts[i], only)) to = source.indexOf(CHAR_LF, to) + 1;
+      merged.set(source.subarray(from, to), written);
+      written += to - from;
+      offsets[shard] = to;
+    }
+    return merged;
+  }
+}

@@ -1,0 +1,72 @@
+// How check spends its memory and when it starts threads: the window a robots directory is answered in, each
+// thread's share of --cache-mb, and the input size after which worker threads pay. One table, used by the
+// pipeline (pipeline.ts) and by the command line's --threads / --cache-mb checks.
+import type { OutputFormat } from '../pool.js';
+
+/**
+ * Start workers once this much input is known to come. With one robots.txt a line costs a quarter of a
+ * microsecond: below about a million lines (64 MiB) the workers' start (loading the thread library, a
+ * WebAssembly instance each, copying chunks to them) cost more than the second core gave back (measured:
+ * 0.87x on 12 MB). With a robots directory a line costs about ten times more (host look-ups, compiles,
+ * file reads), so 2 MiB already pays.
+ */
+export const WORKERS_AFTER_BYTES = 64 << 20;
+export const HOSTS_WORKERS_AFTER_BYTES = 2 << 20;
+/**
+ * Input answered at once with a robots directory (a window): its lines are grouped by host, so each host of
+ * the window is loaded at most once and answered for all of its lines together. A window is 1/8 of the cache
+ * with text output (the chunk is held in the cache's memory; the read buffer and the output, about the
+ * window's size each, are not), 1/32 with jsonl (its output is about 3 bytes per input byte); at least
+ * HOSTS_MIN_WINDOW_BYTES and at most HOSTS_MAX_WINDOW_BYTES: 8 and 2 MiB with the default 64 MiB cache, about
+ * 120,000 and 30,000 URLs, so that a random stream over fewer hosts than that gives each host several lines
+ * per window. Output is formatted in pieces of 1 MiB straight into one reused buffer, so that a window costs
+ * its read buffer and its output outside the cache, nothing more.
+ * Measured on the heavy-tailed crawl (npm run bench:heavy-tail), ~10 URLs per host in random host order, whole
+ * files, text: 8 MiB windows (the whole 6 MB input at once) 0.93 s and 154 MiB; 4 MiB windows 1.13 s
+ * (20,020 loads for 13,299 hosts: evicted files read again) and 157 MiB. jsonl: 8 MiB windows 170 MiB, over
+ * the bound of the cache + 100 MiB; 4 MiB windows 2.8 s and 162 MiB; 2 MiB windows 2.2 s and 149 MiB (a
+ * jsonl window whose hosts do not fit the cache together is answered in halves, see MultiHostMatcher).
+ */
+export const HOSTS_MIN_WINDOW_BYTES = 2 << 20;
+export const HOSTS_MAX_WINDOW_BYTES = 16 << 20;
+
+/**
+ * jsonl windows with worker threads may be this small: two windows are in flight, each with its lines' jsonl
+ * output held three times (this thread's shard, the worker's reply, the merge: about 4 bytes per input byte
+ * each), which with 2 MiB windows took the run to 155-168 MiB on the heavy-tailed crawl (--cache-mb 64,
+ * bound 164); 1 MiB windows 126-132 MiB at the same speed. Text output is merged from verdicts (one copy):
+ * its windows stay at 2 MiB at least, as smaller ones read evicted files again in random order.
+ */
+export const HOSTS_MIN_JSONL_THREADS_WINDOW_BYTES = 1 << 20;
+
+/** The window for one thread's cache share of cacheBytes, an output format, and the number of threads (see HOSTS_MIN_WINDOW_BYTES). */
+export function hostsWindowBytes(cacheBytes: number, format: OutputFormat, threads = 1): number {
+  const share = format === 'jsonl' ? 32 : 8;
+  const least = format === 'jsonl' && threads > 1 ? HOSTS_MIN_JSONL_THREADS_WINDOW_BYTES : HOSTS_MIN_WINDOW_BYTES;
+  return Math.max(least, Math.min(HOSTS_MAX_WINDOW_BYTES, Math.floor(cacheBytes / share / 65536) * 65536));
+}
+/**
+ * Memory a worker thread takes besides its cache share, paid from --cache-mb: its isolate and modules, its
+ * WebAssembly instance's work area (which grows to the largest body it answers, about 12 MiB for a 3.3 MB
+ * file, and to a window's output: jsonl's is about 4 times its input), and the copies of the shards and
+ * replies on both sides. Measured on the heavy-tailed crawl (bench/heavy-tail.ts, whole files, sorted by host,
+ * --threads 2 with --cache-mb 64 to 256): 31-60 MiB with text output (it grows with the share: the work area
+ * follows the window), more with jsonl; budgeted at 48 and 56 MiB, which keeps every such run within
+ * --cache-mb + 100 MiB.
+ */
+export function workerOverheadMb(format: OutputFormat): number {
+  return format === 'jsonl' ? 56 : 48;
+}
+const workerOverheadBytes = (format: OutputFormat): number => workerOverheadMb(format) << 20;
+/** The smallest cache share a thread is given: below it, workers would spend their time reading files again. */
+const MIN_THREAD_SHARE_BYTES = 4 << 20;
+
+/** Each thread's share of a --cache-mb budget of cacheBytes with `threads` threads over many hosts (the workers' own memory paid first). */
+export function hostsCacheShare(cacheBytes: number, threads: number, format: OutputFormat): number {
+  return Math.max(MIN_THREAD_SHARE_BYTES, Math.floor((cacheBytes - (threads - 1) * workerOverheadBytes(format)) / threads / 65536) * 65536);
+}
+
+/** The smallest --cache-mb (in MiB) that pays for `threads` threads over many hosts: each worker's own memory and a share for every thread. */
+export function minCacheMbForThreads(threads: number, format: OutputFormat): number {
+  return ((threads - 1) * workerOverheadBytes(format) + threads * MIN_THREAD_SHARE_BYTES) >> 20;
+}

@@ -1,0 +1,217 @@
+// robotstxt check as a library: one loop for every mode.
+//   input chunks (a LineChunkSource) -> URL lines (as read, or the request targets of access log lines)
+//   -> a ChunkAnswerer (this thread, a worker pool, or host shards: answerers.ts)
+//   -> one InOrderWriter (output in input order, in-order-writer.ts).
+// Threads: workers start only once the input proves long enough (a file of at least WORKERS_AFTER_BYTES, or
+// that many bytes read from a pipe; budget.ts). With one robots.txt any worker takes any chunk once workers
+// are ready, and this thread answers chunks itself until then and whenever every worker is busy. With a
+// robots directory every chunk after the start is split by host and each thread answers its own hosts with
+// its own cache; a worker's shards wait in its queue while it starts, so that no host is compiled in two threads.
+import type { Writable } from 'node:stream';
+import { core } from '../core-node.js';
+import { CHUNK_BYTES } from '../line-reader.js';
+import type { RobotsMatcher, OutputFilter } from '../../core/matcher.js';
+import type { MultiHostMatcher, RobotsSource } from '../hosts.js';
+import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../pool.js';
+import type { LogLineReader } from '../log.js';
+import { WORKERS_AFTER_BYTES, HOSTS_WORKERS_AFTER_BYTES, hostsCacheShare, hostsWindowBytes } from './budget.js';
+import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type ChunkAnswer, type ChunkJob } from './answerers.js';
+import { InOrderWriter } from './in-order-writer.js';
+import { HOST_COUNTER_NAMES, type HostCounters } from './reply-codec.js';
+
+/** Where check reads its input: whole-line chunks written into a buffer it is given (LineReader). */
+export interface LineChunkSource {
+  /** The next chunk (a view of target, or of a buffer of the source's own when a line is longer), or null at the end. */
+  next(target: Uint8Array): Promise<Uint8Array | null>;
+}
+
+/** What check answers, how, and with how many threads at most. */
+export interface CheckPlan {
+  target: { kind: 'robots'; matcher: RobotsMatcher } | { kind: 'hosts'; spec: HostsSpec };
+  /** Threads at most (this one included); 1: no workers. */
+  threads: number;
+  format: OutputFormat;
+  /** Which lines the output keeps (--only). */
+  only: OutputFilter;
+  /** Input lines are access log lines, read by reader; defaultHost: the host of requests whose line names none (--host). */
+  log: { defaultHost: string | null; reader: LogLineReader } | null;
+  /** Size of the input when it is a regular file (workers may start at once), else null. */
+  inputBytes: number | null;
+  /** Robots directory: where this thread gets bodies instead of the directory (check --fetch), and how many at once. */
+  hostSource?: { source: RobotsSource; concurrency: number };
+  /** Bytes of input answered at once with one robots.txt (default CHUNK_BYTES, 1 MiB; tests use less). */
+  chunkBytes?: number;
+  /** The worker module (default: this package's; tests pass one that fails on purpose). */
+  workerUrl?: URL;
+}
+
+/** What ran: for --stats and the notes on stderr. */
+export interface CheckOutcome {
+  /** Input lines read. */
+  lines: number;
+  /** Threads that answered chunks (1 when workers never started or were not needed). */
+  threadsUsed: number;
+  chunks: number;
+  /** Chunks (or shards) answered by workers. */
+  chunksInWorkers: number;
+  /** Chunks answered again on this thread after a worker failed. */
+  recomputed: number;
+  /** Log lines that were not access log lines with a request target. */
+  malformed: number;
+  /** Lines that named no host (robots directory). */
+  noHostLines: number;
+  /** Robots directory: host counters summed over the threads. */
+  hosts: HostCounters | null;
+  /** The largest window input was read into (one robots.txt: the chunk size). */
+  windowBytes: number;
+}
+
+/** Lines that are not log lines: this many are named on stderr, the rest only counted. */
+const MAX_REPORTED_LOG_ERRORS = 20;
+
+/** The answerers of one run: this thread's from the start, the workers' once started. */
+class Answerers {
+  readonly here: ThisThreadAnswerer;
+  robotsWorkers: RobotsWorkersAnswerer | null = null;
+  shards: HostShardsAnswerer | null = null;
+  /** One robots.txt with workers: the shared slots chunks are read into, which workers read in place. */
+  ring: SharedSlotRing | null = null;
+  readonly counts: AnswerCounts = { chunksInWorkers: 0, recomputed: 0, noHostLines: 0 };
+  private readonly workerCount: number;
+  private readonly cacheShare: number;
+  readonly windowBytes: number;
+  /** Chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a robots-directory window is split between all threads, so two of them keep every thread busy. */
+  readonly chunksInFlight: number;
+
+  constructor(private readonly plan: CheckPlan, private readonly hosts: MultiHostMatcher | null) {
+    const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
+    this.workerCount = plan.threads - 1;
+    // --cache-mb bounds the whole run's memory for hosts: each worker's own memory (see workerOverheadMb) is
+    // paid from it and the rest is shared evenly by the threads; the window follows one thread's share (every
+    // window in flight is held as input, shards and output at once)
+    this.cacheShare = spec === null ? 0 : this.workerCount < 1 ? spec.cacheBytes : hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
+    this.windowBytes = spec !== null ? hostsWindowBytes(this.cacheShare, plan.format, plan.threads) : plan.chunkBytes ?? CHUNK_BYTES;
+    this.chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
+    const answerSpec = { format: plan.format, only: plan.only };
+    this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher } : { hosts: hosts as MultiHostMatcher }, answerSpec, this.counts, this.windowBytes);
+  }
+
+  /** Starts the worker threads (once; a plan of one thread has none). */
+  async startWorkers(): Promise<void> {
+    const { plan } = this;
+    if (this.workerCount < 1 || this.robotsWorkers !== null || this.shards !== null) return;
+    const pools = await import('../pool.js'); // worker threads: loaded only when they start
+    const answerSpec = { format: plan.format, only: plan.only };
+    if (plan.target.kind === 'hosts') {
+      const hosts = this.hosts as MultiHostMatcher;
+      this.shards = new HostShardsAnswerer(new pools.HostShardPool(this.workerCount, { ...plan.target.spec, cacheBytes: this.cacheShare }, plan.workerUrl), hosts, answerSpec, this.counts);
+      hosts.setBudget(this.cacheShare);
+    } else {
+      const pool: RobotsPool = new pools.RobotsPool({ threads: this.workerCount, workerUrl: plan.workerUrl });
+      this.ring = new pools.SharedSlotRing(this.chunksInFlight + 2, this.windowBytes);
+      this.robotsWorkers = new RobotsWorkersAnswerer(pool, plan.target.matcher, answerSpec, this.counts, this.here);
+    }
+  }
+
+  /** Who answers this chunk: a free worker, the host shards once started, else this thread. */
+  pick(job: ChunkJob): RobotsWorkersAnswerer | HostShardsAnswerer | ThisThreadAnswerer {
+    if (job.slot !== null && this.robotsWorkers?.hasFreeWorker === true) return this.robotsWorkers;
+    return this.shards ?? this.here;
+  }
+
+  async close(): Promise<void> {
+    await (this.robotsWorkers ?? this.shards)?.close();
+  }
+}
+
+/**
+ * Answers every line of input and writes the answers to output in input order (text or jsonl, or nothing);
+ * lines that are not access log lines (with plan.log) are reported through stderr. Called once per run by
+ * the command line; a caller filtering URL dumps may call it the same way.
+ */
+export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: Writable, stderr: (text: string) => void): Promise<CheckOutcome> {
+  const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, hosts: null, windowBytes: 0 };
+  const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
+  // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
+  const hostsModule = spec !== null ? await import('../hosts.js') : null;
+  const hosts = hostsModule !== null && spec !== null ? new hostsModule.MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? hostsModule.robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
+  const logModule = plan.log !== null ? await import('../log.js') : null;
+  const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
+  const answerers = new Answerers(plan, hosts);
+  const writer = new InOrderWriter(output, answerers.chunksInFlight);
+  const workersAfter = spec !== null ? HOSTS_WORKERS_AFTER_BYTES : WORKERS_AFTER_BYTES;
+  // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
+  const numbersLines = plan.format === 'jsonl';
+  const buffer = new Uint8Array(answerers.windowBytes);
+  let bytesRead = 0;
+  let reportedLogErrors = 0;
+  let inputLine = 1;
+  try {
+    if (plan.inputBytes !== null && plan.inputBytes >= workersAfter) await answerers.startWorkers();
+    while (true) {
+      const slot: SharedSlot | null = answerers.ring !== null ? await answerers.ring.acquire() : null;
+      const chunk = await input.next(slot !== null ? slot.input : buffer);
+      if (chunk === null) {
+        if (slot !== null) answerers.ring?.release(slot);
+        break;
+      }
+      outcome.windowBytes = Math.max(outcome.windowBytes, slot !== null ? slot.input.length : answerers.windowBytes);
+      const index = outcome.chunks++;
+      bytesRead += chunk.length;
+      if (bytesRead >= workersAfter) await answerers.startWorkers();
+      const job: ChunkJob = { urls: chunk, firstNumber: inputLine, numbers: null, slot, index };
+      if (plan.log !== null) {
+        const log = logModule as typeof import('../log.js');
+        const targets = log.logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
+        for (const line of targets.malformedLines) {
+          if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: line ${line}: not an access log line with a request target: skipped\n`);
+          reportedLogErrors++;
+        }
+        outcome.malformed += targets.malformed;
+        // one robots.txt per host: a line whose host is unknown stops the run (as audit does), never a guess
+        if (spec !== null && defaultHost === null) {
+          const relative = log.firstRelativeLine(targets.urls);
+          if (relative >= 0) throw log.hostUnknownError(`line ${targets.numbers[relative]}`, null);
+        }
+        inputLine += targets.lines;
+        job.urls = targets.urls;
+        job.numbers = targets.numbers;
+      } else if (numbersLines) {
+        inputLine += core().countLines(chunk);
+      }
+      const release = slot !== null ? () => answerers.ring?.release(slot) : null;
+      if (job.urls.length === 0) {
+        await writer.add({ output: job.urls, lines: 0, reused: false }, release);
+        continue;
+      }
+      const answerer = answerers.pick(job);
+      let answer: ChunkAnswer | Promise<ChunkAnswer>;
+      if (answerer === answerers.here) {
+        answer = await answerers.here.answer(job); // before the reader reuses its buffer
+      } else {
+        // a sharded text answer formats the window's lines after the replies: a copy, as the reader reuses its buffer
+        if (answerer instanceof HostShardsAnswerer && job.urls === chunk && plan.format === 'text') job.urls = answerer.keepLines(chunk, index);
+        answer = answerer.answer(job);
+      }
+      await writer.add(answer, release);
+    }
+    await writer.finish();
+  } finally {
+    await answerers.close();
+  }
+  outcome.lines = plan.log !== null || numbersLines ? inputLine - 1 : writer.linesWritten;
+  outcome.chunksInWorkers = answerers.counts.chunksInWorkers;
+  outcome.recomputed = answerers.counts.recomputed;
+  outcome.noHostLines = answerers.counts.noHostLines;
+  if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
+  if (hosts !== null) outcome.hosts = sumCounters(hosts.stats, answerers.shards?.workerTotals() ?? null);
+  if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: ${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines\n`);
+  return outcome;
+}
+
+/** This thread's host counters plus the workers'. */
+function sumCounters(mine: HostCounters, workers: HostCounters | null): HostCounters {
+  const totals = {} as HostCounters;
+  for (const name of HOST_COUNTER_NAMES) totals[name] = mine[name] + (workers?.[name] ?? 0);
+  return totals;
+}
