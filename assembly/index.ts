@@ -9,12 +9,24 @@ import { writePath } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
 import { matchLine, matchLineByAutomaton, matchLineByNfa, matchLinePair, matchSpan, findLf, automatonAnswers, setBulkUsesNfa, overflowed, clearOverflow, storeRuleRef } from "./bulk";
 import { formatLine } from "./format";
-export { compileRobots } from "./select";
+import { selectedGroups, selectedByName } from "./select";
+export { compileRobots, selectGroups } from "./select";
+export { bomLength } from "./groups";
 export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines } from "./format";
 export { parseLogRecord, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";
 export { hostKeyOf as originKeyOf, scanLineHosts, lastScanLines, lastScanPending, lastScanRuns, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
+
+/** Where the last selectGroups wrote its group numbers (u32 each). */
+export function lastSelectedGroups(): usize {
+  return selectedGroups;
+}
+
+/** Whether the last selectGroups chose groups naming the agent (else the `*` groups). */
+export function lastSelectedByName(): bool {
+  return selectedByName;
+}
 
 /** First address the host may use (16-aligned). Called once per instance. */
 export function heapBase(): usize {

@@ -2,12 +2,14 @@
 // One pass: line ends (LF, CR, CR LF), the first '#', NUL and ':' of each line, then per line the
 // whitespace strip and the key/value split, exactly as REFERENCE-BEHAVIOUR.md sections 1 and 2 say.
 import {
-  CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_COLON, CHAR_SPACE, CHAR_TAB, CHAR_VT, CHAR_FF, MAX_LINE_BYTES,
+  CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_COLON, CHAR_SPACE, CHAR_TAB, MAX_LINE_BYTES,
   LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START, LINE_VALUE_END, LINE_FLAGS, LINE_RECORD_SIZE,
   LINE_FLAG_TRUNCATED, LINE_FLAG_NUL, LINE_FLAG_MISSING_COLON, LINE_FLAG_NO_SEPARATOR, LINE_FLAG_EMPTY_KEY,
-  LINE_FLAG_TYPO, LINE_KEY_KIND, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, KEY_SITEMAP,
+  LINE_FLAG_TYPO, LINE_KEY_KIND, LINE_GROUP, LINE_TOKEN_END, LINE_FLAG_GLOBAL_AGENT, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW,
+  KEY_DISALLOW, KEY_SITEMAP,
 } from "../src/core/constants";
 import { selectLine } from "./select";
+import { isRobotsWhitespace as isWhitespace, groupOfLine, resetGroups, isGlobalAgent, productTokenEnd } from "./groups";
 
 /** Does key [start, end) start with text (lower-case ASCII), ignoring ASCII case? */
 function hasPrefix(base: usize, start: i32, end: i32, text: string): bool {
@@ -61,10 +63,6 @@ function keyKind(base: usize, start: i32, end: i32, google: bool): i32 {
   return KEY_UNKNOWN;
 }
 
-@inline function isWhitespace(c: i32): bool {
-  return c == CHAR_SPACE || c == CHAR_TAB || c == CHAR_LF || c == CHAR_VT || c == CHAR_FF || c == CHAR_CR;
-}
-
 @inline function isBlank(c: i32): bool {
   return c == CHAR_SPACE || c == CHAR_TAB;
 }
@@ -73,10 +71,23 @@ let recordsEnd: usize = 0;
 /** Where tokenized lines go: line records for the TypeScript parser, or straight to the group selector (select.ts). */
 let sinkIsSelector = false;
 
-@inline function emit(lineNumber: i32, keyStart: i32, keyEnd: i32, valueStart: i32, valueEnd: i32, flags: i32, kind: i32 = KEY_UNKNOWN): void {
+/**
+ * One line's record (or, for the selector, its user-agent, allow or disallow line), with its group
+ * (groups.ts); a user-agent line's record also says where its product token ends and whether it names
+ * every crawler. Offsets are relative to base.
+ */
+@inline function emit(base: usize, lineNumber: i32, keyStart: i32, keyEnd: i32, valueStart: i32, valueEnd: i32, flags: i32, kind: i32 = KEY_UNKNOWN): void {
+  const group = groupOfLine(kind);
   if (sinkIsSelector) {
-    if (kind != KEY_UNKNOWN) selectLine(lineNumber, valueStart, valueEnd, kind);
+    if (kind != KEY_UNKNOWN) selectLine(lineNumber, valueStart, valueEnd, kind, group);
     return;
+  }
+  let tokenEnd = valueStart;
+  if (kind == KEY_USER_AGENT) {
+    const value = base + <usize>valueStart;
+    const end = base + <usize>valueEnd;
+    tokenEnd = <i32>(productTokenEnd(value, end) - base);
+    if (isGlobalAgent(value, end)) flags |= LINE_FLAG_GLOBAL_AGENT;
   }
   store<i32>(recordsEnd + LINE_NUMBER, lineNumber);
   store<i32>(recordsEnd + LINE_KEY_START, keyStart);
@@ -85,6 +96,8 @@ let sinkIsSelector = false;
   store<i32>(recordsEnd + LINE_VALUE_END, valueEnd);
   store<i32>(recordsEnd + LINE_FLAGS, flags);
   store<i32>(recordsEnd + LINE_KEY_KIND, kind);
+  store<i32>(recordsEnd + LINE_GROUP, group);
+  store<i32>(recordsEnd + LINE_TOKEN_END, tokenEnd);
   recordsEnd += LINE_RECORD_SIZE;
 }
 
@@ -104,7 +117,7 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
   while (start < end && isWhitespace(load<u8>(base + <usize>start))) start++;
   while (end > start && isWhitespace(load<u8>(base + <usize>(end - 1)))) end--;
   if (start == end) {
-    if (flags != 0) emit(lineNumber, -1, -1, -1, -1, flags);
+    if (flags != 0) emit(base, lineNumber, -1, -1, -1, -1, flags);
     return;
   }
   let keyEnd = colonAt;
@@ -118,14 +131,14 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
       }
     }
     if (keyEnd < 0) {
-      emit(lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
+      emit(base, lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
       return;
     }
     valueStart = keyEnd;
     while (isBlank(load<u8>(base + <usize>valueStart))) valueStart++;
     for (let i = valueStart; i < end; i++) {
       if (isBlank(load<u8>(base + <usize>i))) {
-        emit(lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
+        emit(base, lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
         return;
       }
     }
@@ -133,12 +146,12 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
   }
   while (keyEnd > start && isWhitespace(load<u8>(base + <usize>(keyEnd - 1)))) keyEnd--;
   if (keyEnd == start) {
-    emit(lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_EMPTY_KEY);
+    emit(base, lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_EMPTY_KEY);
     return;
   }
   while (valueStart < end && isWhitespace(load<u8>(base + <usize>valueStart))) valueStart++;
   const kind = keyKind(base, start, keyEnd, google);
-  emit(lineNumber, start, keyEnd, valueStart, end, keyIsTypo ? flags | LINE_FLAG_TYPO : flags, kind);
+  emit(base, lineNumber, start, keyEnd, valueStart, end, keyIsTypo ? flags | LINE_FLAG_TYPO : flags, kind);
 }
 
 /**
@@ -148,6 +161,7 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
 export function tokenizeLines(bodyPtr: usize, length: i32, from: i32, google: bool, recordsPtr: usize): i32 {
   recordsEnd = recordsPtr;
   sinkIsSelector = false;
+  resetGroups();
   scanLines(bodyPtr, length, from, google);
   return <i32>((recordsEnd - recordsPtr) / LINE_RECORD_SIZE);
 }
@@ -155,6 +169,7 @@ export function tokenizeLines(bodyPtr: usize, length: i32, from: i32, google: bo
 /** Tokenizes body[from, length) and hands every user-agent, allow and disallow line to selectLine (select.ts). */
 export function tokenizeForSelector(bodyPtr: usize, length: i32, from: i32, google: bool): void {
   sinkIsSelector = true;
+  resetGroups();
   scanLines(bodyPtr, length, from, google);
 }
 

@@ -6,54 +6,46 @@
 // This is the only place that decides which groups apply to an agent query; every verdict (parseRobots
 // matchers, the many-host matcher, workers) comes from a blob compiled here.
 import {
-  CHAR_ASTERISK, CHAR_SPACE, CHAR_TAB, CHAR_LF, CHAR_VT, CHAR_FF, CHAR_CR, CHAR_HYPHEN, CHAR_UNDERSCORE,
-  CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, FLAG_RFC_MODE,
-  RULE_KIND_ALLOW, RULE_KIND_DISALLOW, RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR,
-  RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE,
+  CHAR_UPPER_A, CHAR_UPPER_Z, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, FLAG_RFC_MODE, RULE_KIND_ALLOW, RULE_KIND_DISALLOW,
+  RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE,
 } from "../src/core/constants";
 import { tokenizeForSelector } from "./lines";
 import { compileRules } from "./compile";
 import { alignUp, ensureCapacity } from "./layout";
+import { bomLength, isGlobalAgent, productTokenEnd } from "./groups";
 
 /** Marks a collected rule of a group that names the agent (its own rules); unmarked: a `*` group's rule. */
 const FROM_NAMED_GROUP: i32 = 0x100;
 /** A rule line takes at least 6 bytes ("allow:") and a line end, so a body of n bytes has < n / 6 + 2 rules. */
 const MIN_RULE_LINE_BYTES: usize = 6;
 
+/** A user-agent line takes at least 10 bytes ("useragent:") and a line end: a body of n bytes has < n / 10 + 2 groups. */
+const MIN_AGENT_LINE_BYTES: usize = 10;
+/** Per group, in groupFlags: one of its user-agent lines names the agent / names every crawler. */
+const GROUP_NAMES_AGENT: u8 = 1;
+const GROUP_IS_GLOBAL: u8 = 2;
+
 let bodyBase: usize = 0;
 let agentList: usize = 0;
 let agentCount: u32 = 0;
 let rulesStart: usize = 0;
 let rulesEnd: usize = 0;
-// the group being read: a run of user-agent lines, then rules; it ends at a user-agent line after a rule
-let groupOpen = false;
-let groupHasRules = false;
-let groupNamesAgent = false;
-let groupIsGlobal = false;
+/** One byte per group (GROUP_* bits), indexed by the group number groups.ts gives each line. */
+let groupFlags: usize = 0;
+let groupCount: i32 = 0;
 /** Some user-agent line names the agent: then the `*` groups are ignored for it. */
 let agentNamed = false;
-
-@inline function isRobotsWhitespace(c: i32): bool {
-  return c == CHAR_SPACE || c == CHAR_TAB || c == CHAR_LF || c == CHAR_VT || c == CHAR_FF || c == CHAR_CR;
-}
-
-@inline function isTokenByte(c: i32): bool {
-  return (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z) || c == CHAR_HYPHEN || c == CHAR_UNDERSCORE;
-}
 
 @inline function asciiLower(c: i32): i32 {
   return c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z ? c | 0x20 : c;
 }
 
 /**
- * GoogleOnly: the product token of a user-agent value is its longest leading run of [A-Za-z_-]
- * ("Googlebot/2.1" -> "Googlebot"); it names the agent when it equals one of the query's tokens, ignoring
- * ASCII case. The query is used verbatim (a query "Googlebot/2.1" names nothing).
+ * GoogleOnly: a user-agent value names the agent when its product token (groups.ts) equals one of the query's
+ * tokens, ignoring ASCII case. The query is used verbatim (a query "Googlebot/2.1" names nothing).
  */
 function namesAgent(value: usize, valueEnd: usize): bool {
-  let tokenEnd = value;
-  while (tokenEnd < valueEnd && isTokenByte(<i32>load<u8>(tokenEnd))) tokenEnd++;
-  const tokenLength = <u32>(tokenEnd - value);
+  const tokenLength = <u32>(productTokenEnd(value, valueEnd) - value);
   if (tokenLength == 0) return false;
   let agent = agentList;
   for (let a: u32 = 0; a < agentCount; a++) {
@@ -70,44 +62,48 @@ function namesAgent(value: usize, valueEnd: usize): bool {
   return false;
 }
 
-/** One user-agent, allow or disallow line (offsets from the body start), in file order. Called by lines.ts. */
-export function selectLine(lineNumber: i32, valueStart: i32, valueEnd: i32, kind: i32): void {
+/** One user-agent, allow or disallow line (offsets from the body start) of a group (-1: none), in file order. Called by lines.ts. */
+export function selectLine(lineNumber: i32, valueStart: i32, valueEnd: i32, kind: i32, group: i32): void {
+  if (group < 0) return; // rules before the first user-agent line are ignored
   const value = bodyBase + <usize>valueStart;
   const end = bodyBase + <usize>valueEnd;
+  const flags = groupFlags + <usize>group;
+  if (group >= groupCount) {
+    groupCount = group + 1;
+    store<u8>(flags, 0);
+  }
   if (kind == KEY_USER_AGENT) {
-    if (!groupOpen || groupHasRules) {
-      groupOpen = true;
-      groupHasRules = false;
-      groupNamesAgent = false;
-      groupIsGlobal = false;
-    }
-    // `*` alone, or followed by whitespace, names every crawler ("*bot" does not)
-    if (end > value && load<u8>(value) == CHAR_ASTERISK && (end == value + 1 || isRobotsWhitespace(<i32>load<u8>(value + 1)))) {
-      groupIsGlobal = true;
+    if (isGlobalAgent(value, end)) {
+      store<u8>(flags, load<u8>(flags) | GROUP_IS_GLOBAL);
     } else if (namesAgent(value, end)) {
-      groupNamesAgent = true;
+      store<u8>(flags, load<u8>(flags) | GROUP_NAMES_AGENT);
       agentNamed = true;
     }
     return;
   }
   if (kind != KEY_ALLOW && kind != KEY_DISALLOW) return; // sitemap lines do not concern groups
-  if (!groupOpen) return; // rules before the first user-agent line are ignored
-  groupHasRules = true;
-  if (!groupNamesAgent && !groupIsGlobal) return;
+  const named = (load<u8>(flags) & GROUP_NAMES_AGENT) != 0;
+  if (!named && (load<u8>(flags) & GROUP_IS_GLOBAL) == 0) return;
   const record = rulesEnd;
-  store<i32>(record + RULE_INPUT_KIND, (kind == KEY_ALLOW ? RULE_KIND_ALLOW : RULE_KIND_DISALLOW) | (groupNamesAgent ? FROM_NAMED_GROUP : 0));
+  store<i32>(record + RULE_INPUT_KIND, (kind == KEY_ALLOW ? RULE_KIND_ALLOW : RULE_KIND_DISALLOW) | (named ? FROM_NAMED_GROUP : 0));
   store<u32>(record + RULE_INPUT_LINE, <u32>lineNumber);
   store<u32>(record + RULE_INPUT_VALUE_PTR, <u32>value);
   store<u32>(record + RULE_INPUT_VALUE_LEN, <u32>(end - value));
   rulesEnd += RULE_INPUT_SIZE;
 }
 
-/** Bytes of the (possibly partial) UTF-8 byte order mark at p: the longest prefix of EF BB BF, 0 to 3. */
-function bomLength(p: usize, length: usize): i32 {
-  if (length < 1 || load<u8>(p) != 0xef) return 0;
-  if (length < 2 || load<u8>(p + 1) != 0xbb) return 1;
-  if (length < 3 || load<u8>(p + 2) != 0xbf) return 2;
-  return 3;
+/** Reads body[bodyPtr, bodyPtr + bodyLen) for an agent query: its rules of named or `*` groups at rulesStart, each group's flags after them. */
+function readGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): void {
+  bodyBase = bodyPtr;
+  agentCount = load<u32>(agentsPtr);
+  agentList = agentsPtr + 4;
+  rulesStart = alignUp(workPtr, 8);
+  rulesEnd = rulesStart;
+  groupFlags = rulesStart + (bodyLen / MIN_RULE_LINE_BYTES + 2) * RULE_INPUT_SIZE;
+  groupCount = 0;
+  ensureCapacity(groupFlags + bodyLen / MIN_AGENT_LINE_BYTES + 2);
+  agentNamed = false;
+  tokenizeForSelector(bodyPtr, <i32>bodyLen, bomLength(bodyPtr, bodyLen), (flags & FLAG_RFC_MODE) == 0);
 }
 
 /** Where selectRules put its RULE_INPUT_* records (in file order); selectRules returns their count. */
@@ -121,19 +117,7 @@ export let selectedRules: usize = 0;
  * one pass over the body. Called by compileRobots and by the direct answers (direct.ts).
  */
 export function selectRules(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): u32 {
-  bodyBase = bodyPtr;
-  agentCount = load<u32>(agentsPtr);
-  agentList = agentsPtr + 4;
-  rulesStart = alignUp(workPtr, 8);
-  rulesEnd = rulesStart;
-  ensureCapacity(rulesStart + (bodyLen / MIN_RULE_LINE_BYTES + 2) * RULE_INPUT_SIZE);
-  groupOpen = false;
-  groupHasRules = false;
-  groupNamesAgent = false;
-  groupIsGlobal = false;
-  agentNamed = false;
-  const google = (flags & FLAG_RFC_MODE) == 0;
-  tokenizeForSelector(bodyPtr, <i32>bodyLen, bomLength(bodyPtr, bodyLen), google);
+  readGroups(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
   // keep the agent's own rules when it is named anywhere, else the `*` groups' rules; file order stays
   let kept = rulesStart;
   for (let record = rulesStart; record < rulesEnd; record += RULE_INPUT_SIZE) {
@@ -155,4 +139,30 @@ export function selectRules(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, fl
 export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): usize {
   const ruleCount = selectRules(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
   return compileRules(selectedRules, ruleCount, flags, alignUp(selectedRules + <usize>ruleCount * RULE_INPUT_SIZE, 16));
+}
+
+/** Where selectGroups put the selected group numbers (u32 each, ascending). */
+export let selectedGroups: usize = 0;
+/** Whether the last selectGroups found a user-agent line naming the agent (else it chose the `*` groups). */
+export let selectedByName = false;
+
+/**
+ * The groups of body[bodyPtr, bodyPtr + bodyLen) that decide for an agent query, as group numbers (the ones
+ * groups.ts gives the line records) at selectedGroups: those whose user-agent lines name the agent when any
+ * does, else those with a `*` line. The same choice as selectRules makes, for the object model (RobotsTxt's
+ * groupsFor and crawlDelay). Uses memory from workPtr up. Returns the count. Cost: one pass over the body.
+ */
+export function selectGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): u32 {
+  readGroups(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
+  const wanted = agentNamed ? GROUP_NAMES_AGENT : GROUP_IS_GLOBAL;
+  selectedGroups = alignUp(groupFlags + <usize>groupCount, 4);
+  ensureCapacity(selectedGroups + (<usize>groupCount << 2));
+  let count: u32 = 0;
+  for (let group = 0; group < groupCount; group++) {
+    if ((load<u8>(groupFlags + <usize>group) & wanted) == 0) continue;
+    store<u32>(selectedGroups + (<usize>count << 2), <u32>group);
+    count++;
+  }
+  selectedByName = agentNamed;
+  return count;
 }

@@ -1,7 +1,8 @@
-// Group selection (whose groups decide for an agent) is computed in two places: the WebAssembly compile
-// (assembly/select.ts), which decides every verdict, and RobotsTxt.groupsFor / names (src/core/robots.ts),
-// which lint and crawlDelay read. This test keeps them equal: over real files and their own agents, the
-// rules of the groups groupsFor reports are exactly the rules the compiled matcher holds.
+// Group selection (whose groups decide for an agent) is decided in one place, the WebAssembly core
+// (assembly/groups.ts numbers the groups, assembly/select.ts chooses them); the object model's groups are
+// numbered by the same tokenizer, and RobotsTxt.groupsFor / names / crawlDelay ask select.ts which apply.
+// This test holds the two views together: over real files and their own agents, the rules of the groups
+// groupsFor reports are exactly the rules the compiled matcher holds.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +40,14 @@ describe('groupsFor selects the groups the compiled matcher selects', () => {
       const [fromGroups, compiled] = selected(body, agent);
       expect(fromGroups, `${agent} on ${JSON.stringify(body)}`).toEqual(compiled);
     }
+  });
+  it('groups without rules: user-agent lines separated only by other lines stay one group (crawlDelay, names)', () => {
+    const robots = parseRobots('User-agent: FooBot\nCrawl-delay: 5\nUser-agent: BarBot\nDisallow: /x\n\nUser-agent: *\nCrawl-delay: 9\nDisallow: /\n\nUser-agent: BazBot\nCrawl-delay: 2\n');
+    expect(robots.groups.map((group) => group.agents.map((agent) => agent.value))).toEqual([['FooBot', 'BarBot'], ['*'], ['BazBot']]);
+    expect([robots.crawlDelay('foobot'), robots.crawlDelay('BarBot'), robots.crawlDelay('Other'), robots.crawlDelay('BazBot')]).toEqual([5, 5, 9, 2]);
+    expect([robots.names('BAZBOT'), robots.names(['Other', 'barbot']), robots.names('Other'), robots.names('*')]).toEqual([true, true, false, false]);
+    expect(robots.groupsFor(['BazBot', 'FooBot']).map((group) => group.agents[0].line)).toEqual([1, 10]);
+    expect(robots.isAllowed('https://e.com/a', 'BazBot')).toBe(true); // its group has no rules, and it is named: `*` does not apply
   });
   it.skipIf(corpusMissingReason !== null)('on real files, for each file\'s own agents, Googlebot and an agent no file names', () => {
     const folder = join(CORPUS_ROBOTS, 'protego');

@@ -81,13 +81,16 @@ export const LINE_VALUE_START = 12;
 export const LINE_VALUE_END = 16;
 export const LINE_FLAGS = 20;
 export const LINE_KEY_KIND = 24; // KEY_* below
-export const LINE_RECORD_SIZE = 28;
+export const LINE_GROUP = 28; // the group the line belongs to, 0-based in file order; -1 before any user-agent line
+export const LINE_TOKEN_END = 32; // user-agent lines: where the value's product token ends (= LINE_VALUE_START: none)
+export const LINE_RECORD_SIZE = 36;
 export const LINE_FLAG_TRUNCATED = 1; // GoogleOnly: bytes past MAX_LINE_BYTES dropped
 export const LINE_FLAG_NUL = 2; // a NUL ended the content
 export const LINE_FLAG_MISSING_COLON = 4; // GoogleOnly: "key value" accepted
 export const LINE_FLAG_NO_SEPARATOR = 8; // text without a usable separator: ignored
 export const LINE_FLAG_EMPTY_KEY = 16; // a separator with nothing before it: ignored
 export const LINE_FLAG_TYPO = 32; // GoogleOnly: the key is an accepted misspelling
+export const LINE_FLAG_GLOBAL_AGENT = 64; // a user-agent line naming every crawler (`*`)
 
 // ---- key kinds, by ASCII case-insensitive prefix in this order: user-agent, allow, disallow, sitemap ----
 export const KEY_UNKNOWN = 0;

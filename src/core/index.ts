@@ -12,7 +12,7 @@ export type { Explanation, DecidingRule, OutputFilter } from './matcher.js';
 export { RobotsError } from './errors.js';
 export type { RobotsErrorCode } from './errors.js';
 export { parseRobotsBody } from './parser.js';
-export type { RobotsParseHandler, ParseNoticeCode } from './parser.js';
+export type { RobotsParseHandler, UserAgentFacts, ParseNoticeCode } from './parser.js';
 export { VERDICT_ALLOWED, VERDICT_DISALLOWED, DEFAULT_MAX_BYTES } from './constants.js';
 export { lintRobots } from './lint.js';
 export type { LintReport, LintFinding, LintOptions } from './lint.js';

@@ -292,11 +292,20 @@ function lintWholeLines(body: Uint8Array, lines: { number: number; bytes: Uint8A
     if (!/^https?:\/\/[^/\s]+/i.test(value)) add(line, 'warning', 'sitemap-not-absolute', `sitemap "${value}" is not an absolute http(s) URL`);
   }
 
-  // rules that can never decide, per agent (its merged groups), each reported once
-  const tokens = new Set<string>(['*']);
-  for (const group of robots.groups) for (const agent of group.agents) if (!agent.global && agent.productToken !== '') tokens.add(asciiLowerCase(agent.productToken));
+  // rules that can never decide, per crawler the file names (the rules of the groups naming it, merged) and
+  // for every other crawler (the `*` groups'), each reported once; one pass over the groups (a file naming
+  // 20,000 crawlers took 12 s when each token's groups were looked for in every group)
+  const rulesOf = new Map<string, RobotsRule[]>([['*', []]]);
+  robots.groups.forEach((group) => {
+    const keys = new Set(group.agents.flatMap((agent) => agent.global ? ['*'] : agent.productToken !== '' ? [asciiLowerCase(agent.productToken)] : []));
+    for (const key of keys) {
+      const rules = rulesOf.get(key);
+      if (rules === undefined) rulesOf.set(key, [...group.rules]);
+      else for (const rule of group.rules) rules.push(rule);
+    }
+  });
   const reported = new Set<RobotsRule>();
-  for (const token of tokens) neverDeciding(robots.groupsFor(token === '*' ? '\u0000none' : token).flatMap((g) => g.rules), reported, add);
+  for (const rules of rulesOf.values()) neverDeciding(rules, reported, add);
   return done();
 }
 

@@ -1,10 +1,10 @@
 // A parsed robots.txt: groups with their rules, sitemaps, crawl-delay, host, clean-param, diagnostics.
 // Built by a RobotsParseHandler from the parser's events; compiles matchers per agent query on demand.
-import { CHAR_ASTERISK, DEFAULT_MAX_BYTES } from './constants.js';
+import { DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
-import { parseRobotsBody, isRobotsWhitespace, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode } from './parser.js';
+import { parseRobotsBody, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode, type UserAgentFacts } from './parser.js';
 import { RobotsMatcher } from './matcher.js';
-import { core, bytesToRead } from './wasm/core.js';
+import { core, bytesToRead, encodeAgents } from './wasm/core.js';
 import { agentsArgument, optionsArgument, urlOrBytesArgument } from './arguments.js';
 
 export type { RobotsMode } from './parser.js';
@@ -152,41 +152,34 @@ export function agentTokenProblem(agent: string): string | null {
   return `agent '${agent}' is not a product token: it matches no user-agent line, only the * group can apply (the token is '${token}')`;
 }
 
-/** `*` alone, or `*` followed by whitespace, names every crawler. */
-function isGlobalAgent(value: Uint8Array): boolean {
-  return value.length >= 1 && value[0] === CHAR_ASTERISK && (value.length === 1 || isRobotsWhitespace(value[1]));
-}
-
 class GroupCollector implements RobotsParseHandler {
   readonly groups: RobotsGroup[] = [];
   readonly sitemaps: string[] = [];
   readonly sitemapLines: { line: number; value: string }[] = [];
   readonly diagnostics: Diagnostic[] = [];
   readonly others: OtherDirective[] = [];
+  /** The group open now (the parser numbers them; this keeps them in that order). */
   private current: RobotsGroup | null = null;
-  private currentHasRules = false;
 
-  userAgent(line: number, value: Uint8Array): void {
-    if (this.current === null || this.currentHasRules) {
+  userAgent(line: number, value: Uint8Array, facts: UserAgentFacts): void {
+    if (facts.group === this.groups.length) {
       this.current = { agents: [], rules: [], others: [] };
-      this.currentHasRules = false;
       this.groups.push(this.current);
     }
     const text = latin1(value);
-    this.current.agents.push({ line, value: text, productToken: productToken(text), global: isGlobalAgent(value) });
+    (this.current as RobotsGroup).agents.push({ line, value: text, productToken: text.slice(0, facts.tokenLength), global: facts.global });
   }
 
-  private rule(kind: 'allow' | 'disallow', line: number, value: Uint8Array): void {
-    if (this.current === null) {
+  private rule(kind: 'allow' | 'disallow', line: number, value: Uint8Array, group: number): void {
+    if (group < 0) {
       this.diagnostics.push({ line, severity: DIAGNOSTIC_SEVERITY['rule-outside-group'], code: 'rule-outside-group', message: `${kind} before any user-agent line: ignored` });
       return;
     }
-    this.currentHasRules = true;
-    this.current.rules.push({ kind, line, value });
+    this.groups[group].rules.push({ kind, line, value });
   }
 
-  allow(line: number, value: Uint8Array): void { this.rule('allow', line, value); }
-  disallow(line: number, value: Uint8Array): void { this.rule('disallow', line, value); }
+  allow(line: number, value: Uint8Array, group: number): void { this.rule('allow', line, value, group); }
+  disallow(line: number, value: Uint8Array, group: number): void { this.rule('disallow', line, value, group); }
 
   sitemap(line: number, value: Uint8Array): void {
     const text = utf8(value);
@@ -218,14 +211,6 @@ function agentList(agents: AgentQuery): string[] {
   return agentsArgument(agents);
 }
 
-/** What the event parser made of a body (RobotsTxt makes it on first use). */
-interface ParsedView {
-  collector: GroupCollector;
-  /** Per lower-cased product token a user-agent line names (not `*`), the indexes of its groups, in file order. */
-  groupsByToken: Map<string, number[]>;
-  /** The indexes of the groups with a `*` line, in file order. */
-  globalGroups: number[];
-}
 
 /** A parsed robots.txt. Made by parseRobots once per file; its matchers are compiled once per agent query. */
 export class RobotsTxt {
@@ -233,7 +218,7 @@ export class RobotsTxt {
   readonly mode: RobotsMode;
   /** Bytes of the body that were read (after the size limit). */
   readonly bytesRead: number;
-  /** The bytes read: matchers are compiled from them (assembly/select.ts picks the groups). */
+  /** The bytes read: matchers are compiled from them, and groupsFor asks which groups apply (assembly/select.ts picks the groups). */
   private readonly body: Uint8Array;
   /** The body's length before the size limit, and the limit (for the body-truncated diagnostic). */
   private readonly fullLength: number;
@@ -243,7 +228,7 @@ export class RobotsTxt {
    * caller that only compiles matchers (a crawler's cache, many hosts, the Tester's matching) never pays for
    * an object per line: matchers are compiled from the bytes in WebAssembly.
    */
-  private parsed: ParsedView | null = null;
+  private parsed: GroupCollector | null = null;
   private readonly matchers = new Map<string, RobotsMatcher>();
 
   constructor(body: Uint8Array, options: RobotsOptions = {}) {
@@ -264,74 +249,52 @@ export class RobotsTxt {
     return this.body.length < this.fullLength;
   }
 
-  private get view(): ParsedView {
+  private get view(): GroupCollector {
     if (this.parsed === null) {
       const collector = new GroupCollector();
       parseRobotsBody(this.body, this.mode, collector);
       if (this.body.length < this.fullLength) {
         collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: this.body.length === this.maxBytes ? `file is ${this.fullLength} bytes: only the first ${this.maxBytes} are read` : `file is ${this.fullLength} bytes: only the first ${this.body.length} (16 MiB, the most one robots.txt compiles to) are read` });
       }
-      // one pass over the groups: then each query costs the groups it selects (lint asks once per token the
-      // file names: a file naming 20,000 crawlers took 12 s when each query walked every group)
-      const groupsByToken = new Map<string, number[]>();
-      const globalGroups: number[] = [];
-      collector.groups.forEach((group, index) => {
-        for (const agent of group.agents) {
-          if (agent.global) {
-            if (globalGroups[globalGroups.length - 1] !== index) globalGroups.push(index);
-            continue;
-          }
-          const token = asciiLowerCase(agent.productToken);
-          if (token === '') continue;
-          const indexes = groupsByToken.get(token);
-          if (indexes === undefined) groupsByToken.set(token, [index]);
-          else if (indexes[indexes.length - 1] !== index) indexes.push(index);
-        }
-      });
-      this.parsed = { collector, groupsByToken, globalGroups };
+      this.parsed = collector;
     }
     return this.parsed;
   }
 
   /** Groups in file order. */
   get groups(): readonly RobotsGroup[] {
-    return this.view.collector.groups;
+    return this.view.groups;
   }
   /** Sitemap URLs in file order (values as written, decoded as UTF-8). */
   get sitemaps(): readonly string[] {
-    return this.view.collector.sitemaps;
+    return this.view.sitemaps;
   }
   /** The sitemap lines with their line numbers (lint). */
   get sitemapLines(): readonly { line: number; value: string }[] {
-    return this.view.collector.sitemapLines;
+    return this.view.sitemapLines;
   }
   /** Every non-standard line (crawl-delay, host, clean-param, ...) in file order, in a group or not. */
   get otherDirectives(): readonly OtherDirective[] {
-    return this.view.collector.others;
+    return this.view.others;
   }
   /** What the parser repaired, ignored or accepted leniently. */
   get diagnostics(): readonly Diagnostic[] {
-    return this.view.collector.diagnostics;
+    return this.view.diagnostics;
   }
 
-  /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. */
+  /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. One pass over the body. */
   names(agents: AgentQuery): boolean {
-    const { groupsByToken } = this.view;
-    return agentList(agents).some((agent) => groupsByToken.has(asciiLowerCase(agent)));
+    return core().selectGroups(this.body, encodeAgents(agentList(agents)), this.mode === 'rfc').byName;
   }
 
   /**
    * The groups that decide for an agent query: its own (pooled, in file order), or the `*` groups when no
-   * user-agent line names it. The compile's selection (assembly/select.ts) decides verdicts; this one, for
-   * the object model (lint, crawlDelay), is held equal to it by test/group-selection.test.ts. Costs the
-   * groups it returns (the index is made once per file).
+   * user-agent line names it. Chosen by the compile's own selection (assembly/select.ts), so they are the
+   * groups whose rules the matcher holds. One pass over the body per call.
    */
   groupsFor(agents: AgentQuery): RobotsGroup[] {
-    const { groupsByToken, globalGroups } = this.view;
-    const lists = [...new Set(agentList(agents).map(asciiLowerCase))].flatMap((token) => { const list = groupsByToken.get(token); return list === undefined ? [] : [list]; });
-    // one token named (lint's every query): its list is in file order already; several: merged in file order
-    const indexes = lists.length === 0 ? globalGroups : lists.length === 1 ? lists[0] : [...new Set(lists.flat())].sort((a, b) => a - b);
-    return indexes.map((index) => this.groups[index]);
+    const { groups } = core().selectGroups(this.body, encodeAgents(agentList(agents)), this.mode === 'rfc');
+    return Array.from(groups, (group) => this.groups[group]);
   }
 
   /** The compiled matcher for an agent query, compiled on first use and kept. Call once, then match many URLs. */

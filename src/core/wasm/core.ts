@@ -43,6 +43,10 @@ interface CoreExports {
   compileRobots(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
   answerUrlFromBody(bodyPtr: number, bodyLen: number, agentsPtr: number, urlPtr: number, urlLen: number, workPtr: number): number;
   tokenizeLines(bodyPtr: number, length: number, from: number, google: number, recordsPtr: number): number;
+  bomLength(bodyPtr: number, length: number): number;
+  selectGroups(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
+  lastSelectedGroups(): number;
+  lastSelectedByName(): number;
   bindMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
   useNfaForBulk(value: number, automatonStateLimit: number): void;
   automatonStats(): bigint;
@@ -221,6 +225,9 @@ interface ResidentMatcher {
 }
 
 /** The agent query as the core reads it: [count u32][length u32, bytes]... (UTF-8). */
+/** The agent query of no agent (tokenizing needs none). */
+const EMPTY_AGENTS = new Uint8Array(4);
+
 export function encodeAgents(agents: readonly string[]): Uint8Array {
   const encoded = agents.map((agent) => encoder.encode(agent));
   const out = new Uint8Array(4 + encoded.reduce((sum, bytes) => sum + 4 + bytes.length, 0));
@@ -436,16 +443,31 @@ export class WasmCore {
     for (const [blob, entry] of [...this.resident]) this.forget(blob, entry);
   }
 
-  /** Line records of a robots.txt body (see assembly/lines.ts): an Int32Array of LINE_RECORD_SIZE / 4 fields each. */
-  tokenizeLines(body: Uint8Array, from: number, google: boolean): Int32Array {
-    if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
-    const bodyPtr = this.workPtr;
-    const recordsPtr = align(bodyPtr + body.length, 16);
+  /**
+   * Line records of a robots.txt body (see assembly/lines.ts): an Int32Array of LINE_RECORD_SIZE / 4 fields
+   * each, and the length of the byte order mark skipped before the first line (0 to 3).
+   */
+  tokenizeLines(body: Uint8Array, google: boolean): { records: Int32Array; bom: number } {
     // at most one record per line and a line per byte: reserved, but only the records written are touched
+    const { bodyPtr, after } = this.stageBody(body, EMPTY_AGENTS, 0);
+    const recordsPtr = align(after, 16);
     this.reserve(recordsPtr + (body.length + 2) * LINE_RECORD_SIZE);
-    this.bytes.set(body, bodyPtr);
-    const count = this.exports.tokenizeLines(bodyPtr, body.length, from, google ? 1 : 0, recordsPtr);
-    return new Int32Array(this.bytes.buffer.slice(recordsPtr, recordsPtr + count * LINE_RECORD_SIZE));
+    const bom = this.exports.bomLength(bodyPtr, body.length);
+    const count = this.exports.tokenizeLines(bodyPtr, body.length, bom, google ? 1 : 0, recordsPtr);
+    return { records: new Int32Array(this.bytes.buffer.slice(recordsPtr, recordsPtr + count * LINE_RECORD_SIZE)), bom };
+  }
+
+  /**
+   * The groups of body that decide for an agent query (assembly/select.ts, the compile's own choice): their
+   * numbers (the line records' LINE_GROUP), and whether a user-agent line named the agent (else they are the
+   * `*` groups). One pass over the body.
+   */
+  selectGroups(body: Uint8Array, agents: Uint8Array, rfc: boolean): { groups: Uint32Array; byName: boolean } {
+    const { bodyPtr, agentsPtr, after } = this.stageBody(body, agents, 0);
+    const count = this.exports.selectGroups(bodyPtr, body.length, agentsPtr, rfc ? FLAG_RFC_MODE : 0, align(after, 16));
+    this.refreshViews();
+    const at = this.exports.lastSelectedGroups();
+    return { groups: new Uint32Array(this.bytes.buffer.slice(at, at + count * 4)), byName: this.exports.lastSelectedByName() !== 0 };
   }
 
   /**
