@@ -129,7 +129,18 @@ describe.skipIf(CHROMIUM === undefined)('the Tester page in headless Chromium', 
     await typeInto('#robots', ROBOTS.replace('Disallow: /private/\n', ''));
     await page.waitForFunction(() => document.querySelector('#compare-summary')?.textContent?.startsWith('1 URL(s) change verdict') === true, { timeout: 30_000 });
     expect(await page.$eval('#compare', (element) => (element as HTMLElement).hidden)).toBe(false);
-    expect(await page.$$eval('#changes tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).toEqual([['2', 'newly allowed', '2', '', 'https://e.com/private/x']]);
+    expect(await page.$$eval('#changes tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).toEqual([['1', 'newly allowed', '2: Disallow: /private/', '', 'https://e.com/private/x']]);
+  });
+
+  it('the rule column shows the lines the verdicts were computed from, not text the editor holds since', async () => {
+    const edited = await page.$eval('#robots', (element) => (element as HTMLTextAreaElement).value);
+    // new editor text without an input event (no new answer yet), then a re-render of the same answer
+    await page.$eval('#robots', (element) => { (element as HTMLTextAreaElement).value = 'one\ntwo\nthree\n'; });
+    await page.select('#filter', 'disallowed');
+    expect(await rows()).toEqual([['4', 'disallowed', '3', 'Disalow: /typo', 'https://e.com/typo']]);
+    await page.$eval('#robots', (element, text) => { (element as HTMLTextAreaElement).value = text; }, edited);
+    await page.select('#filter', 'all');
+    expect((await rows()).length).toBe(4);
   });
 
   it('downloads the edited file', async () => {

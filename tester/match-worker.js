@@ -1,19 +1,37 @@
-// The Tester's matching thread: parses, lints and matches here, so that the page stays responsive on a
-// 500 KiB robots.txt and 100,000 URLs. Messages in: { id, robots, previous, agent, mode, urls }; out: the
-// verdicts and deciding lines as typed arrays (transferred), lint findings and the verdict changes, with the
-// agent and mode they were computed for (the page may have changed since).
-import { initialize, parseRobots, lintRobots, agentWarning } from './dist/src/core/index.js';
+// The Tester's matching thread: parses, lints, matches and compares here, so that the page stays responsive
+// on a 500 KiB robots.txt and 100,000 URLs. Messages in: { id, robots, previous, agent, mode, urls }; out: the
+// verdicts and deciding lines as typed arrays (transferred), the text of each deciding line (from the text
+// the verdicts were computed for: the editor may have changed since), lint findings, and the verdict changes
+// against the kept previous version (RobotsDiff), with the agent and mode they were computed for.
+import { initialize, parseRobots, lintRobots, agentWarning, RobotsDiff } from './dist/src/core/index.js';
 
-const VERDICT_ALLOWED = 1;
+/** Changed URLs sent to the page at most (the counts always cover every URL). */
+const MAX_CHANGES = 2000;
 const encoder = new TextEncoder();
 const ready = initialize();
 
-/** Verdict and deciding line (0: none) of every URL against one robots.txt text: one bulk call for all of them. */
-function judge(text, agent, mode, urls) {
-  const matcher = parseRobots(text, { mode }).matcher(agent);
-  if (urls.length === 0) return { verdicts: new Uint8Array(0), lines: new Uint32Array(0) };
-  // the URLs are lines already (split on line ends, trimmed): one per line, as checkLines reads them
-  return matcher.explainLines(encoder.encode(urls.join('\n') + '\n'));
+/** The text of each line number in numbers (0: none), as the parser numbers lines (LF, CR and CR LF end one). */
+function lineTexts(text, numbers) {
+  const wanted = new Set(numbers);
+  wanted.delete(0);
+  if (wanted.size === 0) return {};
+  const lines = text.split(/\r\n|\r|\n/);
+  const texts = {};
+  for (const number of wanted) texts[number] = (lines[number - 1] ?? '').trim();
+  return texts;
+}
+
+/** The verdict changes from the previous text to the current one over the URL lines, per distinct URL. */
+function compare(previous, matcher, agent, mode, bytes) {
+  const diff = new RobotsDiff(parseRobots(previous, { mode }).matcher(agent), matcher);
+  diff.addLines(bytes);
+  const report = diff.report();
+  const rows = [
+    ...report.newlyDisallowed.map((change) => ({ ...change, allowedNow: false })),
+    ...report.newlyAllowed.map((change) => ({ ...change, allowedNow: true })),
+  ].slice(0, MAX_CHANGES);
+  const distinct = report.newlyDisallowed.length + report.newlyAllowed.length;
+  return { newlyDisallowed: report.newlyDisallowedRequests, newlyAllowed: report.newlyAllowedRequests, distinct, rows, ruleTextBefore: lineTexts(previous, rows.map((row) => row.oldRule?.line ?? 0)) };
 }
 
 self.onmessage = async (event) => {
@@ -22,17 +40,15 @@ self.onmessage = async (event) => {
     await ready;
     const started = performance.now();
     const urls = urlText.split('\n').map((line) => line.replace(/\r$/, '').trim()).filter((line) => line !== '');
-    const now = judge(robots, agent, mode, urls);
+    const matcher = parseRobots(robots, { mode }).matcher(agent);
+    // the URLs are lines already (split on line ends, trimmed): one per line, as checkLines reads them; one
+    // bulk call gives every verdict and deciding line
+    const bytes = encoder.encode(urls.length === 0 ? '' : urls.join('\n') + '\n');
+    const { verdicts, lines } = matcher.explainLines(bytes);
     const findings = lintRobots(encoder.encode(robots), { mode }).findings;
-    let changes = null;
-    if (previous !== null) {
-      const before = judge(previous, agent, mode, urls);
-      changes = [];
-      urls.forEach((url, i) => {
-        if (before.verdicts[i] !== now.verdicts[i]) changes.push({ index: i, url, allowedNow: now.verdicts[i] === VERDICT_ALLOWED, oldLine: before.lines[i], newLine: now.lines[i] });
-      });
-    }
-    self.postMessage({ id, agent, mode, urls, verdicts: now.verdicts, lines: now.lines, findings, changes, warning: agentWarning(agent), ms: performance.now() - started }, [now.verdicts.buffer, now.lines.buffer]);
+    const changes = previous === null ? null : compare(previous, matcher, agent, mode, bytes);
+    const ruleText = lineTexts(robots, [...lines, ...(changes?.rows ?? []).map((row) => row.newRule?.line ?? 0)]);
+    self.postMessage({ id, agent, mode, urls, verdicts, lines, ruleText, findings, changes, warning: agentWarning(agent), ms: performance.now() - started }, [verdicts.buffer, lines.buffer]);
   } catch (error) {
     self.postMessage({ id, error: `${error.name}: ${error.message}` });
   }

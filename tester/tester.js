@@ -64,9 +64,6 @@ Sitemap: https://shop.example/sitemap.xml
 `;
 const SAMPLE_URLS = ['https://shop.example/', 'https://shop.example/cart', 'https://shop.example/help/', 'https://shop.example/help/faq', 'https://shop.example/shoes?sort=price', 'https://shop.example/media/a.jpg'].join('\n');
 
-/** The editor's lines (0-based), split once per render: the rule column reads them. */
-let editorLines = [];
-
 /** Line height of the editor in pixels (the gutter and the highlight follow it). */
 const lineHeight = () => parseFloat(getComputedStyle(robots).lineHeight);
 
@@ -143,13 +140,12 @@ function renderResults() {
   let allowed = 0;
   for (const verdict of verdicts) if (verdict === 1) allowed++;
   const wanted = filter.value;
-  editorLines = robots.value.split('\n');
   const rows = [];
   for (let i = 0; i < list.length && rows.length < MAX_ROWS; i++) {
     const isAllowed = verdicts[i] === 1;
     if ((wanted === 'allowed' && !isAllowed) || (wanted === 'disallowed' && isAllowed)) continue;
     const line = lines[i];
-    rows.push(`<tr class="${isAllowed ? 'allowed' : 'disallowed'}" data-line="${line}"><td>${i + 1}</td><td>${isAllowed ? 'allowed' : 'disallowed'}</td><td>${line === 0 ? '' : line}</td><td>${line === 0 ? '<i>no rule</i>' : escapeHtml((editorLines[line - 1] ?? '').trim())}</td><td>${escapeHtml(list[i])}</td></tr>`);
+    rows.push(`<tr class="${isAllowed ? 'allowed' : 'disallowed'}" data-line="${line}"><td>${i + 1}</td><td>${isAllowed ? 'allowed' : 'disallowed'}</td><td>${line === 0 ? '' : line}</td><td>${line === 0 ? '<i>no rule</i>' : escapeHtml(latest.ruleText[line] ?? '')}</td><td>${escapeHtml(list[i])}</td></tr>`);
   }
   resultsBody.innerHTML = rows.join('');
   const shown = rows.length < list.length && wanted === 'all' ? ` (the first ${rows.length} shown)` : '';
@@ -158,12 +154,17 @@ function renderResults() {
   summary.textContent = `${list.length.toLocaleString('en')} URL(s): ${allowed.toLocaleString('en')} allowed, ${(list.length - allowed).toLocaleString('en')} disallowed, for ${latest.agent} in ${latest.mode} mode${shown} · ${ms.toFixed(0)} ms${warning}`;
 }
 
+/** A rule cell of the comparison: the deciding line's number and text, empty when no rule decided. */
+const ruleCell = (rule, texts) => (rule === null ? '' : `${rule.line}: ${escapeHtml(texts[rule.line] ?? '')}`);
+
+/** The URLs whose verdict changes from the kept previous version (RobotsDiff in the worker), per distinct URL. */
 function renderChanges(changes) {
   compare.hidden = changes === null;
   if (changes === null) return;
-  const disallowed = changes.filter((c) => !c.allowedNow).length;
-  $('compare-summary').textContent = `${changes.length} URL(s) change verdict: ${disallowed} newly disallowed, ${changes.length - disallowed} newly allowed`;
-  changesBody.innerHTML = changes.slice(0, MAX_ROWS).map((c) => `<tr class="${c.allowedNow ? 'allowed' : 'disallowed'}" data-line="${c.newLine}"><td>${c.index + 1}</td><td>${c.allowedNow ? 'newly allowed' : 'newly disallowed'}</td><td>${c.oldLine || ''}</td><td>${c.newLine || ''}</td><td>${escapeHtml(c.url)}</td></tr>`).join('');
+  const { newlyDisallowed, newlyAllowed, distinct, rows, ruleTextBefore } = changes;
+  const shown = rows.length < distinct ? ` (the first ${rows.length} of ${distinct.toLocaleString('en')} distinct URLs shown)` : '';
+  $('compare-summary').textContent = `${(newlyDisallowed + newlyAllowed).toLocaleString('en')} URL(s) change verdict: ${newlyDisallowed.toLocaleString('en')} newly disallowed, ${newlyAllowed.toLocaleString('en')} newly allowed${shown}`;
+  changesBody.innerHTML = rows.map((c) => `<tr class="${c.allowedNow ? 'allowed' : 'disallowed'}" data-line="${c.newRule?.line ?? 0}"><td>${c.requests}</td><td>${c.allowedNow ? 'newly allowed' : 'newly disallowed'}</td><td>${ruleCell(c.oldRule, ruleTextBefore)}</td><td>${ruleCell(c.newRule, latest.ruleText)}</td><td>${escapeHtml(c.url)}</td></tr>`).join('');
 }
 
 /** A click on a row or finding with a data-line selects that line in the editor. */
