@@ -15,7 +15,7 @@ export { bomLength } from "./groups";
 export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines } from "./format";
-export { parseLogRecord, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";
+export { parseLogRecord, parseLogRecords, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";
 export { hostKeyOf as originKeyOf, scanLineHosts, lastScanLines, lastScanPending, lastScanRuns, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 
 /** Where the last selectGroups wrote its group numbers (u32 each). */

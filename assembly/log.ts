@@ -11,7 +11,7 @@ import {
   CHAR_SPACE, CHAR_TAB, CHAR_LF, CHAR_0, CHAR_9, CHAR_COLON, CHAR_SLASH, CHAR_HYPHEN,
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END,
   LOG_METHOD_START, LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START,
-  LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
+  LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END, LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE,
 } from "../src/core/constants";
 import { findLf, urlEndOfLine } from "./bulk";
 
@@ -164,6 +164,28 @@ export function parseLogLineAt(p: usize, end: usize, record: usize): bool {
 /** One line (the library's parseLogLine): its fields at recordPtr; returns 1 for an access log line, else 0. */
 export function parseLogRecord(linePtr: usize, lineLen: usize, recordPtr: usize): i32 {
   return parseLogLineAt(linePtr, linePtr + lineLen, recordPtr) ? 1 : 0;
+}
+
+/**
+ * Every line of a chunk (LF-separated, an LF sentinel after them; a CR before an LF is not part of the line)
+ * read at once: per line a LOG_LINE_RECORD_SIZE record at recordsPtr, its LOG_* fields set when it is an
+ * Apache/nginx access log line (LOG_LINE_PARSED), with where the line is. Returns the number of lines.
+ * The host makes strings only of the fields it reads (audit, fetch): no string per line, one call per chunk.
+ */
+export function parseLogRecords(inputPtr: usize, inputLen: usize, recordsPtr: usize): u32 {
+  const end = inputPtr + inputLen;
+  let p = inputPtr;
+  let record = recordsPtr;
+  while (p < end) {
+    const lineEnd = findLf(p);
+    const stop = urlEndOfLine(p, lineEnd);
+    store<i32>(record + LOG_LINE_START, <i32>(p - inputPtr));
+    store<i32>(record + LOG_LINE_END, <i32>(stop - inputPtr));
+    store<i32>(record + LOG_LINE_PARSED, parseLogLineAt(p, stop, record) ? 1 : 0);
+    record += LOG_LINE_RECORD_SIZE;
+    p = lineEnd + 1;
+  }
+  return <u32>((record - recordsPtr) / LOG_LINE_RECORD_SIZE);
 }
 
 /** Copies [from, to) with the log's escapes undone (a backslash quotes the next byte); returns the new end. */

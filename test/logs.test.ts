@@ -91,6 +91,38 @@ describe('LogLineReader: each format', () => {
   });
 });
 
+describe('LogLineReader.readChunk: a chunk read in bulk gives what reading it line by line gives', () => {
+  /** The chunk line by line, as read() reads one line: blank lines apart, a CR ending a line dropped. */
+  const byLine = (text: string): unknown[] => {
+    const reader = new LogLineReader();
+    const lines = text.split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    return lines.map((line) => line.replace(/\r$/, '')).map((line) => (line === '' ? 'blank' : reader.read(line)));
+  };
+  it('every fixture format, mixed in one chunk with blank lines, CR LF, header lines and junk, without a final LF', () => {
+    const parts = FORMATS.map(([name]) => readFileSync(fixture(name), 'latin1'));
+    const text = [parts.join('\n'), '', '   ', 'not a log line', '\r', parts[0].split('\n').slice(0, 3).join('\r\n')].join('\n');
+    const expected = byLine(text);
+    const got = new LogLineReader().readChunk(Buffer.from(text, 'latin1'));
+    expect(got).toEqual(expected);
+    expect(got.filter((item) => item === 'blank').length).toBeGreaterThan(1);
+    expect(got.filter((item) => item === 'header').length).toBeGreaterThan(0);
+    expect(got.filter((item) => item === null).length).toBeGreaterThan(1);
+    expect(got.filter((item) => item !== null && typeof item === 'object').length).toBeGreaterThan(40);
+  });
+  it('a chunk of more than 64 KiB is read in pieces at line ends: a 100 KiB line, 5,000 Apache lines and empty lines', () => {
+    const apache = '1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /a?q=%22x%22 HTTP/1.1" 200 2326 "-" "Googlebot/2.1" 0.003 "5.6.7.8"';
+    const lines = [...Array.from({ length: 5000 }, (_, i) => apache.replace('/a', `/a${i}`)), `1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /${'x'.repeat(100_000)} HTTP/1.1" 200 1`, '', '', ...Array.from({ length: 20_000 }, () => '')];
+    const text = lines.join('\n') + '\n';
+    const got = new LogLineReader().readChunk(Buffer.from(text, 'latin1'));
+    expect(got.length).toBe(lines.length);
+    expect(got).toEqual(byLine(text));
+    expect((got[4999] as LogRequest).target).toBe('/a4999?q=%22x%22');
+    expect((got[4999] as LogRequest).forwardedFor).toBe('5.6.7.8');
+    expect((got[5000] as LogRequest).target.length).toBe(100_001);
+  });
+});
+
 describe('the same requests in every format give the same answers', () => {
   for (const [name, , extra] of FORMATS) {
     it(`audit ${name}`, () => {

@@ -15,7 +15,7 @@ import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { optionsHelp, type OptionTable } from './options.js';
 import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
 import { asciiLowerCase } from '../core/robots.js';
-import { LineReader, CHUNK_BYTES, chunkLines } from '../node/line-reader.js';
+import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
 import { fileWriteError } from '../node/robots-file.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
@@ -176,9 +176,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const reader = await LineReader.open(log, 'log file');
     let lineNumber = 0;
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      const lines = chunkLines(chunk);
-      await audit.addLines(lines, lineNumber + 1, log, defaultHost);
-      lineNumber += lines.length;
+      lineNumber += await audit.addChunk(chunk, lineNumber + 1, log, defaultHost);
       if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + reader.rawBytesRead)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
     }
     doneBytes += reader.rawBytesRead;
@@ -257,9 +255,8 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
     const reader = await LineReader.open(log, 'log file');
     const logReader = new LogLineReader({ fields: logFields });
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      for (const line of chunkLines(chunk)) {
-        const request = logReader.read(line);
-        if (request === null || request === 'header') continue; // counted and reported by the audit itself
+      for (const request of logReader.readChunk(chunk)) {
+        if (request === null || typeof request === 'string') continue; // counted and reported by the audit itself
         const origin = originOfRequest(request, defaultHost);
         if (origin !== null) origins.set(origin.origin, origin);
       }

@@ -168,6 +168,11 @@ export const LOG_REFERER_END = 48;
 export const LOG_AGENT_START = 52; // the User-Agent, inside its quotes
 export const LOG_AGENT_END = 56;
 export const LOG_RECORD_SIZE = 60;
+// parseLogRecords: per line of a chunk, the LOG_* fields above (relative to the line's start) and these
+export const LOG_LINE_START = 60; // offset of the line in the chunk
+export const LOG_LINE_END = 64; // its end (before the LF, and before a CR ending it)
+export const LOG_LINE_PARSED = 68; // 1: an Apache/nginx access log line (the fields are set); 0: another format or none
+export const LOG_LINE_RECORD_SIZE = 72;
 
 // ---- output filters for formatLines ----
 export const OUTPUT_ALL = 0;

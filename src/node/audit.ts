@@ -281,57 +281,68 @@ export class RobotsAudit {
     return { agent: facts.name, group };
   }
 
-  /** A log line read (null: malformed, counted), or nothing to audit (blank, a header line). */
-  private read(line: string, lineNumber: number, log: string): LogRequest | null {
-    if (line === '') return null;
+  /** The reader of a log (each log file has its own: a W3C header applies to the lines after it in that file). */
+  private readerOf(log: string): LogLineReader {
     let reader = this.readers.get(log);
     if (reader === undefined) {
       reader = new LogLineReader({ fields: this.options.logFields });
       this.readers.set(log, reader);
     }
-    const request = reader.read(line);
-    if (request === 'header') return null;
+    return reader;
+  }
+
+  /** What a line was read as, counted: the request, or null (nothing to audit: blank, a header line, or malformed, which is listed). */
+  private counted(read: LogRequest | 'header' | 'blank' | null, lineNumber: number, log: string): LogRequest | null {
+    if (read === 'blank' || read === 'header') return null;
     this.lineCount++;
-    if (request === null) {
+    if (read === null) {
       this.malformedCount++;
       if (this.malformedLines.length < MAX_MALFORMED_LINES) this.malformedLines.push({ log, line: lineNumber });
-      return null;
     }
-    return request;
+    return read;
   }
 
   /**
    * Adds one log line (log and lineNumber: where it is, for the malformed-line report; defaultHost: for lines
-   * that name no host). With DNS verification, use addLines (it looks up the chunk's addresses first).
+   * that name no host). With DNS verification, use addLines or addChunk (they look up a chunk's addresses first).
    */
   addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
-    this.addLineUnjudged(line, lineNumber, log, defaultHost);
-    this.judgePending();
-  }
-
-  private addLineUnjudged(line: string, lineNumber: number, log: string, defaultHost: string | null): void {
-    const request = this.read(line, lineNumber, log);
+    const request = this.counted(line === '' ? 'blank' : this.readerOf(log).read(line), lineNumber, log);
     if (request !== null) this.addRequest(request, log, lineNumber, defaultHost);
+    this.judgePending();
   }
 
   /** Adds the lines of a chunk (the first is line firstLineNumber); with DNS verification, looks up their addresses first. Per chunk. */
   async addLines(lines: readonly string[], firstLineNumber: number, log = '-', defaultHost: string | null = null): Promise<void> {
+    const reader = this.readerOf(log);
+    await this.addRead(lines.map((line) => (line === '' ? 'blank' : reader.read(line))), firstLineNumber, log, defaultHost);
+  }
+
+  /**
+   * Adds a chunk of log bytes (whole lines, LF-separated; the first is line firstLineNumber), read in bulk
+   * (LogLineReader.readChunk: Apache/nginx lines by the core, no string per line); returns its line count.
+   * With DNS verification, looks up the chunk's addresses first. Called once per chunk by robotstxt audit.
+   */
+  async addChunk(chunk: Uint8Array, firstLineNumber: number, log = '-', defaultHost: string | null = null): Promise<number> {
+    const read = this.readerOf(log).readChunk(chunk);
+    await this.addRead(read, firstLineNumber, log, defaultHost);
+    return read.length;
+  }
+
+  private async addRead(read: readonly (LogRequest | 'header' | 'blank' | null)[], firstLineNumber: number, log: string, defaultHost: string | null): Promise<void> {
+    const requests = read.map((item, i) => this.counted(item, firstLineNumber + i, log));
     const verifier = this.options.verifier;
-    if (verifier === undefined || !verifier.dns) {
-      lines.forEach((line, i) => this.addLineUnjudged(line, firstLineNumber + i, log, defaultHost));
-      this.judgePending();
-      return;
+    if (verifier !== undefined && verifier.dns) {
+      const claims: { vendor: CrawlerVendor; client: string }[] = [];
+      for (const request of requests) {
+        if (request === null || request.userAgent === null) continue;
+        const crawler = this.crawlerOf(request.userAgent, this.robotsFor(originOfRequest(request, defaultHost)));
+        const vendor = crawler === null ? null : this.vendorOf(crawler.agent);
+        const client = clientAddress(request, this.options.clientIp ?? 'remote');
+        if (vendor !== null && client !== null) claims.push({ vendor, client });
+      }
+      await verifier.prepare(claims);
     }
-    const requests = lines.map((line, i) => this.read(line, firstLineNumber + i, log));
-    const claims: { vendor: CrawlerVendor; client: string }[] = [];
-    for (const request of requests) {
-      if (request === null || request.userAgent === null) continue;
-      const crawler = this.crawlerOf(request.userAgent, this.robotsFor(originOfRequest(request, defaultHost)));
-      const vendor = crawler === null ? null : this.vendorOf(crawler.agent);
-      const client = clientAddress(request, this.options.clientIp ?? 'remote');
-      if (vendor !== null && client !== null) claims.push({ vendor, client });
-    }
-    await verifier.prepare(claims);
     requests.forEach((request, i) => { if (request !== null) this.addRequest(request, log, firstLineNumber + i, defaultHost); });
     this.judgePending();
   }

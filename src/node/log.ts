@@ -15,7 +15,7 @@
 import {
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END, LOG_METHOD_START,
   LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
-  CHAR_LF,
+  LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE, CHAR_LF,
 } from '../core/constants.js';
 import { core, type LogTargets } from './core-node.js';
 import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
@@ -102,8 +102,8 @@ export function logTimeMs(text: string | number): number | null {
 }
 
 /** A field's text: one char per byte (latin1, as logs carry bytes), a backslash before a byte removed. */
-function field(line: Uint8Array, start: number, end: number, unescape: boolean): string {
-  let text = Buffer.from(line.buffer, line.byteOffset + start, end - start).toString('latin1');
+function field(bytes: Uint8Array, start: number, end: number, unescape: boolean): string {
+  let text = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
   if (unescape && text.includes('\\')) text = text.replace(/\\(.)/gs, '$1');
   return text;
 }
@@ -112,15 +112,24 @@ function field(line: Uint8Array, start: number, end: number, unescape: boolean):
 function apacheRequest(line: string): LogRequest | null {
   const bytes = Buffer.from(line, 'latin1');
   const record = core().parseLogRecord(bytes);
-  if (record === null) return null;
-  const at = (offset: number): number => record[offset >> 2];
-  const text = (start: number, end: number, unescape = false): string => field(bytes, at(start), at(end), unescape);
-  const hasVhost = at(LOG_VHOST_START) >= 0;
-  const hasReferer = at(LOG_REFERER_START) >= 0;
+  return record === null ? null : apacheRequestOf(bytes, 0, bytes.length, record, 0);
+}
+
+/**
+ * The request of an Apache/nginx line the core has read: the line is bytes[lineStart, lineEnd), its LOG_*
+ * offsets (relative to lineStart) in record from index `at`. Strings are made only of the fields kept.
+ */
+function apacheRequestOf(bytes: Uint8Array, lineStart: number, lineEnd: number, record: Int32Array, at: number): LogRequest {
+  const offset = (field: number): number => record[at + (field >> 2)];
+  const text = (start: number, end: number, unescape = false): string => field(bytes, lineStart + offset(start), lineStart + offset(end), unescape);
+  const hasVhost = offset(LOG_VHOST_START) >= 0;
+  const hasReferer = offset(LOG_REFERER_START) >= 0;
   const referer = hasReferer ? text(LOG_REFERER_START, LOG_REFERER_END, true) : '-';
   const userAgent = hasReferer ? text(LOG_AGENT_START, LOG_AGENT_END, true) : '-';
   const time = text(LOG_TIME_START, LOG_TIME_END);
   const host = hasVhost ? text(LOG_VHOST_START, LOG_VHOST_END) : null;
+  // what follows the User-Agent (nginx's $request_time, "$http_x_forwarded_for", ...): read up to 4 KiB of it
+  const afterAgent = hasReferer ? lineStart + offset(LOG_AGENT_END) + 1 : lineEnd;
   return {
     format: hasVhost ? 'vhost_combined' : hasReferer ? 'combined' : 'common',
     host,
@@ -130,19 +139,19 @@ function apacheRequest(line: string): LogRequest | null {
     timeMs: logTimeMs(time),
     method: text(LOG_METHOD_START, LOG_METHOD_END, true),
     target: text(LOG_TARGET_START, LOG_TARGET_END, true),
-    status: at(LOG_STATUS) < 0 ? null : at(LOG_STATUS),
+    status: offset(LOG_STATUS) < 0 ? null : offset(LOG_STATUS),
     referer: referer === '-' ? null : referer,
     userAgent: userAgent === '-' ? null : userAgent,
-    forwardedFor: hasReferer ? quotedFieldAfter(line, at(LOG_AGENT_END) + 1) : null,
+    forwardedFor: afterAgent < lineEnd ? firstQuotedField(field(bytes, afterAgent, Math.min(lineEnd, afterAgent + 4096), false)) : null,
   };
 }
 
 /**
- * The text of the first `"..."` field after position `from` of a line (unquoted fields such as nginx's
- * $request_time before it are skipped), or null ('-', empty or none).
+ * The text of the first `"..."` field of text (unquoted fields such as nginx's $request_time before it are
+ * skipped), or null ('-', empty or none).
  */
-function quotedFieldAfter(line: string, from: number): string | null {
-  const match = /^(?:[ \t]+[^ \t"]+)*[ \t]+"([^"]*)"/.exec(line.slice(from, from + 4096));
+function firstQuotedField(text: string): string | null {
+  const match = /^(?:[ \t]+[^ \t"]+)*[ \t]+"([^"]*)"/.exec(text);
   return match === null || match[1] === '-' || match[1] === '' ? null : match[1];
 }
 
@@ -272,10 +281,40 @@ export class LogLineReader {
     this.jsonFields = fields;
   }
 
-  /** One line: the request, 'header' for a W3C header line (`#Fields: ...`), or null when it is no access log line. Called per line by audit and fetch, per malformed-for-the-core line by the bulk path. */
+  /** One line: the request, 'header' for a W3C header line (`#Fields: ...`), or null when it is no access log line. Called per line by parseLogLine, per malformed-for-the-core line by the bulk paths. */
   read(line: string): LogRequest | 'header' | null {
-    const apache = apacheRequest(line);
-    if (apache !== null) return apache;
+    return apacheRequest(line) ?? this.readOtherFormat(line);
+  }
+
+  /**
+   * Every line of a chunk of log lines (LF-separated; a CR ending a line is not part of it), in order: its
+   * request, 'header', null (no access log line), or 'blank' (an empty line: nothing, not malformed). The
+   * Apache/nginx lines are read by the core in one call per 64 KiB; only the other lines become strings.
+   * Called once per chunk by audit and fetch --log.
+   */
+  readChunk(chunk: Uint8Array): (LogRequest | 'header' | 'blank' | null)[] {
+    const results: (LogRequest | 'header' | 'blank' | null)[] = [];
+    const fields = LOG_LINE_RECORD_SIZE >> 2;
+    for (let from = 0; from < chunk.length;) {
+      // pieces of about 64 KiB (whole lines): the records of a piece take at most 72 bytes a line
+      let to = chunk.indexOf(CHAR_LF, Math.min(chunk.length, from + CHUNK_PIECE_BYTES));
+      to = to < 0 ? chunk.length : to + 1;
+      const piece = chunk.subarray(from, to);
+      const records = core().parseLogRecords(piece);
+      for (let at = 0; at < records.length; at += fields) {
+        const start = records[at + (LOG_LINE_START >> 2)];
+        const end = records[at + (LOG_LINE_END >> 2)];
+        if (records[at + (LOG_LINE_PARSED >> 2)] === 1) results.push(apacheRequestOf(piece, start, end, records, at));
+        else if (start === end) results.push('blank');
+        else results.push(this.readOtherFormat(field(piece, start, end, false)));
+      }
+      from = to;
+    }
+    return results;
+  }
+
+  /** A line the core did not read as Apache/nginx: JSON, a W3C header or line, ALB, or null. */
+  private readOtherFormat(line: string): LogRequest | 'header' | null {
     const first = line.charCodeAt(0);
     if (first === 0x7b /* { */) return this.json(line);
     if (first === 0x23 /* # */) {
@@ -371,6 +410,9 @@ export function parseLogLine(line: string): LogRequest | null {
   const request = new LogLineReader().read(line);
   return request === 'header' ? null : request;
 }
+
+/** Bytes of a chunk read by one call of the core's parseLogRecords (about 300 lines of a typical log). */
+const CHUNK_PIECE_BYTES = 64 << 10;
 
 /** Lines of other formats listed by the core's first pass over a chunk (Apache logs have none or a few). */
 const OTHER_FORMAT_LINES = 4096;

@@ -27,7 +27,7 @@
 //   itself when it needs more, so views are re-created whenever memory.buffer changes.
 import {
   CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE,
-  FLAG_RFC_MODE, RULE_REF_SIZE, RULE_REF_RECORD, RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_LINE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES, HEADER_LITERAL_OFFSET,
+  FLAG_RFC_MODE, RULE_REF_SIZE, RULE_REF_RECORD, RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_LINE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, LOG_LINE_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES, HEADER_LITERAL_OFFSET,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { MatcherHeap, ADDRESS_LIMIT } from './heap.js';
@@ -61,6 +61,7 @@ interface CoreExports {
   lastJsonlInputEnd(): number;
   matchOffsets(scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
   parseLogRecord(linePtr: number, lineLen: number, recordPtr: number): number;
+  parseLogRecords(inputPtr: number, inputLen: number, recordsPtr: number): number;
   extractLogTargets(inputPtr: number, inputLen: number, firstLineNumber: number, outPtr: number, numbersPtr: number, malformedPtr: number, maxMalformed: number, withHost: number, defaultHostPtr: number, defaultHostLen: number, recordPtr: number): number;
   lastLogLines(): number;
   lastLogMalformed(): number;
@@ -780,6 +781,23 @@ export class WasmCore {
    * The URL lines of a chunk of access log lines (assembly/log.ts): each request target, with
    * `http://<vhost or defaultHost>` in front of relative targets when withHost. Line numbers from firstLineNumber.
    */
+  /**
+   * Every line of a chunk of log lines read at once (assembly/log.ts parseLogRecords): LOG_LINE_RECORD_SIZE / 4
+   * fields per line, the LOG_* offsets relative to the line's start. One call per chunk.
+   */
+  parseLogRecords(chunk: Uint8Array): Int32Array {
+    if (chunk.length > MAX_BATCH_BYTES) throw tooLarge('a batch of log lines', chunk.length, MAX_BATCH_BYTES);
+    const inputPtr = this.workPtr;
+    const recordsPtr = align(inputPtr + chunk.length + 1 + SENTINEL_SLACK, 16);
+    this.reserve(recordsPtr);
+    this.bytes.set(chunk, inputPtr);
+    this.bytes[inputPtr + chunk.length] = CHAR_LF;
+    // a record per line: room for the lines there are, not a record per byte
+    this.reserve(recordsPtr + (this.countLinesAt(inputPtr, chunk.length) + 1) * LOG_LINE_RECORD_SIZE);
+    const count = this.exports.parseLogRecords(inputPtr, chunk.length, recordsPtr);
+    return new Int32Array(this.bytes.buffer.slice(recordsPtr, recordsPtr + count * LOG_LINE_RECORD_SIZE));
+  }
+
   extractLogTargets(chunk: Uint8Array, firstLineNumber: number, withHost: boolean, defaultHost: Uint8Array | null, maxMalformed: number): LogTargets {
     if (chunk.length > MAX_BATCH_BYTES) throw tooLarge('a batch of log lines', chunk.length, MAX_BATCH_BYTES);
     const lineBound = chunk.length + 1;
