@@ -36,6 +36,18 @@ import {
   return dst + 3;
 }
 
+/** A valid escape at p: `%` and two hex digits before end (an invalid one is copied as it is, in both modes). */
+@inline function isEscapeAt(p: usize, end: usize): bool {
+  return <i32>load<u8>(p) == CHAR_PERCENT && p + 2 < end && isHexDigit(load<u8>(p + 1)) && isHexDigit(load<u8>(p + 2));
+}
+
+/** Writes byte c at dst, as `%HH` when escape (bytes >= 0x80 in both modes, `*` and `$` of URLs in rfc mode); returns the new end. */
+@inline function writeByte(dst: usize, c: i32, escape: bool): usize {
+  if (escape) return writeEscaped(dst, c);
+  store<u8>(dst, <u8>c);
+  return dst + 1;
+}
+
 /**
  * Google mode pattern normalisation: `%xy` (two hex digits) keeps its escape with upper-case hex digits,
  * every byte >= 0x80 becomes `%HH`, everything else (invalid escapes included) is copied.
@@ -61,17 +73,14 @@ export function normalizeGooglePattern(src: usize, srcLen: usize, dst: usize): u
       continue;
     }
     const c = <i32>load<u8>(p);
-    if (c == CHAR_PERCENT && p + 2 < end && isHexDigit(load<u8>(p + 1)) && isHexDigit(load<u8>(p + 2))) {
+    if (isEscapeAt(p, end)) {
       store<u8>(dst, CHAR_PERCENT);
       store<u8>(dst + 1, toUpperHex(load<u8>(p + 1)));
       store<u8>(dst + 2, toUpperHex(load<u8>(p + 2)));
       dst += 3;
       p += 3;
-    } else if (c >= CHAR_NON_ASCII) {
-      dst = writeEscaped(dst, c);
-      p++;
     } else {
-      store<u8>(dst++, <u8>c);
+      dst = writeByte(dst, c, c >= CHAR_NON_ASCII);
       p++;
     }
   }
@@ -90,16 +99,12 @@ export function normalizeRfc(src: usize, srcLen: usize, dst: usize, encodeOperat
   let p = src;
   while (p < end) {
     const c = <i32>load<u8>(p);
-    if (c == CHAR_PERCENT && p + 2 < end && isHexDigit(load<u8>(p + 1)) && isHexDigit(load<u8>(p + 2))) {
-      const value = (hexValue(load<u8>(p + 1)) << 4) | hexValue(load<u8>(p + 2));
-      if (isUnreserved(value)) store<u8>(dst++, <u8>value);
-      else dst = writeEscaped(dst, value);
+    if (isEscapeAt(p, end)) {
+      const value = <i32>((hexValue(load<u8>(p + 1)) << 4) | hexValue(load<u8>(p + 2)));
+      dst = writeByte(dst, value, !isUnreserved(value));
       p += 3;
-    } else if (c >= CHAR_NON_ASCII || (encodeOperators && (c == CHAR_ASTERISK || c == CHAR_DOLLAR))) {
-      dst = writeEscaped(dst, c);
-      p++;
     } else {
-      store<u8>(dst++, <u8>c);
+      dst = writeByte(dst, c, c >= CHAR_NON_ASCII || (encodeOperators && (c == CHAR_ASTERISK || c == CHAR_DOLLAR)));
       p++;
     }
   }
