@@ -23,19 +23,48 @@ export interface LintReport {
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** True when bytes are valid UTF-8. */
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const latin1 = new TextDecoder('latin1');
 
-function splitLines(body: Uint8Array): { number: number; bytes: Uint8Array }[] {
-  const lines: { number: number; bytes: Uint8Array }[] = [];
+/**
+ * Where each line of body starts and ends (lines end at LF, CR or CRLF, as the parser reads them; text after
+ * the last break is a line, empty or not): line n (1-based) is body[starts[n - 1], ends[n - 1]). Two numbers
+ * a line, not an object: a file of a million lines costs 8 MB here.
+ */
+interface LineSpans {
+  count: number;
+  starts: Uint32Array;
+  ends: Uint32Array;
+}
+
+function lineSpans(body: Uint8Array): LineSpans {
+  let breaks = 0;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === 0x0a) breaks++;
+    else if (body[i] === 0x0d && body[i + 1] !== 0x0a) breaks++;
+  }
+  const starts = new Uint32Array(breaks + 1);
+  const ends = new Uint32Array(breaks + 1);
+  let count = 0;
   let start = 0;
   for (let i = 0; i <= body.length; i++) {
     if (i === body.length || body[i] === 0x0a || body[i] === 0x0d) {
-      lines.push({ number: lines.length + 1, bytes: body.subarray(start, i) });
+      starts[count] = start;
+      ends[count++] = i;
       if (i < body.length && body[i] === 0x0d && body[i + 1] === 0x0a) i++;
       start = i + 1;
     }
   }
-  return lines;
+  return { count, starts, ends };
 }
 
 /** What kind of file this is when it is not a robots.txt at all: one clear error instead of a finding per line. */
@@ -209,17 +238,17 @@ export function lintRobots(body: Uint8Array, options: LintOptions = {}): LintRep
     while (end > 0 && body[end - 1] !== 0x0a && body[end - 1] !== 0x0d) end--;
     body = body.subarray(0, end);
   }
-  const lines = splitLines(body);
+  const lines = lineSpans(body);
   const report = lintWholeLines(body, lines, parseOptions, fileBytes);
   if (tooLarge) {
     // the last "line" of the whole lines is the empty one after their last break: where linting stopped
-    report.findings.push({ line: lines[lines.length - 1].number, severity: 'warning', code: 'file-too-large-to-lint', message: `file is ${fileBytes} bytes, larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
+    report.findings.push({ line: lines.count, severity: 'warning', code: 'file-too-large-to-lint', message: `file is ${fileBytes} bytes, larger than ${MAX_COMPILE_BYTES >> 20} MiB: linting stops at this line (crawlers read only the first 500 KiB)` });
     report.warnings++;
   }
   return report;
 }
 
-function lintWholeLines(body: Uint8Array, lines: { number: number; bytes: Uint8Array }[], options: RobotsOptions, fileBytes: number): LintReport {
+function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptions, fileBytes: number): LintReport {
   const findings: LintFinding[] = [];
   const add = (line: number, severity: DiagnosticSeverity, code: string, message: string): void => { findings.push({ line, severity, code, message }); };
   const done = (): LintReport => {
@@ -240,16 +269,21 @@ function lintWholeLines(body: Uint8Array, lines: { number: number; bytes: Uint8A
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (maxBytes === 0 && fileBytes > DEFAULT_MAX_BYTES) {
     // the line whose bytes (or line break) reach past the limit
-    const cut = lines.find((line) => line.bytes.byteOffset - body.byteOffset + line.bytes.length >= DEFAULT_MAX_BYTES) ?? lines[lines.length - 1];
-    add(cut.number, 'warning', 'file-too-large', `file is ${fileBytes} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored`);
+    let cut = 0; // the first line ending at or past the limit (0-based), by binary search over the ends
+    for (let high = lines.count - 1; cut < high;) {
+      const middle = (cut + high) >>> 1;
+      if (lines.ends[middle] >= DEFAULT_MAX_BYTES) high = middle;
+      else cut = middle + 1;
+    }
+    add(cut + 1, 'warning', 'file-too-large', `file is ${fileBytes} bytes: Google and RFC 9309 crawlers read only the first 512000 (500 KiB), which end in this line: it and the lines after it are ignored`);
   }
 
+  // line by line only when the whole file is not UTF-8 (nearly every file is)
   let nonUtf8 = 0;
-  for (const line of lines) {
-    try {
-      strictUtf8.decode(line.bytes);
-    } catch {
-      if (nonUtf8++ < 20) add(line.number, 'warning', 'not-utf8', 'bytes that are not UTF-8: patterns match them byte for byte, percent-encoded');
+  if (!isUtf8(body)) {
+    for (let i = 0; i < lines.count; i++) {
+      if (isUtf8(body.subarray(lines.starts[i], lines.ends[i]))) continue;
+      if (nonUtf8++ < 20) add(i + 1, 'warning', 'not-utf8', 'bytes that are not UTF-8: patterns match them byte for byte, percent-encoded');
     }
   }
   if (nonUtf8 > 20) add(0, 'warning', 'not-utf8', `${nonUtf8 - 20} more lines with bytes that are not UTF-8`);
