@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
 import { parseLogLine } from '../src/node/log.js';
 import { modelVerdict } from './model.js';
+import { parseRobots, RobotsDiff } from '../src/node/index.js';
 
 const dir = tempDir();
 const oldFile = join(dir, 'old.txt');
@@ -122,5 +123,28 @@ describe('diff on many distinct URLs', () => {
     expect(report.checked).toBe(100_501);
     expect(report.unchanged).toBe(0);
     expect(report.disallowingRules[0].requests).toBe(100_501);
+  });
+});
+
+describe('RobotsDiff: deciding rules read per URL when few change, in bulk when many do', () => {
+  const before = parseRobots('User-agent: *\nDisallow: /private\nDisallow: /shop/\n').matcher('bot');
+  const after = parseRobots('User-agent: *\nDisallow: /private\nAllow: /shop/index.html\nDisallow: /shop/\nAllow: /private/press\n').matcher('bot');
+  const encode = (urls: string[]): Uint8Array => new TextEncoder().encode(urls.join('\n') + '\n');
+  const changes = (urls: string[]): unknown => {
+    const diff = new RobotsDiff(before, after);
+    diff.addLines(encode(urls));
+    const report = diff.report();
+    return [...report.newlyAllowed, ...report.newlyDisallowed].map((change) => [change.url, change.requests, change.oldRule, change.newRule]);
+  };
+  /** What explain() says of a URL changed this many times. */
+  const explained = (url: string, requests: number): unknown => [url, requests, before.explain(url).rule, after.explain(url).rule];
+  it('many changes (the bulk path): the rules explain() gives, the index.htm rule included', () => {
+    expect(changes(['/shop/', '/private/press/1', '/shop/', '/x'])).toEqual([explained('/shop/', 2), explained('/private/press/1', 1)]);
+    expect(after.explain('/shop/').rule).toEqual({ kind: 'allow', line: 3, pattern: '/shop/index.html', priority: 7, indexHtmRule: true });
+  });
+  it('one change in 1,000 lines (the per-URL path): the same rules', () => {
+    const urls = Array.from({ length: 1000 }, (_, i) => `/same/${i}`);
+    urls[500] = '/private/press/1';
+    expect(changes(urls)).toEqual([explained('/private/press/1', 1)]);
   });
 });

@@ -50,6 +50,7 @@ function agree(mode: RobotsMode, robots: Uint8Array, query: string[], urls: stri
   const batch = new Map(batchIndexes.map((index, k) => [index, batchVerdicts[k]]));
   const lines = matcher.checkLines(raw(urls.map((u) => u + '\n').join('')));
   const explained = matcher.explainLines(raw(urls.map((u) => u + '\n').join('')));
+  const decided = matcher.decidingRules(raw(urls.map((u) => u + '\n').join('')));
   urls.forEach((u, i) => {
     const expected = modelVerdict(robots, query, raw(u), { mode });
     const explanation = matcher.explain(raw(u));
@@ -62,6 +63,8 @@ function agree(mode: RobotsMode, robots: Uint8Array, query: string[], urls: stri
     if (batch.has(i)) expect(batch.get(i), context).toBe(expected.allowed ? 1 : 2);
     expect(lines[i], context).toBe(expected.allowed ? 1 : 2);
     expect([explained.verdicts[i], explained.lines[i]], `explainLines ${context}`).toEqual([expected.allowed ? 1 : 2, expected.line ?? 0]);
+    // the bulk deciding rule is explain()'s, field for field (kind, line, pattern, priority, index.htm rule)
+    expect([decided.verdicts[i], decided.rules[i]], `decidingRules ${context}`).toEqual([expected.allowed ? 1 : 2, explanation.rule]);
   });
 }
 

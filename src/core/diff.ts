@@ -39,6 +39,12 @@ export interface DiffReport {
 const latin1 = new TextDecoder('latin1');
 const utf8 = new TextDecoder();
 
+/**
+ * Rules are read for the whole batch in bulk (two explain passes) when at least one line in this many changes
+ * verdict; fewer changes are explained one URL at a time (an explain pass costs about what 64 explains do).
+ */
+const BULK_RULES_SHARE = 64;
+
 /** Distinct changed URLs kept for the lists; requests beyond them are still counted, per direction and rule. */
 export const MAX_LISTED_URLS = 100_000;
 /** ... and at most this many bytes of them (URLs may be long): memory stays bounded. */
@@ -55,11 +61,20 @@ export class RobotsDiff {
 
   constructor(private readonly before: RobotsMatcher, private readonly after: RobotsMatcher) {}
 
-  /** Adds a batch of LF-separated URL lines (both matchers in bulk; explain only where verdicts differ). */
+  /**
+   * Adds a batch of LF-separated URL lines: both matchers' verdicts in bulk; where verdicts differ, the rules
+   * that decide, in bulk too (decidingRules) once at least 1 line in BULK_RULES_SHARE changes, else per URL.
+   */
   addLines(lines: Uint8Array): void {
     const old = this.before.checkLines(lines);
     const now = this.after.checkLines(lines);
     this.checked += old.length;
+    let changes = 0;
+    for (let i = 0; i < old.length; i++) if (old[i] !== now[i]) changes++;
+    if (changes === 0) return;
+    const bulk = changes * BULK_RULES_SHARE >= old.length;
+    const oldRules = bulk ? this.before.decidingRules(lines).rules : null;
+    const newRules = bulk ? this.after.decidingRules(lines).rules : null;
     let start = 0;
     for (let i = 0; i < old.length; i++) {
       let end = lines.indexOf(0x0a, start);
@@ -67,26 +82,32 @@ export class RobotsDiff {
       if (old[i] !== now[i]) {
         const urlEnd = end > start && lines[end - 1] === 0x0d ? end - 1 : end;
         const bytes = lines.subarray(start, urlEnd);
+        const disallowedNow = now[i] !== VERDICT_ALLOWED;
         const key = latin1.decode(bytes);
         const entry = this.changed.get(key);
-        if (entry !== undefined) entry.requests++;
-        else if (this.changed.size < MAX_LISTED_URLS && this.listedBytes + bytes.length <= MAX_LISTED_BYTES) {
-          this.listedBytes += bytes.length;
-          this.changed.set(key, { url: utf8.decode(bytes), requests: 1, oldRule: this.before.explain(bytes).rule, newRule: this.after.explain(bytes).rule, disallowedNow: now[i] !== VERDICT_ALLOWED });
-        } else this.countUnlisted(bytes, now[i] !== VERDICT_ALLOWED);
+        if (entry !== undefined) {
+          entry.requests++;
+        } else {
+          const newRule = newRules !== null ? newRules[i] : this.after.explain(bytes).rule;
+          if (this.changed.size < MAX_LISTED_URLS && this.listedBytes + bytes.length <= MAX_LISTED_BYTES) {
+            this.listedBytes += bytes.length;
+            this.changed.set(key, { url: utf8.decode(bytes), requests: 1, oldRule: oldRules !== null ? oldRules[i] : this.before.explain(bytes).rule, newRule, disallowedNow });
+          } else {
+            this.countUnlisted(newRule, disallowedNow);
+          }
+        }
       }
       start = end + 1;
     }
   }
 
-  private countUnlisted(bytes: Uint8Array, disallowedNow: boolean): void {
+  private countUnlisted(rule: DecidingRule | null, disallowedNow: boolean): void {
     this.truncated = true;
-    const rule = this.after.explain(bytes).rule;
     if (disallowedNow) this.unlisted.disallowedRequests++;
     else this.unlisted.allowedRequests++;
     if (rule === null) return;
     const counts = disallowedNow ? this.unlisted.disallowed : this.unlisted.allowed;
-    const key = `${rule.kind} ${rule.line} ${rule.pattern}`;
+    const key = ruleKey(rule);
     const entry = counts.get(key);
     if (entry !== undefined) entry.requests++;
     else counts.set(key, { rule, requests: 1 });
@@ -116,12 +137,23 @@ export class RobotsDiff {
   }
 }
 
+/** The key a rule is counted under; made once per rule object (decidingRules shares one object per rule). */
+const ruleKeys = new WeakMap<DecidingRule, string>();
+function ruleKey(rule: DecidingRule): string {
+  let key = ruleKeys.get(rule);
+  if (key === undefined) {
+    key = `${rule.kind} ${rule.line} ${rule.pattern}`;
+    ruleKeys.set(rule, key);
+  }
+  return key;
+}
+
 function countRules(changes: ChangedUrl[], ruleOf: (change: ChangedUrl) => DecidingRule | null, unlisted: Map<string, RuleCount>): RuleCount[] {
   const counts = new Map<string, RuleCount>([...unlisted].map(([key, value]) => [key, { ...value }]));
   for (const change of changes) {
     const rule = ruleOf(change);
     if (rule === null) continue;
-    const key = `${rule.kind} ${rule.line} ${rule.pattern}`;
+    const key = ruleKey(rule);
     const entry = counts.get(key);
     if (entry !== undefined) entry.requests += change.requests;
     else counts.set(key, { rule, requests: change.requests });

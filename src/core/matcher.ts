@@ -57,6 +57,8 @@ export class RobotsMatcher {
   private answeredOnce = false;
   /** The body of a blob compiled with a literal index, kept until the matcher is compiled into the trie (see answered). */
   private indexed: UncompiledRules | null = null;
+  /** Deciding rules made so far, by compiled rule index (see decidingRule). */
+  private rulesByIndex: Map<number, Readonly<DecidingRule>> | null = null;
   /** URLs answered by bulk calls while `indexed` is kept. */
   private bulkUrls = 0;
 
@@ -100,6 +102,7 @@ export class RobotsMatcher {
     this.engine.release(this.compiled as Uint8Array);
     this.compiled = trie;
     this.shared = null;
+    this.rulesByIndex = null; // indexes of the other blob
   }
 
   /** The blob in shared memory (made once), so that worker threads read it without copies. */
@@ -131,20 +134,7 @@ export class RobotsMatcher {
     let index = -1;
     if (!allowed) index = match.disallowRule;
     else if (match.allowRule >= 0 && compiledRule(this.blob, match.allowRule).pattern.length > 0) index = match.allowRule;
-    if (index < 0) return { allowed, rule: null };
-    const rule = compiledRule(this.blob, index);
-    // the index.htm rule's `<dir>/$` is shown as the pattern of the line it came from (the rule just before it)
-    const shown = rule.derived ? compiledRule(this.blob, index - 1) : rule;
-    return {
-      allowed,
-      rule: {
-        kind: rule.kind === RULE_KIND_ALLOW ? 'allow' : 'disallow',
-        line: rule.line,
-        pattern: latin1.decode(shown.pattern),
-        priority: rule.pattern.length,
-        indexHtmRule: rule.derived,
-      },
-    };
+    return { allowed, rule: index < 0 ? null : { ...this.decidingRule(index) } };
   }
 
   /**
@@ -152,9 +142,42 @@ export class RobotsMatcher {
    * and the line of the rule that decided it (0: none did). One call per batch: reports and the Tester.
    */
   explainLines(lines: Uint8Array): { verdicts: Uint8Array; lines: Uint32Array } {
-    const result = this.engine.explainLines(this.blob, linesArgument(lines, 'lines'));
-    this.answered(result.verdicts.length);
-    return result;
+    const { verdicts, lines: deciding } = this.engine.explainLines(this.blob, linesArgument(lines, 'lines'));
+    this.answered(verdicts.length);
+    return { verdicts, lines: deciding };
+  }
+
+  /**
+   * explain() in bulk with the whole deciding rules: per line its verdict byte and its rule (null: none did),
+   * one object per rule of the matcher, shared by every URL it decided (frozen). One call per batch:
+   * RobotsDiff, when many URLs change verdict.
+   */
+  decidingRules(lines: Uint8Array): { verdicts: Uint8Array; rules: (Readonly<DecidingRule> | null)[] } {
+    const { verdicts, rules: indexes } = this.engine.explainLines(this.blob, linesArgument(lines, 'lines'));
+    // the rules are read from the blob that answered, before answered() may compile it again
+    const rules = Array.from(indexes, (index) => (index < 0 ? null : this.decidingRule(index)));
+    this.answered(verdicts.length);
+    return { verdicts, rules };
+  }
+
+  /** The deciding rule of the compiled rule at index, made once per rule (frozen: shared by every caller). */
+  private decidingRule(index: number): Readonly<DecidingRule> {
+    this.rulesByIndex ??= new Map();
+    let made = this.rulesByIndex.get(index);
+    if (made === undefined) {
+      const rule = compiledRule(this.blob, index);
+      // the index.htm rule's `<dir>/$` is shown as the pattern of the line it came from (the rule just before it)
+      const shown = rule.derived ? compiledRule(this.blob, index - 1) : rule;
+      made = Object.freeze({
+        kind: rule.kind === RULE_KIND_ALLOW ? 'allow' : 'disallow',
+        line: rule.line,
+        pattern: latin1.decode(shown.pattern),
+        priority: rule.pattern.length,
+        indexHtmRule: rule.derived,
+      } as const);
+      this.rulesByIndex.set(index, made);
+    }
+    return made;
   }
 
   /** Verdict bytes (VERDICT_ALLOWED = 1, VERDICT_DISALLOWED = 2), one per URL, in order. One call per batch. */
