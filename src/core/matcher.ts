@@ -223,6 +223,11 @@ export { VERDICT_ALLOWED, VERDICT_DISALLOWED };
 /** Which lines formatted output keeps (check --only): every line, or those with one verdict. */
 export type OutputFilter = 'all' | 'allowed' | 'disallowed';
 
+/** Whether an output filter keeps a line of this verdict (what the core's formatters do with OUTPUT_*). Called per line by the merge of sharded jsonl. */
+export function keepsVerdict(only: OutputFilter, verdict: number): boolean {
+  return only === 'all' || (only === 'allowed') === (verdict === VERDICT_ALLOWED);
+}
+
 /** The WebAssembly core's code of an output filter (OUTPUT_*); INVALID_ARGUMENT for anything else. Called once per batch. */
 export function outputFilterCode(only: OutputFilter): number {
   if (only === 'all') return OUTPUT_ALL;

@@ -4,8 +4,8 @@
 // - HostShardsAnswerer: a robots directory, the chunk split by host, each thread answering its own hosts.
 // Each answers a chunk with its output (text or jsonl, or nothing) and its line count; a worker that fails
 // leaves its chunk to this thread, so that no line is lost or written twice.
-import { CHAR_LF, VERDICT_ALLOWED } from '../../core/constants.js';
-import { outputFilterCode, type OutputFilter, type RobotsMatcher } from '../../core/matcher.js';
+import { CHAR_LF } from '../../core/constants.js';
+import { outputFilterCode, keepsVerdict, type OutputFilter, type RobotsMatcher } from '../../core/matcher.js';
 import { core } from '../core-node.js';
 import type { MultiHostMatcher } from '../hosts.js';
 import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../pool.js';
@@ -147,8 +147,6 @@ export class RobotsWorkersAnswerer implements ChunkAnswerer {
   }
 }
 
-const passes = (verdict: number, only: OutputFilter): boolean => only === 'all' || (only === 'allowed' ? verdict === VERDICT_ALLOWED : verdict !== VERDICT_ALLOWED);
-
 /**
  * A robots directory on worker threads: each chunk is split by host (core's splitLinesByHost: a host always
  * goes to the same thread, whose cache holds it), each thread answers its shard, and the answers are merged
@@ -277,7 +275,7 @@ export class HostShardsAnswerer implements ChunkAnswerer {
       const source = parts[shard].output;
       const from = offsets[shard];
       let to = from;
-      for (; i < shardOfLine.length && shardOfLine[i] === shard; i++) if (passes(verdicts[i], only)) to = source.indexOf(CHAR_LF, to) + 1;
+      for (; i < shardOfLine.length && shardOfLine[i] === shard; i++) if (keepsVerdict(only, verdicts[i])) to = source.indexOf(CHAR_LF, to) + 1;
       merged.set(source.subarray(from, to), written);
       written += to - from;
       offsets[shard] = to;
