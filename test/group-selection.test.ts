@@ -48,6 +48,9 @@ describe('groupsFor selects the groups the compiled matcher selects', () => {
     expect([robots.names('BAZBOT'), robots.names(['Other', 'barbot']), robots.names('Other'), robots.names('*')]).toEqual([true, true, false, false]);
     expect(robots.groupsFor(['BazBot', 'FooBot']).map((group) => group.agents[0].line)).toEqual([1, 10]);
     expect(robots.isAllowed('https://e.com/a', 'BazBot')).toBe(true); // its group has no rules, and it is named: `*` does not apply
+    // selections are kept per query (64 at most, then forgotten together): answers stay the same past that
+    for (let i = 0; i < 150; i++) expect(robots.crawlDelay(i % 3 === 0 ? 'BazBot' : `other${i}`)).toBe(i % 3 === 0 ? 2 : 9);
+    expect(robots.groupsFor('BAZBOT').map((group) => group.agents[0].line)).toEqual([10]);
   });
   it.skipIf(corpusMissingReason !== null)('on real files, for each file\'s own agents, Googlebot and an agent no file names', () => {
     const folder = join(CORPUS_ROBOTS, 'protego');

@@ -204,6 +204,9 @@ class GroupCollector implements RobotsParseHandler {
 /** Non-standard keys that are collected (not flagged as unknown), lower case. */
 const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow', 'content-signal', 'content-usage'];
 
+/** Group selections a RobotsTxt keeps (see RobotsTxt.selection). */
+const MAX_KEPT_SELECTIONS = 64;
+
 /** Agent query: one product token or several (their groups' rules are pooled). */
 export type AgentQuery = string | readonly string[];
 
@@ -230,6 +233,7 @@ export class RobotsTxt {
    */
   private parsed: GroupCollector | null = null;
   private readonly matchers = new Map<string, RobotsMatcher>();
+  private readonly selections = new Map<string, { groups: Uint32Array; byName: boolean }>();
 
   constructor(body: Uint8Array, options: RobotsOptions = {}) {
     const mode = options.mode ?? 'google';
@@ -282,19 +286,35 @@ export class RobotsTxt {
     return this.view.diagnostics;
   }
 
-  /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. One pass over the body. */
+  /** True when some user-agent line (not `*`) names one of the agents: then `*` groups are ignored for them. */
   names(agents: AgentQuery): boolean {
-    return core().selectGroups(this.body, encodeAgents(agentList(agents)), this.mode === 'rfc').byName;
+    return this.selection(agents).byName;
   }
 
   /**
    * The groups that decide for an agent query: its own (pooled, in file order), or the `*` groups when no
    * user-agent line names it. Chosen by the compile's own selection (assembly/select.ts), so they are the
-   * groups whose rules the matcher holds. One pass over the body per call.
+   * groups whose rules the matcher holds.
    */
   groupsFor(agents: AgentQuery): RobotsGroup[] {
-    const { groups } = core().selectGroups(this.body, encodeAgents(agentList(agents)), this.mode === 'rfc');
-    return Array.from(groups, (group) => this.groups[group]);
+    return Array.from(this.selection(agents).groups, (group) => this.groups[group]);
+  }
+
+  /**
+   * The compile's group selection for an agent query: one pass over the body, then kept (up to
+   * MAX_KEPT_SELECTIONS queries, then all forgotten at once), so that a crawler asking crawlDelay per URL
+   * pays the pass once per agent.
+   */
+  private selection(agents: AgentQuery): { groups: Uint32Array; byName: boolean } {
+    const list = agentList(agents);
+    const key = list.map(asciiLowerCase).join('\n');
+    let selection = this.selections.get(key);
+    if (selection === undefined) {
+      selection = core().selectGroups(this.body, encodeAgents(list), this.mode === 'rfc');
+      if (this.selections.size >= MAX_KEPT_SELECTIONS) this.selections.clear();
+      this.selections.set(key, selection);
+    }
+    return selection;
   }
 
   /** The compiled matcher for an agent query, compiled on first use and kept. Call once, then match many URLs. */
