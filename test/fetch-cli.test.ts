@@ -116,13 +116,15 @@ describe('robotstxt fetch', () => {
       `10.0.0.2 - - [01/Mar/2026:10:00:01 +0000] "GET ${origins.origin(1)}/b HTTP/1.1" 200 5 "-" "curl/8"`,
       'garbage',
       '',
+      '   ', // a line of spaces is no access log line (check --log and audit say so too); an empty one is nothing
+      '',
     ].join('\n'));
     const urls = join(dir, 'urls.txt');
     writeFileSync(urls, `# a comment\n${origins.origin(1)}/c\n`);
     const run = await robotstxtAsync(['fetch', '--log', log, '--host', origins.key(0), '--urls', urls, '--scheme', 'http']);
     // arguments, standard input, --urls files, then --log files: first seen first
     expect(run.stdout).toBe(`allow-all\t${origins.origin(1)}\tfetched\tnot-found 410\nrules\t${origins.origin(0)}\tfetched\tok 200\n`);
-    expect(run.stderr).toContain(`1 input(s) named no origin: ${log}:3 (not an access log line)`);
+    expect(run.stderr).toContain(`2 input(s) named no origin: ${log}:3 (not an access log line), ${log}:5 (not an access log line)`);
   });
 
   it('host names cannot leave the store: .. and long names are refused as inputs', async () => {

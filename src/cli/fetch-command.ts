@@ -114,21 +114,30 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   if (readStdin) await eachLine(undefined, 'URL file', urlLine('stdin'));
   for (const file of urlFiles) await eachLine(file, 'URL file', urlLine(file));
   for (const log of logs) {
+    // read in bulk, as audit reads (a blank line is nothing; a line of spaces is no access log line, as in check and audit)
     const logReader = new LogLineReader({ fields: logFields });
-    await eachLine(log, 'log file', (line, number) => {
-      if (line.trim() === '') return;
-      const request = logReader.read(line);
-      if (request === 'header') return;
-      const where = `${log}:${number}`;
-      if (request === null) {
-        bad.push({ where, why: 'not an access log line' });
-        return;
+    const reader = await LineReader.open(log, 'log file');
+    const buffer = new Uint8Array(CHUNK_BYTES);
+    let number = 0;
+    try {
+      for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+        for (const request of logReader.readChunk(chunk)) {
+          number++;
+          if (request === 'header' || request === 'blank') continue;
+          const where = `${log}:${number}`;
+          if (request === null) {
+            bad.push({ where, why: 'not an access log line' });
+            continue;
+          }
+          // the request's URL line as check --log and audit make it (relative targets: http://<host>)
+          const host = request.host ?? defaultHost ?? null;
+          if (host === null && !isAbsoluteTarget(request.target)) bad.push({ where, why: 'the line names no host (give --host)' });
+          else add(Buffer.from(urlOfRequest(request, true, host), 'latin1').toString('utf8'), where); // log text is bytes: UTF-8 as a client reads it
+        }
       }
-      // the request's URL line as check --log and audit make it (relative targets: http://<host>)
-      const host = request.host ?? defaultHost ?? null;
-      if (host === null && !isAbsoluteTarget(request.target)) bad.push({ where, why: 'the line names no host (give --host)' });
-      else add(Buffer.from(urlOfRequest(request, true, host), 'latin1').toString('utf8'), where); // log text is bytes: UTF-8 as a client reads it
-    });
+    } finally {
+      await reader.close();
+    }
   }
 
   const store = values.store === undefined ? null : new RobotsStore(values.store as string);
