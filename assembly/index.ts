@@ -14,7 +14,7 @@ export { compileRobots, selectGroups } from "./select";
 export { bomLength } from "./groups";
 export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
-export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines } from "./format";
+export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines, countLineEndBytes } from "./format";
 export { parseLogRecord, parseLogRecords, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";
 export { hostKeyOf as originKeyOf, scanLineHosts, lastScanLines, lastScanPending, lastScanRuns, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 

@@ -184,6 +184,7 @@ class CoverTrie {
  * with a binary search per node).
  */
 function neverDeciding(rules: RobotsRule[], reported: Set<RobotsRule>, add: (line: number, severity: DiagnosticSeverity, code: string, message: string) => void): void {
+  if (rules.length < 2) return; // one rule is neither covered nor repeated (most groups of a file naming many crawlers)
   const patterns = rules.map((rule) => latin1.decode(rule.value));
   const trie = new CoverTrie();
   const first = new Map<string, number>();

@@ -69,6 +69,7 @@ interface CoreExports {
   splitLinesByHost(inputPtr: number, inputLen: number, shardCount: number, shardOfLinePtr: number, shardSizesPtr: number, outPtr: number, shardCapacity: number, keyScratch: number): number;
   formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number): number;
   countLines(ptr: number, length: number): number;
+  countLineEndBytes(ptr: number, length: number): number;
 }
 
 /** A chunk split by host for threads (see splitLinesByHost). */
@@ -449,10 +450,10 @@ export class WasmCore {
    * each, and the length of the byte order mark skipped before the first line (0 to 3).
    */
   tokenizeLines(body: Uint8Array, google: boolean): { records: Int32Array; bom: number } {
-    // at most one record per line and a line per byte: reserved, but only the records written are touched
+    // at most one record per line: room for the lines there are (a record per byte would be 36 times the body)
     const { bodyPtr, after } = this.stageBody(body, EMPTY_AGENTS, 0);
     const recordsPtr = align(after, 16);
-    this.reserve(recordsPtr + (body.length + 2) * LINE_RECORD_SIZE);
+    this.reserve(recordsPtr + (this.exports.countLineEndBytes(bodyPtr, body.length) + 1) * LINE_RECORD_SIZE);
     const bom = this.exports.bomLength(bodyPtr, body.length);
     const count = this.exports.tokenizeLines(bodyPtr, body.length, bom, google ? 1 : 0, recordsPtr);
     return { records: new Int32Array(this.bytes.buffer.slice(recordsPtr, recordsPtr + count * LINE_RECORD_SIZE)), bom };
