@@ -15,7 +15,7 @@
 // Every figure is also given as a ratio to the reference's, measured in the same run. Writes its section of
 // bench/RESULTS.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

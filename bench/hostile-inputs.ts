@@ -6,7 +6,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import { writeSectionResults } from './results-file.js';

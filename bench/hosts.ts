@@ -60,7 +60,6 @@ if (existsSync(corpusRoot)) {
   corpusNote = 'no corpus files';
   console.log(`skipped the corpus hosts: ${corpusRoot} is absent (generated hosts only)`);
 }
-const corpusCount = hosts.length;
 for (let i = 0; i < GENERATED; i++) hosts.push({ name: `site${i}.example`, body: Buffer.from(hostRobots(i)) });
 const bodyBytes = hosts.reduce((sum, host) => sum + Math.min(host.body.length, 512_000), 0);
 console.log(`${hosts.length} hosts (${corpusNote}, ${GENERATED} generated), ${(bodyBytes / 1e6).toFixed(1)} MB read`);

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeSectionResults } from './results-file.js';
 import { cliPath as CLI } from './cli-runs.js';
 

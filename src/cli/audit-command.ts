@@ -8,13 +8,12 @@ import { auditHtml } from '../node/audit-html.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from '../core/lru-cache.js';
-import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer, type RobotsHost } from '../node/hosts.js';
+import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer } from '../node/hosts.js';
 import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { optionsHelp, type OptionTable } from './options.js';
 import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
-import { asciiLowerCase } from '../core/robots.js';
 import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
 import { fileWriteError } from '../node/robots-file.js';
 

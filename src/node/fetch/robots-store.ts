@@ -11,7 +11,7 @@
 // so no file name leaves the directory, and http and https of one host are kept apart. Every write goes to a temporary file
 // in the same directory and is renamed over the old one: a crash or a concurrent run leaves each file whole
 // (old or new). check --robots-dir reads the same files: a body when there is one, else the record's effect.
-import { mkdirSync, renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { RobotsError } from '../../core/errors.js';
