@@ -142,15 +142,14 @@ export class RobotsMatcher {
    * and the line of the rule that decided it (0: none did). One call per batch: reports and the Tester.
    */
   explainLines(lines: Uint8Array): { verdicts: Uint8Array; lines: Uint32Array } {
-    const { verdicts, lines: deciding } = this.engine.explainLines(this.blob, linesArgument(lines, 'lines'));
-    this.answered(verdicts.length);
-    return { verdicts, lines: deciding };
+    const { verdicts, rules } = this.decidingRules(lines);
+    return { verdicts, lines: Uint32Array.from(rules, (rule) => rule?.line ?? 0) };
   }
 
   /**
    * explain() in bulk with the whole deciding rules: per line its verdict byte and its rule (null: none did),
    * one object per rule of the matcher, shared by every URL it decided (frozen). One call per batch:
-   * RobotsDiff, when many URLs change verdict.
+   * audit, and RobotsDiff when many URLs change verdict.
    */
   decidingRules(lines: Uint8Array): { verdicts: Uint8Array; rules: (Readonly<DecidingRule> | null)[] } {
     const { verdicts, rules: indexes } = this.engine.explainLines(this.blob, linesArgument(lines, 'lines'));

@@ -6,7 +6,7 @@ import { isbot } from 'isbot';
 import { LogLineReader, clientAddress, hostUnknownError, originOfRequest, type LogFieldNames, type LogRequest } from './log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import { asciiLowerCase, productToken, type RobotsTxt } from '../core/robots.js';
-import type { RobotsMatcher } from '../core/matcher.js';
+import type { RobotsMatcher, DecidingRule } from '../core/matcher.js';
 import { VERDICT_ALLOWED } from '../core/constants.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
 import { crawlerCategory, isUserTriggeredFetcher, type CrawlerCategory } from './crawler-categories.js';
@@ -223,8 +223,6 @@ export class RobotsAudit {
   private userAgentChars = 0;
   /** Requests of crawlers waiting for their verdicts, per matcher (see judgePending). */
   private readonly pending = new Map<RobotsMatcher, PendingRequest[]>();
-  /** The pattern of each deciding line, per matcher (the report names rules by line and pattern). */
-  private readonly patternsByLine = new WeakMap<RobotsMatcher, Map<number, string>>();
 
   /**
    * robotsFor: the robots.txt for a request's origin (null: none, the request is allowed). The origin is the
@@ -408,8 +406,8 @@ export class RobotsAudit {
   }
 
   /**
-   * Judges the requests added since the last call: per matcher, their verdicts and deciding lines in one bulk
-   * call (explainLines), then counts the disallowed ones, in the order they came. A target with a line break
+   * Judges the requests added since the last call: per matcher, their verdicts and deciding rules in one bulk
+   * call (decidingRules), then counts the disallowed ones, in the order they came. A target with a line break
    * (never one of a log line; as a line of the bulk call it would be cut) is judged on its own. Called after
    * each line or chunk, and before crawlers are dropped or reported.
    */
@@ -417,23 +415,23 @@ export class RobotsAudit {
     for (const [matcher, batch] of this.pending) {
       const alone = (item: PendingRequest): boolean => item.target.includes('\n') || item.target.includes('\r');
       const inBulk = batch.filter((item) => !alone(item));
-      const judged = inBulk.length === 0 ? { verdicts: new Uint8Array(0), lines: new Uint32Array(0) } : matcher.explainLines(Buffer.from(inBulk.map((item) => item.target).join('\n') + '\n', 'latin1'));
+      const judged = inBulk.length === 0 ? { verdicts: new Uint8Array(0), rules: [] } : matcher.decidingRules(Buffer.from(inBulk.map((item) => item.target).join('\n') + '\n', 'latin1'));
       let next = 0;
       for (const item of batch) {
         if (alone(item)) {
           const explanation = matcher.explain(Buffer.from(item.target, 'latin1'));
-          if (!explanation.allowed) this.countDisallowed(item, matcher, explanation.rule?.line ?? 0, explanation.rule?.pattern);
+          if (!explanation.allowed) this.countDisallowed(item, explanation.rule);
           continue;
         }
         const i = next++;
-        if (judged.verdicts[i] !== VERDICT_ALLOWED) this.countDisallowed(item, matcher, judged.lines[i]);
+        if (judged.verdicts[i] !== VERDICT_ALLOWED) this.countDisallowed(item, judged.rules[i]);
       }
     }
     this.pending.clear();
   }
 
-  /** Counts a disallowed request of a crawler, by its deciding rule (line, and its pattern: asked once per matcher and line). */
-  private countDisallowed(item: PendingRequest, matcher: RobotsMatcher, line: number, knownPattern?: string): void {
+  /** Counts a disallowed request of a crawler, by its deciding rule (its line and pattern). */
+  private countDisallowed(item: PendingRequest, rule: Readonly<DecidingRule> | null): void {
     const { state, bucket } = item;
     state.disallowed++;
     state.byStatus[statusClass(item.status)]++;
@@ -441,17 +439,8 @@ export class RobotsAudit {
       this.disallowedTotal++;
       if (bucket !== null) bucket.disallowed++;
     }
-    if (line !== 0) {
-      let patterns = this.patternsByLine.get(matcher);
-      if (patterns === undefined) {
-        patterns = new Map();
-        this.patternsByLine.set(matcher, patterns);
-      }
-      let pattern = knownPattern ?? patterns.get(line);
-      if (pattern === undefined) {
-        pattern = matcher.explain(Buffer.from(item.target, 'latin1')).rule?.pattern ?? '';
-        patterns.set(line, pattern);
-      }
+    if (rule !== null) {
+      const { line, pattern } = rule;
       const ruleKey = `${item.file ?? ''} ${line} ${pattern}`;
       const entry = state.rules.get(ruleKey) ?? { file: item.file, line, pattern, requests: 0 };
       entry.requests++;

@@ -27,7 +27,7 @@
 //   itself when it needs more, so views are re-created whenever memory.buffer changes.
 import {
   CHAR_LF, LINE_RECORD_SIZE, OUTPUT_ALL, HEADER_TOTAL_LENGTH, RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, RESULT_SIZE,
-  FLAG_RFC_MODE, RULE_REF_SIZE, RULE_REF_RECORD, RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_LINE, RULE_SIZE, HEADER_RULES_OFFSET, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, LOG_LINE_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES, HEADER_LITERAL_OFFSET,
+  FLAG_RFC_MODE, RULE_REF_SIZE, RULE_REF_RECORD, RULE_SIZE, HEADER_RULES_OFFSET, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, LOG_RECORD_SIZE, LOG_LINE_RECORD_SIZE, MAX_HOST_KEY_BYTES, JSONL_SCRATCH_BYTES, MAX_LINE_BYTES, HEADER_LITERAL_OFFSET,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { MatcherHeap, ADDRESS_LIMIT } from './heap.js';
@@ -634,29 +634,21 @@ export class WasmCore {
   }
 
   /**
-   * Verdicts and deciding lines of the lines of input (explain mode of the bulk engine, one call per batch):
-   * per line its verdict byte and the line number of the rule that decided it (the index.htm rule's line
-   * for `<dir>/$`), 0 when none did, and the index of that rule in the blob (-1: none). What explain() says
-   * of each URL, without a call per URL.
+   * Verdicts and deciding rules of the lines of input (explain mode of the bulk engine, one call per batch):
+   * per line its verdict byte and the index in the blob of the rule that decided it (-1: none did; for
+   * `<dir>/$`, the index.htm rule's derived rule). What explain() says of each URL, without a call per URL.
    */
-  explainLines(blob: Uint8Array, input: Uint8Array): { verdicts: Uint8Array; lines: Uint32Array; rules: Int32Array } {
+  explainLines(blob: Uint8Array, input: Uint8Array): { verdicts: Uint8Array; rules: Int32Array } {
     const run = this.runLines(blob, input, false, OUTPUT_ALL, true);
-    const lines = new Uint32Array(run.count);
-    // the deciding rule's index in the blob (its records follow the header's rules offset in the resident copy)
-    const rules = new Int32Array(run.count).fill(-1);
+    // a compiled blob's rule records follow its header's rules offset in the resident copy
     const rulesBase = this.heap.address((this.resident.get(blob) as ResidentMatcher).blobBlock) + new DataView(blob.buffer, blob.byteOffset, blob.byteLength).getUint32(HEADER_RULES_OFFSET, true);
+    const rules = new Int32Array(run.count);
     const memory = new DataView(this.bytes.buffer);
     for (let i = 0; i < run.count; i++) {
-      const ref = run.rulesPtr + i * RULE_REF_SIZE;
-      const record = memory.getUint32(ref + RULE_REF_RECORD, true);
-      if (record !== 0) {
-        lines[i] = memory.getUint32(record + RULE_LINE, true);
-        rules[i] = (record - rulesBase) / RULE_SIZE;
-      } else if (memory.getUint32(ref + RULE_REF_VALUE, true) !== 0) {
-        lines[i] = memory.getUint32(ref + RULE_REF_VALUE_LINE, true);
-      }
+      const record = memory.getUint32(run.rulesPtr + i * RULE_REF_SIZE + RULE_REF_RECORD, true);
+      rules[i] = record === 0 ? -1 : (record - rulesBase) / RULE_SIZE;
     }
-    return { verdicts: this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count), lines, rules };
+    return { verdicts: this.bytes.slice(run.verdictsPtr, run.verdictsPtr + run.count), rules };
   }
 
   /**

@@ -9,7 +9,7 @@ import { outputFilterCode, keepsVerdict, type OutputFilter, type RobotsMatcher }
 import { core } from '../core-node.js';
 import type { MultiHostMatcher } from '../hosts.js';
 import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../pool.js';
-import { HOST_COUNTER_NAMES, zeroCounters, type HostCounters } from './reply-codec.js';
+import type { HostCounters } from './reply-codec.js';
 
 /** One chunk of URL lines to answer. */
 export interface ChunkJob {
@@ -168,11 +168,9 @@ export class HostShardsAnswerer implements ChunkAnswerer {
     this.workerFormat = spec.format === 'text' ? 'none' : spec.format;
   }
 
-  /** The host counters of every worker's last reply, summed. */
-  workerTotals(): HostCounters {
-    const totals = zeroCounters();
-    for (const counters of this.workerCounters.values()) for (const name of HOST_COUNTER_NAMES) totals[name] += counters[name];
-    return totals;
+  /** Each worker's counters from its last reply. */
+  workerCountersNow(): Iterable<HostCounters> {
+    return this.workerCounters.values();
   }
 
   /** The chunk must stay unchanged until the answer settles: for text output, give a copy of a buffer the reader reuses (see keepLines). */

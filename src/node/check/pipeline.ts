@@ -15,9 +15,9 @@ import type { MultiHostMatcher, RobotsSource } from '../hosts.js';
 import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../pool.js';
 import type { LogLineReader } from '../log.js';
 import { WORKERS_AFTER_BYTES, HOSTS_WORKERS_AFTER_BYTES, hostsCacheShare, hostsWindowBytes } from './budget.js';
-import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type ChunkAnswer, type ChunkJob } from './answerers.js';
+import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
-import { HOST_COUNTER_NAMES, type HostCounters } from './reply-codec.js';
+import { sumCounters, type HostCounters } from './reply-codec.js';
 
 /** Where check reads its input: whole-line chunks written into a buffer it is given (LineReader). */
 export interface LineChunkSource {
@@ -82,6 +82,8 @@ class Answerers {
   readonly windowBytes: number;
   /** Chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a robots-directory window is split between all threads, so two of them keep every thread busy. */
   readonly chunksInFlight: number;
+  /** What every answerer of the run answers. */
+  private readonly answerSpec: AnswerSpec;
 
   constructor(private readonly plan: CheckPlan, private readonly hosts: MultiHostMatcher | null) {
     const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
@@ -92,8 +94,8 @@ class Answerers {
     this.cacheShare = spec === null ? 0 : this.workerCount < 1 ? spec.cacheBytes : hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
     this.windowBytes = spec !== null ? hostsWindowBytes(this.cacheShare, plan.format, plan.threads) : plan.chunkBytes ?? CHUNK_BYTES;
     this.chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
-    const answerSpec = { format: plan.format, only: plan.only };
-    this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher } : { hosts: hosts as MultiHostMatcher }, answerSpec, this.counts, this.windowBytes);
+    this.answerSpec = { format: plan.format, only: plan.only };
+    this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher } : { hosts: hosts as MultiHostMatcher }, this.answerSpec, this.counts, this.windowBytes);
   }
 
   /** Starts the worker threads (once; a plan of one thread has none). */
@@ -101,7 +103,7 @@ class Answerers {
     const { plan } = this;
     if (this.workerCount < 1 || this.robotsWorkers !== null || this.shards !== null) return;
     const pools = await import('../pool.js'); // worker threads: loaded only when they start
-    const answerSpec = { format: plan.format, only: plan.only };
+    const { answerSpec } = this;
     if (plan.target.kind === 'hosts') {
       const hosts = this.hosts as MultiHostMatcher;
       this.shards = new HostShardsAnswerer(new pools.HostShardPool(this.workerCount, { ...plan.target.spec, cacheBytes: this.cacheShare }, plan.workerUrl), hosts, answerSpec, this.counts);
@@ -204,14 +206,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   outcome.recomputed = answerers.counts.recomputed;
   outcome.noHostLines = answerers.counts.noHostLines;
   if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
-  if (hosts !== null) outcome.hosts = sumCounters(hosts.stats, answerers.shards?.workerTotals() ?? null);
+  if (hosts !== null) outcome.hosts = sumCounters([hosts.stats, ...(answerers.shards?.workerCountersNow() ?? [])]);
   if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: ${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines\n`);
   return outcome;
-}
-
-/** This thread's host counters plus the workers'. */
-function sumCounters(mine: HostCounters, workers: HostCounters | null): HostCounters {
-  const totals = {} as HostCounters;
-  for (const name of HOST_COUNTER_NAMES) totals[name] = mine[name] + (workers?.[name] ?? 0);
-  return totals;
 }

@@ -35,6 +35,13 @@ export function zeroCounters(): HostCounters {
   return { compiled: 0, direct: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, cachedHosts: 0, cacheBytes: 0, cutBodies: 0 };
 }
 
+/** Several threads' counters summed (--stats of a run over many hosts). */
+export function sumCounters(counters: Iterable<HostCounters>): HostCounters {
+  const totals = zeroCounters();
+  for (const one of counters) for (const name of HOST_COUNTER_NAMES) totals[name] += one[name];
+  return totals;
+}
+
 /**
  * Packs verdicts and output (and a hosts task's counts) into `into` when it fits and is 4-byte aligned (the
  * result is then a view of it), else into a new buffer. Called by the worker once per task.
