@@ -121,8 +121,8 @@ describe('matchers', () => {
 describe('errors are RobotsError with a stable code', () => {
   const cases: [() => unknown, string][] = [
     [() => parseRobots('', { mode: 'strict' as 'rfc' }), 'unknown mode "strict" (expected google or rfc)'],
-    [() => parseRobots('', { maxBytes: -1 }), 'maxBytes must be a whole number >= 0, got -1'],
-    [() => parseRobots('', { maxBytes: 1.5 }), 'maxBytes must be a whole number >= 0, got 1.5'],
+    [() => parseRobots('', { maxBytes: -1 }), 'maxBytes must be a whole number from 0 (the whole body) to 16777216 (16 MiB), got -1'],
+    [() => parseRobots('', { maxBytes: 1.5 }), 'maxBytes must be a whole number from 0 (the whole body) to 16777216 (16 MiB), got 1.5'],
     [() => parseRobots('').matcher([]), 'at least one user agent is needed'],
   ];
   for (const [call, message] of cases) {

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { robotstxt, robotstxtAsync, tempDir, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
+import { robotstxt, robotstxtAsync, tempDir, CLI, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
 import { parseRobots, RobotsAudit } from '../src/node/index.js';
 import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, prefixesOfRangeFile, type DnsResolver } from '../src/node/crawler-verify.js';
 
@@ -165,6 +165,36 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     writeFileSync(join(folder, 'bingbot.json'), googleFile(['0.0.0.0/0']));
     expect(new CrawlerVerifier({ rangeFiles: [folder] }).classify(bing, '255.255.255.255')).toBe('verified');
     expect(everything.classify(bing, '255.255.255.255')).toBe('failed');
+  });
+});
+
+describe('range files are read bounded', () => {
+  it('/dev/zero, a FIFO and a 2 GB file as a range file are refused within a second, naming the file, with small memory; a signal is never needed', () => {
+    const fifo = join(dir, 'fifo-ranges');
+    mkdirSync(fifo, { recursive: true });
+    spawnSync('mkfifo', [join(fifo, 'gptbot.json')]);
+    const links = join(dir, 'zero-ranges');
+    mkdirSync(links, { recursive: true });
+    spawnSync('ln', ['-sf', '/dev/zero', join(links, 'gptbot.json')]);
+    const huge = join(dir, 'huge-ranges');
+    mkdirSync(huge, { recursive: true });
+    writeFileSync(join(huge, 'gptbot.json'), '');
+    spawnSync('truncate', ['-s', '2G', join(huge, 'gptbot.json')]);
+    const cases: [string, string][] = [
+      [join(fifo, 'gptbot.json'), 'not a regular file (a pipe, a device or a socket)'],
+      [fifo, 'not a regular file (a pipe, a device or a socket)'],
+      [join(links, 'gptbot.json'), 'not a regular file (a pipe, a device or a socket)'],
+      [join(huge, 'gptbot.json'), '2147483648 bytes, more than the 8388608 a crawler range file may have'],
+    ];
+    for (const [path, reason] of cases) {
+      const started = performance.now();
+      const run = spawnSync('/usr/bin/time', ['-f', 'peak-kib %M', process.execPath, CLI, 'audit', '--robots', robotsFile, '--verify', '--crawler-ranges', path, logFile], { encoding: 'utf8', timeout: 10_000 });
+      expect(performance.now() - started).toBeLessThan(1000 * 3); // (a process start included)
+      expect(run.status).toBe(2);
+      const file = path.endsWith('.json') ? path : join(path, 'gptbot.json');
+      expect(run.stderr.split('\n')[0]).toBe(`robotstxt: cannot read crawler range file '${file}': ${reason}`);
+      expect(Number(/peak-kib (\d+)/.exec(run.stderr)?.[1])).toBeLessThan(150 * 1024);
+    }
   });
 });
 

@@ -45,16 +45,20 @@ describe('the library never fails open on what is not a body', () => {
 });
 
 describe('size limits are a RobotsError, never a raw WebAssembly error', () => {
-  it('a body past 16 MiB with maxBytes 0 (or a larger limit) is read as its first 16 MiB and says so, never throws; with the default limit it is read as its first 500 KiB', () => {
+  it('one rule for large bodies: read whole (maxBytes 0), a body past 16 MiB is INPUT_TOO_LARGE; with a limit it is cut there and says so; a limit past 16 MiB is refused', () => {
     const body = new Uint8Array((16 << 20) + 10).fill(0x61);
     body.set(new TextEncoder().encode('User-agent: *\nDisallow: /\n'));
-    for (const maxBytes of [0, 20 << 20]) {
-      const robots = parseRobots(body, { maxBytes });
-      expect(robots.bytesRead).toBe(16 << 20);
-      expect(robots.diagnostics.at(-1)).toEqual({ line: 0, severity: 'warning', code: 'body-truncated', message: `file is ${(16 << 20) + 10} bytes: only the first 16777216 (16 MiB, the most one robots.txt compiles to) are read` });
-      expect(robots.matcher('x').isAllowed('http://a/x')).toBe(false);
-    }
+    expect(() => parseRobots(body, { maxBytes: 0 })).toThrow(expect.objectContaining({
+      code: 'INPUT_TOO_LARGE',
+      message: 'a robots.txt body of 16777226 bytes is larger than one compile takes whole (16 MiB): give a size limit (such as the 512000 bytes crawlers read) to read its first part',
+    }));
+    expect(() => parseRobots(body, { maxBytes: (16 << 20) + 1 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'maxBytes must be a whole number from 0 (the whole body) to 16777216 (16 MiB), got 16777217' }));
+    const cut = parseRobots(body, { maxBytes: 16 << 20 });
+    expect(cut.bytesRead).toBe(16 << 20);
+    expect(cut.diagnostics.at(-1)).toEqual({ line: 0, severity: 'warning', code: 'body-truncated', message: `file is ${(16 << 20) + 10} bytes: only the first 16777216 are read` });
+    expect(cut.matcher('x').isAllowed('http://a/x')).toBe(false);
     expect(parseRobots(body).matcher('x').isAllowed('http://a/x')).toBe(false);
+    expect(parseRobots(body).bytesRead).toBe(512000);
   });
   it('the crawler\'s product token from a whole User-Agent header', () => {
     expect(productToken(crawlerName('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'))).toBe('Googlebot');
@@ -139,7 +143,7 @@ describe('clear errors instead of crashes', () => {
     const cases: [string[], string][] = [
       [['check', '--robots', robots, '--agent', 'x', '--threads', '-1', '/dev/null'], "--threads must be a whole number from 1 to"],
       [['check', '--robots', robots, '--agent', 'x', '--threads', '99999999999999999999', '/dev/null'], "--threads must be a whole number from 1 to"],
-      [['check', '--robots', robots, '--agent', 'x', '--max-bytes', '-5', '/dev/null'], "--max-bytes must be a whole number >= 0, got '-5'"],
+      [['check', '--robots', robots, '--agent', 'x', '--max-bytes', '-5', '/dev/null'], "--max-bytes must be a whole number from 0 to 16777216, got '-5'"],
       [['diff', robots, robots, '--agent', 'x', '--urls', '/dev/null', '--limit', '-1'], "--limit must be a whole number, got '-1'"],
       [['check', '--robots', robots, '--agent', '', '/dev/null'], "--agent must name a crawler (a product token such as Googlebot), got ''"],
       [['diff', robots, robots, '--agent', ' ', '--urls', '/dev/null'], "--agent must name a crawler (a product token such as Googlebot), got ' '"],
@@ -232,7 +236,13 @@ describe('huge inputs are read only as far as needed', () => {
     const lint = robotstxt(['lint', huge]);
     expect(lint.stdout.split('\n').filter((line) => line.includes('[file-too-large-to-lint]'))).toEqual([`${huge}:3: warning: file is 3221225472 bytes, larger than 16 MiB: linting stops at this line (crawlers read only the first 500 KiB) [file-too-large-to-lint]`]);
     const test = robotstxt(['test', huge, 'x', 'http://a/ok']);
-    expect([test.stderr, test.status]).toEqual(['robotstxt: a robots.txt body of 16777217 bytes is larger than the 16777216-byte limit of one WebAssembly call\n', 2]);
+    expect([test.stderr, test.status]).toEqual([`robotstxt: robots file '${huge}': a robots.txt body of more than 16777216 bytes is larger than one compile takes whole (16 MiB): give a size limit (such as the 512000 bytes crawlers read) to read its first part\n`, 2]);
+    // the same rule for every reader asked for the whole file
+    for (const args of [['check', '--robots', huge, '--max-bytes', '0', '--agent', 'x', urls], ['check', '--robots-dir', sites, '--max-bytes', '0', '--agent', 'x', urls]]) {
+      const whole = robotstxt(args);
+      expect(whole.status).toBe(2);
+      expect(whole.stderr).toContain('a robots.txt body of more than 16777216 bytes is larger than one compile takes whole (16 MiB)');
+    }
   });
 });
 

@@ -192,7 +192,55 @@ describe('check --log with --robots-dir', () => {
     const dir = tempDir();
     const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--missing', 'disallow', '--format', 'jsonl'], 'https://nofile.com/x\n/relative\n');
     expect(r.stdout).toBe('{"input":1,"url":"https://nofile.com/x","verdict":"disallowed","rule":null}\n{"input":2,"url":"/relative","verdict":"disallowed","rule":null}\n');
-    expect(r.stderr).toBe('robotstxt: 1 line(s) named no host; answered as disallowed (--missing)\n');
+    expect(r.stderr).toBe('robotstxt: 1 line(s) named no host (line 2): answered as disallowed (--no-host disallow; URLs need http:// or https:// and a host)\n');
+  });
+});
+
+describe('no line answered without a word', () => {
+  const dir = join(tempDir(), 'robots');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'ok.example.txt'), 'User-agent: *\nDisallow: /private\n');
+  const input = ['https://ok.example/private', 'example.com/page', '//example.com/page', 'https://ok.example/fine', ...Array.from({ length: 8 }, (_, i) => `relative/${i}`), 'https://never.example/x', 'https://never2.example/x'].join('\n') + '\n';
+  it('lines naming no host are counted and the first five named by line; --no-host disallow answers them disallowed', () => {
+    const allow = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot'], input);
+    expect(allow.status).toBe(0);
+    expect(allow.stdout.split('\n')[1]).toBe('allowed\texample.com/page');
+    expect(allow.stderr).toBe('robotstxt: 10 line(s) named no host (lines 2, 3, 5, 6, 7 and 5 more): answered as allowed (--no-host allow; URLs need http:// or https:// and a host)\n');
+    const strict = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--no-host', 'disallow'], input);
+    expect(strict.stdout.split('\n').slice(0, 5)).toEqual(['disallowed\thttps://ok.example/private', 'disallowed\texample.com/page', 'disallowed\t//example.com/page', 'allowed\thttps://ok.example/fine', 'disallowed\trelative/0']);
+    expect(strict.stdout.split('\n').at(-2)).toBe('allowed\thttps://never2.example/x'); // a host without a file: --missing's allow
+  });
+  it('--no-host error stops at the first such line, naming it, before its chunk is written (exit 2); with threads too', () => {
+    for (const threads of ['1', '2']) {
+      const run = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--no-host', 'error', '--threads', threads, '--cache-mb', '64'], input);
+      expect([run.status, run.stdout, run.stderr]).toEqual([2, '', 'robotstxt: line 2 names no host (no http:// or https:// URL with a host): --no-host error stops here\n']);
+    }
+  });
+  it('check --store: origins never fetched are counted and named; --missing error stops at the first, naming it', () => {
+    const store = robotstxt(['check', '--store', dir, '--agent', 'bot', '--no-host', 'disallow'], input);
+    expect(store.status).toBe(0);
+    expect(store.stderr.split('\n')[1]).toBe('robotstxt: 2 origin(s) have no record in the store, never fetched (https://never.example, https://never2.example): their URLs were answered as allowed (--missing allow; fetch them first with robotstxt fetch --store, or add --fetch)');
+    const error = robotstxt(['check', '--store', dir, '--agent', 'bot', '--missing', 'error', '--no-host', 'disallow'], input);
+    expect([error.status, error.stderr]).toEqual([2, "robotstxt: no robots.txt known for https://never.example (the source has no file or store record of it; missing: 'error', --missing error)\n"]);
+    expect(robotstxt(['check', '--robots', join(dir, 'ok.example.txt'), '--agent', 'bot', '--no-host', 'error'], input).stderr).toBe('robotstxt: --no-host applies only with --robots-dir or --store\n');
+  });
+  it('hosts of 200 to 2,000 bytes cost only their own line: no file name, a name the file system refuses, or past 1024 bytes no host at all', () => {
+    const long = (bytes: number): string => `${Array.from({ length: Math.ceil(bytes / 60) }, (_, i) => `l${i}${'a'.repeat(57)}`).join('.').slice(0, bytes - 8)}.example`;
+    const hosts = [200, 246, 323, 1000, 1500, 2000].map(long);
+    const lines = ['https://ok.example/private', ...hosts.map((host) => `https://${host}/x`), 'https://ok.example/fine'];
+    for (const command of [['check', '--robots-dir', dir], ['check', '--store', dir]]) {
+      const run = robotstxt([...command, '--agent', 'bot', '--missing', 'disallow', '--no-host', 'allow', '--stats'], lines.join('\n') + '\n');
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toBe(['disallowed\thttps://ok.example/private', ...hosts.map((host, i) => `${i < 4 ? 'disallowed' : 'allowed'}\thttps://${host}/x`), 'allowed\thttps://ok.example/fine'].join('\n') + '\n');
+      expect(run.stderr).toContain('robotstxt: 2 line(s) named no host (lines 6, 7)');
+      expect(run.stderr).toContain(', 4 without robots.txt,');
+    }
+    // audit: the same hosts in vhost_combined lines
+    const log = hosts.map((host) => `${host} 66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /private/a HTTP/1.1" 200 1 "-" "Googlebot/2.1"`).join('\n') + `\nok.example 66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /private/a HTTP/1.1" 200 1 "-" "Googlebot/2.1"\n`;
+    const audit = robotstxt(['audit', '--robots-dir', dir, '--format', 'json', '-'], log);
+    expect(audit.status, audit.stderr).toBe(0);
+    const report = JSON.parse(audit.stdout);
+    expect(report.crawlers[0].disallowed).toBe(1);
   });
 });
 

@@ -111,8 +111,8 @@ describe('robotstxt test (robots_main contract)', () => {
   });
   it('bad option values: exit 2', () => {
     expect(robotstxt(['test', '--mode', 'strict', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --mode must be google or rfc, got 'strict'\n");
-    expect(robotstxt(['test', '--max-bytes=-1', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --max-bytes must be a whole number >= 0, got '-1'\n");
-    expect(robotstxt(['test', '--max-bytes', '12k', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --max-bytes must be a whole number >= 0, got '12k'\n");
+    expect(robotstxt(['test', '--max-bytes=-1', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --max-bytes must be a whole number from 0 to 16777216, got '-1'\n");
+    expect(robotstxt(['test', '--max-bytes', '12k', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --max-bytes must be a whole number from 0 to 16777216, got '12k'\n");
     expect(robotstxt(['test', '--max-bytes', '12k', robotsFile, 'a', '/']).status).toBe(2);
   });
   it('unknown command and no command: exit 2', () => {
@@ -193,7 +193,7 @@ describe('robotstxt check', () => {
       [['check', '--robots', robotsFile, '--agent', 'a', '--bogus'], "robotstxt: Unknown option '--bogus' (see robotstxt check --help)\n"],
       [['check', '--robots', join(dir, 'nope.txt'), '--agent', 'a'], `robotstxt: cannot read robots file '${join(dir, 'nope.txt')}': no such file\n`],
       [['check', '--robots', robotsFile, '--agent', 'a', join(dir, 'nope-urls.txt')], `robotstxt: cannot read URL file '${join(dir, 'nope-urls.txt')}': no such file\n`],
-      [['check', '--robots', robotsFile, '--agent', 'a', '--missing', 'allow'], 'robotstxt: --missing applies only with --robots-dir\n'],
+      [['check', '--robots', robotsFile, '--agent', 'a', '--missing', 'allow'], 'robotstxt: --missing applies only with --robots-dir or --store\n'],
       [['check', '--robots-dir', join(dir, 'nope'), '--agent', 'a'], `robotstxt: --robots-dir '${join(dir, 'nope')}' is not a readable directory\n`],
     ];
     for (const [args, message] of cases) {
@@ -223,7 +223,7 @@ describe('robotstxt check --robots-dir', () => {
       'disallowed\thttp://user:pw@b.com:8080/port', 'allowed\thttp://b.com:8080/b', 'disallowed\thttp://b.com:9090/b',
       'allowed\thttps://c.com/a', 'allowed\t/relative/a', 'allowed\t',
     ].join('\n') + '\n');
-    expect(r.stderr).toBe('robotstxt: 2 line(s) named no host; answered as allowed (--missing)\n');
+    expect(r.stderr).toBe('robotstxt: 2 line(s) named no host (lines 9, 10): answered as allowed (--no-host allow; URLs need http:// or https:// and a host)\n');
     expect(r.status).toBe(0);
   });
   it('--missing disallow answers hosts without a file (and relative URLs) as disallowed', () => {

@@ -201,6 +201,26 @@ export default function (text, agent, url, bytes) {
       ['Corpus_one.txt_1_4', { failure: 'error', detail: 'the batch command ended (exit 0)' }],
     ]);
   });
+  it('a batch command that writes an endless line (no line end) fails its case with small memory; a new process answers the rest', () => {
+    const path = join(dir, 'endless.mjs');
+    writeFileSync(path, `let first = true;
+process.stdin.on('data', () => {
+  if (!first) return;
+  first = false;
+  const chunk = 'x'.repeat(1 << 20);
+  const write = () => { while (process.stdout.write(chunk)); process.stdout.once('drain', write); };
+  write();
+});
+`);
+    const run = spawnSync('/usr/bin/time', ['-f', 'peak-kib %M', process.execPath, CLI, 'conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '2', '--batch-command', `'${process.execPath}' '${path}'`, '--timeout-ms', '5000', '--format', 'json'], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.differences.map((entry: { got: unknown }) => entry.got)).toEqual([
+      { failure: 'error', detail: 'an answer line longer than 65536 bytes (no line end): not an answer' },
+      { failure: 'error', detail: 'an answer line longer than 65536 bytes (no line end): not an answer' },
+    ]);
+    expect(Number(/peak-kib (\d+)/.exec(run.stderr)?.[1])).toBeLessThan(200 * 1024);
+  });
   it('no such command or module, or a bad option: exit 2 with one line', () => {
     expect(robotstxt(['conformance', '--command', 'no-such-program-here %robots% %url% %user-agent%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: cannot run 'no-such-program-here': no such command\n" });
     expect(robotstxt(['conformance', '--command', 'robots_main %robots% %url%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: --command must contain %robots%, %url% and %user-agent%, got \"robots_main %robots% %url%\"\n" });

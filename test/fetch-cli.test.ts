@@ -127,13 +127,44 @@ describe('robotstxt fetch', () => {
     expect(run.stderr).toContain(`2 input(s) named no origin: ${log}:3 (not an access log line), ${log}:5 (not an access log line)`);
   });
 
-  it('host names cannot leave the store: .. and long names are refused as inputs', async () => {
+  it('host names cannot leave the store (.. is refused); a host of 200 to 2,000 bytes costs only its own origin: stored under a name that fits, and read back by check --store', async () => {
     const store = tempDir();
-    const run = await robotstxtAsync(['fetch', '--store', store, 'http://../x', `http://${'a'.repeat(250)}.example/`]);
+    const origins = await start([serve.body('User-agent: *\nDisallow: /private\n')]);
+    const long = (bytes: number): string => `${Array.from({ length: Math.ceil(bytes / 60) }, (_, i) => `l${i}${'a'.repeat(57)}`).join('.').slice(0, bytes - 8)}.example`;
+    const hosts = [long(200), long(230), long(1000)];
+    const tooLong = long(2000); // past 1024 bytes a host names no origin, for the many-host scan as for fetch (ID_HostOver1024Bytes)
+    const run = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', '--timeout-ms', '3000', 'http://../x', ...hosts.map((host) => `http://${host}/`), `http://${tooLong}/`, origins.key(0)]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('2 input(s) named no origin: argument 1 (no host in "http://../x"), argument 2 (host name longer than 240 bytes');
-    expect(readdirSync(store)).toEqual([]);
+    expect(run.stderr).toContain(`2 input(s) named no origin: argument 1 (no host in "http://../x"), argument 5 (a host longer than 1024 bytes names no origin: ${JSON.stringify(`http://${tooLong}/`.slice(0, 200))})`);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    for (const host of hosts) expect(lines.find((line) => line.includes(`http://${host}\t`))).toMatch(/^disallow-all\thttp:\/\/l0a+[^\t]*\tfetched\tunreachable/);
+    expect(lines).toContain(`rules\t${origins.origin(0)}\tfetched\tok 200`);
+    const names = readdirSync(store);
+    expect(names.every((name) => Buffer.byteLength(name) <= 205 && !name.startsWith('.'))).toBe(true);
+    expect(names.filter((name) => name.includes('~'))).toHaveLength(3); // a record each (unreachable: no body), named by a hash
+    // check --store reads what fetch wrote: the long hosts' records (disallow all), the local origin's rules
+    const urls = join(store, '..', `urls-${Date.now()}.txt`);
+    writeFileSync(urls, [...hosts.map((host) => `http://${host}/page`), `${origins.origin(0)}/private/x`, `${origins.origin(0)}/ok`, `http://${tooLong}/page`].join('\n') + '\n');
+    const check = robotstxt(['check', '--store', store, '--agent', 'bot', urls]);
+    expect([check.status, check.stdout]).toEqual([0, [...hosts.map((host) => `disallowed\thttp://${host}/page`), `disallowed\t${origins.origin(0)}/private/x`, `allowed\t${origins.origin(0)}/ok`, `allowed\thttp://${tooLong}/page`].join('\n') + '\n']);
+  });
+
+  it('a record dated in the future (a run with --now ahead, a clock set wrong) is stale: the next run fetches it again and says so', async () => {
+    const store = tempDir();
+    const origins = await start([serve.body('User-agent: *\nDisallow: /x\n')]);
+    const ahead = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', '--now', '2099-01-01T00:00:00Z', origins.key(0)]);
+    expect(ahead.stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tok 200\n`);
+    for (const now of [[], ['--now', new Date(Date.now() + 49 * 3600_000).toISOString()]]) {
+      const later = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', ...now, origins.key(0)]);
+      expect(later.stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tok 200\n`);
+      expect(later.stderr).toContain('1 stored record(s) were dated in the future (a clock set ahead, or --now): stale, fetched again');
+      // the record was written again at this run's time
+      await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', '--now', '2099-01-01T00:00:00Z', origins.key(0)]);
+    }
+    const fresh = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', '--now', '2099-01-01T01:00:00Z', origins.key(0)]);
+    expect(fresh.stdout).toBe(`rules\t${origins.origin(0)}\tfresh\tok 200\n`);
+    expect(origins.requests.length).toBe(5);
   });
 
   it('usage errors: exit 2 with the option named', () => {

@@ -354,7 +354,7 @@ describe('caching (Google "Caching"; RFC 9309 2.4 and 2.3.1.4)', () => {
   it('options are range-checked with the option named', () => {
     expect(() => new RobotsCache({ timeoutMs: 0 })).toThrow(new RobotsError('INVALID_ARGUMENT', 'timeoutMs must be a whole number from 1 to 600000, got 0'));
     expect(() => new RobotsCache({ concurrency: 5000 })).toThrow('concurrency must be a whole number from 1 to 4096, got 5000');
-    expect(() => new RobotsCache({ maxBytes: 0 })).toThrow('maxBytes must be a whole number from 1 to 67108864, got 0');
+    expect(() => new RobotsCache({ maxBytes: 0 })).toThrow('maxBytes must be a whole number from 1 to 16777216, got 0');
     expect(() => new RobotsCache({ userAgent: 'a\nb' })).toThrow('userAgent must be a non-empty string of at most 1024 characters: tab, printable ASCII and Latin-1 only (no line breaks or control characters)');
     expect(() => new RobotsCache({ maxAgeMs: -1 })).toThrow('maxAgeMs must be a whole number from 0 to 31536000000, got -1');
   });

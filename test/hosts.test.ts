@@ -178,9 +178,11 @@ describe('sources', () => {
     const source = (): RobotsSourceAnswer => null;
     const cases: [Record<string, unknown>, string][] = [
       [{ agents: [] }, 'at least one user agent is needed'],
-      [{ cacheBytes: 1000 }, 'cacheBytes must be a whole number >= 1 MiB (1048576), got 1000'],
-      [{ maxBytes: -1 }, 'maxBytes must be a whole number >= 0, got -1'],
-      [{ missing: 'maybe' }, 'missing must be allow or disallow, got maybe'],
+      [{ cacheBytes: 1000 }, 'cacheBytes must be a whole number from 1 MiB (1048576) to 3 GiB (3221225472, what the WebAssembly core can address), got 1000'],
+      [{ cacheBytes: 3 * 2 ** 30 + 1 }, 'cacheBytes must be a whole number from 1 MiB (1048576) to 3 GiB (3221225472, what the WebAssembly core can address), got 3221225473'],
+      [{ maxBytes: (16 << 20) + 1 }, 'maxBytes must be a whole number from 0 (the whole body) to 16777216 (16 MiB), got 16777217'],
+      [{ maxBytes: -1 }, 'maxBytes must be a whole number from 0 (the whole body) to 16777216 (16 MiB), got -1'],
+      [{ missing: 'maybe' }, 'missing must be allow, disallow or error, got maybe'],
       [{ concurrency: 0 }, 'concurrency must be a whole number from 1 to 4096, got 0'],
       [{ mode: 'strict' }, 'unknown mode "strict" (expected google or rfc)'],
       [{ source: 'dir' }, 'source must be a function (robotsFromDirectory, robotsFromMap, or your own)'],

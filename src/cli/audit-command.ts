@@ -1,4 +1,5 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
+import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsAudit, crawlerLabel, type AuditReport, type CrawlerAudit } from '../node/audit.js';
@@ -6,14 +7,14 @@ import type { CrawlerVerifier } from '../node/crawler-verify.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit-html.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
-import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesSpec, wholeNumberOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from '../core/lru-cache.js';
 import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer } from '../node/hosts.js';
 import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { optionsHelp, type OptionTable } from './options.js';
-import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary, forEachInLanes } from './fetch-options.js';
+import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, storeSummary, forEachInLanes } from './fetch-options.js';
 import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
 import { fileWriteError } from '../node/robots-file.js';
 
@@ -35,7 +36,7 @@ const AUDIT_OWN_OPTIONS = {
   output: { type: 'string', value: '<file>', help: 'write the report there instead of standard output' },
   host: { type: 'string', value: '<name>', help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
   mode: { type: 'string', value: 'google|rfc', help: 'which rules apply (default google)' },
-  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of each robots file (default 512000, 0 = all)' },
+  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'read at most N bytes of each robots file ({range}; 0 = all)'),
 } as const satisfies OptionTable;
 
 /** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
@@ -117,7 +118,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   if (format !== 'table' && format !== 'json' && format !== 'html') throw usageError(`--format must be table, json or html, got '${String(format)}'`);
   if (values.host !== undefined && robotsDir === undefined) throw usageError('--host applies only with --robots-dir');
   const mode = modeOption(values.mode);
-  const maxBytes = maxBytesOption(values['max-bytes']);
+  const maxBytes = wholeNumberOption(values, AUDIT_OPTIONS, 'max-bytes');
   const topText = values.top === undefined ? String(DEFAULT_TOP) : String(values.top);
   if (!/^\d{1,9}$/.test(topText)) throw usageError(`--top must be a whole number (0: all crawlers), got '${topText}'`);
   const verify = values.verify as string | undefined;
@@ -269,6 +270,6 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
   } finally {
     await cache.close();
   }
-  const { fetches, fromStore } = cache.stats;
-  stderr(`robotstxt: robots.txt: ${fetchedSummary(fetches)}, ${fromStore} fresh in the store\n`);
+  const { fromStore } = cache.stats;
+  stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, fromStore)}\n`);
 }

@@ -1,19 +1,19 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { DEFAULT_CACHE_BYTES } from '../core/constants.js';
-import type { MissingPolicy } from '../node/hosts.js';
+import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
+import type { MissingPolicy, FullVerdict } from '../node/hosts.js';
 import { maxThreads } from '../node/threads.js';
-import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesOption, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesSpec, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from '../node/line-reader.js';
 import { optionsHelp, type OptionTable } from './options.js';
 import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/pipeline.js';
 import { minCacheMbForThreads, workerOverheadMb } from '../node/check/budget.js';
-import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, fetchedSummary } from './fetch-options.js';
+import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/robots-cache.js';
 
-/** Largest --cache-mb: every thread's share lives in one 32-bit WebAssembly memory. */
-const MAX_CACHE_MB = 3072;
+/** Largest --cache-mb: what one WebAssembly instance can address for its cache (MAX_CACHE_BYTES, 3 GiB). */
+const MAX_CACHE_MB = MAX_CACHE_BYTES / 1048576;
 
 /** check's own options, in the order --help lists them (its fetch options follow in their own section). */
 const CHECK_OWN_OPTIONS = {
@@ -21,10 +21,11 @@ const CHECK_OWN_OPTIONS = {
   'robots-dir': { type: 'string', value: '<dir>', help: 'per URL, <dir>/<host>.txt (host lower-cased, an IDN in its xn-- form, one\ntrailing dot dropped; <host>:<port>.txt first when the URL names a port)\nA host with no .txt but a .json record of robotstxt fetch gets the record\'s\noutcome: allow all (4xx), or disallow all (unreachable; allow all after 30 days)' },
   store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
   fetch: { type: 'boolean', help: 'with --store: fetch what the store lacks or has stale, before its URLs are\nanswered (one thread; fetch options below apply)' },
-  missing: { type: 'string', value: 'allow|disallow', help: 'verdict for URLs whose host has no file in --robots-dir, and for relative\nURLs there (default allow, as for a missing robots.txt)' },
+  missing: { type: 'string', value: 'allow|disallow|error', help: 'URLs whose host has no file in --robots-dir, or no record in --store (never\nfetched): allow (default, as for a missing robots.txt), disallow, or error (the\nrun stops, naming the origin). The first such origins are named on stderr.' },
+  'no-host': { type: 'string', value: 'allow|disallow|error', help: 'lines that name no host (no http:// or https://, a host no URL parser\ntakes) with --robots-dir or --store: default what --missing says (allow when\nit says error); error stops the run at the first, naming its line. They are\ncounted and the first named on stderr.' },
   agent: { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot; repeat to pool several groups' },
   mode: { type: 'string', value: 'google|rfc', help: 'google (default): the reference\'s verdicts; rfc: RFC 9309' },
-  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of each robots file (default 512000, 0 = all)' },
+  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'read at most N bytes of each robots file ({range}; 0 = all)'),
   'cache-mb': {
     type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES >> 20, min: 1, max: MAX_CACHE_MB },
     help: `memory for compiled robots files with --robots-dir, all threads together,
@@ -57,7 +58,8 @@ Output order is kept.`,
 export const CHECK_OPTIONS = { ...FETCH_OPTIONS, ...CHECK_OWN_OPTIONS } as const satisfies OptionTable;
 
 export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir> | --store <dir> [--fetch]) --agent <token>...
-                       [--mode google|rfc] [--max-bytes N] [--missing allow|disallow] [--threads N]
+                       [--mode google|rfc] [--max-bytes N] [--missing allow|disallow|error]
+                       [--no-host allow|disallow|error] [--threads N]
                        [<urls-file> | -]
 
 Reads one URL per line (LF or CRLF) from <urls-file> or standard input and writes exactly one line
@@ -99,10 +101,13 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (fetching && values.threads !== undefined && values.threads !== '1') throw usageError('--fetch runs in one thread (--threads 1)');
   if (positionals.length > 1) throw usageError(`check takes at most one <urls-file>, got ${positionals.length}`);
   const mode = modeOption(values.mode);
-  const maxBytes = maxBytesOption(values['max-bytes']);
+  const maxBytes = wholeNumberOption(values, CHECK_OPTIONS, 'max-bytes');
   const missing = values.missing ?? 'allow';
-  if (missing !== 'allow' && missing !== 'disallow') throw usageError(`--missing must be allow or disallow, got '${String(missing)}'`);
-  if (robotsDir === undefined && values.missing !== undefined) throw usageError('--missing applies only with --robots-dir');
+  if (missing !== 'allow' && missing !== 'disallow' && missing !== 'error') throw usageError(`--missing must be allow, disallow or error, got '${String(missing)}'`);
+  if (robotsDir === undefined && values.missing !== undefined) throw usageError('--missing applies only with --robots-dir or --store');
+  const noHost = values['no-host'] ?? (missing === 'error' ? 'allow' : missing);
+  if (noHost !== 'allow' && noHost !== 'disallow' && noHost !== 'error') throw usageError(`--no-host must be allow, disallow or error, got '${String(noHost)}'`);
+  if (robotsDir === undefined && values['no-host'] !== undefined) throw usageError('--no-host applies only with --robots-dir or --store');
   if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
   const cacheMb = wholeNumberOption(values, CHECK_OPTIONS, 'cache-mb');
   if (fetching) new (await import('../node/fetch/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
@@ -127,7 +132,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes, stderr).matcher(agents) }
-    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb << 20, missing: missing as MissingPolicy, now: clockOption(values.now).start } };
+    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing: missing as MissingPolicy, noHost: noHost as FullVerdict | 'error', now: clockOption(values.now).start } };
   const started = values.stats === true ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
   const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
@@ -148,14 +153,28 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     await cache?.close();
   }
   if (cache !== null) {
-    const { fetches, fromStore } = cache.stats;
-    stderr(`robotstxt: robots.txt: ${fetchedSummary(fetches)}, ${fromStore} fresh in the store\n`);
+    const { fromStore } = cache.stats;
+    stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, fromStore)}\n`);
   }
   if (outcome.malformed > 0) stderr(`robotstxt: ${outcome.malformed} of ${outcome.lines} input lines were not access log lines\n`);
-  if ((outcome.hosts?.cutBodies ?? 0) > 0) stderr(`robotstxt: warning: ${outcome.hosts?.cutBodies} robots.txt compile(s) read only the first ${maxBytes > 0 ? `${maxBytes} bytes (--max-bytes, as Google's crawler reads files)` : '16 MiB'} of a longer file; --max-bytes 0 reads files whole, as robotstxt test does\n`);
-  if (outcome.noHostLines > 0) stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host; answered as ${String(missing)}ed (--missing)\n`);
+  if ((outcome.hosts?.cutBodies ?? 0) > 0) stderr(`robotstxt: warning: ${outcome.hosts?.cutBodies} robots.txt compile(s) read only the first ${maxBytes} bytes (--max-bytes, as Google's crawler reads files) of a longer file; --max-bytes 0 reads files whole, as robotstxt test does\n`);
+  if (outcome.noHostLines > 0) {
+    stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host (${listed('line', outcome.noHostExamples, outcome.noHostLines)}): answered as ${String(noHost)}ed (--no-host ${String(noHost)}; URLs need http:// or https:// and a host)\n`);
+  }
+  const missingHosts = outcome.hosts?.missing ?? 0;
+  if (storeDir !== undefined && missingHosts > 0) {
+    const names = outcome.missingOrigins.length > 0 ? ` (${listed('', outcome.missingOrigins, missingHosts)})` : '';
+    stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
+  }
   if (values.stats === true) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
   return 0;
+}
+
+/** The first few of many, for a summary line: `line 3, 8 and 9 more` style, `noun` before the first ('' for none). */
+function listed(noun: string, first: readonly (number | string)[], total: number): string {
+  const more = total - first.length;
+  const head = first.length === 0 ? '' : `${noun === '' ? '' : `${noun}${first.length > 1 ? 's' : ''} `}${first.join(', ')}`;
+  return more > 0 ? `${head}${head === '' ? '' : ' and '}${more} more` : head;
 }
 
 /** The --stats line: what ran, how fast, how much memory. */

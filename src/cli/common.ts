@@ -2,12 +2,12 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { RobotsError } from '../core/errors.js';
-import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js';
+import type { RobotsTxt, RobotsMode } from '../core/robots.js';
 import { agentWarning } from '../core/crawlers.js';
-import { DEFAULT_MAX_BYTES } from '../core/constants.js';
-import { fileError, readFileBounded, readLimit } from '../node/robots-file.js';
+import { fileError, readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
-import type { OptionTable } from './options.js';
+import type { OptionTable, OptionSpec } from './options.js';
+import { MAX_COMPILE_BYTES } from '../core/wasm/core.js';
 
 export { fileError };
 
@@ -63,12 +63,12 @@ export function modeOption(value: unknown): RobotsMode {
   throw usageError(`--mode must be google or rfc, got '${String(value)}'`);
 }
 
-/** --max-bytes N: a whole number >= 0 (0 = unlimited); default 512000 (or `fallback`). */
-export function maxBytesOption(value: unknown, fallback = DEFAULT_MAX_BYTES): number {
-  if (value === undefined) return fallback;
-  const text = String(value);
-  if (!/^\d+$/.test(text)) throw usageError(`--max-bytes must be a whole number >= 0, got '${text}'`);
-  return Number(text);
+/**
+ * A command's --max-bytes: a size limit from 0 (the whole file) to 16 MiB (what one compile takes), its
+ * default `fallback`. The spec each command's option table declares (one range everywhere).
+ */
+export function maxBytesSpec(fallback: number, help: string): OptionSpec {
+  return { type: 'string', value: 'N', whole: { fallback, min: 0, max: MAX_COMPILE_BYTES }, help };
 }
 
 /**
@@ -76,9 +76,9 @@ export function maxBytesOption(value: unknown, fallback = DEFAULT_MAX_BYTES): nu
  * file cut at the limit is named there: a verdict must not silently differ from `robotstxt test`'s.
  */
 export function loadRobots(path: string, mode: RobotsMode, maxBytes: number, stderr?: (text: string) => void): RobotsTxt {
-  const robots = parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
+  const robots = readRobotsLikeRobotsMain(path, mode, maxBytes);
   if (stderr !== undefined && robots.truncated) {
-    stderr(`robotstxt: warning: '${path}' is longer than ${robots.bytesRead} bytes: only the first ${robots.bytesRead} are read${maxBytes > 0 ? ' (--max-bytes, as Google\'s crawler reads files; --max-bytes 0 reads it whole, as robotstxt test does)' : ' (16 MiB, the most one robots.txt compiles to)'}\n`);
+    stderr(`robotstxt: warning: '${path}' is longer than ${robots.bytesRead} bytes: only the first ${robots.bytesRead} are read (--max-bytes, as Google's crawler reads files; --max-bytes 0 reads it whole, as robotstxt test does)\n`);
   }
   return robots;
 }

@@ -1,7 +1,8 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
+import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
 import { logTargetsOfChunk, LogLineReader } from '../node/log.js';
-import { EXIT_USAGE, parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { EXIT_USAGE, parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesSpec, wholeNumberOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { optionsHelp, type OptionTable } from './options.js';
 import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
 
@@ -15,7 +16,7 @@ export const DIFF_OPTIONS = {
   limit: { type: 'string', value: 'N', help: 'URLs and rules listed per direction in text (default 20; JSON lists all)' },
   'fail-on': { type: 'string', value: 'newly-disallowed|newly-allowed|any', help: '\nexit 1 when the change newly disallows (or allows, or either) at least one request:\na CI job can gate a deploy on it' },
   mode: { type: 'string', value: 'google|rfc', help: "google (default): the reference's verdicts; rfc: RFC 9309" },
-  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of each robots file (default 512000, 0 = all)' },
+  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'read at most N bytes of each robots file ({range}; 0 = all)'),
 } as const satisfies OptionTable;
 
 export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
@@ -56,7 +57,7 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const failOn = values['fail-on'];
   if (failOn !== undefined && failOn !== 'newly-disallowed' && failOn !== 'newly-allowed' && failOn !== 'any') throw usageError(`--fail-on must be newly-disallowed, newly-allowed or any, got '${String(failOn)}'`);
   const mode = modeOption(values.mode);
-  const maxBytes = maxBytesOption(values['max-bytes']);
+  const maxBytes = wholeNumberOption(values, DIFF_OPTIONS, 'max-bytes');
   const before = loadRobots(positionals[0], mode, maxBytes, stderr).matcher(agents);
   const after = loadRobots(positionals[1], mode, maxBytes, stderr).matcher(agents);
   const diff = new RobotsDiff(before, after);

@@ -1,13 +1,14 @@
 // robotstxt fetch: fills a robots.txt store from URLs, hosts or access logs; refreshes only what is stale.
+import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsCache, type RobotsCacheEntry } from '../node/fetch/robots-cache.js';
 import { robotsOriginOf, type RobotsOrigin } from '../node/fetch/robots-fetch.js';
 import { RobotsStore } from '../node/fetch/robots-store.js';
 import type { RobotsEffect } from '../core/fetch-rules.js';
 import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';
-import { parseCommandArgs, usageError, modeOption, maxBytesOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { parseCommandArgs, usageError, modeOption, maxBytesSpec, wholeNumberOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { optionsHelp, type OptionTable } from './options.js';
-import { FETCH_OPTIONS, fetchOptionsHelp, fetchCacheOptions, fetchedSummary, forEachInLanes } from './fetch-options.js';
+import { FETCH_OPTIONS, fetchOptionsHelp, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
 import { LineReader, chunkLines, CHUNK_BYTES } from '../node/line-reader.js';
 
 /** fetch's own options, in the order --help lists them (the shared fetch options follow them). */
@@ -22,7 +23,7 @@ const FETCH_COMMAND_OWN_OPTIONS = {
   format: { type: 'string', value: 'text|jsonl', help: 'text (default) or one JSON object per origin with the record' },
   stats: { type: 'boolean', help: 'at the end, a line on stderr with the peak memory of the run' },
   mode: { type: 'string', value: 'google|rfc', help: 'how statuses are read (google: 429 is a server error; rfc: it is a 4xx)' },
-  'max-bytes': { type: 'string', value: 'N', help: 'keep at most N decoded bytes of each body (default 512000; 0 = 64 MiB)' },
+  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'keep at most N decoded bytes of each body ({range}; 0 = 16 MiB,\nthe most one compile takes: a longer body is cut there)'),
 } as const satisfies OptionTable;
 
 /** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
@@ -71,7 +72,7 @@ interface BadInput {
 export async function runFetch(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, FETCH_COMMAND_OPTIONS, 'fetch');
   const mode = modeOption(values.mode);
-  const maxBytes = maxBytesOption(values['max-bytes']);
+  const maxBytes = wholeNumberOption(values, FETCH_COMMAND_OPTIONS, 'max-bytes');
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
   const options = fetchCacheOptions(values, mode, maxBytes);
@@ -171,8 +172,8 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   }
   if (showProgress) stderr('\r\x1b[K');
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const { fetches, fromStore, fromMemory } = cache.stats;
-  stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${fetchedSummary(fetches)}, ${fromStore + fromMemory} fresh in the store; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
+  const { fromStore, fromMemory } = cache.stats;
+  stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${storeSummary(cache.stats, fromStore + fromMemory)}; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
   if (values.stats === true) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
   if (bad.length > 0) stderr(`robotstxt fetch: ${bad.length} input(s) named no origin: ${bad.slice(0, 10).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 10 ? ', ...' : ''}\n`);
   return 0;

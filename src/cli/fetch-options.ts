@@ -81,6 +81,15 @@ export function fetchedSummary(fetches: RobotsCacheStats['fetches']): string {
 }
 
 /**
+ * "N fetched (...), F fresh in the store" and, when some were, the stored records dated in the future that
+ * were fetched again: the store summary of fetch, check --fetch and audit --fetch (`fresh`: what each counts).
+ */
+export function storeSummary(stats: RobotsCacheStats, fresh: number): string {
+  const future = stats.futureRecords > 0 ? `; ${stats.futureRecords} stored record(s) were dated in the future (a clock set ahead, or --now): stale, fetched again` : '';
+  return `${fetchedSummary(stats.fetches)}, ${fresh} fresh in the store${future}`;
+}
+
+/**
  * Runs `visit` over every item, at most `lanes` at a time (concurrency x 2: the cache bounds the fetches
  * themselves; this bounds the items in hand). Used by fetch and audit --fetch, once per run.
  */

@@ -1,25 +1,30 @@
 // robotstxt test <robots-file> <user-agent> <url>: the reference's robots_main contract.
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { parseCommandArgs, usageError, modeOption, maxBytesOption, warnAboutAgents, EXIT_USAGE } from './common.js';
+import { parseCommandArgs, usageError, modeOption, maxBytesSpec, wholeNumberOption, warnAboutAgents, EXIT_USAGE } from './common.js';
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { optionsHelp, type OptionTable } from './options.js';
+import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { TestBatch } from '../node/test-batch.js';
 import { LineReader, CHUNK_BYTES, writeAll } from '../node/line-reader.js';
 
 /** The options of a single test, and those of test --batch (TEST_OPTIONS: what its --help lists, src/cli/options.ts). */
 const SINGLE_TEST_OPTIONS = {
   mode: { type: 'string', value: 'google|rfc', help: "google (default): the reference's verdicts; rfc: RFC 9309" },
-  'max-bytes': { type: 'string', value: 'N', help: 'read at most N bytes of the robots file (default 0 = all of it, as robots_main\nreads; check, diff and audit read 512000 like Google\'s crawler)' },
+  'max-bytes': maxBytesSpec(0, 'read at most N bytes of the robots file ({range}; 0 = all of it, as\nrobots_main reads: a file larger than 16 MiB is refused; check, diff and audit\nread 512000 like Google\'s crawler)'),
 } as const satisfies OptionTable;
 export const TEST_OPTIONS = {
   ...SINGLE_TEST_OPTIONS,
   batch: { type: 'boolean', help: 'JSON lines of cases in (a file, or standard input), JSON lines of answers out' },
   'robots-root': { type: 'string', value: 'DIR', help: 'with --batch: the folder robots paths are read under' },
+  'cache-mb': {
+    type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES / 1048576, min: 1, max: MAX_CACHE_BYTES / 1048576 },
+    help: 'with --batch: memory for the parsed files and compiled matchers kept between\ncases ({range}); least recently used out',
+  },
 } as const satisfies OptionTable;
 
 export const TEST_HELP = `Usage: robotstxt test [--mode google|rfc] [--max-bytes N] <robots-file> <user-agent> <url>
-       robotstxt test --batch [--robots-root <dir>] [--mode google|rfc] [--max-bytes N] [<cases.jsonl> | -]
+       robotstxt test --batch [--robots-root <dir>] [--cache-mb N] [--mode google|rfc] [--max-bytes N] [<cases.jsonl> | -]
 
 Answers one question exactly like the reference's robots_main: prints
   user-agent '<user-agent>' with URI '<url>': ALLOWED      (exit 0)
@@ -38,8 +43,9 @@ input line,
 order: {"verdict": "allowed"|"disallowed", "line": <the deciding rule's line, or null>}, or
 {"error": {"code": ..., "message": ...}} for a line that cannot be answered (never a dropped line). Robots
 files are read under --robots-root (default: the cases file's folder, or the current folder for standard
-input; a path that leaves it is refused), parsed once and kept. Exit 0 when every case was answered, 2 when
-some line carries an error.
+input; a path that leaves it is refused), parsed once and kept with their compiled matchers within
+--cache-mb. A body read whole (the default) larger than 16 MiB is an INPUT_TOO_LARGE answer, as a file
+or as robotsText. Exit 0 when every case was answered, 2 when some line carries an error.
 
 Options:
 ${optionsHelp(TEST_OPTIONS, 22)}
@@ -48,6 +54,10 @@ Examples:
   robotstxt test robots.txt Googlebot https://example.com/private/page
   robotstxt test --mode rfc robots.txt ExampleBot /robots.txt
   robotstxt test --batch cases.jsonl > answers.jsonl`;
+
+/** test --batch writes its answers at least this often (bytes, or answers). */
+const ANSWER_FLUSH_BYTES = 64 << 10;
+const ANSWER_FLUSH_LINES = 256;
 
 /**
  * test --batch: reads JSON lines of cases (a file or standard input), writes one answer line per case to
@@ -60,7 +70,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
   const rootOption = values['robots-root'] as string | undefined;
   if (rootOption === '') throw usageError('--robots-root must name a folder');
   const root = rootOption ?? (input === '-' ? process.cwd() : dirname(resolve(input)));
-  const batch = new TestBatch({ root, mode: modeOption(values.mode), maxBytes: maxBytesOption(values['max-bytes'], 0) });
+  const batch = new TestBatch({ root, mode: modeOption(values.mode), maxBytes: wholeNumberOption(values, TEST_OPTIONS, 'max-bytes'), cacheBytes: wholeNumberOption(values, TEST_OPTIONS, 'cache-mb') * 1048576 });
   const reader = await LineReader.open(input, 'cases file');
   const buffer = new Uint8Array(CHUNK_BYTES);
   const decoder = new TextDecoder();
@@ -68,11 +78,24 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
       const lines = decoder.decode(chunk).split('\n');
       if (lines[lines.length - 1] === '') lines.pop();
-      const answers = lines.map((line) => batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line));
-      await writeAll(stdout, Buffer.from(answers.join('\n') + '\n'));
+      // answers leave as they are made, a few at a time (a case may compile a large file: none waits for the chunk)
+      let answers: string[] = [];
+      let pending = 0;
+      for (const line of lines) {
+        const answer = batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+        answers.push(answer);
+        pending += answer.length;
+        if (pending >= ANSWER_FLUSH_BYTES || answers.length >= ANSWER_FLUSH_LINES) {
+          await writeAll(stdout, Buffer.from(answers.join('\n') + '\n'));
+          answers = [];
+          pending = 0;
+        }
+      }
+      if (answers.length > 0) await writeAll(stdout, Buffer.from(answers.join('\n') + '\n'));
     }
   } finally {
     await reader.close();
+    batch.close();
   }
   if (batch.counts.errors > 0) stderr(`robotstxt: ${batch.counts.errors} of ${batch.counts.cases} cases could not be answered (their lines carry the error)\n`);
   return batch.counts.errors > 0 ? EXIT_USAGE : 0;
@@ -85,7 +108,7 @@ export function runTest(args: string[], stdout: (text: string) => void, stderr: 
   const [file, agent, url] = positionals;
   warnAboutAgents([agent], stderr);
   // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise
-  const maxBytes = maxBytesOption(values['max-bytes'], 0);
+  const maxBytes = wholeNumberOption(values, SINGLE_TEST_OPTIONS, 'max-bytes');
   // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
   const robots = readRobotsLikeRobotsMain(file, modeOption(values.mode), maxBytes);
   const allowed = robots.isAllowed(url, agent);

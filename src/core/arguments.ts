@@ -2,6 +2,7 @@
 // A value of the wrong type throws RobotsError INVALID_ARGUMENT naming the argument: never an answer for a
 // value that is not a URL, never a hang. Runtime-neutral. Called once per public call (per batch for arrays).
 import { RobotsError } from './errors.js';
+import { MAX_COMPILE_BYTES } from './wasm/core.js';
 
 /** A short description of a value of the wrong type, for error messages. */
 export function describe(value: unknown): string {
@@ -67,4 +68,16 @@ export function optionsArgument<T extends object>(value: T | undefined, known: r
     if (!known.includes(key)) throw new RobotsError('INVALID_ARGUMENT', `unknown option ${JSON.stringify(key)} in ${name} (known: ${known.join(', ')})`);
   }
   return value;
+}
+
+/**
+ * A robots.txt size limit (maxBytes): a whole number from 0 (the whole body, see bytesToRead) to
+ * MAX_COMPILE_BYTES (16 MiB, the most one compile takes), else INVALID_ARGUMENT. Once per constructor.
+ */
+export function maxBytesArgument(value: unknown, fallback: number, name = 'maxBytes'): number {
+  const bytes = value ?? fallback;
+  if (!Number.isInteger(bytes) || (bytes as number) < 0 || (bytes as number) > MAX_COMPILE_BYTES) {
+    throw new RobotsError('INVALID_ARGUMENT', `${name} must be a whole number from 0 (the whole body) to ${MAX_COMPILE_BYTES} (16 MiB), got ${typeof value === 'number' ? value : describe(value)}`);
+  }
+  return bytes as number;
 }

@@ -121,6 +121,8 @@ export const HOST_SLOT_PENDING = 0xffffffff;
 export const HOST_SLOT_NO_HOST = 0xfffffffe;
 /** Line marker (in the per-line entries): the line names no host (a relative URL, no scheme, a bad host). */
 export const LINE_NO_HOST = 0xffffffff;
+/** Lines without a host named per chunk (their indexes: MultiHostMatcher, worker replies, check's summary). */
+export const NO_HOST_LINES_NAMED = 5;
 /** Longest host key (host[:port]) kept; a longer one counts as naming no host. */
 export const MAX_HOST_KEY_BYTES = 1024;
 
@@ -186,6 +188,12 @@ export const MAX_LINE_BYTES = 16663;
 export const JSONL_SCRATCH_BYTES = 3 * MAX_LINE_BYTES + 16;
 /** Many hosts: the default budget of what cached hosts hold (MultiHostMatcher cacheBytes, check --cache-mb). */
 export const DEFAULT_CACHE_BYTES = 64 << 20;
+/**
+ * The largest such budget (3 GiB, check --cache-mb 3072): what one WebAssembly instance can address (4 GiB)
+ * less room for its work area, which a 16 MiB body of wildcard rules compiled with no size limit takes to
+ * about 720 MiB, and for its batch region. Several matchers of one thread share one instance.
+ */
+export const MAX_CACHE_BYTES = 3 * 2 ** 30;
 /** Default robots.txt size limit (500 KiB), as Google's crawler and RFC 9309 use. */
 export const DEFAULT_MAX_BYTES = 512000;
 

@@ -3,6 +3,7 @@
 // Sources: RFC 9309 2.3.1.2-2.3.1.4 and 2.4; Google's "How Google interprets the robots.txt specification"
 // (HTTP status codes, redirects, errors, caching). Every rule below has a test named after it in
 // test/fetch.test.ts.
+import { MAX_COMPILE_BYTES } from './wasm/core.js';
 import type { RobotsMode } from './parser.js';
 
 /** At most this many redirects are followed (RFC 9309 2.3.1.2; Google: "at least five hops ... then 404"). */
@@ -138,7 +139,7 @@ export function recordAfterFetch(previous: OriginRecord | null, facts: FetchFact
 export function effectOf(record: OriginRecord, now: number): RobotsEffect {
   if (record.kept === 'body') return 'rules';
   if (record.kept === 'allow-all') return 'allow-all';
-  const failingSince = record.failingSince ?? record.checkedAt;
+  const failingSince = record.failingSince ?? Math.min(record.checkedAt, now);
   return now - failingSince >= UNREACHABLE_ALLOW_AFTER_MS ? 'allow-all' : 'disallow-all';
 }
 
@@ -153,15 +154,26 @@ export function effectOfStored(record: OriginRecord, now: number, bodyPresent: b
   return effect;
 }
 
+/** A record checked more than this after `now` is from the future: clocks of two machines may differ by less. */
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
 /**
- * A record read from a store, its times clamped to `now`: a record dated in the future (a clock set wrong,
- * a file edited by hand) counts as checked now, so it goes stale like any other instead of never. Called
- * once per record read.
+ * True when a record was checked after `now` (past FUTURE_TOLERANCE_MS): a clock set wrong, a run with --now
+ * in the future, a file edited by hand. Such a record is stale (isFresh), fetched again on the next run that
+ * may fetch, and its readers say so; its effect meanwhile is what it records. Per record read.
+ */
+export function isFromFuture(record: OriginRecord, now: number): boolean {
+  return record.checkedAt > now + FUTURE_TOLERANCE_MS;
+}
+
+/**
+ * A record read from a store, its kept and failing times clamped to `now` (a time in the future would count
+ * the 30 days of failures from then). Its check time is left as written: isFresh reads it. Once per record read.
  */
 export function recordAsOf(record: OriginRecord, now: number): OriginRecord {
-  if (record.checkedAt <= now && (record.keptAt ?? 0) <= now && (record.failingSince ?? 0) <= now) return record;
+  if ((record.keptAt ?? 0) <= now && (record.failingSince ?? 0) <= now) return record;
   const clamp = (ms: number | null): number | null => (ms === null ? null : Math.min(ms, now));
-  return { ...record, checkedAt: Math.min(record.checkedAt, now), keptAt: clamp(record.keptAt), failingSince: clamp(record.failingSince) };
+  return { ...record, keptAt: clamp(record.keptAt), failingSince: clamp(record.failingSince) };
 }
 
 /** Freshness settings: how long a fetched answer is used, and how soon a failed fetch is tried again. */
@@ -172,10 +184,11 @@ export interface Freshness {
 
 /**
  * True while the record need not be fetched again: an answer for maxAgeMs (or its Cache-Control max-age when
- * shorter), a failure for retryMs (or maxAgeMs when shorter).
+ * shorter), a failure for retryMs (or maxAgeMs when shorter); never a record from the future (isFromFuture).
  */
 export function isFresh(record: OriginRecord, now: number, freshness: Freshness): boolean {
-  const age = Math.max(0, now - record.checkedAt); // records from the store are clamped first (recordAsOf)
+  if (isFromFuture(record, now)) return false; // never fresh until then: stale now
+  const age = Math.max(0, now - record.checkedAt);
   if (record.outcome === 'unreachable') return age < Math.min(freshness.retryMs, freshness.maxAgeMs);
   const lifetime = record.cacheMaxAgeMs === null ? freshness.maxAgeMs : Math.min(record.cacheMaxAgeMs, freshness.maxAgeMs);
   return age < lifetime;
@@ -190,13 +203,14 @@ export function cacheControlMaxAgeMs(header: string | null): number | null {
   return match === null ? null : Number(match[1]) * 1000;
 }
 
-/** Longest store file key (an origin's fileKey, or a host key): a file name stays well under 255 bytes with its extension. */
-export const MAX_STORE_KEY_LENGTH = 240;
 /** The folder of a store that holds the crawler vendors' IP range files (written by fetch --crawler-ranges, read by audit --verify). */
 export const RANGES_FOLDER = 'crawler-ranges';
 
-/** Largest body limit a fetch accepts (the decoded bytes kept are at most this). */
-export const MAX_FETCH_BYTES = 64 << 20;
+/**
+ * Largest body limit a fetch accepts (the decoded bytes kept are at most this): 16 MiB, the most one compile
+ * takes (MAX_COMPILE_BYTES), so that a fetched body is always cut at its limit, as crawlers cut it.
+ */
+export const MAX_FETCH_BYTES = MAX_COMPILE_BYTES;
 
 /** Which addresses fetches may reach: see FetchRobotsOptions.targets (src/node/fetch/robots-fetch.ts). */
 export type FetchTargets = 'default' | 'public' | 'any';

@@ -9,7 +9,8 @@ export class LruCache<V> {
   /** Entries evicted so far. */
   evictions = 0;
 
-  constructor(readonly maxBytes: number, private readonly sizeOf: (value: V) => number) {}
+  /** onEvict: told of each entry evicted to make room (an owner of memory closes it there). */
+  constructor(readonly maxBytes: number, private readonly sizeOf: (value: V) => number, private readonly onEvict: ((value: V) => void) | null = null) {}
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
@@ -33,7 +34,19 @@ export class LruCache<V> {
       this.entries.delete(oldest);
       this.totalBytes -= entry.bytes;
       this.evictions++;
+      this.onEvict?.(entry.value);
     }
+  }
+
+  /** The values cached now, least recently used first. */
+  values(): V[] {
+    return Array.from(this.entries.values(), (entry) => entry.value);
+  }
+
+  /** Forgets every entry (onEvict is not told: the owner clearing it does its own closing). */
+  clear(): void {
+    this.entries.clear();
+    this.totalBytes = 0;
   }
 
   get size(): number {

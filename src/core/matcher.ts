@@ -42,6 +42,22 @@ const TRIE_AFTER_URLS = 65_536;
 /** Bodies up to this size get the trie later; a larger one keeps its index (the trie's blob is ~1.4x the body, 4x the index's). */
 const TRIE_MAX_BODY_BYTES = 4 << 20;
 
+/** What a matcher's finalizer releases: the blob whose copy its core keeps resident (updated when it compiles again). */
+interface ResidentCopy {
+  engine: WasmCore;
+  blob: Uint8Array | null;
+}
+
+/**
+ * The safety net for matchers dropped without close(): the resident copy of their blob leaves the core's heap
+ * once they are collected (the core keeps at most RESIDENT_BYTES of them in any case: this only frees it
+ * sooner). A matcher is registered when it is compiled: one answered once from its body holds no memory of
+ * the core (and a loop that makes a million of those without yielding leaves no registration behind).
+ */
+const droppedMatchers = new FinalizationRegistry<ResidentCopy>((copy) => {
+  if (copy.blob !== null) copy.engine.release(copy.blob);
+});
+
 /** The rules of one robots.txt that apply to one agent query, compiled: made by RobotsTxt.matcher once, used for many URLs. */
 export class RobotsMatcher {
   /** The agents this matcher was compiled for. */
@@ -61,6 +77,8 @@ export class RobotsMatcher {
   private rulesByIndex: Map<number, Readonly<DecidingRule>> | null = null;
   /** URLs answered by bulk calls while `indexed` is kept. */
   private bulkUrls = 0;
+  private readonly residentCopy: ResidentCopy;
+  private wasClosed = false;
 
   /**
    * A matcher for a blob compiled by the core for these agents, or for a body compiled on first need
@@ -73,13 +91,43 @@ export class RobotsMatcher {
     this.engine = engine;
     this.compiled = rules instanceof Uint8Array ? rules : null;
     this.uncompiled = rules instanceof Uint8Array ? null : rules;
+    this.residentCopy = { engine, blob: null };
+    if (this.compiled !== null) this.watch(this.compiled);
+  }
+
+  /** The blob that may be resident now (the finalizer releases it), registered on the first. */
+  private watch(blob: Uint8Array): void {
+    if (this.residentCopy.blob === null) droppedMatchers.register(this, this.residentCopy, this.residentCopy);
+    this.residentCopy.blob = blob;
+  }
+
+  /**
+   * Gives back the matcher's WebAssembly memory (the copy of its rules its core keeps resident) and its
+   * compiled rules; calls after it throw CLOSED. Idempotent. RobotsTxt.close() closes the matchers it made.
+   * Also `matcher[Symbol.dispose]()` where the runtime has it (for `using`).
+   */
+  close(): void {
+    if (this.wasClosed) return;
+    this.wasClosed = true;
+    droppedMatchers.unregister(this.residentCopy);
+    if (this.compiled !== null) this.engine.release(this.compiled);
+    this.compiled = this.shared = this.residentCopy.blob = null;
+    this.uncompiled = this.indexed = null;
+    this.rulesByIndex = null;
+  }
+
+  /** True once close() was called (a cache that meets it makes a new matcher). */
+  get closed(): boolean {
+    return this.wasClosed;
   }
 
   /** The compiled trie (position-independent bytes; can be sent to a worker), compiled on first use. */
   get blob(): Uint8Array {
     if (this.compiled === null) {
+      if (this.wasClosed) throw new RobotsError('CLOSED', 'this RobotsMatcher was closed');
       const rules = this.uncompiled as UncompiledRules;
       this.compiled = this.engine.compileRobots(rules.body, this.agents, rules.rfc);
+      this.watch(this.compiled);
       this.uncompiled = null;
       if (rules.body.length <= TRIE_MAX_BODY_BYTES && this.engine.hasLiteralIndex(this.compiled)) this.indexed = rules;
     }
@@ -101,6 +149,7 @@ export class RobotsMatcher {
     if (trie === null) return;
     this.engine.release(this.compiled as Uint8Array);
     this.compiled = trie;
+    this.watch(trie);
     this.shared = null;
     this.rulesByIndex = null; // indexes of the other blob
   }
@@ -117,6 +166,7 @@ export class RobotsMatcher {
   /** One verdict. Called per URL by interactive callers; bulk callers use checkBatch or checkLines. */
   isAllowed(url: string | URL | Uint8Array): boolean {
     url = urlOrBytesArgument(url, 'url');
+    if (this.wasClosed) throw new RobotsError('CLOSED', 'this RobotsMatcher was closed');
     if (this.uncompiled !== null && !this.uncompiled.rfc && !this.answeredOnce) {
       this.answeredOnce = true;
       const direct = this.engine.answerUrlFromBody(this.uncompiled.body, encodeAgents(this.agents), url);
@@ -216,6 +266,13 @@ export class RobotsMatcher {
     return result;
   }
 }
+
+/** `using` support where the runtime defines Symbol.dispose (Node 20.4+, recent browsers): the same as close(). */
+export function addDispose(prototype: { close(): void }): void {
+  const dispose = (Symbol as { dispose?: symbol }).dispose;
+  if (typeof dispose === 'symbol') Object.defineProperty(prototype, dispose, { value: prototype.close, writable: true, configurable: true });
+}
+addDispose(RobotsMatcher.prototype);
 
 export { VERDICT_ALLOWED, VERDICT_DISALLOWED };
 

@@ -3,9 +3,9 @@
 import { DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
 import { parseRobotsBody, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode, type UserAgentFacts } from './parser.js';
-import { RobotsMatcher } from './matcher.js';
+import { RobotsMatcher, addDispose } from './matcher.js';
 import { core, bytesToRead, encodeAgents } from './wasm/core.js';
-import { agentsArgument, optionsArgument, urlOrBytesArgument } from './arguments.js';
+import { agentsArgument, optionsArgument, urlOrBytesArgument, maxBytesArgument } from './arguments.js';
 
 export type { RobotsMode } from './parser.js';
 
@@ -225,6 +225,12 @@ const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 
 
 /** Group selections a RobotsTxt keeps (see RobotsTxt.selection). */
 const MAX_KEPT_SELECTIONS = 64;
+/**
+ * Compiled matchers a RobotsTxt keeps, one per agent query, least recently asked out (a matcher the caller
+ * holds stays usable; asked for again, it is compiled again). Bounds a file asked for thousands of agents
+ * (a batch of test cases, a crawler with many product tokens) to 64 compiled rule sets.
+ */
+export const MAX_KEPT_MATCHERS = 64;
 
 /** Agent query: one product token or several (their groups' rules are pooled). */
 export type AgentQuery = string | readonly string[];
@@ -252,13 +258,13 @@ export class RobotsTxt {
    */
   private parsed: GroupCollector | null = null;
   private readonly matchers = new Map<string, RobotsMatcher>();
+  private closed = false;
   private readonly selections = new Map<string, { groups: Uint32Array; byName: boolean }>();
 
   constructor(body: Uint8Array, options: RobotsOptions = {}) {
     const mode = options.mode ?? 'google';
     if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
-    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number >= 0, got ${String(maxBytes)}`);
+    const maxBytes = maxBytesArgument(options.maxBytes, DEFAULT_MAX_BYTES);
     const read = body.subarray(0, bytesToRead(body.length, maxBytes));
     this.mode = mode;
     this.bytesRead = read.length;
@@ -267,7 +273,7 @@ export class RobotsTxt {
     this.maxBytes = maxBytes;
   }
 
-  /** True when the body was longer than what is read (maxBytes, or the 16 MiB a compile takes): the body-truncated diagnostic. */
+  /** True when the body was longer than its size limit (maxBytes): the body-truncated diagnostic. */
   get truncated(): boolean {
     return this.body.length < this.fullLength;
   }
@@ -278,7 +284,7 @@ export class RobotsTxt {
       parseRobotsBody(this.body, this.mode, collector);
       collector.finish();
       if (this.body.length < this.fullLength) {
-        collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: this.body.length === this.maxBytes ? `file is ${this.fullLength} bytes: only the first ${this.maxBytes} are read` : `file is ${this.fullLength} bytes: only the first ${this.body.length} (16 MiB, the most one robots.txt compiles to) are read` });
+        collector.diagnostics.push({ line: 0, severity: DIAGNOSTIC_SEVERITY['body-truncated'], code: 'body-truncated', message: `file is ${this.fullLength} bytes: only the first ${this.maxBytes} are read` });
       }
       this.parsed = collector;
     }
@@ -337,16 +343,36 @@ export class RobotsTxt {
     return selection;
   }
 
-  /** The compiled matcher for an agent query, compiled on first use and kept. Call once, then match many URLs. */
+  /**
+   * The compiled matcher for an agent query, compiled on first use and kept (the last MAX_KEPT_MATCHERS
+   * queries). Call once, then match many URLs.
+   */
   matcher(agents: AgentQuery): RobotsMatcher {
+    if (this.closed) throw new RobotsError('CLOSED', 'this RobotsTxt was closed');
     const list = agentList(agents);
     const key = list.map(asciiLowerCase).join('\n');
     let matcher = this.matchers.get(key);
-    if (matcher === undefined) {
+    if (matcher === undefined || matcher.closed) {
+      if (matcher !== undefined) this.matchers.delete(key); // closed by whoever held it: a new one
       matcher = new RobotsMatcher({ body: this.body, rfc: this.mode === 'rfc' }, list);
-      this.matchers.set(key, matcher);
+      if (this.matchers.size >= MAX_KEPT_MATCHERS) this.matchers.delete(this.matchers.keys().next().value as string);
+    } else {
+      this.matchers.delete(key); // most recently asked last
     }
+    this.matchers.set(key, matcher);
     return matcher;
+  }
+
+  /**
+   * Closes the matchers this file made (their WebAssembly memory goes back, see RobotsMatcher.close);
+   * matcher() and isAllowed() then throw CLOSED, while groups, sitemaps and diagnostics stay readable.
+   * Idempotent; also `robots[Symbol.dispose]()` where the runtime has it.
+   */
+  close(): void {
+    this.closed = true;
+    for (const matcher of this.matchers.values()) matcher.close();
+    this.matchers.clear();
+    this.selections.clear();
   }
 
   /** One verdict: may these agents fetch url? For many URLs use matcher(agents).checkBatch / checkLines. */
@@ -372,6 +398,8 @@ export class RobotsTxt {
     return this.otherDirectives.filter((other) => other.isKey(wanted)).map((other) => other.value);
   }
 }
+
+addDispose(RobotsTxt.prototype);
 
 const encoder = new TextEncoder();
 

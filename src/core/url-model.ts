@@ -12,13 +12,16 @@
 // Only http and https URLs have an origin with a robots.txt; anything else (other schemes, relative
 // references, text that is no URL, hosts the WHATWG parser rejects) has none. One deviation from WHATWG,
 // labelled: a host's single trailing dot is dropped (`example.com.` is answered by example.com's robots.txt;
-// DNS resolves both to the same address).
+// DNS resolves both to the same address). A second, labelled: a host (with its port) longer than
+// MAX_HOST_KEY_BYTES (1024) names no origin (WHATWG takes any length; DNS names end at 253 bytes), so that the
+// many-host scan, which keeps keys up to that length, and every other reader agree.
 //
 // The many-host scan in WebAssembly (assembly/hosts.ts hostKeyOf) only splits a line where WHATWG splits it
 // and hands the authority here once per distinct spelling (originOfKey): it never decides a host itself.
 // test/url-model.test.ts checks that split against the WHATWG parser on generated hostile URLs.
 import { RobotsError } from './errors.js';
 import { describe } from './arguments.js';
+import { MAX_HOST_KEY_BYTES } from './constants.js';
 
 /** An origin: the scheme, host and port whose robots.txt answers a URL. */
 export interface UrlOrigin {
@@ -106,6 +109,8 @@ function fromParsed(url: URL): UrlOrigin | null {
   if (host === '' || host === '.') return null;
   const port = url.port === '' ? null : url.port;
   const hostKey = port === null ? host : `${host}:${port}`;
+  // ID_HostOver1024Bytes: no origin (see the header)
+  if (hostKey.length > MAX_HOST_KEY_BYTES) return null;
   return new Origin(scheme, host, port, `${scheme}://${hostKey}`, hostKey);
 }
 

@@ -38,6 +38,8 @@ export interface Implementation {
 const MAX_RESTARTS = 20;
 /** Cases sent to a batch command or worker ahead of the answers (its pipe and queue stay short). */
 const IN_FLIGHT = 64;
+/** The longest answer line of a batch command (an answer is a few dozen bytes): a longer one fails its case. */
+export const MAX_ANSWER_LINE_BYTES = 64 << 10;
 
 /**
  * Splits a command template into arguments as a shell would for plain words and '...' or "..." quotes (no
@@ -240,11 +242,20 @@ export function batchImplementation(command: string): Implementation {
         child.stdin?.on('error', () => undefined); // a process that exits early: reported by 'close'
         child.stdout?.setEncoding('utf8');
         child.stdout?.on('data', (chunk: string) => {
-          pending += chunk;
-          for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-            const line = pending.slice(0, end);
-            pending = pending.slice(end + 1);
+          if (closed) return;
+          // each byte is looked at once: a chunk's lines are cut at its line ends, the rest kept (bounded)
+          let start = 0;
+          for (let end = chunk.indexOf('\n'); end >= 0 && !closed; end = chunk.indexOf('\n', start)) {
+            const line = pending + chunk.slice(start, end);
+            pending = '';
+            start = end + 1;
             onAnswer(batchAnswer(line));
+          }
+          if (closed) return;
+          pending += chunk.slice(start);
+          if (pending.length > MAX_ANSWER_LINE_BYTES) {
+            pending = '';
+            onExit(`an answer line longer than ${MAX_ANSWER_LINE_BYTES} bytes (no line end): not an answer`);
           }
         });
         child.on('error', (error: NodeJS.ErrnoException) => {

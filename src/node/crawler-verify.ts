@@ -3,13 +3,17 @@
 // forward lookup. One table of vendors below; range files read with ipaddr.js; DNS through node:dns (or a
 // resolver the caller gives: tests use a fake one). Used by audit --verify, once per request (cached per
 // vendor and address).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import dns from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import pLimit from 'p-limit';
 import { RobotsError } from '../core/errors.js';
 import { asciiLowerCase } from '../core/robots.js';
+import { readRegularFile } from './robots-file.js';
+
+/** The largest crawler range file read or kept (Google's largest is tens of KB). */
+export const MAX_RANGE_FILE_BYTES = 8 << 20;
 
 /** How a request's claim to be a vendor's crawler came out. */
 export type Verification = 'verified' | 'failed' | 'unknown';
@@ -306,12 +310,7 @@ export class CrawlerVerifier {
   }
 
   private loadFile(path: string, source: CrawlerRangeSource): void {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new RobotsError('FILE_UNREADABLE', `cannot read crawler ranges ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
+    const text = Buffer.from(readRegularFile(path, MAX_RANGE_FILE_BYTES, 'crawler range file')).toString('utf8');
     const vendor = CRAWLER_VENDORS.find((v) => v.ranges.includes(source)) as CrawlerVendor;
     let ranges = this.ranges.get(vendor.id);
     if (ranges === undefined) {

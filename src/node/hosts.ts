@@ -9,16 +9,17 @@
 // names live in the core's host table (src/core/wasm/hosts-engine.ts), and so does the matcher.
 import { join } from 'node:path';
 import { opendirSync } from 'node:fs';
-import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, SLOT_FLAG_MISSING_POLICY, CHAR_LF } from '../core/constants.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES, SLOT_FLAG_MISSING_POLICY, CHAR_LF, NO_HOST_LINES_NAMED } from '../core/constants.js';
 import { outputFilterCode, type OutputFilter } from '../core/matcher.js';
 import { RobotsError } from '../core/errors.js';
 import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './core-node.js';
+import type { MatcherHeap } from '../core/wasm/heap.js';
 import { HostEngine } from '../core/wasm/hosts-engine.js';
 import { readLimit, readRobotsFileIfExists, ReadBuffer } from './robots-file.js';
-import { readStoredRecord } from './fetch/robots-store.js';
+import { readStoredRecord, storeFileName } from './fetch/robots-store.js';
 import { effectOfStored, recordAsOf } from '../core/fetch-rules.js';
 import { originOfKey, hostOrOriginOf, type UrlOrigin } from '../core/url-model.js';
-import { describe, linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument } from '../core/arguments.js';
+import { describe, linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument } from '../core/arguments.js';
 import type { RobotsMode, AgentQuery } from '../core/robots.js';
 
 /**
@@ -47,8 +48,37 @@ export type RobotsSourceAnswer = Uint8Array | ArrayBuffer | DataView | string | 
  */
 export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<RobotsSourceAnswer>;
 
-/** What URLs get whose host has no robots.txt, and lines that name no host. */
-export type MissingPolicy = 'allow' | 'disallow';
+/** What a check thread needs to make its MultiHostMatcher over a robots directory or store (see matcherForSpec). */
+export interface HostsSpec {
+  directory: string;
+  agents: string[];
+  mode: RobotsMode;
+  maxBytes: number;
+  /** This thread's share of the budget. */
+  cacheBytes: number;
+  missing: MissingPolicy;
+  /** Lines that name no host: a verdict, or error (check stops at the first, naming its line: the matcher answers it allowed meanwhile). */
+  noHost: FullVerdict | 'error';
+  /** The time (ms since the epoch) stored fetch records are judged at (robotsFromDirectory's now). */
+  now: number;
+}
+
+/** The many-host matcher of a check thread (this one or a worker): the spec's directory, or `source` (check --fetch). Once per thread. */
+export function matcherForSpec(spec: HostsSpec, source: RobotsSource | null = null, concurrency?: number): MultiHostMatcher {
+  return new MultiHostMatcher({
+    agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing,
+    noHost: spec.noHost === 'error' ? 'allow' : spec.noHost,
+    source: source ?? robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency,
+  });
+}
+
+/** A verdict for every URL of a host: what a missing robots.txt (or a line naming no host) gets. */
+export type FullVerdict = 'allow' | 'disallow';
+/**
+ * What URLs get whose host has no robots.txt (the source knows nothing of it): a verdict, or `error` (the
+ * call fails with NO_ROBOTS naming the origin: for users who need every origin known, such as a store's).
+ */
+export type MissingPolicy = FullVerdict | 'error';
 
 export interface MultiHostOptions {
   /** The product token(s) to check, e.g. 'Googlebot' (several: their groups are pooled). */
@@ -58,10 +88,12 @@ export interface MultiHostOptions {
   mode?: RobotsMode;
   /** Bytes of each body that are read (default 512,000; 0 = all). */
   maxBytes?: number;
-  /** Budget for everything cached hosts hold: compiled matchers, automaton regions, host tables (default 64 MiB). */
+  /** Budget for everything cached hosts hold: compiled matchers, automaton regions, host tables (default 64 MiB; 1 MiB to 3 GiB). */
   cacheBytes?: number;
-  /** Verdict for hosts without a robots.txt and lines without a host (default allow). */
+  /** Hosts without a robots.txt: allow (default), disallow, or error (NO_ROBOTS naming the origin). */
   missing?: MissingPolicy;
+  /** Lines that name no host (no http(s) URL, a host the URL parser refuses): allow or disallow (default: missing's verdict; allow when missing is error). */
+  noHost?: FullVerdict;
   /** Asynchronous sources: how many bodies are awaited at once (default 16). */
   concurrency?: number;
   /** Asynchronous sources: how long one answer may take, in ms (default 60,000; 1 to 3,600,000); then SOURCE_FAILED naming the origin. */
@@ -83,10 +115,12 @@ export interface MultiHostStats {
   disallowAll: number;
   /** Compiled hosts dropped to stay within the budget. */
   evicted: number;
-  /** Compiles of bodies longer than maxBytes (or 16 MiB), read only up to there (a host compiled again counts again). */
+  /** Compiles of bodies longer than maxBytes, read only up to there (a host compiled again counts again). */
   cutBodies: number;
   /** Lines that named no host (relative URLs, no scheme, bad host names). */
   noHostLines: number;
+  /** The first origins (at most 5) the source knew nothing of (counted in `missing`). */
+  missingOrigins: string[];
   /** Hosts with a compiled matcher now. */
   cachedHosts: number;
   /** Bytes counted against the budget now. */
@@ -99,8 +133,9 @@ export interface MultiHostStats {
 export interface HostChunkResult {
   verdicts: Uint8Array;
   output: Uint8Array;
-  /** Lines that named no host (answered by the missing policy). */
+  /** Lines that named no host (answered by the noHost policy), and the first of them (at most 5; line indexes in the chunk). */
   noHostLines: number;
+  noHostExamples: number[];
   /** Hosts of the chunk answered by a compiled matcher (hosts without a robots.txt and lines without a host not counted). */
   hosts: number;
   /** Runs of consecutive lines with the same host: about `hosts` for input sorted by host, about the line count in random order. */
@@ -152,13 +187,14 @@ function hostAutomatonFirstBytes(blobLength: number): number {
  * host: `<host>:<port>.txt` when the origin has a port that is not its scheme's default, then `<host>.txt`
  * (those answer both http and https). A host file with a record from before origins were kept apart
  * (`<host>.json`) counts when that record's origin is this one. With none of these, nothing is known (null).
- * At most maxBytes (+1) of a body is read; a file that exists but cannot be read is an error naming it.
- * Keys never hold '/', '\\' or NUL (src/core/url-model.ts), so no file outside the directory is read.
+ * At most maxBytes (+1) of a body is read; a file that exists but cannot be read is an error naming it,
+ * while a name the file system refuses (a host of hundreds of bytes) is a host without a file. Keys never
+ * hold '/', '\\' or NUL (src/core/url-model.ts), so no file outside the directory is read.
  */
 export function robotsFromDirectory(directory: string, options: { maxBytes?: number; now?: number } = {}): RobotsSource {
   optionsArgument(options, ['maxBytes', 'now'], 'robotsFromDirectory options');
   if (typeof directory !== 'string' || directory === '') throw new RobotsError('INVALID_ARGUMENT', `directory must be a non-empty string, got ${describe(directory)}`);
-  const limit = readLimit(options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const limit = readLimit(maxBytesArgument(options.maxBytes, DEFAULT_MAX_BYTES));
   const buffer = new ReadBuffer();
   const prefix = join(directory, '/'); // keys hold no '/': a plain concatenation stays in the directory
   const now = options.now ?? Date.now();
@@ -173,7 +209,7 @@ export function robotsFromDirectory(directory: string, options: { maxBytes?: num
   return (host) => {
     originFiles ??= hasOriginFiles(directory);
     if (originFiles) {
-      const originBody = readRobotsFileIfExists(`${prefix}${host.fileKey}.txt`, limit, buffer);
+      const originBody = readRobotsFileIfExists(`${prefix}${storeFileName(host.fileKey)}.txt`, limit, buffer);
       const originRecord = stored(host.fileKey, host, originBody !== null, false);
       if (originRecord !== null) return originRecord; // allow all, disallow all, or a record whose body is gone
       if (originBody !== null) return originBody;
@@ -227,7 +263,20 @@ export function robotsFromMap(bodies: ReadonlyMap<string, Uint8Array | ArrayBuff
 
 const encoder = new TextEncoder();
 /** Bodies of the fixed slots (every URL allowed, every URL disallowed); audit parses the same stand-ins. */
-export const FULL_VERDICT_BODY: Record<MissingPolicy, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
+export const FULL_VERDICT_BODY: Record<FullVerdict, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
+/** Origins without a robots.txt named in MultiHostStats.missingOrigins, and lines without a host in HostChunkResult.noHostExamples. */
+const MISSING_ORIGINS_NAMED = 5;
+
+/** The noHostExamples of parts answered one after another, as line indexes of the whole. */
+function partsExamples(parts: HostChunkResult[]): number[] {
+  const examples: number[] = [];
+  let before = 0;
+  for (const part of parts) {
+    for (const index of part.noHostExamples) if (examples.length < NO_HOST_LINES_NAMED) examples.push(before + index);
+    before += part.verdicts.length;
+  }
+  return examples;
+}
 
 /** The RobotsHost a source is asked with (one object shape for every origin: sources stay fast). */
 export function robotsHostOf(origin: UrlOrigin): RobotsHost {
@@ -250,6 +299,40 @@ function bodyBytes(body: Exclude<RobotsSourceAnswer, null>, host: RobotsHost): U
 
 const isPromise = (value: unknown): value is Promise<RobotsSourceAnswer> => typeof (value as { then?: unknown } | null)?.then === 'function';
 
+/** cacheBytes within what one WebAssembly instance can address (MAX_CACHE_BYTES); the one check of the constructor and setBudget. */
+function cacheBytesArgument(bytes: unknown): number {
+  if (!Number.isInteger(bytes) || (bytes as number) < 1 << 20 || (bytes as number) > MAX_CACHE_BYTES) {
+    throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number from 1 MiB (1048576) to 3 GiB (${MAX_CACHE_BYTES}, what the WebAssembly core can address), got ${String(bytes)}`);
+  }
+  return bytes as number;
+}
+
+/**
+ * What a MultiHostMatcher holds in its thread's WebAssembly heap: its engine's blocks and its share of the
+ * heap's budget. Released once, by close(), or by the finalizer when a matcher is dropped unclosed; it holds
+ * no reference to the matcher, so a dropped matcher can be collected.
+ */
+class HeapLease {
+  private released = false;
+  constructor(readonly engine: HostEngine, private readonly heap: MatcherHeap, public budget: number) {}
+  /** Frees the engine's blocks and the budget; returns the heap bytes freed (0 when released already). */
+  release(): number {
+    if (this.released) return 0;
+    this.released = true;
+    droppedMatchers.unregister(this);
+    const before = this.heap.liveBytes;
+    this.engine.close();
+    this.heap.releaseBudget(this.budget);
+    return before - this.heap.liveBytes;
+  }
+}
+
+/**
+ * The safety net for matchers dropped without close(): their blocks go back to the heap once they are
+ * collected and the event loop turns (a loop that never yields to it runs no finalizer: close() is the plan).
+ */
+const droppedMatchers = new FinalizationRegistry<HeapLease>((lease) => lease.release());
+
 type Attempt =
   | { kind: 'done'; result: HostChunkResult }
   | { kind: 'fetch'; hosts: RobotsHost[]; started: Map<string, Promise<RobotsSourceAnswer>> }
@@ -264,6 +347,10 @@ export class MultiHostMatcher {
   static directMinBytes = 0;
   private readonly engine: HostEngine;
   private readonly core: WasmCore;
+  private readonly lease: HeapLease;
+  /** close() was called; calls in flight then, if any, release the lease when they end. */
+  private closed = false;
+  private callsInFlight = 0;
   private readonly agents: Uint8Array;
   private readonly rfc: boolean;
   private readonly maxBytes: number;
@@ -271,10 +358,11 @@ export class MultiHostMatcher {
   private budget: number;
   private readonly concurrency: number;
   private readonly sourceTimeoutMs: number;
-  private readonly missingSlot: number;
   private readonly missingPolicy: MissingPolicy;
-  /** The fixed slot of the verdict that is not the missing policy's (ALLOW_ALL or DISALLOW_ALL), -1 until needed. */
-  private otherFixedSlot = -1;
+  private readonly noHostVerdict: FullVerdict;
+  /** The slots that answer every URL allowed or disallowed (-1 until needed; never evicted). */
+  private readonly fixedSlots: Record<FullVerdict, number> = { allow: -1, disallow: -1 };
+  private readonly missingOrigins: string[] = [];
   /** Hosts with a compiled matcher now. */
   private cachedHosts = 0;
   /** Cached slots in eviction order, and per slot its fill count and its pin stamp when the clock last passed it. */
@@ -290,20 +378,20 @@ export class MultiHostMatcher {
   private chunkHosts = 0;
 
   constructor(options: MultiHostOptions) {
-    optionsArgument(options, ['agents', 'source', 'mode', 'maxBytes', 'cacheBytes', 'missing', 'concurrency', 'sourceTimeoutMs'], 'MultiHostMatcher options');
+    optionsArgument(options, ['agents', 'source', 'mode', 'maxBytes', 'cacheBytes', 'missing', 'noHost', 'concurrency', 'sourceTimeoutMs'], 'MultiHostMatcher options');
     const agents = agentsArgument(options.agents);
     const mode = options.mode ?? 'google';
     if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    if (!Number.isInteger(this.maxBytes) || this.maxBytes < 0) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number >= 0, got ${String(options.maxBytes)}`);
-    this.budget = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-    if (!Number.isInteger(this.budget) || this.budget < 1 << 20) throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number >= 1 MiB (1048576), got ${String(options.cacheBytes)}`);
+    this.maxBytes = maxBytesArgument(options.maxBytes, DEFAULT_MAX_BYTES);
+    this.budget = cacheBytesArgument(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.concurrency = options.concurrency ?? 16;
     if (!Number.isInteger(this.concurrency) || this.concurrency < 1 || this.concurrency > 4096) throw new RobotsError('INVALID_ARGUMENT', `concurrency must be a whole number from 1 to 4096, got ${String(options.concurrency)}`);
     this.sourceTimeoutMs = options.sourceTimeoutMs ?? 60_000;
     if (!Number.isInteger(this.sourceTimeoutMs) || this.sourceTimeoutMs < 1 || this.sourceTimeoutMs > 3_600_000) throw new RobotsError('INVALID_ARGUMENT', `sourceTimeoutMs must be a whole number from 1 to 3600000, got ${String(options.sourceTimeoutMs)}`);
     const missing = options.missing ?? 'allow';
-    if (missing !== 'allow' && missing !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow or disallow, got ${String(missing)}`);
+    if (missing !== 'allow' && missing !== 'disallow' && missing !== 'error') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow, disallow or error, got ${String(missing)}`);
+    const noHost = options.noHost ?? (missing === 'error' ? 'allow' : missing);
+    if (noHost !== 'allow' && noHost !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `noHost must be allow or disallow, got ${String(noHost)}`);
     if (typeof options.source !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'source must be a function (robotsFromDirectory, robotsFromMap, or your own)');
     this.source = options.source;
     this.rfc = mode === 'rfc';
@@ -311,28 +399,53 @@ export class MultiHostMatcher {
     this.core = core();
     this.core.heap.reserveBudget(this.budget);
     this.engine = new HostEngine(this.core);
+    this.lease = new HeapLease(this.engine, this.core.heap, this.budget);
+    droppedMatchers.register(this, this.lease, this.lease);
     this.missingPolicy = missing;
-    this.missingSlot = this.engine.compileSlot(encoder.encode(FULL_VERDICT_BODY[missing]), this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
+    this.noHostVerdict = noHost;
+    this.fixedSlot(noHost); // the slot lines without a host get: made now, as every chunk groups by it
   }
 
-  /** The slot that answers every URL allowed or disallowed (made on first use; never evicted): the missing policy's when it is the same. */
-  private fixedSlot(verdict: MissingPolicy): number {
-    if (verdict === this.missingPolicy) return this.missingSlot;
-    if (this.otherFixedSlot < 0) this.otherFixedSlot = this.engine.compileSlot(encoder.encode(FULL_VERDICT_BODY[verdict]), this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
-    return this.otherFixedSlot;
+  /** The slot that answers every URL allowed or disallowed (made on first use; never evicted). */
+  private fixedSlot(verdict: FullVerdict): number {
+    if (this.fixedSlots[verdict] < 0) this.fixedSlots[verdict] = this.engine.compileSlot(encoder.encode(FULL_VERDICT_BODY[verdict]), this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
+    return this.fixedSlots[verdict];
   }
 
   /** Changes the budget (the command line splits it between threads when they start); applies from the next chunk. */
   setBudget(bytes: number): void {
-    if (!Number.isInteger(bytes) || bytes < 1 << 20) throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number >= 1 MiB (1048576), got ${String(bytes)}`);
+    cacheBytesArgument(bytes);
+    this.refuseIfClosed();
     this.core.heap.releaseBudget(this.budget);
     this.budget = bytes;
+    this.lease.budget = bytes;
     this.core.heap.reserveBudget(bytes);
+  }
+
+  /**
+   * Gives the matcher's WebAssembly memory back to its thread's heap (compiled hosts, tables, its budget),
+   * for the next matcher to reuse: a process that makes a matcher per job stays flat. A call in flight
+   * finishes first; calls after it throw CLOSED. Idempotent. A matcher dropped without it is reclaimed
+   * when it is collected, later. Called once per matcher (or by `using`).
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.callsInFlight === 0) this.lease.release();
+  }
+
+  /** close(), for `using hosts = new MultiHostMatcher(...)`. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  private refuseIfClosed(): void {
+    if (this.closed) throw new RobotsError('CLOSED', 'this MultiHostMatcher was closed');
   }
 
   /** Counters so far and the cache's state. */
   get stats(): MultiHostStats {
-    return { ...this.counters, cachedHosts: this.cachedHosts, cacheBytes: this.accountedBytes(), budgetBytes: this.budget };
+    return { ...this.counters, missingOrigins: [...this.missingOrigins], cachedHosts: this.cachedHosts, cacheBytes: this.accountedBytes(), budgetBytes: this.budget };
   }
 
   /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
@@ -357,7 +470,11 @@ export class MultiHostMatcher {
   checkLinesWithOutput(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
     linesArgument(lines, 'lines');
     outputFilterCode(format.only ?? 'all'); // an unknown filter is refused before any work (INVALID_ARGUMENT)
-    const run = this.queue.then(() => this.answer(lines, format));
+    this.refuseIfClosed();
+    this.callsInFlight++;
+    const run = this.queue.then(() => this.answer(lines, format)).finally(() => {
+      if (--this.callsInFlight === 0 && this.closed) this.lease.release();
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -374,6 +491,7 @@ export class MultiHostMatcher {
       verdicts: Buffer.concat(parts.map((part) => part.verdicts)),
       output: inInto ? into.subarray(0, parts.reduce((sum, part) => sum + part.output.length, 0)) : Buffer.concat(parts.map((part) => part.output)),
       noHostLines: parts.reduce((sum, part) => sum + part.noHostLines, 0),
+      noHostExamples: partsExamples(parts),
       hosts: parts.reduce((sum, part) => sum + part.hosts, 0),
       runs: parts.reduce((sum, part) => sum + part.runs, 0),
     };
@@ -386,7 +504,7 @@ export class MultiHostMatcher {
     while (true) {
       const attempt = this.attempt(lines, format, bodies);
       if (attempt.kind === 'done') {
-        this.engine.trimChunk(this.budget >> 1);
+        this.engine.trimChunk(this.budgetPart(2));
         this.makeRoom(false); // the chunk's hosts are no longer needed together: back within the budget
         parts.push(attempt.result);
         return attempt.result.verdicts.length;
@@ -453,7 +571,7 @@ export class MultiHostMatcher {
     const explain = format.format === 'jsonl';
     this.chunkHosts = 0;
     // the chunk with its per-line arrays in at most half the budget, its host names in at most a quarter
-    const pending = this.engine.loadChunk(lines, this.budget >> 2, this.budget >> 1, explain, (more) => this.makeRoom(false, more));
+    const pending = this.engine.loadChunk(lines, this.budgetPart(4), this.budgetPart(2), explain, (more) => this.makeRoom(false, more));
     if (pending === null) return { kind: 'split' };
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
@@ -493,8 +611,10 @@ export class MultiHostMatcher {
         }
       }
       if (body === null || body === undefined) {
+        if (this.missingPolicy === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${canonical} (the source has no file or store record of it; missing: 'error', --missing error)`);
         this.counters.missing++;
-        this.engine.resolve(entry, this.missingSlot);
+        if (this.missingOrigins.length < MISSING_ORIGINS_NAMED && !this.missingOrigins.includes(canonical)) this.missingOrigins.push(canonical);
+        this.engine.resolve(entry, this.fixedSlot(this.missingPolicy));
         continue;
       }
       if (body === ALLOW_ALL || body === DISALLOW_ALL) {
@@ -502,7 +622,7 @@ export class MultiHostMatcher {
         this.engine.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
         continue;
       }
-      const slot = this.compile(bodyBytes(body, host));
+      const slot = this.compile(bodyBytes(body, host), host);
       if (canonical !== key) this.engine.rememberHost(canonical, slot);
       this.engine.resolve(entry, slot);
       if (!this.makeRoom() && this.engine.lines > 1) {
@@ -521,23 +641,24 @@ export class MultiHostMatcher {
     const output = format.format === 'text' ? this.engine.formatText(filter, format.into ?? null)
       : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null, format.into ?? null)
       : new Uint8Array(0);
-    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, hosts: this.chunkHosts, runs: this.engine.runs } };
+    const noHostExamples = this.engine.noHostLines > 0 ? this.engine.noHostLineIndexes(NO_HOST_LINES_NAMED) : [];
+    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.runs } };
   }
 
   /** Matches the lines of the chunk not answered yet whose hosts are resolved (their slots get automaton regions first when busy). */
   private matchRound(explain: boolean): void {
-    const groups = this.engine.group(this.missingSlot);
+    const groups = this.engine.group(this.fixedSlot(this.noHostVerdict));
     for (let g = 0; g < groups; g++) {
       const slot = this.engine.groupSlot(g);
-      if (slot === this.missingSlot || slot === this.otherFixedSlot) continue;
+      if (slot === this.fixedSlots.allow || slot === this.fixedSlots.disallow) continue;
       const lines = this.engine.groupLines(g);
       if (this.engine.isRaw(slot)) {
-        // a host that comes back, or brings many lines, is compiled
-        if (this.engine.slotLines(slot) + lines <= DIRECT_MAX_LINES) {
+        // a host that comes back, or brings many lines, is compiled, when the budget has room for its
+        // matcher besides the hosts this round needs; else its lines are answered from its body this time
+        if (this.engine.slotLines(slot) + lines <= DIRECT_MAX_LINES || !this.upgrade(slot, true)) {
           this.chunkHosts++;
           continue;
         }
-        this.upgrade(slot);
       }
       this.planAutomaton(slot, lines);
       this.chunkHosts++;
@@ -547,21 +668,30 @@ export class MultiHostMatcher {
     for (let stopped = this.engine.match(explain); stopped >= 0; stopped = this.engine.match(explain, stopped)) this.upgrade(this.engine.groupSlot(stopped));
   }
 
-  /** Compiles a raw slot's body in its place. */
-  private upgrade(slot: number): void {
+  /**
+   * Compiles a raw slot's body in its place; withinBudget: only when the budget has room for the matcher
+   * (hosts not pinned by this chunk are evicted for it), else the slot stays raw. Returns whether it compiled.
+   */
+  private upgrade(slot: number, withinBudget = false): boolean {
     const before = this.engine.slotBytes(slot);
-    this.engine.upgradeSlot(slot);
+    if (!this.engine.upgradeSlot(slot, withinBudget ? (more) => this.makeRoom(true, more) : null)) return false;
     this.usedBytes += this.engine.slotBytes(slot) - before;
     this.counters.compiled++;
     this.counters.direct--;
+    return true;
   }
 
   /**
    * A new slot for a host's body: kept raw (its first lines answered straight from the body, no compile)
    * in google mode; compiled in rfc mode.
    */
-  private compile(body: Uint8Array): number {
-    const read = body.subarray(0, bytesToRead(body.length, this.maxBytes));
+  private compile(body: Uint8Array, host: RobotsHost): number {
+    let read: Uint8Array;
+    try {
+      read = body.subarray(0, bytesToRead(body.length, this.maxBytes));
+    } catch (error) {
+      throw new RobotsError('INPUT_TOO_LARGE', `the robots.txt of ${host.origin}: ${(error as Error).message}`);
+    }
     if (read.length < body.length) this.counters.cutBodies++;
     const raw = !this.rfc && read.length >= MultiHostMatcher.directMinBytes;
     const slot = raw ? this.engine.rawSlot(read, this.agents) : this.engine.compileSlot(read, this.agents, this.rfc);
@@ -586,17 +716,22 @@ export class MultiHostMatcher {
   private planAutomaton(slot: number, lines: number): void {
     const current = this.engine.automatonBytes(slot);
     const blob = this.engine.blobBytes(slot);
-    const cap = Math.min(automatonCapBytes(blob), this.budget >> 4);
+    const cap = Math.min(automatonCapBytes(blob), this.budgetPart(16));
     let wanted = 0;
     if (current === 0) {
       if (this.engine.slotLines(slot) + lines >= AUTOMATON_AFTER_LINES) wanted = hostAutomatonFirstBytes(blob);
     } else if (current < cap && this.engine.automatonOverflowed(slot)) {
       wanted = Math.min(cap, current * AUTOMATON_GROWTH);
     }
-    if (wanted === 0 || wanted > cap || this.accountedBytes() + wanted - current > this.budget - (this.budget >> 3)) return;
+    if (wanted === 0 || wanted > cap || this.accountedBytes() + wanted - current > this.budget - this.budgetPart(8)) return;
     const before = this.engine.slotBytes(slot);
     this.engine.giveAutomaton(slot, wanted);
     this.usedBytes += this.engine.slotBytes(slot) - before;
+  }
+
+  /** A part of the budget (budgets reach 3 GiB: whole-number division, never a signed 32-bit shift). */
+  private budgetPart(divisor: number): number {
+    return Math.floor(this.budget / divisor);
   }
 
   private accountedBytes(): number {
@@ -612,7 +747,7 @@ export class MultiHostMatcher {
     const stamp = this.engine.currentStamp;
     if (this.accountedBytes() + more <= this.budget) return true;
     if (pinned && this.fullAtStamp === stamp) return false;
-    const target = this.budget - (this.budget >> 3) - more;
+    const target = this.budget - this.budgetPart(8) - more;
     // two turns of the clock at most: the first may only take second chances away
     let visits = 2 * this.clock.length;
     while (this.accountedBytes() > target) {

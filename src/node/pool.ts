@@ -11,8 +11,7 @@ import { maxThreads } from './threads.js';
 import { RobotsError } from '../core/errors.js';
 import { wasmModule } from './core-node.js';
 import type { RobotsMatcher, OutputFilter } from '../core/matcher.js';
-import type { RobotsMode } from '../core/robots.js';
-import type { HostChunkResult, MissingPolicy } from './hosts.js';
+import type { HostChunkResult, HostsSpec } from './hosts.js';
 import { decodeReply, type HostCounters } from './check/reply-codec.js';
 
 export type { HostCounters } from './check/reply-codec.js';
@@ -36,19 +35,7 @@ export interface LinesTask {
   numbers: Uint32Array | null;
 }
 
-/** What a hosts worker needs to make its MultiHostMatcher (a robots directory). */
-export interface HostsSpec {
-  directory: string;
-  agents: string[];
-  mode: RobotsMode;
-  maxBytes: number;
-  /** This thread's share of the budget. */
-  cacheBytes: number;
-  missing: MissingPolicy;
-  /** The time (ms since the epoch) stored fetch records are judged at (robotsFromDirectory's now). */
-  now: number;
-}
-
+export type { HostsSpec } from './hosts.js';
 
 /** One shard of a chunk for a hosts worker (internal). */
 export interface HostsTask {

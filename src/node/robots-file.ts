@@ -1,17 +1,30 @@
 // Reading robots.txt files from disk: the one reader every command and source uses. It reads at most the
 // bytes that will be parsed (the size limit plus one, so that a longer file is known to be cut), never the
 // whole of a huge file, /dev/zero or a FIFO that never ends.
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { RobotsError } from '../core/errors.js';
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
-import { MAX_COMPILE_BYTES, tooLarge } from './core-node.js';
+import { MAX_COMPILE_BYTES } from './core-node.js';
 import { parseRobots, type RobotsMode, type RobotsTxt } from '../core/robots.js';
 
 /** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
 export function fileError(path: string, what: string, error: unknown): RobotsError {
   const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`);
+  return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${describeErrno(reason)}`, { cause: error });
+}
+
+/**
+ * Errors of a look-up that mean "there is no such file": none by that name, a name the file system refuses
+ * (too long, a character it cannot hold), a path through something that is not a directory. A host the file
+ * system cannot name is a host without a file: its URLs get the missing policy, and the run goes on.
+ */
+const NO_SUCH_FILE_CODES = new Set(['ENOENT', 'ENAMETOOLONG', 'ENOTDIR', 'EINVAL', 'EILSEQ']);
+
+/** True when an error of a file look-up (or a fileError made of one) means the file does not exist. */
+export function meansNoSuchFile(error: unknown): boolean {
+  const cause = error instanceof RobotsError ? error.cause : error;
+  return NO_SUCH_FILE_CODES.has((cause as NodeJS.ErrnoException | undefined)?.code ?? '');
 }
 
 /** A file that cannot be written (a report, a store file), named, as a FILE_UNWRITABLE RobotsError. */
@@ -42,13 +55,17 @@ export function describeErrno(code: string): string {
 /**
  * The robots.txt at path read as the reference's robots_main reads it (`robotstxt test`, one case or a
  * batch): the whole file, or its first maxBytes when maxBytes > 0. A file read whole that is larger than one
- * compile takes is INPUT_TOO_LARGE, never answered from its first part. Called once per file.
+ * compile takes is INPUT_TOO_LARGE naming the file (bytesToRead's rule), never answered from its first part.
+ * Called once per file.
  */
 export function readRobotsLikeRobotsMain(path: string, mode: RobotsMode, maxBytes: number): RobotsTxt {
-  const robots = parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
-  // (the read stops one byte past the limit)
-  if (maxBytes === 0 && robots.truncated) throw tooLarge('a robots.txt body', MAX_COMPILE_BYTES + 1, MAX_COMPILE_BYTES);
-  return robots;
+  // (the read stops one byte past the limit, and parseRobots applies the rule)
+  try {
+    return parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
+  } catch (error) {
+    if (error instanceof RobotsError && error.code === 'INPUT_TOO_LARGE') throw new RobotsError('INPUT_TOO_LARGE', `robots file '${path}': ${error.message}`);
+    throw error;
+  }
 }
 
 /** Bytes read for a size limit: the limit plus one (0 = no limit: up to what the core can compile, plus one). */
@@ -130,8 +147,52 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
 }
 
 /**
- * The robots.txt bytes of a file that may not exist: null when there is none (no such file, a name too
- * long, a path through a non-directory); any other failure is an error naming it. Reads at most `limit`
+ * The whole of a file a user names that must be a regular file of at most `limit` bytes (a crawler range
+ * file, a JSON config): a FIFO, a device (/dev/zero) or a directory is refused before a byte is read, never
+ * waited on (it is opened without blocking, then checked), and so is a larger file, from its size, without
+ * reading it. Errors name the file (FILE_UNREADABLE, or INPUT_TOO_LARGE). Called once per file.
+ */
+export function readRegularFile(path: string, limit: number, what: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw fileError(path, what, error);
+  }
+  try {
+    let size: number;
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${stat.isDirectory() ? 'is a directory' : 'not a regular file (a pipe, a device or a socket)'}`);
+      size = stat.size;
+    } catch (error) {
+      if (error instanceof RobotsError) throw error;
+      throw fileError(path, what, error);
+    }
+    const tooLarge = (bytes: string): RobotsError => new RobotsError('INPUT_TOO_LARGE', `cannot read ${what} '${path}': ${bytes} bytes, more than the ${limit} a ${what} may have`);
+    if (size > limit) throw tooLarge(String(size));
+    const buffer = new Uint8Array(Math.min(size, limit) + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      let read: number;
+      try {
+        read = readSync(fd, buffer, length, buffer.length - length, null);
+      } catch (error) {
+        throw fileError(path, what, error);
+      }
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > limit) throw tooLarge(`more than ${limit}`); // it grew while read
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The robots.txt bytes of a file that may not exist: null when there is none (meansNoSuchFile: no such
+ * file, a name the file system refuses); any other failure is an error naming it. Reads at most `limit`
  * bytes (see readLimit) into `into` when given (the bytes are then valid until the next call with it).
  * Opens the file straight away (no stat first) while most files exist; once most of them do not, it asks
  * with a stat first, which costs less than the exception of a failed open.
@@ -142,8 +203,7 @@ export function readRobotsFileIfExists(path: string, limit: number, into: ReadBu
     try {
       stat = statSync(path, { throwIfNoEntry: false });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENAMETOOLONG' || code === 'ENOTDIR') return countLookup(null);
+      if (meansNoSuchFile(error)) return countLookup(null);
       throw fileError(path, 'robots file', error);
     }
     if (stat === undefined) return countLookup(null);
@@ -151,14 +211,10 @@ export function readRobotsFileIfExists(path: string, limit: number, into: ReadBu
   try {
     return countLookup(readFileBounded(path, limit, 'robots file', into));
   } catch (error) {
-    const code = error instanceof RobotsError ? NOT_FOUND.find((suffix) => error.message.endsWith(suffix)) : undefined;
-    if (code !== undefined) return countLookup(null);
+    if (meansNoSuchFile(error)) return countLookup(null);
     throw error;
   }
 }
-
-/** Messages of the open failures that mean "no such robots.txt" (see fileError). */
-const NOT_FOUND = [': no such file', ': ENAMETOOLONG', ': ENOTDIR'];
 /** Recent look-ups and misses (halved now and then, so the choice follows the input). */
 const missRatio = { lookups: 0, misses: 0 };
 

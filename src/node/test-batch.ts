@@ -1,13 +1,17 @@
 // Many `robotstxt test` questions in one process: JSON lines in, one JSON answer per line out, in order.
 // For benchmarks and conformance runs, which ask hundreds of thousands of (robots.txt, agent, URL) questions
-// and would otherwise pay a process start per question. Robots files are parsed once and kept (least
-// recently used out), and each one's matcher per agent query is compiled once.
+// and would otherwise pay a process start per question. Robots files are parsed once and each one's matcher
+// per agent query compiled once, both kept in one cache of cacheBytes (least recently used out: a matcher
+// dropped from it is closed), so that a batch of any number of files and agents stays within it.
 import { isAbsolute, relative, resolve } from 'node:path';
 import { RobotsError } from '../core/errors.js';
-import { parseRobots, type RobotsMode, type RobotsTxt } from '../core/robots.js';
+import type { RobotsMode, RobotsTxt } from '../core/robots.js';
 import { readRobotsLikeRobotsMain } from './robots-file.js';
+import { parseRobots } from '../core/robots.js';
 import { LruCache } from '../core/lru-cache.js';
-import type { RobotsMatcher } from '../core/matcher.js';
+import type { RobotsMatcher, Explanation } from '../core/matcher.js';
+import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
+import { optionsArgument, describe, maxBytesArgument } from '../core/arguments.js';
 
 /** One question: a robots.txt file (`robots`, a path under the batch's root) or its text (`robotsText`), the agent or agents, the URL, and optionally the mode. */
 export interface TestCase {
@@ -31,8 +35,20 @@ export interface TestBatchOptions {
   mode?: RobotsMode;
   /** Bytes of each robots.txt read (default 0: the whole file, as robots_main and `robotstxt test` read it). */
   maxBytes?: number;
-  /** Memory for parsed robots.txt files kept between cases (default 64 MiB). */
+  /** Memory for the parsed robots.txt files and compiled matchers kept between cases (default 64 MiB; 1 MiB to 3 GiB). */
   cacheBytes?: number;
+}
+
+/** What the batch keeps between cases: a parsed file, or one file's compiled matcher for one agent field. */
+type Kept = { robots: RobotsTxt; matcher: null } | { robots: null; matcher: RobotsMatcher };
+
+/**
+ * Bytes a kept entry costs (besides its key, which the cache counts): a parsed file holds its body and, when
+ * asked, its objects (about 4 bytes per body byte); a matcher its compiled rules, and a copy of them in the
+ * WebAssembly heap once used twice (both measured after its first answer).
+ */
+function keptBytes(kept: Kept): number {
+  return kept.robots !== null ? kept.robots.bytesRead * 4 + 4096 : kept.matcher.blob.length * 2 + 1024;
 }
 
 const CASE_KEYS = new Set(['robots', 'robotsText', 'agent', 'url', 'mode']);
@@ -44,19 +60,42 @@ export class TestBatch {
   private readonly root: string;
   private readonly mode: RobotsMode;
   private readonly maxBytes: number;
-  private readonly parsed: LruCache<RobotsTxt>;
+  /** Parsed files by `<mode>:<path>` or `<mode>\n<body>`, and matchers by `<file number>\0<agent field>`. */
+  private readonly kept: LruCache<Kept>;
   /** Cases answered, and those answered with an error. */
   readonly counts = { cases: 0, errors: 0 };
   /** Each `robots` value as written -> its resolved path inside the root (checked once). */
   private readonly paths = new Map<string, string>();
-  /** Each parsed file's matchers by the agent field as written. */
-  private readonly matchers = new WeakMap<RobotsTxt, Map<string, RobotsMatcher>>();
+  /** A number per parsed file, for its matchers' keys (a body given as text is not repeated in them). */
+  private readonly fileNumbers = new WeakMap<RobotsTxt, number>();
+  private nextFileNumber = 0;
 
   constructor(options: TestBatchOptions) {
+    optionsArgument(options, ['root', 'mode', 'maxBytes', 'cacheBytes'], 'TestBatch options');
+    if (typeof options.root !== 'string' || options.root === '') throw new RobotsError('INVALID_ARGUMENT', `root must be a folder path, got ${describe(options.root)}`);
     this.root = resolve(options.root);
     this.mode = options.mode ?? 'google';
-    this.maxBytes = options.maxBytes ?? 0;
-    this.parsed = new LruCache<RobotsTxt>(options.cacheBytes ?? 64 << 20, (robots) => robots.bytesRead * 4 + 4096);
+    if (this.mode !== 'google' && this.mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `mode must be google or rfc, got ${describe(options.mode)}`);
+    this.maxBytes = maxBytesArgument(options.maxBytes, 0);
+    const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    if (!Number.isInteger(cacheBytes) || cacheBytes < 1 << 20 || cacheBytes > MAX_CACHE_BYTES) throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number from 1048576 to ${MAX_CACHE_BYTES}, got ${describe(options.cacheBytes)}`);
+    this.kept = new LruCache<Kept>(cacheBytes, keptBytes, (kept) => kept.matcher?.close());
+  }
+
+  /** Bytes the batch keeps now (parsed files and compiled matchers), and its budget. */
+  get cacheBytes(): { used: number; budget: number } {
+    return { used: this.kept.bytes, budget: this.kept.maxBytes };
+  }
+
+  /** Closes every matcher the batch keeps (their WebAssembly memory goes back). Answering after it starts afresh. */
+  close(): void {
+    for (const kept of this.kept.values()) kept.matcher?.close();
+    this.kept.clear();
+  }
+
+  /** close(), for `using`. */
+  [Symbol.dispose](): void {
+    this.close();
   }
 
   /** The answer line (JSON, no newline) to one input line. Never throws: a bad line is answered with an error object. */
@@ -81,7 +120,7 @@ export class TestBatch {
     this.counts.cases++;
     try {
       const { robots, agent, url } = this.read(caseOf());
-      const explanation = this.matcherOf(robots, agent).explain(url);
+      const explanation = this.explain(robots, agent, url);
       return { verdict: explanation.allowed ? 'allowed' : 'disallowed', line: explanation.rule?.line ?? null };
     } catch (error) {
       this.counts.errors++;
@@ -90,14 +129,20 @@ export class TestBatch {
     }
   }
 
-  /** A robots.txt's matcher for a case's agent field as given (a string, or an array of them), looked up without re-reading the agents. */
-  private matcherOf(robots: RobotsTxt, agent: string | string[]): RobotsMatcher {
-    let byAgent = this.matchers.get(robots);
-    if (byAgent === undefined) this.matchers.set(robots, (byAgent = new Map()));
-    const key = typeof agent === 'string' ? agent : JSON.stringify(agent);
-    let matcher = byAgent.get(key);
-    if (matcher === undefined) byAgent.set(key, (matcher = robots.matcher(agent)));
-    return matcher;
+  /**
+   * A robots.txt's answer for a case's agent field as given (a string, or an array of them): its matcher is
+   * looked up without re-reading the agents, else compiled, and kept once its size is known (after it answered).
+   */
+  private explain(robots: RobotsTxt, agent: string | string[], url: string): Explanation {
+    let number = this.fileNumbers.get(robots);
+    if (number === undefined) this.fileNumbers.set(robots, (number = this.nextFileNumber++));
+    const key = `${number}\0${typeof agent === 'string' ? agent : JSON.stringify(agent)}`;
+    const kept = this.kept.get(key)?.matcher;
+    if (kept !== undefined && kept !== null) return kept.explain(url);
+    const matcher = robots.matcher(agent);
+    const explanation = matcher.explain(url);
+    this.kept.set(key, { robots: null, matcher });
+    return explanation;
   }
 
   /** The case's parsed robots.txt, agent field and URL; BAD_CASE (or the file's own error) when it cannot be answered. */
@@ -127,21 +172,21 @@ export class TestBatch {
       this.paths.set(path, full);
     }
     const key = `${mode}:${full}`;
-    let robots = this.parsed.get(key);
-    if (robots === undefined) {
+    let robots = this.kept.get(key)?.robots;
+    if (robots === undefined || robots === null) {
       robots = readRobotsLikeRobotsMain(full, mode, this.maxBytes);
-      this.parsed.set(key, robots);
+      this.kept.set(key, { robots, matcher: null });
     }
     return robots;
   }
 
   /** A robots.txt given as text, parsed once per distinct text (kept while it fits the cache). */
   private text(body: string, mode: RobotsMode): RobotsTxt {
-    const key = `${mode}\n${body}`; // (a file's key has a colon after the mode)
-    let robots = this.parsed.get(key);
-    if (robots === undefined) {
+    const key = `${mode}\n${body}`; // (a file's key has a colon after the mode, a matcher's a number first)
+    let robots = this.kept.get(key)?.robots;
+    if (robots === undefined || robots === null) {
       robots = parseRobots(body, { mode, maxBytes: this.maxBytes });
-      this.parsed.set(key, robots);
+      this.kept.set(key, { robots, matcher: null });
     }
     return robots;
   }

@@ -5,7 +5,7 @@
 //   cache), answered by this thread's MultiHostMatcher, made on the first such task.
 import { workerData, move } from 'piscina';
 import { WasmCore, setThreadCore } from './core-node.js';
-import { MultiHostMatcher, robotsFromDirectory } from './hosts.js';
+import { matcherForSpec, type MultiHostMatcher } from './hosts.js';
 import type { LinesTask, HostsTask } from './pool.js';
 import { encodeReply } from './check/reply-codec.js';
 import { outputFilterCode } from '../core/matcher.js';
@@ -22,11 +22,10 @@ let hostsOutput = new Uint8Array(0);
 /** Answers a shard of many hosts: null when the reply was written into the task's shared reply slot, else the reply to move. */
 async function answerHosts(task: HostsTask): Promise<Uint8Array | null> {
   if (hosts === null) {
-    const spec = task.spec;
-    hosts = new MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }) });
+    hosts = matcherForSpec(task.spec);
   }
   const result = await hosts.checkLinesWithOutput(task.input, { format: task.format, only: task.only, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
-  const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, task.reply);
+  const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, noHostExamples: result.noHostExamples, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, task.reply);
   // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
   if (result.output.buffer !== hostsOutput.buffer && result.output.length > hostsOutput.length) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
   return reply.buffer === task.reply.buffer ? null : reply;

@@ -194,13 +194,25 @@ const RESIDENT_BYTES = 64 << 20;
 export const MAX_COMPILE_BYTES = 16 << 20;
 
 /**
- * How many bytes of a body of `length` bytes are read and compiled: at most maxBytes (0 = no limit) and never
- * more than MAX_COMPILE_BYTES (a larger body is cut there, and its parse says so, rather than failing).
- * The one rule for parseRobots, the many-host matcher and the fetcher.
+ * The one rule for how much of a robots.txt body is read, for every reader (parseRobots, the many-host
+ * matcher, the batch tester, files, the store, fetches): with a size limit (maxBytes 1 to MAX_COMPILE_BYTES)
+ * the first maxBytes bytes, the rest cut as crawlers cut it (a body-truncated diagnostic says so); with none
+ * (maxBytes 0: the whole body, as robots_main reads it) the whole body, and a body larger than one compile
+ * takes is INPUT_TOO_LARGE, never answered from a part.
  */
 export function bytesToRead(length: number, maxBytes: number): number {
-  return Math.min(length, maxBytes > 0 ? maxBytes : MAX_COMPILE_BYTES, MAX_COMPILE_BYTES);
+  if (maxBytes > 0) return Math.min(length, maxBytes);
+  if (length > MAX_COMPILE_BYTES) throw bodyTooLarge(length);
+  return length;
 }
+
+/** The INPUT_TOO_LARGE error of a body read whole that is larger than one compile takes (bytesToRead). */
+export function bodyTooLarge(length: number): RobotsError {
+  // a reader bounded at MAX_COMPILE_BYTES + 1 (readLimit) knows only that the body is longer
+  const size = length > MAX_COMPILE_BYTES + 1 ? `${length} bytes` : `more than ${MAX_COMPILE_BYTES} bytes`;
+  return new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${size} is larger than one compile takes whole (16 MiB): give a size limit (such as the 512000 bytes crawlers read) to read its first part`);
+}
+
 /** Largest input of one matching call (a chunk of lines, or one line). */
 export const MAX_BATCH_BYTES = 256 << 20;
 /** The work area output is written in, a piece at a time (copied out after each): the area written is memory kept. */
@@ -410,7 +422,7 @@ export class WasmCore {
     const entry = this.resident.get(blob);
     if (entry === undefined || entry.automatonBlock < 0) return;
     const cap = automatonCapBytes(blob.length);
-    if (entry.automatonBytes < cap && this.words[(this.heap.address(entry.automatonBlock) + AUTOMATON_OVERFLOWS) >> 2] > 0) {
+    if (entry.automatonBytes < cap && this.words[(this.heap.address(entry.automatonBlock) + AUTOMATON_OVERFLOWS) >>> 2] > 0) {
       this.giveAutomaton(entry, Math.min(cap, entry.automatonBytes * AUTOMATON_GROWTH));
     }
   }
@@ -468,7 +480,7 @@ export class WasmCore {
     const { bodyPtr, agentsPtr, after } = this.stageBody(body, agents, 0);
     const count = this.exports.selectGroups(bodyPtr, body.length, agentsPtr, rfc ? FLAG_RFC_MODE : 0, align(after, 16));
     this.refreshViews();
-    const at = this.exports.lastSelectedGroups();
+    const at = this.exports.lastSelectedGroups() >>> 0; // an address: unsigned (addresses reach 4 GiB)
     return { groups: new Uint32Array(this.bytes.buffer.slice(at, at + count * 4)), byName: this.exports.lastSelectedByName() !== 0 };
   }
 
@@ -505,13 +517,13 @@ export class WasmCore {
   compileAt(bodyPtr: number, bodyLength: number, agentsPtr: number, rfc: boolean, workPtr: number): { address: number; length: number } {
     let address: number;
     try {
-      address = this.exports.compileRobots(bodyPtr, bodyLength, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr);
+      address = this.exports.compileRobots(bodyPtr, bodyLength, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr) >>> 0;
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) throw new RobotsError('INPUT_TOO_LARGE', `a robots.txt body of ${bodyLength} bytes does not compile within the WebAssembly core's memory`);
       throw error;
     }
     this.refreshViews();
-    return { address, length: this.words[(address + HEADER_TOTAL_LENGTH) >> 2] };
+    return { address, length: this.words[(address + HEADER_TOTAL_LENGTH) >>> 2] };
   }
 
   /**
@@ -668,7 +680,7 @@ export class WasmCore {
     const outputPtr = numbers !== null ? align(numbersPtr + lineCount * 4, 16) : this.workPtr;
     if (numbers !== null) {
       this.reserve(outputPtr);
-      this.words.set(numbers.subarray(0, lineCount), numbersPtr >> 2);
+      this.words.set(numbers.subarray(0, lineCount), numbersPtr >>> 2);
     }
     const wholeBytes = Math.min(MAX_BATCH_BYTES, 6 * inputLength + 256 * lineCount + 18 * MAX_LINE_BYTES + 65536);
     let outputBytes = into !== null ? Math.min(OUTPUT_PIECE_BYTES, wholeBytes) : wholeBytes;
@@ -686,7 +698,7 @@ export class WasmCore {
       }
       output.add(this.bytes.subarray(outputPtr, outputPtr + length));
       done += lines;
-      p = this.exports.lastJsonlInputEnd();
+      p = this.exports.lastJsonlInputEnd() >>> 0;
     }
     return output.result();
   }
@@ -720,7 +732,7 @@ export class WasmCore {
       this.refreshViews();
       count += done;
       if (format) outputLength += this.exports.lastOutputLength();
-      p = this.exports.lastInputStop();
+      p = this.exports.lastInputStop() >>> 0;
       if (p >= end) break;
       this.giveAutomaton(entry, Math.min(automatonCapBytes(blob.length), entry.automatonBytes * AUTOMATON_GROWTH));
     }
@@ -743,7 +755,7 @@ export class WasmCore {
     const bytesPtr = align(verdictsPtr + count, 16);
     const scratchPtr = align(bytesPtr + maxBytes + 1, 16);
     this.reserve(scratchPtr);
-    const offsetsIndex = offsetsPtr >> 2;
+    const offsetsIndex = offsetsPtr >>> 2;
     const words = this.words;
     const written = encoder.encodeInto(joined, this.bytes.subarray(bytesPtr, bytesPtr + maxBytes)).written;
     words[offsetsIndex] = 0;
@@ -875,7 +887,7 @@ export class WasmCore {
     const shards: Uint8Array[] = [];
     for (let shard = 0; shard < shardCount; shard++) {
       const offset = outPtr + shard * shardCapacity;
-      const size = this.words[(sizesPtr >> 2) + shard];
+      const size = this.words[(sizesPtr >>> 2) + shard];
       const target = targets[shard] ?? null;
       if (target !== null && target.length >= size) {
         target.set(this.bytes.subarray(offset, offset + size));

@@ -86,12 +86,12 @@ export class MatcherHeap {
 
   /** An owner that keeps itself within `bytes` (a cache budget): the heap compacts rather than grow past the sum, plus 1/32. */
   reserveBudget(bytes: number): void {
-    this.softLimit += bytes + (bytes >> 5);
+    this.softLimit += bytes + Math.floor(bytes / 32);
   }
 
   /** An owner gives its budget back. */
   releaseBudget(bytes: number): void {
-    this.softLimit = Math.max(0, this.softLimit - bytes - (bytes >> 5));
+    this.softLimit = Math.max(0, this.softLimit - bytes - Math.floor(bytes / 32));
   }
 
   /** A new block of at least `bytes` bytes (contents undefined); returns its id. May move other blocks. */

@@ -20,12 +20,13 @@
 import {
   CHAR_LF, HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
   HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
-  HOST_SLOT_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
+  HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
   SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE, GROUP_SLOT,
   GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL, VERDICT_UNSET,
   RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
+import { sizeClassIndex, sizeOfClass } from './heap.js';
 import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, OutputPieces, OUTPUT_PIECE_BYTES, type WasmCore } from './core.js';
 
 interface HostExports {
@@ -42,10 +43,10 @@ interface HostExports {
 }
 
 const SCAN_TABLE_FULL = -1;
-const FIRST_TABLE_CAPACITY = 4096;
+const FIRST_TABLE_CAPACITY = 256;
 /** Key bytes per host table entry (keys are host[:port], typically 10 to 40 bytes). */
 const KEY_BYTES_PER_ENTRY = 48;
-const FIRST_SLOT_CAPACITY = 256;
+const FIRST_SLOT_CAPACITY = 64;
 const latin1 = new TextDecoder('latin1');
 /** Canonical names remembered for other spellings are kept under this prefix: no key from a line has a NUL. */
 const REMEMBERED_PREFIX = '\0';
@@ -127,10 +128,10 @@ export class HostEngine {
     const address = this.core.heap.address(block);
     this.zero(address, HOSTS_HEADER_SIZE + capacity * HOST_ENTRY_SIZE);
     const words = this.words();
-    words[(address + HOSTS_CAPACITY) >> 2] = capacity;
-    words[(address + HOSTS_USED) >> 2] = 0;
-    words[(address + HOSTS_KEY_BYTES_USED) >> 2] = 0;
-    words[(address + HOSTS_KEY_BYTES_CAPACITY) >> 2] = keyBytes;
+    words[(address + HOSTS_CAPACITY) >>> 2] = capacity;
+    words[(address + HOSTS_USED) >>> 2] = 0;
+    words[(address + HOSTS_KEY_BYTES_USED) >>> 2] = 0;
+    words[(address + HOSTS_KEY_BYTES_CAPACITY) >>> 2] = keyBytes;
     return block;
   }
 
@@ -142,7 +143,7 @@ export class HostEngine {
 
   /** Host table entries in use (keys remembered, with or without a matcher). */
   get hostEntries(): number {
-    return this.words()[(this.core.heap.address(this.tableBlock) + HOSTS_USED) >> 2];
+    return this.words()[(this.core.heap.address(this.tableBlock) + HOSTS_USED) >>> 2];
   }
 
   /**
@@ -175,8 +176,8 @@ export class HostEngine {
     const address = this.core.heap.address(this.tableBlock);
     this.zero(address + HOSTS_HEADER_SIZE, capacity * HOST_ENTRY_SIZE);
     const words = this.words();
-    words[(address + HOSTS_USED) >> 2] = 0;
-    words[(address + HOSTS_KEY_BYTES_USED) >> 2] = 0;
+    words[(address + HOSTS_USED) >>> 2] = 0;
+    words[(address + HOSTS_KEY_BYTES_USED) >>> 2] = 0;
   }
 
   private slotAddress(slot: number): number {
@@ -184,11 +185,11 @@ export class HostEngine {
   }
 
   private slotWord(slot: number, field: number): number {
-    return this.words()[(this.slotAddress(slot) + field) >> 2];
+    return this.words()[(this.slotAddress(slot) + field) >>> 2];
   }
 
   private setSlotWord(slot: number, field: number, value: number): void {
-    this.words()[(this.slotAddress(slot) + field) >> 2] = value;
+    this.words()[(this.slotAddress(slot) + field) >>> 2] = value;
   }
 
   /**
@@ -226,8 +227,8 @@ export class HostEngine {
     const address = this.core.heap.address(block);
     const bytes = this.core.memoryBytes();
     const words = this.core.memoryWords();
-    words[address >> 2] = RAW_BODY_MAGIC;
-    words[(address + RAW_BODY_LENGTH) >> 2] = body.length;
+    words[address >>> 2] = RAW_BODY_MAGIC;
+    words[(address + RAW_BODY_LENGTH) >>> 2] = body.length;
     bytes.set(body, address + RAW_BODY_START);
     bytes.fill(0, address + RAW_BODY_START + body.length, address + RAW_BODY_START + body.length + RAW_BODY_SLACK);
     this.fillSlot(slot, block, 0);
@@ -237,21 +238,29 @@ export class HostEngine {
   /** Whether a slot holds a raw body (rawSlot) rather than a compiled matcher. */
   isRaw(slot: number): boolean {
     const block = this.blobBlocks[slot];
-    return block >= 0 && this.words()[this.core.heap.address(block) >> 2] === RAW_BODY_MAGIC;
+    return block >= 0 && this.words()[this.core.heap.address(block) >>> 2] === RAW_BODY_MAGIC;
   }
 
-  /** Compiles a raw slot's body in place of it (the slot, its generation, lines and pin stay). */
-  upgradeSlot(slot: number): void {
+  /**
+   * Compiles a raw slot's body in place of it (the slot, its generation, lines and pin stay). With `room`,
+   * asked for the bytes the compiled matcher needs beyond the raw body's block once its size is known: when
+   * it says no, the compile is dropped and the slot stays raw (its lines are answered from the body). Returns
+   * whether the slot was compiled.
+   */
+  upgradeSlot(slot: number, room: ((more: number) => boolean) | null = null): boolean {
     const rawBlock = this.blobBlocks[slot];
     const raw = this.core.heap.address(rawBlock);
-    const bodyLength = this.words()[(raw + RAW_BODY_LENGTH) >> 2];
+    const bodyLength = this.words()[(raw + RAW_BODY_LENGTH) >>> 2];
     const { address, length } = this.core.compileAt(raw + RAW_BODY_START, bodyLength, this.core.heap.address(this.agentsBlock), false, this.core.workPtr);
+    // (room may evict other slots: freeing blocks moves none, and the blob lies after the heap)
+    if (room !== null && !room(Math.max(0, sizeOfClass(sizeClassIndex(length)) - this.core.heap.size(rawBlock)))) return false;
     // the blob lies in the work area, after the heap: the new block may grow the heap over it (memmove)
     const block = this.core.heap.allocate(length);
     this.core.copyWithin(this.core.heap.address(block), address, address + length);
     this.core.heap.free(rawBlock);
     this.blobBlocks[slot] = block;
     this.addressEpoch = -1;
+    return true;
   }
 
   /** A fresh slot record for a filled block: generation kept (entries that named the slot before stay stale), pinned by this scan. */
@@ -260,11 +269,11 @@ export class HostEngine {
     this.automatonBlocks[slot] = -1;
     const record = this.slotAddress(slot);
     const words = this.core.memoryWords();
-    const generation = words[(record + SLOT_GENERATION) >> 2];
+    const generation = words[(record + SLOT_GENERATION) >>> 2];
     this.core.memoryBytes().fill(0, record, record + SLOT_SIZE);
-    words[(record + SLOT_GENERATION) >> 2] = generation;
-    words[(record + SLOT_PIN_STAMP) >> 2] = this.stamp;
-    words[(record + SLOT_FLAGS) >> 2] = flags;
+    words[(record + SLOT_GENERATION) >>> 2] = generation;
+    words[(record + SLOT_PIN_STAMP) >>> 2] = this.stamp;
+    words[(record + SLOT_FLAGS) >>> 2] = flags;
     this.addressEpoch = -1;
   }
 
@@ -306,6 +315,27 @@ export class HostEngine {
     this.freeSlots.push(slot);
   }
 
+  /**
+   * Gives every block of the engine back to the heap (host and slot tables, every slot's blob and automaton,
+   * the chunk, the agent query): a later owner reuses them. The engine is unusable afterwards. Called once,
+   * by MultiHostMatcher.close or its finalizer.
+   */
+  close(): void {
+    const heap = this.core.heap;
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      if (this.blobBlocks[slot] >= 0) heap.free(this.blobBlocks[slot]);
+      if (this.automatonBlocks[slot] >= 0) heap.free(this.automatonBlocks[slot]);
+    }
+    this.blobBlocks.fill(-1);
+    this.automatonBlocks.fill(-1);
+    for (const block of [this.tableBlock, this.slotsBlock, this.chunkBlock, this.agentsBlock]) if (block >= 0) heap.free(block);
+    this.tableBlock = this.slotsBlock = this.chunkBlock = this.agentsBlock = -1;
+    this.slotCount = 0;
+    this.freeSlots.length = 0;
+    this.chunk = null;
+    this.core.forgetBinding();
+  }
+
   /** Heap bytes a slot holds (blob and automaton region). */
   slotBytes(slot: number): number {
     const automaton = this.automatonBlocks[slot];
@@ -330,7 +360,7 @@ export class HostEngine {
   /** Whether the slot's automaton region filled up since it was made (it is then worth a larger one). */
   automatonOverflowed(slot: number): boolean {
     const block = this.automatonBlocks[slot];
-    return block >= 0 && this.words()[(this.core.heap.address(block) + AUTOMATON_OVERFLOWS) >> 2] > 0;
+    return block >= 0 && this.words()[(this.core.heap.address(block) + AUTOMATON_OVERFLOWS) >>> 2] > 0;
   }
 
   /** The scan stamp of the current chunk attempt: a slot whose pin stamp equals it is used by the chunk. */
@@ -359,7 +389,7 @@ export class HostEngine {
     const words = this.words();
     const base = this.core.heap.address(this.slotsBlock);
     for (let slot = 0; slot < this.slotCount; slot++) {
-      const record = (base + slot * SLOT_SIZE) >> 2;
+      const record = (base + slot * SLOT_SIZE) >>> 2;
       const blob = this.blobBlocks[slot];
       const automaton = this.automatonBlocks[slot];
       words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 ? this.core.heap.address(blob) : 0;
@@ -465,12 +495,12 @@ export class HostEngine {
     const table = this.core.heap.address(this.tableBlock);
     const keys = table + HOSTS_HEADER_SIZE + this.tableCapacity * HOST_ENTRY_SIZE;
     const pendingCount = this.exports.lastScanPending();
-    const pendingAt = this.chunkAt(layout.pending) >> 2;
+    const pendingAt = this.chunkAt(layout.pending) >>> 2;
     const entries = words.slice(pendingAt, pendingAt + pendingCount);
     const keyTexts: string[] = new Array(pendingCount);
     const memory = this.core.memoryBytes();
     for (let i = 0; i < pendingCount; i++) {
-      const record = (table + HOSTS_HEADER_SIZE + entries[i] * HOST_ENTRY_SIZE) >> 2;
+      const record = (table + HOSTS_HEADER_SIZE + entries[i] * HOST_ENTRY_SIZE) >>> 2;
       const offset = keys + words[record + (HOST_ENTRY_KEY_OFFSET >> 2)];
       keyTexts[i] = latin1.decode(memory.subarray(offset, offset + (words[record + (HOST_ENTRY_KEY_LENGTH >> 2)] & ~HOST_KEY_ALIAS)));
     }
@@ -490,7 +520,7 @@ export class HostEngine {
   /** Resolves a pending key: the slot that answers it (pinned for this chunk), or null when it names no usable host. */
   resolve(entry: number, slot: number | null): void {
     const words = this.words();
-    const record = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE) >> 2;
+    const record = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE) >>> 2;
     if (slot === null) {
       words[record + (HOST_ENTRY_SLOT >> 2)] = HOST_SLOT_NO_HOST;
       return;
@@ -533,7 +563,7 @@ export class HostEngine {
 
   /** Flags a pending entry as a spelling that is not its host's canonical name (canonical look-ups skip it). */
   markAlias(entry: number): void {
-    const field = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE + HOST_ENTRY_KEY_LENGTH) >> 2;
+    const field = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE + HOST_ENTRY_KEY_LENGTH) >>> 2;
     const words = this.words();
     words[field] = (words[field] | HOST_KEY_ALIAS) >>> 0;
   }
@@ -566,12 +596,12 @@ export class HostEngine {
 
   /** The slot of group g of the last grouping. */
   groupSlot(g: number): number {
-    return this.words()[(this.chunkAt((this.chunk as ChunkLayout).groups) + g * GROUP_SIZE + GROUP_SLOT) >> 2];
+    return this.words()[(this.chunkAt((this.chunk as ChunkLayout).groups) + g * GROUP_SIZE + GROUP_SLOT) >>> 2];
   }
 
   /** The lines of group g of the last grouping. */
   groupLines(g: number): number {
-    return this.words()[(this.chunkAt((this.chunk as ChunkLayout).groups) + g * GROUP_SIZE + GROUP_COUNT) >> 2];
+    return this.words()[(this.chunkAt((this.chunk as ChunkLayout).groups) + g * GROUP_SIZE + GROUP_COUNT) >>> 2];
   }
 
   /**
@@ -588,6 +618,24 @@ export class HostEngine {
     return stopped < this.groupCount ? stopped : -1;
   }
 
+  /**
+   * The first `max` lines of the chunk (indexes) that named no host, after the chunk is answered: as
+   * groupLinesBySlot counts them (no http(s) key, or a key resolved as naming no host). Only asked when
+   * some line did (noHostLines): callers name them.
+   */
+  noHostLineIndexes(max: number): number[] {
+    const layout = this.chunk as ChunkLayout;
+    const words = this.words();
+    const entriesAt = this.chunkAt(layout.entries) >>> 2;
+    const table = this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE;
+    const found: number[] = [];
+    for (let i = 0; i < this.lineCount && found.length < max; i++) {
+      const entry = words[entriesAt + i];
+      if (entry === LINE_NO_HOST || words[(table + entry * HOST_ENTRY_SIZE + HOST_ENTRY_SLOT) >>> 2] === HOST_SLOT_NO_HOST) found.push(i);
+    }
+    return found;
+  }
+
   /** The chunk's verdict bytes, in input order (a copy). */
   verdicts(): Uint8Array {
     const layout = this.chunk as ChunkLayout;
@@ -602,7 +650,7 @@ export class HostEngine {
     const layout = this.chunk as ChunkLayout;
     const output = new OutputPieces(into);
     const outputPtr = this.core.workPtr;
-    const startsAt = this.chunkAt(layout.lineStarts) >> 2;
+    const startsAt = this.chunkAt(layout.lineStarts) >>> 2;
     const startOf = (line: number): number => (line < this.lineCount ? this.words()[startsAt + line] : layout.inputLength + 1);
     // a line's text is at most its bytes and 12 more
     const pieceBytes = (first: number, stop: number): number => startOf(stop) - startOf(first) + 12 * (stop - first);

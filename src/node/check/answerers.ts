@@ -28,6 +28,8 @@ export interface ChunkJob {
 export interface ChunkAnswer {
   output: Uint8Array;
   lines: number;
+  /** Robots directory: lines that named no host, and the first of them (indexes of the chunk's URL lines). */
+  noHost?: { lines: number; examples: number[] };
   /** The output is a view of a buffer the next chunk answered here reuses: write it before answering another. */
   reused: boolean;
 }
@@ -93,7 +95,7 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
     const into = reuse && this.spec.format !== 'none' ? this.reusedOutput : null;
     const result = await hosts.checkLinesWithOutput(job.urls, { format: this.spec.format, only: this.spec.only, firstNumber: job.firstNumber, numbers: job.numbers, into });
     this.counts.noHostLines += result.noHostLines;
-    return this.kept(result, into !== null);
+    return { ...this.kept(result, into !== null), noHost: { lines: result.noHostLines, examples: result.noHostExamples } };
   }
 
   /** An answer made into the reused buffer, or (when it did not fit) a larger buffer for the next chunk. */
@@ -147,6 +149,18 @@ export class RobotsWorkersAnswerer implements ChunkAnswerer {
   }
 }
 
+/** Line indexes of shards (examples[shard]: indexes of that shard's lines) as indexes of the chunk they were split from, in order. */
+function shardExamplesInChunk(shardOfLine: Uint8Array, examples: number[][]): number[] {
+  if (examples.every((list) => list.length === 0)) return [];
+  const cursors = new Uint32Array(examples.length);
+  const found: number[] = [];
+  for (let i = 0; i < shardOfLine.length; i++) {
+    const shard = shardOfLine[i];
+    if (examples[shard].includes(cursors[shard]++)) found.push(i);
+  }
+  return found;
+}
+
 /**
  * A robots directory on worker threads: each chunk is split by host (core's splitLinesByHost: a host always
  * goes to the same thread, whose cache holds it), each thread answers its shard, and the answers are merged
@@ -191,7 +205,7 @@ export class HostShardsAnswerer implements ChunkAnswerer {
         answeredInWorker = true;
         this.workerCounters.set(index, reply.stats);
         this.counts.noHostLines += reply.noHostLines;
-        return { verdicts: reply.verdicts, output: reply.output };
+        return reply;
       } catch {
         this.counts.recomputed++;
         return null; // answered here below
@@ -200,13 +214,13 @@ export class HostShardsAnswerer implements ChunkAnswerer {
     const local = await this.hosts.checkLinesWithOutput(shards[0], { format: this.workerFormat, only: spec.only, firstNumber: 1, numbers: shardNumbers[0], into: spec.format === 'jsonl' ? this.buffers.local[parity] : null });
     if (spec.format === 'jsonl' && local.output.buffer !== this.buffers.local[parity].buffer) this.buffers.local[parity] = new Uint8Array(Math.ceil(local.output.length * 1.25));
     this.counts.noHostLines += local.noHostLines;
-    const parts: { verdicts: Uint8Array; output: Uint8Array }[] = [local];
+    const parts: { verdicts: Uint8Array; output: Uint8Array; noHostLines: number; noHostExamples: number[] }[] = [local];
     for (let index = 1; index < shards.length; index++) {
       const reply = await replies[index];
       if (reply !== null) {
         parts.push(reply);
       } else if (shards[index].length === 0) {
-        parts.push({ verdicts: EMPTY, output: EMPTY });
+        parts.push({ verdicts: EMPTY, output: EMPTY, noHostLines: 0, noHostExamples: [] });
       } else {
         const again = await this.hosts.checkLinesWithOutput(shards[index], { format: this.workerFormat, only: spec.only, firstNumber: 1, numbers: shardNumbers[index] });
         this.counts.noHostLines += again.noHostLines;
@@ -221,12 +235,13 @@ export class HostShardsAnswerer implements ChunkAnswerer {
       const shard = shardOfLine[i];
       verdicts[i] = parts[shard].verdicts[cursors[shard]++];
     }
+    const noHost = { lines: parts.reduce((sum, part) => sum + part.noHostLines, 0), examples: shardExamplesInChunk(shardOfLine, parts.map((part) => part.noHostExamples)) };
     if (spec.format === 'text') {
       const output = core().formatText(urls, verdicts, outputFilterCode(spec.only), this.buffers.merged[parity]);
       if (output.buffer !== this.buffers.merged[parity].buffer) this.buffers.merged[parity] = new Uint8Array(Math.ceil(output.length * 1.25));
-      return { output, lines: lineCount, reused: false };
+      return { output, lines: lineCount, reused: false, noHost };
     }
-    return { output: this.mergeJsonl(shardOfLine, verdicts, parts, parity), lines: lineCount, reused: false };
+    return { output: this.mergeJsonl(shardOfLine, verdicts, parts, parity), lines: lineCount, reused: false, noHost };
   }
 
   /** The chunk's lines kept for the text formatter after the replies: a copy when they are in a buffer the reader reuses. */

@@ -18,7 +18,11 @@ export class InOrderWriter {
   /** Lines of the answers written so far. */
   linesWritten = 0;
 
-  constructor(private readonly output: Writable, private readonly maxInFlight: number) {}
+  /**
+   * beforeWrite: told of each answer, in input order, before its bytes are written, with the lines written
+   * before it (it may throw: the answer is then not written and the run ends with that error).
+   */
+  constructor(private readonly output: Writable, private readonly maxInFlight: number, private readonly beforeWrite: ((answer: ChunkAnswer, linesBefore: number) => void) | null = null) {}
 
   /**
    * Adds the next chunk's answer: a value when it is answered already, a promise when a worker answers it.
@@ -43,6 +47,7 @@ export class InOrderWriter {
   private async writeFirst(): Promise<void> {
     const entry = this.queue.shift() as Pending;
     const done = await entry.answer;
+    this.beforeWrite?.(done, this.linesWritten);
     // resolved once the bytes have left: the memory they are in (a reused buffer, a worker's shared slot) is
     // given back only then
     await writeOut(this.output, done.output);

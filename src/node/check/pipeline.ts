@@ -18,6 +18,8 @@ import { WORKERS_AFTER_BYTES, HOSTS_WORKERS_AFTER_BYTES, hostsCacheShare, hostsW
 import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
 import { sumCounters, type HostCounters } from './reply-codec.js';
+import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
+import { RobotsError } from '../../core/errors.js';
 
 /** Where check reads its input: whole-line chunks written into a buffer it is given (LineReader). */
 export interface LineChunkSource {
@@ -58,10 +60,13 @@ export interface CheckOutcome {
   recomputed: number;
   /** Log lines that were not access log lines with a request target. */
   malformed: number;
-  /** Lines that named no host (robots directory). */
+  /** Lines that named no host (robots directory), and the input line numbers of the first of them. */
   noHostLines: number;
+  noHostExamples: number[];
   /** Robots directory: host counters summed over the threads. */
   hosts: HostCounters | null;
+  /** Robots directory: the first origins this thread found no robots.txt for (at most 5; workers' are counted, not named). */
+  missingOrigins: string[];
   /** The largest window input was read into (one robots.txt: the chunk size). */
   windowBytes: number;
 }
@@ -132,15 +137,26 @@ class Answerers {
  * the command line; a caller filtering URL dumps may call it the same way.
  */
 export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: Writable, stderr: (text: string) => void): Promise<CheckOutcome> {
-  const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, hosts: null, windowBytes: 0 };
+  const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [] };
   const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
   // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
   const hostsModule = spec !== null ? await import('../hosts.js') : null;
-  const hosts = hostsModule !== null && spec !== null ? new hostsModule.MultiHostMatcher({ agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing, source: plan.hostSource?.source ?? hostsModule.robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency: plan.hostSource?.concurrency }) : null;
+  const hosts = hostsModule !== null && spec !== null ? hostsModule.matcherForSpec(spec, plan.hostSource?.source ?? null, plan.hostSource?.concurrency) : null;
   const logModule = plan.log !== null ? await import('../log.js') : null;
   const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
   const answerers = new Answerers(plan, hosts);
-  const writer = new InOrderWriter(output, answerers.chunksInFlight);
+  // lines naming no host, by input line number (a log line's own number), named before their chunk is written
+  const numbersOfChunks = new Map<number, Uint32Array>();
+  let writtenChunks = 0;
+  const writer = new InOrderWriter(output, answerers.chunksInFlight, (answer, linesBefore) => {
+    const numbers = numbersOfChunks.get(writtenChunks);
+    numbersOfChunks.delete(writtenChunks++);
+    if (answer.noHost === undefined || answer.noHost.lines === 0) return;
+    for (const index of answer.noHost.examples) {
+      if (outcome.noHostExamples.length < NO_HOST_LINES_NAMED) outcome.noHostExamples.push(numbers !== undefined ? numbers[index] : linesBefore + index + 1);
+    }
+    if (spec?.noHost === 'error') throw new RobotsError('HOST_UNKNOWN', `line ${outcome.noHostExamples[0]} names no host (no http:// or https:// URL with a host): --no-host error stops here`);
+  });
   const workersAfter = spec !== null ? HOSTS_WORKERS_AFTER_BYTES : WORKERS_AFTER_BYTES;
   // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
   const numbersLines = plan.format === 'jsonl';
@@ -178,6 +194,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
         inputLine += targets.lines;
         job.urls = targets.urls;
         job.numbers = targets.numbers;
+        if (spec !== null) numbersOfChunks.set(index, targets.numbers);
       } else if (numbersLines) {
         inputLine += core().countLines(chunk);
       }
@@ -206,7 +223,10 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   outcome.recomputed = answerers.counts.recomputed;
   outcome.noHostLines = answerers.counts.noHostLines;
   if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
-  if (hosts !== null) outcome.hosts = sumCounters([hosts.stats, ...(answerers.shards?.workerCountersNow() ?? [])]);
+  if (hosts !== null) {
+    outcome.hosts = sumCounters([hosts.stats, ...(answerers.shards?.workerCountersNow() ?? [])]);
+    outcome.missingOrigins = hosts.stats.missingOrigins;
+  }
   if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: ${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines\n`);
   return outcome;
 }

@@ -2,8 +2,10 @@
 // hosts): [REPLY_HEADER_WORDS u32, little-endian | verdict bytes | output bytes], written by the worker into
 // the task's shared reply slot when it fits (nothing is then moved between threads), else into a new buffer
 // that is moved. Header words: line count, output length, then (hosts tasks; 0 in a lines reply) lines with
-// no host, hosts answered, runs of one host, and the thread's HOST_COUNTER_NAMES in that order.
+// no host, hosts answered, runs of one host, the first lines with no host (NO_HOST_LINES_NAMED words: line
+// index + 1, 0 for none), and the thread's HOST_COUNTER_NAMES in that order.
 import type { MultiHostStats } from '../hosts.js';
+import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
 
 /** The host counters a hosts thread reports with every reply (summed over threads for --stats). */
 export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'missing' | 'allowAll' | 'disallowAll' | 'evicted' | 'cachedHosts' | 'cacheBytes' | 'cutBodies'>;
@@ -11,7 +13,7 @@ export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'missing
 /** The counters of HostCounters, in the order the header carries them. */
 export const HOST_COUNTER_NAMES: readonly (keyof HostCounters)[] = ['compiled', 'direct', 'missing', 'allowAll', 'disallowAll', 'evicted', 'cachedHosts', 'cacheBytes', 'cutBodies'];
 
-const FIXED_WORDS = 5;
+const FIXED_WORDS = 5 + NO_HOST_LINES_NAMED;
 /** Words before the verdicts. */
 export const REPLY_HEADER_WORDS = FIXED_WORDS + HOST_COUNTER_NAMES.length;
 const HEADER_BYTES = REPLY_HEADER_WORDS * 4;
@@ -19,6 +21,8 @@ const HEADER_BYTES = REPLY_HEADER_WORDS * 4;
 /** What a hosts task adds to its verdicts and output. */
 export interface HostsReplyCounts {
   noHostLines: number;
+  /** The first lines of the shard with no host (indexes). */
+  noHostExamples: number[];
   hosts: number;
   runs: number;
   stats: HostCounters;
@@ -55,6 +59,7 @@ export function encodeReply(verdicts: Uint8Array, output: Uint8Array, counts: Ho
   words[2] = counts?.noHostLines ?? 0;
   words[3] = counts?.hosts ?? 0;
   words[4] = counts?.runs ?? 0;
+  for (let i = 0; i < NO_HOST_LINES_NAMED; i++) words[5 + i] = (counts?.noHostExamples[i] ?? -1) + 1;
   HOST_COUNTER_NAMES.forEach((name, index) => { words[FIXED_WORDS + index] = counts?.stats[name] ?? 0; });
   packed.set(verdicts, HEADER_BYTES);
   packed.set(output, HEADER_BYTES + verdicts.length);
@@ -72,6 +77,7 @@ export function decodeReply(packed: Uint8Array): WorkerReply {
     verdicts: packed.subarray(HEADER_BYTES, HEADER_BYTES + count),
     output: packed.subarray(HEADER_BYTES + count, outputEnd),
     noHostLines: words[2],
+    noHostExamples: Array.from(words.subarray(5, 5 + NO_HOST_LINES_NAMED)).filter((word) => word > 0).map((word) => word - 1),
     hosts: words[3],
     runs: words[4],
     stats,

@@ -2,16 +2,15 @@
 // `<id>.meta.json`: the URL, when it was fetched, the status) by the same fetch as robots.txt (redirects,
 // deadline, decoded size limit: robots-fetch.ts) and the same freshness (24 hours unless --max-age). Used by
 // `robotstxt fetch --crawler-ranges`; audit --verify reads the folder through CrawlerVerifier.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CRAWLER_RANGE_SOURCES, prefixesOfRangeFile, type CrawlerRangeSource } from '../crawler-verify.js';
+import { CRAWLER_RANGE_SOURCES, MAX_RANGE_FILE_BYTES, prefixesOfRangeFile, type CrawlerRangeSource } from '../crawler-verify.js';
+import { readRegularFile } from '../robots-file.js';
 import { RobotsError } from '../../core/errors.js';
 import { RobotsStore } from './robots-store.js';
 import { fetchOrigin, robotsAgent, type FetchSettings } from './robots-fetch.js';
 import { DEFAULT_MAX_AGE_MS, RANGES_FOLDER } from '../../core/fetch-rules.js';
 
-/** The largest range file kept (Google's largest is tens of KB). */
-const MAX_RANGE_FILE_BYTES = 8 << 20;
 
 /** What fetching one range file gave. */
 export interface RangeFetchResult {
@@ -57,7 +56,7 @@ function storedPrefixes(store: RobotsStore, id: string): number {
   const path = join(store.directory, `${id}.json`);
   if (!existsSync(path)) return 0;
   try {
-    return prefixesOfRangeFile(readFileSync(path, 'utf8'), path).length;
+    return prefixesOfRangeFile(Buffer.from(readRegularFile(path, MAX_RANGE_FILE_BYTES, 'crawler range file')).toString('utf8'), path).length;
   } catch {
     return 0;
   }
@@ -67,7 +66,7 @@ async function fetchOne(store: RobotsStore, source: CrawlerRangeSource, settings
   const metaPath = join(store.directory, `${source.id}.meta.json`);
   let meta: RangeMeta | null = null;
   try {
-    meta = JSON.parse(readFileSync(metaPath, 'utf8')) as RangeMeta;
+    meta = JSON.parse(Buffer.from(readRegularFile(metaPath, 64 << 10, 'range file record')).toString('utf8')) as RangeMeta;
   } catch { /* none yet, or unreadable: fetched again */ }
   const held = storedPrefixes(store, source.id);
   if (!force && meta !== null && meta.url === source.url && held > 0 && settings.now() - Date.parse(meta.fetchedAt) < maxAgeMs) {

@@ -7,11 +7,10 @@ import type { Agent } from 'undici';
 import { RobotsError } from '../../core/errors.js';
 import { ALLOW_ALL, DISALLOW_ALL, type MissingPolicy, type RobotsSource, type RobotsHost } from '../hosts.js';
 import { parseRobots, type RobotsTxt, type AgentQuery } from '../../core/robots.js';
-import type { RobotsMatcher } from '../../core/matcher.js';
 import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../../core/constants.js';
 import { LruCache } from '../../core/lru-cache.js';
 import {
-  DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, MAX_STORE_KEY_LENGTH, effectOfStored, isFresh, recordAfterFetch, recordAsOf,
+  DEFAULT_MAX_AGE_MS, DEFAULT_RETRY_MS, effectOfStored, isFresh, isFromFuture, recordAfterFetch, recordAsOf,
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
 } from '../../core/fetch-rules.js';
 import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, robotsOriginFrom, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
@@ -61,13 +60,15 @@ export interface RobotsCacheStats {
   fromStore: number;
   /** Origins checkUrls could not answer by their rules (see onError): their URLs were disallowed. */
   failedOrigins: number;
+  /** Stored records dated in the future (a clock set wrong, a run with --now ahead): stale, fetched again. */
+  futureRecords: number;
 }
 
 interface Kept {
   record: OriginRecord;
   body: Uint8Array | null;
+  /** The parsed body: its matchers per agent query are kept by it (the last MAX_KEPT_MATCHERS queries). */
   robots: RobotsTxt | null;
-  matchers: Map<string, RobotsMatcher>;
 }
 
 function rangeChecked(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
@@ -77,7 +78,7 @@ function rangeChecked(name: string, value: number | undefined, fallback: number,
 }
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Bytes a kept record costs besides its texts: its object, its matcher map, the cache's entry. */
+/** Bytes a kept record costs besides its texts: its object and the cache's entry. */
 const RECORD_COST_BYTES = 640;
 const recordTextLength = (record: OriginRecord): number =>
   record.origin.length + record.url.length + record.finalUrl.length + (record.etag?.length ?? 0) + (record.lastModified?.length ?? 0) + (record.error?.length ?? 0);
@@ -96,7 +97,7 @@ export class RobotsCache {
   private readonly missing: MissingPolicy;
   private readonly kept: LruCache<Kept>;
   private readonly inFlight = new Map<string, Promise<RobotsCacheEntry>>();
-  private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0, failedOrigins: 0 };
+  private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0, failedOrigins: 0, futureRecords: 0 };
   /** Called when checkUrls cannot answer an origin by its rules (its URLs are then disallowed). */
   onError: ((origin: string, error: RobotsError) => void) | null = null;
   /** Called after every fetch (the fetch command shows progress with it). */
@@ -127,7 +128,7 @@ export class RobotsCache {
 
   /** Counters so far. */
   get stats(): RobotsCacheStats {
-    return { fetches: { ...this.counters.fetches }, fromMemory: this.counters.fromMemory, fromStore: this.counters.fromStore, failedOrigins: this.counters.failedOrigins };
+    return { ...this.counters, fetches: { ...this.counters.fetches } };
   }
 
   /**
@@ -158,9 +159,8 @@ export class RobotsCache {
     const verdicts = new Uint8Array(texts.length);
     const byOrigin = new Map<string, { origin: RobotsOrigin; indices: number[] }>();
     texts.forEach((url, index) => {
-      const urlOrigin = originOf(url);
-      // no http(s) origin, or a host no store file can name: the missing policy
-      const origin = urlOrigin === null || urlOrigin.fileKey.length > MAX_STORE_KEY_LENGTH ? null : urlOrigin;
+      // no http(s) origin: the missing policy
+      const origin = originOf(url);
       if (origin === null) {
         verdicts[index] = this.missing === 'allow' ? VERDICT_ALLOWED : VERDICT_DISALLOWED;
         return;
@@ -193,35 +193,24 @@ export class RobotsCache {
    */
   hostSource(): RobotsSource {
     return async (host: RobotsHost) => {
-      let origin: RobotsOrigin;
-      try {
-        origin = robotsOriginFrom(host);
-      } catch {
-        return null; // a host name no fetch can take (longer than a store file name): the missing policy
-      }
-      const entry = await this.entryOf(origin, false);
+      const entry = await this.entryOf(robotsOriginFrom(host), false);
       if (entry.effect === 'allow-all') return ALLOW_ALL;
       if (entry.effect === 'disallow-all') return DISALLOW_ALL;
       return this.kept.get(entry.origin)?.body ?? ALLOW_ALL;
     };
   }
 
-  /** Closes the connection pool. Called once, at the end. */
+  /** Closes the connection pool and the parsed files kept (their matchers' WebAssembly memory goes back). Called once, at the end. */
   async close(): Promise<void> {
+    for (const kept of this.kept.values()) kept.robots?.close();
+    this.kept.clear();
     await this.agent.close();
   }
 
   private verdictOf(entry: RobotsCacheEntry, agents: AgentQuery, urls: string[]): Uint8Array {
     if (entry.effect !== 'rules') return new Uint8Array(urls.length).fill(entry.effect === 'allow-all' ? VERDICT_ALLOWED : VERDICT_DISALLOWED);
-    const kept = this.kept.get(entry.origin);
-    const robots = entry.robots as RobotsTxt;
-    const agentKey = typeof agents === 'string' ? agents : agents.join('\n');
-    let matcher = kept?.matchers.get(agentKey);
-    if (matcher === undefined) {
-      matcher = robots.matcher(agents);
-      kept?.matchers.set(agentKey, matcher);
-    }
-    return matcher.checkBatch(urls);
+    this.kept.get(entry.origin); // (the origin is used: least recently used last)
+    return (entry.robots as RobotsTxt).matcher(agents).checkBatch(urls);
   }
 
   private entryOf(origin: RobotsOrigin, force: boolean): Promise<RobotsCacheEntry> {
@@ -254,6 +243,7 @@ export class RobotsCache {
       }
       // the store keeps one robots.txt per origin (its file key); a record naming another origin is not this one's
       if (record !== null && record.origin === origin.origin) {
+        if (isFromFuture(record, this.settings.now())) this.counters.futureRecords++;
         record = recordAsOf(record, this.settings.now());
         const body = record.kept === 'body' ? this.store.body(origin.key, this.settings.maxBytes) : null;
         previous = this.keep(origin, record, body);
@@ -276,7 +266,7 @@ export class RobotsCache {
 
   private keep(origin: RobotsOrigin, record: OriginRecord, body: Uint8Array | null, robots: RobotsTxt | null = null): Kept {
     const parsed = record.kept !== 'body' || body === null ? null : robots ?? parseRobots(body, { mode: this.settings.mode, maxBytes: this.settings.maxBytes });
-    const kept: Kept = { record, body: parsed === null ? null : body, robots: parsed, matchers: new Map() };
+    const kept: Kept = { record, body: parsed === null ? null : body, robots: parsed };
     this.kept.set(origin.origin, kept);
     return kept;
   }

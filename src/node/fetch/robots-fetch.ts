@@ -10,6 +10,7 @@ import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
+import { MAX_HOST_KEY_BYTES } from '../../core/constants.js';
 import { originOf, type UrlOrigin } from '../../core/url-model.js';
 import { describe, optionsArgument } from '../../core/arguments.js';
 import { parseRobots, type RobotsTxt } from '../../core/robots.js';
@@ -24,7 +25,7 @@ export const DEFAULT_FETCH_USER_AGENT = 'robotstxt-wasm/0.1 (+https://www.npmjs.
 /** Default deadline of one fetch, redirects and body included. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../../core/fetch-rules.js';
-import { FETCH_TARGETS, MAX_FETCH_BYTES, MAX_STORE_KEY_LENGTH, type FetchTargets } from '../../core/fetch-rules.js';
+import { FETCH_TARGETS, MAX_FETCH_BYTES, type FetchTargets } from '../../core/fetch-rules.js';
 
 /** An origin as fetched and stored: `scheme://host[:port]`, its robots.txt URL, and the store's file key. */
 export interface RobotsOrigin {
@@ -52,21 +53,18 @@ export function robotsOriginOf(input: string, defaultScheme: 'https' | 'http' = 
   const origin = originOf(candidate);
   if (origin === null) {
     const quoted = JSON.stringify(text.slice(0, 200));
-    let protocol: string | null = null;
-    try { protocol = new URL(candidate).protocol; } catch { /* not a URL at all */ }
-    if (protocol === null) throw new RobotsError('INVALID_ARGUMENT', `not a URL or host name: ${quoted}`);
-    if (protocol !== 'http:' && protocol !== 'https:') throw new RobotsError('INVALID_ARGUMENT', `only http and https URLs have a robots.txt to fetch: ${quoted}`);
+    let url: URL | null = null;
+    try { url = new URL(candidate); } catch { /* not a URL at all */ }
+    if (url === null) throw new RobotsError('INVALID_ARGUMENT', `not a URL or host name: ${quoted}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RobotsError('INVALID_ARGUMENT', `only http and https URLs have a robots.txt to fetch: ${quoted}`);
+    if (url.host.length > MAX_HOST_KEY_BYTES) throw new RobotsError('INVALID_ARGUMENT', `a host longer than ${MAX_HOST_KEY_BYTES} bytes names no origin: ${quoted}`);
     throw new RobotsError('INVALID_ARGUMENT', `no host in ${quoted}`);
   }
   return robotsOriginFrom(origin);
 }
 
-/**
- * The fetch and store view of an origin the URL model gave: its robots.txt URL and store file key. Throws
- * INVALID_ARGUMENT when the key is longer than a store file name may be (240 bytes). Per origin.
- */
+/** The fetch and store view of an origin the URL model gave: its robots.txt URL and store file key. Per origin. */
 export function robotsOriginFrom(origin: UrlOrigin): RobotsOrigin {
-  if (origin.fileKey.length > MAX_STORE_KEY_LENGTH) throw new RobotsError('INVALID_ARGUMENT', `host name longer than ${MAX_STORE_KEY_LENGTH} bytes: ${JSON.stringify(origin.host.slice(0, 80))}...`);
   return { origin: origin.origin, robotsUrl: `${origin.origin}/robots.txt`, key: origin.fileKey, hostKey: origin.hostKey };
 }
 
@@ -78,7 +76,7 @@ export interface FetchRobotsOptions {
   timeoutMs?: number;
   /** Deadline of each TCP/TLS connect, in ms (default: timeoutMs, at most 10,000). */
   connectTimeoutMs?: number;
-  /** Decoded body bytes kept (default 512,000 = 500 KiB; 1 to 64 MiB); the rest is ignored. */
+  /** Decoded body bytes kept (default 512,000 = 500 KiB; 1 to 16 MiB); the rest is ignored. */
   maxBytes?: number;
   /** `google` (default) or `rfc`: how statuses are read (429 differs) and how the body is parsed. */
   mode?: RobotsMode;

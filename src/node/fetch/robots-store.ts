@@ -7,26 +7,43 @@
 //                      "format": "robotstxt-wasm/store/1"
 //
 // <key> is the origin's file key (src/core/url-model.ts: `https@example.com`, `http@127.0.0.1@8080`; lower case,
-// IDN in xn-- form, no trailing dot; never '/', '\', ':' or NUL, so valid on Windows too; at most 240 bytes),
-// so no file name leaves the directory, and http and https of one host are kept apart. Every write goes to a temporary file
-// in the same directory and is renamed over the old one: a crash or a concurrent run leaves each file whole
-// (old or new). check --robots-dir reads the same files: a body when there is one, else the record's effect.
+// IDN in xn-- form, no trailing dot; never '/', '\', ':' or NUL, so valid on Windows too), so no file name
+// leaves the directory, and http and https of one host are kept apart. A key longer than STORE_NAME_BYTES
+// (a host of some 200 bytes or more, which any log line can name) is stored under its first bytes and a hash
+// of the whole key (storeFileName): every origin has a name that fits, and its record names the origin. Every
+// write goes to a temporary file of a short name in the same directory and is renamed over the old one: a
+// crash or a concurrent run leaves each file whole (old or new). check --robots-dir reads the same files: a
+// body when there is one, else the record's effect.
 import { renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, createHash } from 'node:crypto';
 import { RobotsError } from '../../core/errors.js';
-import { readFileBounded, readLimit, describeErrno, makeDirectory } from '../robots-file.js';
-import { MAX_STORE_KEY_LENGTH, type OriginRecord, type FetchOutcome } from '../../core/fetch-rules.js';
+import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile } from '../robots-file.js';
+import type { OriginRecord, FetchOutcome } from '../../core/fetch-rules.js';
 
 export const STORE_FORMAT = 'robotstxt-wasm/store/1';
 /** A record is a few hundred bytes; more than this is not a record. */
 const RECORD_LIMIT = 64 << 10;
 const OUTCOMES: readonly FetchOutcome[] = ['ok', 'not-modified', 'not-found', 'unreachable'];
 
-/** A key (an origin's file key, or a `host` / `host:port` of a robots directory) that can be a file name in the store: INVALID_ARGUMENT otherwise. */
-function checkedKey(key: string): string {
-  if (key === '' || key === '.' || key === '..' || key.length > MAX_STORE_KEY_LENGTH || /[/\\\0]/.test(key)) throw new RobotsError('INVALID_ARGUMENT', `not a host key for the store: ${JSON.stringify(key.slice(0, 80))}`);
-  return key;
+/**
+ * Longest key stored under its own name: with `.json` it stays under the 255 bytes file systems take. A
+ * longer key is named by its first STORE_NAME_PREFIX_BYTES and a hash of all of it (storeFileName).
+ */
+export const STORE_NAME_BYTES = 200;
+const STORE_NAME_PREFIX_BYTES = 150;
+
+/**
+ * The file name (without extension) of a key (an origin's file key, or a `host` / `host:port` of a robots
+ * directory) in a store: the key itself, or for a long one its first bytes, `~` and 40 hex digits of its
+ * SHA-256 (no key of the URL model has `~`). The one naming rule for writing and reading; INVALID_ARGUMENT for
+ * a key no URL gives ('/', '\\', NUL, '.', '..', empty). Per look-up.
+ */
+export function storeFileName(key: string): string {
+  if (key === '' || key === '.' || key === '..' || /[/\\\0]/.test(key)) throw new RobotsError('INVALID_ARGUMENT', `not a host key for the store: ${JSON.stringify(key.slice(0, 80))}`);
+  if (Buffer.byteLength(key) <= STORE_NAME_BYTES) return key;
+  const prefix = Buffer.from(key).subarray(0, STORE_NAME_PREFIX_BYTES).toString('latin1').replace(/[^\x21-\x7e]/g, '_');
+  return `${prefix}~${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -99,17 +116,18 @@ export function parseRecordJson(text: string, path: string): OriginRecord {
 
 /** The record of `key` in the store at `directory`, or null when there is none. Throws naming a bad file. */
 export function readStoredRecord(directory: string, key: string): OriginRecord | null {
-  const path = join(directory, `${checkedKey(key)}.json`);
+  const path = join(directory, `${storeFileName(key)}.json`);
   try {
     if (statSync(path, { throwIfNoEntry: false }) === undefined) return null;
-  } catch {
-    return null; // ENAMETOOLONG, ENOTDIR: no such record
+  } catch (error) {
+    if (meansNoSuchFile(error)) return null; // a name the file system refuses: no such record
+    throw new RobotsError('FILE_UNREADABLE', `cannot read store record '${path}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`, { cause: error });
   }
   let bytes: Uint8Array;
   try {
     bytes = readFileBounded(path, RECORD_LIMIT + 1, 'store record');
   } catch (error) {
-    if ((error as RobotsError).message.includes(': no such file')) return null;
+    if (meansNoSuchFile(error)) return null;
     throw error;
   }
   if (bytes.length > RECORD_LIMIT) throw new RobotsError('FILE_UNREADABLE', `store record '${path}' is not valid: longer than ${RECORD_LIMIT} bytes`);
@@ -140,7 +158,7 @@ export class RobotsStore {
 
   /** The kept body of an origin key (at most maxBytes + 1 bytes read), null when none. */
   body(key: string, maxBytes: number): Uint8Array | null {
-    const path = join(this.directory, `${checkedKey(key)}.txt`);
+    const path = join(this.directory, `${storeFileName(key)}.txt`);
     if (!existsSync(path)) return null;
     return readFileBounded(path, readLimit(maxBytes), 'stored robots.txt');
   }
@@ -150,10 +168,10 @@ export class RobotsStore {
    * place). A record that keeps no body removes the old body. Called once per fetch.
    */
   write(key: string, record: OriginRecord, body: Uint8Array | null): void {
-    checkedKey(key);
-    if (body !== null) this.replace(`${key}.txt`, body);
-    this.replace(`${key}.json`, recordJson(record));
-    if (record.kept !== 'body') rmSync(join(this.directory, `${key}.txt`), { force: true });
+    const name = storeFileName(key);
+    if (body !== null) this.replace(`${name}.txt`, body);
+    this.replace(`${name}.json`, recordJson(record));
+    if (record.kept !== 'body') rmSync(join(this.directory, `${name}.txt`), { force: true });
   }
 
   /** Writes a file of the store whole (written beside it, then renamed into place). */
@@ -161,13 +179,14 @@ export class RobotsStore {
     this.replace(name, data);
   }
 
-  /** The origin keys that have a record. */
+  /** The file names of the records there (origin keys; a long key's hashed name, see storeFileName). */
   keys(): string[] {
     return readdirSync(this.directory).filter((name) => name.endsWith('.json') && !name.startsWith('.')).map((name) => name.slice(0, -5));
   }
 
   private replace(name: string, data: Uint8Array | string): void {
-    const temporary = join(this.directory, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    // a short name whatever the key's length (a long host's name plus a suffix passed 255 bytes)
+    const temporary = join(this.directory, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
       writeFileSync(temporary, data);
       renameSync(temporary, join(this.directory, name));
