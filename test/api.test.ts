@@ -70,9 +70,15 @@ describe('parseRobots collects', () => {
 
 describe('matchers', () => {
   const robots = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n');
-  it('are compiled once per agent query (case-insensitive) and reused', () => {
+  it('are compiled once per agent query (case-insensitive) and reused; queries that select the same groups share one', () => {
     expect(robots.matcher('Googlebot')).toBe(robots.matcher('googlebot'));
-    expect(robots.matcher(['a', 'b'])).not.toBe(robots.matcher('a'));
+    expect(robots.matcher(['a', 'b'])).toBe(robots.matcher('a')); // neither is named: both get the * group
+    const named = parseRobots('User-agent: *\nDisallow: /\n\nUser-agent: b\nAllow: /\n');
+    const unnamed = named.matcher('a');
+    expect(named.matcher(['a', 'b'])).not.toBe(unnamed);
+    expect(named.matcher('b')).not.toBe(unnamed);
+    expect(named.matcher('other')).toBe(unnamed);
+    expect([named.matcher('other').isAllowed('/x'), named.matcher('b').isAllowed('/x'), named.matcher(['a', 'b']).isAllowed('/x')]).toEqual([false, true, true]);
   });
   it('checkBatch returns one verdict byte per URL, strings with non-ASCII characters as UTF-8', () => {
     const verdicts = robots.matcher('x').checkBatch(['/private', '/private/ok', '/a.pdf', '/é.pdf', '/é.pdf?x', '']);

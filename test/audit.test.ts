@@ -293,7 +293,7 @@ describe('audit names crawlers right', () => {
       '1 more crawler(s) (--top 0 lists all)                              1           1  100.0%',
       GROUP_NOTE,
     ].join('\n') + '\n');
-    for (const [args, message] of [[['--top', 'x'], "--top must be a whole number (0: all crawlers), got 'x'"], [['--since', 'yesterday'], "--since must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got 'yesterday'"], [['--since', '2020-01-02', '--until', '2020-01-01'], '--until must be later than --since']] as [string[], string][]) {
+    for (const [args, message] of [[['--top', 'x'], "--top must be a whole number from 0 to 1000000000, got 'x'"], [['--since', 'yesterday'], "--since must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got 'yesterday'"], [['--since', '2020-01-02', '--until', '2020-01-01'], '--until must be later than --since']] as [string[], string][]) {
       const bad = robotstxt(['audit', '--robots', robotsFile, ...args, logFile]);
       expect([bad.stderr, bad.status]).toEqual([`robotstxt: ${message}\n`, 2]);
     }

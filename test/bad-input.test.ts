@@ -144,7 +144,7 @@ describe('clear errors instead of crashes', () => {
       [['check', '--robots', robots, '--agent', 'x', '--threads', '-1', '/dev/null'], "--threads must be a whole number from 1 to"],
       [['check', '--robots', robots, '--agent', 'x', '--threads', '99999999999999999999', '/dev/null'], "--threads must be a whole number from 1 to"],
       [['check', '--robots', robots, '--agent', 'x', '--max-bytes', '-5', '/dev/null'], "--max-bytes must be a whole number from 0 to 16777216, got '-5'"],
-      [['diff', robots, robots, '--agent', 'x', '--urls', '/dev/null', '--limit', '-1'], "--limit must be a whole number, got '-1'"],
+      [['diff', robots, robots, '--agent', 'x', '--urls', '/dev/null', '--limit', '-1'], "--limit must be a whole number from 0 to 1000000000, got '-1'"],
       [['check', '--robots', robots, '--agent', '', '/dev/null'], "--agent must name a crawler (a product token such as Googlebot), got ''"],
       [['diff', robots, robots, '--agent', ' ', '--urls', '/dev/null'], "--agent must name a crawler (a product token such as Googlebot), got ' '"],
     ];

@@ -135,6 +135,39 @@ describe('robotstxt test (robots_main contract)', () => {
       expect([...listed].sort(), `${command}: options listed in --help`).toEqual(Object.keys(table).sort());
     }
   });
+  it('every documented value of every numeric option is accepted: each whole-number option\'s smallest and largest, as --help states them, and one past is refused', async () => {
+    const { wholeNumberOption } = await import('../src/cli/common.ts');
+    let checked = 0;
+    for (const [command, helpName, tableName] of [
+      ['test', 'TEST_HELP', 'TEST_OPTIONS'], ['check', 'CHECK_HELP', 'CHECK_OPTIONS'], ['lint', 'LINT_HELP', 'LINT_OPTIONS'], ['diff', 'DIFF_HELP', 'DIFF_OPTIONS'],
+      ['audit', 'AUDIT_HELP', 'AUDIT_OPTIONS'], ['fetch', 'FETCH_HELP', 'FETCH_COMMAND_OPTIONS'], ['tester', 'TESTER_HELP', 'TESTER_OPTIONS'], ['conformance', 'CONFORMANCE_HELP', 'CONFORMANCE_OPTIONS'],
+    ]) {
+      const module = await import(`../src/cli/${command}-command.ts`) as Record<string, unknown>;
+      const table = module[tableName] as Record<string, { whole?: { fallback: number; min: number; max: number } }>;
+      const help = module[helpName] as string;
+      for (const [name, spec] of Object.entries(table)) {
+        if (spec.whole === undefined) continue;
+        const { min, max, fallback } = spec.whole;
+        expect(help, `${command} --${name}: its range in --help`).toContain(`${min} to ${max}`);
+        expect(wholeNumberOption({ [name]: String(min) }, table as never, name)).toBe(min);
+        expect(wholeNumberOption({ [name]: String(max) }, table as never, name)).toBe(max);
+        expect(wholeNumberOption({}, table as never, name)).toBe(fallback);
+        expect(() => wholeNumberOption({ [name]: String(max + 1) }, table as never, name)).toThrow(`--${name} must be a whole number from ${min} to ${max}, got '${max + 1}'`);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(15);
+  });
+  it('the largest --cache-mb (3072) and --max-bytes (16777216) run: check --robots-dir, test --batch', () => {
+    const sites = join(dir, 'sites-max');
+    mkdirSync(sites, { recursive: true });
+    writeFileSync(join(sites, 'a.example.txt'), 'User-agent: *\nDisallow: /x\n');
+    const check = robotstxt(['check', '--robots-dir', sites, '--agent', 'bot', '--cache-mb', '3072', '--max-bytes', '16777216'], 'https://a.example/x\nhttps://a.example/y\n');
+    expect([check.status, check.stdout, check.stderr]).toEqual([0, 'disallowed\thttps://a.example/x\nallowed\thttps://a.example/y\n', '']);
+    const batch = robotstxt(['test', '--batch', '--cache-mb', '3072', '--max-bytes', '16777216', '-'], '{"robotsText":"User-agent: *\\nDisallow: /x\\n","agent":"bot","url":"https://a.example/x"}\n');
+    expect([batch.status, batch.stdout]).toEqual([0, '{"verdict":"disallowed","line":2}\n']);
+    expect(robotstxt(['check', '--robots-dir', sites, '--agent', 'bot', '--cache-mb', '3073'], '').stderr).toBe("robotstxt: --cache-mb must be a whole number from 1 to 3072, got '3073'\n");
+  });
   it('the fetch options of check and audit --help start with an option line (no lines of the --store they leave out)', () => {
     for (const command of ['check', 'audit']) {
       const lines = robotstxt([command, '--help']).stdout.split('\n');

@@ -92,20 +92,29 @@ async function makeAndDrop(count: number): Promise<void> {
 }
 
 describe('per-agent matchers are bounded', () => {
-  it(`RobotsTxt keeps the matchers of its last ${MAX_KEPT_MATCHERS} agent queries; one asked again after that is compiled again and answers the same`, () => {
-    const body = `${BODY}User-agent: special\nDisallow: /\n`;
+  it(`RobotsTxt keeps the matchers of its last ${MAX_KEPT_MATCHERS} agent queries, one per set of groups they select; one asked again after that is made again and answers the same`, () => {
+    // 200 groups named by letter tokens: every query below selects its own group
+    const token = (i: number): string => `bot-${String.fromCharCode(97 + Math.floor(i / 26) % 26)}${String.fromCharCode(97 + (i % 26))}`;
+    let body = BODY;
+    for (let i = 0; i < 200; i++) body += `\nUser-agent: ${token(i)}\nDisallow: /only-${i}\n`;
     const robots = parseRobots(body);
-    const first = robots.matcher('agent0');
-    expect(robots.matcher('AGENT0')).toBe(first); // the same query (case-insensitive): the kept matcher
-    for (let i = 1; i <= 2000; i++) {
-      const agent = i % 100 === 0 ? 'special' : `agent${i}`;
-      expect(robots.matcher(agent).isAllowed('https://e.com/private/x')).toBe(false);
-      expect(robots.matcher(agent).isAllowed('https://e.com/a')).toBe(agent !== 'special');
+    const first = robots.matcher(token(0));
+    expect(robots.matcher(token(0).toUpperCase())).toBe(first); // the same query (case-insensitive): the kept matcher
+    for (let round = 0; round < 10; round++) {
+      for (let i = 0; i < 200; i++) {
+        const matcher = robots.matcher(token(i));
+        expect(matcher.isAllowed(`https://e.com/only-${i}/x`)).toBe(false);
+        expect(matcher.isAllowed('https://e.com/private/x')).toBe(true); // its own group, not *
+      }
     }
-    const again = robots.matcher('agent0');
+    const again = robots.matcher(token(0));
     expect(again).not.toBe(first);
-    expect(again.checkLines(encode(URLS.join('\n')))).toEqual(new Uint8Array(EXPECTED));
-    expect(first.checkLines(encode(URLS.join('\n')))).toEqual(new Uint8Array(EXPECTED)); // a matcher the caller holds stays usable
+    expect(again.checkLines(encode('https://e.com/only-0/x\nhttps://e.com/private/x'))).toEqual(new Uint8Array([2, 1]));
+    expect(first.checkLines(encode('https://e.com/only-0/x'))).toEqual(new Uint8Array([2])); // a matcher the caller holds stays usable
+    // 2,000 agents the file does not name: one matcher for all (they all get the * group)
+    const star = robots.matcher('agent0');
+    for (let i = 1; i < 2000; i++) expect(robots.matcher(`agent${i}`)).toBe(star);
+    expect(star.checkLines(encode(URLS.join('\n')))).toEqual(new Uint8Array(EXPECTED));
   });
   it('RobotsMatcher.close(): its resident rules leave the heap; calls after it throw CLOSED; a file hands out a new matcher for the query', () => {
     const heap = core().heap;

@@ -28,7 +28,7 @@ const AUDIT_OWN_OPTIONS = {
   verify: { type: 'string', value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
   'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', help: 'vendors\' IP range files (the published names, such as gptbot.json, or the\nids robotstxt fetch --crawler-ranges stores: google-common-crawlers.json) (repeatable)' },
   'client-ip': { type: 'string', value: 'remote|forwarded', help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
-  top: { type: 'string', value: 'N', help: 'the N crawlers with the most disallowed requests (default 20; 0: all); the rest\nsummed on one line' },
+  top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
   by: { type: 'string', value: 'host', help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
   since: { type: 'string', value: '<time>', help: 'only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a\nzone, or seconds since 1970 (a time without a zone is UTC)' },
   until: { type: 'string', value: '<time>', help: 'only requests before this time' },
@@ -119,8 +119,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   if (values.host !== undefined && robotsDir === undefined) throw usageError('--host applies only with --robots-dir');
   const mode = modeOption(values.mode);
   const maxBytes = wholeNumberOption(values, AUDIT_OPTIONS, 'max-bytes');
-  const topText = values.top === undefined ? String(DEFAULT_TOP) : String(values.top);
-  if (!/^\d{1,9}$/.test(topText)) throw usageError(`--top must be a whole number (0: all crawlers), got '${topText}'`);
+  const top = wholeNumberOption(values, AUDIT_OPTIONS, 'top');
   const verify = values.verify as string | undefined;
   if (verify !== undefined && verify !== 'ranges' && verify !== 'dns') throw usageError(`--verify must be ranges or dns, got '${verify}'`);
   const clientIp = values['client-ip'] ?? 'remote';
@@ -166,7 +165,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     };
   }
 
-  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top: Number(topText), requireHost: robotsDir !== undefined && defaultHost === null, filePerHost: robotsDir !== undefined, byHost: values.by === 'host', verifier, clientIp });
+  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: robotsDir !== undefined && defaultHost === null, filePerHost: robotsDir !== undefined, byHost: values.by === 'host', verifier, clientIp });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
@@ -198,9 +197,6 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   else write(text);
   return 0;
 }
-
-/** Crawlers the table, JSON and HTML show unless --top says otherwise. */
-const DEFAULT_TOP = 20;
 
 const share = (part: number, whole: number): string => (whole === 0 ? '0%' : `${((100 * part) / whole).toFixed(1)}%`);
 const statusText = (c: CrawlerAudit): string => `${c.disallowedByStatus['2xx']}/${c.disallowedByStatus['3xx']}/${c.disallowedByStatus['4xx']}/${c.disallowedByStatus['5xx']}`;

@@ -29,12 +29,13 @@ const CHECK_OWN_OPTIONS = {
   'cache-mb': {
     type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES >> 20, min: 1, max: MAX_CACHE_MB },
     help: `memory for compiled robots files with --robots-dir, all threads together,
-and for the input being answered (default ${DEFAULT_CACHE_BYTES >> 20}, at most ${MAX_CACHE_MB}; least recently
-used hosts are dropped and read again when met again). Input is answered in
-windows of 1/8 of the cache (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB,
-1 to 16 MiB for jsonl with workers), its lines grouped by host: a host with up
-to 64 lines is answered straight from its file, one with more is compiled once.
-For input in random order over far more hosts than fit, sort it by host first
+and for the input being answered ({range}: what one
+WebAssembly instance addresses); least recently used hosts are dropped and
+read again when met again. Input is answered in windows of 1/8 of the cache
+(8 MiB by default; 1/32 with jsonl; 2 to 16 MiB, 1 to 16 MiB for jsonl with
+workers), its lines grouped by host: a host with up to 64 lines is answered
+straight from its file, one with more is compiled once. For input in random
+order over far more hosts than fit, sort it by host first
 (e.g. sort -t/ -k3,3).`,
   },
   only: { type: 'string', value: 'allowed|disallowed', help: 'print just the URLs with that verdict, one per line (a filter, like grep)' },

@@ -13,7 +13,7 @@ export const DIFF_OPTIONS = {
   'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable)' },
   agent: { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot (repeat to pool several groups)' },
   format: { type: 'string', value: 'text|json', help: 'text (default) or one JSON object' },
-  limit: { type: 'string', value: 'N', help: 'URLs and rules listed per direction in text (default 20; JSON lists all)' },
+  limit: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'URLs and rules listed per direction in text ({range}; JSON lists all)' },
   'fail-on': { type: 'string', value: 'newly-disallowed|newly-allowed|any', help: '\nexit 1 when the change newly disallows (or allows, or either) at least one request:\na CI job can gate a deploy on it' },
   mode: { type: 'string', value: 'google|rfc', help: "google (default): the reference's verdicts; rfc: RFC 9309" },
   'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'read at most N bytes of each robots file ({range}; 0 = all)'),
@@ -52,8 +52,7 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const logFields = logFieldsOption(values['log-field']);
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
-  const limitText = String(values.limit ?? '20');
-  if (!/^\d+$/.test(limitText)) throw usageError(`--limit must be a whole number, got '${limitText}'`);
+  const limit = wholeNumberOption(values, DIFF_OPTIONS, 'limit');
   const failOn = values['fail-on'];
   if (failOn !== undefined && failOn !== 'newly-disallowed' && failOn !== 'newly-allowed' && failOn !== 'any') throw usageError(`--fail-on must be newly-disallowed, newly-allowed or any, got '${String(failOn)}'`);
   const mode = modeOption(values.mode);
@@ -95,7 +94,7 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
     return EXIT_USAGE;
   }
   if (format === 'json') writeJsonReport({ agents, old: positionals[0], new: positionals[1], ...report }, stdout);
-  else stdout(textReport(report, positionals[0], positionals[1], agents, Number(limitText)));
+  else stdout(textReport(report, positionals[0], positionals[1], agents, limit));
   const disallowed = report.newlyDisallowedRequests;
   const allowed = report.newlyAllowedRequests;
   const failed = failOn === 'newly-disallowed' ? disallowed > 0 : failOn === 'newly-allowed' ? allowed > 0 : failOn === 'any' ? disallowed + allowed > 0 : false;

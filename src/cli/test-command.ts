@@ -6,6 +6,7 @@ import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { optionsHelp, type OptionTable } from './options.js';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { TestBatch } from '../node/test-batch.js';
+import { HeapGovernor } from '../node/heap-governor.js';
 import { LineReader, CHUNK_BYTES, writeAll } from '../node/line-reader.js';
 
 /** The options of a single test, and those of test --batch (TEST_OPTIONS: what its --help lists, src/cli/options.ts). */
@@ -74,6 +75,8 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
   const reader = await LineReader.open(input, 'cases file');
   const buffer = new Uint8Array(CHUNK_BYTES);
   const decoder = new TextDecoder();
+  // the run within --cache-mb + 100 MiB: what the cache keeps, and at most 32 MiB of garbage besides
+  const heap = new HeapGovernor(32 << 20);
   try {
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
       const lines = decoder.decode(chunk).split('\n');
@@ -89,6 +92,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
           await writeAll(stdout, Buffer.from(answers.join('\n') + '\n'));
           answers = [];
           pending = 0;
+          heap.check();
         }
       }
       if (answers.length > 0) await writeAll(stdout, Buffer.from(answers.join('\n') + '\n'));

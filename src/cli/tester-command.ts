@@ -10,7 +10,7 @@ import { fileWriteError, makeDirectory } from '../node/robots-file.js';
 
 /** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
 export const TESTER_OPTIONS = {
-  port: { type: 'string', value: 'N', help: 'serve on this port (default 8311; 0: any free port)', whole: { fallback: 8311, min: 0, max: 65535 } },
+  port: { type: 'string', value: 'N', help: 'serve on this port ({range}; 0: any free port)', whole: { fallback: 8311, min: 0, max: 65535 } },
   host: { type: 'string', value: '<address>', help: 'listen on this address (default 127.0.0.1: this machine only)' },
   build: { type: 'string', value: '<dir>', help: 'write the page and what it loads into <dir>, for any static web server, and exit' },
 } as const satisfies OptionTable;

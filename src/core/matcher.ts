@@ -60,7 +60,7 @@ const droppedMatchers = new FinalizationRegistry<ResidentCopy>((copy) => {
 
 /** The rules of one robots.txt that apply to one agent query, compiled: made by RobotsTxt.matcher once, used for many URLs. */
 export class RobotsMatcher {
-  /** The agents this matcher was compiled for. */
+  /** The agents this matcher was compiled for (RobotsTxt.matcher gives it also to queries that select the same groups). */
   readonly agents: readonly string[];
   /** Unique per matcher in this process: workers cache compiled matchers by it. */
   readonly id = nextMatcherId++;

@@ -258,6 +258,8 @@ export class RobotsTxt {
    */
   private parsed: GroupCollector | null = null;
   private readonly matchers = new Map<string, RobotsMatcher>();
+  /** The kept matchers by the groups they were compiled from (see sameRulesMatcher). */
+  private readonly byRules = new Map<string, RobotsMatcher>();
   private closed = false;
   private readonly selections = new Map<string, { groups: Uint32Array; byName: boolean }>();
 
@@ -354,13 +356,37 @@ export class RobotsTxt {
     let matcher = this.matchers.get(key);
     if (matcher === undefined || matcher.closed) {
       if (matcher !== undefined) this.matchers.delete(key); // closed by whoever held it: a new one
-      matcher = new RobotsMatcher({ body: this.body, rfc: this.mode === 'rfc' }, list);
+      matcher = this.sameRulesMatcher(list) ?? new RobotsMatcher({ body: this.body, rfc: this.mode === 'rfc' }, list);
       if (this.matchers.size >= MAX_KEPT_MATCHERS) this.matchers.delete(this.matchers.keys().next().value as string);
     } else {
       this.matchers.delete(key); // most recently asked last
     }
     this.matchers.set(key, matcher);
     return matcher;
+  }
+
+  /**
+   * From the file's second agent query on: a kept matcher of another query that selects the same groups
+   * (its rules are the same: agents the file does not name all get the `*` groups), or null. Its groups are
+   * remembered for the next query. The first query pays no selection pass (a one-off check answers from
+   * the body in one pass).
+   */
+  private sameRulesMatcher(list: string[]): RobotsMatcher | null {
+    if (this.matchers.size === 0) return null;
+    const rulesKey = (query: readonly string[]): string => {
+      const { groups, byName } = this.selection(query);
+      return `${byName ? 1 : 0}:${groups.join(',')}`;
+    };
+    if (this.byRules.size === 0) {
+      for (const kept of this.matchers.values()) if (!kept.closed) this.byRules.set(rulesKey(kept.agents), kept);
+    }
+    const rules = rulesKey(list);
+    const same = this.byRules.get(rules);
+    if (same !== undefined && !same.closed) return same;
+    const made = new RobotsMatcher({ body: this.body, rfc: this.mode === 'rfc' }, list);
+    if (this.byRules.size >= MAX_KEPT_MATCHERS) this.byRules.delete(this.byRules.keys().next().value as string);
+    this.byRules.set(rules, made);
+    return made;
   }
 
   /**
@@ -372,6 +398,7 @@ export class RobotsTxt {
     this.closed = true;
     for (const matcher of this.matchers.values()) matcher.close();
     this.matchers.clear();
+    this.byRules.clear();
     this.selections.clear();
   }
 

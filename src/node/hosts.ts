@@ -632,6 +632,13 @@ export class MultiHostMatcher {
       }
     }
     if (toFetch.length > 0) return { kind: 'fetch', hosts: toFetch, started };
+    // explained lines name their rules by address until they are formatted (a raw host compiled in place on
+    // the way allocates): no block moves meanwhile
+    return explain ? this.core.heap.keepingBlocks(() => this.finishChunk(format, true)) : this.finishChunk(format, false);
+  }
+
+  /** Matches the lines of the chunk not answered yet, and formats the chunk. The last step of an attempt. */
+  private finishChunk(format: HostChunkFormat, explain: boolean): Attempt {
     this.matchRound(explain);
     const lineCount = this.engine.lines;
     this.counters.lines += lineCount;

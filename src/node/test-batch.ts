@@ -45,7 +45,8 @@ type Kept = { robots: RobotsTxt; matcher: null } | { robots: null; matcher: Robo
 /**
  * Bytes a kept entry costs (besides its key, which the cache counts): a parsed file holds its body and, when
  * asked, its objects (about 4 bytes per body byte); a matcher its compiled rules, and a copy of them in the
- * WebAssembly heap once used twice (both measured after its first answer).
+ * WebAssembly heap once used twice (both measured after its first answer). An upper bound: measured after a
+ * full collection, 300,000 distinct small bodies kept 12 MiB where the cache counted 64.
  */
 function keptBytes(kept: Kept): number {
   return kept.robots !== null ? kept.robots.bytesRead * 4 + 4096 : kept.matcher.blob.length * 2 + 1024;
@@ -138,7 +139,8 @@ export class TestBatch {
     if (number === undefined) this.fileNumbers.set(robots, (number = this.nextFileNumber++));
     const key = `${number}\0${typeof agent === 'string' ? agent : JSON.stringify(agent)}`;
     const kept = this.kept.get(key)?.matcher;
-    if (kept !== undefined && kept !== null) return kept.explain(url);
+    // (a matcher is shared by the agent fields that select the same groups: closed with one of them, it is made again)
+    if (kept !== undefined && kept !== null && !kept.closed) return kept.explain(url);
     const matcher = robots.matcher(agent);
     const explanation = matcher.explain(url);
     this.kept.set(key, { robots: null, matcher });

@@ -708,6 +708,11 @@ export class WasmCore {
    * starts small and is grown whenever a call stops because it filled up, then the call goes on.
    */
   private runLines(blob: Uint8Array, input: Uint8Array, format: boolean, filter: number, explain: boolean): { inputPtr: number; verdictsPtr: number; count: number; outputPtr: number; outputLength: number; rulesPtr: number } {
+    // explained lines name their rules by address until they are read: the blob must not move meanwhile
+    return explain ? this.heap.keepingBlocks(() => this.runLinesNow(blob, input, format, filter, explain)) : this.runLinesNow(blob, input, format, filter, explain);
+  }
+
+  private runLinesNow(blob: Uint8Array, input: Uint8Array, format: boolean, filter: number, explain: boolean): { inputPtr: number; verdictsPtr: number; count: number; outputPtr: number; outputLength: number; rulesPtr: number } {
     if (input.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', input.length, MAX_BATCH_BYTES);
     const lineBound = input.length + 1;
     const inputPtr = this.batchBase;
