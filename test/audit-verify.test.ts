@@ -9,17 +9,19 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { robotstxt, robotstxtAsync, tempDir, CLI, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
 import { parseRobots, RobotsAudit } from '../src/node/index.js';
+import { verificationNotes } from '../src/node/audit.js';
 import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, prefixesOfRangeFile, type DnsResolver } from '../src/node/crawler-verify.js';
 
 const dir = tempDir();
 const ranges = join(dir, 'ranges');
 mkdirSync(ranges);
 const googleFile = (prefixes: string[]): string => JSON.stringify({ creationTime: '2026-11-20T00:00:00.000000', prefixes: prefixes.map((p) => (p.includes(':') ? { ipv6Prefix: p } : { ipv4Prefix: p })) });
-// Google's four files, Bing's and OpenAI's three, each in the vendors' layout; Anthropic's as a bare list
+// Google's five files, Bing's and OpenAI's three, each in the vendors' layout; Anthropic's as a bare list
 writeFileSync(join(ranges, 'common-crawlers.json'), googleFile(['66.249.64.0/27', '2001:4860:4801:10::/64']));
 writeFileSync(join(ranges, 'special-crawlers.json'), googleFile(['66.249.90.64/27']));
 writeFileSync(join(ranges, 'user-triggered-fetchers.json'), googleFile(['107.178.192.0/27']));
 writeFileSync(join(ranges, 'user-triggered-fetchers-google.json'), googleFile(['74.125.208.0/27']));
+writeFileSync(join(ranges, 'user-triggered-agents.json'), googleFile(['34.0.0.0/27'])); // published since 2026-03-31
 writeFileSync(join(ranges, 'bingbot.json'), googleFile(['157.55.39.0/24']));
 writeFileSync(join(ranges, 'gptbot.json'), googleFile(['20.171.206.0/24']));
 writeFileSync(join(ranges, 'searchbot.json'), googleFile(['20.42.10.176/28']));
@@ -71,7 +73,7 @@ const rowsOf = (report: { crawlers: Row[] }): [string, boolean, number, number, 
 describe('audit --verify by the vendors\' IP ranges', () => {
   it('gives exact verified, failed and unknown counts per crawler; impostors are rows of their own (JSON)', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--format', 'json', logFile]);
-    expect(r.stderr).toBe(`robotstxt: ${join(ranges, 'notes.json')}: names no vendor's range file: skipped\n`);
+    expect(r.stderr).toBe(`robotstxt: ${join(ranges, 'notes.json')}: names no vendor's range file: skipped (name it <vendor or file>=<path> to read it)\n`);
     const report = JSON.parse(r.stdout);
     expect(report.verification).toEqual({ verified: 6, failed: 5, unknown: 2 });
     expect(rowsOf(report)).toEqual([
@@ -119,6 +121,56 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', only, '--format', 'json', '--top', '0', logFile]).stdout);
     expect(report.verification).toEqual({ verified: 1, failed: 0, unknown: 12 });
   });
+  it('range files as published: Google\'s former googlebot.json counts as its common crawlers\' file; <name>=<file> names a file saved otherwise', () => {
+    const published = join(dir, 'as-published');
+    mkdirSync(published);
+    writeFileSync(join(published, 'googlebot.json'), googleFile(['66.249.64.0/27', '2001:4860:4801:10::/64'])); // the name on "Verifying Googlebot" for years
+    for (const name of ['special-crawlers.json', 'user-triggered-fetchers.json', 'user-triggered-fetchers-google.json', 'user-triggered-agents.json']) writeFileSync(join(published, name), googleFile(['192.0.2.128/28']));
+    const googleOnly = join(dir, 'google-only.log');
+    writeFileSync(googleOnly, [entry('66.249.64.5', '/private/a', GOOGLEBOT), entry('2001:4860:4801:10::1', '/ok', GOOGLEBOT), entry('203.0.113.5', '/private/c', GOOGLEBOT), entry('203.0.113.6', '/ok', GOOGLEBOT)].join('\n') + '\n');
+    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', published, '--format', 'json', googleOnly]).stdout);
+    expect(report.verification).toEqual({ verified: 2, failed: 2, unknown: 0 });
+    expect(rowsOf(report)).toEqual([['Googlebot', false, 2, 1, '2/0/0'], ['Googlebot', true, 2, 1, '0/2/0']]);
+    expect(report.verifiedBy.vendors).toEqual([{ vendor: 'google', name: 'Google', files: ['googlebot.json', 'special-crawlers.json', 'user-triggered-agents.json', 'user-triggered-fetchers-google.json', 'user-triggered-fetchers.json'].map((name) => join(published, name)), missing: [], requests: 4, unknownMissingFiles: 0 }]);
+    // the same files under names of the user's: each named by what it is
+    const saved = join(dir, 'saved-otherwise');
+    mkdirSync(saved);
+    const args = ['googlebot.json', 'special-crawlers.json', 'user-triggered-fetchers.json', 'user-triggered-fetchers-google.json', 'user-triggered-agents.json'].flatMap((name, i) => {
+      writeFileSync(join(saved, `download-${i}.txt`), readFileSync(join(published, name)));
+      return ['--crawler-ranges', `${i === 1 ? 'google-special-crawlers' : name}=${join(saved, `download-${i}.txt`)}`];
+    });
+    expect(JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', ...args, '--format', 'json', googleOnly]).stdout).verification).toEqual({ verified: 2, failed: 2, unknown: 0 });
+    expect(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', `nobody=${join(saved, 'download-0.txt')}`, googleOnly]).stderr).toBe(`robotstxt: nobody=${join(saved, 'download-0.txt')}: 'nobody' names no vendor or range file (vendors: google, bing, openai, anthropic, perplexity, apple, commoncrawl; files: ${CRAWLER_RANGE_SOURCES.map((source) => new URL(source.url).pathname.split('/').pop()).join(', ')})\n`);
+  });
+  it('a vendor with one of several files is named as incomplete, with what is unknown because of it, in text, JSON and HTML', () => {
+    const one = join(dir, 'google-one');
+    mkdirSync(one);
+    writeFileSync(join(one, 'common-crawlers.json'), googleFile(['66.249.64.0/27']));
+    const args = ['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', one];
+    const note = `Google's range files are incomplete (read common-crawlers.json); missing special-crawlers.json, user-triggered-fetchers.json, user-triggered-fetchers-google.json, user-triggered-agents.json: 4 of its 6 request(s) unknown, not told from impostors (get the files with robotstxt fetch --crawler-ranges --store <dir>, or offline download them from the vendor and pass --crawler-ranges <dir>)`;
+    const text = robotstxt([...args, logFile]).stdout;
+    expect(text.split('\n'), text).toContain(`verification: ${note}`);
+    const report = JSON.parse(robotstxt([...args, '--format', 'json', logFile]).stdout);
+    expect(report.verifiedBy.vendors.find((v: { vendor: string }) => v.vendor === 'google')).toEqual({ vendor: 'google', name: 'Google', files: [join(one, 'common-crawlers.json')], missing: ['special-crawlers.json', 'user-triggered-fetchers.json', 'user-triggered-fetchers-google.json', 'user-triggered-agents.json'], requests: 6, unknownMissingFiles: 4 });
+    const html = join(dir, 'google-one.html');
+    robotstxt([...args, '--format', 'html', '--output', html, logFile]);
+    expect(renderedPage(html)).toContain(note.replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+  });
+  it('JAFAR files: a later major formatVersion is refused; per-prefix services, the most specific prefix\'s counted', () => {
+    const jafar = join(dir, 'jafar');
+    mkdirSync(jafar);
+    writeFileSync(join(jafar, 'gptbot.json'), JSON.stringify({ formatVersion: '2.0', creationTime: '2026-11-20T00:00:00Z', prefixes: [{ ipv4Prefix: '20.171.206.0/24' }] }));
+    expect(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', join(jafar, 'gptbot.json'), logFile]).stderr).toBe(`robotstxt: ${join(jafar, 'gptbot.json')}: format version "2.0" is not one this reader knows (JAFAR 1.x): not read\n`);
+    writeFileSync(join(jafar, 'gptbot.json'), JSON.stringify({ formatVersion: '1.1', creationTime: '2026-11-20T00:00:00Z', prefixes: [
+      { ipv4Prefix: '20.171.0.0/16', services: ['OpenAI-Generic'] },
+      { ipv4Prefix: '20.171.206.0/24', services: ['GPTBot'] },
+      { ipv4Prefix: '20.171.206.0/28', ipv6Prefix: '2001:db8::/32' }, // both: ignored
+    ] }));
+    const log = join(dir, 'jafar.log');
+    writeFileSync(log, [entry('20.171.206.1', '/ok', GPTBOT), entry('20.171.206.2', '/ok', GPTBOT), entry('20.171.9.9', '/ok', GPTBOT)].join('\n') + '\n');
+    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', `openai=${join(jafar, 'gptbot.json')}`, '--format', 'json', log]).stdout);
+    expect(report.crawlers.map((c: Row & { verifiedServices: unknown }) => [c.agent, c.verification, c.verifiedServices])).toEqual([['GPTBot', { verified: 3, failed: 0, unknown: 0 }, { GPTBot: 2, 'OpenAI-Generic': 1 }]]);
+  });
   it('--client-ip forwarded verifies the last X-Forwarded-For address', () => {
     const proxied = join(dir, 'proxied.log');
     writeFileSync(proxied, [
@@ -136,7 +188,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
       [['--crawler-ranges', ranges], '--crawler-ranges applies only with --verify'],
       [['--verify', '--crawler-ranges', ranges, '--client-ip', 'x'], "--client-ip must be remote or forwarded, got 'x'"],
       [['--verify', '--crawler-ranges', join(dir, 'nope.json')], `cannot read crawler ranges ${join(dir, 'nope.json')}: ENOENT`],
-      [['--verify', '--crawler-ranges', robotsFile], `${robotsFile}: the file name names no vendor's range file (expected one of ${CRAWLER_RANGE_SOURCES.map((s) => `${s.id}.json`).join(', ')}, or the published file's own name)`],
+      [['--verify', '--crawler-ranges', robotsFile], `${robotsFile}: the file name names no vendor's range file (expected a published name such as common-crawlers.json, special-crawlers.json, user-triggered-fetchers.json, user-triggered-fetchers-google.json, ..., an id such as google-common-crawlers.json, or <vendor or file>=<path>)`],
     ];
     for (const [args, message] of cases) {
       const r = robotstxt(['audit', '--robots', robotsFile, ...args, logFile]);
@@ -199,10 +251,15 @@ describe('range files are read bounded', () => {
 });
 
 describe('audit --verify dns (a fake resolver: no network)', () => {
-  const resolver = (ptr: Record<string, string[] | Error>, forward: Record<string, string[]>): DnsResolver => ({
-    reverse: async (address) => { const names = ptr[address]; if (names instanceof Error) throw names; if (names === undefined) throw Object.assign(new Error('none'), { code: 'ENOTFOUND' }); return names; },
-    lookup: async (name) => forward[name] ?? [],
-  });
+  // a working resolver knows the probe address (a Googlebot address: its PTR resolves back to it), as real ones do
+  const resolver = (ptr: Record<string, string[] | Error>, forward: Record<string, string[]>): DnsResolver => {
+    const names: Record<string, string[] | Error> = { '66.249.66.1': ['crawl-66-249-66-1.googlebot.com.'], ...ptr };
+    const addresses: Record<string, string[]> = { 'crawl-66-249-66-1.googlebot.com': ['66.249.66.1'], ...forward };
+    return {
+      reverse: async (address) => { const found = names[address]; if (found instanceof Error) throw found; if (found === undefined) throw Object.assign(new Error('none'), { code: 'ENOTFOUND' }); return found; },
+      lookup: async (name) => addresses[name] ?? [],
+    };
+  };
   it('forward-confirmed reverse DNS: verified, failed (another owner, a name that does not resolve back, no PTR), unknown (DNS error)', async () => {
     const verifier = new CrawlerVerifier({
       dns: true,
@@ -231,6 +288,38 @@ describe('audit --verify dns (a fake resolver: no network)', () => {
       ['YandexBot', false, { verified: 1, failed: 0, unknown: 1 }],
       ['GPTBot', false, { verified: 0, failed: 0, unknown: 1 }],
     ]);
+    expect(report.verifiedBy?.dns).toEqual({ problem: null, unknown: 0 });
+  });
+  const claims = [
+    entry('5.255.253.1', '/p', YANDEX), entry('5.255.253.4', '/p', YANDEX), // DNS only (Yandex publishes no ranges)
+    entry('66.249.64.1', '/p', GOOGLEBOT), // in Google's ranges
+    entry('66.249.77.1', '/p', GOOGLEBOT), // outside the one Google file read: DNS would have told
+    entry('157.55.39.9', '/p', BINGBOT), entry('198.51.100.1', '/p', BINGBOT), // Bing: its one file read, so an address outside is failed
+  ];
+  it('a resolver that fails everything (NXDOMAIN for all, offline, a sandbox): its check fails, every DNS-only answer is unknown, and the report says why', async () => {
+    const nxdomain: DnsResolver = { reverse: async () => { throw Object.assign(new Error('queryPtr ENOTFOUND'), { code: 'ENOTFOUND' }); }, lookup: async () => { throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }); } };
+    const verifier = new CrawlerVerifier({ dns: true, rangeFiles: [join(ranges, 'common-crawlers.json'), join(ranges, 'bingbot.json')], resolver: nxdomain });
+    const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /p\n'), { verifier });
+    await audit.addLines(claims, 1);
+    const report = audit.report();
+    // before the check: 5.255.253.* failed (no PTR) and 66.249.77.1 failed; now unknown, not impostors
+    expect(report.verification).toEqual({ verified: 2, failed: 1, unknown: 3 });
+    expect(report.crawlers.filter((c) => c.impostor).map((c) => c.agent)).toEqual(['bingbot']);
+    const problem = 'the resolver could not give the name of 66.249.66.1, a known crawler address (ENOTFOUND)';
+    expect(report.verifiedBy?.dns).toEqual({ problem, unknown: 3 });
+    expect(verificationNotes(report.verifiedBy)).toContain(`DNS answers not believed: ${problem}; 3 request(s) that DNS alone would have told are unknown`);
+  });
+  it('a working fake resolver: the verified and failed counts are exact; another probe address can be named', async () => {
+    const working = resolver({ '5.255.253.1': ['spider-5-255-253-1.yandex.com'], '66.249.77.1': ['crawl-66-249-77-1.googlebot.com'], '203.0.113.9': ['probe.example'] }, { 'spider-5-255-253-1.yandex.com': ['5.255.253.1'], 'crawl-66-249-77-1.googlebot.com': ['66.249.77.1'], 'probe.example': ['203.0.113.9'] });
+    for (const dnsProbe of [undefined, '203.0.113.9']) {
+      const verifier = new CrawlerVerifier({ dns: true, rangeFiles: [join(ranges, 'common-crawlers.json'), join(ranges, 'bingbot.json')], resolver: working, dnsProbe });
+      const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /p\n'), { verifier });
+      await audit.addLines(claims, 1);
+      const report = audit.report();
+      expect(report.verification).toEqual({ verified: 4, failed: 2, unknown: 0 });
+      expect(report.verifiedBy?.dns).toEqual({ problem: null, unknown: 0 });
+    }
+    expect(() => new CrawlerVerifier({ dns: true, dnsProbe: 'not-an-address' })).toThrow('dnsProbe must be an IP address, got "not-an-address"');
   });
 });
 

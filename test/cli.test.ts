@@ -109,6 +109,17 @@ describe('robotstxt test (robots_main contract)', () => {
     expect(r.stderr).toBe('robotstxt: test needs exactly 3 arguments <robots-file> <user-agent> <url>, got 2 (see robotstxt test --help)\n');
     expect(r.status).toBe(2);
   });
+  it('an agent or URL that looks like an option is an agent or URL: options come before the three arguments (or --); the exit code is the verdict given', () => {
+    writeFileSync(join(dir, 'private.txt'), 'User-agent: *\nDisallow: /private\n');
+    const file = join(dir, 'private.txt');
+    for (const args of [[file, '-h', 'https://e.com/private'], ['--', file, '--help', 'https://e.com/private'], ['--mode', 'rfc', file, '-h', 'https://e.com/private'], [file, '--batch', 'https://e.com/private']]) {
+      const r = robotstxt(['test', ...args]);
+      const agent = args[args.indexOf(file) + 1];
+      expect([r.status, r.stdout], args.join(' ')).toEqual([1, `user-agent '${agent}' with URI 'https://e.com/private': DISALLOWED\n`]);
+    }
+    expect(robotstxt(['test', file, '--help', 'https://e.com/ok'])).toMatchObject({ status: 0, stdout: "user-agent '--help' with URI 'https://e.com/ok': ALLOWED\n" });
+    expect(robotstxt(['test', '--help', file, 'a', '/']).stdout).toContain('Usage: robotstxt test');
+  });
   it('bad option values: exit 2', () => {
     expect(robotstxt(['test', '--mode', 'strict', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --mode must be google or rfc, got 'strict'\n");
     expect(robotstxt(['test', '--max-bytes=-1', robotsFile, 'a', '/']).stderr).toBe("robotstxt: --max-bytes must be a whole number from 0 to 16777216, got '-1'\n");
@@ -228,6 +239,7 @@ describe('robotstxt check', () => {
       [['check', '--robots', robotsFile, '--agent', 'a', join(dir, 'nope-urls.txt')], `robotstxt: cannot read URL file '${join(dir, 'nope-urls.txt')}': no such file\n`],
       [['check', '--robots', robotsFile, '--agent', 'a', '--missing', 'allow'], 'robotstxt: --missing applies only with --robots-dir or --store\n'],
       [['check', '--robots-dir', join(dir, 'nope'), '--agent', 'a'], `robotstxt: --robots-dir '${join(dir, 'nope')}' is not a readable directory\n`],
+      [['check', '--robots', robotsFile, '--agent', '--only', 'disallowed'], 'robotstxt: --agent needs a value, got the option --only (write --agent=--only if that is the value; see robotstxt check --help)\n'],
     ];
     for (const [args, message] of cases) {
       const r = robotstxt(args, '');
@@ -235,6 +247,35 @@ describe('robotstxt check', () => {
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
     }
+  });
+});
+
+describe('rough edges: each with its message and exit code', () => {
+  it('help <command> prints that command\'s help; help <unknown> is a usage error', () => {
+    expect(robotstxt(['help', 'check'])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Usage: robotstxt check /) });
+    expect(robotstxt(['help', 'lint']).stdout).toMatch(/^Usage: robotstxt lint /);
+    expect(robotstxt(['help', 'nope'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: unknown command 'nope' (commands: test, check, lint, diff, audit, fetch, tester, conformance; see robotstxt --help)\n" });
+    expect(robotstxt(['help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Run robotstxt <command> --help') });
+  });
+  it('fetch with nothing to fetch exits 2, never "0 origin(s)" and 0', () => {
+    expect(robotstxt(['fetch'], '')).toEqual({ status: 2, stdout: '', stderr: 'robotstxt: no origin to fetch: the input named none (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)\n' });
+    expect(robotstxt(['fetch', 'http:0/x']).stderr).toBe('robotstxt: no origin to fetch: 1 input(s) named none: argument 1 ("http:0/x" is ambiguous: a URL (http://0.0.0.0/) or a host named "http" with a port; write http://<host>/ for a URL, or another host name) (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)\n');
+  });
+  it('audit on a file that is not an access log exits 2 saying so', () => {
+    const notLog = join(dir, 'not-a-log.txt');
+    writeFileSync(notLog, 'User-agent: *\nDisallow: /x\n');
+    expect(robotstxt(['audit', '--robots', robotsFile, notLog])).toEqual({ status: 2, stdout: '', stderr: `robotstxt: not an access log: none of the 2 line(s) of ${notLog} is a request line of a format audit reads (first: ${notLog}:1, ${notLog}:2; see robotstxt audit --help)\n` });
+  });
+  it('lint names the directives Google does not act on (Noindex, Nofollow, Request-rate, Clean-param, Host, Visit-time)', () => {
+    const file = join(dir, 'unsupported.txt');
+    writeFileSync(file, 'User-agent: *\nDisallow: /x\nNoindex: /y\nRequest-rate: 1/5\nClean-param: ref /articles\n');
+    const r = robotstxt(['lint', file]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 3)).toEqual([
+      `${file}:3: warning: Noindex: Google stopped reading noindex in robots.txt in September 2019 (it never was a standard): the pages stay indexable. Use a robots meta tag or an X-Robots-Tag header [unsupported-directive]`,
+      `${file}:4: info: Request-rate: not read by Google and not in RFC 9309 (a few crawlers read it) [unsupported-directive]`,
+      `${file}:5: info: Clean-param: Yandex's directive: Google ignores it [unsupported-directive]`,
+    ]);
   });
 });
 

@@ -3,7 +3,7 @@
 // adapter is reported with exactly its planted classes, and a hanging or missing implementation is bounded.
 import { describe, expect, it } from 'vitest';
 import { writeFileSync, mkdirSync, copyFileSync, readdirSync, readFileSync, existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { builtInSuite } from '../src/core/conformance-suite.js';
@@ -68,7 +68,7 @@ describe('robotstxt conformance against robotstxt itself: no difference through 
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`robotstxt conformance: robotstxt.cjs, --command '${NODE_CLI} test %robots% %user-agent% %url%' (one process per case), against the reference (this package's engine)`);
-    expect(lines[1]).toBe(`cases: ${suite.length} from the built-in suite: ${suite.length} agree, 0 differ, 0 failed`);
+    expect(lines[1]).toBe(`cases: ${suite.length} (${suite.length} from the built-in suite): ${suite.length} agree, 0 differ, 0 failed`);
     expect(r.stdout).not.toContain('Where it differs');
     expect(r.stdout).toMatch(/\nspeed: robotstxt\.cjs: \d+ cases in [\d.]+ s \([\d,]+ cases\/s, through its contract\); this package's engine: [\d.]+ s \([\d,]+ cases\/s, in-process, files parsed once\)\n$/);
   });
@@ -80,7 +80,7 @@ describe('robotstxt conformance against robotstxt itself: no difference through 
     expect(report.cases).toBeGreaterThan(suite.length + 500);
     expect([report.agreed, report.differed, report.failed, report.differences]).toEqual([report.cases, 0, 0, []]);
     expect(report.byLabel.map((entry: { label: string }) => entry.label)).toEqual(['standard', 'google', 'corpus']);
-    expect(report.sources[1]).toMatch(/^\d+ cases from the files of .*protego$/);
+    expect(report.sources[1]).toMatch(/^\d+ from the files of .*protego$/);
   });
 });
 
@@ -108,7 +108,7 @@ describe('a deliberately wrong adapter (--module)', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(1);
     const text = r.stdout;
-    expect(text.split('\n')[1]).toBe(`cases: ${suite.length} from the built-in suite: ${suite.length - 6} agree, 6 differ, 0 failed`);
+    expect(text.split('\n')[1]).toBe(`cases: ${suite.length} (${suite.length} from the built-in suite): ${suite.length - 6} agree, 6 differ, 0 failed`);
     const differing = text.slice(text.indexOf('Where it differs')).split('\n').filter((line) => /^[a-z].*: \d+ differ/.test(line));
     expect(differing).toEqual([
       'user-agent matching: 3 differ, 0 failed (ID_UserAgent_NoPrefixMatch, ID_UserAgent_GroupNotAppliedToLongerName, GoogleOnly_UserAgent_QueryWithVersionMatchesNothingSpecific)',
@@ -175,14 +175,14 @@ export default function (text, agent, url, bytes) {
     const r = robotstxt(['conformance', '--module', path, '--timeout-ms', '500']);
     expect(performance.now() - started).toBeLessThan(30_000);
     expect(r.status).toBe(1);
-    expect(r.stdout.split('\n')[1]).toBe(`cases: ${suite.length} from the built-in suite: ${suite.length - 1} agree, 0 differ, 1 failed`);
+    expect(r.stdout.split('\n')[1]).toBe(`cases: ${suite.length} (${suite.length} from the built-in suite): ${suite.length - 1} agree, 0 differ, 1 failed`);
     expect(r.stdout).toContain('line endings: 0 differ, 1 failed (ID_LineEndings_LF)\n  case:     ID_LineEndings_LF\n');
     expect(r.stdout).toContain('  got:      timeout (no answer within 500 ms)\n');
   });
   it('a command that sleeps is killed at the timeout; one that crashes is an error with its stderr', () => {
     const sleeper = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '2', '--timeout-ms', '200', '--command', `sh -c 'sleep 5' %robots% %url% %user-agent%`]);
     expect(sleeper.status).toBe(1);
-    expect(sleeper.stdout.split('\n')[1]).toBe(`cases: 2 from 2 cases from the files of ${robotsDir}: 0 agree, 0 differ, 2 failed`);
+    expect(sleeper.stdout.split('\n')[1]).toBe(`cases: 2 (2 from the files of ${robotsDir}): 0 agree, 0 differ, 2 failed`);
     expect(sleeper.stdout).toContain('  got:      timeout (no exit within 200 ms)\n');
     const crasher = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '1', '--command', `sh -c 'echo broken >&2; exit 3' %robots% %url% %user-agent%`]);
     expect(crasher.status).toBe(1);
@@ -220,6 +220,59 @@ process.stdin.on('data', () => {
       { failure: 'error', detail: 'an answer line longer than 65536 bytes (no line end): not an answer' },
     ]);
     expect(Number(/peak-kib (\d+)/.exec(run.stderr)?.[1])).toBeLessThan(200 * 1024);
+  });
+  it('placeholders are replaced in one pass: a case URL that holds %user-agent% or %robots% is sent as it is', async () => {
+    const tricky = join(dir, 'tricky');
+    mkdirSync(tricky, { recursive: true });
+    writeFileSync(join(tricky, 'placeholders.txt'), 'User-agent: *\nDisallow: /a%user-agent%b\nAllow: /%robots%/x\n');
+    const r = await robotstxtAsync(['conformance', '--suite', 'none', '--robots-dir', tricky, '--per-file', '8', '--command', `${NODE_CLI} test %robots% %user-agent% %url%`, '--format', 'json'], '', 60_000);
+    const report = JSON.parse(r.stdout);
+    expect(report.cases).toBeGreaterThanOrEqual(4);
+    expect([report.agreed, report.differed, report.failed, r.status]).toEqual([report.cases, 0, 0, 0]);
+  });
+  it('a --command timeout ends the whole process group at the deadline: a wrapper whose real process hangs takes about --timeout-ms, and leaves nothing running', async () => {
+    const marker = `${process.pid}${Date.now() % 100000}`;
+    const started = performance.now();
+    const r = await robotstxtAsync(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '1', '--timeout-ms', '1000', '--command', `sh -c 'sleep 25.${marker}; exit 0' %robots% %url% %user-agent%`], '', 60_000);
+    expect(performance.now() - started).toBeLessThan(6000); // (a process start included; it took 25 s before)
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('  got:      timeout (no exit within 1000 ms)\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(spawnSync('pgrep', ['-f', `sleep 25.${marker}`], { encoding: 'utf8' }).stdout).toBe('');
+  });
+  it('SIGTERM during a run: the implementation\'s processes end and the cases folder is removed', async () => {
+    const marker = `${process.pid}${Date.now() % 100000}`;
+    const hang = join(dir, 'hang-batch.sh');
+    writeFileSync(hang, `#!/bin/sh\nsleep 30.${marker} &\nwait\n`);
+    const temporary = join(dir, `tmp-${marker}`);
+    mkdirSync(temporary);
+    const child = spawn(process.execPath, [CLI, 'conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '2', '--timeout-ms', '60000', '--batch-command', `sh '${hang}'`], { env: { ...process.env, TMPDIR: temporary }, stdio: 'ignore' });
+    // wait until the implementation runs (its cases folder is made, its sleep started)
+    for (let i = 0; i < 100 && spawnSync('pgrep', ['-f', `sleep 30.${marker}`], { encoding: 'utf8' }).stdout === ''; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readdirSync(temporary)).toHaveLength(1);
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    child.kill('SIGTERM');
+    expect(await ended).toBe('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(spawnSync('pgrep', ['-f', `sleep 30.${marker}`], { encoding: 'utf8' }).stdout).toBe('');
+    expect(readdirSync(temporary)).toEqual([]);
+  });
+  it('a batch command is started from the folder it was typed in: a script named without a / is found (node impl.mjs)', () => {
+    const here = join(dir, 'typed-here');
+    mkdirSync(here, { recursive: true });
+    writeFileSync(join(here, 'impl.mjs'), `import { parseRobots } from '${LIBRARY}';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+for await (const line of createInterface({ input: process.stdin })) {
+  const c = JSON.parse(line);
+  const allowed = parseRobots(readFileSync(c.robots), { maxBytes: 0 }).matcher(c.agent).isAllowed(c.url);
+  process.stdout.write(JSON.stringify({ verdict: allowed ? 'allowed' : 'disallowed' }) + '\\n');
+}
+`);
+    const r = spawnSync(process.execPath, [CLI, 'conformance', '--batch-command', `'${process.execPath}' impl.mjs`, '--format', 'json'], { cwd: here, encoding: 'utf8', timeout: 120_000 });
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout);
+    expect([report.agreed, report.failed]).toEqual([suite.length, 0]);
   });
   it('no such command or module, or a bad option: exit 2 with one line', () => {
     expect(robotstxt(['conformance', '--command', 'no-such-program-here %robots% %url% %user-agent%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: cannot run 'no-such-program-here': no such command\n" });

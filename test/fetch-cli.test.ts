@@ -25,7 +25,8 @@ describe('robotstxt fetch', () => {
     const refused = await refusedPort();
     const store = tempDir();
     const input = [`${origins.origin(0)}/some/page`, `${origins.origin(1)}/x`, `${origins.origin(0)}/other`, `${origins.origin(2)}/y`, `http://127.0.0.1:${refused}/z`, 'ftp://example.com/', ''].join('\n');
-    const run = await robotstxtAsync(['fetch', '--store', store, '--now', '2026-03-01T00:00:00Z', '-'], input);
+    // (a list piped in is content: its local origins are fetched with --targets any)
+    const run = await robotstxtAsync(['fetch', '--store', store, '--now', '2026-03-01T00:00:00Z', '--targets', 'any', '-'], input);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe([
       `rules\t${origins.origin(0)}\tfetched\tok 200\n`,
@@ -86,8 +87,8 @@ describe('robotstxt fetch', () => {
     const store = tempDir();
     const list = handlers.map((_, i) => origins.origin(i)).join('\n');
     const [first, second] = await Promise.all([
-      robotstxtAsync(['fetch', '--store', store, '--force', '-'], list),
-      robotstxtAsync(['fetch', '--store', store, '--force', '--concurrency', '3', '-'], list),
+      robotstxtAsync(['fetch', '--store', store, '--force', '--targets', 'any', '-'], list),
+      robotstxtAsync(['fetch', '--store', store, '--force', '--concurrency', '3', '--targets', 'any', '-'], list),
     ]);
     expect([first.status, second.status]).toEqual([0, 0]);
     const names = readdirSync(store);
@@ -107,6 +108,29 @@ describe('robotstxt fetch', () => {
     expect(run.ms).toBeLessThan(700 + 5000);
   });
 
+  it('the deadline measures the server, not the queue: 50 origins redirecting to one host that answers in 0.5 s (2 at a time), beside hanging and trickling servers: every origin that answers gets its own status', async () => {
+    const shared = 50;
+    const slow: OriginHandler = (_request, response) => {
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.end('User-agent: *\nDisallow: /private\n');
+      }, 500);
+    };
+    const handlers: OriginHandler[] = [slow, ...Array.from({ length: shared }, (): OriginHandler => serve.redirect(302, (origins) => `${origins.origin(0)}/robots.txt`)), serve.silent(), serve.silent(), serve.trickle(1000), serve.trickle(1000), serve.status(403)];
+    const origins = await start(handlers);
+    const targets = Array.from({ length: handlers.length - 1 }, (_, i) => origins.origin(i + 1));
+    const run = await robotstxtAsync(['fetch', '--timeout-ms', '3000', ...targets], undefined, 60_000);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines.slice(0, shared)).toEqual(targets.slice(0, shared).map((origin) => `rules\t${origin}\tfetched\tok 200 (1 redirect to ${origins.origin(0)}/robots.txt)`));
+    expect(lines.slice(shared)).toEqual([
+      ...targets.slice(shared, shared + 4).map((origin) => `disallow-all\t${origin}\tfetched\tunreachable - (timeout after 3000 ms)`),
+      `allow-all\t${targets[shared + 4]}\tfetched\tnot-found 403`,
+    ]);
+    expect(origins.requests.filter((request) => request.origin === 0)).toHaveLength(shared); // the shared host saw each redirect once
+    expect(run.ms).toBeGreaterThan(shared / 2 * 500); // two at a time: the queue took its time, and counted against none
+  }, 60_000);
+
   it('reads hosts from --log (absolute targets, --host for lines without a vhost) and --urls files; bad lines are reported', async () => {
     const origins = await start([serve.body(RULES), serve.status(410)]);
     const dir = tempDir();
@@ -121,7 +145,7 @@ describe('robotstxt fetch', () => {
     ].join('\n'));
     const urls = join(dir, 'urls.txt');
     writeFileSync(urls, `# a comment\n${origins.origin(1)}/c\n`);
-    const run = await robotstxtAsync(['fetch', '--log', log, '--host', origins.key(0), '--urls', urls, '--scheme', 'http']);
+    const run = await robotstxtAsync(['fetch', '--log', log, '--host', origins.key(0), '--urls', urls, '--scheme', 'http', '--targets', 'any']);
     // arguments, standard input, --urls files, then --log files: first seen first
     expect(run.stdout).toBe(`allow-all\t${origins.origin(1)}\tfetched\tnot-found 410\nrules\t${origins.origin(0)}\tfetched\tok 200\n`);
     expect(run.stderr).toContain(`2 input(s) named no origin: ${log}:3 (not an access log line), ${log}:5 (not an access log line)`);
@@ -148,6 +172,38 @@ describe('robotstxt fetch', () => {
     writeFileSync(urls, [...hosts.map((host) => `http://${host}/page`), `${origins.origin(0)}/private/x`, `${origins.origin(0)}/ok`, `http://${tooLong}/page`].join('\n') + '\n');
     const check = robotstxt(['check', '--store', store, '--agent', 'bot', urls]);
     expect([check.status, check.stdout]).toEqual([0, [...hosts.map((host) => `disallowed\thttp://${host}/page`), `disallowed\t${origins.origin(0)}/private/x`, `allowed\t${origins.origin(0)}/ok`, `allowed\thttp://${tooLong}/page`].join('\n') + '\n']);
+  });
+
+  it('origins from content stay outside: a log or a URL list naming 127.0.0.1 is not fetched by default (fetch --log, --urls, piped input; audit --store --fetch; check --store --fetch); with --targets any it is; an origin named in the arguments or by --host always is', async () => {
+    const origins = await start([serve.body(RULES), serve.body(RULES)]);
+    const dir = tempDir();
+    const log = join(dir, 'internal.log');
+    writeFileSync(log, [
+      `10.0.0.1 - - [01/Mar/2026:10:00:00 +0000] "GET ${origins.origin(0)}/x HTTP/1.1" 200 5 "-" "Googlebot/2.1"`,
+      `10.0.0.1 - - [01/Mar/2026:10:00:01 +0000] "GET /y HTTP/1.1" 200 5 "-" "Googlebot/2.1"`, // its host is --host's
+    ].join('\n') + '\n');
+    const refused = `disallow-all\t${origins.origin(0)}\tfetched\tunreachable - (an origin from a log or URL list at an internal address, not fetched (127.0.0.1 is a loopback address; name it yourself, or --targets any))`;
+    const store = tempDir();
+    const byLog = await robotstxtAsync(['fetch', '--store', store, '--log', log, '--host', origins.key(1), '--scheme', 'http']);
+    expect(byLog.stdout).toBe(`${refused}\nrules\t${origins.origin(1)}\tfetched\tok 200\n`);
+    expect(origins.requests.filter((request) => request.origin === 0)).toHaveLength(0);
+    const piped = await robotstxtAsync(['fetch', '-'], `${origins.origin(0)}/a\n`);
+    expect(piped.stdout).toBe(`${refused}\n`);
+    const named = await robotstxtAsync(['fetch', origins.origin(0)]);
+    expect(named.stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tok 200\n`);
+    expect(origins.requests.filter((request) => request.origin === 0)).toHaveLength(1);
+    const any = await robotstxtAsync(['fetch', '--targets', 'any', '--log', log, '--host', origins.key(1), '--scheme', 'http']);
+    expect(any.stdout).toBe(`rules\t${origins.origin(0)}\tfetched\tok 200\nrules\t${origins.origin(1)}\tfetched\tok 200\n`);
+    // audit --store --fetch and check --store --fetch take origins from their input the same way
+    const auditStore = tempDir();
+    const audit = await robotstxtAsync(['audit', '--store', auditStore, '--fetch', '--host', origins.key(1), '--scheme', 'http', '--format', 'json', log]);
+    expect(audit.status).toBe(0);
+    expect(audit.stderr).toContain('2 fetched (1 ok, 0 not-modified, 0 not-found, 1 unreachable), 0 fresh in the store; 1 of the unreachable were refused by --targets (internal addresses: the store records say which; --targets any fetches them)');
+    const requestsBefore = origins.requests.length;
+    const check = await robotstxtAsync(['check', '--store', tempDir(), '--fetch', '--agent', 'Googlebot'], `${origins.origin(0)}/private\n`);
+    expect([check.status, check.stdout]).toEqual([0, `disallowed\t${origins.origin(0)}/private\n`]); // unreachable: disallow all
+    expect(check.stderr).toContain('robots.txt: 1 fetched (0 ok, 0 not-modified, 0 not-found, 1 unreachable), 0 fresh in the store; 1 of the unreachable were refused by --targets');
+    expect(origins.requests.length).toBe(requestsBefore);
   });
 
   it('a record dated in the future (a run with --now ahead, a clock set wrong) is stale: the next run fetches it again and says so', async () => {
@@ -192,7 +248,7 @@ describe('check --fetch and audit --fetch', () => {
     const store = tempDir();
     const urls = [0, 1, 2, 0, 1, 2].map((i, n) => `${origins.origin(i)}/private/${n}`).concat([`${origins.origin(0)}/open`, 'not a url']).join('\n') + '\n';
     // the URLs' hosts come without their scheme: --scheme http (https by default)
-    const run = await robotstxtAsync(['check', '--store', store, '--fetch', '--scheme', 'http', '--agent', 'Googlebot'], urls);
+    const run = await robotstxtAsync(['check', '--store', store, '--fetch', '--scheme', 'http', '--targets', 'any', '--agent', 'Googlebot'], urls);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe([
       `disallowed\t${origins.origin(0)}/private/0`, `disallowed\t${origins.origin(1)}/private/1`, `disallowed\t${origins.origin(2)}/private/2`,

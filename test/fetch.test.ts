@@ -344,11 +344,13 @@ describe('caching (Google "Caching"; RFC 9309 2.4 and 2.3.1.4)', () => {
     await cache.checkUrls(Array.from({ length: 12 }, (_, i) => `${origins.origin(i)}/x`), 'Googlebot');
     expect(most).toBeLessThanOrEqual(3);
     expect(most).toBeGreaterThanOrEqual(2); // and not one at a time
-    // one host name (127.0.0.1) behind every port: perHostConcurrency 1 makes them one at a time
+    // every origin redirects to one host (host:port, the host each hop contacts): perHostConcurrency 1 makes its requests one at a time
     most = 0;
+    const shared = await start([slow, ...Array.from({ length: 12 }, (): OriginHandler => serve.redirect(301, (all) => `${all.origin(0)}/robots.txt`))]);
     const perHost = newCache({ concurrency: 12, perHostConcurrency: 1 });
-    await perHost.checkUrls(Array.from({ length: 12 }, (_, i) => `${origins.origin(i)}/y`), 'Googlebot');
+    await perHost.checkUrls(Array.from({ length: 12 }, (_, i) => `${shared.origin(i + 1)}/y`), 'Googlebot');
     expect(most).toBe(1);
+    expect(shared.requests.filter((request) => request.origin === 0)).toHaveLength(12);
   });
 
   it('options are range-checked with the option named', () => {

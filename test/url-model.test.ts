@@ -226,7 +226,7 @@ describe('rules per origin: fetching and RobotsCache', () => {
   it('check --fetch on http:// URLs fetches http://.../robots.txt with no --scheme; the store names files per origin', async () => {
     running = await LocalOrigins.start([serve.body(VICTIM_BODY)]);
     const store = tempDir();
-    const run = await robotstxtAsync(['check', '--store', store, '--fetch', '--agent', 'Googlebot'], `${running.origin(0)}/private\n`);
+    const run = await robotstxtAsync(['check', '--store', store, '--fetch', '--targets', 'any', '--agent', 'Googlebot'], `${running.origin(0)}/private\n`);
     expect(run.stdout).toBe(`disallowed\t${running.origin(0)}/private\n`);
     expect(running.requests.map((r) => r.url)).toEqual(['/robots.txt']);
     const fetched = await robotstxtAsync(['fetch', '--store', store, '--max-age', '0', `${running.origin(0)}/`]);

@@ -1,8 +1,9 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
+import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, crawlerLabel, type AuditReport, type CrawlerAudit } from '../node/audit.js';
+import { RobotsAudit, crawlerLabel, verificationNotes, type AuditReport, type CrawlerAudit } from '../node/audit.js';
 import type { CrawlerVerifier } from '../node/crawler-verify.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit-html.js';
@@ -10,7 +11,7 @@ import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesSpec, wholeNumberOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LruCache } from '../core/lru-cache.js';
 import { robotsFromDirectory, robotsHostOf, DEFAULT_CACHE_BYTES, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer } from '../node/hosts.js';
-import { LogLineReader, logTimeMs, originOfRequest, type LogFieldNames } from '../node/log.js';
+import { LogLineReader, logTimeMs, originOfRequest, isAbsoluteTarget, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { optionsHelp, type OptionTable } from './options.js';
@@ -26,7 +27,8 @@ const AUDIT_OWN_OPTIONS = {
   fetch: { type: 'boolean', help: 'with --store: first fetch the robots.txt of every host of the logs that the store\nlacks or has stale (the logs are read twice: files, not standard input)' },
   format: { type: 'string', value: 'table|json|html', help: 'table (default), one JSON object, or a self-contained HTML report with charts' },
   verify: { type: 'string', value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
-  'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', help: 'vendors\' IP range files (the published names, such as gptbot.json, or the\nids robotstxt fetch --crawler-ranges stores: google-common-crawlers.json) (repeatable)' },
+  'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
+  'dns-probe': { type: 'string', value: '<address>', help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
   'client-ip': { type: 'string', value: 'remote|forwarded', help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
   top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
   by: { type: 'string', value: 'host', help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
@@ -43,7 +45,8 @@ const AUDIT_OWN_OPTIONS = {
 export const AUDIT_OPTIONS = { ...FETCH_OPTIONS, ...AUDIT_OWN_OPTIONS } as const satisfies OptionTable;
 
 export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
-                       [--verify [ranges|dns]] [--crawler-ranges <file|dir>]... [--client-ip remote|forwarded]
+                       [--verify [ranges|dns]] [--crawler-ranges <file|dir>]... [--dns-probe <address>]
+                       [--client-ip remote|forwarded]
                        [--format table|json|html] [--top N] [--by host] [--since <time>] [--until <time>]
                        [--output <file>] [--mode google|rfc] [--max-bytes N] <log> [<log>]...
 
@@ -67,9 +70,11 @@ Anyone can write Googlebot in a User-Agent. With --verify, each request of a cra
 (Google, Bing, OpenAI, Anthropic, Perplexity, Apple, Common Crawl; Yandex and Baidu by DNS) is verified
 (its client address is in the vendor's published IP ranges, or with --verify dns, its reverse DNS name is
 the vendor's and resolves back to it), failed (an impostor: reported as its own row, never in the
-vendor's figures) or unknown (no published method, no ranges loaded for that vendor, no address in the
-line, or DNS that did not answer). Ranges: robotstxt fetch --crawler-ranges --store <dir> (then --store
-<dir> here), or the vendors' JSON files given with --crawler-ranges.
+vendor's figures) or unknown (no published method, not all of the vendor's range files read, no address in
+the line, DNS that did not answer, or a resolver that failed its check): the report names each vendor whose
+files are missing and the resolver's problem, with the requests left unknown by them. Ranges: robotstxt
+fetch --crawler-ranges --store <dir> (then --store <dir> here); offline, download the vendors' JSON files
+(their URLs: robotstxt fetch --help) and give them with --crawler-ranges.
 
 Options:
 ${optionsHelp(AUDIT_OWN_OPTIONS, 24)}
@@ -134,7 +139,8 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const stored = storeDir === undefined ? null : join(storeDir, RANGES_FOLDER);
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
     const { CrawlerVerifier } = await import('../node/crawler-verify.js'); // ipaddr.js and DNS: only with --verify
-    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr });
+    if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
+    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'] as string | undefined });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
   const sinceMs = timeOption('since', values.since);
@@ -184,6 +190,10 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const report = audit.report();
   if (report.malformed.count > 0) {
     const where = report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', ');
+    // a file of which no line is an access log line is no log: an error, never an empty audit with exit 0
+    if (report.crawlerRequests + report.otherRequests + report.outsideTime === 0) {
+      throw new RobotsError('USAGE', `not an access log: none of the ${report.malformed.count} line(s) of ${positionals.join(', ')} is a request line of a format audit reads (first: ${where}${report.malformed.count > 10 ? ', ...' : ''}; see robotstxt audit --help)`);
+    }
     stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (${where}${report.malformed.count > 10 ? ', ...' : ''})\n`);
   }
   const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'html' ? auditHtml(report, `robots.txt audit of ${positionals.join(', ')}`) : table(report);
@@ -233,6 +243,7 @@ function table(report: AuditReport): string {
   if (report.verification !== null) {
     const impostors = report.crawlers.filter((c) => c.impostor).length + report.userTriggered.filter((c) => c.impostor).length;
     lines.push(`verification: ${report.verification.verified} verified, ${report.verification.failed} failed (impostors), ${report.verification.unknown} unknown${impostors > 0 ? `; impostors are rows of their own` : ''}`);
+    for (const note of verificationNotes(report.verifiedBy)) lines.push(`verification: ${terminalSafe(note)}`);
   }
   lines.push(format(header), ...rows.map(format));
   if (fetcherRows.length > 0) lines.push('', 'user-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):', ...fetcherRows.map(format));
@@ -246,6 +257,8 @@ function table(report: AuditReport): string {
  */
 async function fetchLogHosts(logs: string[], defaultHost: string | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void, logFields: LogFieldNames): Promise<void> {
   const origins = new Map<string, UrlOrigin>();
+  // the host of lines that name none is --host's, which the user named; every other host comes from the log
+  const named = new Set<string>();
   const buffer = new Uint8Array(CHUNK_BYTES);
   for (const log of logs) {
     const reader = await LineReader.open(log, 'log file');
@@ -254,13 +267,15 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
       for (const request of logReader.readChunk(chunk)) {
         if (request === null || typeof request === 'string') continue; // counted and reported by the audit itself
         const origin = originOfRequest(request, defaultHost);
-        if (origin !== null) origins.set(origin.origin, origin);
+        if (origin === null) continue;
+        origins.set(origin.origin, origin);
+        if (request.host === null && !isAbsoluteTarget(request.target)) named.add(origin.origin);
       }
     }
   }
   const { RobotsCache } = await import('../node/fetch/robots-cache.js'); // the HTTP client: only when fetching
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
-  const source = cache.hostSource();
+  const source = cache.hostSource(named);
   try {
     await forEachInLanes([...origins.values()], options.concurrency ?? 32, async (origin) => { await source(robotsHostOf(origin)); });
   } finally {

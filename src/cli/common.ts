@@ -26,8 +26,16 @@ export function parseCommandArgs(args: string[], options: NonNullable<ParseArgsC
   // ambiguous); each option's own check then names what is wrong with it
   const joined: string[] = [];
   for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') {
+      joined.push(...args.slice(i));
+      break;
+    }
     const name = args[i].startsWith('--') ? args[i].slice(2) : null;
     const next = args[i + 1];
+    // `--agent --only disallowed`: an option's value missing before another option (parseArgs calls it "ambiguous")
+    if (name !== null && options[name]?.type === 'string' && next !== undefined && next.startsWith('--') && next !== '--') {
+      throw usageError(`--${name} needs a value, got the option ${next} (write --${name}=${next} if that is the value; see robotstxt ${command} --help)`);
+    }
     if (name !== null && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && next !== '-' && !next.startsWith('--')) {
       joined.push(`--${name}=${next}`);
       i++;

@@ -7,7 +7,7 @@ import { parseCommandArgs, usageError, wholeNumberOption } from './common.js';
 import { optionsHelp, type OptionTable } from './options.js';
 import { builtInSuite } from '../core/conformance-suite.js';
 import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance.js';
-import { batchImplementation, commandImplementation, moduleImplementation, type Implementation } from '../node/conformance-runners.js';
+import { batchImplementation, commandImplementation, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance-runners.js';
 import { reportHtml, reportJson, reportText } from '../node/conformance-report.js';
 
 /** The options of this command: what parses its arguments, and what its --help lists, by section (src/cli/options.ts). */
@@ -89,15 +89,26 @@ export async function runConformance(args: string[], out: (text: string) => void
   const cases: ConformanceCase[] = [];
   const sources: string[] = [];
   if (suite === 'builtin') {
-    cases.push(...builtInSuite());
-    sources.push('the built-in suite');
+    const builtIn = builtInSuite();
+    cases.push(...builtIn);
+    sources.push(`${builtIn.length} from the built-in suite`);
   }
   if (robotsDir !== undefined) {
     const made = casesFromRobotsDir(robotsDir, { perFile, files });
     cases.push(...made);
-    sources.push(`${made.length} cases from the files of ${robotsDir}`);
+    sources.push(`${made.length} from the files of ${robotsDir}`);
   }
   const folder = mkdtempSync(join(tmpdir(), 'robotstxt-conformance-'));
+  // SIGINT / SIGTERM: the implementation's processes (whole process groups) and the cases folder go first,
+  // then the process ends by the same signal
+  const stopped = (signal: NodeJS.Signals): void => {
+    stopAllChildren();
+    rmSync(folder, { recursive: true, force: true });
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', stopped);
+  process.once('SIGTERM', stopped);
   try {
     const prepared = prepareCases(cases, folder);
     const reference = referenceAnswers(prepared, folder);
@@ -108,6 +119,9 @@ export async function runConformance(args: string[], out: (text: string) => void
     out(format === 'json' ? reportJson(report) : format === 'html' ? reportHtml(report) : reportText(report));
     return report.agreed === report.cases ? 0 : 1;
   } finally {
+    process.off('SIGINT', stopped);
+    process.off('SIGTERM', stopped);
+    stopAllChildren();
     rmSync(folder, { recursive: true, force: true });
   }
 }

@@ -10,6 +10,7 @@ import { parseCommandArgs, usageError, modeOption, maxBytesSpec, wholeNumberOpti
 import { optionsHelp, type OptionTable } from './options.js';
 import { FETCH_OPTIONS, fetchOptionsHelp, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
 import { LineReader, chunkLines, CHUNK_BYTES } from '../node/line-reader.js';
+import { CRAWLER_RANGE_SOURCES } from '../node/crawler-verify.js';
 
 /** fetch's own options, in the order --help lists them (the shared fetch options follow them). */
 const FETCH_COMMAND_OWN_OPTIONS = {
@@ -48,7 +49,9 @@ At the end, a summary per outcome on stderr (and progress while it runs, on a te
 With --crawler-ranges, fetches instead the IP range files crawler vendors publish (Google, Bing, OpenAI,
 Anthropic, Perplexity, Apple, Common Crawl) into <dir>/crawler-ranges/, for audit --verify: one line per
 file, <outcome><TAB><id><TAB><source><TAB><status> <prefixes> prefixes [(<error>)]; fresh files (24h, or
---max-age) are not fetched again; exit 1 when a file could not be fetched and none is kept.
+--max-age) are not fetched again; exit 1 when a file could not be fetched and none is kept. Offline, download
+them where you can and give them to audit --verify --crawler-ranges:
+${CRAWLER_RANGE_SOURCES.map((source) => `  ${source.id.padEnd(38)} ${source.url}`).join('\n')}
 
 Options:
 ${optionsHelp(FETCH_COMMAND_OWN_OPTIONS, 26)}
@@ -90,16 +93,19 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   // the origins, first seen first; inputs that name none are reported
   const origins = new Map<string, RobotsOrigin>();
   const bad: BadInput[] = [];
-  const add = (text: string, where: string): void => {
+  // an origin named in the arguments is fetched as named; one from a list or a log is content (see --targets)
+  const add = (text: string, where: string, fromContent = true): void => {
     try {
-      const origin = robotsOriginOf(text, options.defaultScheme);
-      if (!origins.has(origin.origin)) origins.set(origin.origin, origin);
+      const origin = { ...robotsOriginOf(text, options.defaultScheme), fromContent };
+      const known = origins.get(origin.origin);
+      if (known === undefined) origins.set(origin.origin, origin);
+      else if (!fromContent) known.fromContent = false;
     } catch (error) {
       if (!(error instanceof RobotsError)) throw error;
       bad.push({ where, why: error.message });
     }
   };
-  positionals.forEach((arg, index) => { if (arg !== '-') add(arg, `argument ${index + 1}`); });
+  positionals.forEach((arg, index) => { if (arg !== '-') add(arg, `argument ${index + 1}`, false); });
   const eachLine = async (path: string | undefined, what: string, onLine: (line: string, number: number) => void): Promise<void> => {
     const reader = await LineReader.open(path, what);
     const buffer = new Uint8Array(CHUNK_BYTES);
@@ -132,8 +138,10 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
           }
           // the request's URL line as check --log and audit make it (relative targets: http://<host>)
           const host = request.host ?? defaultHost ?? null;
-          if (host === null && !isAbsoluteTarget(request.target)) bad.push({ where, why: 'the line names no host (give --host)' });
-          else add(Buffer.from(urlOfRequest(request, true, host), 'latin1').toString('utf8'), where); // log text is bytes: UTF-8 as a client reads it
+          const absolute = isAbsoluteTarget(request.target);
+          if (host === null && !absolute) bad.push({ where, why: 'the line names no host (give --host)' });
+          // log text is bytes: UTF-8 as a client reads it; a relative target of a line without a host is --host's, which the user named
+          else add(Buffer.from(urlOfRequest(request, true, host), 'latin1').toString('utf8'), where, request.host !== null || absolute);
         }
       }
     } finally {
@@ -141,6 +149,11 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     }
   }
 
+  // nothing to fetch is an error, never "0 origin(s)" and exit 0
+  if (origins.size === 0) {
+    const named = bad.length === 0 ? 'the input named none' : `${bad.length} input(s) named none: ${bad.slice(0, 3).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 3 ? ', ...' : ''}`;
+    throw usageError(`no origin to fetch: ${named} (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)`);
+  }
   const store = values.store === undefined ? null : new RobotsStore(values.store as string);
   const cache = new RobotsCache({ ...options, store });
   const started = performance.now();
@@ -154,7 +167,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const force = values.force === true;
   try {
     await forEachInLanes(list, options.concurrency ?? 32, async (origin, index) => {
-      const entry = await cache.entry(origin.origin, force);
+      const entry = await cache.entry(origin.origin, force, origin.fromContent === true);
       effects[entry.effect]++;
       results[index] = format === 'jsonl' ? jsonLine(entry) : textLine(entry);
       done++;
@@ -164,7 +177,8 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
       }
       if (showProgress && performance.now() - lastProgress > 200) {
         lastProgress = performance.now();
-        stderr(`\rrobotstxt fetch: ${done} of ${list.length} origins, ${fetchedSummary(cache.stats.fetches)}\x1b[K`);
+        const waiting = cache.waitingForHosts;
+        stderr(`\rrobotstxt fetch: ${done} of ${list.length} origins, ${fetchedSummary(cache.stats.fetches)}${waiting > 0 ? `, ${waiting} waiting for a host's slot (--per-host)` : ''}\x1b[K`);
       }
     });
   } finally {

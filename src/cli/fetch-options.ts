@@ -7,14 +7,14 @@ import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch
 /** The fetch options (see src/cli/options.ts): what parses them and what --help says of them. */
 export const FETCH_OPTIONS = {
   store: { type: 'string', value: '<dir>', help: 'the robots.txt store, one pair of files per origin: <scheme>@<host>[@port].txt,\nthe body as served, and .json, the record (outcome, fetch time, validators,\nfailures); made when missing' },
-  'timeout-ms': { type: 'string', value: 'N', help: 'deadline of one robots.txt fetch, redirects, connect and body included\n({range})', whole: { fallback: 10_000, min: 1, max: 600_000 } },
+  'timeout-ms': { type: 'string', value: 'N', help: 'deadline of one robots.txt fetch: connect, wait for and read the answer of every\nhop ({range}); time queued for a host\'s slot (--per-host) is not counted', whole: { fallback: 10_000, min: 1, max: 600_000 } },
   concurrency: { type: 'string', value: 'N', help: 'fetches at once ({range})', whole: { fallback: 32, min: 1, max: 4096 } },
-  'per-host': { type: 'string', value: 'N', help: 'requests at once to one host name ({range})', whole: { fallback: 2, min: 1, max: 4096 } },
+  'per-host': { type: 'string', value: 'N', help: 'requests at once to one host (host:port, each redirect hop its own) ({range})', whole: { fallback: 2, min: 1, max: 4096 } },
   'user-agent': { type: 'string', value: '<text>', help: 'the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))' },
   'max-age': { type: 'string', value: '<time>', help: 'how long a fetched robots.txt is used: N seconds, or Ns, Nm, Nh, Nd\n(default 24h; Cache-Control max-age may shorten it); failures are retried\nafter 1h (or --max-age when shorter)' },
   now: { type: 'string', value: '<ISO time>', help: 'judge freshness (and 30 days of failures) as of this time, for replays and tests' },
   scheme: { type: 'string', value: 'https|http', help: 'the scheme of hosts given without one (default https); URLs keep their own' },
-  targets: { type: 'string', value: 'default|public|any', help: '\nwhich addresses fetches may reach: default, a redirect may not lead from a\npublic address to a loopback, private or link-local one (hosts you name are\nfetched as named); public, no such address at all and redirects only to the\nsame port; any, no check. A refused redirect makes the origin unreachable' },
+  targets: { type: 'string', value: 'default|public|any', help: '\nwhich addresses fetches may reach: default, origins you name are fetched as\nnamed, while origins read from a log, a URL list or stdin may not be at a\nloopback, private or link-local address, and no redirect may lead from a public\naddress to one; public, no such address at all and redirects only to the same\nport; any, no check. A refused fetch or redirect makes the origin unreachable' },
 } as const satisfies OptionTable;
 
 /** The fetch options' help lines, at the commands' usual column (check and audit leave out --store: theirs is their own). */
@@ -86,7 +86,8 @@ export function fetchedSummary(fetches: RobotsCacheStats['fetches']): string {
  */
 export function storeSummary(stats: RobotsCacheStats, fresh: number): string {
   const future = stats.futureRecords > 0 ? `; ${stats.futureRecords} stored record(s) were dated in the future (a clock set ahead, or --now): stale, fetched again` : '';
-  return `${fetchedSummary(stats.fetches)}, ${fresh} fresh in the store${future}`;
+  const refused = stats.refusedByTargets > 0 ? `; ${stats.refusedByTargets} of the unreachable were refused by --targets (internal addresses: the store records say which; --targets any fetches them)` : '';
+  return `${fetchedSummary(stats.fetches)}, ${fresh} fresh in the store${refused}${future}`;
 }
 
 /**

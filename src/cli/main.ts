@@ -30,16 +30,45 @@ function version(): string {
   return packageJson.version;
 }
 
+/**
+ * Whether a command's arguments ask for its help: --help or -h among its options, that is before `--`, and
+ * for test before its first positional (robots_main's contract: `test <file> -h <url>` asks about the agent
+ * named -h, and its verdict is the exit code).
+ */
+function asksForHelp(command: string, args: readonly string[]): boolean {
+  return hasOption(command, args, ['--help', '-h']);
+}
+
+/** Whether one of `names` is among a command's options (see asksForHelp: before `--`, and for test before its first positional). */
+function hasOption(command: string, args: readonly string[], names: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return false;
+    if (names.includes(arg)) return true;
+    if (command === 'test' && (!arg.startsWith('-') || arg === '-')) return false;
+    if (command === 'test' && (arg === '--mode' || arg === '--max-bytes' || arg === '--robots-root' || arg === '--cache-mb')) i++; // (its value)
+  }
+  return false;
+}
+
+/** The commands, in the order --help lists them. */
+const COMMANDS = ['test', 'check', 'lint', 'diff', 'audit', 'fetch', 'tester', 'conformance'];
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const wantsHelp = rest.includes('--help') || rest.includes('-h');
+  const wantsHelp = asksForHelp(command ?? '', rest);
   const out = (text: string): void => { process.stdout.write(text); };
   const err = (text: string): void => { process.stderr.write(text); };
   switch (command) {
+    case 'help':
+      // `robotstxt help <command>`: that command's help
+      if (rest.length > 0 && COMMANDS.includes(rest[0])) return main([rest[0], '--help']);
+      if (rest.length > 0) throw new RobotsError('USAGE', `unknown command '${rest[0]}' (commands: ${COMMANDS.join(', ')}; see robotstxt --help)`);
+      out(HELP + '\n');
+      return 0;
     case undefined:
     case '--help':
     case '-h':
-    case 'help':
       out(HELP + '\n');
       return command === undefined ? EXIT_USAGE : 0;
     case '--version':
@@ -87,13 +116,13 @@ async function main(argv: string[]): Promise<number> {
       return runConformance(rest, out);
     }
     default:
-      throw new RobotsError('USAGE', `unknown command '${command}' (commands: test, check, lint, diff, audit, fetch, tester, conformance; see robotstxt --help)`);
+      throw new RobotsError('USAGE', `unknown command '${command}' (commands: ${COMMANDS.join(', ')}; see robotstxt --help)`);
   }
 }
 
 const command = process.argv[2];
 /** `test --batch` streams answers; a single `test` writes one verdict. */
-const testBatch = command === 'test' && process.argv.includes('--batch');
+const testBatch = command === 'test' && hasOption('test', process.argv.slice(3), ['--batch']);
 
 /**
  * Standard output failed (a closed pipe, a full disk): what was written is incomplete, so the exit code must

@@ -105,9 +105,24 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
   return batch.counts.errors > 0 ? EXIT_USAGE : 0;
 }
 
+/**
+ * The arguments with `--` before the first positional: options come first (robots_main's contract), so that
+ * an agent or URL that looks like an option (-h, --help, -x) is read as what it stands in place of.
+ */
+function optionsFirst(args: readonly string[]): string[] {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return [...args];
+    if (!arg.startsWith('-') || arg === '-') return [...args.slice(0, i), '--', ...args.slice(i)];
+    const name = arg.startsWith('--') ? arg.slice(2) : null;
+    if (name !== null && !name.includes('=') && (SINGLE_TEST_OPTIONS as Record<string, { type: string }>)[name]?.type === 'string') i++; // (its value)
+  }
+  return [...args];
+}
+
 /** Runs the command; returns the exit code. Writes to the given streams (tests pass their own). */
 export function runTest(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): number {
-  const { values, positionals } = parseCommandArgs(args, SINGLE_TEST_OPTIONS, 'test');
+  const { values, positionals } = parseCommandArgs(optionsFirst(args), SINGLE_TEST_OPTIONS, 'test');
   if (positionals.length !== 3) throw usageError(`test needs exactly 3 arguments <robots-file> <user-agent> <url>, got ${positionals.length} (see robotstxt test --help)`);
   const [file, agent, url] = positionals;
   warnAboutAgents([agent], stderr);

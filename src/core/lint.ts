@@ -14,6 +14,20 @@ export interface LintFinding {
   message: string;
 }
 
+/**
+ * Directives the parser keeps but Google's crawler does not act on (RFC 9309 defines none of them): what
+ * each does, or did, and where. Noindex and nofollow are warnings: a site that relies on them keeps pages
+ * indexed without knowing it. (Crawl-delay, which Bing and Yandex read, is checked for its number only.)
+ */
+const UNSUPPORTED_DIRECTIVES: readonly { key: string; severity: DiagnosticSeverity; why: string }[] = [
+  { key: 'noindex', severity: 'warning', why: 'Google stopped reading noindex in robots.txt in September 2019 (it never was a standard): the pages stay indexable. Use a robots meta tag or an X-Robots-Tag header' },
+  { key: 'nofollow', severity: 'warning', why: 'not a robots.txt directive for Google or RFC 9309: links are still followed. Use a robots meta tag or rel="nofollow"' },
+  { key: 'request-rate', severity: 'info', why: 'not read by Google and not in RFC 9309 (a few crawlers read it)' },
+  { key: 'visit-time', severity: 'info', why: 'not read by Google and not in RFC 9309 (a few crawlers read it)' },
+  { key: 'clean-param', severity: 'info', why: "Yandex's directive: Google ignores it" },
+  { key: 'host', severity: 'info', why: "Yandex's former directive for the main mirror (it now uses redirects): Google ignores it" },
+];
+
 /** Everything lint found, sorted by line. */
 export interface LintReport {
   findings: LintFinding[];
@@ -316,6 +330,8 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
     }
   }
   for (const other of robots.otherDirectives) {
+    const unsupported = UNSUPPORTED_DIRECTIVES.find((entry) => other.isKey(entry.key));
+    if (unsupported !== undefined) add(other.line, unsupported.severity, 'unsupported-directive', `${other.key}: ${unsupported.why}`);
     if (other.isKey('crawl-delay') && !/^\s*\d+(\.\d+)?\s*$/.test(other.value)) {
       add(other.line, 'warning', 'crawl-delay-not-a-number', `crawl-delay "${other.value}" is not a number of seconds: ignored`);
     }

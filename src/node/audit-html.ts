@@ -1,6 +1,6 @@
 // A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
 // tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
-import { crawlerLabel, type AuditReport, type CrawlerAudit } from './audit.js';
+import { crawlerLabel, verificationNotes, type AuditReport, type CrawlerAudit } from './audit.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const number = (n: number): string => n.toLocaleString('en');
@@ -91,6 +91,7 @@ th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}tr.impo
 <p class="summary"><span>${number(report.lines)} log lines</span><span>${number(report.crawlerRequests)} crawler requests</span>` +
 `<span>${number(report.disallowed)} disallowed</span><span>${number(report.otherRequests)} other requests (not audited)</span>${verification}` +
 `<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${escapeHtml(report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', '))})` : ''}</span></p>
+${verificationNotes(report.verifiedBy).map((note) => `<p class="verification-note">${escapeHtml(note)}</p>`).join('')}
 ${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRows, 'disallowed requests', 'requests')}
 ${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}
 ${timeChart(report)}

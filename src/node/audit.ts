@@ -10,7 +10,7 @@ import type { RobotsMatcher, DecidingRule } from '../core/matcher.js';
 import { VERDICT_ALLOWED } from '../core/constants.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
 import { crawlerCategory, isUserTriggeredFetcher, type CrawlerCategory } from './crawler-categories.js';
-import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification } from './crawler-verify.js';
+import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification, type VendorCoverage } from './crawler-verify.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
 export interface StatusClasses {
@@ -52,6 +52,8 @@ export interface CrawlerAudit {
   robotsTxtFetches: number;
   /** With verification: its requests by verdict (an impostor row has only failed ones); null without. */
   verification: VerificationCounts | null;
+  /** With verification: its verified requests by the services of the most specific prefix their address is in (JAFAR service labels; {} when the files have none). */
+  verifiedServices: Record<string, number> | null;
   /** Rules that disallowed its requests, most requests first; `file`: the host whose robots.txt has the rule (null with one robots.txt). */
   rules: { file: string | null; line: number; pattern: string; requests: number }[];
   /**
@@ -83,8 +85,32 @@ export interface AuditReport {
   untracked: { crawlers: number; requests: number; disallowed: number };
   /** With verification: every crawler request by verdict; null without. */
   verification: VerificationCounts | null;
+  /**
+   * With verification: what it rested on. dns: null unless --verify dns; else the resolver's check (problem:
+   * null when it passed; else why DNS answers were not believed, and the requests left unknown by it).
+   * vendors: per vendor a request claimed, the range files read, its published files not read, and the
+   * requests left unknown for want of them (a vendor with files missing cannot tell an impostor).
+   */
+  verifiedBy: { dns: { problem: string | null; unknown: number } | null; vendors: VendorCoverage[] } | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
+}
+
+/**
+ * The sentences that say what verification could not tell and why: a vendor whose range files are
+ * incomplete or absent (its requests outside the files read are unknown, not impostors), and a resolver
+ * that failed its check. The one wording of the text table and the HTML page. Per report.
+ */
+export function verificationNotes(verifiedBy: AuditReport['verifiedBy']): string[] {
+  if (verifiedBy === null) return [];
+  const notes: string[] = [];
+  for (const vendor of verifiedBy.vendors) {
+    if (vendor.missing.length === 0 || vendor.unknownMissingFiles === 0) continue;
+    const read = vendor.files.length === 0 ? `no range file of ${vendor.name} was read` : `${vendor.name}'s range files are incomplete (read ${vendor.files.map((file) => file.replace(/^.*[\\/]/, '')).join(', ')})`;
+    notes.push(`${read}; missing ${vendor.missing.join(', ')}: ${vendor.unknownMissingFiles} of its ${vendor.requests} request(s) unknown, not told from impostors (get the files with robotstxt fetch --crawler-ranges --store <dir>, or offline download them from the vendor and pass --crawler-ranges <dir>)`);
+  }
+  if (verifiedBy.dns?.problem != null) notes.push(`DNS answers not believed: ${verifiedBy.dns.problem}; ${verifiedBy.dns.unknown} request(s) that DNS alone would have told are unknown`);
+  return notes;
 }
 
 /** How an audit reads and reports (all optional). */
@@ -161,6 +187,8 @@ interface CrawlerState {
   byStatus: StatusClasses;
   robotsTxtFetches: number;
   verification: VerificationCounts | null;
+  /** Verified requests by JAFAR service label (with verification). */
+  services: Map<string, number> | null;
   rules: Map<string, { file: string | null; line: number; pattern: string; requests: number }>;
   paths: PathCounter | null;
 }
@@ -368,8 +396,9 @@ export class RobotsAudit {
     this.crawlerRequests++;
     const vendor = this.vendorOf(crawler.agent);
     let verdict: Verification | null = null;
+    let services: readonly string[] | null = null;
     if (this.options.verifier !== undefined) {
-      verdict = this.options.verifier.classify(vendor, clientAddress(request, this.options.clientIp ?? 'remote'));
+      ({ verdict, services } = this.options.verifier.classifyWithServices(vendor, clientAddress(request, this.options.clientIp ?? 'remote')));
       (this.verificationTotals as VerificationCounts)[verdict]++;
     }
     const impostor = verdict === 'failed';
@@ -377,6 +406,7 @@ export class RobotsAudit {
     const state = this.stateOf(crawler.agent, rowHost, crawler.group, impostor, vendor, request.userAgent as string);
     state.requests++;
     if (state.verification !== null && verdict !== null) state.verification[verdict]++;
+    if (services !== null && state.services !== null) for (const service of services) state.services.set(service, (state.services.get(service) ?? 0) + 1);
     let bucket: { requests: number; disallowed: number } | null = null;
     if (request.timeMs !== null) {
       const hour = Math.floor(request.timeMs / HOUR_MS);
@@ -466,7 +496,7 @@ export class RobotsAudit {
       agent, host, impostor, vendor: vendor?.id ?? null, group, mixedGroups: false, userTriggered: isUserTriggeredFetcher(agent),
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
       byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
-      verification: this.options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 }, rules: new Map(), paths: null,
+      verification: this.options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 }, services: this.options.verifier === undefined ? null : new Map(), rules: new Map(), paths: null,
     };
     this.crawlers.set(key, state);
     return state;
@@ -510,6 +540,7 @@ export class RobotsAudit {
         disallowedByStatus: { ...state.byStatus },
         robotsTxtFetches: state.robotsTxtFetches,
         verification: state.verification === null ? null : { ...state.verification },
+        verifiedServices: state.services === null ? null : Object.fromEntries([...state.services].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
         rules: [...state.rules.values()].sort((a, b) => b.requests - a.requests || a.line - b.line || ((a.file ?? '') < (b.file ?? '') ? -1 : 1)),
         topDisallowedPaths: state.paths?.top(TOP_PATHS) ?? [],
       };
@@ -532,6 +563,10 @@ export class RobotsAudit {
       userTriggered,
       untracked: { ...this.untracked },
       verification: this.verificationTotals === null ? null : { ...this.verificationTotals },
+      verifiedBy: this.options.verifier === undefined ? null : {
+        dns: this.options.verifier.dns ? { problem: this.options.verifier.dnsProblem?.reason ?? null, unknown: this.options.verifier.dnsProblem?.unknown ?? 0 } : null,
+        vendors: this.options.verifier.coverage(),
+      },
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
     };
   }

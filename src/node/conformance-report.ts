@@ -41,7 +41,7 @@ const labelName = (label: string): string => (label === 'standard' ? 'standard (
 export function reportText(report: ConformanceReport): string {
   const lines: string[] = [];
   lines.push(`robotstxt conformance: ${report.implementation}, ${report.contract}, against the reference (this package's engine)`);
-  lines.push(`cases: ${report.cases} from ${report.sources.join(' and ')}: ${report.agreed} agree, ${report.differed} differ, ${report.failed} failed`);
+  lines.push(`cases: ${report.cases} (${report.sources.join(' and ')}): ${report.agreed} agree, ${report.differed} differ, ${report.failed} failed`);
   for (const entry of report.byLabel) lines.push(`  ${labelName(entry.label)}: ${entry.agreed} of ${entry.cases} agree`);
   lines.push('');
   const width = Math.max(5, ...report.byClass.map((entry) => entry.class.length));

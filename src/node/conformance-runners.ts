@@ -10,7 +10,7 @@
 // one answers the cases after it. A crash is that case's `error`. After MAX_RESTARTS the remaining cases
 // are answered `error` without asking (a broken implementation cannot make a run last for ever).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -86,6 +86,50 @@ function firstLine(text: string): string {
   return (lines.find((line) => /error/i.test(line)) ?? lines[0]).trim().slice(0, 200);
 }
 
+/**
+ * The command's words with %robots%, %url% and %user-agent% replaced in one pass: a value that holds a
+ * placeholder's text (a case URL with `%user-agent%` in it) is never replaced again.
+ */
+export function substitutePlaceholders(words: readonly string[], values: Readonly<Record<'robots' | 'url' | 'user-agent', string>>): string[] {
+  return words.map((word) => word.replace(/%(robots|url|user-agent)%/g, (_, name: 'robots' | 'url' | 'user-agent') => values[name]));
+}
+
+/**
+ * Processes started for a run, each the leader of its own process group (spawned detached), so that a
+ * timeout or a signal ends the whole group: a wrapper script's children too.
+ */
+const liveGroups = new Set<number>();
+
+/** Ends a child's whole process group at once. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  liveGroups.delete(child.pid);
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL'); // the group is gone already, or the platform has none
+  }
+}
+
+/** Ends every process group a run started (SIGINT / SIGTERM of the conformance command). */
+export function stopAllChildren(): void {
+  for (const pid of liveGroups) {
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone already */ }
+  }
+  liveGroups.clear();
+}
+
+/** Starts a command in its own process group, known to stopAllChildren until it ends. */
+function spawnGroup(words: readonly string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  const child = spawn(words[0], words.slice(1), { ...options, detached: true });
+  if (child.pid !== undefined) {
+    const pid = child.pid;
+    liveGroups.add(pid);
+    child.on('exit', () => liveGroups.delete(pid));
+  }
+  return child;
+}
+
 /** Google's runner contract: one process per case (see the top of this file). */
 export function commandImplementation(template: string): Implementation {
   const words = splitCommand(template);
@@ -102,7 +146,7 @@ export function commandImplementation(template: string): Implementation {
         while (next < cases.length) {
           const index = next++;
           const testCase = cases[index];
-          const args = words.map((word) => word.replaceAll('%robots%', join(options.folder, testCase.robots)).replaceAll('%url%', testCase.url).replaceAll('%user-agent%', testCase.agent));
+          const args = substitutePlaceholders(words, { robots: join(options.folder, testCase.robots), url: testCase.url, 'user-agent': testCase.agent });
           answers[index] = await runOnce(args, options.timeoutMs);
         }
       };
@@ -112,33 +156,53 @@ export function commandImplementation(template: string): Implementation {
   };
 }
 
-/** One process: exit 0 allowed, 1 disallowed; anything else, or no exit within timeoutMs, is a failure. */
+/**
+ * One process: exit 0 allowed, 1 disallowed; anything else, or no exit within timeoutMs, is a failure. At
+ * the deadline its whole process group is killed and the answer given at once: a grandchild that holds the
+ * stderr pipe open is neither waited for nor left running.
+ */
 function runOnce(args: string[], timeoutMs: number): Promise<ImplementationAnswer> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(args[0], args.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnGroup(args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    let timedOut = false;
+    let settled = false;
+    const settle = (answer: ImplementationAnswer): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolvePromise(answer);
+    };
     const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
+      killGroup(child);
+      child.stderr?.destroy();
+      settle({ failure: 'timeout', detail: `no exit within ${timeoutMs} ms` });
     }, timeoutMs);
     child.stderr?.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString();
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      if (error.code === 'ENOENT' || error.code === 'EACCES') reject(new RobotsError('IMPLEMENTATION_FAILED', `cannot run '${args[0]}': ${error.code === 'ENOENT' ? 'no such command' : 'permission denied'}`));
-      else resolvePromise({ failure: 'error', detail: error.message });
+      if (error.code === 'ENOENT' || error.code === 'EACCES') {
+        settled = true;
+        reject(new RobotsError('IMPLEMENTATION_FAILED', `cannot run '${args[0]}': ${error.code === 'ENOENT' ? 'no such command' : 'permission denied'}`));
+      } else settle({ failure: 'error', detail: error.message });
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) resolvePromise({ failure: 'timeout', detail: `no exit within ${timeoutMs} ms` });
-      else if (code === 0) resolvePromise({ verdict: 'allowed' });
-      else if (code === 1) resolvePromise({ verdict: 'disallowed' });
-      else resolvePromise({ failure: 'error', detail: `${signal !== null ? `killed by ${signal}` : `exit ${code}`}${stderr.trim() === '' ? '' : `: ${firstLine(stderr)}`}` });
+    const answerOf = (code: number | null, signal: NodeJS.Signals | null): ImplementationAnswer => (code === 0 ? { verdict: 'allowed' } : code === 1 ? { verdict: 'disallowed' }
+      : { failure: 'error', detail: `${signal !== null ? `killed by ${signal}` : `exit ${code}`}${stderr.trim() === '' ? '' : `: ${firstLine(stderr)}`}` });
+    child.on('close', (code, signal) => settle(answerOf(code, signal)));
+    // the direct child's exit is the answer: its stderr, if a grandchild keeps it open, is read for a moment
+    // more, then the group is ended (what it left running is not part of the answer)
+    child.on('exit', (code, signal) => {
+      setTimeout(() => {
+        killGroup(child);
+        settle(answerOf(code, signal));
+      }, STDERR_GRACE_MS).unref();
     });
   });
 }
+
+/** How long a finished command's stderr is still read when something it started keeps the pipe open. */
+const STDERR_GRACE_MS = 200;
 
 /** A session with a long-lived answerer (a batch process or a worker): cases go in, answers come back in order. */
 interface Session {
@@ -216,11 +280,12 @@ function answerInSessions(
 }
 
 /**
- * The words of a command that name existing files by a relative path with a `/` (`./impl`,
- * `conformance/adapter.mjs`), made absolute: a batch command runs in the cases folder, not where it was typed.
+ * The words of a command that name existing files by a relative path (`./impl`, `conformance/adapter.mjs`,
+ * and, after the program, a name with a dot: `impl.py`, `conf.json`), made absolute: a batch command runs in
+ * the cases folder, not where it was typed. (A word without a dot or a `/`, such as a subcommand, is left.)
  */
 function absoluteFileWords(words: readonly string[]): string[] {
-  return words.map((word) => (word.includes('/') && !isAbsolute(word) && existsSync(word) ? resolve(word) : word));
+  return words.map((word, i) => ((word.includes('/') || (i > 0 && word.includes('.') && !word.startsWith('-'))) && !isAbsolute(word) && existsSync(word) && statSync(word).isFile() ? resolve(word) : word));
 }
 
 /** The batch contract: one process reading JSON lines (see the top of this file). */
@@ -232,7 +297,7 @@ export function batchImplementation(command: string): Implementation {
     async answerAll(cases, options) {
       let fatal: RobotsError | null = null;
       const answers = await answerInSessions(cases, options.timeoutMs, (onAnswer, onExit) => {
-        const child: ChildProcess = spawn(words[0], words.slice(1), { cwd: options.folder, stdio: ['pipe', 'pipe', 'pipe'] });
+        const child: ChildProcess = spawnGroup(words, { cwd: options.folder, stdio: ['pipe', 'pipe', 'pipe'] });
         let stderr = '';
         let pending = '';
         let closed = false;
@@ -271,7 +336,7 @@ export function batchImplementation(command: string): Implementation {
           },
           close() {
             closed = true;
-            child.kill('SIGKILL');
+            killGroup(child);
           },
         };
       });

@@ -28,7 +28,7 @@ export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' 
   retryMs?: number;
   /** Fetches at once, overall (default 32; 1 to 4096). */
   concurrency?: number;
-  /** Requests at once to one host name (default 2; 1 to 4096). */
+  /** Requests at once to one host (host:port; each redirect hop counts for the host it goes to) (default 2; 1 to 4096). */
   perHostConcurrency?: number;
   /** Memory for kept bodies and parsed files (default 64 MiB; least recently used out, read again from the store). */
   memoryBytes?: number;
@@ -62,6 +62,8 @@ export interface RobotsCacheStats {
   failedOrigins: number;
   /** Stored records dated in the future (a clock set wrong, a run with --now ahead): stale, fetched again. */
   futureRecords: number;
+  /** Fetches the targets policy refused (an internal address from content, or a redirect to one): unreachable. */
+  refusedByTargets: number;
 }
 
 interface Kept {
@@ -97,7 +99,7 @@ export class RobotsCache {
   private readonly missing: MissingPolicy;
   private readonly kept: LruCache<Kept>;
   private readonly inFlight = new Map<string, Promise<RobotsCacheEntry>>();
-  private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0, failedOrigins: 0, futureRecords: 0 };
+  private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0, failedOrigins: 0, futureRecords: 0, refusedByTargets: 0 };
   /** Called when checkUrls cannot answer an origin by its rules (its URLs are then disallowed). */
   onError: ((origin: string, error: RobotsError) => void) | null = null;
   /** Called after every fetch (the fetch command shows progress with it). */
@@ -126,6 +128,11 @@ export class RobotsCache {
     this.kept = new LruCache<Kept>(memoryBytes, (kept) => RECORD_COST_BYTES + 2 * recordTextLength(kept.record) + (kept.body?.length ?? 0) * 5);
   }
 
+  /** Requests waiting for a slot of the host they go to (--per-host), now: the fetch command shows them. */
+  get waitingForHosts(): number {
+    return this.hostLimits.waiting;
+  }
+
   /** Counters so far. */
   get stats(): RobotsCacheStats {
     return { ...this.counters, fetches: { ...this.counters.fetches } };
@@ -134,10 +141,11 @@ export class RobotsCache {
   /**
    * What is known of the origin of `target` (a URL, origin or host name), fetched first when nothing fresh is
    * kept (in memory or in the store). Concurrent calls for one origin share one fetch. `force`: fetch even
-   * when fresh.
+   * when fresh. `fromContent`: the target comes from a log line or a URL list, not from the user (under the
+   * default targets policy an internal address is then not fetched: see FetchRobotsOptions.targets).
    */
-  async entry(target: string, force = false): Promise<RobotsCacheEntry> {
-    return this.entryOf(robotsOriginOf(target, this.settings.defaultScheme), force);
+  async entry(target: string, force = false, fromContent = false): Promise<RobotsCacheEntry> {
+    return this.entryOf({ ...robotsOriginOf(target, this.settings.defaultScheme), fromContent }, force);
   }
 
   /** True when `agents` may fetch `url` (an absolute http(s) URL), by its own origin's robots.txt. Per URL. */
@@ -189,11 +197,13 @@ export class RobotsCache {
 
   /**
    * A source for MultiHostMatcher (check --fetch): an origin's body, ALLOW_ALL or DISALLOW_ALL, fetched from
-   * that origin (its own scheme and port) when stale.
+   * that origin (its own scheme and port) when stale. Its origins come from content (the URL lines being
+   * answered): under the default targets policy an internal address is not fetched (unreachable, saying why),
+   * unless `named` says the user named it.
    */
-  hostSource(): RobotsSource {
+  hostSource(named: ReadonlySet<string> = new Set()): RobotsSource {
     return async (host: RobotsHost) => {
-      const entry = await this.entryOf(robotsOriginFrom(host), false);
+      const entry = await this.entryOf({ ...robotsOriginFrom(host), fromContent: !named.has(host.origin) }, false);
       if (entry.effect === 'allow-all') return ALLOW_ALL;
       if (entry.effect === 'disallow-all') return DISALLOW_ALL;
       return this.kept.get(entry.origin)?.body ?? ALLOW_ALL;
@@ -255,6 +265,7 @@ export class RobotsCache {
     }
     const result = await fetchOrigin(origin, this.settings, this.agent, previous?.record ?? null, this.hostLimits);
     this.counters.fetches[result.outcome]++;
+    if (result.refusedByTargets) this.counters.refusedByTargets++;
     const record = recordAfterFetch(previous?.record ?? null, result, this.settings.mode);
     const body = result.outcome === 'ok' ? result.body : record.kept === 'body' ? previous?.body ?? null : null;
     this.store?.write(origin.key, record, result.outcome === 'ok' ? result.body : null);

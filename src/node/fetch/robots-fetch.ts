@@ -37,6 +37,11 @@ export interface RobotsOrigin {
   key: string;
   /** `host` or `host:port`: how a robots directory names files by host. */
   hostKey: string;
+  /**
+   * True for an origin taken from content (a log line, a URL list, a page) rather than named by the user:
+   * under the default targets policy it may not be an internal address (see FetchRobotsOptions.targets).
+   */
+  fromContent?: boolean;
 }
 
 /**
@@ -48,7 +53,11 @@ export interface RobotsOrigin {
 export function robotsOriginOf(input: string, defaultScheme: 'https' | 'http' = 'https'): RobotsOrigin {
   if (typeof input !== 'string') throw new RobotsError('INVALID_ARGUMENT', `a URL or host name must be a string, got ${describe(input)}`);
   const text = input.trim();
-  const bare = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text) || /^[^:/?#@\\]+:\d+(?:[/?#]|$)/.test(text);
+  // `http:0/x` reads as a URL (http://0.0.0.0/x, as new URL() and every other reader here read it) and as a
+  // bare host:port (the host "http" on port 0): refused rather than read one way here and another elsewhere
+  if (/^https?:\d+(?:[/?#]|$)/i.test(text)) throw new RobotsError('INVALID_ARGUMENT', `${JSON.stringify(text.slice(0, 200))} is ambiguous: a URL (${new URL(text).origin}/) or a host named ${JSON.stringify(text.split(':')[0])} with a port; write ${text.slice(0, text.indexOf(':'))}://<host>/ for a URL, or another host name`);
+  // an http(s) scheme makes it a URL, read by the URL model; anything else without one is a host or host:port
+  const bare = !/^https?:/i.test(text) && (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text) || /^[^:/?#@\\]+:\d+(?:[/?#]|$)/.test(text));
   const candidate = bare ? `${defaultScheme}://${text}` : text;
   const origin = originOf(candidate);
   if (origin === null) {
@@ -72,7 +81,10 @@ export function robotsOriginFrom(origin: UrlOrigin): RobotsOrigin {
 export interface FetchRobotsOptions {
   /** The User-Agent header (default DEFAULT_FETCH_USER_AGENT). */
   userAgent?: string;
-  /** Deadline of the whole fetch, redirects, connect and body included, in ms (default 10,000; 1 to 600,000). */
+  /**
+   * Deadline of one fetch, in ms (default 10,000; 1 to 600,000): the time it works, every hop's resolving,
+   * connecting, waiting for and reading the answer; time queued for a host's slot (perHostConcurrency) is not counted.
+   */
   timeoutMs?: number;
   /** Deadline of each TCP/TLS connect, in ms (default: timeoutMs, at most 10,000). */
   connectTimeoutMs?: number;
@@ -89,10 +101,12 @@ export interface FetchRobotsOptions {
   /** An undici dispatcher to send through (default: one made for this fetch and closed after it). */
   dispatcher?: Dispatcher;
   /**
-   * Which addresses a fetch may reach (default `default`): `default`, a redirect may not lead from a public
-   * address to a loopback, private or link-local one (what the caller names is fetched as named, so local
-   * servers work); `public`, no loopback, private or link-local address at all, and redirects only to the
-   * same port; `any`, no check. A refused redirect makes the origin unreachable, saying why.
+   * Which addresses a fetch may reach (default `default`): `default`, an origin taken from content (a log
+   * line, a URL list: RobotsOrigin.fromContent) may not be a loopback, private, link-local or unique-local
+   * address nor resolve to one, and a redirect may not lead from a public address to such an address (what
+   * the caller names is fetched as named, so local servers work); `public`, no such address at all, and
+   * redirects only to the same port; `any`, no check. A refused fetch or redirect makes the origin
+   * unreachable, saying why, and sends nothing.
    */
   targets?: FetchTargets;
   /** How host names are resolved for the targets check (default node:dns lookup; tests inject one). */
@@ -111,6 +125,8 @@ export interface RobotsFetchResult extends FetchFacts {
   effect: RobotsEffect;
   /** The decoded body (empty unless outcome is ok), at most maxBytes. */
   body: Uint8Array;
+  /** True when the targets policy refused the fetch or one of its redirects (outcome unreachable; error says why). */
+  refusedByTargets: boolean;
   /** True when the body was longer than maxBytes (the rest was not read). */
   truncated: boolean;
   /** The body parsed in the fetch's mode; null unless outcome is ok. */
@@ -150,6 +166,18 @@ export function isInternalAddress(address: string): boolean {
   return parsed.range() !== 'unicast';
 }
 
+/** An internal address in words: `127.0.0.1 is a loopback address`, `db.lan resolves to 10.0.0.5, a private address`. */
+function internalWhere(hostname: string, address: string): string {
+  let range = 'internal';
+  try {
+    let parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    range = parsed.range().replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  } catch { /* not an address: said as internal */ }
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  return host === address ? `${address} is a ${range} address` : `${hostname} resolves to ${address}, a ${range} address`;
+}
+
 /** The addresses a URL's host stands for: itself when it is an address, else what the resolver says. */
 async function addressesOf(url: URL, settings: FetchSettings): Promise<string[]> {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -165,19 +193,21 @@ async function addressesOf(url: URL, settings: FetchSettings): Promise<string[]>
  * Why a hop to `next` is refused under the targets policy, or null when it may go: `from` is the URL that
  * answered with the redirect (null for the first hop).
  */
-async function refusedTarget(next: URL, from: URL | null, settings: FetchSettings): Promise<string | null> {
+async function refusedTarget(next: URL, from: URL | null, settings: FetchSettings, fromContent: boolean): Promise<string | null> {
   if (settings.targets === 'any') return null;
   if (settings.targets === 'public' && from !== null && (next.port || (next.protocol === 'https:' ? '443' : '80')) !== (from.port || (from.protocol === 'https:' ? '443' : '80'))) {
     return `redirect to another port refused (${next.protocol}//${next.host}; --targets public allows the same port only)`;
   }
-  if (settings.targets === 'default' && from === null) return null; // what the caller names is fetched as named
+  if (settings.targets === 'default' && from === null && !fromContent) return null; // what the caller names is fetched as named
   const internal = (await addressesOf(next, settings)).find(isInternalAddress);
   if (internal === undefined) return null;
-  if (settings.targets === 'public') return `${from === null ? 'fetch' : 'redirect'} to an internal address refused (${next.hostname} is ${internal}; --targets public)`;
+  const where = internalWhere(next.hostname, internal);
+  if (settings.targets === 'public') return `${from === null ? 'fetch' : 'redirect'} to an internal address refused (${where}; --targets public)`;
+  if (from === null) return `an origin from a log or URL list at an internal address, not fetched (${where}; name it yourself, or --targets any)`;
   // default: refused only when the redirect comes from a public address
   const fromAddresses = await addressesOf(from as URL, settings);
   if (fromAddresses.length === 0 || fromAddresses.some(isInternalAddress)) return null;
-  return `redirect from a public address to an internal one refused (${next.hostname} is ${internal}; --targets any allows it)`;
+  return `redirect from a public address to an internal one refused (${where}; --targets any allows it)`;
 }
 
 /** Checks the ranges of fetch options (INVALID_ARGUMENT naming the option). Called once per fetcher. */
@@ -236,21 +266,60 @@ export async function fetchRobots(target: string, options: FetchRobotsOptions = 
   }
 }
 
-/** Limits a fetcher shares between fetches: requests at once to one host name. */
+/**
+ * Limits a fetcher shares between fetches: requests at once to one host, the host a request contacts
+ * (`host:port` of each hop: a redirect to a shared host waits for that host's slot, not its origin's).
+ */
 export class HostLimits {
   private readonly limits = new Map<string, LimitFunction>();
   constructor(readonly perHost: number) {}
-  /** Runs fn when fewer than perHost requests to hostname are running. */
-  run<T>(hostname: string, fn: () => Promise<T>): Promise<T> {
-    let limit = this.limits.get(hostname);
+  /** Runs fn when fewer than perHost requests to host are running. */
+  run<T>(host: string, fn: () => Promise<T>): Promise<T> {
+    let limit = this.limits.get(host);
     if (limit === undefined) {
       limit = pLimit(this.perHost);
-      this.limits.set(hostname, limit);
+      this.limits.set(host, limit);
     }
     const own = limit;
     return own(fn).finally(() => {
-      if (own.activeCount === 0 && own.pendingCount === 0) this.limits.delete(hostname);
+      if (own.activeCount === 0 && own.pendingCount === 0) this.limits.delete(host);
     });
+  }
+
+  /** Requests waiting for a host's slot now (the fetch command's progress shows them). */
+  get waiting(): number {
+    let count = 0;
+    for (const limit of this.limits.values()) count += limit.pendingCount;
+    return count;
+  }
+}
+
+/**
+ * The clock of one fetch's deadline: it runs while the fetch works (resolving, connecting, waiting for and
+ * reading answers, hop after hop) and stands still while it waits for a host's slot, so that time queued
+ * behind other fetches to a shared host never counts against it. Made once per fetch.
+ */
+class FetchClock {
+  private usedMs = 0;
+  private since: number | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  constructor(private readonly limitMs: number, private readonly expire: () => void) {}
+
+  /** Runs work on the clock. */
+  async timed<T>(work: () => Promise<T>): Promise<T> {
+    this.since = performance.now();
+    this.timer = setTimeout(this.expire, Math.max(0, this.limitMs - this.usedMs));
+    try {
+      return await work();
+    } finally {
+      this.usedMs += performance.now() - this.since;
+      this.since = null;
+      clearTimeout(this.timer);
+    }
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
   }
 }
 
@@ -258,7 +327,7 @@ export class HostLimits {
 export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings, dispatcher: Dispatcher, previous: OriginRecord | null, hostLimits: HostLimits | null): Promise<RobotsFetchResult> {
   const started = performance.now();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
+  const clock = new FetchClock(settings.timeoutMs, () => controller.abort());
   const conditional = previous !== null && previous.kept === 'body' && (previous.etag !== null || previous.lastModified !== null);
   const visited = new Set<string>();
   let url = origin.robotsUrl;
@@ -271,14 +340,15 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
       etag: extra.etag ?? null, lastModified: extra.lastModified ?? null, cacheMaxAgeMs: extra.cacheMaxAgeMs ?? null,
       endedAt: settings.now(),
       effect: outcome === 'ok' || outcome === 'not-modified' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all',
-      body, truncated: extra.truncated ?? false,
+      body, truncated: extra.truncated ?? false, refusedByTargets: extra.refusedByTargets ?? false,
       robots: outcome === 'ok' ? parseRobots(body, { mode: settings.mode, maxBytes: settings.maxBytes }) : null,
       timings: { totalMs: performance.now() - started, headersMs },
     };
   };
   try {
-    const refusedFirst = settings.targets === 'public' ? await refusedTarget(new URL(url), null, settings) : null;
-    if (refusedFirst !== null) return finish('unreachable', 0, refusedFirst);
+    const fromContent = origin.fromContent === true;
+    const refusedFirst = settings.targets === 'public' || (settings.targets === 'default' && fromContent) ? await clock.timed(() => refusedTarget(new URL(url), null, settings, fromContent)) : null;
+    if (refusedFirst !== null) return finish('unreachable', 0, refusedFirst, { refusedByTargets: true });
     while (true) {
       visited.add(url);
       const headers: Record<string, string> = {
@@ -290,8 +360,8 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
         if (previous.etag !== null) headers['if-none-match'] = previous.etag;
         if (previous.lastModified !== null) headers['if-modified-since'] = previous.lastModified;
       }
-      const hostname = new URL(url).hostname;
-      const send = async (): Promise<{ response: Dispatcher.ResponseData; read: BodyRead | null }> => {
+      const host = new URL(url).host;
+      const send = (): Promise<{ response: Dispatcher.ResponseData; read: BodyRead | null }> => clock.timed(async () => {
         // reset: the connection closes after the answer (an origin's robots.txt is fetched once a day at
         // most: an idle connection per origin would only hold memory)
         const response = await request(url, { method: 'GET', headers, dispatcher, signal: controller.signal, reset: true });
@@ -302,8 +372,9 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
           ? await readBody(response.body, header(response.headers, 'content-encoding'), settings.maxBytes, controller.signal)
           : (response.body.destroy(), null);
         return { response, read };
-      };
-      const { response, read } = hostLimits === null ? await send() : await hostLimits.run(hostname, send);
+      });
+      // the deadline counts from when the request may go: a slot of its host (time queued for it is not the server's)
+      const { response, read } = hostLimits === null ? await send() : await hostLimits.run(host, send);
       headersMs = headersMs ?? performance.now() - started;
       const status = response.statusCode;
       const meaning = outcomeOfStatus(status, settings.mode, conditional && hops === 0);
@@ -317,8 +388,8 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
         // credentials in a Location are never sent on, printed or stored
         next.username = '';
         next.password = '';
-        const refused = await refusedTarget(next, new URL(url), settings);
-        if (refused !== null) return finish('unreachable', status, refused);
+        const refused = await clock.timed(() => refusedTarget(next as URL, new URL(url), settings, fromContent));
+        if (refused !== null) return finish('unreachable', status, refused, { refusedByTargets: true });
         if (visited.has(next.href)) { url = next.href; return finish('not-found', status, 'redirect loop'); }
         if (hops === MAX_REDIRECT_HOPS) return finish('not-found', status, `more than ${MAX_REDIRECT_HOPS} redirects`);
         hops++;
@@ -336,7 +407,7 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
   } catch (error) {
     return finish('unreachable', 0, controller.signal.aborted ? `timeout after ${settings.timeoutMs} ms` : describeNetworkError(error));
   } finally {
-    clearTimeout(timer);
+    clock.stop();
   }
 }
 
