@@ -259,7 +259,14 @@ describe('rough edges: each with its message and exit code', () => {
   });
   it('fetch with nothing to fetch exits 2, never "0 origin(s)" and 0', () => {
     expect(robotstxt(['fetch'], '')).toEqual({ status: 2, stdout: '', stderr: 'robotstxt: no origin to fetch: the input named none (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)\n' });
-    expect(robotstxt(['fetch', 'http:0/x']).stderr).toBe('robotstxt: no origin to fetch: 1 input(s) named none: argument 1 ("http:0/x" is ambiguous: a URL (http://0.0.0.0/) or a host named "http" with a port; write http://<host>/ for a URL, or another host name) (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)\n');
+    // a typed argument that names no origin stops the run before anything is fetched (the good argument beside it too)
+    expect(robotstxt(['fetch', 'http:0/x', 'http://127.0.0.1:9'])).toEqual({ status: 2, stdout: '', stderr: 'robotstxt: argument 1: "http:0/x" is ambiguous: a URL (http://0.0.0.0/) or a host named "http" with a port; write http://<host>/ for a URL, or another host name\n' });
+    // a list's line that names none: the list's other origins are fetched and the line is named on stderr
+    const list = join(dir, 'one-bad.txt');
+    writeFileSync(list, 'https:8080/robots\nhttp://127.0.0.1:9/\n');
+    const listed = robotstxt(['fetch', '--urls', list], '');
+    expect([listed.status, listed.stdout]).toEqual([0, 'disallow-all\thttp://127.0.0.1:9\tfetched\tunreachable - (an origin from a log or URL list at an internal address, not fetched (127.0.0.1 is a loopback address; name it yourself, or --targets any))\n']);
+    expect(listed.stderr.split('\n')[1]).toBe(`robotstxt fetch: 1 input(s) named no origin: ${list}:1 ("https:8080/robots" is ambiguous: a URL (https://0.0.31.144/) or a host named "https" with a port; write https://<host>/ for a URL, or another host name)`);
   });
   it('audit on a file that is not an access log exits 2 saying so', () => {
     const notLog = join(dir, 'not-a-log.txt');

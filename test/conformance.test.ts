@@ -257,15 +257,19 @@ process.stdin.on('data', () => {
     expect(spawnSync('pgrep', ['-f', `sleep 30.${marker}`], { encoding: 'utf8' }).stdout).toBe('');
     expect(readdirSync(temporary)).toEqual([]);
   });
-  it('a batch command is started from the folder it was typed in: a script named without a / is found (node impl.mjs)', () => {
+  it('a batch command runs in the folder it was typed in: a script named without a / is found (node impl.mjs), its own relative files too; case files come by absolute path', () => {
     const here = join(dir, 'typed-here');
     mkdirSync(here, { recursive: true });
+    writeFileSync(join(here, 'settings.json'), '{"maxBytes": 0}\n');
     writeFileSync(join(here, 'impl.mjs'), `import { parseRobots } from '${LIBRARY}';
 import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { createInterface } from 'node:readline';
+const settings = JSON.parse(readFileSync('settings.json', 'utf8'));
 for await (const line of createInterface({ input: process.stdin })) {
   const c = JSON.parse(line);
-  const allowed = parseRobots(readFileSync(c.robots), { maxBytes: 0 }).matcher(c.agent).isAllowed(c.url);
+  if (!isAbsolute(c.robots) || process.cwd() !== ${JSON.stringify(here)}) throw new Error('not absolute or not in the typed folder: ' + c.robots);
+  const allowed = parseRobots(readFileSync(c.robots), settings).matcher(c.agent).isAllowed(c.url);
   process.stdout.write(JSON.stringify({ verdict: allowed ? 'allowed' : 'disallowed' }) + '\\n');
 }
 `);

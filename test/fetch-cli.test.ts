@@ -157,9 +157,13 @@ describe('robotstxt fetch', () => {
     const long = (bytes: number): string => `${Array.from({ length: Math.ceil(bytes / 60) }, (_, i) => `l${i}${'a'.repeat(57)}`).join('.').slice(0, bytes - 8)}.example`;
     const hosts = [long(200), long(230), long(1000)];
     const tooLong = long(2000); // past 1024 bytes a host names no origin, for the many-host scan as for fetch (ID_HostOver1024Bytes)
-    const run = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', '--timeout-ms', '3000', 'http://../x', ...hosts.map((host) => `http://${host}/`), `http://${tooLong}/`, origins.key(0)]);
+    // typed, a URL that names no origin stops the run; in a list, the line is named and the rest fetched
+    expect(await robotstxtAsync(['fetch', '--store', store, 'http://../x', origins.key(0)])).toMatchObject({ status: 2, stdout: '', stderr: 'robotstxt: argument 1: no host in "http://../x"\n' });
+    const list = join(store, '..', `hosts-${Date.now()}.txt`);
+    writeFileSync(list, ['http://../x', ...hosts.map((host) => `http://${host}/`), `http://${tooLong}/`].join('\n') + '\n');
+    const run = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', '--timeout-ms', '3000', '--urls', list, origins.key(0)]);
     expect(run.status).toBe(0);
-    expect(run.stderr).toContain(`2 input(s) named no origin: argument 1 (no host in "http://../x"), argument 5 (a host longer than 1024 bytes names no origin: ${JSON.stringify(`http://${tooLong}/`.slice(0, 200))})`);
+    expect(run.stderr).toContain(`2 input(s) named no origin: ${list}:1 (no host in "http://../x"), ${list}:5 (a host longer than 1024 bytes names no origin: ${JSON.stringify(`http://${tooLong}/`.slice(0, 200))})`);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     for (const host of hosts) expect(lines.find((line) => line.includes(`http://${host}\t`))).toMatch(/^disallow-all\thttp:\/\/l0a+[^\t]*\tfetched\tunreachable/);

@@ -2,8 +2,10 @@
 // answer equal to `robotstxt test` asked one case at a time, and to the model.
 import { describe, it, expect } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { robotstxt, tempDir } from './cli-helpers.js';
+import { robotstxt, tempDir, CLI } from './cli-helpers.js';
 import { modelVerdict } from './model.js';
 import { TestBatch, RobotsError } from '../src/node/index.js';
 
@@ -49,6 +51,17 @@ describe('robotstxt test --batch', () => {
     expect(() => new TestBatch({ root: dir }).answer({ robots: 'r.txt', agent: 'x', url: 7 })).not.toThrow();
     expect(new TestBatch({ root: dir }).answer({ robots: 'r.txt', agent: 'x', url: 7 })).toEqual({ error: { code: 'BAD_CASE', message: '"url" must be a string' } });
     expect(new RobotsError('BAD_CASE', 'x').code).toBe('BAD_CASE');
+  });
+
+  it('ROBOTSTXT_ROBOTS_ROOT (set by conformance for its batch command) is the default root; --robots-root overrides it; a path that leaves it is refused', () => {
+    const cases = `${JSON.stringify({ robots: join(dir, 'r.txt'), agent: 'x', url: '/private/1' })}\n${JSON.stringify({ robots: 'r.txt', agent: 'x', url: '/private/ok/1' })}\n`;
+    const withRoot = spawnSync(process.execPath, [CLI, 'test', '--batch', '-'], { input: cases, encoding: 'utf8', cwd: tmpdir(), env: { ...process.env, ROBOTSTXT_ROBOTS_ROOT: dir } });
+    expect([withRoot.stdout, withRoot.status]).toEqual(['{"verdict":"disallowed","line":2}\n{"verdict":"allowed","line":3}\n', 0]);
+    const elsewhere = spawnSync(process.execPath, [CLI, 'test', '--batch', '-'], { input: cases, encoding: 'utf8', cwd: tmpdir(), env: { ...process.env, ROBOTSTXT_ROBOTS_ROOT: join(dir, 'sub') } });
+    expect(elsewhere.stdout.split('\n')[0]).toBe(`{"error":{"code":"BAD_CASE","message":"\\"robots\\" ${JSON.stringify(JSON.stringify(join(dir, 'r.txt'))).slice(1, -1)} is outside the robots folder ${join(dir, 'sub')} (see --robots-root)"}}`);
+    expect(elsewhere.status).toBe(2);
+    const overridden = spawnSync(process.execPath, [CLI, 'test', '--batch', '--robots-root', dir, '-'], { input: cases, encoding: 'utf8', cwd: tmpdir(), env: { ...process.env, ROBOTSTXT_ROBOTS_ROOT: join(dir, 'sub') } });
+    expect([overridden.stdout, overridden.status]).toEqual([withRoot.stdout, 0]);
   });
 
   it('100,000 cases over 1,000 files in one process: every answer equals the library\'s, a sample equals robotstxt test one case at a time and the model', () => {

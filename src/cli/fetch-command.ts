@@ -105,7 +105,12 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
       bad.push({ where, why: error.message });
     }
   };
-  positionals.forEach((arg, index) => { if (arg !== '-') add(arg, `argument ${index + 1}`, false); });
+  // an argument you typed that names no origin is a usage error before anything is fetched (a list's line is reported)
+  positionals.forEach((arg, index) => {
+    if (arg === '-') return;
+    add(arg, `argument ${index + 1}`, false);
+    if (bad.length > 0) throw usageError(`${bad[0].where}: ${bad[0].why}`);
+  });
   const eachLine = async (path: string | undefined, what: string, onLine: (line: string, number: number) => void): Promise<void> => {
     const reader = await LineReader.open(path, what);
     const buffer = new Uint8Array(CHUNK_BYTES);

@@ -5,7 +5,7 @@ import { parseCommandArgs, usageError, modeOption, maxBytesSpec, wholeNumberOpti
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { optionsHelp, type OptionTable } from './options.js';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
-import { TestBatch } from '../node/test-batch.js';
+import { TestBatch, ROBOTS_ROOT_VARIABLE } from '../node/test-batch.js';
 import { HeapGovernor } from '../node/heap-governor.js';
 import { LineReader, CHUNK_BYTES, writeAll } from '../node/line-reader.js';
 
@@ -17,7 +17,7 @@ const SINGLE_TEST_OPTIONS = {
 export const TEST_OPTIONS = {
   ...SINGLE_TEST_OPTIONS,
   batch: { type: 'boolean', help: 'JSON lines of cases in (a file, or standard input), JSON lines of answers out' },
-  'robots-root': { type: 'string', value: 'DIR', help: 'with --batch: the folder robots paths are read under' },
+  'robots-root': { type: 'string', value: 'DIR', help: 'with --batch: the folder robots paths are read under (default: the folder in\nROBOTSTXT_ROBOTS_ROOT, which robotstxt conformance sets for its batch command;\nelse the cases file\'s folder, or the current folder for standard input)' },
   'cache-mb': {
     type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES / 1048576, min: 1, max: MAX_CACHE_BYTES / 1048576 },
     help: 'with --batch: memory for the parsed files and compiled matchers kept between\ncases ({range}); least recently used out',
@@ -43,8 +43,8 @@ input line,
 ("robotsText": "<body>" instead of "robots"; "mode" optional), and one JSON line out per input line, in
 order: {"verdict": "allowed"|"disallowed", "line": <the deciding rule's line, or null>}, or
 {"error": {"code": ..., "message": ...}} for a line that cannot be answered (never a dropped line). Robots
-files are read under --robots-root (default: the cases file's folder, or the current folder for standard
-input; a path that leaves it is refused), parsed once and kept with their compiled matchers within
+files are read under --robots-root (default: ROBOTSTXT_ROBOTS_ROOT when set, else the cases file's folder,
+or the current folder for standard input; a path that leaves it is refused), parsed once and kept with their compiled matchers within
 --cache-mb. A body read whole (the default) larger than 16 MiB is an INPUT_TOO_LARGE answer, as a file
 or as robotsText. Exit 0 when every case was answered, 2 when some line carries an error.
 
@@ -70,7 +70,8 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
   const input = positionals[0] ?? '-';
   const rootOption = values['robots-root'] as string | undefined;
   if (rootOption === '') throw usageError('--robots-root must name a folder');
-  const root = rootOption ?? (input === '-' ? process.cwd() : dirname(resolve(input)));
+  const rootFromEnvironment = process.env[ROBOTS_ROOT_VARIABLE];
+  const root = rootOption ?? (rootFromEnvironment !== undefined && rootFromEnvironment !== '' ? rootFromEnvironment : input === '-' ? process.cwd() : dirname(resolve(input)));
   const batch = new TestBatch({ root, mode: modeOption(values.mode), maxBytes: wholeNumberOption(values, TEST_OPTIONS, 'max-bytes'), cacheBytes: wholeNumberOption(values, TEST_OPTIONS, 'cache-mb') * 1048576 });
   const reader = await LineReader.open(input, 'cases file');
   const buffer = new Uint8Array(CHUNK_BYTES);

@@ -1,25 +1,25 @@
 // How a conformance run asks another implementation its questions, bounded in time: three contracts.
 // - command: Google's suite runner contract, one process per case, `<command> %robots% %url% %user-agent%`,
 //   exit 0 allowed, 1 disallowed (robots_main, `robotstxt test`); run `jobs` at a time.
-// - batch command: one long-lived process reading JSON lines {"robots","agent","url"} (robots: a file name
-//   in its working directory, the cases folder) and writing one JSON line {"verdict": ...} per case, in
-//   order (`robotstxt test --batch`).
+// - batch command: one long-lived process, run in the user's folder, reading JSON lines
+//   {"robots","agent","url"} (robots: the absolute path of the case's file; ROBOTSTXT_ROBOTS_ROOT names the
+//   cases folder) and writing one JSON line {"verdict": ...} per case, in order (`robotstxt test --batch`).
 // - module: a JavaScript module whose default export (or `isAllowed`) is
 //   (robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a worker thread.
 // A case that takes longer than timeoutMs is answered `timeout`: the process or worker is killed and a new
 // one answers the cases after it. A crash is that case's `error`. After MAX_RESTARTS the remaining cases
 // are answered `error` without asking (a broken implementation cannot make a run last for ever).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RobotsError } from '../core/errors.js';
+import { ROBOTS_ROOT_VARIABLE } from './test-batch.js';
 import type { ImplementationAnswer, PreparedCase } from './conformance.js';
 
 /** Options of every contract. */
 export interface RunOptions {
-  /** The folder the cases' robots files are in (the working directory of batch commands). */
+  /** The folder the cases' robots files are in (their names are relative to it). */
   folder: string;
   /** Longest wait for one answer. */
   timeoutMs: number;
@@ -279,25 +279,17 @@ function answerInSessions(
   });
 }
 
-/**
- * The words of a command that name existing files by a relative path (`./impl`, `conformance/adapter.mjs`,
- * and, after the program, a name with a dot: `impl.py`, `conf.json`), made absolute: a batch command runs in
- * the cases folder, not where it was typed. (A word without a dot or a `/`, such as a subcommand, is left.)
- */
-function absoluteFileWords(words: readonly string[]): string[] {
-  return words.map((word, i) => ((word.includes('/') || (i > 0 && word.includes('.') && !word.startsWith('-'))) && !isAbsolute(word) && existsSync(word) && statSync(word).isFile() ? resolve(word) : word));
-}
-
 /** The batch contract: one process reading JSON lines (see the top of this file). */
 export function batchImplementation(command: string): Implementation {
-  const words = absoluteFileWords(splitCommand(command));
+  const words = splitCommand(command);
   return {
     name: commandName(words),
     contract: `--batch-command '${command}' (JSON lines)`,
     async answerAll(cases, options) {
       let fatal: RobotsError | null = null;
       const answers = await answerInSessions(cases, options.timeoutMs, (onAnswer, onExit) => {
-        const child: ChildProcess = spawnGroup(words, { cwd: options.folder, stdio: ['pipe', 'pipe', 'pipe'] });
+        // the user's folder (a relative script path, a module path, a config file work as typed); the case files by absolute path
+        const child: ChildProcess = spawnGroup(words, { env: { ...process.env, [ROBOTS_ROOT_VARIABLE]: options.folder }, stdio: ['pipe', 'pipe', 'pipe'] });
         let stderr = '';
         let pending = '';
         let closed = false;
@@ -332,7 +324,7 @@ export function batchImplementation(command: string): Implementation {
         });
         return {
           send(testCase) {
-            child.stdin?.write(JSON.stringify({ robots: testCase.robots, agent: testCase.agent, url: testCase.url }) + '\n');
+            child.stdin?.write(JSON.stringify({ robots: join(options.folder, testCase.robots), agent: testCase.agent, url: testCase.url }) + '\n');
           },
           close() {
             closed = true;

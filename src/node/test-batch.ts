@@ -27,6 +27,12 @@ export type TestCaseAnswer =
   | { verdict: 'allowed' | 'disallowed'; line: number | null }
   | { error: { code: string; message: string } };
 
+/**
+ * The environment variable naming the default robots folder of `robotstxt test --batch`: set by a conformance
+ * run for its batch command (which runs in the user's folder and names case files by absolute path).
+ */
+export const ROBOTS_ROOT_VARIABLE = 'ROBOTSTXT_ROBOTS_ROOT';
+
 /** TestBatch's options. */
 export interface TestBatchOptions {
   /** The folder `robots` paths are read under (relative paths start there; a path that leaves it is refused). */
