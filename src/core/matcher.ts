@@ -54,9 +54,11 @@ interface ResidentCopy {
  * sooner). A matcher is registered when it is compiled: one answered once from its body holds no memory of
  * the core (and a loop that makes a million of those without yielding leaves no registration behind).
  */
-const droppedMatchers = new FinalizationRegistry<ResidentCopy>((copy) => {
-  if (copy.blob !== null) copy.engine.release(copy.blob);
-});
+const droppedMatchers = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry<ResidentCopy>((copy) => {
+    if (copy.blob !== null) copy.engine.release(copy.blob);
+  })
+  : null; // a runtime without finalizers (workerd): the resident copies stay within RESIDENT_BYTES, close() frees them
 
 /** The rules of one robots.txt that apply to one agent query, compiled: made by RobotsTxt.matcher once, used for many URLs. */
 export class RobotsMatcher {
@@ -97,7 +99,7 @@ export class RobotsMatcher {
 
   /** The blob that may be resident now (the finalizer releases it), registered on the first. */
   private watch(blob: Uint8Array): void {
-    if (this.residentCopy.blob === null) droppedMatchers.register(this, this.residentCopy, this.residentCopy);
+    if (this.residentCopy.blob === null) droppedMatchers?.register(this, this.residentCopy, this.residentCopy);
     this.residentCopy.blob = blob;
   }
 
@@ -109,7 +111,7 @@ export class RobotsMatcher {
   close(): void {
     if (this.wasClosed) return;
     this.wasClosed = true;
-    droppedMatchers.unregister(this.residentCopy);
+    droppedMatchers?.unregister(this.residentCopy);
     if (this.compiled !== null) this.engine.release(this.compiled);
     this.compiled = this.shared = this.residentCopy.blob = null;
     this.uncompiled = this.indexed = null;
