@@ -338,7 +338,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
     longestKey = max(longestKey, keyLength);
   }
   let indexLength: usize = 0;
-  if (listCount > 0 && compiledRuleCount <= MAX_INDEXED_RULES && wantLiteralIndex(literalBytes)) {
+  if (listCount > 0 && compiledRuleCount <= MAX_INDEXED_RULES && wantLiteralIndex(literalBytes, flags)) {
     indexLength = buildLiteralIndex(rulesPtr, patternsPtr, listPtr, listCount, longestKey, indexPtr);
   }
   const indexed = indexLength > 0;
@@ -379,7 +379,7 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   const labelsPtr = finalRuleSlotsPtr + <usize>ruleSlotCount * RULE_SLOT_SIZE;
   const blobEnd = nodesPtr + trieBytesFinal;
   store<u32>(blobPtr + HEADER_MAGIC, BLOB_MAGIC);
-  store<u32>(blobPtr + HEADER_FLAGS, flags);
+  store<u32>(blobPtr + HEADER_FLAGS, flags & FLAG_RFC_MODE);
   store<u32>(blobPtr + HEADER_NODE_COUNT, nodeCount);
   store<u32>(blobPtr + HEADER_RULE_COUNT, compiledRuleCount);
   store<u32>(blobPtr + HEADER_NODES_OFFSET, <u32>(nodesPtr - blobPtr));

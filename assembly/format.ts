@@ -5,6 +5,7 @@
 // URLs are written exactly: in jsonl a URL that is valid UTF-8 is a JSON string of its text; one that is not
 // gets "urlEncoding":"latin1" and each of its bytes is one character (U+0000 to U+00FF).
 import {
+  JSONL_RESULT_LINES, JSONL_RESULT_INPUT_END,
   CHAR_LF, CHAR_CR, CHAR_TAB, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED,
   RULE_KIND, RULE_KIND_ALLOW, RULE_LINE, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_DERIVED, RULE_SIZE, RULE_REF_RECORD, RULE_REF_PATTERNS, RULE_REF_SIZE,
   RULE_REF_VALUE, RULE_REF_VALUE_LINE, RULE_REF_VALUE_LENGTH, RULE_REF_VALUE_KIND, RULE_REF_VALUE_DERIVED,
@@ -248,17 +249,6 @@ function writeJsonStringBody(out: usize, p: usize, end: usize, utf8: bool): usiz
 /** Bytes one jsonl line may take at most, besides 6 per URL byte and 6 per pattern byte. */
 const JSONL_LINE_OVERHEAD: usize = 160;
 
-let jsonlLinesDone: u32 = 0;
-/** Lines written by the last formatJsonlLines call (it stops early when the output area is full). */
-export function lastJsonlLines(): u32 {
-  return jsonlLinesDone;
-}
-let jsonlInputEnd: usize = 0;
-/** Where the last formatJsonlLines call stopped reading input (the start of the first line not written). */
-export function lastJsonlInputEnd(): usize {
-  return jsonlInputEnd;
-}
-
 /** A rule input record for the raw value being normalised (normalizeRuleValue reads one). */
 const rawValueInput = memory.data(RULE_INPUT_SIZE);
 
@@ -270,7 +260,7 @@ const rawValueInput = memory.data(RULE_INPUT_SIZE);
  * is normalised at scratchPtr (JSONL_SCRATCH_BYTES) and printed as the compiled matcher prints its pattern.
  * Returns the output length.
  */
-export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, rulesPtr: usize, numbersPtr: usize, firstNumber: u32, outputPtr: usize, outputEnd: usize, filter: i32, scratchPtr: usize): usize {
+export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, rulesPtr: usize, numbersPtr: usize, firstNumber: u32, outputPtr: usize, outputEnd: usize, filter: i32, scratchPtr: usize, resultPtr: usize): usize {
   let p = inputPtr;
   let out = outputPtr;
   let i: u32 = 0;
@@ -329,7 +319,7 @@ export function formatJsonlLines(inputPtr: usize, lineCount: u32, verdictsPtr: u
     out = writeConstant(out, OBJECT_CLOSE);
     p = stop + 1;
   }
-  jsonlLinesDone = i;
-  jsonlInputEnd = p;
+  store<u32>(resultPtr + JSONL_RESULT_LINES, i);
+  store<u32>(resultPtr + JSONL_RESULT_INPUT_END, <u32>p);
   return out - outputPtr;
 }

@@ -20,6 +20,7 @@ import {
   SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
   GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE, VERDICT_UNSET,
   RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, HEADER_TOTAL_LENGTH,
+  SCAN_RESULT_LINES, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, GROUP_RESULT_NO_HOST_LINES,
 } from "../src/core/constants";
 import { answerLinesFromBody } from "./direct";
 import { compileRobots } from "./select";
@@ -220,27 +221,6 @@ export function rememberHost(table: usize, slots: usize, keyPtr: usize, keyLen: 
   return true;
 }
 
-let scanLineCount: u32 = 0;
-let scanPendingCount: u32 = 0;
-let scanRunCount: u32 = 0;
-let scanNoHostLines: u32 = 0;
-
-/** Lines seen by the last scanLineHosts. */
-export function lastScanLines(): u32 {
-  return scanLineCount;
-}
-/** Entries of the last scanLineHosts that the host must resolve (listed at its pendingPtr). */
-export function lastScanPending(): u32 {
-  return scanPendingCount;
-}
-/**
- * Runs of consecutive lines with the same host entry in the last scanLineHosts: the number of hosts for
- * input sorted by host, close to the line count in random host order.
- */
-export function lastScanRuns(): u32 {
-  return scanRunCount;
-}
-
 /** Returned by scanLineHosts when the table or its key bytes filled up: the host makes room and scans again. */
 export const SCAN_TABLE_FULL: i32 = -1;
 
@@ -252,7 +232,7 @@ export const SCAN_TABLE_FULL: i32 = -1;
  * (their generation field holds that scan's stamp), are listed again. Slots met are stamped
  * (SLOT_PIN_STAMP = stamp). Returns the line count, or SCAN_TABLE_FULL (nothing usable was written).
  */
-export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, slots: usize, stamp: u32, lineStartsPtr: usize, entriesPtr: usize, pendingPtr: usize, keyScratch: usize): i32 {
+export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, slots: usize, stamp: u32, lineStartsPtr: usize, entriesPtr: usize, pendingPtr: usize, keyScratch: usize, resultPtr: usize): i32 {
   const end = inputPtr + inputLen;
   const capacity = load<u32>(table + HOSTS_CAPACITY);
   const mask = capacity - 1;
@@ -341,16 +321,10 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   }
   store<u32>(table + HOSTS_USED, used);
   store<u32>(table + HOSTS_KEY_BYTES_USED, keyBytesUsed);
-  scanLineCount = count;
-  scanPendingCount = pending;
-  scanRunCount = runs;
+  store<u32>(resultPtr + SCAN_RESULT_LINES, count);
+  store<u32>(resultPtr + SCAN_RESULT_PENDING, pending);
+  store<u32>(resultPtr + SCAN_RESULT_RUNS, runs);
   return <i32>count;
-}
-
-let groupNoHostLines: u32 = 0;
-/** Lines of the last groupLinesBySlot that named no host (LINE_NO_HOST, or a key resolved as no host). */
-export function lastNoHostLines(): u32 {
-  return groupNoHostLines;
 }
 
 /** groupLinesBySlot's answer for a line it leaves out (answered already, or its host not resolved yet). */
@@ -376,7 +350,7 @@ const NOT_IN_ROUND: u32 = 0xffffffff;
  * whose hosts do not fit its budget together in several rounds, each host compiled once. Lines without a
  * host go to missingSlot. Returns the number of groups.
  */
-export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr: usize, table: usize, slots: usize, missingSlot: u32, stamp: u32, groupsPtr: usize, orderPtr: usize): u32 {
+export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr: usize, table: usize, slots: usize, missingSlot: u32, stamp: u32, groupsPtr: usize, orderPtr: usize, resultPtr: usize): u32 {
   let groups: u32 = 0;
   let noHost: u32 = 0;
   for (let i: u32 = 0; i < lineCount; i++) {
@@ -414,7 +388,7 @@ export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr:
     store<u32>(orderPtr + <usize>at * 4, i);
     store<u32>(record + GROUP_CURSOR, at + 1);
   }
-  groupNoHostLines = noHost;
+  store<u32>(resultPtr + GROUP_RESULT_NO_HOST_LINES, noHost);
   return groups;
 }
 

@@ -1,6 +1,6 @@
 // The only export surface of the WebAssembly core. Only integers cross: addresses, lengths, counts.
 // Memory map: regions chosen by the host, drawn in src/core/wasm/core.ts.
-import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE, RULE_REF_SIZE } from "../src/core/constants";
+import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE, RULE_REF_SIZE, LINES_RESULT_OUTPUT_LENGTH, LINES_RESULT_INPUT_STOP } from "../src/core/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
 import { bindAutomaton, setStateLimit, dfaResets, dfaStateCount, automatonIsLarge, setExplaining } from "./dfa";
 import { bindBlob, automatonNodeCount, setLiteralIndexMode } from "./trie";
@@ -9,24 +9,13 @@ import { writePath } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
 import { matchLine, matchLineByAutomaton, matchLineByNfa, matchLinePair, matchSpan, findLf, automatonAnswers, setBulkUsesNfa, overflowed, clearOverflow, storeRuleRef } from "./bulk";
 import { formatLine } from "./format";
-import { selectedGroups, selectedByName } from "./select";
 export { compileRobots, selectGroups } from "./select";
 export { bomLength } from "./groups";
 export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
-export { formatTextLines, formatJsonlLines, lastJsonlLines, lastJsonlInputEnd, countLines, countLineEndBytes } from "./format";
-export { parseLogRecord, parseLogRecords, extractLogTargets, lastLogLines, lastLogMalformed, lastLogOutputLength } from "./log";
-export { hostKeyOf as originKeyOf, scanLineHosts, lastScanLines, lastScanPending, lastScanRuns, groupLinesBySlot, lastNoHostLines, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
-
-/** Where the last selectGroups wrote its group numbers (u32 each). */
-export function lastSelectedGroups(): usize {
-  return selectedGroups;
-}
-
-/** Whether the last selectGroups chose groups naming the agent (else the `*` groups). */
-export function lastSelectedByName(): bool {
-  return selectedByName;
-}
+export { formatTextLines, formatJsonlLines, countLines, countLineEndBytes } from "./format";
+export { parseLogRecord, parseLogRecords, extractLogTargets } from "./log";
+export { hostKeyOf as originKeyOf, scanLineHosts, groupLinesBySlot, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 
 /** First address the host may use (16-aligned). Called once per instance. */
 export function heapBase(): usize {
@@ -57,17 +46,18 @@ export function extractPath(urlPtr: usize, urlLen: usize, dstPtr: usize): usize 
 /** Pair walks of lines (walkLinePair): 0 = for large automata (default), 1 = always, 2 = never (tests and A/B). */
 let pairWalks: u32 = 0;
 
-/** Tests and benchmarks: 0 = walk lines in pairs for large automata, 1 = always, 2 = never. */
-export function setPairWalks(mode: u32): void {
-  pairWalks = mode;
-}
-
 /**
- * Tests and benchmarks: 0 = a literal index for large literal rule sets, 1 = always (for every pattern
- * without '*'), 2 = never. Applies to matchers compiled after this call.
+ * The bulk engine's settings, for tests and A/B runs (each 0 by default), set once and kept: nfa 1 answers
+ * bulk calls by the trie NFA instead of the automaton; automatonStateLimit caps the automaton's states (0:
+ * none); pairWalks 0 walks lines in pairs for large automata, 1 always, 2 never; literalIndex 0 builds a
+ * literal index for large literal rule sets, 1 for every pattern without '*', 2 never (for matchers compiled
+ * after the call).
  */
-export function setLiteralIndex(mode: u32): void {
-  setLiteralIndexMode(mode);
+export function configureBulkEngine(nfa: i32, automatonStateLimit: u32, pairWalksMode: u32, literalIndex: u32): void {
+  setBulkUsesNfa(nfa != 0);
+  setStateLimit(automatonStateLimit);
+  pairWalks = pairWalksMode;
+  setLiteralIndexMode(literalIndex);
 }
 
 /**
@@ -84,12 +74,6 @@ export function automatonStats(): u64 {
   return (<u64>dfaResets << 32) | <u64>dfaStateCount();
 }
 
-/** Chooses the bulk engine: 0 = automaton (default), 1 = trie NFA; and caps the automaton's states (0 = none). Tests only. */
-export function useNfaForBulk(value: i32, automatonStateLimit: u32): void {
-  setBulkUsesNfa(value != 0);
-  setStateLimit(automatonStateLimit);
-}
-
 /** One URL with its deciding rules (explain, isAllowed), by the NFA: writes RESULT_* fields; returns the verdict. */
 export function matchOne(scratchPtr: usize, urlPtr: usize, urlLen: usize, resultPtr: usize): u32 {
   bindScratch(scratchPtr);
@@ -100,29 +84,16 @@ export function matchOne(scratchPtr: usize, urlPtr: usize, urlLen: usize, result
   return verdict;
 }
 
-let outputLength: usize = 0;
-let inputStop: usize = 0;
-
-/** Bytes written by the last matchLines call with an output pointer. */
-export function lastOutputLength(): usize {
-  return outputLength;
-}
-
-/** Where the last matchLines call stopped: the end of its input, or the start of the first line it left (see stopOnOverflow). */
-export function lastInputStop(): usize {
-  return inputStop;
-}
-
 /**
  * Bulk: one verdict byte per LF-separated line of input[inputPtr, inputPtr + inputLen), which the host
  * follows with an LF sentinel byte at inputPtr + inputLen and 16 readable bytes. A final line without LF
  * counts; a final LF does not start another line. With outputPtr != 0 it also writes the text output for
- * each line (format.ts; at most inputLen + 12 x lines + 8 bytes, see lastOutputLength). With rulesPtr != 0
+ * each line (format.ts; at most inputLen + 12 x lines + 8 bytes: LINES_RESULT_OUTPUT_LENGTH). With rulesPtr != 0
  * (explain mode) it writes each line's rule reference there. With stopOnOverflow, it stops after a line
- * that filled the automaton region (so that the host can give it a larger one) and lastInputStop says
- * where to go on. Returns the number of lines done.
+ * that filled the automaton region (so that the host can give it a larger one) and LINES_RESULT_INPUT_STOP
+ * says where to go on. Writes the LINES_RESULT_* record at resultPtr; returns the number of lines done.
  */
-export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, verdictsPtr: usize, outputPtr: usize, filter: i32, rulesPtr: usize, stopOnOverflow: bool): u32 {
+export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, verdictsPtr: usize, outputPtr: usize, filter: i32, rulesPtr: usize, stopOnOverflow: bool, resultPtr: usize): u32 {
   bindScratch(scratchPtr);
   clearOverflow();
   const end = inputPtr + inputLen;
@@ -158,8 +129,8 @@ export function matchLines(scratchPtr: usize, inputPtr: usize, inputLen: usize, 
     if (overflowed && stopOnOverflow) break;
   }
   setExplaining(false);
-  outputLength = out - outputPtr;
-  inputStop = p < end ? p : end;
+  store<u32>(resultPtr + LINES_RESULT_OUTPUT_LENGTH, <u32>(out - outputPtr));
+  store<u32>(resultPtr + LINES_RESULT_INPUT_STOP, <u32>(p < end ? p : end));
   return count;
 }
 

@@ -51,7 +51,11 @@ export const NODE_IN_AUTOMATON: u32 = 8;
 export const NO_RULE: i32 = -1;
 export const NO_NODE: u32 = 0;
 
-/** Grows linear memory so that [0, endAddress) is addressable; traps when the engine refuses. */
+/** Called when linear memory cannot grow to endAddress: the host throws its INPUT_TOO_LARGE error (never returns). */
+@external("env", "memoryExhausted")
+declare function memoryExhausted(endAddress: usize): void;
+
+/** Grows linear memory so that [0, endAddress) is addressable; the host's memoryExhausted when the engine refuses. */
 export function ensureCapacity(endAddress: usize): void {
   const neededPages = <i32>((endAddress + 0xffff) >>> 16);
   const havePages = memory.size();
@@ -60,7 +64,10 @@ export function ensureCapacity(endAddress: usize): void {
   // as new external memory for the host's collector (a collection each few growths), while pages grown and
   // not yet written cost no memory; past the engine's limit, exactly what is needed
   const step = max(neededPages - havePages, max(havePages >> 3, 16));
-  if (memory.grow(step) < 0 && memory.grow(neededPages - havePages) < 0) unreachable();
+  if (memory.grow(step) < 0 && memory.grow(neededPages - havePages) < 0) {
+    memoryExhausted(endAddress);
+    unreachable();
+  }
 }
 
 /** The key of a pattern: its length without a final '$' (a '$' at the end anchors it; anywhere else it is a byte). */

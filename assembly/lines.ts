@@ -8,7 +8,6 @@ import {
   LINE_FLAG_TYPO, LINE_KEY_KIND, LINE_GROUP, LINE_TOKEN_END, LINE_FLAG_GLOBAL_AGENT, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW,
   KEY_DISALLOW, KEY_SITEMAP,
 } from "../src/core/constants";
-import { selectLine } from "./select";
 import { isRobotsWhitespace as isWhitespace, groupOfLine, resetGroups, isGlobalAgent, productTokenEnd } from "./groups";
 
 /** Does key [start, end) start with text (lower-case ASCII), ignoring ASCII case? */
@@ -67,42 +66,50 @@ function keyKind(base: usize, start: i32, end: i32, google: bool): i32 {
   return c == CHAR_SPACE || c == CHAR_TAB;
 }
 
-let recordsEnd: usize = 0;
-/** Where tokenized lines go: line records for the TypeScript parser, or straight to the group selector (select.ts). */
-let sinkIsSelector = false;
+// ---- the cursor: one line at a time, pulled by its consumer ----
+// startLines sets a body; each nextLine call reads on to the next line that yields something (a key and
+// value, or a line the parser reports: a truncated, NUL, missing-colon, no-separator or empty-key line) and
+// sets the line* fields below. Consumers: tokenizeLines (line records for the TypeScript parser) and the
+// group selector (select.ts). No consumer is called from here.
 
-/**
- * One line's record (or, for the selector, its user-agent, allow or disallow line), with its group
- * (groups.ts); a user-agent line's record also says where its product token ends and whether it names
- * every crawler. Offsets are relative to base.
- */
-@inline function emit(base: usize, lineNumber: i32, keyStart: i32, keyEnd: i32, valueStart: i32, valueEnd: i32, flags: i32, kind: i32 = KEY_UNKNOWN): void {
-  const group = groupOfLine(kind);
-  if (sinkIsSelector) {
-    if (kind != KEY_UNKNOWN) selectLine(lineNumber, valueStart, valueEnd, kind, group);
-    return;
-  }
-  let tokenEnd = valueStart;
-  if (kind == KEY_USER_AGENT) {
-    const value = base + <usize>valueStart;
-    const end = base + <usize>valueEnd;
-    tokenEnd = <i32>(productTokenEnd(value, end) - base);
-    if (isGlobalAgent(value, end)) flags |= LINE_FLAG_GLOBAL_AGENT;
-  }
-  store<i32>(recordsEnd + LINE_NUMBER, lineNumber);
-  store<i32>(recordsEnd + LINE_KEY_START, keyStart);
-  store<i32>(recordsEnd + LINE_KEY_END, keyEnd);
-  store<i32>(recordsEnd + LINE_VALUE_START, valueStart);
-  store<i32>(recordsEnd + LINE_VALUE_END, valueEnd);
-  store<i32>(recordsEnd + LINE_FLAGS, flags);
-  store<i32>(recordsEnd + LINE_KEY_KIND, kind);
-  store<i32>(recordsEnd + LINE_GROUP, group);
-  store<i32>(recordsEnd + LINE_TOKEN_END, tokenEnd);
-  recordsEnd += LINE_RECORD_SIZE;
+/** The current line: its number (from 1), key and value (offsets from the body start; -1 when absent), LINE_FLAG_* bits, KEY_* kind and group (groups.ts; -1 before the first user-agent line). */
+export let lineNumber: i32 = 0;
+export let lineKeyStart: i32 = -1;
+export let lineKeyEnd: i32 = -1;
+export let lineValueStart: i32 = -1;
+export let lineValueEnd: i32 = -1;
+export let lineFlags: i32 = 0;
+export let lineKind: i32 = KEY_UNKNOWN;
+export let lineGroup: i32 = -1;
+
+let cursorBody: usize = 0;
+let cursorLength: i32 = 0;
+let cursorGoogle = false;
+/** The next byte to look at, the start of the line being read, its first '#', NUL and ':' (-1: none yet). */
+let cursorAt: i32 = 0;
+let cursorLineStart: i32 = 0;
+let cursorHash: i32 = -1;
+let cursorNul: i32 = -1;
+let cursorColon: i32 = -1;
+/** Lines started so far (the next line's number is this + 1), and whether the last line was read. */
+let cursorLines: i32 = 0;
+let cursorDone = true;
+
+/** Sets the current line (with its group, groups.ts) and says it yields. */
+@inline function yieldLine(number: i32, keyStart: i32, keyEnd: i32, valueStart: i32, valueEnd: i32, flags: i32, kind: i32 = KEY_UNKNOWN): bool {
+  lineNumber = number;
+  lineKeyStart = keyStart;
+  lineKeyEnd = keyEnd;
+  lineValueStart = valueStart;
+  lineValueEnd = valueEnd;
+  lineFlags = flags;
+  lineKind = kind;
+  lineGroup = groupOfLine(kind);
+  return true;
 }
 
-/** One line [start, end) with its first '#', NUL and ':' (-1 when absent); offsets relative to base. */
-function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt: i32, nulAt: i32, colonAt: i32, google: bool): void {
+/** One line [start, end) with its first '#', NUL and ':' (-1 when absent); offsets relative to base. True when it yields a line. */
+function readLine(base: usize, number: i32, start: i32, end: i32, hashAt: i32, nulAt: i32, colonAt: i32, google: bool): bool {
   let flags = 0;
   if (google && end - start > MAX_LINE_BYTES) {
     end = start + MAX_LINE_BYTES;
@@ -117,8 +124,7 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
   while (start < end && isWhitespace(load<u8>(base + <usize>start))) start++;
   while (end > start && isWhitespace(load<u8>(base + <usize>(end - 1)))) end--;
   if (start == end) {
-    if (flags != 0) emit(base, lineNumber, -1, -1, -1, -1, flags);
-    return;
+    return flags != 0 ? yieldLine(number, -1, -1, -1, -1, flags) : false;
   }
   let keyEnd = colonAt;
   let valueStart = keyEnd + 1;
@@ -130,47 +136,105 @@ function tokenizeLine(base: usize, lineNumber: i32, start: i32, end: i32, hashAt
         if (isBlank(load<u8>(base + <usize>i))) { keyEnd = i; break; }
       }
     }
-    if (keyEnd < 0) {
-      emit(base, lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
-      return;
-    }
+    if (keyEnd < 0) return yieldLine(number, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
     valueStart = keyEnd;
     while (isBlank(load<u8>(base + <usize>valueStart))) valueStart++;
     for (let i = valueStart; i < end; i++) {
-      if (isBlank(load<u8>(base + <usize>i))) {
-        emit(base, lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
-        return;
-      }
+      if (isBlank(load<u8>(base + <usize>i))) return yieldLine(number, -1, -1, -1, -1, flags | LINE_FLAG_NO_SEPARATOR);
     }
     flags |= LINE_FLAG_MISSING_COLON;
   }
   while (keyEnd > start && isWhitespace(load<u8>(base + <usize>(keyEnd - 1)))) keyEnd--;
-  if (keyEnd == start) {
-    emit(base, lineNumber, -1, -1, -1, -1, flags | LINE_FLAG_EMPTY_KEY);
-    return;
-  }
+  if (keyEnd == start) return yieldLine(number, -1, -1, -1, -1, flags | LINE_FLAG_EMPTY_KEY);
   while (valueStart < end && isWhitespace(load<u8>(base + <usize>valueStart))) valueStart++;
   const kind = keyKind(base, start, keyEnd, google);
-  emit(base, lineNumber, start, keyEnd, valueStart, end, keyIsTypo ? flags | LINE_FLAG_TYPO : flags, kind);
+  return yieldLine(number, start, keyEnd, valueStart, end, keyIsTypo ? flags | LINE_FLAG_TYPO : flags, kind);
+}
+
+/** Starts reading body[from, length) (from = after the BOM) line by line; line numbers start at 1, groups afresh. */
+export function startLines(bodyPtr: usize, length: i32, from: i32, google: bool): void {
+  cursorBody = bodyPtr;
+  cursorLength = length;
+  cursorGoogle = google;
+  cursorAt = from;
+  cursorLineStart = from;
+  cursorHash = -1;
+  cursorNul = -1;
+  cursorColon = -1;
+  cursorLines = 0;
+  cursorDone = false;
+  resetGroups();
+}
+
+/**
+ * Reads on to the next line that yields (see the top of this section) and sets the line* fields; false once
+ * the body is read. Line ends: LF, CR, CR LF; CR CR LF is two lines. 16 bytes a step between special bytes.
+ */
+export function nextLine(): bool {
+  const body = cursorBody;
+  const length = cursorLength;
+  while (!cursorDone) {
+    const i = nextSpecialByte(body, cursorAt, length);
+    if (i >= length) {
+      // the last line (it has no line end)
+      cursorDone = true;
+      if (readLine(body, ++cursorLines, cursorLineStart, length, cursorHash, cursorNul, cursorColon, cursorGoogle)) return true;
+      break;
+    }
+    const c = <i32>load<u8>(body + <usize>i);
+    cursorAt = i + 1;
+    if (c == CHAR_LF || c == CHAR_CR) {
+      const start = cursorLineStart;
+      const hashAt = cursorHash;
+      const nulAt = cursorNul;
+      const colonAt = cursorColon;
+      // CR LF is one line end; CR CR LF is two (the second CR ends an empty line and its LF belongs to it)
+      if (c == CHAR_CR && i + 1 < length && load<u8>(body + <usize>(i + 1)) == CHAR_LF) cursorAt = i + 2;
+      cursorLineStart = cursorAt;
+      cursorHash = -1;
+      cursorNul = -1;
+      cursorColon = -1;
+      if (readLine(body, ++cursorLines, start, i, hashAt, nulAt, colonAt, cursorGoogle)) return true;
+    } else if (c == CHAR_COLON) {
+      if (cursorColon < 0) cursorColon = i;
+    } else if (c == CHAR_HASH) {
+      if (cursorHash < 0) cursorHash = i;
+    } else if (cursorNul < 0) {
+      cursorNul = i; // NUL
+    }
+  }
+  return false;
 }
 
 /**
  * Tokenizes body[from, length) (from = after the BOM) into line records at recordsPtr (at most one per line:
- * (lines + 1) x LINE_RECORD_SIZE bytes). Line numbers start at 1. Returns the number of records.
+ * (lines + 1) x LINE_RECORD_SIZE bytes); a user-agent line's record also says where its product token ends
+ * and whether it names every crawler. Returns the number of records.
  */
 export function tokenizeLines(bodyPtr: usize, length: i32, from: i32, google: bool, recordsPtr: usize): i32 {
-  recordsEnd = recordsPtr;
-  sinkIsSelector = false;
-  resetGroups();
-  scanLines(bodyPtr, length, from, google);
-  return <i32>((recordsEnd - recordsPtr) / LINE_RECORD_SIZE);
-}
-
-/** Tokenizes body[from, length) and hands every user-agent, allow and disallow line to selectLine (select.ts). */
-export function tokenizeForSelector(bodyPtr: usize, length: i32, from: i32, google: bool): void {
-  sinkIsSelector = true;
-  resetGroups();
-  scanLines(bodyPtr, length, from, google);
+  let record = recordsPtr;
+  startLines(bodyPtr, length, from, google);
+  while (nextLine()) {
+    let flags = lineFlags;
+    let tokenEnd = lineValueStart;
+    if (lineKind == KEY_USER_AGENT) {
+      const value = bodyPtr + <usize>lineValueStart;
+      const end = bodyPtr + <usize>lineValueEnd;
+      tokenEnd = <i32>(productTokenEnd(value, end) - bodyPtr);
+      if (isGlobalAgent(value, end)) flags |= LINE_FLAG_GLOBAL_AGENT;
+    }
+    store<i32>(record + LINE_NUMBER, lineNumber);
+    store<i32>(record + LINE_KEY_START, lineKeyStart);
+    store<i32>(record + LINE_KEY_END, lineKeyEnd);
+    store<i32>(record + LINE_VALUE_START, lineValueStart);
+    store<i32>(record + LINE_VALUE_END, lineValueEnd);
+    store<i32>(record + LINE_FLAGS, flags);
+    store<i32>(record + LINE_KEY_KIND, lineKind);
+    store<i32>(record + LINE_GROUP, lineGroup);
+    store<i32>(record + LINE_TOKEN_END, tokenEnd);
+    record += LINE_RECORD_SIZE;
+  }
+  return <i32>((record - recordsPtr) / LINE_RECORD_SIZE);
 }
 
 /**
@@ -189,32 +253,4 @@ export function tokenizeForSelector(bodyPtr: usize, length: i32, from: i32, goog
     i += 16;
   }
   return length;
-}
-
-/** The line loop: line ends (LF, CR, CR LF), and each line's first '#', NUL and ':'. */
-function scanLines(bodyPtr: usize, length: i32, from: i32, google: bool): void {
-  let lineNumber = 0;
-  let lineStart = from;
-  let hashAt = -1;
-  let nulAt = -1;
-  let colonAt = -1;
-  for (let i = nextSpecialByte(bodyPtr, from, length); i < length; i = nextSpecialByte(bodyPtr, i + 1, length)) {
-    const c = <i32>load<u8>(bodyPtr + <usize>i);
-    if (c == CHAR_LF || c == CHAR_CR) {
-      tokenizeLine(bodyPtr, ++lineNumber, lineStart, i, hashAt, nulAt, colonAt, google);
-      // CR LF is one line end; CR CR LF is two (the second CR ends an empty line and its LF belongs to it)
-      if (c == CHAR_CR && i + 1 < length && load<u8>(bodyPtr + <usize>(i + 1)) == CHAR_LF) i++;
-      lineStart = i + 1;
-      hashAt = -1;
-      nulAt = -1;
-      colonAt = -1;
-    } else if (c == CHAR_COLON) {
-      if (colonAt < 0) colonAt = i;
-    } else if (c == CHAR_HASH) {
-      if (hashAt < 0) hashAt = i;
-    } else if (nulAt < 0) {
-      nulAt = i; // NUL
-    }
-  }
-  tokenizeLine(bodyPtr, ++lineNumber, lineStart, length, hashAt, nulAt, colonAt, google);
 }

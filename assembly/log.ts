@@ -8,6 +8,7 @@
 // allowed (nginx's $request_time, $http_x_forwarded_for, ...). The one place that reads this format: the
 // command line's bulk path (extractLogTargets) and the library's parseLogLine (parseLogRecord) both use it.
 import {
+  LOG_RESULT_LINES, LOG_RESULT_MALFORMED, LOG_RESULT_OUTPUT_LENGTH,
   CHAR_SPACE, CHAR_TAB, CHAR_LF, CHAR_0, CHAR_9, CHAR_COLON, CHAR_SLASH, CHAR_HYPHEN,
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END,
   LOG_METHOD_START, LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START,
@@ -214,22 +215,6 @@ function hasScheme(p: usize, end: usize): bool {
   return q + 2 < end && <i32>load<u8>(q) == CHAR_COLON && <i32>load<u8>(q + 1) == CHAR_SLASH && <i32>load<u8>(q + 2) == CHAR_SLASH;
 }
 
-let logLines: u32 = 0;
-let logMalformed: u32 = 0;
-let logOutputLength: usize = 0;
-/** Input lines of the last extractLogTargets call. */
-export function lastLogLines(): u32 {
-  return logLines;
-}
-/** Lines of the last extractLogTargets call that were not access log lines with a target. */
-export function lastLogMalformed(): u32 {
-  return logMalformed;
-}
-/** Bytes of URL lines written by the last extractLogTargets call. */
-export function lastLogOutputLength(): usize {
-  return logOutputLength;
-}
-
 const HTTP_PREFIX = "http://";
 
 /**
@@ -238,10 +223,10 @@ const HTTP_PREFIX = "http://";
  * LF-ended, at outPtr, and its input line number (firstLineNumber + index) at numbersPtr. With withHost, a
  * target that is not an absolute URL gets `http://<host>` in front: the vhost field's host, else the default
  * host at [defaultHostPtr, +defaultHostLen) when there is one. The line numbers of lines that are not access
- * log lines go to malformedPtr (at most maxMalformed; lastLogMalformed counts them all). Output: at most
+ * log lines go to malformedPtr (at most maxMalformed; the result record counts them all: LOG_RESULT_*). Output: at most
  * inputLen + (7 + defaultHostLen + 1) x lines bytes. Returns the number of URL lines.
  */
-export function extractLogTargets(inputPtr: usize, inputLen: usize, firstLineNumber: u32, outPtr: usize, numbersPtr: usize, malformedPtr: usize, maxMalformed: u32, withHost: bool, defaultHostPtr: usize, defaultHostLen: usize, recordPtr: usize): u32 {
+export function extractLogTargets(inputPtr: usize, inputLen: usize, firstLineNumber: u32, outPtr: usize, numbersPtr: usize, malformedPtr: usize, maxMalformed: u32, withHost: bool, defaultHostPtr: usize, defaultHostLen: usize, recordPtr: usize, resultPtr: usize): u32 {
   const end = inputPtr + inputLen;
   let p = inputPtr;
   let out = outPtr;
@@ -286,8 +271,8 @@ export function extractLogTargets(inputPtr: usize, inputLen: usize, firstLineNum
     urls++;
     p = lineEnd + 1;
   }
-  logLines = lines;
-  logMalformed = malformed;
-  logOutputLength = out - outPtr;
+  store<u32>(resultPtr + LOG_RESULT_LINES, lines);
+  store<u32>(resultPtr + LOG_RESULT_MALFORMED, malformed);
+  store<u32>(resultPtr + LOG_RESULT_OUTPUT_LENGTH, <u32>(out - outPtr));
   return urls;
 }

@@ -1,15 +1,16 @@
-// robots.txt body -> compiled matcher for one agent query, in one call: the tokenizer (lines.ts) hands each
-// user-agent, allow and disallow line to selectLine, which keeps the rules of the groups that apply
+// robots.txt body -> compiled matcher for one agent query, in one call: the group selector pulls each line
+// from the tokenizer's cursor (lines.ts) and hands user-agent, allow and disallow lines to selectLine, which
+// keeps the rules of the groups that apply
 // (REFERENCE-BEHAVIOUR.md section 6), and compileRules (compile.ts) turns them into a blob. No line record,
 // no string and no object is made for the host: a host with thousands of robots.txt files pays one call each.
 //
 // This is the only place that decides which groups apply to an agent query; every verdict (parseRobots
 // matchers, the many-host matcher, workers) comes from a blob compiled here.
 import {
-  CHAR_UPPER_A, CHAR_UPPER_Z, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, FLAG_RFC_MODE, RULE_KIND_ALLOW, RULE_KIND_DISALLOW,
-  RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE,
+  CHAR_UPPER_A, CHAR_UPPER_Z, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, FLAG_RFC_MODE, RULE_KIND_ALLOW, RULE_KIND_DISALLOW,
+  RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE, SELECT_RESULT_GROUPS, SELECT_RESULT_BY_NAME,
 } from "../src/core/constants";
-import { tokenizeForSelector } from "./lines";
+import { startLines, nextLine, lineNumber, lineValueStart, lineValueEnd, lineKind, lineGroup } from "./lines";
 import { compileRules } from "./compile";
 import { alignUp, ensureCapacity } from "./layout";
 import { bomLength, isGlobalAgent, productTokenEnd } from "./groups";
@@ -62,8 +63,8 @@ function namesAgent(value: usize, valueEnd: usize): bool {
   return false;
 }
 
-/** One user-agent, allow or disallow line (offsets from the body start) of a group (-1: none), in file order. Called by lines.ts. */
-export function selectLine(lineNumber: i32, valueStart: i32, valueEnd: i32, kind: i32, group: i32): void {
+/** One user-agent, allow or disallow line (offsets from the body start) of a group (-1: none), in file order. */
+@inline function selectLine(lineNumber: i32, valueStart: i32, valueEnd: i32, kind: i32, group: i32): void {
   if (group < 0) return; // rules before the first user-agent line are ignored
   const value = bodyBase + <usize>valueStart;
   const end = bodyBase + <usize>valueEnd;
@@ -103,7 +104,10 @@ function readGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32
   groupCount = 0;
   ensureCapacity(groupFlags + bodyLen / MIN_AGENT_LINE_BYTES + 2);
   agentNamed = false;
-  tokenizeForSelector(bodyPtr, <i32>bodyLen, bomLength(bodyPtr, bodyLen), (flags & FLAG_RFC_MODE) == 0);
+  startLines(bodyPtr, <i32>bodyLen, bomLength(bodyPtr, bodyLen), (flags & FLAG_RFC_MODE) == 0);
+  while (nextLine()) {
+    if (lineKind != KEY_UNKNOWN) selectLine(lineNumber, lineValueStart, lineValueEnd, lineKind, lineGroup);
+  }
 }
 
 /** Where selectRules put its RULE_INPUT_* records (in file order); selectRules returns their count. */
@@ -141,21 +145,18 @@ export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, 
   return compileRules(selectedRules, ruleCount, flags, alignUp(selectedRules + <usize>ruleCount * RULE_INPUT_SIZE, 16));
 }
 
-/** Where selectGroups put the selected group numbers (u32 each, ascending). */
-export let selectedGroups: usize = 0;
-/** Whether the last selectGroups found a user-agent line naming the agent (else it chose the `*` groups). */
-export let selectedByName = false;
-
 /**
  * The groups of body[bodyPtr, bodyPtr + bodyLen) that decide for an agent query, as group numbers (the ones
- * groups.ts gives the line records) at selectedGroups: those whose user-agent lines name the agent when any
- * does, else those with a `*` line. The same choice as selectRules makes, for the object model (RobotsTxt's
- * groupsFor and crawlDelay). Uses memory from workPtr up. Returns the count. Cost: one pass over the body.
+ * groups.ts gives the line records), written after workPtr: those whose user-agent lines name the agent when
+ * any does, else those with a `*` line. The same choice as selectRules makes, for the object model
+ * (RobotsTxt's groupsFor and crawlDelay). Uses memory from workPtr up. Writes the SELECT_RESULT_* record at
+ * resultPtr (where the numbers are, and whether a line named the agent). Returns the count. Cost: one pass
+ * over the body.
  */
-export function selectGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): u32 {
+export function selectGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize, resultPtr: usize): u32 {
   readGroups(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
   const wanted = agentNamed ? GROUP_NAMES_AGENT : GROUP_IS_GLOBAL;
-  selectedGroups = alignUp(groupFlags + <usize>groupCount, 4);
+  const selectedGroups = alignUp(groupFlags + <usize>groupCount, 4);
   ensureCapacity(selectedGroups + (<usize>groupCount << 2));
   let count: u32 = 0;
   for (let group = 0; group < groupCount; group++) {
@@ -163,6 +164,7 @@ export function selectGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, f
     store<u32>(selectedGroups + (<usize>count << 2), <u32>group);
     count++;
   }
-  selectedByName = agentNamed;
+  store<u32>(resultPtr + SELECT_RESULT_GROUPS, <u32>selectedGroups);
+  store<u32>(resultPtr + SELECT_RESULT_BY_NAME, agentNamed ? 1 : 0);
   return count;
 }

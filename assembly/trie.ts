@@ -1,6 +1,6 @@
 // The compiled trie currently bound (one per instance at a time) and the primitives both matchers share:
 // edge look-up and the generation stamps used to deduplicate node sets.
-import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, FLAG_RFC_MODE } from "../src/core/constants";
+import { HEADER_FLAGS, HEADER_GENERATION, HEADER_NODE_COUNT, HEADER_LITERAL_OFFSET, HEADER_AUTOMATON_NODE_COUNT, HEADER_NODES_OFFSET, HEADER_LABELS_OFFSET, HEADER_RULE_SLOTS_OFFSET, HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, FLAG_RFC_MODE, FLAG_NO_LITERAL_INDEX } from "../src/core/constants";
 import { NODE_FIRST_CHILD, NODE_STAMP, NODE_SIZE, NODE_IN_AUTOMATON, NODE_RULE_SLOT, RULE_SLOT_SIZE, NO_NODE, edgeCountOf, flagsOf } from "./layout";
 import { bindLiteralIndex } from "./literal";
 
@@ -33,8 +33,9 @@ export function setLiteralIndexMode(mode: u32): void {
   literalIndexMode = mode;
 }
 
-/** Whether compileRules builds a literal index for literal patterns of this many bytes. */
-export function wantLiteralIndex(literalBytes: usize): bool {
+/** Whether compileRules builds a literal index for literal patterns of this many bytes (flags: the compile's; FLAG_NO_LITERAL_INDEX says never). */
+export function wantLiteralIndex(literalBytes: usize, flags: i32): bool {
+  if ((flags & FLAG_NO_LITERAL_INDEX) != 0) return false;
   return literalIndexMode == 1 || (literalIndexMode == 0 && literalBytes >= LITERAL_INDEX_MIN_BYTES);
 }
 /**

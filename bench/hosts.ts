@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import robotsParserModule from 'robots-parser';
 import { MultiHostMatcher, robotsFromMap } from '../src/node/index.js';
-import { core, encodeAgents } from '../src/node/core-node.js';
+import { core } from '../src/node/core-node.js';
+import { encodeAgents } from '../src/core/wasm/bodies.js';
 import { hostRobots, hostPaths, seededRandom, shopRobots, shopUrls } from './data.js';
 import { medianOf, runCli } from './cli-runs.js';
 import { writeHostsResults } from './results-file.js';
@@ -30,7 +31,7 @@ if (process.argv[2] === '--cold') {
   const started = performance.now();
   if (kind === 'compile') {
     const coldAgents = encodeAgents([AGENT]);
-    for (const body of coldBodies.values()) core().compileInWorkArea(body, coldAgents, false);
+    for (const body of coldBodies.values()) core().bodies.compileInWorkArea(body, coldAgents, false);
   } else {
     const matcher = new MultiHostMatcher({ agents: AGENT, source: robotsFromMap(coldBodies), cacheBytes: 64 << 20 });
     await matcher.checkLines(Buffer.from(files.map((file) => `https://${file.slice(0, -4)}/a/b`).join('\n') + '\n'));
@@ -107,7 +108,7 @@ const byName = new Map(hosts.map((host) => [host.name, host.body]));
 const passSource = (host: { host: string }): Buffer | null => byName.get(host.host.slice(host.host.indexOf('-') + 1)) ?? null;
 const steady = new MultiHostMatcher({ agents: AGENT, source: passSource, cacheBytes: 64 << 20 });
 const firstUrls = (prefix: string): Uint8Array => Buffer.from(hosts.map((host) => `https://${prefix}-${host.name}/a/b`).join('\n') + '\n');
-bench.add('compile (one call per body)', () => { for (const body of bodies) sink += core().compileInWorkArea(body, agents, false).length; });
+bench.add('compile (one call per body)', () => { for (const body of bodies) sink += core().bodies.compileInWorkArea(body, agents, false).length; });
 bench.add('parse + compile + first verdict (MultiHostMatcher)', async () => { sink += (await steady.checkLines(firstUrls(`p${pass++}`)))[0]; });
 bench.add('robots-parser: parse + first verdict', () => { for (const host of hosts) sink += robotsParser(`https://${host.name}/robots.txt`, host.body.toString('utf8')).isAllowed(`https://${host.name}/a/b`, AGENT) ? 1 : 0; });
 console.log('per-host cost (tinybench)...');

@@ -25,19 +25,19 @@ const part = process.argv[process.argv.indexOf('--part') + 1];
 
 /** Memory figures sampled while a part runs. */
 class MemorySampler {
-  wasmStart = core().memoryBytes().length;
+  wasmStart = core().frame.memoryBytes().length;
   wasmPeak = this.wasmStart;
   rssPeak = process.memoryUsage().rss;
   heapPeak = process.memoryUsage().heapUsed;
   sample(): void {
     const usage = process.memoryUsage();
-    this.wasmPeak = Math.max(this.wasmPeak, core().memoryBytes().length);
+    this.wasmPeak = Math.max(this.wasmPeak, core().frame.memoryBytes().length);
     this.rssPeak = Math.max(this.rssPeak, usage.rss);
     this.heapPeak = Math.max(this.heapPeak, usage.heapUsed);
   }
   report(extra: Record<string, number>): string {
     this.sample();
-    return JSON.stringify({ wasmStartMiB: this.wasmStart / MiB, wasmPeakMiB: this.wasmPeak / MiB, wasmEndMiB: core().memoryBytes().length / MiB, heapPeakMiB: this.heapPeak / MiB, liveHeapBlocksMiB: core().heap.liveBytes / MiB, ...extra });
+    return JSON.stringify({ wasmStartMiB: this.wasmStart / MiB, wasmPeakMiB: this.wasmPeak / MiB, wasmEndMiB: core().frame.memoryBytes().length / MiB, heapPeakMiB: this.heapPeak / MiB, liveHeapBlocksMiB: core().frame.heap.liveBytes / MiB, ...extra });
   }
 }
 

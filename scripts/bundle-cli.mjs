@@ -29,5 +29,5 @@ await build({
   define: { 'import.meta.url': '__robotstxtFileUrl' },
   banner: { js: "'use strict';\nconst __robotstxtFileUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-await build({ ...common, entryPoints: ['dist/src/node/worker.js'], outfile: `${outdir}/worker.js`, format: 'esm' });
+await build({ ...common, entryPoints: ['dist/src/node/threads/worker.js'], outfile: `${outdir}/worker.js`, format: 'esm' });
 chmodSync(`${outdir}/robotstxt.cjs`, 0o755);

@@ -5,6 +5,7 @@ import { parseRobots, RobotsError, VERDICT_ALLOWED, VERDICT_DISALLOWED } from '.
 import { bytes } from './helpers.js';
 import { modelVerdict } from './model.js';
 import { core } from '../src/node/core-node.js';
+import { hasLiteralIndex } from '../src/core/wasm/blob.js';
 
 const body = [
   'Sitemap: https://e.com/a.xml', // 1
@@ -176,11 +177,11 @@ describe('a busy matcher with a literal index is compiled into the trie (same ve
   it('answers as the model before and after: the trie replaces the index after 65,536 URLs answered in bulk', () => {
     const matcher = parseRobots(body).matcher('Googlebot');
     expect(matcher.checkLines(lines)).toEqual(expected);
-    expect(core().hasLiteralIndex(matcher.blob)).toBe(true);
+    expect(hasLiteralIndex(matcher.blob)).toBe(true);
     for (let answered = 2000; answered <= 65_000; answered += 1000) matcher.checkLines(lines);
-    expect(core().hasLiteralIndex(matcher.blob)).toBe(true); // 65,000 answered: not yet
+    expect(hasLiteralIndex(matcher.blob)).toBe(true); // 65,000 answered: not yet
     expect(matcher.checkLines(lines)).toEqual(expected); // 66,000: compiled into the trie after this call
-    expect(core().hasLiteralIndex(matcher.blob)).toBe(false);
+    expect(hasLiteralIndex(matcher.blob)).toBe(false);
     expect(matcher.checkLines(lines)).toEqual(expected);
     expect(matcher.checkBatch(urls)).toEqual(expected);
     expect(urls.slice(0, 50).map((url) => matcher.isAllowed(url))).toEqual([...expected.slice(0, 50)].map((verdict) => verdict === VERDICT_ALLOWED));
@@ -192,7 +193,7 @@ describe('a busy matcher with a literal index is compiled into the trie (same ve
     try {
       const matcher = parseRobots(body).matcher('Googlebot');
       for (let answered = 0; answered < 70_000; answered += 1000) expect(matcher.checkLines(lines)).toEqual(expected);
-      expect(core().hasLiteralIndex(matcher.blob)).toBe(true);
+      expect(hasLiteralIndex(matcher.blob)).toBe(true);
     } finally {
       core().setBulkEngine('automaton');
     }

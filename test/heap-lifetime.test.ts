@@ -29,7 +29,7 @@ const EXPECTED = [2, 1, 2, 1, 1];
 
 describe('MultiHostMatcher.close()', () => {
   it('1,000 matchers made, used and closed one after another: the heap\'s live bytes and the memory stay where the first left them', async () => {
-    const heap = core().heap;
+    const heap = core().frame.heap;
     const map = new Map([['e.com', BODY]]);
     const input = encode(URLS.join('\n'));
     let afterFirst = -1;
@@ -41,12 +41,12 @@ describe('MultiHostMatcher.close()', () => {
       hosts.close();
       if (i === 0) {
         afterFirst = heap.liveBytes;
-        memoryAfterFirst = core().memoryBytes().length;
+        memoryAfterFirst = core().frame.memoryBytes().length;
       }
     }
     expect(afterFirst).toBe(liveBefore);
     expect(heap.liveBytes).toBe(liveBefore);
-    expect(core().memoryBytes().length).toBe(memoryAfterFirst);
+    expect(core().frame.memoryBytes().length).toBe(memoryAfterFirst);
   });
   it('a call after close() throws CLOSED; close() twice is harmless; Symbol.dispose closes', async () => {
     const hosts = new MultiHostMatcher({ agents: 'bot', source: () => BODY });
@@ -60,7 +60,7 @@ describe('MultiHostMatcher.close()', () => {
     expect(() => disposed.checkLinesWithOutput(encode('https://e.com/'), { format: 'none' })).toThrow('this MultiHostMatcher was closed');
   });
   it('close() while a call waits for its source: the call is answered, then the memory goes back', async () => {
-    const heap = core().heap;
+    const heap = core().frame.heap;
     const liveBefore = heap.liveBytes;
     let release: (body: string) => void = () => undefined;
     const hosts = new MultiHostMatcher({ agents: 'bot', source: () => new Promise<string>((resolve) => { release = resolve; }) });
@@ -73,7 +73,7 @@ describe('MultiHostMatcher.close()', () => {
     expect(heap.liveBytes).toBe(liveBefore);
   });
   it('matchers dropped without close() are reclaimed once collected: 300 dropped matchers leave the heap as it was', async () => {
-    const heap = core().heap;
+    const heap = core().frame.heap;
     await collectAndFinalize();
     const liveBefore = heap.liveBytes;
     await makeAndDrop(300); // (in a function of its own: no matcher stays in this frame)
@@ -117,7 +117,7 @@ describe('per-agent matchers are bounded', () => {
     expect(star.checkLines(encode(URLS.join('\n')))).toEqual(new Uint8Array(EXPECTED));
   });
   it('RobotsMatcher.close(): its resident rules leave the heap; calls after it throw CLOSED; a file hands out a new matcher for the query', () => {
-    const heap = core().heap;
+    const heap = core().frame.heap;
     const robots = parseRobots(BODY);
     const matcher = robots.matcher('bot');
     matcher.checkLines(encode(URLS.join('\n'))); // resident now, with an automaton region
@@ -211,12 +211,12 @@ describe('addresses past 2^31 (the heap moved up by a batch region of 2.1 GiB, t
     const wasm = core();
     await engineEqualsModel(20); // low addresses first: blocks exist when the heap moves
     for (const batch of [2100 * 2 ** 20, 3500 * 2 ** 20]) {
-      wasm.ensureBatch(batch);
-      expect(wasm.heap.base).toBeGreaterThan(batch);
+      wasm.frame.ensureBatch(batch);
+      expect(wasm.frame.heap.base).toBeGreaterThan(batch);
       await engineEqualsModel(150);
       // the log reader and the line scans address the work area past the heap too
-      expect(wasm.countLines(encode('a\nb\nc'))).toBe(3);
-      expect(wasm.parseLogRecord(encode('1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET /x HTTP/1.1" 200 5 "-" "bot"'))).not.toBeNull();
+      expect(wasm.lineChunks.countLines(encode('a\nb\nc'))).toBe(3);
+      expect(wasm.logs.parseLogRecord(encode('1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET /x HTTP/1.1" 200 5 "-" "bot"'))).not.toBeNull();
     }
   });
 });

@@ -137,7 +137,7 @@ describe('3. keys', () => {
 describe('4. pattern normalisation', () => {
   const normalize = (value: string | Uint8Array, mode: 'google' | 'rfc' = 'google'): string => {
     const input = typeof value === 'string' ? raw(value) : value;
-    const engine = latin1(core().normalizePattern(input, mode === 'rfc' ? 1 : 0));
+    const engine = latin1(core().urls.normalizePattern(input, mode === 'rfc' ? 1 : 0));
     expect(String.fromCharCode(...modelNormalize([...input], mode, false)), 'model').toBe(engine);
     return engine;
   };
@@ -197,7 +197,7 @@ describe('5. URL to the path that is matched', () => {
   for (const [url, path] of cases) {
     it(`ID_PathOf ${JSON.stringify(url)} is ${JSON.stringify(path)}`, () => {
       const input = raw(url);
-      expect(latin1(core().extractPath(input))).toBe(path);
+      expect(latin1(core().urls.extractPath(input))).toBe(path);
       expect(String.fromCharCode(...modelPath([...input]))).toBe(path);
     });
   }

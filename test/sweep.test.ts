@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultiHostMatcher, RobotsError, LogLineReader, fetchRobots, robotsFromMap } from '../src/node/index.js';
 import { RobotsCache } from '../src/node/fetch/robots-cache.js';
-import { RobotsStore, recordJson } from '../src/node/fetch/robots-store.js';
+import { RobotsStore, recordJson } from '../src/node/robots-store.js';
 import { isFresh, isFromFuture, recordAsOf, effectOfStored, type OriginRecord } from '../src/core/fetch-rules.js';
 import { auditHtml } from '../src/node/audit-html.js';
 import { describeErrno } from '../src/node/robots-file.js';

@@ -33,7 +33,7 @@ function whatwgOrigin(line: string): string | null {
 
 /** What the core's scan and the model make of a line: the origin the many-host engine answers it by. */
 function scannedOrigin(line: string): string | null {
-  const key = core().originKey(encode(line));
+  const key = core().urls.originKey(encode(line));
   if (key === null) return null;
   return originOfKey(key)?.origin ?? null;
 }

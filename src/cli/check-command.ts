@@ -2,8 +2,8 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
-import type { MissingPolicy, FullVerdict } from '../node/hosts.js';
-import { maxThreads } from '../node/threads.js';
+import type { MissingPolicy, FullVerdict } from '../node/sources.js';
+import { maxThreads } from '../node/threads/thread-limit.js';
 import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesSpec, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { LineReader } from '../node/line-reader.js';
 import { optionsHelp, type OptionTable } from './options.js';
@@ -111,7 +111,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (robotsDir === undefined && values['no-host'] !== undefined) throw usageError('--no-host applies only with --robots-dir or --store');
   if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
   const cacheMb = wholeNumberOption(values, CHECK_OPTIONS, 'cache-mb');
-  if (fetching) new (await import('../node/fetch/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
+  if (fetching) new (await import('../node/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
   if (robotsDir !== undefined) {
     let isDirectory = false;
     try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }

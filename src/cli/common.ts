@@ -7,7 +7,7 @@ import { agentWarning } from '../core/crawlers.js';
 import { fileError, readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 import type { OptionTable, OptionSpec } from './options.js';
-import { MAX_COMPILE_BYTES } from '../core/wasm/core.js';
+import { MAX_COMPILE_BYTES } from '../core/wasm/limits.js';
 
 export { fileError };
 

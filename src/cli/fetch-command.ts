@@ -2,7 +2,7 @@
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsCache, type RobotsCacheEntry } from '../node/fetch/robots-cache.js';
 import { robotsOriginOf, type RobotsOrigin } from '../node/fetch/robots-fetch.js';
-import { RobotsStore } from '../node/fetch/robots-store.js';
+import { RobotsStore } from '../node/robots-store.js';
 import type { RobotsEffect } from '../core/fetch-rules.js';
 import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';

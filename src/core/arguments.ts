@@ -2,7 +2,7 @@
 // A value of the wrong type throws RobotsError INVALID_ARGUMENT naming the argument: never an answer for a
 // value that is not a URL, never a hang. Runtime-neutral. Called once per public call (per batch for arrays).
 import { RobotsError } from './errors.js';
-import { MAX_COMPILE_BYTES } from './wasm/core.js';
+import { MAX_COMPILE_BYTES } from './wasm/limits.js';
 
 /** A short description of a value of the wrong type, for error messages. */
 export function describe(value: unknown): string {

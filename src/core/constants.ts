@@ -14,6 +14,25 @@ export const RULE_KIND_DISALLOW = 2;
 // ---- compile flags ----
 /** Strict RFC 9309 mode: no index.htm rule, URL and pattern normalised per RFC 9309, /robots.txt allowed. */
 export const FLAG_RFC_MODE = 1;
+/** Every literal pattern in the trie, whatever the bulk engine's literal-index setting (a matcher compiled again for speed). Not kept in the blob. */
+export const FLAG_NO_LITERAL_INDEX = 2;
+
+// ---- call results: a call with more than one result writes the others at the resultPtr the host gives ----
+// (u32 fields; the call's return value is its main count). One record of CALL_RESULT_SIZE bytes per instance.
+export const CALL_RESULT_SIZE = 16;
+export const SELECT_RESULT_GROUPS = 0; // selectGroups: address of the group numbers (u32 each)
+export const SELECT_RESULT_BY_NAME = 4; // selectGroups: 1 when a user-agent line named the agent, else 0 (the `*` groups)
+export const LINES_RESULT_OUTPUT_LENGTH = 0; // matchLines: output bytes written
+export const LINES_RESULT_INPUT_STOP = 4; // matchLines: where it stopped (the input's end, or the first line left)
+export const JSONL_RESULT_LINES = 0; // formatJsonlLines: lines written
+export const JSONL_RESULT_INPUT_END = 4; // formatJsonlLines: the start of the first line not written
+export const LOG_RESULT_LINES = 0; // extractLogTargets: input lines read
+export const LOG_RESULT_MALFORMED = 4; // extractLogTargets: lines that were not access log lines with a target
+export const LOG_RESULT_OUTPUT_LENGTH = 8; // extractLogTargets: URL line bytes written
+export const SCAN_RESULT_LINES = 0; // scanLineHosts: lines seen
+export const SCAN_RESULT_PENDING = 4; // scanLineHosts: entries the host must resolve
+export const SCAN_RESULT_RUNS = 8; // scanLineHosts: runs of consecutive lines of one host entry
+export const GROUP_RESULT_NO_HOST_LINES = 0; // groupLinesBySlot: lines that named no host
 
 // ---- rule input record written by the host before compileRules (u32 fields) ----
 export const RULE_INPUT_KIND = 0;

@@ -4,6 +4,7 @@ export type RobotsErrorCode =
   | 'FILE_UNREADABLE' // a file named on the command line or in a robots directory cannot be read
   | 'FILE_UNWRITABLE' // a file of a robots.txt store cannot be written
   | 'WASM_UNAVAILABLE' // the compiled WebAssembly core is missing or cannot be instantiated
+  | 'WASM_TRAP' // the WebAssembly core trapped in a call (a bug in it, never bad input): the message names the call
   | 'WORKER_FAILED' // a worker thread crashed or threw while matching a batch
   | 'INPUT_TOO_LARGE' // an input does not fit the WebAssembly core's 32-bit memory
   | 'SOURCE_FAILED' // a robots source (MultiHostMatcher) threw for an origin or gave no answer in time

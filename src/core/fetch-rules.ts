@@ -3,7 +3,7 @@
 // Sources: RFC 9309 2.3.1.2-2.3.1.4 and 2.4; Google's "How Google interprets the robots.txt specification"
 // (HTTP status codes, redirects, errors, caching). Every rule below has a test named after it in
 // test/fetch.test.ts.
-import { MAX_COMPILE_BYTES } from './wasm/core.js';
+import { MAX_COMPILE_BYTES } from './wasm/limits.js';
 import type { RobotsMode } from './parser.js';
 
 /** At most this many redirects are followed (RFC 9309 2.3.1.2; Google: "at least five hops ... then 404"). */

@@ -2,7 +2,7 @@
 // Parsing, matching, explain, lint and diff, with no node: module and no Buffer. The WebAssembly module is
 // compiled once, asynchronously, by initialize(); everything after that is synchronous, as in Node. The Node
 // entry (robotstxt-wasm) adds files, the command line's pieces, worker pools, fetching and the store.
-import { setWasmModule, wasmModuleReady } from './wasm/core.js';
+import { setWasmModule, wasmModuleReady } from './wasm/module.js';
 import { RobotsError } from './errors.js';
 
 export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';

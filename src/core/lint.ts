@@ -2,7 +2,7 @@
 // rules that can never decide, HTML served as robots.txt, ...). Called once per file by `robotstxt lint`.
 import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity } from './robots.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
-import { MAX_COMPILE_BYTES } from './wasm/core.js';
+import { MAX_COMPILE_BYTES } from './wasm/limits.js';
 import { RobotsError } from './errors.js';
 import { isCrawlerWord } from './crawlers.js';
 

@@ -1,8 +1,10 @@
 // A compiled matcher: the rules that apply to one agent query, compiled once into the WebAssembly core's
 // trie, then matched against many URLs.
 import { RULE_KIND_ALLOW, VERDICT_ALLOWED, VERDICT_DISALLOWED, OUTPUT_ALL, OUTPUT_ONLY_ALLOWED, OUTPUT_ONLY_DISALLOWED } from './constants.js';
-import { core, encodeAgents, type WasmCore } from './wasm/core.js';
-import { compiledRule } from './wasm/blob.js';
+import { core, type WasmCore } from './wasm/core.js';
+import { encodeAgents } from './wasm/bodies.js';
+import { compiledRule, hasLiteralIndex } from './wasm/blob.js';
+import type { CompiledRules, ResidentMatchers } from './wasm/resident.js';
 import { urlOrBytesArgument, urlsArgument, linesArgument } from './arguments.js';
 import { RobotsError } from './errors.js';
 
@@ -42,21 +44,21 @@ const TRIE_AFTER_URLS = 65_536;
 /** Bodies up to this size get the trie later; a larger one keeps its index (the trie's blob is ~1.4x the body, 4x the index's). */
 const TRIE_MAX_BODY_BYTES = 4 << 20;
 
-/** What a matcher's finalizer releases: the blob whose copy its core keeps resident (updated when it compiles again). */
+/** What a matcher's finalizer releases: its compiled rules in its core (updated when it compiles again). */
 interface ResidentCopy {
-  engine: WasmCore;
-  blob: Uint8Array | null;
+  resident: ResidentMatchers;
+  rules: CompiledRules | null;
 }
 
 /**
- * The safety net for matchers dropped without close(): the resident copy of their blob leaves the core's heap
- * once they are collected (the core keeps at most RESIDENT_BYTES of them in any case: this only frees it
- * sooner). A matcher is registered when it is compiled: one answered once from its body holds no memory of
- * the core (and a loop that makes a million of those without yielding leaves no registration behind).
+ * The safety net for matchers dropped without close(): their compiled rules leave the core's heap once they
+ * are collected (the core keeps at most RESIDENT_BYTES of them in any case: this only frees it sooner). A
+ * matcher is registered when it is compiled: one answered once from its body holds no memory of the core
+ * (and a loop that makes a million of those without yielding leaves no registration behind).
  */
 const droppedMatchers = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry<ResidentCopy>((copy) => {
-    if (copy.blob !== null) copy.engine.release(copy.blob);
+    if (copy.rules !== null) copy.resident.release(copy.rules);
   })
   : null; // a runtime without finalizers (workerd): the resident copies stay within RESIDENT_BYTES, close() frees them
 
@@ -67,7 +69,7 @@ export class RobotsMatcher {
   /** Unique per matcher in this process: workers cache compiled matchers by it. */
   readonly id = nextMatcherId++;
   private shared: Uint8Array | null = null;
-  private compiled: Uint8Array | null;
+  private compiled: CompiledRules | null;
   /** The body while nothing is compiled yet. */
   private uncompiled: UncompiledRules | null;
   private readonly engine: WasmCore;
@@ -88,19 +90,18 @@ export class RobotsMatcher {
    * (assembly/direct.ts, one tokenize pass) and compiles from its second URL on, so a matcher made for one
    * verdict (a one-off check, a crawler meeting a host) never pays for a compile.
    */
-  constructor(rules: Uint8Array | UncompiledRules, agents: readonly string[], engine: WasmCore = core()) {
+  constructor(rules: UncompiledRules, agents: readonly string[], engine: WasmCore = core()) {
     this.agents = agents;
     this.engine = engine;
-    this.compiled = rules instanceof Uint8Array ? rules : null;
-    this.uncompiled = rules instanceof Uint8Array ? null : rules;
-    this.residentCopy = { engine, blob: null };
-    if (this.compiled !== null) this.watch(this.compiled);
+    this.compiled = null;
+    this.uncompiled = rules;
+    this.residentCopy = { resident: engine.resident, rules: null };
   }
 
-  /** The blob that may be resident now (the finalizer releases it), registered on the first. */
-  private watch(blob: Uint8Array): void {
-    if (this.residentCopy.blob === null) droppedMatchers?.register(this, this.residentCopy, this.residentCopy);
-    this.residentCopy.blob = blob;
+  /** The compiled rules the finalizer releases, registered on the first. */
+  private watch(rules: CompiledRules): void {
+    if (this.residentCopy.rules === null) droppedMatchers?.register(this, this.residentCopy, this.residentCopy);
+    this.residentCopy.rules = rules;
   }
 
   /**
@@ -112,8 +113,8 @@ export class RobotsMatcher {
     if (this.wasClosed) return;
     this.wasClosed = true;
     droppedMatchers?.unregister(this.residentCopy);
-    if (this.compiled !== null) this.engine.release(this.compiled);
-    this.compiled = this.shared = this.residentCopy.blob = null;
+    if (this.compiled !== null) this.engine.resident.release(this.compiled);
+    this.compiled = this.shared = this.residentCopy.rules = null;
     this.uncompiled = this.indexed = null;
     this.rulesByIndex = null;
   }
@@ -123,17 +124,32 @@ export class RobotsMatcher {
     return this.wasClosed;
   }
 
-  /** The compiled trie (position-independent bytes; can be sent to a worker), compiled on first use. */
-  get blob(): Uint8Array {
+  /** The compiled rules in the core, compiled on first use (they stay in the core's heap while used). */
+  private get rules(): CompiledRules {
     if (this.compiled === null) {
       if (this.wasClosed) throw new RobotsError('CLOSED', 'this RobotsMatcher was closed');
       const rules = this.uncompiled as UncompiledRules;
-      this.compiled = this.engine.compileRobots(rules.body, this.agents, rules.rfc);
+      this.compiled = this.engine.bodies.compile(rules.body, this.agents, rules.rfc);
       this.watch(this.compiled);
       this.uncompiled = null;
-      if (rules.body.length <= TRIE_MAX_BODY_BYTES && this.engine.hasLiteralIndex(this.compiled)) this.indexed = rules;
+      if (rules.body.length <= TRIE_MAX_BODY_BYTES && hasLiteralIndex(this.engine.resident.view(this.compiled))) this.indexed = rules;
     }
     return this.compiled;
+  }
+
+  /** Byte length of the compiled trie (compiled on first use): what the matcher holds in the core. */
+  get compiledBytes(): number {
+    return this.rules.length;
+  }
+
+  /** The compiled trie as position-independent bytes (a copy; compiled on first use): for tools that inspect or ship it. */
+  get blob(): Uint8Array {
+    return this.engine.resident.view(this.rules).slice();
+  }
+
+  /** The bytes of the compiled rules, valid until the next call on the core (read at once: rule records, the header). */
+  private view(): Uint8Array {
+    return this.engine.resident.view(this.rules);
   }
 
   /**
@@ -147,9 +163,9 @@ export class RobotsMatcher {
     if (this.bulkUrls < TRIE_AFTER_URLS) return;
     const { body, rfc } = this.indexed;
     this.indexed = null;
-    const trie = this.engine.compileRobotsIntoTrie(body, this.agents, rfc);
+    const trie = this.engine.bodies.compileIntoTrie(body, this.agents, rfc);
     if (trie === null) return;
-    this.engine.release(this.compiled as Uint8Array);
+    this.engine.resident.release(this.compiled as CompiledRules);
     this.compiled = trie;
     this.watch(trie);
     this.shared = null;
@@ -159,8 +175,9 @@ export class RobotsMatcher {
   /** The blob in shared memory (made once), so that worker threads read it without copies. */
   sharedBlob(): Uint8Array {
     if (this.shared === null) {
-      this.shared = new Uint8Array(new SharedArrayBuffer(this.blob.length));
-      this.shared.set(this.blob);
+      const rules = this.rules;
+      this.shared = new Uint8Array(new SharedArrayBuffer(rules.length));
+      this.shared.set(this.engine.resident.view(rules));
     }
     return this.shared;
   }
@@ -171,21 +188,21 @@ export class RobotsMatcher {
     if (this.wasClosed) throw new RobotsError('CLOSED', 'this RobotsMatcher was closed');
     if (this.uncompiled !== null && !this.uncompiled.rfc && !this.answeredOnce) {
       this.answeredOnce = true;
-      const direct = this.engine.answerUrlFromBody(this.uncompiled.body, encodeAgents(this.agents), url);
+      const direct = this.engine.bodies.answerUrlFromBody(this.uncompiled.body, encodeAgents(this.agents), url);
       if (direct !== 0) return direct === VERDICT_ALLOWED;
     }
-    const verdict = typeof url === 'string' ? this.engine.matchString(this.blob, url) : this.engine.matchOne(this.blob, url).verdict;
+    const verdict = typeof url === 'string' ? this.engine.matching.matchString(this.rules, url) : this.engine.matching.matchOne(this.rules, url).verdict;
     return verdict === VERDICT_ALLOWED;
   }
 
   /** The verdict and the rule that decided it (line, pattern, priority). Called per URL by tools that report. */
   explain(url: string | URL | Uint8Array): Explanation {
     url = urlOrBytesArgument(url, 'url');
-    const match = this.engine.matchOne(this.blob, typeof url === 'string' ? encoder.encode(url) : url);
+    const match = this.engine.matching.matchOne(this.rules, typeof url === 'string' ? encoder.encode(url) : url);
     const allowed = match.verdict === VERDICT_ALLOWED;
     let index = -1;
     if (!allowed) index = match.disallowRule;
-    else if (match.allowRule >= 0 && compiledRule(this.blob, match.allowRule).pattern.length > 0) index = match.allowRule;
+    else if (match.allowRule >= 0 && compiledRule(this.view(), match.allowRule).pattern.length > 0) index = match.allowRule;
     return { allowed, rule: index < 0 ? null : { ...this.decidingRule(index) } };
   }
 
@@ -204,7 +221,7 @@ export class RobotsMatcher {
    * audit, and RobotsDiff when many URLs change verdict.
    */
   decidingRules(lines: Uint8Array): { verdicts: Uint8Array; rules: (Readonly<DecidingRule> | null)[] } {
-    const { verdicts, rules: indexes } = this.engine.explainLines(this.blob, linesArgument(lines, 'lines'));
+    const { verdicts, rules: indexes } = this.engine.matching.explainLines(this.rules, linesArgument(lines, 'lines'));
     // the rules are read from the blob that answered, before answered() may compile it again
     const rules = Array.from(indexes, (index) => (index < 0 ? null : this.decidingRule(index)));
     this.answered(verdicts.length);
@@ -216,9 +233,10 @@ export class RobotsMatcher {
     this.rulesByIndex ??= new Map();
     let made = this.rulesByIndex.get(index);
     if (made === undefined) {
-      const rule = compiledRule(this.blob, index);
+      const blob = this.view();
+      const rule = compiledRule(blob, index);
       // the index.htm rule's `<dir>/$` is shown as the pattern of the line it came from (the rule just before it)
-      const shown = rule.derived ? compiledRule(this.blob, index - 1) : rule;
+      const shown = rule.derived ? compiledRule(blob, index - 1) : rule;
       made = Object.freeze({
         kind: rule.kind === RULE_KIND_ALLOW ? 'allow' : 'disallow',
         line: rule.line,
@@ -233,7 +251,7 @@ export class RobotsMatcher {
 
   /** Verdict bytes (VERDICT_ALLOWED = 1, VERDICT_DISALLOWED = 2), one per URL, in order. One call per batch. */
   checkBatch(urls: readonly (string | URL)[]): Uint8Array {
-    const verdicts = this.engine.matchStrings(this.blob, Array.isArray(urls) && urls.every((url) => typeof url === 'string') ? urls as readonly string[] : urlsArgument(urls, 'urls'));
+    const verdicts = this.engine.matching.matchStrings(this.rules, Array.isArray(urls) && urls.every((url) => typeof url === 'string') ? urls as readonly string[] : urlsArgument(urls, 'urls'));
     this.answered(verdicts.length);
     return verdicts;
   }
@@ -243,7 +261,7 @@ export class RobotsMatcher {
    * starts no extra line). No JavaScript string per URL. One call per chunk of complete lines.
    */
   checkLines(lines: Uint8Array): Uint8Array {
-    const verdicts = this.engine.matchLines(this.blob, linesArgument(lines, 'lines'));
+    const verdicts = this.engine.matching.matchLines(this.rules, linesArgument(lines, 'lines'));
     this.answered(verdicts.length);
     return verdicts;
   }
@@ -253,7 +271,7 @@ export class RobotsMatcher {
    * `into` (a buffer the caller reuses from chunk to chunk), the output is a view of it when it fits.
    */
   checkLinesText(lines: Uint8Array, only: OutputFilter = 'all', into: Uint8Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
-    const result = this.engine.matchAndFormatLines(this.blob, linesArgument(lines, 'lines'), outputFilterCode(only), into);
+    const result = this.engine.matching.matchAndFormatLines(this.rules, linesArgument(lines, 'lines'), outputFilterCode(only), into);
     this.answered(result.verdicts.length);
     return result;
   }
@@ -263,7 +281,7 @@ export class RobotsMatcher {
    * in bulk: input numbers firstNumber + line index, or numbers[line index]. One call per chunk.
    */
   checkLinesJsonl(lines: Uint8Array, only: OutputFilter = 'all', firstNumber = 1, numbers: Uint32Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
-    const result = this.engine.explainAndFormatJsonl(this.blob, linesArgument(lines, 'lines'), outputFilterCode(only), firstNumber, numbers);
+    const result = this.engine.matching.explainAndFormatJsonl(this.rules, linesArgument(lines, 'lines'), outputFilterCode(only), firstNumber, numbers);
     this.answered(result.verdicts.length);
     return result;
   }

@@ -54,7 +54,7 @@ export interface RobotsParseHandler {
  * done by the WebAssembly core in one pass (assembly/lines.ts); this classifies keys and emits events.
  */
 export function parseRobotsBody(body: Uint8Array, mode: RobotsMode, handler: RobotsParseHandler): void {
-  const { records, bom } = core().tokenizeLines(body, mode === 'google');
+  const { records, bom } = core().bodies.tokenizeLines(body, mode === 'google');
   if (bom > 0) handler.notice(1, 'bom');
   const fields = LINE_RECORD_SIZE >> 2;
   for (let r = 0; r < records.length; r += fields) {

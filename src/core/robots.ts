@@ -4,7 +4,9 @@ import { DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
 import { parseRobotsBody, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode, type UserAgentFacts } from './parser.js';
 import { RobotsMatcher, addDispose } from './matcher.js';
-import { core, bytesToRead, encodeAgents } from './wasm/core.js';
+import { core } from './wasm/core.js';
+import { bytesToRead } from './wasm/limits.js';
+import { encodeAgents } from './wasm/bodies.js';
 import { agentsArgument, optionsArgument, urlOrBytesArgument, maxBytesArgument } from './arguments.js';
 
 export type { RobotsMode } from './parser.js';
@@ -338,7 +340,7 @@ export class RobotsTxt {
     const key = list.map(asciiLowerCase).join('\n');
     let selection = this.selections.get(key);
     if (selection === undefined) {
-      selection = core().selectGroups(this.body, encodeAgents(list), this.mode === 'rfc');
+      selection = core().bodies.selectGroups(this.body, encodeAgents(list), this.mode === 'rfc');
       if (this.selections.size >= MAX_KEPT_SELECTIONS) this.selections.clear();
       this.selections.set(key, selection);
     }

@@ -1,9 +1,9 @@
 // The WebAssembly core for Node: the module is read from build/robotstxt.wasm with node:fs, synchronously, the
 // first time a thread needs it. Every Node entry (the package's index, the CLI, workers) imports this module,
-// which re-exports the runtime-neutral core (core.ts) with the loader registered.
+// which re-exports the thread's core (src/core/wasm/core.ts) with the loader registered.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setWasmModuleLoader } from '../core/wasm/core.js';
+import { setWasmModuleLoader } from '../core/wasm/module.js';
 import { RobotsError } from '../core/errors.js';
 
 // From src/wasm/ (tests run the sources) or dist/src/wasm/ (the built package): the same file at the top.
@@ -16,3 +16,4 @@ setWasmModuleLoader(() => {
 });
 
 export * from '../core/wasm/core.js';
+export { wasmModule } from '../core/wasm/module.js';

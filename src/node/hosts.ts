@@ -7,46 +7,18 @@
 //
 // Per cached host the JavaScript side keeps a few numbers in typed arrays, no string and no object: host
 // names live in the core's host table (src/core/wasm/hosts-engine.ts), and so does the matcher.
-import { join } from 'node:path';
-import { opendirSync } from 'node:fs';
 import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES, SLOT_FLAG_MISSING_POLICY, CHAR_LF, NO_HOST_LINES_NAMED } from '../core/constants.js';
 import { outputFilterCode, type OutputFilter } from '../core/matcher.js';
 import { RobotsError } from '../core/errors.js';
-import { core, bytesToRead, encodeAgents, automatonCapBytes, AUTOMATON_GROWTH, type WasmCore } from './core-node.js';
+import { core, type WasmCore } from './core-node.js';
+import { bytesToRead, automatonCapBytes, AUTOMATON_GROWTH } from '../core/wasm/limits.js';
+import { encodeAgents } from '../core/wasm/bodies.js';
 import type { MatcherHeap } from '../core/wasm/heap.js';
 import { HostEngine } from '../core/wasm/hosts-engine.js';
-import { readLimit, readRobotsFileIfExists, ReadBuffer } from './robots-file.js';
-import { readStoredRecord, storeFileName } from './fetch/robots-store.js';
-import { effectOfStored, recordAsOf } from '../core/fetch-rules.js';
-import { originOfKey, hostOrOriginOf, type UrlOrigin } from '../core/url-model.js';
-import { describe, linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument } from '../core/arguments.js';
+import { ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, robotsFromDirectory, robotsHostOf, type FullVerdict, type MissingPolicy, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
+import { originOfKey } from '../core/url-model.js';
+import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument } from '../core/arguments.js';
 import type { RobotsMode, AgentQuery } from '../core/robots.js';
-
-/**
- * An origin as a source is asked for it (src/core/url-model.ts): the scheme, host and port an HTTP client
- * contacts for the URL. `origin` is the cache key; `key` (`host` or `host:port`) names files by host.
- */
-export interface RobotsHost extends UrlOrigin {
-  /** `host` or `host:port` (the same as hostKey): how a robots directory names files by host. */
-  key: string;
-}
-
-/** A source's answer for a host whose URLs are all allowed (a store's 4xx outcome: no robots.txt there). */
-export const ALLOW_ALL: unique symbol = Symbol('robots: allow all');
-/** A source's answer for a host whose URLs are all disallowed (a store's unreachable outcome: 5xx, timeouts). */
-export const DISALLOW_ALL: unique symbol = Symbol('robots: disallow all');
-
-/**
- * A robots.txt body as a source gives it; null: nothing is known of the host (the missing policy applies);
- * ALLOW_ALL / DISALLOW_ALL: what a fetch found (see src/core/fetch-rules.ts).
- */
-export type RobotsSourceAnswer = Uint8Array | ArrayBuffer | DataView | string | null | typeof ALLOW_ALL | typeof DISALLOW_ALL;
-
-/**
- * Where a MultiHostMatcher gets a host's robots.txt: called once per host while the host stays cached.
- * May return a promise (a fetcher); synchronous sources (directories, maps) are faster.
- */
-export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<RobotsSourceAnswer>;
 
 /** What a check thread needs to make its MultiHostMatcher over a robots directory or store (see matcherForSpec). */
 export interface HostsSpec {
@@ -71,14 +43,6 @@ export function matcherForSpec(spec: HostsSpec, source: RobotsSource | null = nu
     source: source ?? robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency,
   });
 }
-
-/** A verdict for every URL of a host: what a missing robots.txt (or a line naming no host) gets. */
-export type FullVerdict = 'allow' | 'disallow';
-/**
- * What URLs get whose host has no robots.txt (the source knows nothing of it): a verdict, or `error` (the
- * call fails with NO_ROBOTS naming the origin: for users who need every origin known, such as a store's).
- */
-export type MissingPolicy = FullVerdict | 'error';
 
 export interface MultiHostOptions {
   /** The product token(s) to check, e.g. 'Googlebot' (several: their groups are pooled). */
@@ -181,89 +145,7 @@ const AUTOMATON_AFTER_LINES = 512;
 function hostAutomatonFirstBytes(blobLength: number): number {
   return Math.min(automatonCapBytes(blobLength), Math.ceil((4096 + 2 * blobLength) / 4096) * 4096);
 }
-/**
- * A source that reads, for an origin, the store's files (`<fileKey>.txt`, else the effect of
- * `<fileKey>.json`, written by robotstxt fetch: src/node/fetch/robots-store.ts), else the files a user names by
- * host: `<host>:<port>.txt` when the origin has a port that is not its scheme's default, then `<host>.txt`
- * (those answer both http and https). A host file with a record from before origins were kept apart
- * (`<host>.json`) counts when that record's origin is this one. With none of these, nothing is known (null).
- * At most maxBytes (+1) of a body is read; a file that exists but cannot be read is an error naming it,
- * while a name the file system refuses (a host of hundreds of bytes) is a host without a file. Keys never
- * hold '/', '\\' or NUL (src/core/url-model.ts), so no file outside the directory is read.
- */
-export function robotsFromDirectory(directory: string, options: { maxBytes?: number; now?: number } = {}): RobotsSource {
-  optionsArgument(options, ['maxBytes', 'now'], 'robotsFromDirectory options');
-  if (typeof directory !== 'string' || directory === '') throw new RobotsError('INVALID_ARGUMENT', `directory must be a non-empty string, got ${describe(directory)}`);
-  const limit = readLimit(maxBytesArgument(options.maxBytes, DEFAULT_MAX_BYTES));
-  const buffer = new ReadBuffer();
-  const prefix = join(directory, '/'); // keys hold no '/': a plain concatenation stays in the directory
-  const now = options.now ?? Date.now();
-  const stored = (key: string, host: RobotsHost, bodyPresent: boolean, legacy: boolean): RobotsSourceAnswer => {
-    const read = readStoredRecord(directory, key);
-    if (read === null || (legacy && read.origin !== host.origin)) return null;
-    const effect = effectOfStored(recordAsOf(read, now), now, bodyPresent);
-    return effect === 'allow-all' ? ALLOW_ALL : effect === 'disallow-all' ? DISALLOW_ALL : null;
-  };
-  // origin files (a store's) are looked for only in a directory that has some: one listing, on first use
-  let originFiles: boolean | null = null;
-  return (host) => {
-    originFiles ??= hasOriginFiles(directory);
-    if (originFiles) {
-      const originBody = readRobotsFileIfExists(`${prefix}${storeFileName(host.fileKey)}.txt`, limit, buffer);
-      const originRecord = stored(host.fileKey, host, originBody !== null, false);
-      if (originRecord !== null) return originRecord; // allow all, disallow all, or a record whose body is gone
-      if (originBody !== null) return originBody;
-    }
-    if (host.port !== null) {
-      const withPort = readRobotsFileIfExists(`${prefix}${host.hostKey}.txt`, limit, buffer);
-      if (withPort !== null) return withPort;
-    }
-    const byHost = readRobotsFileIfExists(`${prefix}${host.host}.txt`, limit, buffer);
-    if (byHost !== null) return byHost;
-    return stored(host.hostKey, host, false, true);
-  };
-}
-
-/** True when a directory holds a store's origin files (`<scheme>@<host>...`); false when it cannot be listed. */
-function hasOriginFiles(directory: string): boolean {
-  let listing;
-  try {
-    listing = opendirSync(directory, { bufferSize: 256 });
-  } catch {
-    return false;
-  }
-  try {
-    for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
-      if (/^https?@/.test(entry.name)) return true;
-    }
-    return false;
-  } finally {
-    listing.closeSync();
-  }
-}
-
-/**
- * A source from a Map whose keys are origins (`https://example.com:8080`: that origin only) or hosts
- * (`example.com`, `example.com:8080`: both schemes), canonicalised as URLs are (case, IDN, trailing dot):
- * an origin key first, then `host:port`, then `host`. A key that names no host, or two keys naming the same
- * origin or host, throw INVALID_ARGUMENT: a wrong key never leaves its host's URLs unanswered. Made once.
- */
-export function robotsFromMap(bodies: ReadonlyMap<string, Uint8Array | ArrayBuffer | string>): RobotsSource {
-  if (!(bodies instanceof Map)) throw new RobotsError('INVALID_ARGUMENT', `bodies must be a Map of origin or host keys to robots.txt bodies, got ${describe(bodies)}`);
-  const canonical = new Map<string, Uint8Array | ArrayBuffer | string>();
-  for (const [key, body] of bodies) {
-    const named = hostOrOriginOf(key, 'robotsFromMap key');
-    const canonicalKey = named.scheme === null ? named.hostKey : `${named.scheme}://${named.hostKey}`;
-    if (canonical.has(canonicalKey)) throw new RobotsError('INVALID_ARGUMENT', `robotsFromMap keys ${JSON.stringify(key)} and another name the same ${named.scheme === null ? 'host' : 'origin'} (${canonicalKey})`);
-    if (!(typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer)) throw new RobotsError('INVALID_ARGUMENT', `robotsFromMap body of ${JSON.stringify(key)} must be a string, Uint8Array or ArrayBuffer, got ${describe(body)}`);
-    canonical.set(canonicalKey, body);
-  }
-  return (host) => canonical.get(host.origin) ?? (host.port !== null ? canonical.get(host.hostKey) : undefined) ?? canonical.get(host.host) ?? null;
-}
-
 const encoder = new TextEncoder();
-/** Bodies of the fixed slots (every URL allowed, every URL disallowed); audit parses the same stand-ins. */
-export const FULL_VERDICT_BODY: Record<FullVerdict, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
 /** Origins without a robots.txt named in MultiHostStats.missingOrigins, and lines without a host in HostChunkResult.noHostExamples. */
 const MISSING_ORIGINS_NAMED = 5;
 
@@ -276,11 +158,6 @@ function partsExamples(parts: HostChunkResult[]): number[] {
     before += part.verdicts.length;
   }
   return examples;
-}
-
-/** The RobotsHost a source is asked with (one object shape for every origin: sources stay fast). */
-export function robotsHostOf(origin: UrlOrigin): RobotsHost {
-  return 'key' in origin ? origin as RobotsHost : { scheme: origin.scheme, host: origin.host, port: origin.port, origin: origin.origin, hostKey: origin.hostKey, fileKey: origin.fileKey, key: origin.hostKey };
 }
 
 /** A source's error for an origin: this package's own errors as they are (they name their file), others as SOURCE_FAILED naming the origin. */
@@ -397,9 +274,9 @@ export class MultiHostMatcher {
     this.rfc = mode === 'rfc';
     this.agents = encodeAgents(agents);
     this.core = core();
-    this.core.heap.reserveBudget(this.budget);
+    this.core.frame.heap.reserveBudget(this.budget);
     this.engine = new HostEngine(this.core);
-    this.lease = new HeapLease(this.engine, this.core.heap, this.budget);
+    this.lease = new HeapLease(this.engine, this.core.frame.heap, this.budget);
     droppedMatchers.register(this, this.lease, this.lease);
     this.missingPolicy = missing;
     this.noHostVerdict = noHost;
@@ -416,10 +293,10 @@ export class MultiHostMatcher {
   setBudget(bytes: number): void {
     cacheBytesArgument(bytes);
     this.refuseIfClosed();
-    this.core.heap.releaseBudget(this.budget);
+    this.core.frame.heap.releaseBudget(this.budget);
     this.budget = bytes;
     this.lease.budget = bytes;
-    this.core.heap.reserveBudget(bytes);
+    this.core.frame.heap.reserveBudget(bytes);
   }
 
   /**
@@ -634,7 +511,7 @@ export class MultiHostMatcher {
     if (toFetch.length > 0) return { kind: 'fetch', hosts: toFetch, started };
     // explained lines name their rules by address until they are formatted (a raw host compiled in place on
     // the way allocates): no block moves meanwhile
-    return explain ? this.core.heap.keepingBlocks(() => this.finishChunk(format, true)) : this.finishChunk(format, false);
+    return explain ? this.core.frame.heap.keepingBlocks(() => this.finishChunk(format, true)) : this.finishChunk(format, false);
   }
 
   /** Matches the lines of the chunk not answered yet, and formats the chunk. The last step of an attempt. */

@@ -2,10 +2,12 @@
 // files, many hosts, worker pools, logs and audits, fetching and the store.
 import './core-node.js'; // Node: the WebAssembly core is read from the package's build/ folder on first use
 export * from '../core/index.js';
-export { MultiHostMatcher, robotsFromDirectory, robotsFromMap } from './hosts.js';
-export type { MultiHostOptions, MultiHostStats, RobotsHost, RobotsSourceAnswer, RobotsSource, MissingPolicy, HostChunkFormat, HostChunkResult } from './hosts.js';
-export { RobotsPool, HostShardPool } from './pool.js';
-export type { PoolOptions, LinesResult, HostsSpec, HostsReply, OutputFormat } from './pool.js';
+export { MultiHostMatcher } from './hosts.js';
+export { robotsFromDirectory, robotsFromMap } from './sources.js';
+export type { MultiHostOptions, MultiHostStats, HostChunkFormat, HostChunkResult } from './hosts.js';
+export type { RobotsHost, RobotsSourceAnswer, RobotsSource, MissingPolicy } from './sources.js';
+export { RobotsPool, HostShardPool } from './threads/pool.js';
+export type { PoolOptions, LinesResult, HostsSpec, HostsReply, OutputFormat } from './threads/pool.js';
 export { runCheck } from './check/pipeline.js';
 export type { CheckPlan, CheckOutcome, LineChunkSource } from './check/pipeline.js';
 export { TestBatch } from './test-batch.js';
@@ -18,11 +20,11 @@ export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, vendorOfCrawle
 export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerRangeSource, DnsResolver, Verification } from './crawler-verify.js';
 export type { CrawlerCategory } from './crawler-categories.js';
 export { auditHtml } from './audit-html.js';
-export { ALLOW_ALL, DISALLOW_ALL } from './hosts.js';
+export { ALLOW_ALL, DISALLOW_ALL } from './sources.js';
 export { fetchRobots, robotsOriginOf, DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_MS } from './fetch/robots-fetch.js';
 export type { FetchRobotsOptions, RobotsFetchResult, RobotsOrigin } from './fetch/robots-fetch.js';
 export { RobotsCache } from './fetch/robots-cache.js';
 export type { RobotsCacheOptions, RobotsCacheEntry, RobotsCacheStats } from './fetch/robots-cache.js';
-export { RobotsStore } from './fetch/robots-store.js';
+export { RobotsStore } from './robots-store.js';
 export { DEFAULT_MAX_AGE_MS, MAX_REDIRECT_HOPS, UNREACHABLE_ALLOW_AFTER_MS } from '../core/fetch-rules.js';
 export type { FetchOutcome, RobotsEffect, OriginRecord } from '../core/fetch-rules.js';

@@ -7,7 +7,7 @@ import type { Writable, Transform } from 'node:stream';
 import { CHAR_LF } from '../core/constants.js';
 import { fileError } from './robots-file.js';
 import { RobotsError } from '../core/errors.js';
-import { MAX_BATCH_BYTES } from './core-node.js';
+import { MAX_BATCH_BYTES } from '../core/wasm/limits.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;

@@ -17,7 +17,8 @@ import {
   LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
   LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE, CHAR_LF,
 } from '../core/constants.js';
-import { core, type LogTargets } from './core-node.js';
+import { core } from './core-node.js';
+import type { LogTargets } from '../core/wasm/logs.js';
 import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 import { RobotsError } from '../core/errors.js';
 import { originOf, type UrlOrigin } from '../core/url-model.js';
@@ -111,7 +112,7 @@ function field(bytes: Uint8Array, start: number, end: number, unescape: boolean)
 /** An Apache/nginx line read by the WebAssembly core, or null. */
 function apacheRequest(line: string): LogRequest | null {
   const bytes = Buffer.from(line, 'latin1');
-  const record = core().parseLogRecord(bytes);
+  const record = core().logs.parseLogRecord(bytes);
   return record === null ? null : apacheRequestOf(bytes, 0, bytes.length, record, 0);
 }
 
@@ -300,7 +301,7 @@ export class LogLineReader {
       let to = chunk.indexOf(CHAR_LF, Math.min(chunk.length, from + CHUNK_PIECE_BYTES));
       to = to < 0 ? chunk.length : to + 1;
       const piece = chunk.subarray(from, to);
-      const records = core().parseLogRecords(piece);
+      const records = core().logs.parseLogRecords(piece);
       for (let at = 0; at < records.length; at += fields) {
         const start = records[at + (LOG_LINE_START >> 2)];
         const end = records[at + (LOG_LINE_END >> 2)];
@@ -426,9 +427,9 @@ const OTHER_FORMAT_LINES = 4096;
 export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firstLineNumber: number, withHost: boolean, defaultHost: Uint8Array | null, maxMalformed: number): LogTargets {
   // the core lists the lines it cannot read; a chunk with more of them (a JSON, CloudFront or ALB log) is
   // read again with room for every line's number, which the first pass counted
-  let fast = core().extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, OTHER_FORMAT_LINES);
+  let fast = core().logs.extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, OTHER_FORMAT_LINES);
   if (fast.malformed === 0) return fast;
-  if (fast.malformed > OTHER_FORMAT_LINES) fast = core().extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, fast.lines);
+  if (fast.malformed > OTHER_FORMAT_LINES) fast = core().logs.extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, fast.lines);
   // the lines the core could not read: where each starts and ends in the chunk (one pass)
   const others = new Map<number, string>();
   let line = firstLineNumber;

@@ -1,6 +1,6 @@
 // Reads the rule table of a compiled matcher blob (layout in src/core/constants.ts, made by assembly/compile.ts).
 import {
-  HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, RULE_KIND, RULE_LINE,
+  HEADER_LITERAL_OFFSET, HEADER_RULES_OFFSET, HEADER_PATTERNS_OFFSET, RULE_KIND, RULE_LINE,
   RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_DERIVED, RULE_SIZE,
 } from '../constants.js';
 
@@ -31,4 +31,9 @@ export function compiledRule(blob: Uint8Array, index: number): CompiledRule {
     pattern: blob.subarray(patterns + offset, patterns + offset + length),
     derived: data.getUint16(rule + RULE_DERIVED, true) === 1,
   };
+}
+
+/** Whether a blob answers its literal rules from a literal index (assembly/literal.ts) rather than the trie. */
+export function hasLiteralIndex(blob: Uint8Array): boolean {
+  return view(blob).getUint32(HEADER_LITERAL_OFFSET, true) !== 0;
 }

@@ -23,24 +23,15 @@ import {
   HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
   SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE, GROUP_SLOT,
   GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL, VERDICT_UNSET,
-  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK,
+  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, GROUP_RESULT_NO_HOST_LINES,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { sizeClassIndex, sizeOfClass } from './heap.js';
-import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, OutputPieces, OUTPUT_PIECE_BYTES, type WasmCore } from './core.js';
-
-interface HostExports {
-  scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number): number;
-  lastScanPending(): number;
-  lastScanRuns(): number;
-  groupLinesBySlot(lineCount: number, entriesPtr: number, verdictsPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number): number;
-  lastNoHostLines(): number;
-  matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number, firstGroup: number): number;
-  findHostSlot(table: number, slots: number, keyPtr: number, keyLen: number): number;
-  rehashHostTable(from: number, to: number, slots: number): number;
-  rememberHost(table: number, slots: number, keyPtr: number, keyLen: number, slot: number): number;
-  formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number): number;
-}
+import { align, SENTINEL_SLACK, MAX_BATCH_BYTES, OUTPUT_PIECE_BYTES } from './limits.js';
+import { OutputPieces } from './output.js';
+import type { WasmCore } from './core.js';
+import type { CoreFrame } from './frame.js';
+import type { CoreExports } from './exports.js';
 
 const SCAN_TABLE_FULL = -1;
 const FIRST_TABLE_CAPACITY = 256;
@@ -81,7 +72,8 @@ export interface PendingHosts {
 }
 
 export class HostEngine {
-  private readonly exports: HostExports;
+  private readonly exports: CoreExports;
+  private readonly frame: CoreFrame;
   private tableBlock: number;
   private tableCapacity = FIRST_TABLE_CAPACITY;
   private slotsBlock: number;
@@ -108,24 +100,25 @@ export class HostEngine {
   private rawAgents: Uint8Array | null = null;
 
   constructor(private readonly core: WasmCore) {
-    this.exports = core.raw as unknown as HostExports;
+    this.frame = core.frame;
+    this.exports = core.frame.exports;
     this.tableBlock = this.newTable(this.tableCapacity);
-    this.slotsBlock = core.heap.allocate(this.slotCapacity * SLOT_SIZE);
-    this.zero(core.heap.address(this.slotsBlock), this.slotCapacity * SLOT_SIZE);
+    this.slotsBlock = core.frame.heap.allocate(this.slotCapacity * SLOT_SIZE);
+    this.zero(core.frame.heap.address(this.slotsBlock), this.slotCapacity * SLOT_SIZE);
   }
 
   private words(): Uint32Array {
-    return this.core.memoryWords();
+    return this.frame.memoryWords();
   }
 
   private zero(address: number, bytes: number): void {
-    this.core.memoryBytes().fill(0, address, address + bytes);
+    this.frame.memoryBytes().fill(0, address, address + bytes);
   }
 
   private newTable(capacity: number): number {
     const keyBytes = capacity * KEY_BYTES_PER_ENTRY;
-    const block = this.core.heap.allocate(tableBytes(capacity));
-    const address = this.core.heap.address(block);
+    const block = this.frame.heap.allocate(tableBytes(capacity));
+    const address = this.frame.heap.address(block);
     this.zero(address, HOSTS_HEADER_SIZE + capacity * HOST_ENTRY_SIZE);
     const words = this.words();
     words[(address + HOSTS_CAPACITY) >>> 2] = capacity;
@@ -137,13 +130,13 @@ export class HostEngine {
 
   /** Bytes the engine's own blocks take in the heap (host table, slot table, and the chunk). */
   get ownBytes(): number {
-    return this.core.heap.size(this.tableBlock) + this.core.heap.size(this.slotsBlock) + (this.chunkBlock >= 0 ? this.core.heap.size(this.chunkBlock) : 0) +
-      (this.agentsBlock >= 0 ? this.core.heap.size(this.agentsBlock) : 0);
+    return this.frame.heap.size(this.tableBlock) + this.frame.heap.size(this.slotsBlock) + (this.chunkBlock >= 0 ? this.frame.heap.size(this.chunkBlock) : 0) +
+      (this.agentsBlock >= 0 ? this.frame.heap.size(this.agentsBlock) : 0);
   }
 
   /** Host table entries in use (keys remembered, with or without a matcher). */
   get hostEntries(): number {
-    return this.words()[(this.core.heap.address(this.tableBlock) + HOSTS_USED) >>> 2];
+    return this.words()[(this.frame.heap.address(this.tableBlock) + HOSTS_USED) >>> 2];
   }
 
   /**
@@ -152,14 +145,14 @@ export class HostEngine {
    */
   private rebuildTable(capacity: number, maxTableBytes: number): void {
     const next = this.newTable(capacity);
-    const kept = this.exports.rehashHostTable(this.core.heap.address(this.tableBlock), this.core.heap.address(next), this.core.heap.address(this.slotsBlock));
+    const kept = this.exports.rehashHostTable(this.frame.heap.address(this.tableBlock), this.frame.heap.address(next), this.frame.heap.address(this.slotsBlock));
     if (kept < 0) {
-      this.core.heap.free(next);
+      this.frame.heap.free(next);
       if (tableBytes(capacity * 2) <= maxTableBytes) this.rebuildTable(capacity * 2, maxTableBytes);
       else this.clearHostTable();
       return;
     }
-    this.core.heap.free(this.tableBlock);
+    this.frame.heap.free(this.tableBlock);
     this.tableBlock = next;
     this.tableCapacity = capacity;
   }
@@ -168,12 +161,12 @@ export class HostEngine {
   clearHostTable(capacity = this.tableCapacity): void {
     this.rememberedNames = 0;
     if (capacity !== this.tableCapacity) {
-      this.core.heap.free(this.tableBlock);
+      this.frame.heap.free(this.tableBlock);
       this.tableCapacity = capacity;
       this.tableBlock = this.newTable(capacity);
       return;
     }
-    const address = this.core.heap.address(this.tableBlock);
+    const address = this.frame.heap.address(this.tableBlock);
     this.zero(address + HOSTS_HEADER_SIZE, capacity * HOST_ENTRY_SIZE);
     const words = this.words();
     words[(address + HOSTS_USED) >>> 2] = 0;
@@ -181,7 +174,7 @@ export class HostEngine {
   }
 
   private slotAddress(slot: number): number {
-    return this.core.heap.address(this.slotsBlock) + slot * SLOT_SIZE;
+    return this.frame.heap.address(this.slotsBlock) + slot * SLOT_SIZE;
   }
 
   private slotWord(slot: number, field: number): number {
@@ -200,11 +193,11 @@ export class HostEngine {
     // the slot first: a new slot may grow the slot table, and nothing but the blob's own block may be
     // allocated while the blob lies in the work area
     const slot = this.newSlot();
-    const { address, length } = this.core.compileInWorkArea(body, agents, rfc);
-    const block = this.core.heap.allocate(length);
+    const { address, length } = this.core.bodies.compileInWorkArea(body, agents, rfc);
+    const block = this.frame.heap.allocate(length);
     // the blob lies in the work area, which starts after the heap: this allocation may have grown the heap
     // over it (its new block may overlap it), so copy from where it was, with memmove semantics
-    this.core.copyWithin(this.core.heap.address(block), address, address + length);
+    this.frame.copyWithin(this.frame.heap.address(block), address, address + length);
     this.fillSlot(slot, block, flags);
     return slot;
   }
@@ -217,16 +210,16 @@ export class HostEngine {
   rawSlot(body: Uint8Array, agents: Uint8Array): number {
     if (this.rawAgents === null) {
       this.rawAgents = agents;
-      this.agentsBlock = this.core.heap.allocate(agents.length);
-      this.core.memoryBytes().set(agents, this.core.heap.address(this.agentsBlock));
+      this.agentsBlock = this.frame.heap.allocate(agents.length);
+      this.frame.memoryBytes().set(agents, this.frame.heap.address(this.agentsBlock));
     } else if (this.rawAgents !== agents) {
       throw new RobotsError('INVALID_ARGUMENT', 'raw slots of one engine answer one agent query');
     }
     const slot = this.newSlot();
-    const block = this.core.heap.allocate(RAW_BODY_START + body.length + RAW_BODY_SLACK);
-    const address = this.core.heap.address(block);
-    const bytes = this.core.memoryBytes();
-    const words = this.core.memoryWords();
+    const block = this.frame.heap.allocate(RAW_BODY_START + body.length + RAW_BODY_SLACK);
+    const address = this.frame.heap.address(block);
+    const bytes = this.frame.memoryBytes();
+    const words = this.frame.memoryWords();
     words[address >>> 2] = RAW_BODY_MAGIC;
     words[(address + RAW_BODY_LENGTH) >>> 2] = body.length;
     bytes.set(body, address + RAW_BODY_START);
@@ -238,7 +231,7 @@ export class HostEngine {
   /** Whether a slot holds a raw body (rawSlot) rather than a compiled matcher. */
   isRaw(slot: number): boolean {
     const block = this.blobBlocks[slot];
-    return block >= 0 && this.words()[this.core.heap.address(block) >>> 2] === RAW_BODY_MAGIC;
+    return block >= 0 && this.words()[this.frame.heap.address(block) >>> 2] === RAW_BODY_MAGIC;
   }
 
   /**
@@ -249,15 +242,15 @@ export class HostEngine {
    */
   upgradeSlot(slot: number, room: ((more: number) => boolean) | null = null): boolean {
     const rawBlock = this.blobBlocks[slot];
-    const raw = this.core.heap.address(rawBlock);
+    const raw = this.frame.heap.address(rawBlock);
     const bodyLength = this.words()[(raw + RAW_BODY_LENGTH) >>> 2];
-    const { address, length } = this.core.compileAt(raw + RAW_BODY_START, bodyLength, this.core.heap.address(this.agentsBlock), false, this.core.workPtr);
+    const { address, length } = this.core.bodies.compileAt(raw + RAW_BODY_START, bodyLength, this.frame.heap.address(this.agentsBlock), false, this.frame.workPtr);
     // (room may evict other slots: freeing blocks moves none, and the blob lies after the heap)
-    if (room !== null && !room(Math.max(0, sizeOfClass(sizeClassIndex(length)) - this.core.heap.size(rawBlock)))) return false;
+    if (room !== null && !room(Math.max(0, sizeOfClass(sizeClassIndex(length)) - this.frame.heap.size(rawBlock)))) return false;
     // the blob lies in the work area, after the heap: the new block may grow the heap over it (memmove)
-    const block = this.core.heap.allocate(length);
-    this.core.copyWithin(this.core.heap.address(block), address, address + length);
-    this.core.heap.free(rawBlock);
+    const block = this.frame.heap.allocate(length);
+    this.frame.copyWithin(this.frame.heap.address(block), address, address + length);
+    this.frame.heap.free(rawBlock);
     this.blobBlocks[slot] = block;
     this.addressEpoch = -1;
     return true;
@@ -268,9 +261,9 @@ export class HostEngine {
     this.blobBlocks[slot] = block;
     this.automatonBlocks[slot] = -1;
     const record = this.slotAddress(slot);
-    const words = this.core.memoryWords();
+    const words = this.frame.memoryWords();
     const generation = words[(record + SLOT_GENERATION) >>> 2];
-    this.core.memoryBytes().fill(0, record, record + SLOT_SIZE);
+    this.frame.memoryBytes().fill(0, record, record + SLOT_SIZE);
     words[(record + SLOT_GENERATION) >>> 2] = generation;
     words[(record + SLOT_PIN_STAMP) >>> 2] = this.stamp;
     words[(record + SLOT_FLAGS) >>> 2] = flags;
@@ -286,13 +279,13 @@ export class HostEngine {
 
   private growSlots(): void {
     const capacity = this.slotCapacity * 2;
-    const block = this.core.heap.allocate(capacity * SLOT_SIZE);
-    const bytes = this.core.memoryBytes();
-    const from = this.core.heap.address(this.slotsBlock);
-    const to = this.core.heap.address(block);
+    const block = this.frame.heap.allocate(capacity * SLOT_SIZE);
+    const bytes = this.frame.memoryBytes();
+    const from = this.frame.heap.address(this.slotsBlock);
+    const to = this.frame.heap.address(block);
     bytes.copyWithin(to, from, from + this.slotCapacity * SLOT_SIZE);
     bytes.fill(0, to + this.slotCapacity * SLOT_SIZE, to + capacity * SLOT_SIZE);
-    this.core.heap.free(this.slotsBlock);
+    this.frame.heap.free(this.slotsBlock);
     this.slotsBlock = block;
     const grow = (old: Int32Array): Int32Array => {
       const next = new Int32Array(capacity).fill(-1);
@@ -306,8 +299,8 @@ export class HostEngine {
 
   /** Empties a slot: its blocks go back to the heap, and host entries that named it no longer count. */
   freeSlot(slot: number): void {
-    this.core.heap.free(this.blobBlocks[slot]);
-    if (this.automatonBlocks[slot] >= 0) this.core.heap.free(this.automatonBlocks[slot]);
+    this.frame.heap.free(this.blobBlocks[slot]);
+    if (this.automatonBlocks[slot] >= 0) this.frame.heap.free(this.automatonBlocks[slot]);
     this.blobBlocks[slot] = -1;
     this.automatonBlocks[slot] = -1;
     this.setSlotWord(slot, SLOT_GENERATION, (this.slotWord(slot, SLOT_GENERATION) + 1) >>> 0);
@@ -321,7 +314,7 @@ export class HostEngine {
    * by MultiHostMatcher.close or its finalizer.
    */
   close(): void {
-    const heap = this.core.heap;
+    const heap = this.frame.heap;
     for (let slot = 0; slot < this.slotCount; slot++) {
       if (this.blobBlocks[slot] >= 0) heap.free(this.blobBlocks[slot]);
       if (this.automatonBlocks[slot] >= 0) heap.free(this.automatonBlocks[slot]);
@@ -333,18 +326,18 @@ export class HostEngine {
     this.slotCount = 0;
     this.freeSlots.length = 0;
     this.chunk = null;
-    this.core.forgetBinding();
+    this.core.resident.forgetBinding();
   }
 
   /** Heap bytes a slot holds (blob and automaton region). */
   slotBytes(slot: number): number {
     const automaton = this.automatonBlocks[slot];
-    return this.core.heap.size(this.blobBlocks[slot]) + (automaton >= 0 ? this.core.heap.size(automaton) : 0);
+    return this.frame.heap.size(this.blobBlocks[slot]) + (automaton >= 0 ? this.frame.heap.size(automaton) : 0);
   }
 
   /** Blob length of a slot (for sizing its automaton). */
   blobBytes(slot: number): number {
-    return this.core.heap.size(this.blobBlocks[slot]);
+    return this.frame.heap.size(this.blobBlocks[slot]);
   }
 
   /** Automaton region bytes of a slot (0: none). */
@@ -360,7 +353,7 @@ export class HostEngine {
   /** Whether the slot's automaton region filled up since it was made (it is then worth a larger one). */
   automatonOverflowed(slot: number): boolean {
     const block = this.automatonBlocks[slot];
-    return block >= 0 && this.words()[(this.core.heap.address(block) + AUTOMATON_OVERFLOWS) >>> 2] > 0;
+    return block >= 0 && this.words()[(this.frame.heap.address(block) + AUTOMATON_OVERFLOWS) >>> 2] > 0;
   }
 
   /** The scan stamp of the current chunk attempt: a slot whose pin stamp equals it is used by the chunk. */
@@ -375,32 +368,32 @@ export class HostEngine {
 
   /** Gives a slot a fresh automaton region of `bytes` (replacing its old one). */
   giveAutomaton(slot: number, bytes: number): void {
-    if (this.automatonBlocks[slot] >= 0) this.core.heap.free(this.automatonBlocks[slot]);
-    const block = this.core.heap.allocate(bytes);
+    if (this.automatonBlocks[slot] >= 0) this.frame.heap.free(this.automatonBlocks[slot]);
+    const block = this.frame.heap.allocate(bytes);
     this.automatonBlocks[slot] = block;
-    this.zero(this.core.heap.address(block), AUTOMATON_HEADER_SIZE);
+    this.zero(this.frame.heap.address(block), AUTOMATON_HEADER_SIZE);
     this.setSlotWord(slot, SLOT_AUTOMATON_BYTES, bytes);
     this.addressEpoch = -1;
   }
 
   /** Rewrites the slot table's addresses when blocks moved (compaction, relocation) or slots changed. */
   private refreshAddresses(): void {
-    if (this.addressEpoch === this.core.heap.epoch) return;
+    if (this.addressEpoch === this.frame.heap.epoch) return;
     const words = this.words();
-    const base = this.core.heap.address(this.slotsBlock);
+    const base = this.frame.heap.address(this.slotsBlock);
     for (let slot = 0; slot < this.slotCount; slot++) {
       const record = (base + slot * SLOT_SIZE) >>> 2;
       const blob = this.blobBlocks[slot];
       const automaton = this.automatonBlocks[slot];
-      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 ? this.core.heap.address(blob) : 0;
-      words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.core.heap.address(automaton) : 0;
+      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 ? this.frame.heap.address(blob) : 0;
+      words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.frame.heap.address(automaton) : 0;
     }
-    this.addressEpoch = this.core.heap.epoch;
+    this.addressEpoch = this.frame.heap.epoch;
   }
 
   /** Address of an offset in the chunk's block (valid until the next heap allocation). */
   private chunkAt(offset: number): number {
-    return this.core.heap.address(this.chunkBlock) + offset;
+    return this.frame.heap.address(this.chunkBlock) + offset;
   }
 
   /**
@@ -408,14 +401,14 @@ export class HostEngine {
    * first how many bytes the engine is about to take in addition (the policy evicts matchers for them).
    */
   private ensureChunkBlock(bytes: number, keep: number, makeRoom: (more: number) => void): void {
-    const current = this.chunkBlock >= 0 ? this.core.heap.size(this.chunkBlock) : 0;
+    const current = this.chunkBlock >= 0 ? this.frame.heap.size(this.chunkBlock) : 0;
     if (current >= bytes) return;
     const wanted = Math.max(bytes, Math.ceil(current * 1.25));
     makeRoom(wanted);
-    const block = this.core.heap.allocate(wanted);
+    const block = this.frame.heap.allocate(wanted);
     if (this.chunkBlock >= 0) {
-      if (keep > 0) this.core.copyWithin(this.core.heap.address(block), this.core.heap.address(this.chunkBlock), this.core.heap.address(this.chunkBlock) + keep);
-      this.core.heap.free(this.chunkBlock);
+      if (keep > 0) this.frame.copyWithin(this.frame.heap.address(block), this.frame.heap.address(this.chunkBlock), this.frame.heap.address(this.chunkBlock) + keep);
+      this.frame.heap.free(this.chunkBlock);
     }
     this.chunkBlock = block;
     this.addressEpoch = -1;
@@ -423,8 +416,8 @@ export class HostEngine {
 
   /** Frees the chunk block when it is larger than maxBytes (a chunk of one huge line): the next chunk makes a new one. */
   trimChunk(maxBytes: number): void {
-    if (this.chunkBlock < 0 || this.core.heap.size(this.chunkBlock) <= maxBytes) return;
-    this.core.heap.free(this.chunkBlock);
+    if (this.chunkBlock < 0 || this.frame.heap.size(this.chunkBlock) <= maxBytes) return;
+    this.frame.heap.free(this.chunkBlock);
     this.chunkBlock = -1;
     this.chunk = null;
   }
@@ -445,9 +438,9 @@ export class HostEngine {
     const inputBytes = align(input.length + 1 + SENTINEL_SLACK, 16);
     if (inputBytes > maxChunkBytes && !oneLine) return null;
     this.ensureChunkBlock(inputBytes, 0, makeRoom);
-    this.core.memoryBytes().set(input, this.chunkAt(0));
-    this.core.memoryBytes()[this.chunkAt(input.length)] = CHAR_LF;
-    const lineBound = this.core.countLinesAt(this.chunkAt(0), input.length) + 1;
+    this.frame.memoryBytes().set(input, this.chunkAt(0));
+    this.frame.memoryBytes()[this.chunkAt(input.length)] = CHAR_LF;
+    const lineBound = this.exports.countLines(this.chunkAt(0), input.length) + 1;
     const layout: ChunkLayout = { inputLength: input.length, lineStarts: inputBytes, entries: 0, order: 0, pending: 0, verdicts: 0, groups: 0, rules: 0, end: 0 };
     layout.entries = layout.lineStarts + lineBound * 4;
     layout.order = layout.entries + lineBound * 4;
@@ -458,19 +451,21 @@ export class HostEngine {
     layout.end = layout.groups + lineBound * GROUP_SIZE + (explain ? lineBound * RULE_REF_SIZE : 0);
     if (layout.end > maxChunkBytes && !oneLine) return null;
     this.ensureChunkBlock(layout.end, input.length + 1, makeRoom);
-    this.core.memoryBytes().fill(VERDICT_UNSET, this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + lineBound); // no line answered yet
+    this.frame.memoryBytes().fill(VERDICT_UNSET, this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + lineBound); // no line answered yet
     this.chunk = layout;
     this.noHostLines = 0;
+    let pendingCount = 0;
     let step = 0; // 0: as it is; 1: rebuilt (stale entries dropped); then grown while allowed; then emptied
     while (true) {
       this.stamp = (this.stamp + 1) >>> 0;
-      const keyScratch = this.core.workPtr;
-      this.core.reserve(keyScratch + MAX_HOST_KEY_BYTES + 64);
-      const table = this.core.heap.address(this.tableBlock);
-      const result = this.exports.scanLineHosts(this.chunkAt(0), input.length, table, this.core.heap.address(this.slotsBlock), this.stamp, this.chunkAt(layout.lineStarts), this.chunkAt(layout.entries), this.chunkAt(layout.pending), keyScratch);
+      const keyScratch = this.frame.workPtr;
+      this.frame.reserve(keyScratch + MAX_HOST_KEY_BYTES + 64);
+      const table = this.frame.heap.address(this.tableBlock);
+      const result = this.exports.scanLineHosts(this.chunkAt(0), input.length, table, this.frame.heap.address(this.slotsBlock), this.stamp, this.chunkAt(layout.lineStarts), this.chunkAt(layout.entries), this.chunkAt(layout.pending), keyScratch, this.frame.resultPtr);
       if (result !== SCAN_TABLE_FULL) {
         this.lineCount = result;
-        this.runCount = this.exports.lastScanRuns();
+        this.runCount = this.frame.result(SCAN_RESULT_RUNS);
+        pendingCount = this.frame.result(SCAN_RESULT_PENDING);
         break;
       }
       // full: rebuild it without stale entries; still full, grow it within maxTableBytes; then forget every
@@ -492,13 +487,12 @@ export class HostEngine {
       }
     }
     const words = this.words();
-    const table = this.core.heap.address(this.tableBlock);
+    const table = this.frame.heap.address(this.tableBlock);
     const keys = table + HOSTS_HEADER_SIZE + this.tableCapacity * HOST_ENTRY_SIZE;
-    const pendingCount = this.exports.lastScanPending();
     const pendingAt = this.chunkAt(layout.pending) >>> 2;
     const entries = words.slice(pendingAt, pendingAt + pendingCount);
     const keyTexts: string[] = new Array(pendingCount);
-    const memory = this.core.memoryBytes();
+    const memory = this.frame.memoryBytes();
     for (let i = 0; i < pendingCount; i++) {
       const record = (table + HOSTS_HEADER_SIZE + entries[i] * HOST_ENTRY_SIZE) >>> 2;
       const offset = keys + words[record + (HOST_ENTRY_KEY_OFFSET >> 2)];
@@ -512,7 +506,7 @@ export class HostEngine {
     return this.lineCount;
   }
 
-  /** Runs of consecutive lines of one host in the chunk loaded last (see assembly/hosts.ts lastScanRuns). */
+  /** Runs of consecutive lines of one host in the chunk loaded last (SCAN_RESULT_RUNS of assembly/hosts.ts scanLineHosts). */
   get runs(): number {
     return this.runCount;
   }
@@ -520,7 +514,7 @@ export class HostEngine {
   /** Resolves a pending key: the slot that answers it (pinned for this chunk), or null when it names no usable host. */
   resolve(entry: number, slot: number | null): void {
     const words = this.words();
-    const record = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE) >>> 2;
+    const record = (this.frame.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE) >>> 2;
     if (slot === null) {
       words[record + (HOST_ENTRY_SLOT >> 2)] = HOST_SLOT_NO_HOST;
       return;
@@ -532,9 +526,9 @@ export class HostEngine {
 
   /** Writes a key (one char per byte) into the work area; returns its address. */
   private keyInMemory(key: string): number {
-    const address = this.core.workPtr;
-    this.core.reserve(address + key.length);
-    const bytes = this.core.memoryBytes();
+    const address = this.frame.workPtr;
+    this.frame.reserve(address + key.length);
+    const bytes = this.frame.memoryBytes();
     for (let i = 0; i < key.length; i++) bytes[address + i] = key.charCodeAt(i);
     return address;
   }
@@ -545,8 +539,8 @@ export class HostEngine {
    * the name remembered for other spellings (rememberHost).
    */
   findHost(key: string, ownEntry: boolean): number {
-    const table = this.core.heap.address(this.tableBlock);
-    const slots = this.core.heap.address(this.slotsBlock);
+    const table = this.frame.heap.address(this.tableBlock);
+    const slots = this.frame.heap.address(this.slotsBlock);
     if (ownEntry) {
       const slot = this.exports.findHostSlot(table, slots, this.keyInMemory(key), key.length);
       if (slot >= 0) return slot;
@@ -558,12 +552,12 @@ export class HostEngine {
   /** Remembers that a canonical host key answers with slot (when the table has room): other spellings find it. */
   rememberHost(key: string, slot: number): void {
     const address = this.keyInMemory(REMEMBERED_PREFIX + key);
-    if (this.exports.rememberHost(this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), address, key.length + 1, slot)) this.rememberedNames++;
+    if (this.exports.rememberHost(this.frame.heap.address(this.tableBlock), this.frame.heap.address(this.slotsBlock), address, key.length + 1, slot)) this.rememberedNames++;
   }
 
   /** Flags a pending entry as a spelling that is not its host's canonical name (canonical look-ups skip it). */
   markAlias(entry: number): void {
-    const field = (this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE + HOST_ENTRY_KEY_LENGTH) >>> 2;
+    const field = (this.frame.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE + HOST_ENTRY_KEY_LENGTH) >>> 2;
     const words = this.words();
     words[field] = (words[field] | HOST_KEY_ALIAS) >>> 0;
   }
@@ -584,8 +578,8 @@ export class HostEngine {
    */
   group(missingSlot: number): number {
     const layout = this.chunk as ChunkLayout;
-    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, this.chunkAt(layout.entries), this.chunkAt(layout.verdicts), this.core.heap.address(this.tableBlock), this.core.heap.address(this.slotsBlock), missingSlot, this.stamp, this.chunkAt(layout.groups), this.chunkAt(layout.order));
-    this.noHostLines += this.exports.lastNoHostLines();
+    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, this.chunkAt(layout.entries), this.chunkAt(layout.verdicts), this.frame.heap.address(this.tableBlock), this.frame.heap.address(this.slotsBlock), missingSlot, this.stamp, this.chunkAt(layout.groups), this.chunkAt(layout.order), this.frame.resultPtr);
+    this.noHostLines += this.frame.result(GROUP_RESULT_NO_HOST_LINES);
     return this.groupCount;
   }
 
@@ -612,9 +606,9 @@ export class HostEngine {
   match(explain: boolean, from = 0): number {
     const layout = this.chunk as ChunkLayout;
     this.refreshAddresses();
-    this.core.forgetBinding();
+    this.core.resident.forgetBinding();
     if (explain && layout.rules === 0) throw new RobotsError('INVALID_ARGUMENT', 'the chunk was loaded without room for rule references');
-    const stopped = this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.core.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.core.workPtr, this.agentsBlock >= 0 ? this.core.heap.address(this.agentsBlock) : 0, from);
+    const stopped = this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.frame.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.frame.workPtr, this.agentsBlock >= 0 ? this.frame.heap.address(this.agentsBlock) : 0, from);
     return stopped < this.groupCount ? stopped : -1;
   }
 
@@ -627,7 +621,7 @@ export class HostEngine {
     const layout = this.chunk as ChunkLayout;
     const words = this.words();
     const entriesAt = this.chunkAt(layout.entries) >>> 2;
-    const table = this.core.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE;
+    const table = this.frame.heap.address(this.tableBlock) + HOSTS_HEADER_SIZE;
     const found: number[] = [];
     for (let i = 0; i < this.lineCount && found.length < max; i++) {
       const entry = words[entriesAt + i];
@@ -639,7 +633,7 @@ export class HostEngine {
   /** The chunk's verdict bytes, in input order (a copy). */
   verdicts(): Uint8Array {
     const layout = this.chunk as ChunkLayout;
-    return this.core.memoryBytes().slice(this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + this.lineCount);
+    return this.frame.memoryBytes().slice(this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + this.lineCount);
   }
 
   /**
@@ -649,7 +643,7 @@ export class HostEngine {
   formatText(filter = OUTPUT_ALL, into: Uint8Array | null = null): Uint8Array {
     const layout = this.chunk as ChunkLayout;
     const output = new OutputPieces(into);
-    const outputPtr = this.core.workPtr;
+    const outputPtr = this.frame.workPtr;
     const startsAt = this.chunkAt(layout.lineStarts) >>> 2;
     const startOf = (line: number): number => (line < this.lineCount ? this.words()[startsAt + line] : layout.inputLength + 1);
     // a line's text is at most its bytes and 12 more
@@ -663,9 +657,9 @@ export class HostEngine {
         if (pieceBytes(first, middle) <= OUTPUT_PIECE_BYTES) low = middle;
         else high = middle - 1;
       }
-      this.core.reserve(outputPtr + pieceBytes(first, low) + SENTINEL_SLACK);
+      this.frame.reserve(outputPtr + pieceBytes(first, low) + SENTINEL_SLACK);
       const length = this.exports.formatTextLines(this.chunkAt(startOf(first)), low - first, this.chunkAt(layout.verdicts) + first, outputPtr, filter);
-      output.add(this.core.memoryBytes().subarray(outputPtr, outputPtr + length));
+      output.add(this.frame.memoryBytes().subarray(outputPtr, outputPtr + length));
       first = low;
     }
     return output.result();
@@ -674,6 +668,6 @@ export class HostEngine {
   /** jsonl output of the chunk after match(true): input numbers firstNumber + i, or numbers[i]; into `into` when it fits (a view of it). */
   formatJsonl(filter: number, firstNumber: number, numbers: Uint32Array | null, into: Uint8Array | null = null): Uint8Array {
     const layout = this.chunk as ChunkLayout;
-    return this.core.formatJsonl(this.chunkAt(0), layout.inputLength, this.lineCount, this.chunkAt(layout.verdicts), this.chunkAt(layout.rules), firstNumber, numbers, filter, into);
+    return this.core.matching.formatJsonl(this.chunkAt(0), layout.inputLength, this.lineCount, this.chunkAt(layout.verdicts), this.chunkAt(layout.rules), firstNumber, numbers, filter, into);
   }
 }

@@ -8,8 +8,8 @@ import { CHAR_LF } from '../../core/constants.js';
 import { outputFilterCode, keepsVerdict, type OutputFilter, type RobotsMatcher } from '../../core/matcher.js';
 import { core } from '../core-node.js';
 import type { MultiHostMatcher } from '../hosts.js';
-import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../pool.js';
-import type { HostCounters } from './reply-codec.js';
+import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../threads/pool.js';
+import type { HostCounters } from '../threads/reply-codec.js';
 
 /** One chunk of URL lines to answer. */
 export interface ChunkJob {
@@ -194,7 +194,7 @@ export class HostShardsAnswerer implements ChunkAnswerer {
     const urls = job.urls;
     // shard 0 (this thread's) into a reused buffer, the others straight into their worker's shared slot
     const targets = [this.buffer('shard', parity, urls.length), ...Array.from({ length: pool.workers }, (_, worker) => pool.shardTarget(worker, parity, urls.length))];
-    const { shardOfLine, shards } = core().splitLinesByHost(urls, threads, targets);
+    const { shardOfLine, shards } = core().lineChunks.splitLinesByHost(urls, threads, targets);
     const lineCount = shardOfLine.length;
     const shardNumbers = spec.format === 'jsonl' ? this.numbersByShard(shardOfLine, job) : shards.map(() => null);
     let answeredInWorker = false;
@@ -237,7 +237,7 @@ export class HostShardsAnswerer implements ChunkAnswerer {
     }
     const noHost = { lines: parts.reduce((sum, part) => sum + part.noHostLines, 0), examples: shardExamplesInChunk(shardOfLine, parts.map((part) => part.noHostExamples)) };
     if (spec.format === 'text') {
-      const output = core().formatText(urls, verdicts, outputFilterCode(spec.only), this.buffers.merged[parity]);
+      const output = core().lineChunks.formatText(urls, verdicts, outputFilterCode(spec.only), this.buffers.merged[parity]);
       if (output.buffer !== this.buffers.merged[parity].buffer) this.buffers.merged[parity] = new Uint8Array(Math.ceil(output.length * 1.25));
       return { output, lines: lineCount, reused: false, noHost };
     }

@@ -1,7 +1,7 @@
 // How check spends its memory and when it starts threads: the window a robots directory is answered in, each
 // thread's share of --cache-mb, and the input size after which worker threads pay. One table, used by the
 // pipeline (pipeline.ts) and by the command line's --threads / --cache-mb checks.
-import type { OutputFormat } from '../pool.js';
+import type { OutputFormat } from '../threads/pool.js';
 
 /**
  * Start workers once this much input is known to come. With one robots.txt a line costs a quarter of a

@@ -11,13 +11,14 @@ import type { Writable } from 'node:stream';
 import { core } from '../core-node.js';
 import { CHUNK_BYTES } from '../line-reader.js';
 import type { RobotsMatcher, OutputFilter } from '../../core/matcher.js';
-import type { MultiHostMatcher, RobotsSource } from '../hosts.js';
-import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../pool.js';
+import type { MultiHostMatcher } from '../hosts.js';
+import type { RobotsSource } from '../sources.js';
+import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../threads/pool.js';
 import type { LogLineReader } from '../log.js';
 import { WORKERS_AFTER_BYTES, HOSTS_WORKERS_AFTER_BYTES, hostsCacheShare, hostsWindowBytes } from './budget.js';
 import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
-import { sumCounters, type HostCounters } from './reply-codec.js';
+import { sumCounters, type HostCounters } from '../threads/reply-codec.js';
 import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
 
@@ -107,7 +108,7 @@ class Answerers {
   async startWorkers(): Promise<void> {
     const { plan } = this;
     if (this.workerCount < 1 || this.robotsWorkers !== null || this.shards !== null) return;
-    const pools = await import('../pool.js'); // worker threads: loaded only when they start
+    const pools = await import('../threads/pool.js'); // worker threads: loaded only when they start
     const { answerSpec } = this;
     if (plan.target.kind === 'hosts') {
       const hosts = this.hosts as MultiHostMatcher;
@@ -196,7 +197,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
         job.numbers = targets.numbers;
         if (spec !== null) numbersOfChunks.set(index, targets.numbers);
       } else if (numbersLines) {
-        inputLine += core().countLines(chunk);
+        inputLine += core().lineChunks.countLines(chunk);
       }
       const release = slot !== null ? () => answerers.ring?.release(slot) : null;
       if (job.urls.length === 0) {

@@ -4,17 +4,18 @@
 // - hosts: a shard of URL lines of many hosts (the same shard of hosts every time: this worker's own
 //   cache), answered by this thread's MultiHostMatcher, made on the first such task.
 import { workerData, move } from 'piscina';
-import { WasmCore, setThreadCore } from './core-node.js';
-import { matcherForSpec, type MultiHostMatcher } from './hosts.js';
+import { WasmCore, setThreadCore } from '../core-node.js';
+import { matcherForSpec, type MultiHostMatcher } from '../hosts.js';
 import type { LinesTask, HostsTask } from './pool.js';
-import { encodeReply } from './check/reply-codec.js';
-import { outputFilterCode } from '../core/matcher.js';
+import { encodeReply } from './reply-codec.js';
+import { outputFilterCode } from '../../core/matcher.js';
+import type { CompiledRules } from '../../core/wasm/resident.js';
 
 const data = workerData as { module: WebAssembly.Module };
 const engine = new WasmCore(data.module);
 setThreadCore(engine);
 const MAX_CACHED_MATCHERS = 64;
-const blobs = new Map<number, Uint8Array>();
+const matchers = new Map<number, CompiledRules>();
 let hosts: MultiHostMatcher | null = null;
 /** Output of a hosts task, reused from task to task (the reply is packed from it into the task's reply slot). */
 let hostsOutput = new Uint8Array(0);
@@ -38,18 +39,22 @@ export default async function runTask(task: LinesTask | HostsTask | { kind: 'war
     const reply = await answerHosts(task);
     return reply === null ? null : move(reply);
   }
-  let blob = blobs.get(task.matcherId);
-  if (blob === undefined) {
-    blob = task.blob; // a view of shared memory: the same bytes, never copied between threads
-    blobs.set(task.matcherId, blob);
-    if (blobs.size > MAX_CACHED_MATCHERS) blobs.delete(blobs.keys().next().value as number);
+  let rules = matchers.get(task.matcherId);
+  if (rules === undefined) {
+    rules = engine.resident.given(task.blob); // a view of shared memory: the same bytes, never copied between threads
+    matchers.set(task.matcherId, rules);
+    if (matchers.size > MAX_CACHED_MATCHERS) {
+      const oldest = matchers.keys().next().value as number;
+      engine.resident.release(matchers.get(oldest) as CompiledRules);
+      matchers.delete(oldest);
+    }
   }
   if (task.format === 'jsonl') {
-    const { output, verdicts } = engine.explainAndFormatJsonl(blob, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers);
+    const { output, verdicts } = engine.matching.explainAndFormatJsonl(rules, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers);
     return move(encodeReply(verdicts, output, null, null));
   }
   // the verdicts and text are read from linear memory straight into the reply slot (one copy)
-  const { verdicts, output } = engine.matchAndFormatLinesInPlace(blob, task.input, outputFilterCode(task.only));
+  const { verdicts, output } = engine.matching.matchAndFormatLinesInPlace(rules, task.input, outputFilterCode(task.only));
   const packed = encodeReply(verdicts, output, null, task.output);
   return packed.buffer === task.output?.buffer ? null : move(packed);
 }

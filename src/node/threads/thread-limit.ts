@@ -1,4 +1,4 @@
-// The thread limit, in one place: the pool (src/node/pool.ts) and the command line's --threads check use it
+// The thread limit, in one place: the pool (src/node/threads/pool.ts) and the command line's --threads check use it
 // without the command line loading the pool (worker threads) before it starts any.
 import { availableParallelism } from 'node:os';
 

@@ -7,14 +7,14 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type { Piscina } from 'piscina';
-import { maxThreads } from './threads.js';
-import { RobotsError } from '../core/errors.js';
-import { wasmModule } from './core-node.js';
-import type { RobotsMatcher, OutputFilter } from '../core/matcher.js';
-import type { HostChunkResult, HostsSpec } from './hosts.js';
-import { decodeReply, type HostCounters } from './check/reply-codec.js';
+import { maxThreads } from './thread-limit.js';
+import { RobotsError } from '../../core/errors.js';
+import { wasmModule } from '../core-node.js';
+import type { RobotsMatcher, OutputFilter } from '../../core/matcher.js';
+import type { HostChunkResult, HostsSpec } from '../hosts.js';
+import { decodeReply, type HostCounters } from './reply-codec.js';
 
-export type { HostCounters } from './check/reply-codec.js';
+export type { HostCounters } from './reply-codec.js';
 
 /** How a batch is answered: text lines (all, or only those of one verdict), jsonl with the deciding rules, or verdicts only. */
 export type OutputFormat = 'text' | 'jsonl' | 'none';
@@ -35,7 +35,7 @@ export interface LinesTask {
   numbers: Uint32Array | null;
 }
 
-export type { HostsSpec } from './hosts.js';
+export type { HostsSpec } from '../hosts.js';
 
 /** One shard of a chunk for a hosts worker (internal). */
 export interface HostsTask {
@@ -71,8 +71,8 @@ export interface PoolOptions {
   workerUrl?: URL;
 }
 
-// The worker runs from the built package (dist/src/node/worker.js), also when these sources are run by tests.
-const DEFAULT_WORKER = import.meta.url.endsWith('.ts') ? new URL('../../dist/src/node/worker.js', import.meta.url) : new URL('./worker.js', import.meta.url);
+// The worker runs from the built package (dist/src/node/threads/worker.js), also when these sources are run by tests.
+const DEFAULT_WORKER = import.meta.url.endsWith('.ts') ? new URL('../../../dist/src/node/threads/worker.js', import.meta.url) : new URL('./worker.js', import.meta.url);
 
 /** Upper bound of worker threads: a few per core (a typo such as --threads 99999999 must not exhaust memory). */
 export { maxThreads };

@@ -1,0 +1,134 @@
+// The core's calls on robots.txt bodies: line records for the parser, the groups that decide for an agent
+// query, compiles, and the direct answer of one URL from a body. Each stages the body (and the agent query)
+// at the start of the work area.
+import { FLAG_RFC_MODE, FLAG_NO_LITERAL_INDEX, HEADER_TOTAL_LENGTH, LINE_RECORD_SIZE, SELECT_RESULT_BY_NAME, SELECT_RESULT_GROUPS } from '../constants.js';
+import { align, MAX_BATCH_BYTES, MAX_COMPILE_BYTES, SENTINEL_SLACK, tooLarge } from './limits.js';
+import type { CoreFrame } from './frame.js';
+import type { CompiledRules, ResidentMatchers } from './resident.js';
+
+const encoder = new TextEncoder();
+/** The agent query of no agent (tokenizing needs none). */
+const EMPTY_AGENTS = new Uint8Array(4);
+
+/** The agent query as the core reads it: [count u32][length u32, bytes]... (UTF-8). Once per query. */
+export function encodeAgents(agents: readonly string[]): Uint8Array {
+  const encoded = agents.map((agent) => encoder.encode(agent));
+  const out = new Uint8Array(4 + encoded.reduce((sum, bytes) => sum + 4 + bytes.length, 0));
+  const view = new DataView(out.buffer);
+  view.setUint32(0, encoded.length, true);
+  let offset = 4;
+  for (const bytes of encoded) {
+    view.setUint32(offset, bytes.length, true);
+    out.set(bytes, offset + 4);
+    offset += 4 + bytes.length;
+  }
+  return out;
+}
+
+/** A switch the core decides by itself ('auto') unless a test or an A/B run forces it. */
+export type Tristate = 'auto' | 'always' | 'never';
+
+/** Calls on bodies. Made once per core. */
+export class BodyCalls {
+  /** The literal-index setting of the bulk engine (WasmCore.setBulkEngine): 'auto' unless a test or an A/B run forces it. */
+  literalIndexSwitch: Tristate = 'auto';
+
+  constructor(private readonly frame: CoreFrame, private readonly resident: ResidentMatchers) {}
+
+  /**
+   * Line records of a robots.txt body (see assembly/lines.ts): an Int32Array of LINE_RECORD_SIZE / 4 fields
+   * each, and the length of the byte order mark skipped before the first line (0 or 3). Once per parse.
+   */
+  tokenizeLines(body: Uint8Array, google: boolean): { records: Int32Array; bom: number } {
+    const exports = this.frame.exports;
+    // at most one record per line: room for the lines there are (a record per byte would be 36 times the body)
+    const { bodyPtr, after } = this.stageBody(body, EMPTY_AGENTS, 0);
+    const recordsPtr = align(after, 16);
+    this.frame.reserve(recordsPtr + (exports.countLineEndBytes(bodyPtr, body.length) + 1) * LINE_RECORD_SIZE);
+    const bom = exports.bomLength(bodyPtr, body.length);
+    const count = exports.tokenizeLines(bodyPtr, body.length, bom, google ? 1 : 0, recordsPtr);
+    return { records: new Int32Array(this.frame.memoryBytes().buffer.slice(recordsPtr, recordsPtr + count * LINE_RECORD_SIZE)), bom };
+  }
+
+  /**
+   * The groups of body that decide for an agent query (assembly/select.ts, the compile's own choice): their
+   * numbers (the line records' LINE_GROUP), and whether a user-agent line named the agent (else they are the
+   * `*` groups). One pass over the body; once per query of a parsed file.
+   */
+  selectGroups(body: Uint8Array, agents: Uint8Array, rfc: boolean): { groups: Uint32Array; byName: boolean } {
+    const { bodyPtr, agentsPtr, after } = this.stageBody(body, agents, 0);
+    const count = this.frame.exports.selectGroups(bodyPtr, body.length, agentsPtr, rfc ? FLAG_RFC_MODE : 0, align(after, 16), this.frame.resultPtr);
+    const at = this.frame.result(SELECT_RESULT_GROUPS) >>> 0;
+    return { groups: new Uint32Array(this.frame.memoryBytes().buffer.slice(at, at + count * 4)), byName: this.frame.result(SELECT_RESULT_BY_NAME) !== 0 };
+  }
+
+  /**
+   * Compiles the rules of body that apply to an agent query (assembly/select.ts) into a blob in the work
+   * area; returns its address and length (valid until the next call). body is already cut to maxBytes.
+   */
+  compileInWorkArea(body: Uint8Array, agents: Uint8Array, rfc: boolean, flags = 0): { address: number; length: number } {
+    const { bodyPtr, agentsPtr, after } = this.stageBody(body, agents, 0);
+    return this.compileAt(bodyPtr, body.length, agentsPtr, rfc, align(after, 16), flags);
+  }
+
+  /**
+   * Compiles a body that lies in linear memory already (a many-host slot's raw body, hosts-engine.ts), with
+   * the agent query at agentsPtr, into a blob at workPtr or after; returns its address and length. flags:
+   * FLAG_NO_LITERAL_INDEX or 0 (the mode is `rfc`).
+   */
+  compileAt(bodyPtr: number, bodyLength: number, agentsPtr: number, rfc: boolean, workPtr: number, flags = 0): { address: number; length: number } {
+    const address = this.frame.exports.compileRobots(bodyPtr, bodyLength, agentsPtr, (rfc ? FLAG_RFC_MODE : 0) | flags, workPtr) >>> 0;
+    return { address, length: this.frame.memoryWords()[(address + HEADER_TOTAL_LENGTH) >>> 2] };
+  }
+
+  /** Compiles the rules of body for an agent query into a heap block of its own (a RobotsMatcher's). */
+  compile(body: Uint8Array, agents: readonly string[], rfc: boolean): CompiledRules {
+    const { address, length } = this.compileInWorkArea(body, encodeAgents(agents), rfc);
+    return this.resident.adopt(address, length);
+  }
+
+  /**
+   * compile with every literal rule in the trie (no literal index): slower to compile, faster per URL.
+   * RobotsMatcher calls it once a matcher with an index has answered many URLs. Null when a test or an A/B
+   * run forces the literal-index switch (setBulkEngine): the forced choice stands.
+   */
+  compileIntoTrie(body: Uint8Array, agents: readonly string[], rfc: boolean): CompiledRules | null {
+    if (this.literalIndexSwitch !== 'auto') return null;
+    const { address, length } = this.compileInWorkArea(body, encodeAgents(agents), rfc, FLAG_NO_LITERAL_INDEX);
+    return this.resident.adopt(address, length);
+  }
+
+  /**
+   * Google mode: the verdict of one URL straight from a body (assembly/direct.ts: one tokenize pass, no
+   * compile), or 0 when that would cost more than a compile (compile then). A matcher's first URL uses it.
+   */
+  answerUrlFromBody(body: Uint8Array, agents: Uint8Array, url: string | Uint8Array): number {
+    const urlBytes = typeof url === 'string' ? url.length * 3 : url.length;
+    if (urlBytes > MAX_BATCH_BYTES) throw tooLarge('a URL', urlBytes, MAX_BATCH_BYTES);
+    const { bodyPtr, agentsPtr, after: urlPtr } = this.stageBody(body, agents, urlBytes + SENTINEL_SLACK + 16);
+    const workPtr = align(urlPtr + urlBytes + SENTINEL_SLACK, 16);
+    const memory = this.frame.memoryBytes();
+    const urlLength = typeof url === 'string' ? encoder.encodeInto(url, memory.subarray(urlPtr, urlPtr + urlBytes)).written : (memory.set(url, urlPtr), url.length);
+    const verdict = this.frame.exports.answerUrlFromBody(bodyPtr, body.length, agentsPtr, urlPtr, urlLength, workPtr);
+    this.frame.refreshViews();
+    return verdict;
+  }
+
+  /**
+   * Copies a body (with SENTINEL_SLACK zero bytes after it: the tokenizer reads ahead) and an agent query
+   * into the work area, with `extra` bytes reserved after them; returns their addresses and where the
+   * extra bytes start.
+   */
+  private stageBody(body: Uint8Array, agents: Uint8Array, extra: number): { bodyPtr: number; agentsPtr: number; after: number } {
+    if (body.length > MAX_COMPILE_BYTES) throw tooLarge('a robots.txt body', body.length, MAX_COMPILE_BYTES);
+    const bodyPtr = this.frame.workPtr;
+    const agentsPtr = align(bodyPtr + body.length + SENTINEL_SLACK, 8);
+    const after = align(agentsPtr + agents.length, 8);
+    this.frame.reserve(after + extra);
+    const memory = this.frame.memoryBytes();
+    memory.set(body, bodyPtr);
+    memory.fill(0, bodyPtr + body.length, bodyPtr + body.length + SENTINEL_SLACK);
+    memory.set(agents, agentsPtr);
+    return { bodyPtr, agentsPtr, after };
+  }
+}

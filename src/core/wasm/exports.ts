@@ -1,0 +1,91 @@
+// Every export of the WebAssembly core (build/robotstxt.wasm, made from assembly/index.ts), declared once.
+// The bindings beside this file call the core through this interface only, and test/wasm-exports.test.ts
+// holds it to the real module: the same names, the same parameter counts, nothing more and nothing less.
+//
+// Only integers cross: addresses, lengths, counts, flags (a bool parameter is 0 or 1). A call with more than
+// one result returns its main count and writes the others at the resultPtr it is given, as a record whose
+// fields are the *_RESULT_* offsets of src/core/constants.ts: no call leaves a result behind for a getter.
+// The core imports two functions (frame.ts gives them): env.memoryExhausted(endAddress), called when linear
+// memory cannot grow (the host throws INPUT_TOO_LARGE from it), and env.randomSeedHalf(), the literal index's
+// hash seed.
+
+/** The core's exports. Addresses are unsigned 32-bit (read them with `>>> 0`). */
+export interface CoreExports {
+  memory: WebAssembly.Memory;
+
+  // ---- memory (frame.ts) ----
+  /** First address the host may use. */
+  heapBase(): number;
+  /** Grows memory so that [0, endAddress) exists. */
+  reserve(endAddress: number): void;
+  /** memmove inside linear memory. */
+  copyBytes(dst: number, src: number, length: number): void;
+
+  // ---- robots.txt bodies (bodies.ts) ----
+  /** Length of a UTF-8 byte order mark at the body's start (0 or 3). */
+  bomLength(bodyPtr: number, length: number): number;
+  /** Line records of a body (LINE_* fields, LINE_RECORD_SIZE each) at recordsPtr; returns their count. */
+  tokenizeLines(bodyPtr: number, length: number, from: number, google: number, recordsPtr: number): number;
+  /** Group numbers that decide for an agent query; SELECT_RESULT_* at resultPtr; returns their count. */
+  selectGroups(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number, resultPtr: number): number;
+  /** Compiles a body for an agent query (FLAG_* flags) after workPtr; returns the blob's address (its length in its header). */
+  compileRobots(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
+  /** Google mode: the verdict of one URL straight from a body, or 0 when a compile would be cheaper. */
+  answerUrlFromBody(bodyPtr: number, bodyLen: number, agentsPtr: number, urlPtr: number, urlLen: number, workPtr: number): number;
+
+  // ---- matching a bound matcher (matching.ts) ----
+  /** The bulk engine's test and A/B settings (see assembly/index.ts); kept until the next call. */
+  configureBulkEngine(nfa: number, automatonStateLimit: number, pairWalks: number, literalIndex: number): void;
+  /** Binds a blob and its automaton region (dfaPtr 0: none). */
+  bindMatcher(blobPtr: number, dfaPtr: number, dfaBytes: number): void;
+  /** Resets x 2^32 + states of the bound automaton. */
+  automatonStats(): bigint;
+  /** One URL by the NFA: RESULT_* fields at resultPtr; returns the verdict. */
+  matchOne(scratchPtr: number, urlPtr: number, urlLen: number, resultPtr: number): number;
+  /** Verdicts (and text output, rule references) of LF-separated lines; LINES_RESULT_* at resultPtr; returns lines done. */
+  matchLines(scratchPtr: number, inputPtr: number, inputLen: number, verdictsPtr: number, outputPtr: number, filter: number, rulesPtr: number, stopOnOverflow: number, resultPtr: number): number;
+  /** Verdicts of count URLs given by u32 offsets into bytesPtr. */
+  matchOffsets(scratchPtr: number, offsetsPtr: number, count: number, bytesPtr: number, verdictsPtr: number): void;
+  /** jsonl lines for answered lines into [outputPtr, outputEnd); JSONL_RESULT_* at resultPtr; returns bytes written. */
+  formatJsonlLines(inputPtr: number, lineCount: number, verdictsPtr: number, rulesPtr: number, numbersPtr: number, firstNumber: number, outputPtr: number, outputEnd: number, filter: number, scratchPtr: number, resultPtr: number): number;
+
+  // ---- chunks of lines (line-chunks.ts) ----
+  /** Text output (`allowed\t<url>`, filtered) of lines whose verdicts are known; returns bytes written. */
+  formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number): number;
+  /** LF-separated lines (a final line without LF counts). */
+  countLines(ptr: number, length: number): number;
+  /** Line ends (LF, CR, CR LF) of a body. */
+  countLineEndBytes(ptr: number, length: number): number;
+  /** Splits a chunk of lines into shards by host; returns the line count. */
+  splitLinesByHost(inputPtr: number, inputLen: number, shardCount: number, shardOfLinePtr: number, shardSizesPtr: number, outPtr: number, shardCapacity: number, keyScratch: number): number;
+
+  // ---- access log lines (logs.ts) ----
+  /** LOG_* fields of one log line at recordPtr; returns 1 when it is a request line. */
+  parseLogRecord(linePtr: number, lineLen: number, recordPtr: number): number;
+  /** LOG_LINE_RECORD_SIZE records of every line of a chunk at recordsPtr; returns their count. */
+  parseLogRecords(inputPtr: number, inputLen: number, recordsPtr: number): number;
+  /** URL lines of a chunk of log lines; LOG_RESULT_* at resultPtr; returns the URL line count. */
+  extractLogTargets(inputPtr: number, inputLen: number, firstLineNumber: number, outPtr: number, numbersPtr: number, malformedPtr: number, maxMalformed: number, withHost: number, defaultHostPtr: number, defaultHostLen: number, recordPtr: number, resultPtr: number): number;
+
+  // ---- URLs and patterns (urls.ts) ----
+  /** The normalised form of an allow/disallow value; returns its length. */
+  normalizePattern(srcPtr: number, srcLen: number, dstPtr: number, flags: number): number;
+  /** The path the reference matches for a URL; returns its length. */
+  extractPath(urlPtr: number, urlLen: number, dstPtr: number): number;
+  /** The origin key the many-host scan reads from one URL line, or -1. */
+  originKeyOf(linePtr: number, keyPtr: number): number;
+
+  // ---- many hosts (hosts-engine.ts) ----
+  /** Host entries of a chunk's lines; SCAN_RESULT_* at resultPtr; returns lines, or -1 when the table is full. */
+  scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number, resultPtr: number): number;
+  /** Lines grouped by slot; GROUP_RESULT_* at resultPtr; returns the group count. */
+  groupLinesBySlot(lineCount: number, entriesPtr: number, verdictsPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number, resultPtr: number): number;
+  /** Verdicts of every group from firstGroup; returns the group it stopped at (the count when done). */
+  matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number, firstGroup: number): number;
+  /** The slot of a host key, or -1. */
+  findHostSlot(table: number, slots: number, keyPtr: number, keyLen: number): number;
+  /** Copies the entries that name a matcher into another table; -1 when they do not fit. */
+  rehashHostTable(from: number, to: number, slots: number): number;
+  /** Remembers a key for a slot; 1 when the table had room. */
+  rememberHost(table: number, slots: number, keyPtr: number, keyLen: number, slot: number): number;
+}

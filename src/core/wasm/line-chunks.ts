@@ -1,0 +1,84 @@
+// The core's calls on chunks of LF-separated URL lines that no matcher answers here: counting them, the text
+// output of lines whose verdicts are known (answered by other threads), and splitting a chunk by host for
+// threads. Each copies its chunk to the start of the work area.
+import { CHAR_LF, MAX_HOST_KEY_BYTES } from '../constants.js';
+import { RobotsError } from '../errors.js';
+import { align, MAX_BATCH_BYTES, SENTINEL_SLACK, tooLarge } from './limits.js';
+import type { CoreFrame } from './frame.js';
+
+/** A chunk split by host for threads (see splitLinesByHost). */
+export interface HostShards {
+  /** The shard of each input line. */
+  shardOfLine: Uint8Array;
+  /** Each shard's lines, LF-ended, in input order. */
+  shards: Uint8Array[];
+}
+
+/** Calls on chunks of lines. Made once per core. */
+export class LineChunkCalls {
+  constructor(private readonly frame: CoreFrame) {}
+
+  /** LF-separated lines in a chunk (a final line without LF counts); 16 bytes a step. Once per chunk. */
+  countLines(chunk: Uint8Array): number {
+    const ptr = this.frame.workPtr;
+    this.frame.reserve(ptr + chunk.length + SENTINEL_SLACK);
+    this.frame.memoryBytes().set(chunk, ptr);
+    return this.frame.exports.countLines(ptr, chunk.length);
+  }
+
+  /** Text output (assembly/format.ts) of LF-separated lines whose verdicts are known (answered by several threads). */
+  formatText(input: Uint8Array, verdicts: Uint8Array, filter: number, into: Uint8Array | null = null): Uint8Array {
+    if (input.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', input.length, MAX_BATCH_BYTES);
+    const frame = this.frame;
+    const inputPtr = frame.workPtr;
+    const verdictsPtr = align(inputPtr + input.length + 1 + SENTINEL_SLACK, 16);
+    const outputPtr = align(verdictsPtr + verdicts.length, 16);
+    frame.reserve(outputPtr + input.length + 12 * (verdicts.length + 1) + SENTINEL_SLACK);
+    let memory = frame.memoryBytes();
+    memory.set(input, inputPtr);
+    memory[inputPtr + input.length] = CHAR_LF;
+    memory.set(verdicts, verdictsPtr);
+    const length = frame.exports.formatTextLines(inputPtr, verdicts.length, verdictsPtr, outputPtr, filter);
+    memory = frame.memoryBytes();
+    if (into === null || into.length < length) return memory.slice(outputPtr, outputPtr + length);
+    into.set(memory.subarray(outputPtr, outputPtr + length));
+    return into.subarray(0, length);
+  }
+
+  /**
+   * Splits a chunk of lines into shardCount shards by host (assembly/hosts.ts splitLinesByHost); copies out,
+   * shard i into targets[i] when it is given and long enough (the shard is then a view of it), else into a new buffer.
+   */
+  splitLinesByHost(chunk: Uint8Array, shardCount: number, targets: readonly (Uint8Array | null)[] = []): HostShards {
+    if (chunk.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', chunk.length, MAX_BATCH_BYTES);
+    if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 255) throw new RobotsError('INVALID_ARGUMENT', `shards must be 1 to 255, got ${shardCount}`);
+    const frame = this.frame;
+    const lineBound = chunk.length + 1;
+    const inputPtr = frame.workPtr;
+    const shardOfLinePtr = align(inputPtr + chunk.length + 1 + SENTINEL_SLACK, 16);
+    const sizesPtr = align(shardOfLinePtr + lineBound, 16);
+    const keyScratch = align(sizesPtr + shardCount * 4, 16);
+    const outPtr = align(keyScratch + MAX_HOST_KEY_BYTES + 64, 16);
+    const shardCapacity = align(chunk.length + 1, 16);
+    frame.reserve(outPtr + shardCount * shardCapacity + SENTINEL_SLACK);
+    let memory = frame.memoryBytes();
+    memory.set(chunk, inputPtr);
+    memory[inputPtr + chunk.length] = CHAR_LF;
+    const count = frame.exports.splitLinesByHost(inputPtr, chunk.length, shardCount, shardOfLinePtr, sizesPtr, outPtr, shardCapacity, keyScratch);
+    memory = frame.memoryBytes();
+    const words = frame.memoryWords();
+    const shards: Uint8Array[] = [];
+    for (let shard = 0; shard < shardCount; shard++) {
+      const offset = outPtr + shard * shardCapacity;
+      const size = words[(sizesPtr >>> 2) + shard];
+      const target = targets[shard] ?? null;
+      if (target !== null && target.length >= size) {
+        target.set(memory.subarray(offset, offset + size));
+        shards.push(target.subarray(0, size));
+      } else {
+        shards.push(memory.slice(offset, offset + size));
+      }
+    }
+    return { shardOfLine: memory.slice(shardOfLinePtr, shardOfLinePtr + count), shards };
+  }
+}
