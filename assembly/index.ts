@@ -14,7 +14,7 @@ export { bomLength } from "./groups";
 export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, countLines, countLineEndBytes } from "./format";
-export { parseLogRecord, parseLogRecords, extractLogTargets } from "./log";
+export { readLogChunk, urlLinesOfTargets, unescapeLogField } from "./log";
 export { hostKeyOf as originKeyOf, scanLineHosts, groupLinesBySlot, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 
 /** First address the host may use (16-aligned). Called once per instance. */

@@ -5,11 +5,17 @@
 //
 // The request is `method target[ protocol]` (escapes as the server wrote them; a backslash quotes the next
 // byte); the target is the URL asked for. After the User-Agent, anything that starts with whitespace is
-// allowed (nginx's $request_time, $http_x_forwarded_for, ...). The one place that reads this format: the
-// command line's bulk path (extractLogTargets) and the library's parseLogLine (parseLogRecord) both use it.
+// allowed (nginx's $request_time, $http_x_forwarded_for, ...). The one place that reads this format, and the
+// one place of the rules that turn a request into the URL line whose robots.txt answers it: escapes undone,
+// and `http://<host>` in front of a target that names no scheme (the line's host, else the default host).
+// Every reader of logs uses it: readLogChunk for a chunk of lines (records and URL lines), urlLinesOfTargets
+// for requests the host read from other formats, unescapeLogField for a field the host shows.
 import {
-  LOG_RESULT_LINES, LOG_RESULT_MALFORMED, LOG_RESULT_OUTPUT_LENGTH,
-  CHAR_SPACE, CHAR_TAB, CHAR_LF, CHAR_0, CHAR_9, CHAR_COLON, CHAR_SLASH, CHAR_HYPHEN,
+  LOG_RESULT_LINES, LOG_RESULT_OTHER, LOG_RESULT_URL_BYTES, LOG_RESULT_FIRST_RELATIVE,
+  LOG_LINE_URL_START, LOG_LINE_URL_END, LOG_LINE_URL_TARGET, LOG_LINE_URL_HOST,
+  URL_HOST_SCHEME, URL_HOST_LINE, URL_HOST_DEFAULT, URL_HOST_NONE,
+  TARGET_ENTRY_TARGET, TARGET_ENTRY_TARGET_LENGTH, TARGET_ENTRY_HOST, TARGET_ENTRY_HOST_LENGTH, TARGET_ENTRY_URL_END, TARGET_ENTRY_URL_HOST, TARGET_ENTRY_SIZE,
+  CHAR_SPACE, CHAR_TAB, CHAR_LF, CHAR_CR, CHAR_0, CHAR_9, CHAR_COLON, CHAR_SLASH, CHAR_HYPHEN,
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END,
   LOG_METHOD_START, LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START,
   LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END, LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE,
@@ -162,33 +168,6 @@ export function parseLogLineAt(p: usize, end: usize, record: usize): bool {
   return true;
 }
 
-/** One line (the library's parseLogLine): its fields at recordPtr; returns 1 for an access log line, else 0. */
-export function parseLogRecord(linePtr: usize, lineLen: usize, recordPtr: usize): i32 {
-  return parseLogLineAt(linePtr, linePtr + lineLen, recordPtr) ? 1 : 0;
-}
-
-/**
- * Every line of a chunk (LF-separated, an LF sentinel after them; a CR before an LF is not part of the line)
- * read at once: per line a LOG_LINE_RECORD_SIZE record at recordsPtr, its LOG_* fields set when it is an
- * Apache/nginx access log line (LOG_LINE_PARSED), with where the line is. Returns the number of lines.
- * The host makes strings only of the fields it reads (audit, fetch): no string per line, one call per chunk.
- */
-export function parseLogRecords(inputPtr: usize, inputLen: usize, recordsPtr: usize): u32 {
-  const end = inputPtr + inputLen;
-  let p = inputPtr;
-  let record = recordsPtr;
-  while (p < end) {
-    const lineEnd = findLf(p);
-    const stop = urlEndOfLine(p, lineEnd);
-    store<i32>(record + LOG_LINE_START, <i32>(p - inputPtr));
-    store<i32>(record + LOG_LINE_END, <i32>(stop - inputPtr));
-    store<i32>(record + LOG_LINE_PARSED, parseLogLineAt(p, stop, record) ? 1 : 0);
-    record += LOG_LINE_RECORD_SIZE;
-    p = lineEnd + 1;
-  }
-  return <u32>((record - recordsPtr) / LOG_LINE_RECORD_SIZE);
-}
-
 /** Copies [from, to) with the log's escapes undone (a backslash quotes the next byte); returns the new end. */
 function copyUnescaped(out: usize, from: usize, to: usize): usize {
   while (from < to) {
@@ -197,6 +176,20 @@ function copyUnescaped(out: usize, from: usize, to: usize): usize {
     store<u8>(out++, c);
   }
   return out;
+}
+
+/** Copies [from, to) without CR and LF bytes (a target read from JSON may hold them; a URL line cannot); returns the new end. */
+function copyWithoutLineBreaks(out: usize, from: usize, to: usize): usize {
+  while (from < to) {
+    const c = load<u8>(from++);
+    if (<i32>c != CHAR_LF && <i32>c != CHAR_CR) store<u8>(out++, c);
+  }
+  return out;
+}
+
+/** A field with the log's escapes undone, at dstPtr (at most srcLen bytes); returns its length. For the fields the host shows (method, referer, User-Agent). */
+export function unescapeLogField(srcPtr: usize, srcLen: usize, dstPtr: usize): usize {
+  return copyUnescaped(dstPtr, srcPtr, srcPtr + srcLen) - dstPtr;
 }
 
 /** Whether [p, end) starts with `<scheme>://` (a letter, then letters, digits, + . -). */
@@ -217,62 +210,127 @@ function hasScheme(p: usize, end: usize): bool {
 
 const HTTP_PREFIX = "http://";
 
+/** Where the last writeUrlLine put the target in the URL line, and whose host the line names (URL_HOST_*). */
+let urlTargetAt: usize = 0;
+let urlHost: u32 = URL_HOST_NONE;
+
 /**
- * The URL lines of a chunk of access log lines (LF-separated, an LF sentinel after them; a CR before an LF
- * is not part of the line): for each log line with a request target, that target with its escapes undone,
- * LF-ended, at outPtr, and its input line number (firstLineNumber + index) at numbersPtr. With withHost, a
- * target that is not an absolute URL gets `http://<host>` in front: the vhost field's host, else the default
- * host at [defaultHostPtr, +defaultHostLen) when there is one. The line numbers of lines that are not access
- * log lines go to malformedPtr (at most maxMalformed; the result record counts them all: LOG_RESULT_*). Output: at most
- * inputLen + (7 + defaultHostLen + 1) x lines bytes. Returns the number of URL lines.
+ * The URL line of a request at out (without its LF): the target (escapes undone when unescape) and, when
+ * withHost and it names no scheme, `http://<host>` in front, with a '/' between when the target does not
+ * start with one: the line's host [lineHost, lineHostEnd) when it has one, else the default host. Returns
+ * the line's end; sets urlTargetAt and urlHost.
  */
-export function extractLogTargets(inputPtr: usize, inputLen: usize, firstLineNumber: u32, outPtr: usize, numbersPtr: usize, malformedPtr: usize, maxMalformed: u32, withHost: bool, defaultHostPtr: usize, defaultHostLen: usize, recordPtr: usize, resultPtr: usize): u32 {
+@inline function writeUrlLine(out: usize, target: usize, targetEnd: usize, unescape: bool, withHost: bool, lineHost: usize, lineHostEnd: usize, defaultHost: usize, defaultHostEnd: usize): usize {
+  urlHost = URL_HOST_NONE; // (also every line when no host is asked for: the target alone)
+  if (!withHost) {
+    // the target alone
+  } else if (hasScheme(target, targetEnd)) {
+    urlHost = URL_HOST_SCHEME;
+  } else {
+    let host = lineHost;
+    let hostEnd = lineHostEnd;
+    urlHost = URL_HOST_LINE;
+    if (hostEnd <= host) {
+      host = defaultHost;
+      hostEnd = defaultHostEnd;
+      urlHost = URL_HOST_DEFAULT;
+    }
+    if (hostEnd > host) {
+      for (let i = 0; i < HTTP_PREFIX.length; i++) store<u8>(out + <usize>i, <u8>HTTP_PREFIX.charCodeAt(i));
+      out += <usize>HTTP_PREFIX.length;
+      memory.copy(out, host, hostEnd - host);
+      out += hostEnd - host;
+      if (target == targetEnd || <i32>load<u8>(target) != CHAR_SLASH) store<u8>(out++, <u8>CHAR_SLASH);
+    } else {
+      urlHost = URL_HOST_NONE;
+    }
+  }
+  urlTargetAt = out;
+  return unescape ? copyUnescaped(out, target, targetEnd) : copyWithoutLineBreaks(out, target, targetEnd);
+}
+
+/** Fields of one line when the host asks for no records. */
+const scratchRecord = memory.data(LOG_LINE_RECORD_SIZE);
+
+/**
+ * Every line of a chunk (LF-separated, an LF sentinel after it; a CR before an LF is not part of the line)
+ * read at once. For each Apache/nginx request line: its URL line (writeUrlLine: escapes undone, with the
+ * line's host or the default host [defaultHostPtr, +defaultHostLen) in front of a relative target when
+ * withHost), LF-ended, at urlsPtr, and its input line number (firstLineNumber + index) at numbersPtr. The
+ * numbers of the first maxOther lines that are not such lines go to otherPtr (their format is the host's to
+ * read: JSON, CloudFront, ALB, or none). With recordsPtr != 0, per line a LOG_LINE_RECORD_SIZE record there:
+ * where the line is, whether it was read (LOG_LINE_PARSED), its LOG_* fields and where its URL line is
+ * (LOG_LINE_URL_*). Writes the LOG_RESULT_* record at resultPtr. URL lines take at most
+ * inputLen + (8 + defaultHostLen) x lines bytes. Returns the number of URL lines.
+ */
+export function readLogChunk(inputPtr: usize, inputLen: usize, firstLineNumber: u32, recordsPtr: usize, urlsPtr: usize, numbersPtr: usize, otherPtr: usize, maxOther: u32, withHost: bool, defaultHostPtr: usize, defaultHostLen: usize, resultPtr: usize): u32 {
   const end = inputPtr + inputLen;
   let p = inputPtr;
-  let out = outPtr;
+  let out = urlsPtr;
   let lines: u32 = 0;
   let urls: u32 = 0;
-  let malformed: u32 = 0;
+  let other: u32 = 0;
+  let firstRelative: u32 = 0xffffffff;
   while (p < end) {
     const lineEnd = findLf(p);
     const stop = urlEndOfLine(p, lineEnd);
+    const record = recordsPtr != 0 ? recordsPtr + <usize>lines * LOG_LINE_RECORD_SIZE : scratchRecord;
     const number = firstLineNumber + lines;
     lines++;
-    if (!parseLogLineAt(p, stop, recordPtr)) {
-      if (malformed < maxMalformed) store<u32>(malformedPtr + <usize>malformed * 4, number);
-      malformed++;
+    const parsed = parseLogLineAt(p, stop, record);
+    if (recordsPtr != 0) {
+      store<i32>(record + LOG_LINE_START, <i32>(p - inputPtr));
+      store<i32>(record + LOG_LINE_END, <i32>(stop - inputPtr));
+      store<i32>(record + LOG_LINE_PARSED, parsed ? 1 : 0);
+    }
+    if (!parsed) {
+      if (other < maxOther) store<u32>(otherPtr + <usize>other * 4, number);
+      other++;
       p = lineEnd + 1;
       continue;
     }
-    const target = p + <usize>load<i32>(recordPtr + LOG_TARGET_START);
-    const targetEnd = p + <usize>load<i32>(recordPtr + LOG_TARGET_END);
-    if (withHost && !hasScheme(target, targetEnd)) {
-      const vhostStart = load<i32>(recordPtr + LOG_VHOST_START);
-      let host: usize = 0;
-      let hostEnd: usize = 0;
-      if (vhostStart >= 0) {
-        host = p + <usize>vhostStart;
-        hostEnd = p + <usize>load<i32>(recordPtr + LOG_VHOST_END);
-      } else if (defaultHostLen > 0) {
-        host = defaultHostPtr;
-        hostEnd = defaultHostPtr + defaultHostLen;
-      }
-      if (hostEnd > host) {
-        for (let i = 0; i < HTTP_PREFIX.length; i++) store<u8>(out + <usize>i, <u8>HTTP_PREFIX.charCodeAt(i));
-        out += <usize>HTTP_PREFIX.length;
-        memory.copy(out, host, hostEnd - host);
-        out += hostEnd - host;
-        if (target == targetEnd || <i32>load<u8>(target) != CHAR_SLASH) store<u8>(out++, <u8>CHAR_SLASH);
-      }
+    const vhostStart = withHost ? load<i32>(record + LOG_VHOST_START) : -1;
+    const lineHost = vhostStart >= 0 ? p + <usize>vhostStart : 0;
+    const lineHostEnd = vhostStart >= 0 ? p + <usize>load<i32>(record + LOG_VHOST_END) : 0;
+    const urlStart = out;
+    out = writeUrlLine(out, p + <usize>load<i32>(record + LOG_TARGET_START), p + <usize>load<i32>(record + LOG_TARGET_END), true, withHost, lineHost, lineHostEnd, defaultHostPtr, defaultHostPtr + defaultHostLen);
+    if (recordsPtr != 0) {
+      store<u32>(record + LOG_LINE_URL_START, <u32>(urlStart - urlsPtr));
+      store<u32>(record + LOG_LINE_URL_END, <u32>(out - urlsPtr));
+      store<u32>(record + LOG_LINE_URL_TARGET, <u32>(urlTargetAt - urlsPtr));
+      store<u32>(record + LOG_LINE_URL_HOST, urlHost);
     }
-    out = copyUnescaped(out, target, targetEnd);
+    if (urlHost == URL_HOST_NONE && firstRelative == 0xffffffff) firstRelative = urls;
     store<u8>(out++, <u8>CHAR_LF);
     store<u32>(numbersPtr + <usize>urls * 4, number);
     urls++;
     p = lineEnd + 1;
   }
   store<u32>(resultPtr + LOG_RESULT_LINES, lines);
-  store<u32>(resultPtr + LOG_RESULT_MALFORMED, malformed);
-  store<u32>(resultPtr + LOG_RESULT_OUTPUT_LENGTH, <u32>(out - outPtr));
+  store<u32>(resultPtr + LOG_RESULT_OTHER, other);
+  store<u32>(resultPtr + LOG_RESULT_URL_BYTES, <u32>(out - urlsPtr));
+  store<u32>(resultPtr + LOG_RESULT_FIRST_RELATIVE, firstRelative);
   return urls;
+}
+
+/**
+ * The URL lines of requests the host read from other formats (JSON, CloudFront, ALB): count TARGET_ENTRY_*
+ * records at entriesPtr, each a target (no escapes to undo; CR and LF left out) and the line's host (or
+ * none), made into LF-ended URL lines at outPtr by the same rule as readLogChunk's; each entry gets its
+ * URL line's end and URL_HOST_*. Output: at most the targets' bytes + (8 + the longest host) x count.
+ * Writes LOG_RESULT_URL_BYTES at resultPtr; returns count.
+ */
+export function urlLinesOfTargets(entriesPtr: usize, count: u32, outPtr: usize, withHost: bool, defaultHostPtr: usize, defaultHostLen: usize, resultPtr: usize): u32 {
+  let out = outPtr;
+  for (let i: u32 = 0; i < count; i++) {
+    const entry = entriesPtr + <usize>i * TARGET_ENTRY_SIZE;
+    const target = <usize>load<u32>(entry + TARGET_ENTRY_TARGET);
+    const host = <usize>load<u32>(entry + TARGET_ENTRY_HOST);
+    out = writeUrlLine(out, target, target + <usize>load<u32>(entry + TARGET_ENTRY_TARGET_LENGTH), false, withHost, host, host + <usize>load<u32>(entry + TARGET_ENTRY_HOST_LENGTH), defaultHostPtr, defaultHostPtr + defaultHostLen);
+    store<u32>(entry + TARGET_ENTRY_URL_END, <u32>(out - outPtr));
+    store<u32>(entry + TARGET_ENTRY_URL_HOST, urlHost);
+    store<u8>(out++, <u8>CHAR_LF);
+  }
+  store<u32>(resultPtr + LOG_RESULT_URL_BYTES, <u32>(out - outPtr));
+  return count;
 }

@@ -83,6 +83,17 @@ const commands = [
   ['check --log generated log, jsonl', ['check', '--robots', shop, '--agent', 'Googlebot', '--log', '--format', 'jsonl', generatedLog]],
   ['diff --log generated log, json', ['diff', shop, join(root, 'examples/shop-robots.new.txt'), '--agent', 'Googlebot', '--log', generatedLog, '--format', 'json']],
 ];
+// every log format of examples/logs, one robots.txt per host and a default host, as audit, check and fetch read them
+for (const name of readdirSync(join(root, 'examples/logs')).sort()) {
+  const file = join(root, 'examples/logs', name);
+  const fields = name === 'app-custom.jsonl' ? ['--log-field', 'target=req.line', '--log-field', 'host=site', '--log-field', 'userAgent=req.ua', '--log-field', 'time=at'] : [];
+  commands.push(
+    [`audit --robots-dir, ${name}, json`, ['audit', '--robots-dir', join(root, 'examples/robots'), '--host', 'shop.example', '--format', 'json', ...fields, file]],
+    [`audit --robots-dir --by host, ${name}, table`, ['audit', '--robots-dir', join(root, 'examples/robots'), '--host', 'shop.example', '--by', 'host', ...fields, file]],
+    [`check --log --robots-dir, ${name}, jsonl`, ['check', '--robots-dir', join(root, 'examples/robots'), '--host', 'shop.example', '--agent', 'Googlebot', '--log', '--format', 'jsonl', ...fields, file]],
+    [`check --log --robots, ${name}, text`, ['check', '--robots', join(root, 'examples/shop-robots.txt'), '--agent', 'Googlebot', '--log', ...fields, file]],
+  );
+}
 if (existsSync(realLog)) {
   commands.push(
     ['audit real log, table', ['audit', '--robots', join(root, 'examples/shop-robots.txt'), realLog]],

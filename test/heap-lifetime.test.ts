@@ -216,7 +216,8 @@ describe('addresses past 2^31 (the heap moved up by a batch region of 2.1 GiB, t
       await engineEqualsModel(150);
       // the log reader and the line scans address the work area past the heap too
       expect(wasm.lineChunks.countLines(encode('a\nb\nc'))).toBe(3);
-      expect(wasm.logs.parseLogRecord(encode('1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET /x HTTP/1.1" 200 5 "-" "bot"'))).not.toBeNull();
+      const read = wasm.logs.readChunk(encode('1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET /x HTTP/1.1" 200 5 "-" "bot"\nnot a log line'), 1, { records: true, withHost: true, defaultHost: encode('h.example'), maxOther: 4 });
+      expect([new TextDecoder().decode(read.urls), read.lines, read.otherLines]).toEqual(['http://h.example/x\n', 2, [2]]);
     }
   });
 });

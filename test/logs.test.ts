@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, tempDir } from './cli-helpers.js';
-import { LogLineReader, logTimeMs, parseLogLine, type LogRequest } from '../src/node/log.js';
+import { LogLineReader, logTimeMs, parseLogLine, logTargetsOfChunk, type LogRequest, type LogLine, type LogEntry } from '../src/node/log.js';
 
 const FIXTURES = new URL('../examples/logs/', import.meta.url).pathname;
 const fixture = (name: string): string => join(FIXTURES, name);
@@ -91,6 +91,9 @@ describe('LogLineReader: each format', () => {
   });
 });
 
+/** The request of each entry (headers, blank lines and nulls as they are). */
+const requestOfEach = (lines: LogLine[]): unknown[] => lines.map((line) => (line !== null && typeof line === 'object' ? line.request : line));
+
 describe('LogLineReader.readChunk: a chunk read in bulk gives what reading it line by line gives', () => {
   /** The chunk line by line, as read() reads one line: blank lines apart, a CR ending a line dropped. */
   const byLine = (text: string): unknown[] => {
@@ -103,7 +106,7 @@ describe('LogLineReader.readChunk: a chunk read in bulk gives what reading it li
     const parts = FORMATS.map(([name]) => readFileSync(fixture(name), 'latin1'));
     const text = [parts.join('\n'), '', '   ', 'not a log line', '\r', parts[0].split('\n').slice(0, 3).join('\r\n')].join('\n');
     const expected = byLine(text);
-    const got = new LogLineReader().readChunk(Buffer.from(text, 'latin1'));
+    const got = requestOfEach(new LogLineReader().readChunk(Buffer.from(text, 'latin1')));
     expect(got).toEqual(expected);
     expect(got.filter((item) => item === 'blank').length).toBeGreaterThan(1);
     expect(got.filter((item) => item === 'header').length).toBeGreaterThan(0);
@@ -114,7 +117,7 @@ describe('LogLineReader.readChunk: a chunk read in bulk gives what reading it li
     const apache = '1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /a?q=%22x%22 HTTP/1.1" 200 2326 "-" "Googlebot/2.1" 0.003 "5.6.7.8"';
     const lines = [...Array.from({ length: 5000 }, (_, i) => apache.replace('/a', `/a${i}`)), `1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /${'x'.repeat(100_000)} HTTP/1.1" 200 1`, '', '', ...Array.from({ length: 20_000 }, () => '')];
     const text = lines.join('\n') + '\n';
-    const got = new LogLineReader().readChunk(Buffer.from(text, 'latin1'));
+    const got = requestOfEach(new LogLineReader().readChunk(Buffer.from(text, 'latin1')));
     expect(got.length).toBe(lines.length);
     expect(got).toEqual(byLine(text));
     expect((got[4999] as LogRequest).target).toBe('/a4999?q=%22x%22');
@@ -187,3 +190,42 @@ describe('the same requests in every format give the same answers', () => {
     expect([r.stderr, r.status]).toEqual(['robotstxt: --log-field applies only with --log\n', 2]);
   });
 });
+
+describe('URL lines: made by the core for every format, the same for audit, fetch --log and check --log', () => {
+  const text = [
+    'shop.example:443 1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET /cart\\x22?q=1 HTTP/1.1" 200 5 "-" "Googlebot/2.1"',
+    '1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET relative HTTP/1.1" 200 5 "-" "bingbot/2.0"',
+    '1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET https://other.example/x HTTP/1.1" 200 5 "-" "bingbot/2.0"',
+    '{"uri":"/json/a","host":"json.example:8080","http_user_agent":"Googlebot"}',
+    '{"uri":"/json/b","http_user_agent":"Googlebot"}',
+    'http 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET http://alb.example:80/p HTTP/1.1" "bot" - -',
+    'not a log line',
+  ].join('\n') + '\n';
+  const chunk = Buffer.from(text, 'latin1');
+  const urlsOf = (lines: LogLine[]): (string | null)[] => lines.map((line) => (line !== null && typeof line === 'object' ? `${line.urlHost} ${Buffer.from(line.url).toString('latin1')}` : null));
+  it("with a default host: a line's own host first, then the default, an absolute target as it is; escapes undone; whose host each names", () => {
+    expect(urlsOf(new LogLineReader().readChunk(chunk, { withHost: true, defaultHost: 'fallback.example' }))).toEqual([
+      'line http://shop.example/cartx22?q=1',
+      'default http://fallback.example/relative',
+      'scheme https://other.example/x',
+      'line http://json.example/json/a',
+      'default http://fallback.example/json/b',
+      'scheme http://alb.example/p',
+      null,
+    ]);
+  });
+  it('without a default host a relative target of a line without a host names none; without hosts every URL line is the target alone', () => {
+    expect(urlsOf(new LogLineReader().readChunk(chunk)).map((line) => line?.split(' ')[0] ?? null)).toEqual(['line', 'none', 'scheme', 'line', 'none', 'scheme', null]);
+    expect(urlsOf(new LogLineReader().readChunk(chunk, { withHost: false, defaultHost: null }))).toEqual(['none /cartx22?q=1', 'none relative', 'none https://other.example/x', 'none /json/a', 'none /json/b', 'none http://alb.example/p', null]);
+  });
+  it("check --log's bulk path (logTargetsOfChunk) makes the very same lines, in input order, and names the first without a host", () => {
+    const entries = new LogLineReader().readChunk(chunk, { withHost: true, defaultHost: null });
+    const bulk = logTargetsOfChunk(new LogLineReader(), chunk, 1, true, null, 10);
+    const expected = entries.filter((line): line is LogEntry => line !== null && typeof line === 'object').map((entry) => Buffer.from(entry.url).toString('latin1') + '\n').join('');
+    expect(Buffer.from(bulk.urls).toString('latin1')).toBe(expected);
+    expect([...bulk.numbers]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect([bulk.lines, bulk.malformed, bulk.malformedLines, bulk.firstRelative]).toEqual([7, 1, [7], 1]);
+    expect(logTargetsOfChunk(new LogLineReader(), chunk, 1, true, Buffer.from('h.example'), 10).firstRelative).toBe(-1);
+  });
+});
+

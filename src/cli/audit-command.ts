@@ -12,7 +12,7 @@ import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, max
 import { LruCache } from '../core/lru-cache.js';
 import { DEFAULT_CACHE_BYTES } from '../node/hosts.js';
 import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer } from '../node/sources.js';
-import { LogLineReader, logTimeMs, originOfRequest, isAbsoluteTarget, type LogFieldNames } from '../node/log.js';
+import { LogLineReader, logTimeMs, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { optionsHelp, type OptionTable } from './options.js';
@@ -265,12 +265,12 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
     const reader = await LineReader.open(log, 'log file');
     const logReader = new LogLineReader({ fields: logFields });
     for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-      for (const request of logReader.readChunk(chunk)) {
-        if (request === null || typeof request === 'string') continue; // counted and reported by the audit itself
-        const origin = originOfRequest(request, defaultHost);
+      for (const entry of logReader.readChunk(chunk, { withHost: true, defaultHost })) {
+        if (entry === null || typeof entry === 'string') continue; // counted and reported by the audit itself
+        const origin = entry.origin();
         if (origin === null) continue;
         origins.set(origin.origin, origin);
-        if (request.host === null && !isAbsoluteTarget(request.target)) named.add(origin.origin);
+        if (entry.urlHost === 'default') named.add(origin.origin);
       }
     }
   }

@@ -4,7 +4,7 @@ import { RobotsCache, type RobotsCacheEntry } from '../node/fetch/robots-cache.j
 import { robotsOriginOf, type RobotsOrigin } from '../node/fetch/robots-fetch.js';
 import { RobotsStore } from '../node/robots-store.js';
 import type { RobotsEffect } from '../core/fetch-rules.js';
-import { LogLineReader, urlOfRequest, isAbsoluteTarget } from '../node/log.js';
+import { LogLineReader } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';
 import { parseCommandArgs, usageError, modeOption, maxBytesSpec, wholeNumberOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
 import { optionsHelp, type OptionTable } from './options.js';
@@ -133,20 +133,18 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     let number = 0;
     try {
       for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-        for (const request of logReader.readChunk(chunk)) {
+        for (const entry of logReader.readChunk(chunk, { withHost: true, defaultHost: defaultHost ?? null })) {
           number++;
-          if (request === 'header' || request === 'blank') continue;
+          if (entry === 'header' || entry === 'blank') continue;
           const where = `${log}:${number}`;
-          if (request === null) {
+          if (entry === null) {
             bad.push({ where, why: 'not an access log line' });
             continue;
           }
           // the request's URL line as check --log and audit make it (relative targets: http://<host>)
-          const host = request.host ?? defaultHost ?? null;
-          const absolute = isAbsoluteTarget(request.target);
-          if (host === null && !absolute) bad.push({ where, why: 'the line names no host (give --host)' });
+          if (entry.urlHost === 'none') bad.push({ where, why: 'the line names no host (give --host)' });
           // log text is bytes: UTF-8 as a client reads it; a relative target of a line without a host is --host's, which the user named
-          else add(Buffer.from(urlOfRequest(request, true, host), 'latin1').toString('utf8'), where, request.host !== null || absolute);
+          else add(Buffer.from(entry.url).toString('utf8'), where, entry.urlHost !== 'default');
         }
       }
     } finally {

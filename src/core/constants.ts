@@ -26,9 +26,10 @@ export const LINES_RESULT_OUTPUT_LENGTH = 0; // matchLines: output bytes written
 export const LINES_RESULT_INPUT_STOP = 4; // matchLines: where it stopped (the input's end, or the first line left)
 export const JSONL_RESULT_LINES = 0; // formatJsonlLines: lines written
 export const JSONL_RESULT_INPUT_END = 4; // formatJsonlLines: the start of the first line not written
-export const LOG_RESULT_LINES = 0; // extractLogTargets: input lines read
-export const LOG_RESULT_MALFORMED = 4; // extractLogTargets: lines that were not access log lines with a target
-export const LOG_RESULT_OUTPUT_LENGTH = 8; // extractLogTargets: URL line bytes written
+export const LOG_RESULT_LINES = 0; // readLogChunk: input lines read
+export const LOG_RESULT_OTHER = 4; // readLogChunk: lines that are no Apache/nginx request lines (another format, or none)
+export const LOG_RESULT_URL_BYTES = 8; // readLogChunk, urlLinesOfTargets: URL line bytes written
+export const LOG_RESULT_FIRST_RELATIVE = 12; // readLogChunk: index of the first URL line with no host (URL_HOST_NONE), or 0xffffffff
 export const SCAN_RESULT_LINES = 0; // scanLineHosts: lines seen
 export const SCAN_RESULT_PENDING = 4; // scanLineHosts: entries the host must resolve
 export const SCAN_RESULT_RUNS = 8; // scanLineHosts: runs of consecutive lines of one host entry
@@ -189,11 +190,30 @@ export const LOG_REFERER_END = 48;
 export const LOG_AGENT_START = 52; // the User-Agent, inside its quotes
 export const LOG_AGENT_END = 56;
 export const LOG_RECORD_SIZE = 60;
-// parseLogRecords: per line of a chunk, the LOG_* fields above (relative to the line's start) and these
+// readLogChunk: per line of a chunk, the LOG_* fields above (relative to the line's start) and these
 export const LOG_LINE_START = 60; // offset of the line in the chunk
 export const LOG_LINE_END = 64; // its end (before the LF, and before a CR ending it)
 export const LOG_LINE_PARSED = 68; // 1: an Apache/nginx access log line (the fields are set); 0: another format or none
-export const LOG_LINE_RECORD_SIZE = 72;
+export const LOG_LINE_URL_START = 72; // its URL line in the URL area (parsed lines): start,
+export const LOG_LINE_URL_END = 76; // end (before its LF),
+export const LOG_LINE_URL_TARGET = 80; // where the request target (escapes undone) starts in it,
+export const LOG_LINE_URL_HOST = 84; // and whose host it names (URL_HOST_*)
+export const LOG_LINE_RECORD_SIZE = 88;
+
+// ---- URL lines of log requests: whose host a URL line names ----
+export const URL_HOST_SCHEME = 1; // the target names its scheme (an absolute URL): its own host
+export const URL_HOST_LINE = 2; // a relative target, `http://<host>` of the line's host field in front
+export const URL_HOST_DEFAULT = 3; // a relative target, `http://<default host>` (--host) in front
+export const URL_HOST_NONE = 4; // a relative target and no host (or none asked for): the target alone
+
+// ---- urlLinesOfTargets: requests read by the host (JSON, CloudFront, ALB lines), u32 fields ----
+export const TARGET_ENTRY_TARGET = 0; // address of the target's bytes
+export const TARGET_ENTRY_TARGET_LENGTH = 4;
+export const TARGET_ENTRY_HOST = 8; // address of the line's host (without port), when it has one
+export const TARGET_ENTRY_HOST_LENGTH = 12; // 0: the line names no host
+export const TARGET_ENTRY_URL_END = 16; // written: where its URL line ends (before its LF) in the output
+export const TARGET_ENTRY_URL_HOST = 20; // written: URL_HOST_*
+export const TARGET_ENTRY_SIZE = 24;
 
 // ---- output filters for formatLines ----
 export const OUTPUT_ALL = 0;

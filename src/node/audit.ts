@@ -3,7 +3,7 @@
 // server answered. Used by `robotstxt audit`; fed line by line, memory stays bounded however many crawlers,
 // rules and paths a log holds.
 import { isbot } from 'isbot';
-import { LogLineReader, clientAddress, hostUnknownError, originOfRequest, type LogFieldNames, type LogRequest } from './log.js';
+import { LogLineReader, clientAddress, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from './log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import { asciiLowerCase, productToken, type RobotsTxt } from '../core/robots.js';
 import type { RobotsMatcher, DecidingRule } from '../core/matcher.js';
@@ -198,10 +198,25 @@ interface PendingRequest {
   state: CrawlerState;
   /** Its hour's counts (null: the line has no time). */
   bucket: { requests: number; disallowed: number } | null;
-  target: string;
+  /** The request (its target is what its verdict is asked of), and its target as the report shows it. */
+  entry: LogEntry;
+  path: string;
   status: number | null;
   /** The host whose file judged it, with --by host and files per host. */
   file: string | null;
+}
+
+/** The targets of requests as LF-ended lines, for one bulk call. */
+function linesOf(items: readonly PendingRequest[]): Uint8Array {
+  let length = 0;
+  for (const item of items) length += item.entry.targetLength + 1;
+  const lines = new Uint8Array(length);
+  let at = 0;
+  for (const item of items) {
+    at = item.entry.copyTarget(lines, at);
+    lines[at++] = 0x0a;
+  }
+  return lines;
 }
 
 /** What a User-Agent says, independent of any robots.txt (cached per User-Agent). */
@@ -318,7 +333,7 @@ export class RobotsAudit {
   }
 
   /** What a line was read as, counted: the request, or null (nothing to audit: blank, a header line, or malformed, which is listed). */
-  private counted(read: LogRequest | 'header' | 'blank' | null, lineNumber: number, log: string): LogRequest | null {
+  private counted(read: LogLine, lineNumber: number, log: string): LogEntry | null {
     if (read === 'blank' || read === 'header') return null;
     this.lineCount++;
     if (read === null) {
@@ -333,15 +348,15 @@ export class RobotsAudit {
    * that name no host). With DNS verification, use addLines or addChunk (they look up a chunk's addresses first).
    */
   addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
-    const request = this.counted(line === '' ? 'blank' : this.readerOf(log).read(line), lineNumber, log);
-    if (request !== null) this.addRequest(request, log, lineNumber, defaultHost);
+    const entry = this.counted(line === '' ? 'blank' : this.readerOf(log).readLine(line, { withHost: true, defaultHost }), lineNumber, log);
+    if (entry !== null) this.addRequest(entry, log, lineNumber, defaultHost);
     this.judgePending();
   }
 
   /** Adds the lines of a chunk (the first is line firstLineNumber); with DNS verification, looks up their addresses first. Per chunk. */
   async addLines(lines: readonly string[], firstLineNumber: number, log = '-', defaultHost: string | null = null): Promise<void> {
     const reader = this.readerOf(log);
-    await this.addRead(lines.map((line) => (line === '' ? 'blank' : reader.read(line))), firstLineNumber, log, defaultHost);
+    await this.addRead(lines.map((line) => (line === '' ? 'blank' : reader.readLine(line, { withHost: true, defaultHost }))), firstLineNumber, log, defaultHost);
   }
 
   /**
@@ -350,30 +365,32 @@ export class RobotsAudit {
    * With DNS verification, looks up the chunk's addresses first. Called once per chunk by robotstxt audit.
    */
   async addChunk(chunk: Uint8Array, firstLineNumber: number, log = '-', defaultHost: string | null = null): Promise<number> {
-    const read = this.readerOf(log).readChunk(chunk);
+    const read = this.readerOf(log).readChunk(chunk, { withHost: true, defaultHost });
     await this.addRead(read, firstLineNumber, log, defaultHost);
     return read.length;
   }
 
-  private async addRead(read: readonly (LogRequest | 'header' | 'blank' | null)[], firstLineNumber: number, log: string, defaultHost: string | null): Promise<void> {
-    const requests = read.map((item, i) => this.counted(item, firstLineNumber + i, log));
+  private async addRead(read: readonly LogLine[], firstLineNumber: number, log: string, defaultHost: string | null): Promise<void> {
+    const entries = read.map((item, i) => this.counted(item, firstLineNumber + i, log));
     const verifier = this.options.verifier;
     if (verifier !== undefined && verifier.dns) {
       const claims: { vendor: CrawlerVendor; client: string }[] = [];
-      for (const request of requests) {
-        if (request === null || request.userAgent === null) continue;
-        const crawler = this.crawlerOf(request.userAgent, this.robotsFor(originOfRequest(request, defaultHost)));
+      for (const entry of entries) {
+        if (entry === null || entry.request.userAgent === null) continue;
+        const request = entry.request;
+        const crawler = this.crawlerOf(request.userAgent, this.robotsFor(entry.origin()));
         const vendor = crawler === null ? null : this.vendorOf(crawler.agent);
         const client = clientAddress(request, this.options.clientIp ?? 'remote');
         if (vendor !== null && client !== null) claims.push({ vendor, client });
       }
       await verifier.prepare(claims);
     }
-    requests.forEach((request, i) => { if (request !== null) this.addRequest(request, log, firstLineNumber + i, defaultHost); });
+    entries.forEach((entry, i) => { if (entry !== null) this.addRequest(entry, log, firstLineNumber + i, defaultHost); });
     this.judgePending();
   }
 
-  private addRequest(request: LogRequest, log: string, lineNumber: number, defaultHost: string | null): void {
+  private addRequest(entry: LogEntry, log: string, lineNumber: number, defaultHost: string | null): void {
+    const request = entry.request;
     const { sinceMs, untilMs } = this.options;
     if (sinceMs !== undefined || untilMs !== undefined) {
       const ms = request.timeMs;
@@ -386,7 +403,7 @@ export class RobotsAudit {
     if (host === null && this.options.requireHost === true) {
       throw hostUnknownError(`${log}:${lineNumber}`, request.format);
     }
-    const origin = originOfRequest(request, defaultHost);
+    const origin = entry.origin();
     const robots = this.robotsFor(origin);
     const crawler = this.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
@@ -432,7 +449,7 @@ export class RobotsAudit {
       batch = [];
       this.pending.set(matcher, batch);
     }
-    batch.push({ state, bucket, target: request.target, status: request.status, file: this.options.filePerHost === true && origin !== null ? origin.hostKey : null });
+    batch.push({ state, bucket, entry, path: request.target, status: request.status, file: this.options.filePerHost === true && origin !== null ? origin.hostKey : null });
   }
 
   /**
@@ -443,13 +460,13 @@ export class RobotsAudit {
    */
   private judgePending(): void {
     for (const [matcher, batch] of this.pending) {
-      const alone = (item: PendingRequest): boolean => item.target.includes('\n') || item.target.includes('\r');
+      const alone = (item: PendingRequest): boolean => item.path.includes('\n') || item.path.includes('\r');
       const inBulk = batch.filter((item) => !alone(item));
-      const judged = inBulk.length === 0 ? { verdicts: new Uint8Array(0), rules: [] } : matcher.decidingRules(Buffer.from(inBulk.map((item) => item.target).join('\n') + '\n', 'latin1'));
+      const judged = inBulk.length === 0 ? { verdicts: new Uint8Array(0), rules: [] } : matcher.decidingRules(linesOf(inBulk));
       let next = 0;
       for (const item of batch) {
         if (alone(item)) {
-          const explanation = matcher.explain(Buffer.from(item.target, 'latin1'));
+          const explanation = matcher.explain(item.entry.target);
           if (!explanation.allowed) this.countDisallowed(item, explanation.rule);
           continue;
         }
@@ -477,7 +494,7 @@ export class RobotsAudit {
       state.rules.set(ruleKey, entry);
     }
     state.paths ??= new PathCounter(TRACKED_PATHS);
-    state.paths.add(item.target);
+    state.paths.add(item.path);
   }
 
   /** The state of a crawler (an impostor apart), made when new; at 2 x MAX_CRAWLERS, the least disallowed half is dropped first. */

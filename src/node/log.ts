@@ -12,13 +12,19 @@
 //   AWS ALB       Application Load Balancer access logs: `type time elb client:port ... "request" "user_agent" ...`.
 // Anything else is malformed (null), reported by the callers with its line number. Each reader is linear in
 // the line's length. Lines are strings of one char per byte (latin1), as logs carry bytes.
+//
+// Every request comes with its URL line, made by the core for every format (assembly/log.ts: escapes undone,
+// `http://<host>` in front of a relative target, the line's host else the default host): whose robots.txt
+// answers a request is that line's origin (the URL model), for check --log, diff --log, audit and fetch --log
+// alike. The one chunk reader is LogLineReader.readChunk (requests with their URL lines: audit, fetch --log);
+// logTargetsOfChunk gives only the URL lines, with no object per request (check --log, diff --log).
 import {
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END, LOG_METHOD_START,
-  LOG_METHOD_END, LOG_TARGET_START, LOG_TARGET_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
-  LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE, CHAR_LF,
+  LOG_METHOD_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
+  LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE, LOG_LINE_URL_START, LOG_LINE_URL_END, LOG_LINE_URL_TARGET, LOG_LINE_URL_HOST,
+  URL_HOST_SCHEME, URL_HOST_LINE, URL_HOST_DEFAULT, URL_HOST_NONE, CHAR_LF,
 } from '../core/constants.js';
 import { core } from './core-node.js';
-import type { LogTargets } from '../core/wasm/logs.js';
 import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 import { RobotsError } from '../core/errors.js';
 import { originOf, type UrlOrigin } from '../core/url-model.js';
@@ -54,6 +60,92 @@ export interface LogRequest {
   forwardedFor: string | null;
 }
 
+/** Whose host a request's URL line names: its own (an absolute target), the line's host field, the default host (--host), or none. */
+export type UrlHostSource = 'scheme' | 'line' | 'default' | 'none';
+const URL_HOST_SOURCES: UrlHostSource[] = [];
+URL_HOST_SOURCES[URL_HOST_SCHEME] = 'scheme';
+URL_HOST_SOURCES[URL_HOST_LINE] = 'line';
+URL_HOST_SOURCES[URL_HOST_DEFAULT] = 'default';
+URL_HOST_SOURCES[URL_HOST_NONE] = 'none';
+
+/**
+ * A request read from a log line, with its URL line: the target with escapes undone, `http://<host>` in front
+ * of a relative one when hosts were asked for (latin-1 bytes, no LF). Kept as offsets into the chunk's URL
+ * lines (no object per line but this one).
+ */
+export class LogEntry {
+  /**
+   * @param lines the URL lines of the chunk (latin-1 bytes), this one at [urlStart, urlEnd), its target from targetStart
+   * @param rawTarget for a request read from another format (JSON, CloudFront, ALB): its target as it is (line breaks kept)
+   */
+  constructor(
+    readonly request: LogRequest,
+    private readonly lines: Buffer,
+    private readonly urlStart: number,
+    private readonly targetStart: number,
+    private readonly urlEnd: number,
+    /** Whose host the URL line names. */
+    readonly urlHost: UrlHostSource,
+    private readonly rawTarget: Buffer | null,
+  ) {}
+
+  /** The URL line (a view). */
+  get url(): Uint8Array {
+    return this.lines.subarray(this.urlStart, this.urlEnd);
+  }
+
+  /** The request target as its verdict is asked: escapes undone, as in request.target (a view). */
+  get target(): Uint8Array {
+    return this.rawTarget ?? this.lines.subarray(this.targetStart, this.urlEnd);
+  }
+
+  /** Byte length of target. */
+  get targetLength(): number {
+    return this.rawTarget?.length ?? this.urlEnd - this.targetStart;
+  }
+
+  /** Copies target into `into` at `at` (no view made); returns the end. For bulk calls made of many requests. */
+  copyTarget(into: Uint8Array, at: number): number {
+    if (this.rawTarget !== null) return at + this.rawTarget.copy(into, at);
+    return at + this.lines.copy(into, at, this.targetStart, this.urlEnd);
+  }
+
+  /**
+   * The origin whose robots.txt answers the request: the URL model's reading of its URL line (null when it
+   * names no host). For a relative target, of its `http://<host>/` alone: the authority ends there either
+   * way, and the model reads each such prefix once. The one rule for audit, audit --fetch and fetch --log.
+   */
+  origin(): UrlOrigin | null {
+    if (this.urlHost === 'none') return null;
+    return originOfLogText(this.lines.toString('latin1', this.urlStart, this.urlHost === 'scheme' || this.rawTarget !== null ? this.urlEnd : this.targetStart));
+  }
+}
+
+/** What a chunk reader gives per line: a request, a W3C header line, an empty line, or null (no access log line). */
+export type LogLine = LogEntry | 'header' | 'blank' | null;
+
+/** How URL lines are made: with `http://<host>` in front of relative targets (the line's host, else defaultHost), or the target alone. */
+export interface UrlLineOptions {
+  withHost: boolean;
+  defaultHost: string | null;
+}
+const WITH_LINE_HOSTS: UrlLineOptions = { withHost: true, defaultHost: null };
+
+/** URL lines of a chunk of log lines (logTargetsOfChunk): no object per request. */
+export interface LogTargets {
+  /** LF-ended URL lines, one per log line with a request target. */
+  urls: Uint8Array;
+  /** The input line number of each URL line. */
+  numbers: Uint32Array;
+  /** Input lines read. */
+  lines: number;
+  /** Input lines that were not access log lines with a target, and the numbers of the first of them. */
+  malformed: number;
+  malformedLines: number[];
+  /** The index of the first URL line that names no host, or -1. */
+  firstRelative: number;
+}
+
 /** Keys of a JSON lines log (dotted paths reach nested objects: `httpRequest.requestUrl`). */
 export { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 
@@ -70,8 +162,6 @@ const W3C_DIRECTIVE = /^#(?:Version|Fields|Software|Date|Remark|Start-Date|End-D
 const W3C_DATE_LINE = /^\d{4}-\d{2}-\d{2}\t\d{2}:\d{2}:\d{2}\t/;
 /** ALB: the connection type, then an ISO 8601 time. */
 const ALB_LINE = /^(?:http|https|h2|grpcs|ws|wss) \d{4}-\d{2}-\d{2}T/;
-/** A target that names its scheme (`scheme://`): a URL line as it is; other targets get `http://<host>` in front (also assembly/log.ts hasScheme). */
-const ABSOLUTE_URL = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 const MONTHS: Record<string, number> = { Jan: 0, Feb: 1, Mar: 2, Apr: 3, May: 4, Jun: 5, Jul: 6, Aug: 7, Sep: 8, Oct: 9, Nov: 10, Dec: 11 };
 const APACHE_TIME = /^(\d{2})\/(\w{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2})(?:\s+([+-])(\d{2})(\d{2}))?$/;
 
@@ -102,25 +192,20 @@ export function logTimeMs(text: string | number): number | null {
   return null;
 }
 
-/** A field's text: one char per byte (latin1, as logs carry bytes), a backslash before a byte removed. */
-function field(bytes: Uint8Array, start: number, end: number, unescape: boolean): string {
-  let text = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
-  if (unescape && text.includes('\\')) text = text.replace(/\\(.)/gs, '$1');
-  return text;
-}
+const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 
-/** An Apache/nginx line read by the WebAssembly core, or null. */
-function apacheRequest(line: string): LogRequest | null {
-  const bytes = Buffer.from(line, 'latin1');
-  const record = core().logs.parseLogRecord(bytes);
-  return record === null ? null : apacheRequestOf(bytes, 0, bytes.length, record, 0);
+/** A field's text: one char per byte (latin1, as logs carry bytes), with the log's escapes undone by the core when asked and it has a backslash. */
+function field(bytes: Buffer, start: number, end: number, unescape: boolean): string {
+  const text = bytes.toString('latin1', start, end);
+  return unescape && text.includes('\\') ? asBuffer(core().logs.unescape(bytes.subarray(start, end))).toString('latin1') : text;
 }
 
 /**
  * The request of an Apache/nginx line the core has read: the line is bytes[lineStart, lineEnd), its LOG_*
- * offsets (relative to lineStart) in record from index `at`. Strings are made only of the fields kept.
+ * offsets (relative to lineStart) in record from index `at`; its target is its URL line's. Strings are made
+ * only of the fields kept.
  */
-function apacheRequestOf(bytes: Uint8Array, lineStart: number, lineEnd: number, record: Int32Array, at: number): LogRequest {
+function apacheRequestOf(bytes: Buffer, lineStart: number, lineEnd: number, record: Int32Array, at: number, target: string): LogRequest {
   const offset = (field: number): number => record[at + (field >> 2)];
   const text = (start: number, end: number, unescape = false): string => field(bytes, lineStart + offset(start), lineStart + offset(end), unescape);
   const hasVhost = offset(LOG_VHOST_START) >= 0;
@@ -139,7 +224,7 @@ function apacheRequestOf(bytes: Uint8Array, lineStart: number, lineEnd: number, 
     time,
     timeMs: logTimeMs(time),
     method: text(LOG_METHOD_START, LOG_METHOD_END, true),
-    target: text(LOG_TARGET_START, LOG_TARGET_END, true),
+    target,
     status: offset(LOG_STATUS) < 0 ? null : offset(LOG_STATUS),
     referer: referer === '-' ? null : referer,
     userAgent: userAgent === '-' ? null : userAgent,
@@ -179,12 +264,12 @@ function percentDecoded(text: string): string {
 const DEFAULT_PORT_AUTHORITY = /^(?:(https):\/\/[^/?#\\]*?:443|(http):\/\/[^/?#\\]*?:80)(?=[/?#\\]|$)/i;
 
 /**
- * The host of an absolute URL target as an HTTP client reads it (the URL model; without its port), and the
- * target with an explicit default port dropped (which never changes its origin).
+ * The host of an absolute http(s) URL target as an HTTP client reads it (the URL model; without its port),
+ * and the target with an explicit default port dropped (which never changes its origin).
  */
 function absoluteTarget(target: string): { target: string; host: string | null } {
-  if (!ABSOLUTE_URL.test(target)) return { target, host: null };
   const host = originOfLogText(target)?.host ?? null;
+  if (host === null) return { target, host: null };
   const withPort = DEFAULT_PORT_AUTHORITY.exec(target);
   if (withPort === null) return { target, host };
   const cut = withPort[0].length - (withPort[1] !== undefined ? 4 : 3);
@@ -282,34 +367,74 @@ export class LogLineReader {
     this.jsonFields = fields;
   }
 
-  /** One line: the request, 'header' for a W3C header line (`#Fields: ...`), or null when it is no access log line. Called per line by parseLogLine, per malformed-for-the-core line by the bulk paths. */
+  /**
+   * One line (a string of one char per byte): its request, 'header' for a W3C header line (`#Fields: ...`),
+   * or null when it is no access log line (a line holding a line break is none). For a few lines: parseLogLine,
+   * RobotsAudit.addLine; files are read by readChunk.
+   */
   read(line: string): LogRequest | 'header' | null {
-    return apacheRequest(line) ?? this.readOtherFormat(line);
+    const entry = this.readLine(line, WITH_LINE_HOSTS);
+    return entry === 'blank' ? null : entry === null || entry === 'header' ? entry : entry.request;
+  }
+
+  /** One line with its URL line (see readChunk). */
+  readLine(line: string, urls: UrlLineOptions): LogLine {
+    if (line.includes('\n')) return null;
+    const read = this.readChunk(Buffer.from(line, 'latin1'), urls);
+    return read.length === 0 ? 'blank' : read[0];
   }
 
   /**
    * Every line of a chunk of log lines (LF-separated; a CR ending a line is not part of it), in order: its
-   * request, 'header', null (no access log line), or 'blank' (an empty line: nothing, not malformed). The
-   * Apache/nginx lines are read by the core in one call per 64 KiB; only the other lines become strings.
-   * Called once per chunk by audit and fetch --log.
+   * request with its URL line, 'header', null (no access log line), or 'blank' (an empty line: nothing, not
+   * malformed). The Apache/nginx lines are read by the core in one call per 64 KiB; only the other lines
+   * become strings, and their URL lines are made by the core in one call. Called once per chunk by audit
+   * and fetch --log.
    */
-  readChunk(chunk: Uint8Array): (LogRequest | 'header' | 'blank' | null)[] {
-    const results: (LogRequest | 'header' | 'blank' | null)[] = [];
+  readChunk(chunk: Uint8Array, urls: UrlLineOptions = WITH_LINE_HOSTS): LogLine[] {
+    const results: LogLine[] = [];
     const fields = LOG_LINE_RECORD_SIZE >> 2;
+    const defaultHost = urls.defaultHost === null ? null : Buffer.from(urls.defaultHost, 'latin1');
+    // requests of other formats, whose URL lines the core makes afterwards (one call)
+    const others: { index: number; request: LogRequest }[] = [];
     for (let from = 0; from < chunk.length;) {
-      // pieces of about 64 KiB (whole lines): the records of a piece take at most 72 bytes a line
+      // pieces of about 64 KiB (whole lines): the records of a piece take at most 88 bytes a line
       let to = chunk.indexOf(CHAR_LF, Math.min(chunk.length, from + CHUNK_PIECE_BYTES));
       to = to < 0 ? chunk.length : to + 1;
-      const piece = chunk.subarray(from, to);
-      const records = core().logs.parseLogRecords(piece);
+      const piece = asBuffer(chunk.subarray(from, to));
+      const read = core().logs.readChunk(piece, 1, { records: true, withHost: urls.withHost, defaultHost, maxOther: 0 });
+      const records = read.records as Int32Array;
+      const lines = asBuffer(read.urls);
       for (let at = 0; at < records.length; at += fields) {
         const start = records[at + (LOG_LINE_START >> 2)];
         const end = records[at + (LOG_LINE_END >> 2)];
-        if (records[at + (LOG_LINE_PARSED >> 2)] === 1) results.push(apacheRequestOf(piece, start, end, records, at));
-        else if (start === end) results.push('blank');
-        else results.push(this.readOtherFormat(field(piece, start, end, false)));
+        if (records[at + (LOG_LINE_PARSED >> 2)] === 1) {
+          const urlEnd = records[at + (LOG_LINE_URL_END >> 2)];
+          const targetStart = records[at + (LOG_LINE_URL_TARGET >> 2)];
+          const request = apacheRequestOf(piece, start, end, records, at, lines.toString('latin1', targetStart, urlEnd));
+          results.push(new LogEntry(request, lines, records[at + (LOG_LINE_URL_START >> 2)], targetStart, urlEnd, URL_HOST_SOURCES[records[at + (LOG_LINE_URL_HOST >> 2)]], null));
+        } else if (start === end) {
+          results.push('blank');
+        } else {
+          const request = this.readOtherFormat(piece.toString('latin1', start, end));
+          if (request === null || request === 'header') {
+            results.push(request);
+          } else {
+            others.push({ index: results.length, request });
+            results.push(null); // (its entry, once its URL line is made)
+          }
+        }
       }
       from = to;
+    }
+    if (others.length > 0) {
+      const targets = others.map(({ request }) => Buffer.from(request.target, 'latin1'));
+      const made = core().logs.urlLines(others.map(({ request }, i) => ({ target: targets[i], host: request.host === null ? null : Buffer.from(request.host, 'latin1') })), { withHost: urls.withHost, defaultHost });
+      const lines = asBuffer(made.urls);
+      others.forEach(({ index, request }, i) => {
+        const urlStart = i === 0 ? 0 : made.ends[i - 1] + 1;
+        results[index] = new LogEntry(request, lines, urlStart, urlStart, made.ends[i], URL_HOST_SOURCES[made.hosts[i]], targets[i]);
+      });
     }
     return results;
   }
@@ -419,36 +544,37 @@ const CHUNK_PIECE_BYTES = 64 << 10;
 const OTHER_FORMAT_LINES = 4096;
 
 /**
- * The request targets of a chunk of log lines as URL lines (the command line's bulk path: check --log and
- * diff --log). Apache/nginx lines are read by the WebAssembly core in one call; the lines it does not know
- * go to reader (JSON, CloudFront, ALB) and are merged back in input order. With withHost, a relative target
- * gets `<scheme>://<host>` in front (the line's host, else defaultHost). Header lines are neither URLs nor malformed.
+ * The URL lines of a chunk of log lines (the command line's bulk path: check --log and diff --log), with no
+ * object per request: Apache/nginx lines are read by the WebAssembly core in one call; the lines it does not
+ * know go to reader (JSON, CloudFront, ALB), their URL lines are made by the core in one more call, and both
+ * are merged in input order. With withHost, a relative target gets `http://<host>` in front (the line's host,
+ * else defaultHost). Header lines are neither URLs nor malformed. Once per chunk.
  */
 export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firstLineNumber: number, withHost: boolean, defaultHost: Uint8Array | null, maxMalformed: number): LogTargets {
   // the core lists the lines it cannot read; a chunk with more of them (a JSON, CloudFront or ALB log) is
   // read again with room for every line's number, which the first pass counted
-  let fast = core().logs.extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, OTHER_FORMAT_LINES);
-  if (fast.malformed === 0) return fast;
-  if (fast.malformed > OTHER_FORMAT_LINES) fast = core().logs.extractLogTargets(chunk, firstLineNumber, withHost, defaultHost, fast.lines);
+  const options = { records: false, withHost, defaultHost };
+  let fast = core().logs.readChunk(chunk, firstLineNumber, { ...options, maxOther: OTHER_FORMAT_LINES });
+  if (fast.other === 0) return { urls: fast.urls, numbers: fast.numbers, lines: fast.lines, malformed: 0, malformedLines: [], firstRelative: fast.firstRelative };
+  if (fast.other > OTHER_FORMAT_LINES) fast = core().logs.readChunk(chunk, firstLineNumber, { ...options, maxOther: fast.lines });
   // the lines the core could not read: where each starts and ends in the chunk (one pass)
   const others = new Map<number, string>();
   let line = firstLineNumber;
   let start = 0;
   let next = 0;
-  const wanted = fast.malformedLines;
+  const wanted = fast.otherLines;
   while (next < wanted.length && start <= chunk.length) {
     let end = chunk.indexOf(CHAR_LF, start);
     if (end < 0) end = chunk.length;
     if (line === wanted[next]) {
       const stop = end > start && chunk[end - 1] === 0x0d ? end - 1 : end;
-      others.set(line, Buffer.from(chunk.buffer, chunk.byteOffset + start, stop - start).toString('latin1'));
+      others.set(line, asBuffer(chunk).toString('latin1', start, stop));
       next++;
     }
     line++;
     start = end + 1;
   }
-  const fallbackHost = defaultHost === null ? null : Buffer.from(defaultHost).toString('latin1');
-  const extra = new Map<number, string>();
+  const read: { number: number; request: LogRequest }[] = [];
   const malformedLines: number[] = [];
   let malformed = 0;
   for (const [number, text] of others) {
@@ -459,49 +585,40 @@ export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firs
       malformed++;
       continue;
     }
-    extra.set(number, urlOfRequest(request, withHost, fallbackHost));
+    read.push({ number, request });
   }
-  if (extra.size === 0) return { ...fast, malformed, malformedLines };
-  // merge the core's URL lines and the others' by line number
+  if (read.length === 0) return { urls: fast.urls, numbers: fast.numbers, lines: fast.lines, malformed, malformedLines, firstRelative: fast.firstRelative };
+  const made = core().logs.urlLines(read.map(({ request }) => ({ target: Buffer.from(request.target, 'latin1'), host: request.host === null ? null : Buffer.from(request.host, 'latin1') })), { withHost, defaultHost });
+  // merge the core's URL lines of both kinds by line number (each kind is in input order)
   const parts: Uint8Array[] = [];
   const numbers: number[] = [];
-  let offset = 0;
-  const fastNumbers = fast.numbers;
-  const pending = [...extra].sort((a, b) => a[0] - b[0]);
-  let p = 0;
-  for (let i = 0; i <= fastNumbers.length; i++) {
-    const number = i < fastNumbers.length ? fastNumbers[i] : Infinity;
-    while (p < pending.length && pending[p][0] < number) {
-      parts.push(Buffer.from(`${pending[p][1]}\n`, 'latin1'));
-      numbers.push(pending[p][0]);
-      p++;
+  let firstRelative = -1;
+  let fastAt = 0;
+  let fastIndex = 0;
+  let otherIndex = 0;
+  while (fastIndex < fast.numbers.length || otherIndex < read.length) {
+    const takeOther = fastIndex >= fast.numbers.length || (otherIndex < read.length && read[otherIndex].number < fast.numbers[fastIndex]);
+    if (takeOther) {
+      const from = otherIndex === 0 ? 0 : made.ends[otherIndex - 1] + 1;
+      parts.push(made.urls.subarray(from, made.ends[otherIndex] + 1));
+      numbers.push(read[otherIndex].number);
+      if (firstRelative < 0 && made.hosts[otherIndex] === URL_HOST_NONE) firstRelative = numbers.length - 1;
+      otherIndex++;
+    } else {
+      const end = fast.urls.indexOf(CHAR_LF, fastAt);
+      parts.push(fast.urls.subarray(fastAt, end + 1));
+      numbers.push(fast.numbers[fastIndex]);
+      if (firstRelative < 0 && fastIndex === fast.firstRelative) firstRelative = numbers.length - 1;
+      fastAt = end + 1;
+      fastIndex++;
     }
-    if (i === fastNumbers.length) break;
-    const end = fast.urls.indexOf(CHAR_LF, offset);
-    parts.push(fast.urls.subarray(offset, end + 1));
-    numbers.push(number);
-    offset = end + 1;
   }
-  return { urls: Buffer.concat(parts), numbers: Uint32Array.from(numbers), lines: fast.lines, malformed, malformedLines };
+  return { urls: Buffer.concat(parts), numbers: Uint32Array.from(numbers), lines: fast.lines, malformed, malformedLines, firstRelative };
 }
 
 /** The origin of a URL in a log's text (one char per byte, as logs carry bytes: UTF-8 decoded first, as a client reads it). */
-export function originOfLogText(text: string): UrlOrigin | null {
+function originOfLogText(text: string): UrlOrigin | null {
   return originOf(/[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1') : text);
-}
-
-/** True when a request target names its scheme (`scheme://`): it is its own URL line (see urlOfRequest). */
-export function isAbsoluteTarget(target: string): boolean {
-  return ABSOLUTE_URL.test(target);
-}
-
-/**
- * The origin whose robots.txt answers a log request: the URL model's reading of its URL line (relative
- * targets get `http://<host>`, the line's host else defaultHost). null when it has none. The one rule for
- * audit, audit --fetch and fetch --log (check --log makes the same line in the core). Per request.
- */
-export function originOfRequest(request: LogRequest, defaultHost: string | null): UrlOrigin | null {
-  return originOfLogText(urlOfRequest(request, true, request.host ?? defaultHost));
 }
 
 /**
@@ -510,36 +627,4 @@ export function originOfRequest(request: LogRequest, defaultHost: string | null)
  */
 export function hostUnknownError(where: string, format: string | null): RobotsError {
   return new RobotsError('HOST_UNKNOWN', `${where}: the line names no host (a ${format ?? 'log'} line without a host field), so its robots.txt is unknown: give --host <name>, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
-}
-
-const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
-
-/** The index of the first of LF-ended URL lines that is relative (no `scheme://`: its log line named no host), or -1. Per chunk, only when hosts are needed. */
-export function firstRelativeLine(urls: Uint8Array): number {
-  let index = 0;
-  for (let start = 0; start < urls.length; index++) {
-    const end = urls.indexOf(CHAR_LF, start);
-    const stop = end < 0 ? urls.length : end;
-    let at = start;
-    if (at < stop && isLetter(urls[at])) {
-      at++;
-      while (at < stop && (isLetter(urls[at]) || (urls[at] >= 0x30 && urls[at] <= 0x39) || urls[at] === 0x2b || urls[at] === 0x2e || urls[at] === 0x2d)) at++;
-    }
-    if (!(at > start && urls[at] === 0x3a && urls[at + 1] === 0x2f && urls[at + 2] === 0x2f && at + 2 < stop)) return index;
-    start = stop + 1;
-  }
-  return -1;
-}
-
-/**
- * The URL line of a request read in TypeScript: its target, with `http://<host>` in front when withHost and
- * the target is relative (the same line the core makes for Apache/nginx lines). Its origin, by the URL
- * model (src/core/url-model.ts), is whose robots.txt answers the request: check --log and audit read it alike.
- */
-export function urlOfRequest(request: LogRequest, withHost: boolean, defaultHost: string | null): string {
-  const target = request.target.replace(/[\r\n]/g, '');
-  if (!withHost || isAbsoluteTarget(target)) return target;
-  const host = request.host ?? defaultHost;
-  if (host === null) return target;
-  return `http://${host}${target.startsWith('/') ? '' : '/'}${target}`;
 }

@@ -60,12 +60,12 @@ export interface CoreExports {
   splitLinesByHost(inputPtr: number, inputLen: number, shardCount: number, shardOfLinePtr: number, shardSizesPtr: number, outPtr: number, shardCapacity: number, keyScratch: number): number;
 
   // ---- access log lines (logs.ts) ----
-  /** LOG_* fields of one log line at recordPtr; returns 1 when it is a request line. */
-  parseLogRecord(linePtr: number, lineLen: number, recordPtr: number): number;
-  /** LOG_LINE_RECORD_SIZE records of every line of a chunk at recordsPtr; returns their count. */
-  parseLogRecords(inputPtr: number, inputLen: number, recordsPtr: number): number;
-  /** URL lines of a chunk of log lines; LOG_RESULT_* at resultPtr; returns the URL line count. */
-  extractLogTargets(inputPtr: number, inputLen: number, firstLineNumber: number, outPtr: number, numbersPtr: number, malformedPtr: number, maxMalformed: number, withHost: number, defaultHostPtr: number, defaultHostLen: number, recordPtr: number, resultPtr: number): number;
+  /** URL lines (and with recordsPtr, records) of a chunk of log lines; LOG_RESULT_* at resultPtr; returns the URL line count. */
+  readLogChunk(inputPtr: number, inputLen: number, firstLineNumber: number, recordsPtr: number, urlsPtr: number, numbersPtr: number, otherPtr: number, maxOther: number, withHost: number, defaultHostPtr: number, defaultHostLen: number, resultPtr: number): number;
+  /** URL lines of requests read from other formats (TARGET_ENTRY_* records); LOG_RESULT_URL_BYTES at resultPtr; returns their count. */
+  urlLinesOfTargets(entriesPtr: number, count: number, outPtr: number, withHost: number, defaultHostPtr: number, defaultHostLen: number, resultPtr: number): number;
+  /** A log field with its escapes undone at dstPtr; returns its length. */
+  unescapeLogField(srcPtr: number, srcLen: number, dstPtr: number): number;
 
   // ---- URLs and patterns (urls.ts) ----
   /** The normalised form of an allow/disallow value; returns its length. */

@@ -189,7 +189,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
         outcome.malformed += targets.malformed;
         // one robots.txt per host: a line whose host is unknown stops the run (as audit does), never a guess
         if (spec !== null && defaultHost === null) {
-          const relative = log.firstRelativeLine(targets.urls);
+          const relative = targets.firstRelative;
           if (relative >= 0) throw log.hostUnknownError(`line ${targets.numbers[relative]}`, null);
         }
         inputLine += targets.lines;
