@@ -132,38 +132,39 @@ describe('robotstxt test (robots_main contract)', () => {
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
-  it('every command\'s --help lists exactly the options it parses (one table per command declares them)', async () => {
-    const commands: [string, string, string][] = [
-      ['test', 'TEST_HELP', 'TEST_OPTIONS'], ['check', 'CHECK_HELP', 'CHECK_OPTIONS'], ['lint', 'LINT_HELP', 'LINT_OPTIONS'], ['diff', 'DIFF_HELP', 'DIFF_OPTIONS'],
-      ['audit', 'AUDIT_HELP', 'AUDIT_OPTIONS'], ['fetch', 'FETCH_HELP', 'FETCH_COMMAND_OPTIONS'], ['tester', 'TESTER_HELP', 'TESTER_OPTIONS'], ['conformance', 'CONFORMANCE_HELP', 'CONFORMANCE_OPTIONS'],
-    ];
-    for (const [command, helpName, tableName] of commands) {
-      const module = await import(`../src/cli/${command}-command.ts`) as Record<string, unknown>;
-      const help = module[helpName] as string;
-      const table = module[tableName] as Record<string, unknown>;
+  it('every command\'s --help lists exactly the options it parses (one spec per command declares them), each once', async () => {
+    const { COMMANDS } = await import('../src/cli/commands.ts');
+    const { helpText } = await import('../src/cli/command-spec.ts');
+    expect(COMMANDS.map((command) => command.name)).toEqual(['test', 'check', 'lint', 'diff', 'audit', 'fetch', 'tester', 'conformance']);
+    for (const entry of COMMANDS) {
+      const { COMMAND } = await entry.load();
+      expect(COMMAND.spec.name).toBe(entry.name);
+      const help = helpText(COMMAND.spec);
       // an option line: two or more spaces, then --name (the usage line and the prose mention options too)
-      const listed = new Set([...help.matchAll(/^ {2,}--([a-z][a-z-]*)/gm)].map((match) => match[1]));
-      expect([...listed].sort(), `${command}: options listed in --help`).toEqual(Object.keys(table).sort());
+      const listed = [...help.matchAll(/^ {2,}--([a-z][a-z-]*)/gm)].map((match) => match[1]);
+      expect([...listed].sort(), `${entry.name}: options listed in --help`).toEqual(Object.keys(COMMAND.spec.options).sort());
+      expect(robotstxt([entry.name, '--help']).stdout, entry.name).toBe(help + '\n');
     }
   });
   it('every documented value of every numeric option is accepted: each whole-number option\'s smallest and largest, as --help states them, and one past is refused', async () => {
-    const { wholeNumberOption } = await import('../src/cli/common.ts');
+    const { COMMANDS } = await import('../src/cli/commands.ts');
+    const { parseCommand, helpText } = await import('../src/cli/command-spec.ts');
     let checked = 0;
-    for (const [command, helpName, tableName] of [
-      ['test', 'TEST_HELP', 'TEST_OPTIONS'], ['check', 'CHECK_HELP', 'CHECK_OPTIONS'], ['lint', 'LINT_HELP', 'LINT_OPTIONS'], ['diff', 'DIFF_HELP', 'DIFF_OPTIONS'],
-      ['audit', 'AUDIT_HELP', 'AUDIT_OPTIONS'], ['fetch', 'FETCH_HELP', 'FETCH_COMMAND_OPTIONS'], ['tester', 'TESTER_HELP', 'TESTER_OPTIONS'], ['conformance', 'CONFORMANCE_HELP', 'CONFORMANCE_OPTIONS'],
-    ]) {
-      const module = await import(`../src/cli/${command}-command.ts`) as Record<string, unknown>;
-      const table = module[tableName] as Record<string, { whole?: { fallback: number; min: number; max: number } }>;
-      const help = module[helpName] as string;
-      for (const [name, spec] of Object.entries(table)) {
-        if (spec.whole === undefined) continue;
-        const { min, max, fallback } = spec.whole;
-        expect(help, `${command} --${name}: its range in --help`).toContain(`${min} to ${max}`);
-        expect(wholeNumberOption({ [name]: String(min) }, table as never, name)).toBe(min);
-        expect(wholeNumberOption({ [name]: String(max) }, table as never, name)).toBe(max);
-        expect(wholeNumberOption({}, table as never, name)).toBe(fallback);
-        expect(() => wholeNumberOption({ [name]: String(max + 1) }, table as never, name)).toThrow(`--${name} must be a whole number from ${min} to ${max}, got '${max + 1}'`);
+    for (const entry of COMMANDS) {
+      const { COMMAND } = await entry.load();
+      const spec = COMMAND.spec;
+      const help = helpText(spec);
+      for (const [name, option] of Object.entries(spec.options)) {
+        if (option.whole === undefined) continue;
+        const { min, max, fallback } = option.whole;
+        expect(help, `${entry.name} --${name}: its range in --help`).toContain(`${min} to ${max}`);
+        // the value alone: the option's own check (what it requires is checked after, and is not asked here)
+        const bare = { ...spec, oneOf: [], required: [], options: { [name]: { ...option, requires: undefined } }, positionals: { shown: '', min: 0, max: Infinity } };
+        const value = (text?: string): unknown => (parseCommand(bare, text === undefined ? [] : [`--${name}`, text]).values as Record<string, unknown>)[name];
+        expect(value(String(min))).toBe(min);
+        expect(value(String(max))).toBe(max);
+        expect(value()).toBe(fallback);
+        expect(() => value(String(max + 1))).toThrow(`--${name} must be a whole number from ${min} to ${max}, got '${max + 1}'`);
         checked++;
       }
     }

@@ -281,7 +281,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   it('no such command or module, or a bad option: exit 2 with one line', () => {
     expect(robotstxt(['conformance', '--command', 'no-such-program-here %robots% %url% %user-agent%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: cannot run 'no-such-program-here': no such command\n" });
     expect(robotstxt(['conformance', '--command', 'robots_main %robots% %url%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: --command must contain %robots%, %url% and %user-agent%, got \"robots_main %robots% %url%\"\n" });
-    expect(robotstxt(['conformance'])).toEqual({ status: 2, stdout: '', stderr: 'robotstxt: conformance needs exactly one of --command, --batch-command and --module\n' });
+    expect(robotstxt(['conformance'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: conformance needs exactly one of --command '<cmd>', --batch-command '<cmd>' or --module <file.mjs>\n" });
     expect(robotstxt(['conformance', '--module', join(dir, 'absent.mjs')])).toEqual({ status: 2, stdout: '', stderr: `robotstxt: --module '${join(dir, 'absent.mjs')}' is not a readable file\n` });
     const noExport = join(dir, 'empty.mjs');
     writeFileSync(noExport, 'export const x = 1;\n');

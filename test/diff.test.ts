@@ -77,7 +77,7 @@ describe('robotstxt diff', () => {
     const cases: [string[], string][] = [
       [['diff', oldFile], 'robotstxt: diff needs <old-robots> and <new-robots>, got 1 file(s) (see robotstxt diff --help)\n'],
       [['diff', oldFile, newFile, '--urls', urlsFile], 'robotstxt: diff needs at least one --agent <token> (see robotstxt diff --help)\n'],
-      [['diff', oldFile, newFile, '--agent', 'x'], 'robotstxt: diff needs --urls <file> or --log <file> (not both)\n'],
+      [['diff', oldFile, newFile, '--agent', 'x'], 'robotstxt: diff needs exactly one of --urls <file> or --log <file>\n'],
       [['diff', oldFile, join(dir, 'nope'), '--agent', 'x', '--urls', urlsFile], `robotstxt: cannot read robots file '${join(dir, 'nope')}': no such file\n`],
     ];
     for (const [args, message] of cases) {

@@ -234,10 +234,19 @@ describe('robotstxt fetch', () => {
       [['fetch', '--max-age', '2y', 'a.example'], '--max-age must be a duration of at most 365 days (N seconds, or Ns, Nm, Nh, Nd), got \'2y\''],
       [['fetch', '--now', 'yesterday', 'a.example'], '--now must be an ISO 8601 time such as 2026-01-31T12:00:00Z, got \'yesterday\''],
       [['fetch', '--scheme', 'ftp', 'a.example'], '--scheme must be https or http, got \'ftp\''],
-      [['check', '--robots-dir', '.', '--fetch', '--agent', 'x'], '--fetch needs --store <dir> (where fetched files are kept)'],
+      [['check', '--robots-dir', '.', '--fetch', '--agent', 'x'], '--fetch applies only with --store'],
       [['check', '--store', '.', '--timeout-ms', '5', '--agent', 'x'], '--timeout-ms applies only with --fetch'],
       [['check', '--store', '.', '--fetch', '--threads', '2', '--agent', 'x'], '--fetch runs in one thread (--threads 1)'],
       [['audit', '--store', '.', '--fetch', '-'], '--fetch reads the logs twice (hosts first): give log files, not standard input'],
+      // what the table states: allowed values, what an option needs and what it excludes
+      [['fetch', '--targets', 'none', 'a.example'], '--targets must be default, public or any, got \'none\''],
+      [['fetch', '--crawler-ranges'], '--crawler-ranges applies only with --store'],
+      [['fetch', '--crawler-ranges', '--store', '.', '--log', 'x.log'], '--log and --crawler-ranges cannot be given together'],
+      [['fetch', '--ranges-url', 'a=https://b', 'a.example'], '--ranges-url applies only with --crawler-ranges'],
+      [['fetch', '--host', 'h.example', 'a.example'], '--host applies only with --log'],
+      [['check', '--robots', 'r.txt', '--now', '2026-01-01', '--agent', 'x'], '--now applies only with --robots-dir or --store'],
+      [['check', '--robots', 'r.txt', '--robots-dir', '.', '--agent', 'x'], 'check needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>'],
+      [['check', '--robots', 'r.txt'], 'check needs at least one --agent <token> (see robotstxt check --help)'],
     ];
     for (const [args, message] of cases) {
       const run = robotstxt(args, '');

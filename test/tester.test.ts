@@ -28,7 +28,7 @@ describe('robotstxt tester --build', () => {
   });
   it('bad options: exit 2', () => {
     expect(robotstxt(['tester', '--port', '70000']).stderr).toBe("robotstxt: --port must be a whole number from 0 to 65535, got '70000'\n");
-    expect(robotstxt(['tester', '--build', 'x', '--port', '1']).stderr).toBe('robotstxt: --build writes files: --port and --host apply only when serving\n');
+    expect(robotstxt(['tester', '--build', 'x', '--port', '1']).stderr).toBe('robotstxt: --port and --build cannot be given together\n');
   });
 });
 

@@ -1,5 +1,4 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
-import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,16 +7,17 @@ import type { CrawlerVerifier } from '../node/crawler-verify.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit-html.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
-import { parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesSpec, wholeNumberOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { terminalSafe, loadRobots } from './common.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
+import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues } from './shared-options.js';
 import { LruCache } from '../core/lru-cache.js';
 import { DEFAULT_CACHE_BYTES } from '../node/hosts.js';
 import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer } from '../node/sources.js';
 import { LogLineReader, logTimeMs, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
-import { optionsHelp, type OptionTable } from './options.js';
-import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, storeSummary, forEachInLanes } from './fetch-options.js';
-import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
+import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
+import { forEachChunk } from '../node/line-reader.js';
 import { fileWriteError } from '../node/robots-file.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
@@ -25,33 +25,32 @@ const AUDIT_OWN_OPTIONS = {
   robots: { type: 'string', value: '<file>', help: 'the site\'s robots.txt' },
   'robots-dir': { type: 'string', value: '<dir>', help: 'per request, <dir>/<host>.txt for the vhost field\'s host, or --host (a host with\na .json record of robotstxt fetch but no .txt: allow all or disallow all)' },
   store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
-  fetch: { type: 'boolean', help: 'with --store: first fetch the robots.txt of every host of the logs that the store\nlacks or has stale (the logs are read twice: files, not standard input)' },
-  format: { type: 'string', value: 'table|json|html', help: 'table (default), one JSON object, or a self-contained HTML report with charts' },
-  verify: { type: 'string', value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
-  'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
-  'dns-probe': { type: 'string', value: '<address>', help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
-  'client-ip': { type: 'string', value: 'remote|forwarded', help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
+  fetch: { type: 'boolean', requires: ['store'], help: 'with --store: first fetch the robots.txt of every host of the logs that the store\nlacks or has stale (the logs are read twice: files, not standard input)' },
+  format: { type: 'string', choices: ['table', 'json', 'html'], fallback: 'table', help: 'table (default), one JSON object, or a self-contained HTML report with charts' },
+  verify: { type: 'string', choices: ['ranges', 'dns'], value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
+  'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', requires: ['verify'], help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
+  'dns-probe': { type: 'string', value: '<address>', requires: ['verify'], help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
+  'client-ip': { type: 'string', choices: ['remote', 'forwarded'], fallback: 'remote', requires: ['verify'], help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
   top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
-  by: { type: 'string', value: 'host', help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
+  by: { type: 'string', choices: ['host'], requires: ['robots-dir', 'store'], help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
   since: { type: 'string', value: '<time>', help: 'only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a\nzone, or seconds since 1970 (a time without a zone is UTC)' },
   until: { type: 'string', value: '<time>', help: 'only requests before this time' },
-  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable)' },
+  'log-field': LOG_FIELD_OPTION,
   output: { type: 'string', value: '<file>', help: 'write the report there instead of standard output' },
-  host: { type: 'string', value: '<name>', help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
-  mode: { type: 'string', value: 'google|rfc', help: 'which rules apply (default google)' },
-  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'read at most N bytes of each robots file ({range}; 0 = all)'),
+  host: { type: 'string', value: '<name>', requires: ['robots-dir', 'store'], help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
+  mode: withHelp(MODE_OPTION, 'which rules apply (default google)'),
+  'max-bytes': MAX_BYTES_OPTION,
 } as const satisfies OptionTable;
 
-/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
-export const AUDIT_OPTIONS = { ...FETCH_OPTIONS, ...AUDIT_OWN_OPTIONS } as const satisfies OptionTable;
-
-export const AUDIT_HELP = `Usage: robotstxt audit (--robots <file> | (--robots-dir <dir> | --store <dir> [--fetch]) [--host <name>])
-                       [--verify [ranges|dns]] [--crawler-ranges <file|dir>]... [--dns-probe <address>]
-                       [--client-ip remote|forwarded]
-                       [--format table|json|html] [--top N] [--by host] [--since <time>] [--until <time>]
-                       [--output <file>] [--mode google|rfc] [--max-bytes N] <log> [<log>]...
-
-Reads access logs (formats below; gzip files or standard input are recognised by their first bytes; - is
+/** What audit states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const AUDIT_SPEC = {
+  name: 'audit',
+  options: { ...AUDIT_OWN_OPTIONS, ...FETCHING_OPTIONS },
+  positionals: { shown: '<log>...', min: 1, max: Infinity, error: () => 'audit needs at least one <log> (- for standard input; see robotstxt audit --help)' },
+  oneOf: [['robots', 'robots-dir', 'store']],
+  sections: [{ title: 'Fetch options (with --fetch; --now also judges stored records without it):', names: FETCH_SECTION, column: 26 }],
+  column: 24,
+  description: `Reads access logs (formats below; gzip files or standard input are recognised by their first bytes; - is
 standard input) and reports, per crawler, its category, the group it follows, its requests, how many
 robots.txt disallowed, the rules that disallowed them and the most requested disallowed paths.
 
@@ -75,23 +74,19 @@ vendor's figures) or unknown (no published method, not all of the vendor's range
 the line, DNS that did not answer, or a resolver that failed its check): the report names each vendor whose
 files are missing and the resolver's problem, with the requests left unknown by them. Ranges: robotstxt
 fetch --crawler-ranges --store <dir> (then --store <dir> here); offline, download the vendors' JSON files
-(their URLs: robotstxt fetch --help) and give them with --crawler-ranges.
+(their URLs: robotstxt fetch --help) and give them with --crawler-ranges.`,
+  notes: LOG_FORMATS_HELP,
+  examples: [
+    'robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz',
+    'robotstxt audit --robots robots.txt --verify --crawler-ranges ./ranges access.log',
+    'robotstxt audit --store ./robots --fetch --scheme https vhosts-access.log',
+    'zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq \'.crawlers[0]\'',
+    'robotstxt audit --robots robots.txt --format html --output audit.html access.log',
+  ],
+} as const satisfies CommandSpec;
 
-Options:
-${optionsHelp(AUDIT_OWN_OPTIONS, 24)}
-
-${LOG_FORMATS_HELP}
-
-Fetch options (with --fetch; --now also judges stored records without it):
-${fetchOptionsHelp(true)}
-
-Examples:
-  robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz
-  robotstxt audit --robots robots.txt --verify --crawler-ranges ./ranges access.log
-  robotstxt audit --store ./robots --fetch --scheme https vhosts-access.log
-  zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq '.crawlers[0]'
-  robotstxt audit --robots robots.txt --format html --output audit.html access.log`;
-
+/** robotstxt audit. */
+export const COMMAND: Command = { spec: AUDIT_SPEC, run: (args, io) => runAudit(args, io.out, io.err), streams: () => true };
 
 /** `--verify` alone means `--verify ranges` (parseArgs would take the next argument as its value). */
 function withVerifyValue(args: string[]): string[] {
@@ -107,49 +102,34 @@ function timeOption(name: string, value: unknown): number | undefined {
 }
 
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(withVerifyValue(args), AUDIT_OPTIONS, 'audit');
-  const robotsFile = values.robots as string | undefined;
-  const storeDir = values.store as string | undefined;
-  if (values['robots-dir'] !== undefined && storeDir !== undefined) throw usageError('audit takes --robots-dir <dir> or --store <dir>, not both');
-  const robotsDir = (values['robots-dir'] ?? storeDir) as string | undefined;
-  if ((robotsFile === undefined) === (robotsDir === undefined)) throw usageError('audit needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>');
-  if (positionals.length === 0) throw usageError('audit needs at least one <log> (- for standard input; see robotstxt audit --help)');
-  const fetching = values.fetch === true;
-  if (fetching && storeDir === undefined) throw usageError('--fetch needs --store <dir> (where fetched files are kept)');
+  const { values, positionals } = parseCommand(AUDIT_SPEC, withVerifyValue(args));
+  const robotsFile = values.robots;
+  const storeDir = values.store;
+  const robotsDir = values['robots-dir'] ?? storeDir;
+  const fetching = values.fetch;
   if (fetching && positionals.includes('-')) throw usageError('--fetch reads the logs twice (hosts first): give log files, not standard input');
-  const fetchOnly = fetchOnlyOptionGiven(values);
-  if (fetchOnly !== null && !fetching) throw usageError(`--${fetchOnly} applies only with --fetch`);
-  if (values.now !== undefined && robotsDir === undefined) throw usageError('--now applies only with --robots-dir or --store');
-  const format = values.format ?? 'table';
-  if (format !== 'table' && format !== 'json' && format !== 'html') throw usageError(`--format must be table, json or html, got '${String(format)}'`);
-  if (values.host !== undefined && robotsDir === undefined) throw usageError('--host applies only with --robots-dir');
-  const mode = modeOption(values.mode);
-  const maxBytes = wholeNumberOption(values, AUDIT_OPTIONS, 'max-bytes');
-  const top = wholeNumberOption(values, AUDIT_OPTIONS, 'top');
-  const verify = values.verify as string | undefined;
-  if (verify !== undefined && verify !== 'ranges' && verify !== 'dns') throw usageError(`--verify must be ranges or dns, got '${verify}'`);
-  const clientIp = values['client-ip'] ?? 'remote';
-  if (clientIp !== 'remote' && clientIp !== 'forwarded') throw usageError(`--client-ip must be remote or forwarded, got '${String(clientIp)}'`);
-  if (verify === undefined && values['crawler-ranges'] !== undefined) throw usageError('--crawler-ranges applies only with --verify');
-  if (verify === undefined && values['client-ip'] !== undefined) throw usageError('--client-ip applies only with --verify');
-  if (values.by !== undefined && values.by !== 'host') throw usageError(`--by must be host, got '${String(values.by)}'`);
-  if (values.by !== undefined && robotsDir === undefined) throw usageError('--by host needs --robots-dir or --store (one robots.txt per host)');
+  const format = values.format;
+  const mode = values.mode;
+  const maxBytes = values['max-bytes'];
+  const top = values.top;
+  const verify = values.verify;
+  const clientIp = values['client-ip'];
   let verifier: CrawlerVerifier | undefined;
   if (verify !== undefined) {
-    const rangeFiles = [...((values['crawler-ranges'] as string[] | undefined) ?? [])];
+    const rangeFiles = [...values['crawler-ranges']];
     const stored = storeDir === undefined ? null : join(storeDir, RANGES_FOLDER);
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
     const { CrawlerVerifier } = await import('../node/crawler-verify.js'); // ipaddr.js and DNS: only with --verify
     if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
-    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'] as string | undefined });
+    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'] });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
   const sinceMs = timeOption('since', values.since);
   const untilMs = timeOption('until', values.until);
   if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs) throw usageError('--until must be later than --since');
-  const logFields = logFieldsOption(values['log-field']);
+  const logFields = logFieldValues(values['log-field']);
   /** --host: the host of lines that name none (with --robots-dir or --store). */
-  const defaultHost = (values.host as string | undefined) ?? null;
+  const defaultHost = values.host ?? null;
 
   let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null;
   if (robotsFile !== undefined) {
@@ -177,15 +157,15 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
   let doneBytes = 0;
-  const buffer = new Uint8Array(CHUNK_BYTES);
   for (const log of positionals) {
-    const reader = await LineReader.open(log, 'log file');
     let lineNumber = 0;
-    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+    let rawBytes = 0;
+    await forEachChunk(log, 'log file', async (chunk, reader) => {
       lineNumber += await audit.addChunk(chunk, lineNumber + 1, log, defaultHost);
-      if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + reader.rawBytesRead)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
-    }
-    doneBytes += reader.rawBytesRead;
+      rawBytes = reader.rawBytesRead;
+      if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + rawBytes)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
+    });
+    doneBytes += rawBytes;
   }
   if (showProgress) stderr('\r\x1b[K');
   const report = audit.report();
@@ -200,9 +180,9 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'html' ? auditHtml(report, `robots.txt audit of ${positionals.join(', ')}`) : table(report);
   if (values.output !== undefined) {
     try {
-      writeFileSync(values.output as string, text);
+      writeFileSync(values.output, text);
     } catch (error) {
-      throw fileWriteError(values.output as string, 'report file', error);
+      throw fileWriteError(values.output, 'report file', error);
     }
   }
   else write(text);
@@ -260,11 +240,9 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
   const origins = new Map<string, UrlOrigin>();
   // the host of lines that name none is --host's, which the user named; every other host comes from the log
   const named = new Set<string>();
-  const buffer = new Uint8Array(CHUNK_BYTES);
   for (const log of logs) {
-    const reader = await LineReader.open(log, 'log file');
     const logReader = new LogLineReader({ fields: logFields });
-    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+    await forEachChunk(log, 'log file', (chunk) => {
       for (const entry of logReader.readChunk(chunk, { withHost: true, defaultHost })) {
         if (entry === null || typeof entry === 'string') continue; // counted and reported by the audit itself
         const origin = entry.origin();
@@ -272,7 +250,7 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
         origins.set(origin.origin, origin);
         if (entry.urlHost === 'default') named.add(origin.origin);
       }
-    }
+    });
   }
   const { RobotsCache } = await import('../node/fetch/robots-cache.js'); // the HTTP client: only when fetching
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });

@@ -1,15 +1,15 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { DEFAULT_CACHE_BYTES, DEFAULT_MAX_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
-import type { MissingPolicy, FullVerdict } from '../node/sources.js';
+import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/thread-limit.js';
-import { parseCommandArgs, usageError, wholeNumberOption, loadRobots, modeOption, maxBytesSpec, peakMemoryMiB, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
+import { loadRobots, peakMemoryMiB, warnAboutAgents } from './common.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
 import { LineReader } from '../node/line-reader.js';
-import { optionsHelp, type OptionTable } from './options.js';
 import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/pipeline.js';
 import { minCacheMbForThreads, workerOverheadMb } from '../node/check/budget.js';
-import { FETCH_OPTIONS, fetchOptionsHelp, clockOption, fetchCacheOptions, fetchOnlyOptionGiven, storeSummary } from './fetch-options.js';
+import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/robots-cache.js';
 
 /** Largest --cache-mb: what one WebAssembly instance can address for its cache (MAX_CACHE_BYTES, 3 GiB). */
@@ -20,14 +20,14 @@ const CHECK_OWN_OPTIONS = {
   robots: { type: 'string', value: '<file>', help: 'the robots.txt to apply to every URL' },
   'robots-dir': { type: 'string', value: '<dir>', help: 'per URL, <dir>/<host>.txt (host lower-cased, an IDN in its xn-- form, one\ntrailing dot dropped; <host>:<port>.txt first when the URL names a port)\nA host with no .txt but a .json record of robotstxt fetch gets the record\'s\noutcome: allow all (4xx), or disallow all (unreachable; allow all after 30 days)' },
   store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
-  fetch: { type: 'boolean', help: 'with --store: fetch what the store lacks or has stale, before its URLs are\nanswered (one thread; fetch options below apply)' },
-  missing: { type: 'string', value: 'allow|disallow|error', help: 'URLs whose host has no file in --robots-dir, or no record in --store (never\nfetched): allow (default, as for a missing robots.txt), disallow, or error (the\nrun stops, naming the origin). The first such origins are named on stderr.' },
-  'no-host': { type: 'string', value: 'allow|disallow|error', help: 'lines that name no host (no http:// or https://, a host no URL parser\ntakes) with --robots-dir or --store: default what --missing says (allow when\nit says error); error stops the run at the first, naming its line. They are\ncounted and the first named on stderr.' },
-  agent: { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot; repeat to pool several groups' },
-  mode: { type: 'string', value: 'google|rfc', help: 'google (default): the reference\'s verdicts; rfc: RFC 9309' },
-  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'read at most N bytes of each robots file ({range}; 0 = all)'),
+  fetch: { type: 'boolean', requires: ['store'], help: 'with --store: fetch what the store lacks or has stale, before its URLs are\nanswered (one thread; fetch options below apply)' },
+  missing: { type: 'string', choices: ['allow', 'disallow', 'error'], fallback: 'allow', requires: ['robots-dir', 'store'], help: 'URLs whose host has no file in --robots-dir, or no record in --store (never\nfetched): allow (default, as for a missing robots.txt), disallow, or error (the\nrun stops, naming the origin). The first such origins are named on stderr.' },
+  'no-host': { type: 'string', choices: ['allow', 'disallow', 'error'], requires: ['robots-dir', 'store'], help: 'lines that name no host (no http:// or https://, a host no URL parser\ntakes) with --robots-dir or --store: default what --missing says (allow when\nit says error); error stops the run at the first, naming its line. They are\ncounted and the first named on stderr.' },
+  agent: AGENT_OPTION,
+  mode: MODE_OPTION,
+  'max-bytes': MAX_BYTES_OPTION,
   'cache-mb': {
-    type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES >> 20, min: 1, max: MAX_CACHE_MB },
+    type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES >> 20, min: 1, max: MAX_CACHE_MB }, requires: ['robots-dir', 'store'],
     help: `memory for compiled robots files with --robots-dir, all threads together,
 and for the input being answered ({range}: what one
 WebAssembly instance addresses); least recently used hosts are dropped and
@@ -38,15 +38,15 @@ straight from its file, one with more is compiled once. For input in random
 order over far more hosts than fit, sort it by host first
 (e.g. sort -t/ -k3,3).`,
   },
-  only: { type: 'string', value: 'allowed|disallowed', help: 'print just the URLs with that verdict, one per line (a filter, like grep)' },
-  format: { type: 'string', value: 'text|jsonl', help: 'text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding\nrule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}' },
+  only: { type: 'string', choices: ['allowed', 'disallowed'], help: 'print just the URLs with that verdict, one per line (a filter, like grep)' },
+  format: { type: 'string', choices: ['text', 'jsonl'], fallback: 'text', help: 'text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding\nrule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}' },
   log: { type: 'boolean', help: 'input lines are access log lines (formats below); the request target is the URL.\nLines that are not log lines are reported on stderr with their line numbers and\nskipped. With --robots-dir the host is the line\'s (vhost field, host key, ...),\nor --host.' },
-  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable; see below)' },
-  host: { type: 'string', value: '<name>', help: 'the host of --log requests whose line names none (for --robots-dir)' },
+  'log-field': requires(LOG_FIELD_OPTION, ['log']),
+  host: { type: 'string', value: '<name>', requires: ['log'], help: 'the host of --log requests whose line names none (for --robots-dir)' },
   stats: { type: 'boolean', help: 'at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,\npeak memory, and with --robots-dir the hosts compiled, answered from their\nfile without a compile, missing, evicted and cached, and the window' },
   threads: {
-    type: 'string', value: 'N',
-    help: `threads answering URLs (at most 4 per core): this one and N - 1 workers, started
+    type: 'string', value: 'N', whole: { fallback: availableParallelism(), min: 1, max: maxThreads(), machine: 'default the available cores (1 with --robots-dir); 1 to 4 per core' },
+    help: `threads answering URLs ({range}): this one and N - 1 workers, started
 only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
 available cores with --robots, 1 with --robots-dir (there each thread answers
 its own share of the hosts with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB
@@ -55,62 +55,46 @@ Output order is kept.`,
   },
 } as const satisfies OptionTable;
 
-/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
-export const CHECK_OPTIONS = { ...FETCH_OPTIONS, ...CHECK_OWN_OPTIONS } as const satisfies OptionTable;
-
-export const CHECK_HELP = `Usage: robotstxt check (--robots <file> | --robots-dir <dir> | --store <dir> [--fetch]) --agent <token>...
-                       [--mode google|rfc] [--max-bytes N] [--missing allow|disallow|error]
-                       [--no-host allow|disallow|error] [--threads N]
-                       [<urls-file> | -]
-
-Reads one URL per line (LF or CRLF) from <urls-file> or standard input and writes exactly one line
+/** What check states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const CHECK_SPEC = {
+  name: 'check',
+  options: { ...CHECK_OWN_OPTIONS, ...FETCHING_OPTIONS },
+  positionals: { shown: '[<urls-file> | -]', min: 0, max: 1, error: (count: number) => `check takes at most one <urls-file>, got ${count}` },
+  oneOf: [['robots', 'robots-dir', 'store']],
+  required: ['agent'],
+  sections: [{ title: 'Fetch options (with --fetch; --now also judges stored records without it):', names: FETCH_SECTION }],
+  description: `Reads one URL per line (LF or CRLF) from <urls-file> or standard input and writes exactly one line
 per input line, in order:
   allowed<TAB><url>      or      disallowed<TAB><url>
-Empty and malformed lines are answered as the reference answers them (an empty URL is the path "/").
+Empty and malformed lines are answered as the reference answers them (an empty URL is the path "/").`,
+  notes: LOG_FORMATS_HELP,
+  examples: [
+    'robotstxt check --robots robots.txt --agent Googlebot urls.txt',
+    'zcat urls.gz | robotstxt check --robots robots.txt --agent Googlebot-Image --agent Googlebot -',
+    'robotstxt check --robots-dir ./robots --agent Bingbot --missing disallow urls.txt',
+    'robotstxt check --robots robots.txt --agent Googlebot --only disallowed urls.txt > blocked.txt',
+    'robotstxt check --robots robots.txt --agent Googlebot --log --format jsonl access.log',
+    'robotstxt check --store ./robots --fetch --agent Googlebot --only allowed frontier.txt',
+  ],
+} as const satisfies CommandSpec;
 
-Options:
-${optionsHelp(CHECK_OWN_OPTIONS, 26)}
-
-${LOG_FORMATS_HELP}
-
-Fetch options (with --fetch; --now also judges stored records without it):
-${fetchOptionsHelp(true)}
-
-Examples:
-  robotstxt check --robots robots.txt --agent Googlebot urls.txt
-  zcat urls.gz | robotstxt check --robots robots.txt --agent Googlebot-Image --agent Googlebot -
-  robotstxt check --robots-dir ./robots --agent Bingbot --missing disallow urls.txt
-  robotstxt check --robots robots.txt --agent Googlebot --only disallowed urls.txt > blocked.txt
-  robotstxt check --robots robots.txt --agent Googlebot --log --format jsonl access.log
-  robotstxt check --store ./robots --fetch --agent Googlebot --only allowed frontier.txt`;
-
+/** robotstxt check. */
+export const COMMAND: Command = { spec: CHECK_SPEC, run: (args, io) => runCheck(args, io.stdout, io.err), streams: () => true, lineFilter: true };
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, CHECK_OPTIONS, 'check');
-  const agents = agentsOption(values.agent, 'check');
+  const { values, given, positionals } = parseCommand(CHECK_SPEC, args);
+  const agents = agentValues(values.agent);
   warnAboutAgents(agents, stderr);
-  const robotsFile = values.robots as string | undefined;
-  const storeDir = values.store as string | undefined;
-  if (values['robots-dir'] !== undefined && storeDir !== undefined) throw usageError('check takes --robots-dir <dir> or --store <dir>, not both');
-  const robotsDir = (values['robots-dir'] ?? storeDir) as string | undefined;
-  if ((robotsFile === undefined) === (robotsDir === undefined)) throw usageError('check needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>');
-  const fetching = values.fetch === true;
-  if (fetching && storeDir === undefined) throw usageError('--fetch needs --store <dir> (where fetched files are kept)');
-  const fetchOnly = fetchOnlyOptionGiven(values);
-  if (fetchOnly !== null && !fetching) throw usageError(`--${fetchOnly} applies only with --fetch`);
-  if (values.now !== undefined && robotsDir === undefined) throw usageError('--now applies only with --robots-dir or --store');
-  if (fetching && values.threads !== undefined && values.threads !== '1') throw usageError('--fetch runs in one thread (--threads 1)');
-  if (positionals.length > 1) throw usageError(`check takes at most one <urls-file>, got ${positionals.length}`);
-  const mode = modeOption(values.mode);
-  const maxBytes = wholeNumberOption(values, CHECK_OPTIONS, 'max-bytes');
-  const missing = values.missing ?? 'allow';
-  if (missing !== 'allow' && missing !== 'disallow' && missing !== 'error') throw usageError(`--missing must be allow, disallow or error, got '${String(missing)}'`);
-  if (robotsDir === undefined && values.missing !== undefined) throw usageError('--missing applies only with --robots-dir or --store');
+  const robotsFile = values.robots;
+  const storeDir = values.store;
+  const robotsDir = values['robots-dir'] ?? storeDir;
+  const fetching = values.fetch;
+  if (fetching && given.has('threads') && values.threads !== 1) throw usageError('--fetch runs in one thread (--threads 1)');
+  const mode = values.mode;
+  const maxBytes = values['max-bytes'];
+  const missing = values.missing;
   const noHost = values['no-host'] ?? (missing === 'error' ? 'allow' : missing);
-  if (noHost !== 'allow' && noHost !== 'disallow' && noHost !== 'error') throw usageError(`--no-host must be allow, disallow or error, got '${String(noHost)}'`);
-  if (robotsDir === undefined && values['no-host'] !== undefined) throw usageError('--no-host applies only with --robots-dir or --store');
-  if (robotsDir === undefined && values['cache-mb'] !== undefined) throw usageError('--cache-mb applies only with --robots-dir');
-  const cacheMb = wholeNumberOption(values, CHECK_OPTIONS, 'cache-mb');
+  const cacheMb = values['cache-mb'];
   if (fetching) new (await import('../node/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
   if (robotsDir !== undefined) {
     let isDirectory = false;
@@ -118,25 +102,24 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
   }
 
-  const threads = threadsOption(values.threads, robotsDir !== undefined);
+  // one thread by default with a robots directory, where a second thread was measured slower on the
+  // development machine (many-host work is bound by memory latency there, and the cache is split between
+  // the threads: see bench/RESULTS.md); --threads N asks for them
+  const threads = given.has('threads') || robotsDir === undefined ? values.threads : 1;
   const only = values.only;
-  if (only !== undefined && only !== 'allowed' && only !== 'disallowed') throw usageError(`--only must be allowed or disallowed, got '${String(only)}'`);
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
+  const format = values.format;
   if (robotsDir !== undefined && threads > 1 && cacheMb < minCacheMbForThreads(threads, format)) {
     throw usageError(`--threads ${threads} with --robots-dir${format === 'jsonl' ? ' and --format jsonl' : ''} needs --cache-mb ${minCacheMbForThreads(threads, format)} or more (each worker thread's own memory is paid from it), got ${cacheMb}`);
   }
-  const fromLog = values.log === true;
-  if (values.host !== undefined && !fromLog) throw usageError('--host applies only with --log');
-  if (values['log-field'] !== undefined && !fromLog) throw usageError('--log-field applies only with --log');
-  const logFields = logFieldsOption(values['log-field']);
+  const fromLog = values.log;
+  const logFields = logFieldValues(values['log-field']);
 
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes, stderr).matcher(agents) }
-    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing: missing as MissingPolicy, noHost: noHost as FullVerdict | 'error', now: clockOption(values.now).start } };
-  const started = values.stats === true ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
+    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
+  const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
-  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: (values.host as string | undefined) ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
+  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
   let cache: RobotsCache | null = null;
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form
@@ -167,7 +150,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     const names = outcome.missingOrigins.length > 0 ? ` (${listed('', outcome.missingOrigins, missingHosts)})` : '';
     stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
   }
-  if (values.stats === true) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
+  if (values.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
   return 0;
 }
 
@@ -193,15 +176,3 @@ function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number): str
 }
 
 
-/**
- * --threads N: a whole number from 1 to 4 x cores. Default: the available cores with one robots.txt; one
- * thread with a robots directory, where a second thread was measured slower on the development machine
- * (many-host work is bound by memory latency there, and the cache is split between the threads: see
- * bench/RESULTS.md); --threads N asks for them.
- */
-function threadsOption(value: unknown, robotsDirectory: boolean): number {
-  if (value === undefined) return robotsDirectory ? 1 : availableParallelism();
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > maxThreads()) throw usageError(`--threads must be a whole number from 1 to ${maxThreads()} (4 x ${availableParallelism()} cores), got '${text}'`);
-  return Number(text);
-}

@@ -3,88 +3,78 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommandArgs, usageError, wholeNumberOption } from './common.js';
-import { optionsHelp, type OptionTable } from './options.js';
+import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { builtInSuite } from '../core/conformance-suite.js';
 import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance.js';
 import { batchImplementation, commandImplementation, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance-runners.js';
 import { reportHtml, reportJson, reportText } from '../node/conformance-report.js';
 
-/** The options of this command: what parses its arguments, and what its --help lists, by section (src/cli/options.ts). */
-export const CONFORMANCE_OPTIONS = {
-  command: { type: 'string', value: "'<cmd>'", help: "Google's suite runner contract: one process per case, the template's\n%robots% (a file), %url% and %user-agent% replaced; exit 0 allowed,\n1 disallowed, anything else an error. Split into words like a shell (quotes\nallowed), run without a shell." },
-  'batch-command': { type: 'string', value: "'<cmd>'", help: 'one process for all cases, started in the current folder: JSON lines in,\n{"robots": "<file>", "agent": "<token>", "url": "<url>"} (the absolute path of the\ncase\'s file; ROBOTSTXT_ROBOTS_ROOT names their folder), one JSON line out per case,\nin order, with "verdict": "allowed" or "disallowed" (robotstxt test --batch\nspeaks it)' },
-  module: { type: 'string', value: '<file.mjs>', help: 'a JavaScript module exporting (as default, or as isAllowed) a function\n(robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a\nworker thread' },
-  suite: { type: 'string', value: 'builtin|none', help: `the built-in suite (default builtin): ${builtInSuite().length} cases written from the reference's\nmeasured behaviour, each labelled standard (ID_, RFC 9309) or Google-only\n(GoogleOnly_)` },
-  'robots-dir': { type: 'string', value: '<dir>', help: 'also cases made from the robots.txt files of a folder: for rules of each file,\nURLs that match the rule exactly, one byte past it, one short of it, with its case\nchanged (Corpus_<file>_...)' },
-  'per-file': { type: 'string', value: 'N', help: 'cases from each file ({range})', whole: { fallback: 12, min: 1, max: 1000 } },
-  files: { type: 'string', value: 'N', help: 'files of --robots-dir used, in name order ({range})', whole: { fallback: 1000, min: 1, max: 1_000_000 } },
-  'timeout-ms': { type: 'string', value: 'N', help: 'longest wait for one answer ({range}): a case that takes\nlonger is reported as a timeout and its process or worker killed; after 20\nfailures the cases left are reported as not asked', whole: { fallback: 5000, min: 100, max: 600_000 } },
-  jobs: { type: 'string', value: 'N', help: '--command processes at once (default: the cores, 1 to 256)', whole: { fallback: availableParallelism(), min: 1, max: 256 } },
-  format: { type: 'string', value: 'text|json|html', help: 'text (default), one JSON document, or a self-contained HTML page' },
-  name: { type: 'string', value: '<text>', help: "the implementation's name in the report (default: its program, script or module)" },
-} as const satisfies OptionTable;
-
-export const CONFORMANCE_HELP = `Usage: robotstxt conformance (--command '<cmd %robots% %url% %user-agent%>' | --batch-command '<cmd>' | --module <file.mjs>)
-                             [--suite builtin|none] [--robots-dir <dir>] [--per-file N] [--files N]
-                             [--timeout-ms N] [--jobs N] [--format text|json|html] [--name <text>]
-
-Asks another robots.txt implementation the same questions (robots.txt body, user agent, URL) as this
+/** What conformance states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const CONFORMANCE_SPEC = {
+  name: 'conformance',
+  options: {
+    command: { type: 'string', value: "'<cmd>'", help: "Google's suite runner contract: one process per case, the template's\n%robots% (a file), %url% and %user-agent% replaced; exit 0 allowed,\n1 disallowed, anything else an error. Split into words like a shell (quotes\nallowed), run without a shell." },
+    'batch-command': { type: 'string', value: "'<cmd>'", help: 'one process for all cases, started in the current folder: JSON lines in,\n{"robots": "<file>", "agent": "<token>", "url": "<url>"} (the absolute path of the\ncase\'s file; ROBOTSTXT_ROBOTS_ROOT names their folder), one JSON line out per case,\nin order, with "verdict": "allowed" or "disallowed" (robotstxt test --batch\nspeaks it)' },
+    module: { type: 'string', value: '<file.mjs>', help: 'a JavaScript module exporting (as default, or as isAllowed) a function\n(robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a\nworker thread' },
+    suite: { type: 'string', choices: ['builtin', 'none'], fallback: 'builtin', help: `the built-in suite (default builtin): ${builtInSuite().length} cases written from the reference's\nmeasured behaviour, each labelled standard (ID_, RFC 9309) or Google-only\n(GoogleOnly_)` },
+    'robots-dir': { type: 'string', value: '<dir>', help: 'also cases made from the robots.txt files of a folder: for rules of each file,\nURLs that match the rule exactly, one byte past it, one short of it, with its case\nchanged (Corpus_<file>_...)' },
+    'per-file': { type: 'string', value: 'N', whole: { fallback: 12, min: 1, max: 1000 }, requires: ['robots-dir'], help: 'cases from each file ({range})' },
+    files: { type: 'string', value: 'N', whole: { fallback: 1000, min: 1, max: 1_000_000 }, requires: ['robots-dir'], help: 'files of --robots-dir used, in name order ({range})' },
+    'timeout-ms': { type: 'string', value: 'N', whole: { fallback: 5000, min: 100, max: 600_000 }, help: 'longest wait for one answer ({range}): a case that takes\nlonger is reported as a timeout and its process or worker killed; after 20\nfailures the cases left are reported as not asked' },
+    jobs: { type: 'string', value: 'N', whole: { fallback: availableParallelism(), min: 1, max: 256, machine: 'default the available cores; 1 to 256' }, requires: ['command'], help: '--command processes at once ({range})' },
+    format: { type: 'string', choices: ['text', 'json', 'html'], fallback: 'text', help: 'text (default), one JSON document, or a self-contained HTML page' },
+    name: { type: 'string', value: '<text>', help: "the implementation's name in the report (default: its program, script or module)" },
+  },
+  positionals: { shown: '', min: 0, max: 0, error: () => 'conformance takes no positional arguments (see robotstxt conformance --help)' },
+  oneOf: [['command', 'batch-command', 'module']],
+  listed: [],
+  sections: [
+    { title: 'The implementation, one of:', names: ['command', 'batch-command', 'module'] },
+    { title: 'Cases:', names: ['suite', 'robots-dir', 'per-file', 'files'] },
+    { title: 'Bounds:', names: ['timeout-ms', 'jobs'] },
+    { title: 'Output:', names: ['format', 'name'] },
+  ],
+  column: 27,
+  description: `Asks another robots.txt implementation the same questions (robots.txt body, user agent, URL) as this
 package's engine, which answers exactly as Google's reference library, and reports where it differs: by
 class of behaviour (line endings, BOM, typos, user-agent matching, percent-encoding, wildcards, $,
 index.html, longest match, long lines, large files, ...), with the smallest differing case of each class
 (body, agent, URL, expected, got), and the speeds of both. Exit 0 when every case agrees, 1 when some
-differ or were not answered (for CI), 2 on a usage error or an implementation that cannot be started.
+differ or were not answered (for CI), 2 on a usage error or an implementation that cannot be started.`,
+  examples: [
+    "robotstxt conformance --command 'robotstxt test %robots% %user-agent% %url%'",
+    "robotstxt conformance --batch-command 'robotstxt test --batch' --robots-dir ./robots --format html > report.html",
+    'robotstxt conformance --module ./my-adapter.mjs --format json',
+  ],
+} as const satisfies CommandSpec;
 
-The implementation, one of:
-${optionsHelp(CONFORMANCE_OPTIONS, 27, ['command', 'batch-command', 'module'])}
-
-Cases:
-${optionsHelp(CONFORMANCE_OPTIONS, 27, ['suite', 'robots-dir', 'per-file', 'files'])}
-
-Bounds:
-${optionsHelp(CONFORMANCE_OPTIONS, 27, ['timeout-ms', 'jobs'])}
-
-Output:
-${optionsHelp(CONFORMANCE_OPTIONS, 27, ['format', 'name'])}
-
-Examples:
-  robotstxt conformance --command 'robotstxt test %robots% %user-agent% %url%'
-  robotstxt conformance --batch-command 'robotstxt test --batch' --robots-dir ./robots --format html > report.html
-  robotstxt conformance --module ./my-adapter.mjs --format json`;
-
+/** robotstxt conformance. */
+export const COMMAND: Command = { spec: CONFORMANCE_SPEC, run: (args, io) => runConformance(args, io.out) };
 
 /** Runs the command; returns the exit code (0 all agree, 1 some differ or failed). */
 export async function runConformance(args: string[], out: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, CONFORMANCE_OPTIONS, 'conformance');
-  if (positionals.length > 0) throw usageError(`conformance takes no positional arguments, got '${positionals[0]}'`);
-  const given = (['command', 'batch-command', 'module'] as const).filter((name) => values[name] !== undefined);
-  if (given.length !== 1) throw usageError('conformance needs exactly one of --command, --batch-command and --module');
-  const suite = values.suite ?? 'builtin';
-  if (suite !== 'builtin' && suite !== 'none') throw usageError(`--suite must be builtin or none, got '${String(suite)}'`);
-  const robotsDir = values['robots-dir'] as string | undefined;
+  const { values } = parseCommand(CONFORMANCE_SPEC, args);
+  const suite = values.suite;
+  const robotsDir = values['robots-dir'];
   if (suite === 'none' && robotsDir === undefined) throw usageError('--suite none needs --robots-dir (no cases otherwise)');
   if (robotsDir !== undefined) {
     let isDirectory = false;
     try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
     if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
   }
-  if (robotsDir === undefined && (values['per-file'] !== undefined || values.files !== undefined)) throw usageError('--per-file and --files apply only with --robots-dir');
-  const perFile = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'per-file');
-  const files = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'files');
-  const timeoutMs = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'timeout-ms');
-  if (values.jobs !== undefined && values.command === undefined) throw usageError('--jobs applies only with --command');
-  const jobs = wholeNumberOption(values, CONFORMANCE_OPTIONS, 'jobs');
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json' && format !== 'html') throw usageError(`--format must be text, json or html, got '${String(format)}'`);
+  const perFile = values['per-file'];
+  const files = values.files;
+  const timeoutMs = values['timeout-ms'];
+  const jobs = values.jobs;
+  const format = values.format;
   if (values.module !== undefined) {
-    try { statSync(values.module as string); } catch { throw usageError(`--module '${String(values.module)}' is not a readable file`); }
+    try { statSync(values.module); } catch { throw usageError(`--module '${values.module}' is not a readable file`); }
   }
-  if (values.name !== undefined && String(values.name).trim() === '') throw usageError('--name must not be empty');
-  const run: Implementation = values.command !== undefined ? commandImplementation(values.command as string)
-    : values['batch-command'] !== undefined ? batchImplementation(values['batch-command'] as string)
+  if (values.name !== undefined && values.name.trim() === '') throw usageError('--name must not be empty');
+  const run: Implementation = values.command !== undefined ? commandImplementation(values.command)
+    : values['batch-command'] !== undefined ? batchImplementation(values['batch-command'])
       : moduleImplementation(values.module as string);
-  const implementation: Implementation = values.name !== undefined ? { ...run, name: String(values.name) } : run;
+  const implementation: Implementation = values.name !== undefined ? { ...run, name: values.name } : run;
 
   const cases: ConformanceCase[] = [];
   const sources: string[] = [];

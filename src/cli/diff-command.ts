@@ -1,90 +1,72 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
-import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
 import { logTargetsOfChunk, LogLineReader } from '../node/log.js';
-import { EXIT_USAGE, parseCommandArgs, usageError, terminalSafe, loadRobots, modeOption, maxBytesSpec, wholeNumberOption, warnAboutAgents, agentsOption, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
-import { optionsHelp, type OptionTable } from './options.js';
-import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
+import { EXIT_USAGE, terminalSafe, loadRobots, warnAboutAgents } from './common.js';
+import { parseCommand, type Command, type CommandSpec } from './command-spec.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
+import { forEachChunk } from '../node/line-reader.js';
 
-/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
-export const DIFF_OPTIONS = {
-  urls: { type: 'string', value: '<file>', help: 'one URL per line (- for standard input)' },
-  log: { type: 'string', multiple: true, value: '<file>', help: 'an access log (formats below); the request targets are the URLs. Lines that are\nnot log lines are counted on stderr. Repeat for several logs.' },
-  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable)' },
-  agent: { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot (repeat to pool several groups)' },
-  format: { type: 'string', value: 'text|json', help: 'text (default) or one JSON object' },
-  limit: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'URLs and rules listed per direction in text ({range}; JSON lists all)' },
-  'fail-on': { type: 'string', value: 'newly-disallowed|newly-allowed|any', help: '\nexit 1 when the change newly disallows (or allows, or either) at least one request:\na CI job can gate a deploy on it' },
-  mode: { type: 'string', value: 'google|rfc', help: "google (default): the reference's verdicts; rfc: RFC 9309" },
-  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'read at most N bytes of each robots file ({range}; 0 = all)'),
-} as const satisfies OptionTable;
-
-export const DIFF_HELP = `Usage: robotstxt diff <old-robots> <new-robots> --agent <token> [--agent <token>]...
-                      (--urls <file> | --log <file> [--log <file>]...) [--format text|json] [--limit N]
-                      [--mode google|rfc] [--max-bytes N]
-
-Shows what a robots.txt change does to URLs you actually serve, before you deploy it: the URLs whose
-verdict changes, in each direction, with how often they were requested and the rule that decides now.
-
-Options:
-${optionsHelp(DIFF_OPTIONS, 23)}
-
-${LOG_FORMATS_HELP}
+/** What diff states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const DIFF_SPEC = {
+  name: 'diff',
+  options: {
+    urls: { type: 'string', value: '<file>', help: 'one URL per line (- for standard input)' },
+    log: { type: 'string', multiple: true, value: '<file>', help: 'an access log (formats below); the request targets are the URLs. Lines that are\nnot log lines are counted on stderr. Repeat for several logs.' },
+    'log-field': requires(LOG_FIELD_OPTION, ['log']),
+    agent: AGENT_OPTION,
+    format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default) or one JSON object' },
+    limit: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'URLs and rules listed per direction in text ({range}; JSON lists all)' },
+    'fail-on': { type: 'string', choices: ['newly-disallowed', 'newly-allowed', 'any'], help: '\nexit 1 when the change newly disallows (or allows, or either) at least one request:\na CI job can gate a deploy on it' },
+    mode: MODE_OPTION,
+    'max-bytes': MAX_BYTES_OPTION,
+  },
+  positionals: { shown: '<old-robots> <new-robots>', min: 2, max: 2, error: (count: number) => `diff needs <old-robots> and <new-robots>, got ${count} file(s) (see robotstxt diff --help)` },
+  oneOf: [['urls', 'log']],
+  required: ['agent'],
+  column: 23,
+  description: `Shows what a robots.txt change does to URLs you actually serve, before you deploy it: the URLs whose
+verdict changes, in each direction, with how often they were requested and the rule that decides now.`,
+  notes: `${LOG_FORMATS_HELP}
 
 Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file errors, and with
---fail-on when no request could be read from the input (nothing was compared).
+--fail-on when no request could be read from the input (nothing was compared).`,
+  examples: [
+    'robotstxt diff robots.txt robots.new.txt --agent Googlebot --log access.log',
+    'robotstxt diff old.txt new.txt --agent Bingbot --urls urls.txt --format json | jq .newlyDisallowed',
+    'robotstxt diff live.txt candidate.txt --agent Googlebot --log access.log --fail-on newly-disallowed',
+  ],
+} as const satisfies CommandSpec;
 
-Examples:
-  robotstxt diff robots.txt robots.new.txt --agent Googlebot --log access.log
-  robotstxt diff old.txt new.txt --agent Bingbot --urls urls.txt --format json | jq .newlyDisallowed
-  robotstxt diff live.txt candidate.txt --agent Googlebot --log access.log --fail-on newly-disallowed`;
-
+/** robotstxt diff. */
+export const COMMAND: Command = { spec: DIFF_SPEC, run: (args, io) => runDiff(args, io.out, io.err), streams: () => true };
 
 export async function runDiff(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, DIFF_OPTIONS, 'diff');
-  if (positionals.length !== 2) throw usageError(`diff needs <old-robots> and <new-robots>, got ${positionals.length} file(s) (see robotstxt diff --help)`);
-  const agents = agentsOption(values.agent, 'diff');
+  const { values, positionals } = parseCommand(DIFF_SPEC, args);
+  const agents = agentValues(values.agent);
   warnAboutAgents(agents, stderr);
-  const logs = (values.log as string[] | undefined) ?? [];
-  const urls = values.urls as string | undefined;
-  if ((urls === undefined) === (logs.length === 0)) throw usageError('diff needs --urls <file> or --log <file> (not both)');
-  if (values['log-field'] !== undefined && logs.length === 0) throw usageError('--log-field applies only with --log');
-  const logFields = logFieldsOption(values['log-field']);
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
-  const limit = wholeNumberOption(values, DIFF_OPTIONS, 'limit');
+  const logs = values.log;
+  const urls = values.urls;
+  const logFields = logFieldValues(values['log-field']);
+  const format = values.format;
+  const limit = values.limit;
   const failOn = values['fail-on'];
-  if (failOn !== undefined && failOn !== 'newly-disallowed' && failOn !== 'newly-allowed' && failOn !== 'any') throw usageError(`--fail-on must be newly-disallowed, newly-allowed or any, got '${String(failOn)}'`);
-  const mode = modeOption(values.mode);
-  const maxBytes = wholeNumberOption(values, DIFF_OPTIONS, 'max-bytes');
+  const mode = values.mode;
+  const maxBytes = values['max-bytes'];
   const before = loadRobots(positionals[0], mode, maxBytes, stderr).matcher(agents);
   const after = loadRobots(positionals[1], mode, maxBytes, stderr).matcher(agents);
   const diff = new RobotsDiff(before, after);
-  const buffer = new Uint8Array(CHUNK_BYTES);
-  if (urls !== undefined) {
-    const reader = await LineReader.open(urls, 'URL file');
-    try {
-      for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) diff.addLines(chunk);
-    } finally {
-      await reader.close();
-    }
-  }
+  if (urls !== undefined) await forEachChunk(urls, 'URL file', (chunk) => diff.addLines(chunk));
   for (const log of logs) {
     // the request targets of the log lines, in bulk (the log reader of check --log)
-    const reader = await LineReader.open(log, 'log file');
     const logReader = new LogLineReader({ fields: logFields });
     let lineNumber = 0;
     let malformed = 0;
-    try {
-      for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-        const targets = logTargetsOfChunk(logReader, chunk, lineNumber + 1, false, null, 0);
-        lineNumber += targets.lines;
-        malformed += targets.malformed;
-        if (targets.urls.length > 0) diff.addLines(targets.urls);
-      }
-    } finally {
-      await reader.close();
-    }
+    await forEachChunk(log, 'log file', (chunk) => {
+      const targets = logTargetsOfChunk(logReader, chunk, lineNumber + 1, false, null, 0);
+      lineNumber += targets.lines;
+      malformed += targets.malformed;
+      if (targets.urls.length > 0) diff.addLines(targets.urls);
+    });
     if (malformed > 0) stderr(`robotstxt: ${log}: ${malformed} of ${lineNumber} lines were not access log lines (skipped)\n`);
   }
   const report = diff.report();

@@ -6,35 +6,35 @@ import { RobotsStore } from '../node/robots-store.js';
 import type { RobotsEffect } from '../core/fetch-rules.js';
 import { LogLineReader } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';
-import { parseCommandArgs, usageError, modeOption, maxBytesSpec, wholeNumberOption, peakMemoryMiB, logFieldsOption, LOG_FORMATS_HELP } from './common.js';
-import { optionsHelp, type OptionTable } from './options.js';
-import { FETCH_OPTIONS, fetchOptionsHelp, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
-import { LineReader, chunkLines, CHUNK_BYTES } from '../node/line-reader.js';
+import { peakMemoryMiB } from './common.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
+import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, maxBytesOption, withHelp, requires, logFieldValues } from './shared-options.js';
+import { FETCH_OPTIONS, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
+import { forEachChunk, chunkLines } from '../node/line-reader.js';
 import { CRAWLER_RANGE_SOURCES } from '../node/crawler-verify.js';
 
 /** fetch's own options, in the order --help lists them (the shared fetch options follow them). */
 const FETCH_COMMAND_OWN_OPTIONS = {
-  'crawler-ranges': { type: 'boolean', help: 'fetch the crawler vendors\' IP range files (see above)' },
-  'ranges-url': { type: 'string', multiple: true, value: '<id>=<url>', help: 'with --crawler-ranges: fetch that file from this URL instead (a mirror; repeatable)' },
-  urls: { type: 'string', multiple: true, value: '<file>', help: 'URLs or host names, one per line (repeatable)' },
-  log: { type: 'string', multiple: true, value: '<file>', help: 'access log lines (formats below) (repeatable)' },
-  'log-field': { type: 'string', multiple: true, value: '<name>=<key>', help: 'the JSON key of a field of a JSON lines log (repeatable)' },
-  host: { type: 'string', value: '<name>', help: 'the host of --log requests whose line names none (no vhost field, host key or\nabsolute target)' },
+  'crawler-ranges': { type: 'boolean', requires: ['store'], help: 'fetch the crawler vendors\' IP range files (see above)' },
+  'ranges-url': { type: 'string', multiple: true, value: '<id>=<url>', requires: ['crawler-ranges'], help: 'with --crawler-ranges: fetch that file from this URL instead (a mirror; repeatable)' },
+  urls: { type: 'string', multiple: true, value: '<file>', excludes: ['crawler-ranges'], help: 'URLs or host names, one per line (repeatable)' },
+  log: { type: 'string', multiple: true, value: '<file>', excludes: ['crawler-ranges'], help: 'access log lines (formats below) (repeatable)' },
+  'log-field': requires(LOG_FIELD_OPTION, ['log']),
+  host: { type: 'string', value: '<name>', requires: ['log'], help: 'the host of --log requests whose line names none (no vhost field, host key or\nabsolute target)' },
   force: { type: 'boolean', help: 'fetch every origin, fresh or not' },
-  format: { type: 'string', value: 'text|jsonl', help: 'text (default) or one JSON object per origin with the record' },
+  format: { type: 'string', choices: ['text', 'jsonl'], fallback: 'text', excludes: ['crawler-ranges'], help: 'text (default) or one JSON object per origin with the record' },
   stats: { type: 'boolean', help: 'at the end, a line on stderr with the peak memory of the run' },
-  mode: { type: 'string', value: 'google|rfc', help: 'how statuses are read (google: 429 is a server error; rfc: it is a 4xx)' },
-  'max-bytes': maxBytesSpec(DEFAULT_MAX_BYTES, 'keep at most N decoded bytes of each body ({range}; 0 = 16 MiB,\nthe most one compile takes: a longer body is cut there)'),
+  mode: withHelp(MODE_OPTION, 'how statuses are read (google: 429 is a server error; rfc: it is a 4xx)'),
+  'max-bytes': maxBytesOption(DEFAULT_MAX_BYTES, 'keep at most N decoded bytes of each body ({range}; 0 = 16 MiB,\nthe most one compile takes: a longer body is cut there)'),
 } as const satisfies OptionTable;
 
-/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
-export const FETCH_COMMAND_OPTIONS = { ...FETCH_OPTIONS, ...FETCH_COMMAND_OWN_OPTIONS } as const satisfies OptionTable;
-
-export const FETCH_HELP = `Usage: robotstxt fetch [--store <dir>] [<url-or-host>... | -] [--urls <file>]... [--log <file>]...
-                       [--host <name>] [--force] [--format text|jsonl] [fetch options]
-       robotstxt fetch --crawler-ranges --store <dir> [--ranges-url <id>=<url>]... [--force] [fetch options]
-
-Fetches the robots.txt of every origin (scheme, host, port) named by the arguments, the lines of --urls
+/** What fetch states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const FETCH_SPEC = {
+  name: 'fetch',
+  options: { ...FETCH_COMMAND_OWN_OPTIONS, ...FETCH_OPTIONS },
+  positionals: { shown: '[<url-or-host>... | -]', min: 0, max: Infinity },
+  otherForms: ['robotstxt fetch --crawler-ranges --store <dir> [options]'],
+  description: `Fetches the robots.txt of every origin (scheme, host, port) named by the arguments, the lines of --urls
 files or standard input ('-', or nothing when input is piped), and the requests of --log access logs (the
 vhost field, an absolute request target, or --host). Each origin once; with --store, only what is stale
 there. Statuses are read as Google and RFC 9309 say: 2xx the rules, 3xx followed up to 5 hops, 4xx allow
@@ -51,20 +51,18 @@ Anthropic, Perplexity, Apple, Common Crawl) into <dir>/crawler-ranges/, for audi
 file, <outcome><TAB><id><TAB><source><TAB><status> <prefixes> prefixes [(<error>)]; fresh files (24h, or
 --max-age) are not fetched again; exit 1 when a file could not be fetched and none is kept. Offline, download
 them where you can and give them to audit --verify --crawler-ranges:
-${CRAWLER_RANGE_SOURCES.map((source) => `  ${source.id.padEnd(38)} ${source.url}`).join('\n')}
+${CRAWLER_RANGE_SOURCES.map((source) => `  ${source.id.padEnd(38)} ${source.url}`).join('\n')}`,
+  notes: LOG_FORMATS_HELP,
+  examples: [
+    'robotstxt fetch --store ./robots example.com https://shop.example/a/page',
+    'robotstxt fetch --store ./robots --log access.log --host www.example.com',
+    'robotstxt fetch --crawler-ranges --store ./robots',
+    'cut -f2 frontier.tsv | robotstxt fetch --store ./robots --concurrency 200 --timeout-ms 5000 -',
+  ],
+} as const satisfies CommandSpec;
 
-Options:
-${optionsHelp(FETCH_COMMAND_OWN_OPTIONS, 26)}
-${fetchOptionsHelp(false)}
-
-${LOG_FORMATS_HELP}
-
-Examples:
-  robotstxt fetch --store ./robots example.com https://shop.example/a/page
-  robotstxt fetch --store ./robots --log access.log --host www.example.com
-  robotstxt fetch --crawler-ranges --store ./robots
-  cut -f2 frontier.tsv | robotstxt fetch --store ./robots --concurrency 200 --timeout-ms 5000 -`;
-
+/** robotstxt fetch. */
+export const COMMAND: Command = { spec: FETCH_SPEC, run: (args, io) => runFetch(args, io.out, io.err), streams: () => true };
 
 /** An input that named no origin: where it was, and why. */
 interface BadInput {
@@ -73,20 +71,17 @@ interface BadInput {
 }
 
 export async function runFetch(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, FETCH_COMMAND_OPTIONS, 'fetch');
-  const mode = modeOption(values.mode);
-  const maxBytes = wholeNumberOption(values, FETCH_COMMAND_OPTIONS, 'max-bytes');
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'jsonl') throw usageError(`--format must be text or jsonl, got '${String(format)}'`);
+  const { values, positionals } = parseCommand(FETCH_SPEC, args);
+  const mode = values.mode;
+  const maxBytes = values['max-bytes'];
+  const format = values.format;
   const options = fetchCacheOptions(values, mode, maxBytes);
-  if (values['crawler-ranges'] === true) return runRangeFetch(values, positionals, options, out, stderr);
-  if (values['ranges-url'] !== undefined) throw usageError('--ranges-url applies only with --crawler-ranges');
-  const logs = (values.log as string[] | undefined) ?? [];
-  const urlFiles = (values.urls as string[] | undefined) ?? [];
-  const defaultHost = values.host as string | undefined;
-  if (defaultHost !== undefined && logs.length === 0) throw usageError('--host applies only with --log');
-  if (values['log-field'] !== undefined && logs.length === 0) throw usageError('--log-field applies only with --log');
-  const logFields = logFieldsOption(values['log-field']);
+  // (--crawler-ranges requires --store)
+  if (values['crawler-ranges']) return runRangeFetch(values.store as string, values['ranges-url'], values.force, positionals, options, out, stderr);
+  const logs = values.log;
+  const urlFiles = values.urls;
+  const defaultHost = values.host;
+  const logFields = logFieldValues(values['log-field']);
   const readStdin = positionals.includes('-') || (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && process.stdin.isTTY !== true);
   if (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && !readStdin) throw usageError('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
 
@@ -112,12 +107,10 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     if (bad.length > 0) throw usageError(`${bad[0].where}: ${bad[0].why}`);
   });
   const eachLine = async (path: string | undefined, what: string, onLine: (line: string, number: number) => void): Promise<void> => {
-    const reader = await LineReader.open(path, what);
-    const buffer = new Uint8Array(CHUNK_BYTES);
     let number = 0;
-    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+    await forEachChunk(path, what, (chunk) => {
       for (const line of chunkLines(chunk)) onLine(line, ++number);
-    }
+    });
   };
   const urlLine = (name: string) => (line: string, number: number): void => {
     const text = line.trim();
@@ -128,28 +121,22 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   for (const log of logs) {
     // read in bulk, as audit reads (a blank line is nothing; a line of spaces is no access log line, as in check and audit)
     const logReader = new LogLineReader({ fields: logFields });
-    const reader = await LineReader.open(log, 'log file');
-    const buffer = new Uint8Array(CHUNK_BYTES);
     let number = 0;
-    try {
-      for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
-        for (const entry of logReader.readChunk(chunk, { withHost: true, defaultHost: defaultHost ?? null })) {
-          number++;
-          if (entry === 'header' || entry === 'blank') continue;
-          const where = `${log}:${number}`;
-          if (entry === null) {
-            bad.push({ where, why: 'not an access log line' });
-            continue;
-          }
-          // the request's URL line as check --log and audit make it (relative targets: http://<host>)
-          if (entry.urlHost === 'none') bad.push({ where, why: 'the line names no host (give --host)' });
-          // log text is bytes: UTF-8 as a client reads it; a relative target of a line without a host is --host's, which the user named
-          else add(Buffer.from(entry.url).toString('utf8'), where, entry.urlHost !== 'default');
+    await forEachChunk(log, 'log file', (chunk) => {
+      for (const entry of logReader.readChunk(chunk, { withHost: true, defaultHost: defaultHost ?? null })) {
+        number++;
+        if (entry === 'header' || entry === 'blank') continue;
+        const where = `${log}:${number}`;
+        if (entry === null) {
+          bad.push({ where, why: 'not an access log line' });
+          continue;
         }
+        // the request's URL line as check --log and audit make it (relative targets: http://<host>)
+        if (entry.urlHost === 'none') bad.push({ where, why: 'the line names no host (give --host)' });
+        // log text is bytes: UTF-8 as a client reads it; a relative target of a line without a host is --host's, which the user named
+        else add(Buffer.from(entry.url).toString('utf8'), where, entry.urlHost !== 'default');
       }
-    } finally {
-      await reader.close();
-    }
+    });
   }
 
   // nothing to fetch is an error, never "0 origin(s)" and exit 0
@@ -157,7 +144,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     const named = bad.length === 0 ? 'the input named none' : `${bad.length} input(s) named none: ${bad.slice(0, 3).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 3 ? ', ...' : ''}`;
     throw usageError(`no origin to fetch: ${named} (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)`);
   }
-  const store = values.store === undefined ? null : new RobotsStore(values.store as string);
+  const store = values.store === undefined ? null : new RobotsStore(values.store);
   const cache = new RobotsCache({ ...options, store });
   const started = performance.now();
   const list = [...origins.values()];
@@ -167,7 +154,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   let printed = 0;
   const showProgress = process.stderr.isTTY === true && list.length > 1;
   let lastProgress = 0;
-  const force = values.force === true;
+  const force = values.force;
   try {
     await forEachInLanes(list, options.concurrency ?? 32, async (origin, index) => {
       const entry = await cache.entry(origin.origin, force, origin.fromContent === true);
@@ -191,7 +178,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const { fromStore, fromMemory } = cache.stats;
   stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${storeSummary(cache.stats, fromStore + fromMemory)}; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
-  if (values.stats === true) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
+  if (values.stats) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
   if (bad.length > 0) stderr(`robotstxt fetch: ${bad.length} input(s) named no origin: ${bad.slice(0, 10).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 10 ? ', ...' : ''}\n`);
   return 0;
 }
@@ -213,13 +200,10 @@ function jsonLine(entry: RobotsCacheEntry): string {
 }
 
 /** fetch --crawler-ranges: the vendors' range files into <store>/crawler-ranges/. */
-async function runRangeFetch(values: Record<string, unknown>, positionals: string[], options: ReturnType<typeof fetchCacheOptions>, out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  if (values.store === undefined) throw usageError('--crawler-ranges needs --store <dir> (where the range files are kept)');
-  for (const name of ['urls', 'log', 'host', 'log-field']) if (values[name] !== undefined) throw usageError(`--crawler-ranges fetches only the range files: --${name} does not apply`);
+async function runRangeFetch(store: string, rangeUrls: readonly string[], force: boolean, positionals: string[], options: ReturnType<typeof fetchCacheOptions>, out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   if (positionals.length > 0) throw usageError('--crawler-ranges fetches only the range files: give no URLs or hosts');
-  if (values.format !== undefined && values.format !== 'text') throw usageError('--crawler-ranges writes text lines only');
   const urls = new Map<string, string>();
-  for (const pair of (values['ranges-url'] as string[] | undefined) ?? []) {
+  for (const pair of rangeUrls) {
     const at = pair.indexOf('=');
     const url = pair.slice(at + 1);
     if (at <= 0 || !/^https?:\/\/[^\s]+$/.test(url)) throw usageError(`--ranges-url must be <id>=<http(s) URL>, got '${pair}'`);
@@ -230,7 +214,7 @@ async function runRangeFetch(values: Record<string, unknown>, positionals: strin
   const settings = fetchSettings({ userAgent: options.userAgent, timeoutMs: options.timeoutMs, targets: options.targets, now: options.now });
   let results;
   try {
-    results = await fetchCrawlerRanges(values.store as string, settings, { urls, force: values.force === true, maxAgeMs: options.maxAgeMs });
+    results = await fetchCrawlerRanges(store, settings, { urls, force, maxAgeMs: options.maxAgeMs });
   } catch (error) {
     if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(`--ranges-url: ${error.message}`);
     throw error;

@@ -1,6 +1,5 @@
 // The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
-import { usageError, wholeNumberOption } from './common.js';
-import { optionsHelp, type OptionTable } from './options.js';
+import { usageError, requiring, type OptionTable, type OptionValues } from './command-spec.js';
 import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/robots-cache.js';
 import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch-rules.js';
 
@@ -13,16 +12,25 @@ export const FETCH_OPTIONS = {
   'user-agent': { type: 'string', value: '<text>', help: 'the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))' },
   'max-age': { type: 'string', value: '<time>', help: 'how long a fetched robots.txt is used: N seconds, or Ns, Nm, Nh, Nd\n(default 24h; Cache-Control max-age may shorten it); failures are retried\nafter 1h (or --max-age when shorter)' },
   now: { type: 'string', value: '<ISO time>', help: 'judge freshness (and 30 days of failures) as of this time, for replays and tests' },
-  scheme: { type: 'string', value: 'https|http', help: 'the scheme of hosts given without one (default https); URLs keep their own' },
-  targets: { type: 'string', value: 'default|public|any', help: '\nwhich addresses fetches may reach: default, origins you name are fetched as\nnamed, while origins read from a log, a URL list or stdin may not be at a\nloopback, private or link-local address, and no redirect may lead from a public\naddress to one; public, no such address at all and redirects only to the same\nport; any, no check. A refused fetch or redirect makes the origin unreachable' },
+  scheme: { type: 'string', choices: ['https', 'http'], fallback: 'https', help: 'the scheme of hosts given without one (default https); URLs keep their own' },
+  targets: { type: 'string', choices: FETCH_TARGETS, fallback: 'default', help: '\nwhich addresses fetches may reach: default, origins you name are fetched as\nnamed, while origins read from a log, a URL list or stdin may not be at a\nloopback, private or link-local address, and no redirect may lead from a public\naddress to one; public, no such address at all and redirects only to the same\nport; any, no check. A refused fetch or redirect makes the origin unreachable' },
 } as const satisfies OptionTable;
 
-/** The fetch options' help lines, at the commands' usual column (check and audit leave out --store: theirs is their own). */
-export function fetchOptionsHelp(omitStore: boolean): string {
-  return optionsHelp(FETCH_OPTIONS, 26, Object.keys(FETCH_OPTIONS).filter((name) => !omitStore || name !== 'store'));
-}
+/**
+ * The fetch options as check and audit take them: with --fetch (--now also without it: it judges stored
+ * records, with --robots-dir or --store). Their --store is their own.
+ */
+const { store: _store, ...FETCH_OPTIONS_BUT_STORE } = FETCH_OPTIONS;
+export const FETCHING_OPTIONS = {
+  ...requiring(FETCH_OPTIONS_BUT_STORE, ['fetch'], ['now']),
+  now: { ...FETCH_OPTIONS.now, requires: ['robots-dir', 'store'] },
+} as const satisfies OptionTable;
 
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+/** The fetch options check and audit take (all but --store, theirs), in --help's order: the section they list them in. */
+export const FETCH_SECTION = Object.keys(FETCH_OPTIONS_BUT_STORE);
+
+/** The parsed fetch options (of any command that takes them). */
+type FetchValues = OptionValues<typeof FETCH_OPTIONS>;
 
 const UNIT_MS: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -46,32 +54,22 @@ export function clockOption(value: unknown): { now: () => number; start: number 
 }
 
 /** The RobotsCache options of the parsed fetch options (store not included). */
-export function fetchCacheOptions(values: Values, mode: RobotsCacheOptions['mode'], maxBytes: number): RobotsCacheOptions & { now: () => number } {
-  const scheme = values.scheme ?? 'https';
-  if (scheme !== 'https' && scheme !== 'http') throw usageError(`--scheme must be https or http, got '${String(scheme)}'`);
-  const userAgent = values['user-agent'] as string | undefined;
+export function fetchCacheOptions(values: FetchValues, mode: RobotsCacheOptions['mode'], maxBytes: number): RobotsCacheOptions & { now: () => number } {
+  const userAgent = values['user-agent'];
   // what undici can send as a header value (tab, printable ASCII, Latin-1): anything else is refused at start
   if (userAgent !== undefined && (userAgent.trim() === '' || userAgent.length > 1024 || /[^\t\x20-\x7e\x80-\xff]/.test(userAgent))) throw usageError('--user-agent must be 1 to 1024 characters: tab, printable ASCII and Latin-1 only (no line breaks or control characters)');
-  const targets = values.targets ?? 'default';
-  if (!FETCH_TARGETS.includes(targets as FetchTargets)) throw usageError(`--targets must be default, public or any, got '${String(targets)}'`);
   return {
     mode,
     maxBytes: maxBytes === 0 ? MAX_FETCH_BYTES : maxBytes,
-    timeoutMs: wholeNumberOption(values, FETCH_OPTIONS, 'timeout-ms'),
-    concurrency: wholeNumberOption(values, FETCH_OPTIONS, 'concurrency'),
-    perHostConcurrency: wholeNumberOption(values, FETCH_OPTIONS, 'per-host'),
+    timeoutMs: values['timeout-ms'],
+    concurrency: values.concurrency,
+    perHostConcurrency: values['per-host'],
     userAgent,
     maxAgeMs: durationOption(values['max-age'], 'max-age'),
-    defaultScheme: scheme,
-    targets: targets as FetchTargets,
+    defaultScheme: values.scheme,
+    targets: values.targets as FetchTargets,
     now: clockOption(values.now).now,
   };
-}
-
-/** True when any fetch option other than --store and --now was given (they need --fetch on check and audit). */
-export function fetchOnlyOptionGiven(values: Values): string | null {
-  for (const name of Object.keys(FETCH_OPTIONS)) if (name !== 'store' && name !== 'now' && values[name] !== undefined) return name;
-  return null;
 }
 
 /** "N fetched (a ok, b not-modified, c not-found, d unreachable)": the fetches of a run, for the stderr summaries. */

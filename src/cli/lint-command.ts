@@ -1,25 +1,23 @@
 // robotstxt lint <robots-file>: findings with line numbers and severity; exit 1 when there are errors.
 import { lintRobots } from '../core/lint.js';
-import { parseCommandArgs, usageError, modeOption } from './common.js';
+import { parseCommand, type Command, type CommandSpec } from './command-spec.js';
+import { MODE_OPTION, withHelp } from './shared-options.js';
 import { statSync } from 'node:fs';
 import { readFileBounded, readLimit } from '../node/robots-file.js';
-import { optionsHelp, type OptionTable } from './options.js';
-import { LineReader, CHUNK_BYTES } from '../node/line-reader.js';
+import { forEachChunk } from '../node/line-reader.js';
 
 /** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */
 async function readStandardInput(limit: number): Promise<{ body: Uint8Array; fileBytes: number }> {
-  const reader = await LineReader.open('-', 'standard input');
-  const buffer = new Uint8Array(CHUNK_BYTES);
   const parts: Buffer[] = [];
   let length = 0;
   let fileBytes = 0;
-  for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) {
+  await forEachChunk('-', 'standard input', (chunk) => {
     fileBytes += chunk.length;
     if (length < limit) {
       parts.push(Buffer.from(chunk.subarray(0, limit - length)));
       length += Math.min(chunk.length, limit - length);
     }
-  }
+  });
   return { body: Buffer.concat(parts, length), fileBytes };
 }
 
@@ -37,16 +35,18 @@ function readFile(path: string, limit: number): { body: Uint8Array; fileBytes: n
 }
 
 
-/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
-export const LINT_OPTIONS = {
-  format: { type: 'string', value: 'text|json', help: 'text (default): "<file>:<line>: <severity>: <message> [<code>]" lines and a summary' },
-  mode: { type: 'string', value: 'google|rfc', help: 'which parser rules apply (default google)' },
-} as const satisfies OptionTable;
-
-export const LINT_HELP = `Usage: robotstxt lint [--format text|json] [--mode google|rfc] (<robots-file> | -)
-
-Reports what is wrong or risky in a robots.txt, with line numbers and severity (error, warning, info):
-unknown directives, accepted typos, missing colons, rules before any user-agent, patterns starting with
+/** What lint states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const LINT_SPEC = {
+  name: 'lint',
+  options: {
+    format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default): "<file>:<line>: <severity>: <message> [<code>]" lines and a summary' },
+    mode: withHelp(MODE_OPTION, 'which parser rules apply (default google)'),
+  },
+  positionals: { shown: '(<robots-file> | -)', min: 1, max: 1, error: (count: number) => `lint needs exactly one <robots-file>, got ${count} (see robotstxt lint --help)` },
+  column: 23,
+  description: `Reports what is wrong or risky in a robots.txt, with line numbers and severity (error, warning, info):
+unknown directives, directives Google does not act on (Noindex, Nofollow, Request-rate, Visit-time,
+Clean-param, Host), accepted typos, missing colons, rules before any user-agent, patterns starting with
 neither "/" nor "*", user-agent values that are not product tokens ("Google bot", "Mozilla/5.0 (...)"),
 over-long lines, the line where a file over 500 KiB stops being read, bytes that are not UTF-8, a BOM,
 non-numeric crawl-delay, sitemaps that are not absolute URLs, and rules that can never decide (an opposite
@@ -54,25 +54,24 @@ rule with equal or higher priority matches every URL they match). A file that is
 (HTML, XML, UTF-16) gets one error that says so.
 The whole file is read (crawlers read 500 KiB: a larger file is reported).
 
-Exit status: 0 no errors, 1 errors found, 2 usage or file errors.
+Exit status: 0 no errors, 1 errors found, 2 usage or file errors.`,
+  examples: [
+    'robotstxt lint robots.txt',
+    'curl -s https://example.com/robots.txt | robotstxt lint -',
+    'robotstxt lint --format json robots.txt | jq \'.findings[] | select(.severity == "error")\'',
+  ],
+} as const satisfies CommandSpec;
 
-Options:
-${optionsHelp(LINT_OPTIONS, 23)}
-
-Examples:
-  robotstxt lint robots.txt
-  curl -s https://example.com/robots.txt | robotstxt lint -
-  robotstxt lint --format json robots.txt | jq '.findings[] | select(.severity == "error")'`;
+/** robotstxt lint. */
+export const COMMAND: Command = { spec: LINT_SPEC, run: (args, io) => runLint(args, io.out) };
 
 export async function runLint(args: string[], stdout: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, LINT_OPTIONS, 'lint');
-  if (positionals.length !== 1) throw usageError(`lint needs exactly one <robots-file>, got ${positionals.length} (see robotstxt lint --help)`);
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, got '${String(format)}'`);
+  const { values, positionals } = parseCommand(LINT_SPEC, args);
+  const format = values.format;
   const file = positionals[0];
   // '-': standard input (a pipe, a socket or a redirected file), read up to the same bound as a file; lint
   // says where linting stops past that bound, and names the real size
-  const mode = modeOption(values.mode);
+  const mode = values.mode;
   const { body, fileBytes } = file === '-' ? await readStandardInput(readLimit(0)) : readFile(file, readLimit(0));
   const report = lintRobots(body, { mode, maxBytes: 0, fileBytes });
   if (format === 'json') {

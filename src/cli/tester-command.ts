@@ -4,31 +4,32 @@ import { createServer } from 'node:http';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandArgs, usageError, wholeNumberOption } from './common.js';
-import { optionsHelp, type OptionTable } from './options.js';
+import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { fileWriteError, makeDirectory } from '../node/robots-file.js';
 
-/** The options of this command: what parses its arguments, and what its --help lists (src/cli/options.ts). */
-export const TESTER_OPTIONS = {
-  port: { type: 'string', value: 'N', help: 'serve on this port ({range}; 0: any free port)', whole: { fallback: 8311, min: 0, max: 65535 } },
-  host: { type: 'string', value: '<address>', help: 'listen on this address (default 127.0.0.1: this machine only)' },
-  build: { type: 'string', value: '<dir>', help: 'write the page and what it loads into <dir>, for any static web server, and exit' },
-} as const satisfies OptionTable;
-
-export const TESTER_HELP = `Usage: robotstxt tester [--port N] [--host <address>] | --build <dir>
-
-The robots.txt Tester: a page that runs entirely in the browser (Google's reference semantics, compiled to
+/** What tester states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const TESTER_SPEC = {
+  name: 'tester',
+  options: {
+    port: { type: 'string', value: 'N', whole: { fallback: 8311, min: 0, max: 65535 }, excludes: ['build'], help: 'serve on this port ({range}; 0: any free port)' },
+    host: { type: 'string', value: '<address>', excludes: ['build'], help: 'listen on this address (default 127.0.0.1: this machine only)' },
+    build: { type: 'string', value: '<dir>', help: 'write the page and what it loads into <dir>, for any static web server, and exit' },
+  },
+  positionals: { shown: '', min: 0, max: 0, error: () => 'tester takes no arguments (see robotstxt tester --help)' },
+  column: 20,
+  description: `The robots.txt Tester: a page that runs entirely in the browser (Google's reference semantics, compiled to
 WebAssembly). Edit a robots.txt with line numbers and lint markers, pick a crawler and a mode, paste or drop
 URLs (thousands at once: matching runs in a Web Worker), see each verdict and its deciding line (click to
-highlight it), compare with a kept previous version, and download the edited file. Nothing is sent anywhere.
+highlight it), compare with a kept previous version, and download the edited file. Nothing is sent anywhere.`,
+  examples: [
+    'robotstxt tester',
+    'robotstxt tester --port 0',
+    'robotstxt tester --build ./public/robots-tester',
+  ],
+} as const satisfies CommandSpec;
 
-Options:
-${optionsHelp(TESTER_OPTIONS, 20)}
-
-Examples:
-  robotstxt tester
-  robotstxt tester --port 0
-  robotstxt tester --build ./public/robots-tester`;
+/** robotstxt tester. */
+export const COMMAND: Command = { spec: TESTER_SPEC, run: (args, io) => runTester(args, io.out) };
 
 /** The Tester page's Content-Security-Policy, sent as a header too (index.html carries the same in a meta tag). */
 export const TESTER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' blob: data:; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
@@ -58,12 +59,10 @@ export function testerFiles(): Map<string, string> {
 }
 
 export async function runTester(args: string[], out: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, TESTER_OPTIONS, 'tester');
-  if (positionals.length > 0) throw usageError(`tester takes no arguments, got '${positionals[0]}' (see robotstxt tester --help)`);
+  const { values } = parseCommand(TESTER_SPEC, args);
   const files = testerFiles();
   if (values.build !== undefined) {
-    if (values.port !== undefined || values.host !== undefined) throw usageError('--build writes files: --port and --host apply only when serving');
-    const target = values.build as string;
+    const target = values.build;
     for (const [path, file] of files) {
       const destination = join(target, ...path.split('/').filter((part) => part !== ''));
       try {
@@ -76,8 +75,8 @@ export async function runTester(args: string[], out: (text: string) => void): Pr
     out(`robotstxt tester: ${files.size} files written to ${target} (serve that folder; open index.html through the server, not as a file)\n`);
     return 0;
   }
-  const requestedPort = wholeNumberOption(values, TESTER_OPTIONS, 'port');
-  const host = String(values.host ?? '127.0.0.1');
+  const requestedPort = values.port;
+  const host = values.host ?? '127.0.0.1';
   const server = createServer((request, response) => {
     // a request target the URL parser rejects (`http://[::1`, `//x:99999999/`) is a bad request, never a crash
     let path: string;

@@ -207,6 +207,22 @@ export class LineReader {
 }
 
 /**
+ * Reads a file (or standard input, for undefined or `-`) a chunk of whole lines at a time into one buffer
+ * reused from chunk to chunk, and always closes it, also when `visit` throws: the one way a command reads an
+ * input file through. `visit` gets each chunk (a view, valid until it returns) and the reader (for its
+ * progress). Once per input file.
+ */
+export async function forEachChunk(path: string | undefined, what: string, visit: (chunk: Uint8Array, reader: LineReader) => void | Promise<void>): Promise<void> {
+  const reader = await LineReader.open(path, what);
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  try {
+    for (let chunk = await reader.next(buffer); chunk !== null; chunk = await reader.next(buffer)) await visit(chunk, reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
  * The lines of a chunk of whole lines as strings of one char per byte (latin1: no byte is lost), a CR
  * before the LF removed; a final LF ends the last line. For the commands that read logs line by line.
  */
