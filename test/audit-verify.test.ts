@@ -4,10 +4,11 @@
 // fetchers on a fixture log.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { robotstxt, robotstxtAsync, tempDir, CLI, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
+import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 import { parseRobots, RobotsAudit } from '../src/node/index.js';
 import { verificationNotes } from '../src/node/audit.js';
 import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, prefixesOfRangeFile, type DnsResolver } from '../src/node/crawler-verify.js';
@@ -56,13 +57,13 @@ const log = [
 const logFile = join(dir, 'verify.log');
 writeFileSync(logFile, log);
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-if (CHROMIUM === undefined) console.warn('the HTML assertions read the file as written: Chromium is absent (apt-get install chromium; .ci/run installs it)');
+// the HTML assertions read the page as Chromium renders it; without Chromium, as written (and under CI=true, a test fails)
+canRun(CHROMIUM !== null, 'rendering the audit pages in Chromium', 'apt-get install chromium (.ci/run installs it)');
 let profiles = 0;
 /** An HTML report as headless Chromium renders it (its DOM), or as written when Chromium is absent. */
 function renderedPage(html: string): string {
-  if (CHROMIUM === undefined) return readFileSync(html, 'utf8');
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', `--user-data-dir=${join(dir, `chromium-profile-${profiles++}`)}`];
+  if (CHROMIUM === null) return readFileSync(html, 'utf8');
+  const flags = chromiumFlags(join(dir, `chromium-profile-${profiles++}`));
   return spawnSync(CHROMIUM, [...flags, '--dump-dom', `file://${html}`], { encoding: 'utf8', timeout: 60_000 }).stdout;
 }
 

@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
+import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 import { crawlerName, parseRobots, RobotsAudit, parseLogLine } from '../src/node/index.js';
 import { modelVerdict } from './model.js';
 
@@ -144,15 +145,13 @@ describe('robotstxt audit', () => {
   });
 });
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-if (CHROMIUM === undefined) console.warn('skipped: the HTML report test needs Chromium (apt-get install chromium; .ci/run installs it)');
 
-describe.skipIf(CHROMIUM === undefined)('the HTML report in headless Chromium', () => {
+describe.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('the HTML report in headless Chromium', () => {
   it('opens, and shows its three charts with bars', () => {
     const html = join(dir, 'audit.html');
     const r = robotstxt(['audit', '--robots', robotsFile, '--format', 'html', '--output', html, logFile]);
     expect(r.status).toBe(0);
-    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', `--user-data-dir=${join(dir, 'chromium-profile')}`];
+    const flags = chromiumFlags(join(dir, 'chromium-profile'));
     const dom = spawnSync(CHROMIUM as string, [...flags, '--dump-dom', `file://${html}`], { encoding: 'utf8', timeout: 60_000 });
     expect(dom.stdout).toContain('<svg class="chart" id="chart-crawlers"');
     expect(dom.stdout).toContain('<svg class="chart" id="chart-rules"');

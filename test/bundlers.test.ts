@@ -7,12 +7,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as nodeApi from '../src/node/index.js';
-// @ts-expect-error plain JavaScript shared with the browser
 import { runVerdictSuite } from './runtime/verdict-suite.mjs';
 import { tempDir } from './cli-helpers.js';
+import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
 const SUITE = join(ROOT, 'test', 'runtime', 'verdict-suite.mjs');
 const expected = await runVerdictSuite({ ...nodeApi, RobotsDiff: nodeApi.RobotsDiff });
 
@@ -56,14 +55,13 @@ async function serve(folder: string): Promise<{ server: Server; origin: string }
   return { server, origin: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}` };
 }
 
-if (CHROMIUM === undefined) console.warn('skipped: the bundler tests run the pages in Chromium (apt-get install chromium; .ci/run installs it)');
 
-describe.skipIf(CHROMIUM === undefined)('bundled for the browser, run in headless Chromium', () => {
+describe.skipIf(!canRun(CHROMIUM !== null, 'the bundler suite (its pages run in Chromium)', 'apt-get install chromium (.ci/run installs it)'))('bundled for the browser, run in headless Chromium', () => {
   let browser: import('puppeteer-core').Browser;
   const servers: Server[] = [];
   beforeAll(async () => {
     const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags() });
   });
   afterAll(async () => {
     await browser?.close();

@@ -2,7 +2,7 @@
 // every one), a run of robotstxt itself through each contract finds no difference, a deliberately wrong
 // adapter is reported with exactly its planted classes, and a hanging or missing implementation is bounded.
 import { describe, expect, it } from 'vitest';
-import { writeFileSync, mkdirSync, copyFileSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { writeFileSync, mkdirSync, copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import { splitCommand, commandName } from '../src/node/conformance-runners.js';
 import { printable } from '../src/node/conformance-report.js';
 import { parseRobots } from '../src/node/index.js';
 import { CLI, robotstxt, robotstxtAsync, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
+import { until } from './helpers.js';
+import { CHROMIUM, chromiumFlags } from './browser.js';
 
 const suite = builtInSuite();
 const NODE_CLI = `'${process.execPath}' '${CLI}'`;
@@ -144,14 +146,15 @@ describe('a deliberately wrong adapter (--module)', () => {
     expect(html.stdout).toContain('<h3>end anchor ($): 3 differ, 0 failed</h3>');
     expect(html.stdout).not.toMatch(/<script|src=|href=/);
     // as headless Chromium renders it (when present): the same summary and sections in its DOM
-    const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-    if (chromium === undefined) {
+    const chromium = CHROMIUM;
+    if (chromium === null) {
+      if (process.env.CI === 'true') throw new Error('rendering the conformance page needs Chromium (apt-get install chromium; .ci/run installs it): CI=true must not pass without it');
       console.warn('skipped: rendering the conformance page needs Chromium (apt-get install chromium; .ci/run installs it)');
       return;
     }
     const page = join(dir, 'report.html');
     writeFileSync(page, html.stdout);
-    const dom = spawnSync(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', `--user-data-dir=${join(dir, 'chromium-profile')}`, '--dump-dom', pathToFileURL(page).href], { encoding: 'utf8', timeout: 60_000 }).stdout;
+    const dom = spawnSync(chromium, [...chromiumFlags(join(dir, 'chromium-profile')), '--dump-dom', pathToFileURL(page).href], { encoding: 'utf8', timeout: 60_000 }).stdout;
     expect(dom).toContain(`<p id="summary">${suite.length} cases: ${suite.length - 6} agree, 6 differ, 0 failed.</p>`);
     expect(dom).toContain('<h3>user-agent matching: 3 differ, 0 failed</h3>');
     expect(dom).toContain('<tr class="bad"><td>end anchor ($)</td><td>6</td><td>3</td><td>3</td><td>0</td></tr>');
@@ -237,8 +240,7 @@ process.stdin.on('data', () => {
     expect(performance.now() - started).toBeLessThan(6000); // (a process start included; it took 25 s before)
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('  got:      timeout (no exit within 1000 ms)\n');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(spawnSync('pgrep', ['-f', `sleep 25.${marker}`], { encoding: 'utf8' }).stdout).toBe('');
+    await until(() => spawnSync('pgrep', ['-f', `sleep 25.${marker}`], { encoding: 'utf8' }).stdout === '', 'the hanging grandchild to be gone', 2000);
   });
   it('SIGTERM during a run: the implementation\'s processes end and the cases folder is removed', async () => {
     const marker = `${process.pid}${Date.now() % 100000}`;
@@ -248,13 +250,12 @@ process.stdin.on('data', () => {
     mkdirSync(temporary);
     const child = spawn(process.execPath, [CLI, 'conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '2', '--timeout-ms', '60000', '--batch-command', `sh '${hang}'`], { env: { ...process.env, TMPDIR: temporary }, stdio: 'ignore' });
     // wait until the implementation runs (its cases folder is made, its sleep started)
-    for (let i = 0; i < 100 && spawnSync('pgrep', ['-f', `sleep 30.${marker}`], { encoding: 'utf8' }).stdout === ''; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => spawnSync('pgrep', ['-f', `sleep 30.${marker}`], { encoding: 'utf8' }).stdout !== '', 'the implementation to run');
     expect(readdirSync(temporary)).toHaveLength(1);
     const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     child.kill('SIGTERM');
     expect(await ended).toBe('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(spawnSync('pgrep', ['-f', `sleep 30.${marker}`], { encoding: 'utf8' }).stdout).toBe('');
+    await until(() => spawnSync('pgrep', ['-f', `sleep 30.${marker}`], { encoding: 'utf8' }).stdout === '', 'the implementation\'s processes to be gone', 2000);
     expect(readdirSync(temporary)).toEqual([]);
   });
   it('a batch command runs in the folder it was typed in: a script named without a / is found (node impl.mjs), its own relative files too; case files come by absolute path', () => {

@@ -1,6 +1,7 @@
 // Runs once before any test file: the tests that start the command line, workers or pages run the built
-// output (dist/, build/robotstxt.wasm). When a source is newer than that output (a plain `vitest run` after
-// an edit), it is built first, so that no test reads stale output. `npm test` builds anyway.
+// output (dist/, build/robotstxt.wasm). When a source is newer than that output (`npm test` after an edit),
+// it is built first, so that no test reads stale output; after `npm ci` (whose prepare step builds) nothing
+// is built again: CI builds once.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

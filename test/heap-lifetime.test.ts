@@ -10,17 +10,17 @@ import { MultiHostMatcher, robotsFromMap, parseRobots, RobotsError, TestBatch } 
 import { core } from '../src/node/core-node.js';
 import { MAX_KEPT_MATCHERS } from '../src/core/robots.js';
 import { modelVerdict } from './model.js';
-import { raw } from './helpers.js';
+import { raw, until } from './helpers.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
-/** Collects garbage and lets the finalizers it queued run (they run when the event loop turns). */
-async function collectAndFinalize(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
+/** Collects garbage and lets the finalizers it queued run (they run when the event loop turns), until `done` holds. */
+async function collectUntil(done: () => boolean, what: string): Promise<void> {
+  await until(() => {
     collectGarbage();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return done();
+  }, what, 5000, 10);
 }
 
 const BODY = 'User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n';
@@ -74,11 +74,12 @@ describe('MultiHostMatcher.close()', () => {
   });
   it('matchers dropped without close() are reclaimed once collected: 300 dropped matchers leave the heap as it was', async () => {
     const heap = core().frame.heap;
-    await collectAndFinalize();
+    let previous = -1;
+    await collectUntil(() => { const now = heap.liveBytes; const steady = now === previous; previous = now; return steady; }, 'the heap to be steady');
     const liveBefore = heap.liveBytes;
     await makeAndDrop(300); // (in a function of its own: no matcher stays in this frame)
     expect(heap.liveBytes).toBeGreaterThan(liveBefore);
-    await collectAndFinalize();
+    await collectUntil(() => heap.liveBytes === liveBefore, 'the dropped matchers to be reclaimed');
     expect(heap.liveBytes).toBe(liveBefore);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { parseRobots, type RobotsOptions } from '../src/node/index.js';
 import { modelVerdict } from './model.js';
@@ -34,4 +35,26 @@ export function expectDecidingLine(body: Uint8Array | string, agents: string | s
   const explanation = parseRobots(body, options).matcher(list).explain(url);
   expect(explanation.rule === null ? null : explanation.rule.line, 'engine').toBe(line);
   expect(modelVerdict(body, list, url, options).line, 'model').toBe(line);
+}
+
+/**
+ * Waits until `ready()` holds, asking every `everyMs` (a readiness wait: no fixed sleep), and fails naming
+ * `what` when it does not within `timeoutMs`.
+ */
+export async function until(ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000, everyMs = 20): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await ready())) {
+    if (performance.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** CPU seconds a process has used so far (Linux /proc: user and system ticks), or 0 when it cannot be read. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }

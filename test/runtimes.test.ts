@@ -11,17 +11,15 @@ import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as nodeApi from '../src/node/index.js';
-// @ts-expect-error plain JavaScript shared with the browser and Bun
 import { runVerdictSuite } from './runtime/verdict-suite.mjs';
+import { CHROMIUM, canRun, chromiumFlags, runtimePath } from './browser.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-/** Bun and Deno, installed by `npm run runtimes` into .runtimes/ (not by npm ci: they weigh ~190 MB); CI installs them. */
-const RUNTIMES_BIN = join(ROOT, '.runtimes', 'node_modules', '.bin');
-const BUN = join(RUNTIMES_BIN, 'bun');
-const DENO = join(RUNTIMES_BIN, 'deno');
-const WORKERD = join(RUNTIMES_BIN, 'workerd');
-for (const [name, path] of [['Bun', BUN], ['Deno', DENO], ['workerd', WORKERD]]) if (!existsSync(path)) console.warn(`skipped: the ${name} test needs ${path} (npm run runtimes installs Bun, Deno and workerd there)`);
+/** Bun, Deno and workerd, installed by `npm run runtimes` into .runtimes/ (not by npm ci: they weigh ~350 MB); CI installs them. */
+const BUN = runtimePath(ROOT, 'bun');
+const DENO = runtimePath(ROOT, 'deno');
+const WORKERD = runtimePath(ROOT, 'workerd');
+const RUNTIMES_INSTALL = 'npm run runtimes installs Bun, Deno and workerd into .runtimes/';
 const CORE_ENTRY = join(ROOT, 'dist', 'src', 'core', 'index.js');
 
 /** The suite as Node's own entry answers it: what every runtime must give. */
@@ -85,9 +83,8 @@ window.workerResults = await new Promise((done) => { worker.onmessage = (event) 
 document.title = 'done';
 </script>`;
 
-if (CHROMIUM === undefined) console.warn('skipped: the browser tests need Chromium (apt-get install chromium; .ci/run installs it)');
 
-describe.skipIf(CHROMIUM === undefined)('in headless Chromium: a page and a Web Worker', () => {
+describe.skipIf(!canRun(CHROMIUM !== null, 'the browser suite', 'apt-get install chromium (.ci/run installs it)'))('in headless Chromium: a page and a Web Worker', () => {
   let server: Server;
   let origin = '';
   beforeAll(async () => {
@@ -118,7 +115,7 @@ describe.skipIf(CHROMIUM === undefined)('in headless Chromium: a page and a Web 
   });
   it('the same results as Node, in the page and in a module Web Worker; only its own origin is fetched', async () => {
     const { default: puppeteer } = await import('puppeteer-core');
-    const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags() });
     try {
       const page = await browser.newPage();
       const requested: string[] = [];
@@ -141,7 +138,7 @@ for (const [name, path, args, version] of [
   ['Bun', BUN, [RUNTIME_SUITE], /^bun \d+\.\d+/],
   ['Deno', DENO, ['run', `--allow-read=${ROOT}`, '--no-prompt', RUNTIME_SUITE], /^deno \d+\.\d+/],
 ] as const) {
-  describe.skipIf(!existsSync(path))(`in ${name} (the ${name.toLowerCase()} package from the npm registry)`, () => {
+  describe.skipIf(!canRun(existsSync(path), `the ${name} suite`, RUNTIMES_INSTALL))(`in ${name} (the ${name.toLowerCase()} package from the npm registry)`, () => {
     it('the same results as Node', () => {
       const run = spawnSync(path, args, { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
       expect(run.stderr).toBe('');
@@ -152,7 +149,7 @@ for (const [name, path, args, version] of [
   });
 }
 
-describe.skipIf(!existsSync(WORKERD))('in workerd (Cloudflare\'s runtime, the workerd package from the npm registry)', () => {
+describe.skipIf(!canRun(existsSync(WORKERD), 'the workerd suite', RUNTIMES_INSTALL))('in workerd (Cloudflare\'s runtime, the workerd package from the npm registry)', () => {
   it('the same results as Node, from a worker bundled by esbuild with the .wasm declared as a module', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'robotstxt-workerd-'));
     const { build } = await import('esbuild');

@@ -9,9 +9,8 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { CLI, robotstxt, tempDir } from './cli-helpers.js';
+import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-if (CHROMIUM === undefined) console.warn('skipped: the Tester tests need Chromium (apt-get install chromium; .ci/run installs it)');
 
 const ROBOTS = ['User-agent: *', 'Disallow: /private/', 'Allow: /private/open', 'Disalow: /typo', 'Allow: nope', '', 'User-agent: Googlebot-Image', 'Disallow: /'].join('\n');
 const URLS = ['https://e.com/', 'https://e.com/private/x', 'https://e.com/private/open/1', 'https://e.com/typo'].join('\n');
@@ -32,7 +31,7 @@ describe('robotstxt tester --build', () => {
   });
 });
 
-describe.skipIf(CHROMIUM === undefined)('the Tester page in headless Chromium', () => {
+describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get install chromium (.ci/run installs it)'))('the Tester page in headless Chromium', () => {
   let server: ChildProcess;
   let origin = '';
   let browser: Browser;
@@ -52,7 +51,7 @@ describe.skipIf(CHROMIUM === undefined)('the Tester page in headless Chromium', 
       server.on('exit', (code) => reject(new Error(`tester exited ${code}`)));
     });
     const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags() });
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     page.on('request', (request) => requested.push(request.url()));

@@ -5,7 +5,7 @@
 // HTTP client sends to the victim must never be answered by the attacker's robots.txt or by --missing.
 import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/node/index.js';
 import { RobotsCache } from '../src/node/fetch/robots-cache.js';

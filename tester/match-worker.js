@@ -3,7 +3,11 @@
 // verdicts and deciding lines as typed arrays (transferred), the text of each deciding line (from the text
 // the verdicts were computed for: the editor may have changed since), lint findings, and the verdict changes
 // against the kept previous version (RobotsDiff), with the agent and mode they were computed for.
+// @ts-expect-error -- the page serves dist/ beside this file (robotstxt tester); in the repository it lies one folder up
 import { initialize, parseRobots, lintRobots, agentWarning, RobotsDiff } from './dist/src/core/index.js';
+
+/** This thread's side of the page's messages (a module Web Worker's global). */
+const scope = /** @type {{ postMessage(message: unknown, transfer?: Transferable[]): void, onmessage: ((event: MessageEvent) => void) | null }} */ (/** @type {unknown} */ (self));
 
 /** Changed URLs sent to the page at most (the counts always cover every URL). */
 const MAX_CHANGES = 2000;
@@ -34,7 +38,7 @@ function compare(previous, matcher, agent, mode, bytes) {
   return { newlyDisallowed: report.newlyDisallowedRequests, newlyAllowed: report.newlyAllowedRequests, distinct, rows, ruleTextBefore: lineTexts(previous, rows.map((row) => row.oldRule?.line ?? 0)) };
 }
 
-self.onmessage = async (event) => {
+scope.onmessage = async (event) => {
   const { id, robots, previous, agent, mode, urls: urlText } = event.data;
   try {
     await ready;
@@ -48,8 +52,8 @@ self.onmessage = async (event) => {
     const findings = lintRobots(encoder.encode(robots), { mode }).findings;
     const changes = previous === null ? null : compare(previous, matcher, agent, mode, bytes);
     const ruleText = lineTexts(robots, [...lines, ...(changes?.rows ?? []).map((row) => row.newRule?.line ?? 0)]);
-    self.postMessage({ id, agent, mode, urls, verdicts, lines, ruleText, findings, changes, warning: agentWarning(agent), ms: performance.now() - started }, [verdicts.buffer, lines.buffer]);
+    scope.postMessage({ id, agent, mode, urls, verdicts, lines, ruleText, findings, changes, warning: agentWarning(agent), ms: performance.now() - started }, [verdicts.buffer, lines.buffer]);
   } catch (error) {
-    self.postMessage({ id, error: `${error.name}: ${error.message}` });
+    scope.postMessage({ id, error: `${error.name}: ${error.message}` });
   }
 };

@@ -10,7 +10,12 @@ const MAX_ROWS = 2000;
  * freezes the page for seconds, whereas the list itself is matched in the worker in about one.
  */
 const LARGE_URL_TEXT = 1 << 20;
-const $ = (id) => document.getElementById(id);
+/**
+ * An element of the page by its id (each is one of these: an input, a text area, a select or a plain element).
+ * @param {string} id
+ * @returns {HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement}
+ */
+const $ = (id) => /** @type {HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement} */ (document.getElementById(id));
 const robots = $('robots');
 const gutter = $('gutter');
 const highlight = $('highlight');
@@ -170,7 +175,7 @@ function renderChanges(changes) {
 /** A click on a row or finding with a data-line selects that line in the editor. */
 for (const container of [resultsBody, changesBody, findingsList, gutter]) {
   container.addEventListener('click', (event) => {
-    const target = event.target.closest('[data-line]');
+    const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest('[data-line]'));
     if (target === null) return;
     for (const row of document.querySelectorAll('.selected')) row.classList.remove('selected');
     target.classList.add('selected');

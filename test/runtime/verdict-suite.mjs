@@ -17,6 +17,7 @@ Allow: /media/
 Disallow: /
 `;
 const ODD = '\ufeffuser-agent: FooBot\ndisalow: /typo\nDisallow: /%7Euser/\nDisallow: /caf%C3%A9\nAllow: /$\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n';
+/** @type {[string, string, string[]][]} */
 const CASES = [
   [SHOP, 'Googlebot', ['https://shop.example/', 'https://shop.example/cart', 'https://shop.example/cart?x=1', 'https://shop.example/help/', 'https://shop.example/help/index.html', 'https://shop.example/a?sort=1', 'https://shop.example/doc.pdf', 'https://shop.example/doc.pdf?x', 'https://shop.example/blog/x/feed/rss', 'https://shop.example/blog/x/feed/']],
   [SHOP, 'Googlebot-Image', ['https://shop.example/media/a.jpg', 'https://shop.example/img/b.jpg']],
@@ -24,11 +25,14 @@ const CASES = [
   [ODD, 'Other', ['http://a/private/1', 'http://a/ok']],
 ];
 
-/** Verdicts, deciding lines, lint codes and a diff: plain data, equal in every runtime. */
+/**
+ * Verdicts, deciding lines, lint codes and a diff: plain data, equal in every runtime.
+ * @param {typeof import('../../src/core/index.js')} api the package's entry in the runtime under test
+ */
 export async function runVerdictSuite(api) {
   const results = [];
   for (const [body, agent, urls] of CASES) {
-    for (const mode of ['google', 'rfc']) {
+    for (const mode of /** @type {const} */ (['google', 'rfc'])) {
       const matcher = api.parseRobots(body, { mode }).matcher(agent);
       const lines = new TextEncoder().encode(urls.join('\n') + '\n');
       const bulk = Array.from(matcher.checkLines(lines));
@@ -45,7 +49,8 @@ export async function runVerdictSuite(api) {
   results.push(['diff', report.checked, report.newlyAllowedRequests, report.newlyAllowed.map((c) => c.url)]);
   results.push(['crawlerName', api.crawlerName('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')]);
   let error = null;
-  try { api.parseRobots([1, 2]); } catch (caught) { error = `${caught.name} ${caught.code}`; }
+  // @ts-expect-error a body of the wrong type, on purpose
+  try { api.parseRobots([1, 2]); } catch (caught) { error = `${/** @type {Error} */ (caught).name} ${/** @type {{ code: string }} */ (caught).code}`; }
   results.push(['invalid body', error]);
   return results;
 }
