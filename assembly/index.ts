@@ -1,5 +1,5 @@
 // The only export surface of the WebAssembly core. Only integers cross: addresses, lengths, counts.
-// Memory map: regions chosen by the host, drawn in src/core/wasm/core.ts.
+// Memory map: regions chosen by the host, drawn in src/core/wasm/frame.ts.
 import { RESULT_VERDICT, RESULT_ALLOW_RULE, RESULT_DISALLOW_RULE, FLAG_RFC_MODE, RULE_REF_SIZE, LINES_RESULT_OUTPUT_LENGTH, LINES_RESULT_INPUT_STOP } from "../src/core/constants";
 import { bindScratch, matchUrl, bestAllowRule, bestDisallowRule } from "./match";
 import { bindAutomaton, setStateLimit, dfaResets, dfaStateCount, automatonIsLarge, setExplaining } from "./dfa";

@@ -1,7 +1,7 @@
 // robots.txt body -> compiled matcher for one agent query, in one call: the group selector pulls each line
 // from the tokenizer's cursor (lines.ts) and hands user-agent, allow and disallow lines to selectLine, which
 // keeps the rules of the groups that apply
-// (REFERENCE-BEHAVIOUR.md section 6), and compileRules (compile.ts) turns them into a blob. No line record,
+// (docs/specification.md section 6), and compileRules (compile.ts) turns them into a blob. No line record,
 // no string and no object is made for the host: a host with thousands of robots.txt files pays one call each.
 //
 // This is the only place that decides which groups apply to an agent query; every verdict (parseRobots

@@ -290,8 +290,7 @@ const out: string[] = [
 ];
 if (quick) console.log(out.join('\n'));
 else {
-  const analysis = join(root, 'bench', 'hosts-analysis.md');
-  if (existsSync(analysis)) out.push('', readFileSync(analysis, 'utf8').trimEnd());
+  out.push('', 'What stands in the way of the targets marked **not met**, and what was tried: [docs/performance.md](../docs/performance.md).');
   console.log(writeHostsResults(out));
 }
 if (sink === -1) console.log(sink);

@@ -1,4 +1,4 @@
-// A deliberately simple model of REFERENCE-BEHAVIOUR.md, kept forever as the oracle of the fast engine.
+// A deliberately simple model of docs/specification.md, kept forever as the oracle of the fast engine.
 // It re-reads the whole body for every question, uses arrays and plain loops, and shares no code with
 // src/ or assembly/. Clarity over speed: never optimise this file.
 

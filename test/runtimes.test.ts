@@ -62,7 +62,7 @@ describe('the runtime-neutral entry', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.exports['./core']).toEqual({ types: './dist/src/core/index.d.ts', default: './dist/src/core/index.js' });
     expect(pkg.exports['.']).toEqual({ types: './dist/src/node/index.d.ts', node: './dist/src/node/index.js', default: './dist/src/core/index.js' });
-    expect(pkg.exports['./robotstxt.wasm']).toBe('./build/robotstxt.wasm');
+    expect(pkg.exports['./robotstxt.wasm']).toEqual({ types: './types/robotstxt.wasm.d.ts', default: './build/robotstxt.wasm' });
     for (const file of ['dist/src/core/index.js', 'dist/src/core/index.d.ts', 'dist/src/node/index.d.ts', 'build/robotstxt.wasm']) expect(existsSync(join(ROOT, file))).toBe(true);
   });
 });
@@ -194,11 +194,11 @@ function freePort(): Promise<number> {
 }
 
 describe('the browser build\'s size', () => {
-  it('is what the README says (JavaScript of the core entry\'s module graph plus the .wasm, gzip, within 10%)', () => {
+  it('is what docs/library.md says (JavaScript of the core entry\'s module graph plus the .wasm, gzip, within 10%)', () => {
     const { files } = coreModuleGraph();
     const gzipBytes = [...files, join(ROOT, 'build', 'robotstxt.wasm')].reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const stated = /browser build is\s+([\d.]+) KiB gzip/.exec(readme);
+    const page = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8');
+    const stated = /browser build is\s+([\d.]+) KiB gzip/.exec(page);
     expect(stated).not.toBeNull();
     expect(Math.abs(Number((stated as RegExpExecArray)[1]) * 1024 - gzipBytes) / gzipBytes).toBeLessThan(0.1);
   });

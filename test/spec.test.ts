@@ -1,4 +1,4 @@
-// One example (or more) for every statement of REFERENCE-BEHAVIOUR.md, section by section.
+// One example (or more) for every statement of docs/specification.md, section by section.
 // ID_* = behaviour RFC 9309 also requires; GoogleOnly_* = the reference's own departures.
 import { describe, it, expect } from 'vitest';
 import { parseRobots } from '../src/node/index.js';
