@@ -202,7 +202,7 @@ export class RobotsMatcher {
     const allowed = match.verdict === VERDICT_ALLOWED;
     let index = -1;
     if (!allowed) index = match.disallowRule;
-    else if (match.allowRule >= 0 && compiledRule(this.view(), match.allowRule).pattern.length > 0) index = match.allowRule;
+    else if (match.allowRule >= 0 && this.decidingRule(match.allowRule).priority > 0) index = match.allowRule; // an empty Allow decides nothing (made once per rule, kept)
     return { allowed, rule: index < 0 ? null : { ...this.decidingRule(index) } };
   }
 
