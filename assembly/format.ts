@@ -18,6 +18,7 @@ import { normalizeRuleValue } from "./compile";
 const ALLOWED_WORD: u64 = 0x096465776f6c6c61; // "allowed\t"
 const DISALLOW_WORD: u64 = 0x776f6c6c61736964; // "disallow"
 const ED_SHORT: u16 = 0x6465; // "ed"
+const UNKNOWN_WORD: u64 = 0x096e776f6e6b6e75; // "unknown\t"
 
 /** Copies length bytes 8 at a time; may read and write up to 7 bytes past the end (the host leaves slack). */
 @inline function copyWords(destination: usize, source: usize, length: usize): void {
@@ -36,17 +37,8 @@ const ED_SHORT: u16 = 0x6465; // "ed"
 @inline export function formatLine(out: usize, lineStart: usize, lineStop: usize, verdict: u32, filter: i32): usize {
   if (!passesFilter(verdict, filter)) return out;
   const urlStop = urlEndOfLine(lineStart, lineStop);
-  if (filter == OUTPUT_ALL) {
-    if (verdict == VERDICT_ALLOWED) {
-      store<u64>(out, ALLOWED_WORD);
-      out += 8;
-    } else {
-      store<u64>(out, DISALLOW_WORD);
-      store<u16>(out + 8, ED_SHORT);
-      store<u8>(out + 10, CHAR_TAB);
-      out += 11;
-    }
-  }
+  if (filter == OUTPUT_ALL) out = writeWord(out, verdict);
+
   const length = urlStop - lineStart;
   copyWords(out, lineStart, length);
   out += length;
@@ -54,16 +46,45 @@ const ED_SHORT: u16 = 0x6465; // "ed"
   return out + 1;
 }
 
+/** Writes `allowed<TAB>` (VERDICT_ALLOWED), `disallowed<TAB>` (VERDICT_DISALLOWED) or `unknown<TAB>` (0) at out; returns the new end. */
+@inline function writeWord(out: usize, word: u32): usize {
+  if (word == VERDICT_ALLOWED) {
+    store<u64>(out, ALLOWED_WORD);
+    return out + 8;
+  }
+  if (word == VERDICT_DISALLOWED) {
+    store<u64>(out, DISALLOW_WORD);
+    store<u16>(out + 8, ED_SHORT);
+    store<u8>(out + 10, CHAR_TAB);
+    return out + 11;
+  }
+  store<u64>(out, UNKNOWN_WORD);
+  return out + 8;
+}
+
 /**
  * Text for lineCount LF-separated lines from inputPtr (an LF sentinel after them), verdicts in input
- * order; returns the output length (at most input length + 12 x lines, plus 8 bytes of slack).
+ * order; returns the output length (at most input length + 12 x lines, plus 8 bytes of slack). With a
+ * column (columnPtr not 0: a byte per line, 0 unknown, 1 allowed, 2 disallowed; check --usage), each line
+ * is `<verdict><TAB><column word><TAB><url>` (at most input length + 23 x lines, plus the slack).
  */
-export function formatTextLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, outputPtr: usize, filter: i32): usize {
+export function formatTextLines(inputPtr: usize, lineCount: u32, verdictsPtr: usize, outputPtr: usize, filter: i32, columnPtr: usize): usize {
   let p = inputPtr;
   let out = outputPtr;
   for (let i: u32 = 0; i < lineCount; i++) {
     const stop = findLf(p);
-    out = formatLine(out, p, stop, <u32>load<u8>(verdictsPtr + <usize>i), filter);
+    const verdict = <u32>load<u8>(verdictsPtr + <usize>i);
+    if (columnPtr == 0) {
+      out = formatLine(out, p, stop, verdict, filter);
+    } else if (passesFilter(verdict, filter)) {
+      if (filter == OUTPUT_ALL) out = writeWord(out, verdict);
+      out = writeWord(out, <u32>load<u8>(columnPtr + <usize>i));
+      const length = urlEndOfLine(p, stop) - p;
+      copyWords(out, p, length);
+      out += length;
+      store<u8>(out, CHAR_LF);
+      out++;
+    }
     p = stop + 1;
   }
   return out - outputPtr;

@@ -38,6 +38,7 @@ straight from its file, one with more is compiled once. For input in random
 order over far more hosts than fit, sort it by host first
 (e.g. sort -t/ -k3,3).`,
   },
+  usage: { type: 'string', value: '<category>', requires: ['robots'], excludes: ['only', 'log'], help: 'add the AI usage verdict of a Content-Usage category (train-ai, search, ...)\nto each line: verdict<TAB>usage<TAB>url, usage allowed, disallowed or unknown\n(always unknown where the crawl is disallowed); jsonl: a "usage" field\n{"category","verdict","line"}. One thread. See robotstxt usage.' },
   only: { type: 'string', choices: ['allowed', 'disallowed'], help: 'print just the URLs with that verdict, one per line (a filter, like grep)' },
   format: { type: 'string', choices: ['text', 'jsonl'], fallback: 'text', help: 'text (default): verdict<TAB>url; jsonl: one JSON object per URL with the deciding\nrule: {"input":N,"url":...,"verdict":...,"rule":{"kind","line","pattern"}|null}' },
   log: { type: 'boolean', help: 'input lines are access log lines (formats below); the request target is the URL.\nLines that are not log lines are reported on stderr with their line numbers and\nskipped. With --robots-dir the host is the line\'s (vhost field, host key, ...),\nor --host.' },
@@ -113,6 +114,20 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
   const fromLog = values.log;
   const logFields = logFieldValues(values['log-field']);
+
+  if (values.usage !== undefined) {
+    if (!/^[a-z*][a-z0-9_\-.*]*$/.test(values.usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${values.usage}'`);
+    const robots = loadRobots(robotsFile as string, mode, maxBytes, stderr);
+    const { runUsageCheck } = await import('../node/check/usage-check.js');
+    const started = values.stats ? performance.now() : 0;
+    try {
+      const outcome = await runUsageCheck(positionals[0], robots.matcher(agents), robots.usagePolicy(agents), values.usage, format, stdout as NodeJS.WritableStream & import('node:stream').Writable);
+      if (values.stats) stderr(`robotstxt: stats: ${outcome.lines} lines in ${((performance.now() - started) / 1000).toFixed(3)} s, threads 1, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
+    } finally {
+      robots.close();
+    }
+    return 0;
+  }
 
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes, stderr).matcher(agents) }

@@ -18,6 +18,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'test', synopsis: 'test <robots-file> <user-agent> <url>', summary: ['one verdict, the reference robots_main contract (exit 0/1)'], load: () => import('./test-command.js') },
   { name: 'check', synopsis: 'check --robots <file> --agent <token>', summary: ['one verdict line per URL line, streamed'], load: () => import('./check-command.js') },
   { name: 'lint', synopsis: 'lint <robots-file>', summary: ['what is wrong or risky in a robots.txt, by line (exit 1 on errors)'], load: () => import('./lint-command.js') },
+  { name: 'usage', synopsis: 'usage <robots-file> <url>...', summary: ['what content may be used for: Content-Usage, Content-Signal, policy tokens'], load: () => import('./usage-command.js') },
   { name: 'diff', synopsis: 'diff <old> <new> --agent <token> ...', summary: ['which URLs (a list or access logs) a robots.txt change blocks or frees'], load: () => import('./diff-command.js') },
   { name: 'audit', synopsis: 'audit --robots <file> <log>...', summary: ['which crawlers fetched what robots.txt forbade them (table, JSON, HTML)'], load: () => import('./audit-command.js') },
   { name: 'fetch', synopsis: 'fetch --store <dir> <url-or-host>...', summary: ['fetch robots.txt files over HTTP into a store (status codes,', 'redirects, timeouts, 24-hour freshness) for check and audit'], load: () => import('./fetch-command.js') },

@@ -8,6 +8,8 @@ import { RobotsError } from './errors.js';
 export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';
 export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
 export { RobotsMatcher } from './matcher.js';
+export { UsagePolicy, USAGE_CATEGORIES, REPORTED_CATEGORIES, CONTENT_SIGNAL_KEYS, DEFAULT_POLICY_TOKENS, USAGE_UNKNOWN, USAGE_ALLOWED, USAGE_DISALLOWED, readContentUsage, readContentSignal } from './usage.js';
+export type { UsageAnswer, UsageOptions, UsageVerdict, UsageDecider, UsageRule } from './usage.js';
 export type { Explanation, DecidingRule, OutputFilter } from './matcher.js';
 export { RobotsError } from './errors.js';
 export type { RobotsErrorCode } from './errors.js';

@@ -1,10 +1,11 @@
 // robots.txt lint: the parser's diagnostics plus checks of what the file means (patterns that never match,
 // rules that can never decide, HTML served as robots.txt, ...). Called once per file by `robotstxt lint`.
-import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity } from './robots.js';
+import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity, type RobotsTxt } from './robots.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
 import { MAX_COMPILE_BYTES } from './wasm/limits.js';
 import { RobotsError } from './errors.js';
 import { isCrawlerWord } from './crawlers.js';
+import { contentSignalProblems, contentUsageProblems } from './usage.js';
 
 /** One finding, with the 1-based line it is about (0: the whole file). */
 export interface LintFinding {
@@ -335,9 +336,14 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
     if (other.isKey('crawl-delay') && !/^\s*\d+(\.\d+)?\s*$/.test(other.value)) {
       add(other.line, 'warning', 'crawl-delay-not-a-number', `crawl-delay "${other.value}" is not a number of seconds: ignored`);
     }
-    if (other.isKey('content-signal')) preferenceProblems(other.value, CONTENT_SIGNAL).forEach((problem) => add(other.line, 'warning', 'content-signal-invalid', `content-signal: ${problem}`));
-    if (other.isKey('content-usage')) preferenceProblems(other.value, CONTENT_USAGE).forEach((problem) => add(other.line, 'warning', 'content-usage-invalid', `content-usage: ${problem}`));
+    if (other.isKey('content-signal')) contentSignalProblems(other.value).forEach(({ severity, message }) => add(other.line, severity, 'content-signal-invalid', `content-signal: ${message}`));
+    if (other.isKey('content-usage')) contentUsageProblems(other.value).forEach((problem) => add(other.line, 'warning', 'content-usage-invalid', `content-usage: ${problem}`));
   }
+  const firstAgentLine = robots.groups[0]?.agents[0]?.line ?? Infinity;
+  for (const other of robots.otherDirectives) {
+    if (other.isKey('content-usage') && other.line < firstAgentLine) add(other.line, 'warning', 'content-usage-outside-group', 'content-usage before any user-agent line: it belongs to no group and applies to no crawler (put it in a group, such as User-agent: *)');
+  }
+  groupsMerged(body, lines, robots, options, add);
   // the sitemap lines as the parser read them (its key matching, typos included)
   for (const { line, value } of robots.sitemapLines) {
     if (!/^https?:\/\/[^/\s]+/i.test(value)) add(line, 'warning', 'sitemap-not-absolute', `sitemap "${value}" is not an absolute http(s) URL`);
@@ -360,30 +366,56 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
   return done();
 }
 
-/** What a preference line may say: its keys (null: any Structured Fields key) and values. */
-interface PreferenceVocabulary {
-  keys: readonly string[] | null;
-  values: readonly string[];
-}
-/** Content-Signal (contentsignals.org; draft-romm-aipref-contentsignals): search, ai-input, ai-train = yes | no. */
-const CONTENT_SIGNAL: PreferenceVocabulary = { keys: ['search', 'ai-input', 'ai-train'], values: ['yes', 'no'] };
-/** Content-Usage (draft-ietf-aipref-attach, vocabulary of draft-ietf-aipref-vocab): key = y | n; the keys are still changing, so any key is taken. */
-const CONTENT_USAGE: PreferenceVocabulary = { keys: null, values: ['y', 'n'] };
+/** Merged groups whose severity is worked out by parsing the file as meant (each a parse): beyond, warnings. */
+const MAX_MERGES_WEIGHED = 200;
 
-/** Problems of a `[/path] key=value, key=value` preference line against a vocabulary (empty: none). */
-function preferenceProblems(value: string, vocabulary: PreferenceVocabulary): string[] {
-  let rest = value.trim();
-  if (rest.startsWith('/')) rest = rest.replace(/^\S+\s*/, ''); // the path it applies to
-  if (rest === '') return ['no preferences (key=value, ...) given'];
-  const problems: string[] = [];
-  for (const item of rest.split(',')) {
-    const match = /^\s*([a-z*][a-z0-9_.*-]*)\s*=\s*([^\s;]*)\s*(?:;.*)?$/.exec(item);
-    if (match === null) {
-      problems.push(`"${item.trim()}" is not key=value (keys are lower case)`);
-      continue;
+/**
+ * ID_GroupsEndOnlyAtRules: a user-agent line after other lines (Content-Signal, Content-Usage, Crawl-delay,
+ * Sitemap, ...) but no Allow or Disallow line does not start a group: the group goes on, and the rules after
+ * it apply to the agents before it too (RFC 9309 and the reference agree). One finding per such line: an
+ * error when the agents of the merged group get other rules than they would if the group had ended there
+ * (the file parsed again with an empty Disallow closing it), else a warning.
+ */
+function groupsMerged(body: Uint8Array, lines: LineSpans, robots: RobotsTxt, options: RobotsOptions, add: (line: number, severity: DiagnosticSeverity, code: string, message: string) => void): void {
+  let weighed = 0;
+  const sitemapLines = robots.sitemapLines.map((sitemap) => ({ line: sitemap.line, key: 'sitemap' }));
+  for (const group of robots.groups) {
+    const agents = [...group.agents].sort((a, b) => a.line - b.line);
+    const between = [...group.others.map((other) => ({ line: other.line, key: other.key.toLowerCase() })), ...sitemapLines];
+    for (let k = 1; k < agents.length; k++) {
+      const before = agents[k - 1].line;
+      const at = agents[k].line;
+      const keepers = between.filter((entry) => entry.line > before && entry.line < at).sort((a, b) => a.line - b.line);
+      if (keepers.length === 0) continue;
+      const named = [...new Set(agents.map((agent) => (agent.global ? '*' : agent.productToken)).filter((token) => token !== ''))];
+      const opened = agents.slice(0, k).map((agent) => agent.value.trim()).join('", "');
+      const changed = weighed++ < MAX_MERGES_WEIGHED ? changedAgents(body, lines, robots, options, at, named) : null;
+      const keptOpen = keepers.map((entry) => `line ${entry.line} (${entry.key})`).join(', ');
+      const start = `user-agent "${agents[k].value.trim()}" does not start a new group: only an Allow or Disallow line ends one, and ${keptOpen} ${keepers.length > 1 ? 'are' : 'is'} neither, so the group of "${opened}" goes on and its rules apply to every agent of it`;
+      if (changed === null) add(at, 'warning', 'group-merged', `${start} (not weighed: more than ${MAX_MERGES_WEIGHED} such lines)`);
+      else if (changed.length > 0) add(at, 'error', 'group-merged', `${start}: this changes what ${changed.join(', ')} may fetch. End the group before this line with its own rules (an empty "Disallow:" allows everything)`);
+      else add(at, 'warning', 'group-merged', `${start}; here it changes nothing any of them may fetch`);
     }
-    if (vocabulary.keys !== null && !vocabulary.keys.includes(match[1])) problems.push(`"${match[1]}" is not one of ${vocabulary.keys.join(', ')}`);
-    if (!vocabulary.values.includes(match[2])) problems.push(`${match[1]}=${match[2]}: the value must be ${vocabulary.values.join(' or ')}`);
   }
-  return problems;
+}
+
+/** The agents (of named) whose rules differ between the file and the file with an empty Disallow inserted before line `at`. */
+function changedAgents(body: Uint8Array, lines: LineSpans, robots: RobotsTxt, options: RobotsOptions, at: number, named: readonly string[]): string[] {
+  const insertAt = lines.starts[at - 1];
+  const closing = new Uint8Array([0x64, 0x69, 0x73, 0x61, 0x6c, 0x6c, 0x6f, 0x77, 0x3a, 0x0a]); // "disallow:\n"
+  const meant = new Uint8Array(body.length + closing.length);
+  meant.set(body.subarray(0, insertAt));
+  meant.set(closing, insertAt);
+  meant.set(body.subarray(insertAt), insertAt + closing.length);
+  const asMeant = parseRobots(meant, { ...options, maxBytes: 0 });
+  try {
+    // `*` stands for every crawler no group names: ask with a token neither file names
+    const unnamed = 'robotstxt-lint-unnamed-agent';
+    const rulesOf = (file: RobotsTxt, token: string): string => [...new Set(file.groupsFor(token === '*' ? unnamed : token)
+      .flatMap((group) => group.rules).filter((rule) => !(rule.kind === 'disallow' && rule.value.length === 0))
+      .map((rule) => `${rule.kind}:${latin1.decode(rule.value)}`))].sort().join('\n');
+    return named.filter((token) => rulesOf(robots, token) !== rulesOf(asMeant, token));
+  } finally {
+    asMeant.close();
+  }
 }

@@ -211,8 +211,22 @@ export class RobotsMatcher {
    * and the line of the rule that decided it (0: none did). One call per batch: reports and the Tester.
    */
   explainLines(lines: Uint8Array): { verdicts: Uint8Array; lines: Uint32Array } {
-    const { verdicts, rules } = this.decidingRules(lines);
-    return { verdicts, lines: Uint32Array.from(rules, (rule) => rule?.line ?? 0) };
+    const { verdicts, rules: indexes } = this.engine.matching.explainLines(this.rules, linesArgument(lines, 'lines'));
+    // the lines are read from the blob that answered, before answered() may compile it again
+    const ruleLines = new Uint32Array(indexes.length);
+    let lastIndex = -1;
+    let lastLine = 0;
+    for (let i = 0; i < indexes.length; i++) {
+      const index = indexes[i];
+      if (index < 0) continue;
+      if (index !== lastIndex) {
+        lastIndex = index;
+        lastLine = this.decidingRule(index).line;
+      }
+      ruleLines[i] = lastLine;
+    }
+    this.answered(verdicts.length);
+    return { verdicts, lines: ruleLines };
   }
 
   /**

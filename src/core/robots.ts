@@ -4,6 +4,7 @@ import { DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
 import { parseRobotsBody, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode, type UserAgentFacts } from './parser.js';
 import { RobotsMatcher, addDispose } from './matcher.js';
+import { UsagePolicy, type UsageAnswer, type UsageOptions } from './usage.js';
 import { core } from './wasm/core.js';
 import { bytesToRead } from './wasm/limits.js';
 import { encodeAgents } from './wasm/bodies.js';
@@ -45,6 +46,10 @@ export class OtherDirective {
   /** The value, decoded as UTF-8. */
   get value(): string {
     return utf8(this.valueBytes);
+  }
+  /** The value's bytes as written. */
+  get rawValue(): Uint8Array {
+    return this.valueBytes;
   }
   /** True when the key is `name` (ASCII case-insensitive), without making a string. */
   isKey(name: string): boolean {
@@ -264,6 +269,8 @@ export class RobotsTxt {
   private readonly byRules = new Map<string, RobotsMatcher>();
   private closed = false;
   private readonly selections = new Map<string, { groups: Uint32Array; byName: boolean }>();
+  /** Usage policies by agent query (usage()), as many as matchers are kept. */
+  private readonly usagePolicies = new Map<string, UsagePolicy>();
 
   constructor(body: Uint8Array, options: RobotsOptions = {}) {
     const mode = options.mode ?? 'google';
@@ -398,6 +405,8 @@ export class RobotsTxt {
    */
   close(): void {
     this.closed = true;
+    for (const policy of this.usagePolicies.values()) policy.close();
+    this.usagePolicies.clear();
     for (const matcher of this.matchers.values()) matcher.close();
     this.matchers.clear();
     this.byRules.clear();
@@ -407,6 +416,41 @@ export class RobotsTxt {
   /** One verdict: may these agents fetch url? For many URLs use matcher(agents).checkBatch / checkLines. */
   isAllowed(url: string | URL | Uint8Array, agents: AgentQuery): boolean {
     return this.matcher(agents).isAllowed(urlOrBytesArgument(url, 'url'));
+  }
+
+  /**
+   * The AI usage preferences for one URL and agent (src/core/usage.ts): the crawl verdict (unchanged), each
+   * Content-Usage category, the Content-Signal values and the policy tokens' verdicts, with their lines.
+   * Per URL; for many URLs of one category, usagePolicy(agent).usageLines.
+   */
+  usage(url: string | URL | Uint8Array, agent: string, options: UsageOptions = {}): UsageAnswer {
+    const checked = urlOrBytesArgument(url, 'url');
+    return this.usagePolicy(agent).answer(checked, agent, options);
+  }
+
+  /** The usage policy of an agent query, made on first use and kept (as many as matchers). Called once per agent query. */
+  usagePolicy(agents: AgentQuery): UsagePolicy {
+    if (this.closed) throw new RobotsError('CLOSED', 'this RobotsTxt was closed');
+    const list = agentList(agents);
+    const key = list.map(asciiLowerCase).join('\n');
+    let policy = this.usagePolicies.get(key);
+    if (policy === undefined) {
+      const firstAgentLine = this.groups[0]?.agents[0]?.line ?? Infinity;
+      policy = new UsagePolicy({
+        rfc: this.mode === 'rfc',
+        groupLines: this.groupsFor(list).flatMap((group) => group.others),
+        fileWideLines: this.otherDirectives.filter((other) => other.line < firstAgentLine),
+        crawl: () => this.matcher(list),
+        token: (token) => ({ matcher: this.matcher(token), named: this.names(token), grouped: this.groupsFor(token).length > 0 }),
+      });
+      if (this.usagePolicies.size >= MAX_KEPT_MATCHERS) {
+        const oldest = this.usagePolicies.keys().next().value as string;
+        this.usagePolicies.get(oldest)?.close();
+        this.usagePolicies.delete(oldest);
+      }
+      this.usagePolicies.set(key, policy);
+    }
+    return policy;
   }
 
   /** Crawl-delay (seconds) of the group that applies to the agents, or null when none is given or it is not a number. */

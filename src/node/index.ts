@@ -11,6 +11,7 @@ export type { PoolOptions, LinesResult, HostsSpec, HostsReply, OutputFormat } fr
 export { runCheck } from './check/pipeline.js';
 export type { CheckPlan, CheckOutcome, LineChunkSource } from './check/pipeline.js';
 export { TestBatch } from './test-batch.js';
+export { parseContentUsageHeader } from './usage-header.js';
 export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js';
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './log.js';
 export type { LogRequest, LogFormat, LogFieldNames } from './log.js';

@@ -51,7 +51,7 @@ export interface CoreExports {
 
   // ---- chunks of lines (line-chunks.ts) ----
   /** Text output (`allowed\t<url>`, filtered) of lines whose verdicts are known; returns bytes written. */
-  formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number): number;
+  formatTextLines(inputPtr: number, lineCount: number, verdictsPtr: number, outputPtr: number, filter: number, columnPtr: number): number;
   /** LF-separated lines (a final line without LF counts). */
   countLines(ptr: number, length: number): number;
   /** Line ends (LF, CR, CR LF) of a body. */

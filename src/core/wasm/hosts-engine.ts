@@ -658,7 +658,7 @@ export class HostEngine {
         else high = middle - 1;
       }
       this.frame.reserve(outputPtr + pieceBytes(first, low) + SENTINEL_SLACK);
-      const length = this.exports.formatTextLines(this.chunkAt(startOf(first)), low - first, this.chunkAt(layout.verdicts) + first, outputPtr, filter);
+      const length = this.exports.formatTextLines(this.chunkAt(startOf(first)), low - first, this.chunkAt(layout.verdicts) + first, outputPtr, filter, 0);
       output.add(this.frame.memoryBytes().subarray(outputPtr, outputPtr + length));
       first = low;
     }

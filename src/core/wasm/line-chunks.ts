@@ -26,19 +26,25 @@ export class LineChunkCalls {
     return this.frame.exports.countLines(ptr, chunk.length);
   }
 
-  /** Text output (assembly/format.ts) of LF-separated lines whose verdicts are known (answered by several threads). */
-  formatText(input: Uint8Array, verdicts: Uint8Array, filter: number, into: Uint8Array | null = null): Uint8Array {
+  /**
+   * Text output (assembly/format.ts) of LF-separated lines whose verdicts are known (answered by several
+   * threads); with a column (a byte per line: 0 unknown, 1 allowed, 2 disallowed), its word after the
+   * verdict's (check --usage).
+   */
+  formatText(input: Uint8Array, verdicts: Uint8Array, filter: number, into: Uint8Array | null = null, column: Uint8Array | null = null): Uint8Array {
     if (input.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', input.length, MAX_BATCH_BYTES);
     const frame = this.frame;
     const inputPtr = frame.workPtr;
     const verdictsPtr = align(inputPtr + input.length + 1 + SENTINEL_SLACK, 16);
-    const outputPtr = align(verdictsPtr + verdicts.length, 16);
-    frame.reserve(outputPtr + input.length + 12 * (verdicts.length + 1) + SENTINEL_SLACK);
+    const columnPtr = align(verdictsPtr + verdicts.length, 16);
+    const outputPtr = align(columnPtr + (column === null ? 0 : verdicts.length), 16);
+    frame.reserve(outputPtr + input.length + (column === null ? 12 : 23) * (verdicts.length + 1) + SENTINEL_SLACK);
     let memory = frame.memoryBytes();
     memory.set(input, inputPtr);
     memory[inputPtr + input.length] = CHAR_LF;
     memory.set(verdicts, verdictsPtr);
-    const length = frame.exports.formatTextLines(inputPtr, verdicts.length, verdictsPtr, outputPtr, filter);
+    if (column !== null) memory.set(column.subarray(0, verdicts.length), columnPtr);
+    const length = frame.exports.formatTextLines(inputPtr, verdicts.length, verdictsPtr, outputPtr, filter, column === null ? 0 : columnPtr);
     memory = frame.memoryBytes();
     if (into === null || into.length < length) return memory.slice(outputPtr, outputPtr + length);
     into.set(memory.subarray(outputPtr, outputPtr + length));

@@ -1,0 +1,91 @@
+// robotstxt usage <robots-file> <url>...: the AI usage preferences a robots.txt states for URLs (src/core/usage.ts).
+import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { MODE_OPTION, MAX_BYTES_OPTION } from './shared-options.js';
+import { loadRobots, warnAboutAgents } from './common.js';
+import { DEFAULT_POLICY_TOKENS, type UsageAnswer } from '../core/usage.js';
+import { parseContentUsageHeader } from '../node/usage-header.js';
+import { RobotsError } from '../core/errors.js';
+
+/** What usage states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const USAGE_SPEC = {
+  name: 'usage',
+  options: {
+    agent: { type: 'string', value: '<token>', fallback: '*', help: 'the crawler asked about (default *: any crawler the file does not name)' },
+    token: { type: 'string', multiple: true, value: '<token>', help: `a policy product token to answer (repeatable; default ${DEFAULT_POLICY_TOKENS.join(', ')})` },
+    header: { type: 'string', value: '<value>', help: 'an HTTP Content-Usage header value (a Structured Field Dictionary such as\n"train-ai=n"), combined with the robots.txt statement, n over y' },
+    format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default): a table per URL; json: one object per URL per line' },
+    mode: MODE_OPTION,
+    'max-bytes': MAX_BYTES_OPTION,
+  },
+  positionals: { shown: '<robots-file> <url>...', min: 2, max: Infinity, error: (count: number) => `usage needs a <robots-file> and at least one <url>, got ${count} argument(s) (see robotstxt usage --help)` },
+  column: 22,
+  description: `What a robots.txt says fetched content may be used for, beside whether it may be fetched, for each URL:
+  crawl          the crawl verdict for --agent (the reference's, never changed by what follows)
+  usage          each Content-Usage category (train-ai, search, and any other the file states):
+                 allowed (y), disallowed (n) or unknown (nothing applicable says; always unknown
+                 for a URL the agent may not fetch), from the rule with the longest matching path
+  content-signal the Content-Signal values that apply to the agent (its groups', else file-wide)
+  token          each policy token's crawl verdict (Google-Extended, Applebot-Extended, ...) and
+                 whether a group naming it or the * group decided
+with the lines that decided. docs/ai-usage.md says how each mechanism is read and why.
+
+Exit status: 0 answered, 2 usage or file errors.`,
+  examples: [
+    'robotstxt usage robots.txt https://example.com/article --agent GPTBot',
+    'robotstxt usage robots.txt https://example.com/a --header "train-ai=n" --format json',
+    'robotstxt usage robots.txt https://example.com/a --token Google-Extended --token CCBot',
+  ],
+} as const satisfies CommandSpec;
+
+/** robotstxt usage. */
+export const COMMAND: Command = { spec: USAGE_SPEC, run: (args, io) => runUsage(args, io.out, io.err) };
+
+/** Runs the command; returns the exit code. */
+export function runUsage(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): number {
+  const { values, positionals } = parseCommand(USAGE_SPEC, args);
+  const [file, ...urls] = positionals;
+  const agent = values.agent;
+  if (agent.trim() === '') throw usageError("--agent must name a crawler (a product token such as GPTBot), got ''");
+  if (agent !== '*') warnAboutAgents([agent], stderr);
+  let header: Map<string, string> | null = null;
+  if (values.header !== undefined) {
+    try {
+      header = parseContentUsageHeader(values.header);
+    } catch (error) {
+      if (error instanceof RobotsError) throw usageError(`--header: ${error.message}`);
+      throw error;
+    }
+  }
+  const tokens = values.token.length > 0 ? values.token : DEFAULT_POLICY_TOKENS;
+  const robots = loadRobots(file, values.mode, values['max-bytes'], stderr);
+  try {
+    for (const url of urls) {
+      const answer = robots.usage(url, agent, { tokens, header });
+      stdout(values.format === 'json' ? `${JSON.stringify(answer)}\n` : usageTable(answer));
+    }
+  } finally {
+    robots.close();
+  }
+  return 0;
+}
+
+const lineList = (lines: readonly number[]): string => (lines.length === 0 ? '' : `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`);
+
+/** One URL's answer as text: a row per fact, with the lines that decided. */
+function usageTable(answer: UsageAnswer): string {
+  const rows: [string, string, string][] = [];
+  rows.push(['crawl', answer.crawl, answer.lines.crawl === null ? 'no rule' : `line ${answer.lines.crawl}`]);
+  for (const [category, verdict] of Object.entries(answer.usage)) {
+    const by = answer.decidedBy[category];
+    const why = by === 'crawl-disallowed' ? 'not fetched: no preference' : by === 'none' ? 'nothing says' : by === 'header' ? 'header' : `${lineList(answer.lines.usage[category])}${by === 'both' ? ' and header' : ''}`;
+    rows.push([`usage ${category}`, verdict, why]);
+  }
+  for (const [key, value] of Object.entries(answer.contentSignal)) rows.push([`content-signal ${key}`, value, lineList(answer.lines.contentSignal[key])]);
+  for (const [token, verdict] of Object.entries(answer.tokens)) {
+    const group = answer.tokenGroups[token] === 'named' ? 'its own group' : answer.tokenGroups[token] === '*' ? 'the * group' : 'no group';
+    const line = answer.lines.tokens[token];
+    rows.push([`token ${token}`, verdict, `${group}${line === null ? '' : `, line ${line}`}`]);
+  }
+  const width = Math.max(...rows.map((row) => row[0].length));
+  return `${answer.url} (agent ${answer.agent})\n${rows.map(([what, verdict, why]) => `  ${what.padEnd(width)}  ${verdict.padEnd(10)}  ${why}`.trimEnd()).join('\n')}\n`;
+}

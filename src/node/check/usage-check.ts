@@ -1,0 +1,73 @@
+// robotstxt check --usage <category>: check's output for one robots.txt with the category's usage verdict on
+// each line. Text: `allowed<TAB>disallowed<TAB><url>`, the three columns written by the core's text format
+// (assembly/format.ts, its column form). jsonl: the core's jsonl line with a `usage` field before its closing
+// brace: `"usage":{"category":"train-ai","verdict":"disallowed","line":3}` (line null when nothing decided).
+// Per chunk: one call of the crawl matcher, one of the usage paths' matcher (UsagePolicy), one format call.
+import type { Writable } from 'node:stream';
+import type { RobotsMatcher } from '../../core/matcher.js';
+import { USAGE_WORDS, type UsagePolicy } from '../../core/usage.js';
+import { forEachChunk, writeAll } from '../line-reader.js';
+import { core } from '../../core/wasm/core.js';
+import { OUTPUT_ALL } from '../../core/constants.js';
+
+const LF = 0x0a;
+const CLOSE_BRACE = 0x7d;
+
+/** What a --usage run answered. */
+export interface UsageCheckOutcome {
+  lines: number;
+}
+
+/** Answers every line of the input (a file, or standard input for undefined or '-') in order. Once per run. */
+export async function runUsageCheck(input: string | undefined, crawl: RobotsMatcher, policy: UsagePolicy, category: string, format: 'text' | 'jsonl', stdout: Writable): Promise<UsageCheckOutcome> {
+  let lines = 0;
+  const encoder = new TextEncoder();
+  // jsonl: `,"usage":{"category":"<category>","verdict":"<word>","line":` + line + `}` before the line's `}`
+  const jsonHeads = USAGE_WORDS.map((word) => encoder.encode(`,"usage":{"category":${JSON.stringify(category)},"verdict":"${word}","line":`));
+  const nullBytes = encoder.encode('null}');
+  await forEachChunk(input, 'URL file', async (chunk) => {
+    if (format === 'text') {
+      // the core writes the three columns (assembly/format.ts): verdicts, then the usage words beside them
+      const verdicts = crawl.checkLines(chunk);
+      const { usage } = policy.usageOfCrawled(chunk, category, verdicts);
+      lines += verdicts.length;
+      await writeAll(stdout, core().lineChunks.formatText(chunk, verdicts, OUTPUT_ALL, null, usage));
+      return;
+    }
+    const formatted = crawl.checkLinesJsonl(chunk, 'all', lines + 1);
+    const { usage, lines: ruleLines } = policy.usageOfCrawled(chunk, category, formatted.verdicts);
+    const output = formatted.output;
+    const count = formatted.verdicts.length;
+    const room = output.length + count * (jsonHeads[2].length + 12);
+    const out = Buffer.allocUnsafe(room); // a fresh buffer per chunk: the stream may hold the last one
+    const at = spliceJsonl(output, count, usage, ruleLines, jsonHeads, nullBytes, out);
+    lines += count;
+    await writeAll(stdout, out.subarray(0, at));
+  });
+  return { lines };
+}
+
+/** jsonl lines with the usage field before each line's closing brace (the byte before its LF). Returns the bytes written. */
+function spliceJsonl(output: Uint8Array, count: number, usage: Uint8Array, ruleLines: Uint32Array, heads: readonly Uint8Array[], nullBytes: Uint8Array, out: Buffer): number {
+  const source = Buffer.from(output.buffer, output.byteOffset, output.length);
+  let from = 0;
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const end = source.indexOf(LF, from); // the line's closing brace is at end - 1
+    at += source.copy(out, at, from, end - 1);
+    const head = heads[usage[i]];
+    for (let k = 0; k < head.length; k++) out[at++] = head[k];
+    const line = ruleLines[i];
+    if (line === 0) {
+      for (let k = 0; k < nullBytes.length; k++) out[at++] = nullBytes[k];
+    } else {
+      const digits = String(line);
+      for (let k = 0; k < digits.length; k++) out[at++] = digits.charCodeAt(k);
+      out[at++] = CLOSE_BRACE;
+    }
+    out[at++] = CLOSE_BRACE;
+    out[at++] = LF;
+    from = end + 1;
+  }
+  return at;
+}

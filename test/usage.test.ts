@@ -1,0 +1,273 @@
+// AI usage preferences (src/core/usage.ts): Content-Usage, Content-Signal, policy tokens, the header, bulk
+// answers, `robotstxt usage`, `check --usage`, and lint's group-merged finding. Exact results; every crawl
+// verdict of these files is also held to the model of the reference (test/model.ts).
+import { describe, it, expect } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRobots, parseContentUsageHeader, lintRobots, readContentUsage, RobotsError, type UsageAnswer } from '../src/node/index.js';
+import { parseDictionary, Token } from 'structured-headers';
+import { modelVerdict } from './model.js';
+import { robotstxt, tempDir } from './cli-helpers.js';
+import { bytes } from './helpers.js';
+
+const usage = (body: string, url: string, agent = 'Googlebot', options = {}): UsageAnswer => parseRobots(body).usage(url, agent, options);
+const categories = (body: string, url: string, agent = 'Googlebot', mode: 'google' | 'rfc' = 'google'): Record<string, string> => parseRobots(body, { mode }).usage(url, agent).usage;
+
+/** Every crawl verdict usage() reports equals the model's (the reference's behaviour) for that body, agent and URL. */
+function crawlAsReference(body: string, urls: readonly string[], agents: readonly string[], mode: 'google' | 'rfc' = 'google'): void {
+  const robots = parseRobots(body, { mode });
+  for (const agent of agents) {
+    for (const url of urls) {
+      const answer = robots.usage(url, agent);
+      expect(answer.crawl, `${agent} ${url}`).toBe(modelVerdict(body, [agent], url, { mode }).allowed ? 'allowed' : 'disallowed');
+      for (const [token, verdict] of Object.entries(answer.tokens)) expect(verdict, `${token} ${url}`).toBe(modelVerdict(body, [token], url, { mode }).allowed ? 'allowed' : 'disallowed');
+    }
+  }
+}
+
+const PATHS = `User-agent: *
+Content-Usage: train-ai=n
+Content-Usage: /blog/ train-ai=y, search=y
+Content-Usage: /blog/*.pdf$ train-ai=n
+Content-Usage: /shop/ search=y
+Content-Usage: /shop/ search=n, train-ai=y
+Disallow: /private/
+`;
+
+describe('ID_ Content-Usage: path-scoped by the longest match, like Allow/Disallow', () => {
+  it('a path-less rule covers the whole group', () => {
+    expect(categories(PATHS, 'https://example.com/about')).toEqual({ 'train-ai': 'disallowed', search: 'unknown' });
+    expect(usage(PATHS, 'https://example.com/about').lines.usage).toEqual({ 'train-ai': [2], search: [] });
+  });
+  it('the longest matching path decides every category; categories it does not state are unknown', () => {
+    expect(categories(PATHS, 'https://example.com/blog/post')).toEqual({ 'train-ai': 'allowed', search: 'allowed' });
+    expect(categories(PATHS, 'https://example.com/blog/paper.pdf')).toEqual({ 'train-ai': 'disallowed', search: 'unknown' });
+    // `$` anchors: a query after .pdf is not the pdf rule's
+    expect(categories(PATHS, 'https://example.com/blog/paper.pdf?x=1')).toEqual({ 'train-ai': 'allowed', search: 'allowed' });
+  });
+  it('identical paths combine: n over y, per category, both lines named', () => {
+    expect(categories(PATHS, 'https://example.com/shop/shoe')).toEqual({ 'train-ai': 'allowed', search: 'disallowed' });
+    expect(usage(PATHS, 'https://example.com/shop/shoe').lines.usage).toEqual({ 'train-ai': [5, 6], search: [5, 6] });
+  });
+  it('a URL the agent may not fetch gets no preference: every category unknown', () => {
+    const answer = usage(PATHS, 'https://example.com/private/a');
+    expect(answer.crawl).toBe('disallowed');
+    expect(answer.usage).toEqual({ 'train-ai': 'unknown', search: 'unknown' });
+    expect(answer.decidedBy).toEqual({ 'train-ai': 'crawl-disallowed', search: 'crawl-disallowed' });
+    expect(answer.lines.crawl).toBe(7);
+  });
+  it('any key the file states is reported; values other than y and n state nothing', () => {
+    const body = 'User-agent: *\nContent-Usage: train-ai=n, rag-ground=y, infer-user=maybe, search\n';
+    expect(categories(body, 'https://example.com/')).toEqual({ 'train-ai': 'disallowed', search: 'unknown', 'rag-ground': 'allowed', 'infer-user': 'unknown' });
+  });
+  it('lines before any user-agent line and lines that are not valid are ignored', () => {
+    expect(categories('Content-Usage: train-ai=n\nUser-agent: *\nDisallow: /x\n', 'https://example.com/')).toEqual({ 'train-ai': 'unknown', search: 'unknown' });
+    expect(categories('User-agent: *\nContent-Usage: blog/ train-ai=n\nContent-Usage: Train-AI=n\n', 'https://example.com/blog/')).toEqual({ 'train-ai': 'unknown', search: 'unknown' });
+  });
+  it('the groups are the crawl\'s: a named group\'s rules, not the * group\'s', () => {
+    const body = 'User-agent: *\nContent-Usage: train-ai=n\nAllow: /\n\nUser-agent: GPTBot\nContent-Usage: train-ai=y\nDisallow: /x\n';
+    expect(categories(body, 'https://example.com/a', 'GPTBot')).toEqual({ 'train-ai': 'allowed', search: 'unknown' });
+    expect(categories(body, 'https://example.com/a', 'CCBot')).toEqual({ 'train-ai': 'disallowed', search: 'unknown' });
+  });
+  it('paths are normalised as Allow/Disallow patterns are (percent-encoding)', () => {
+    const body = 'User-agent: *\nContent-Usage: /café/ train-ai=n\n';
+    expect(categories(body, 'https://example.com/caf%C3%A9/menu')).toEqual({ 'train-ai': 'disallowed', search: 'unknown' });
+    expect(parseRobots('User-agent: *\nDisallow: /café/\n').isAllowed('https://example.com/caf%C3%A9/menu', 'Googlebot')).toBe(false);
+  });
+  it('rfc mode: the same rules (and /robots.txt is always fetchable)', () => {
+    expect(categories(PATHS, 'https://example.com/blog/post', 'Googlebot', 'rfc')).toEqual({ 'train-ai': 'allowed', search: 'allowed' });
+    // rfc decodes %62 (b) in the URL: /%62log/ is /blog/
+    expect(categories(PATHS, 'https://example.com/%62log/post', 'Googlebot', 'rfc')).toEqual({ 'train-ai': 'allowed', search: 'allowed' });
+    expect(categories(PATHS, 'https://example.com/%62log/post', 'Googlebot', 'google')).toEqual({ 'train-ai': 'disallowed', search: 'unknown' });
+  });
+  it('readContentUsage reads the path and the dictionary; a member that is not key=value fails the line', () => {
+    expect(readContentUsage('/a/ train-ai=n, search=y;v=1')).toEqual({ ok: true, path: '/a/', preferences: new Map([['train-ai', 'n'], ['search', 'y']]), stateNothing: [] });
+    expect(readContentUsage('train-ai=n, =y')).toEqual({ ok: false, problem: '"=y" is not key=value (keys are lower case): the line is ignored' });
+    expect(readContentUsage('blog/ train-ai=n')).toEqual({ ok: false, problem: '"blog/" is not a path (a path starts with "/" or "*")' });
+  });
+  it('the robots.txt reader agrees with the Structured Field library on the vocabulary\'s dictionaries', () => {
+    const keys = ['train-ai', 'search', 'infer-user', 'a*', 'x.y'];
+    const values = ['y', 'n', 'yes', '?1', '"n"', '1'];
+    for (const first of keys) {
+      for (const second of keys) {
+        for (const v1 of values) {
+          for (const v2 of values) {
+            const text = `${first}=${v1}, ${second}=${v2}`;
+            const read = readContentUsage(text);
+            const library = new Map<string, string>();
+            for (const [key, [item]] of parseDictionary(text)) if (item instanceof Token) library.set(key, item.toString());
+            expect(read.ok && read.preferences, text).toEqual(library);
+          }
+        }
+      }
+    }
+  });
+  it('crawl verdicts are the reference\'s in these files', () => {
+    crawlAsReference(PATHS, ['https://example.com/private/a', 'https://example.com/blog/x', 'https://example.com/'], ['Googlebot', 'GPTBot']);
+  });
+});
+
+describe('the HTTP Content-Usage header combines with robots.txt, n over y', () => {
+  it('parsed with a Structured Field library: tokens kept, other items state nothing', () => {
+    expect(parseContentUsageHeader('train-ai=n, search=y;x=1, flag, rag-ground="n"')).toEqual(new Map([['train-ai', 'n'], ['search', 'y']]));
+    expect(() => parseContentUsageHeader('train-ai=n,,')).toThrow(RobotsError);
+  });
+  it('n from either side wins; y needs no n; a header category the file does not state is reported', () => {
+    const answer = usage(PATHS, 'https://example.com/blog/post', 'Googlebot', { header: parseContentUsageHeader('search=n, train-ai=y, rag-ground=n') });
+    expect(answer.usage).toEqual({ 'train-ai': 'allowed', search: 'disallowed', 'rag-ground': 'disallowed' });
+    expect(answer.decidedBy).toEqual({ 'train-ai': 'both', search: 'header', 'rag-ground': 'header' });
+    expect(answer.lines.usage).toEqual({ 'train-ai': [3], search: [], 'rag-ground': [] });
+  });
+  it('a URL the agent may not fetch: the header changes nothing (unknown)', () => {
+    expect(usage(PATHS, 'https://example.com/private/a', 'Googlebot', { header: { 'train-ai': 'n' } }).usage).toEqual({ 'train-ai': 'unknown', search: 'unknown' });
+  });
+});
+
+describe('Content-Signal: group-scoped, file-wide lines as defaults, several lines most restrictive', () => {
+  const SIGNALS = `Content-Signal: search=yes, ai-train=no, use=reference
+User-agent: *
+Content-Signal: ai-input=yes
+Content-Signal: ai-input=no, search=yes
+Allow: /
+
+User-agent: Bingbot
+Content-Signal: ai-train=yes, USE=full
+Disallow: /x
+`;
+  it('in the * group: its lines decide the keys they state, file-wide lines the rest', () => {
+    const answer = usage(SIGNALS, 'https://example.com/', 'GPTBot');
+    expect(answer.contentSignal).toEqual({ search: 'yes', 'ai-train': 'no', use: 'reference', 'ai-input': 'no' });
+    expect(answer.lines.contentSignal).toEqual({ search: [4], 'ai-train': [1], use: [1], 'ai-input': [3, 4] });
+  });
+  it('in a named group: its own lines (keys lower-cased, unknown keys as written)', () => {
+    const answer = usage(SIGNALS, 'https://example.com/', 'Bingbot');
+    expect(answer.contentSignal).toEqual({ search: 'yes', 'ai-train': 'yes', use: 'full' });
+    expect(answer.lines.contentSignal).toEqual({ search: [1], 'ai-train': [8], use: [8] });
+  });
+  it('file-wide only', () => {
+    expect(usage('Content-Signal: ai-train=no\nUser-agent: *\nDisallow: /a\n', 'https://example.com/').contentSignal).toEqual({ 'ai-train': 'no' });
+  });
+  it('a value that is neither yes nor no states nothing', () => {
+    expect(usage('User-agent: *\nContent-Signal: ai-train=maybe, search=YES\n', 'https://example.com/').contentSignal).toEqual({ search: 'yes' });
+  });
+  it('crawl verdicts are the reference\'s in this file', () => {
+    crawlAsReference(SIGNALS, ['https://example.com/', 'https://example.com/x'], ['GPTBot', 'Bingbot']);
+  });
+});
+
+describe('policy tokens: ordinary groups, named or *', () => {
+  const TOKENS = 'User-agent: *\nDisallow: /private/\n\nUser-agent: Google-Extended\nDisallow: /\n\nUser-agent: CCBot\nAllow: /\n';
+  it('default tokens: Google-Extended through its own group, Applebot-Extended through *', () => {
+    const answer = usage(TOKENS, 'https://example.com/a');
+    expect(answer.tokens).toEqual({ 'Google-Extended': 'disallowed', 'Applebot-Extended': 'allowed' });
+    expect(answer.tokenGroups).toEqual({ 'Google-Extended': 'named', 'Applebot-Extended': '*' });
+    expect(answer.lines.tokens).toEqual({ 'Google-Extended': 5, 'Applebot-Extended': null });
+    expect(usage(TOKENS, 'https://example.com/private/x').tokens).toEqual({ 'Google-Extended': 'disallowed', 'Applebot-Extended': 'disallowed' });
+  });
+  it('named tokens; a file with no * group: none', () => {
+    expect(usage(TOKENS, 'https://example.com/private/x', 'Googlebot', { tokens: ['CCBot'] }).tokens).toEqual({ CCBot: 'allowed' });
+    const alone = usage('User-agent: Google-Extended\nDisallow: /\n', 'https://example.com/', 'Googlebot', { tokens: ['Applebot-Extended'] });
+    expect(alone.tokenGroups).toEqual({ 'Applebot-Extended': 'none' });
+    expect(alone.tokens).toEqual({ 'Applebot-Extended': 'allowed' });
+  });
+  it('usage never changes a crawl verdict; crawl verdicts are the reference\'s', () => {
+    crawlAsReference(TOKENS, ['https://example.com/a', 'https://example.com/private/x'], ['Googlebot', 'Google-Extended', 'CCBot']);
+  });
+});
+
+describe('usage in bulk: one call per matcher per batch, the same answers as one URL at a time', () => {
+  it('usageLines equals answer() for every URL, for each category', () => {
+    const robots = parseRobots(PATHS);
+    const urls = ['https://example.com/', 'https://example.com/blog/a', 'https://example.com/blog/a.pdf', 'https://example.com/shop/x', 'https://example.com/private/y', '', 'not a url', '/blog/relative'];
+    const policy = robots.usagePolicy('Googlebot');
+    for (const category of ['train-ai', 'search', 'rag-ground']) {
+      const bulk = policy.usageLines(bytes(urls.join('\n') + '\n'), category);
+      urls.forEach((url, i) => {
+        const one = robots.usage(url, 'Googlebot');
+        expect(bulk.crawl[i], url).toBe(one.crawl === 'allowed' ? 1 : 2);
+        expect(['unknown', 'allowed', 'disallowed'][bulk.usage[i]], `${category} ${url}`).toBe(one.usage[category] ?? 'unknown');
+        expect(bulk.lines[i], `${category} ${url}`).toBe(one.lines.usage[category]?.[0] ?? 0);
+      });
+    }
+  });
+});
+
+describe('robotstxt usage and check --usage', () => {
+  const folder = tempDir();
+  const file = join(folder, 'robots.txt');
+  writeFileSync(file, 'Content-Signal: ai-train=no\nUser-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=y\nDisallow: /private/\n\nUser-agent: Google-Extended\nDisallow: /\n');
+  it('--format json: one object per URL per line', () => {
+    const result = robotstxt(['usage', file, 'https://example.com/blog/a', 'https://example.com/private/a', '--agent', 'GPTBot', '--format', 'json', '--header', 'search=n']);
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { url: 'https://example.com/blog/a', agent: 'GPTBot', crawl: 'allowed', usage: { 'train-ai': 'allowed', search: 'disallowed' }, contentSignal: { 'ai-train': 'no' }, tokens: { 'Google-Extended': 'disallowed', 'Applebot-Extended': 'allowed' }, tokenGroups: { 'Google-Extended': 'named', 'Applebot-Extended': '*' }, decidedBy: { 'train-ai': 'robots.txt', search: 'header' }, lines: { crawl: null, usage: { 'train-ai': [4], search: [] }, contentSignal: { 'ai-train': [1] }, tokens: { 'Google-Extended': 8, 'Applebot-Extended': null } } },
+      { url: 'https://example.com/private/a', agent: 'GPTBot', crawl: 'disallowed', usage: { 'train-ai': 'unknown', search: 'unknown' }, contentSignal: { 'ai-train': 'no' }, tokens: { 'Google-Extended': 'disallowed', 'Applebot-Extended': 'disallowed' }, tokenGroups: { 'Google-Extended': 'named', 'Applebot-Extended': '*' }, decidedBy: { 'train-ai': 'crawl-disallowed', search: 'crawl-disallowed' }, lines: { crawl: 5, usage: { 'train-ai': [], search: [] }, contentSignal: { 'ai-train': [1] }, tokens: { 'Google-Extended': 8, 'Applebot-Extended': 5 } } },
+    ]);
+  });
+  it('text: a table per URL', () => {
+    expect(robotstxt(['usage', file, 'https://example.com/a', '--token', 'Google-Extended']).stdout).toBe([
+      'https://example.com/a (agent *)',
+      '  crawl                    allowed     no rule',
+      '  usage train-ai           disallowed  line 3',
+      '  usage search             unknown     nothing says',
+      '  content-signal ai-train  no          line 1',
+      '  token Google-Extended    disallowed  its own group, line 8',
+      '',
+    ].join('\n'));
+  });
+  it('a header that is not a dictionary, a missing URL: usage errors (exit 2)', () => {
+    const bad = robotstxt(['usage', file, 'https://example.com/', '--header', 'train-ai=n,,']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^robotstxt: --header: Content-Usage header "train-ai=n,," is not a Structured Field Dictionary \(RFC 9651\)/);
+    expect(robotstxt(['usage', file]).stderr).toBe('robotstxt: usage needs a <robots-file> and at least one <url>, got 1 argument(s) (see robotstxt usage --help)\n');
+  });
+  it('check --usage train-ai: a column in text, a field in jsonl, one line per input line', () => {
+    const input = 'https://example.com/a\nhttps://example.com/blog/x\nhttps://example.com/private/y\n\n';
+    const text = robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'train-ai', '-'], input);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toBe('allowed\tdisallowed\thttps://example.com/a\nallowed\tallowed\thttps://example.com/blog/x\ndisallowed\tunknown\thttps://example.com/private/y\nallowed\tdisallowed\t\n');
+    const jsonl = robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'train-ai', '--format', 'jsonl', '-'], input);
+    expect(jsonl.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { input: 1, url: 'https://example.com/a', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'disallowed', line: 3 } },
+      { input: 2, url: 'https://example.com/blog/x', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'allowed', line: 4 } },
+      { input: 3, url: 'https://example.com/private/y', verdict: 'disallowed', rule: { kind: 'disallow', line: 5, pattern: '/private/' }, usage: { category: 'train-ai', verdict: 'unknown', line: null } },
+      { input: 4, url: '', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'disallowed', line: 3 } },
+    ]);
+  });
+  it('check --usage: only with --robots, not with --only or --log; a category is a lower-case key', () => {
+    expect(robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'Train', '-'], '').stderr).toBe("robotstxt: --usage must name a category such as train-ai or search (a lower-case key), got 'Train'\n");
+    expect(robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'train-ai', '--only', 'allowed', '-'], '').status).toBe(2);
+    expect(robotstxt(['check', '--robots-dir', folder, '--agent', 'GPTBot', '--usage', 'train-ai', '-'], '').status).toBe(2);
+  });
+});
+
+describe('lint: group-merged, its severity by whether a verdict changes', () => {
+  const merged = (body: string): string[] => lintRobots(bytes(body), { maxBytes: 0 }).findings.filter((f) => f.code === 'group-merged').map((f) => `${f.line} ${f.severity}`);
+  it('Content-Signal between two user-agent lines: an error (* is disallowed everything), as the reference decides', () => {
+    const body = 'User-agent: *\nContent-Signal: search=yes, ai-train=no\n\nUser-agent: badbot\nDisallow: /\n';
+    expect(merged(body)).toEqual(['4 error']);
+    expect(parseRobots(body).isAllowed('https://example.com/', 'Googlebot')).toBe(false);
+    expect(modelVerdict(body, ['Googlebot'], 'https://example.com/').allowed).toBe(false);
+    expect(lintRobots(bytes(body), { maxBytes: 0 }).findings.find((f) => f.code === 'group-merged')?.message).toBe('user-agent "badbot" does not start a new group: only an Allow or Disallow line ends one, and line 2 (content-signal) is neither, so the group of "*" goes on and its rules apply to every agent of it: this changes what * may fetch. End the group before this line with its own rules (an empty "Disallow:" allows everything)');
+  });
+  it('Content-Usage, Crawl-delay and Sitemap lines keep a group open too', () => {
+    expect(merged('User-agent: *\nContent-Usage: train-ai=n\nUser-agent: badbot\nDisallow: /\n')).toEqual(['3 error']);
+    expect(merged('User-agent: *\nCrawl-delay: 5\nUser-agent: badbot\nDisallow: /\n')).toEqual(['3 error']);
+    expect(merged('User-agent: *\nSitemap: https://example.com/sitemap.xml\nUser-agent: badbot\nDisallow: /\n')).toEqual(['3 error']);
+  });
+  it('a warning when no agent of the merged group gets other rules', () => {
+    expect(merged('User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\nUser-agent: a\nDisallow: /x\n')).toEqual(['3 warning']);
+    expect(merged('User-agent: a\nCrawl-delay: 5\nUser-agent: b\n')).toEqual(['3 warning']);
+  });
+  it('consecutive user-agent lines and a group after rules are no finding', () => {
+    expect(merged('User-agent: a\nUser-agent: b\nDisallow: /x\nCrawl-delay: 1\n\nUser-agent: c\nDisallow: /\n')).toEqual([]);
+  });
+  it('invalid Content-Usage and Content-Signal values stay warnings; a path that is not a path is reported; outside any group', () => {
+    expect(lintRobots(bytes('Content-Usage: train-ai=n\nUser-agent: *\nContent-Usage: blog/ train-ai=n\nContent-Signal: ai-train=maybe, use=reference\nAllow: /\n'), { maxBytes: 0 }).findings).toEqual([
+      { line: 1, severity: 'warning', code: 'content-usage-outside-group', message: 'content-usage before any user-agent line: it belongs to no group and applies to no crawler (put it in a group, such as User-agent: *)' },
+      { line: 3, severity: 'warning', code: 'content-usage-invalid', message: 'content-usage: "blog/" is not a path (a path starts with "/" or "*")' },
+      { line: 4, severity: 'warning', code: 'content-signal-invalid', message: 'content-signal: ai-train=maybe: the value must be yes or no' },
+      { line: 4, severity: 'info', code: 'content-signal-invalid', message: 'content-signal: "use" is not one of search, ai-input, ai-train: reported as written' },
+    ]);
+  });
+});
