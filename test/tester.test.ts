@@ -152,6 +152,19 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     expect(written()).toBe(expected);
   });
 
+  it('the group-merged marker: a Content-Signal line between two user-agent lines merges them, and * is disallowed everything', async () => {
+    await typeInto('#agent', 'Googlebot');
+    await typeInto('#urls', 'https://e.com/page');
+    await typeInto('#robots', 'User-agent: *\nContent-Signal: search=yes, ai-train=no\n\nUser-agent: badbot\nDisallow: /\n');
+    await page.waitForFunction(() => (document.querySelector('#results tbody tr td:nth-child(3)')?.textContent ?? '') === '5', { timeout: 30_000 });
+    expect(await rows()).toEqual([['1', 'disallowed', '5', 'Disallow: /', 'https://e.com/page']]);
+    expect(await page.$$eval('#gutter .marker', (spans) => spans.map((span) => `${span.textContent} ${span.className}`))).toEqual(['4 marker error']);
+    const findings = await page.$$eval('#findings li', (items) => items.map((item) => item.textContent ?? ''));
+    expect(findings).toEqual(['line 4 error: user-agent "badbot" does not start a new group: only an Allow or Disallow line ends one, and line 2 (content-signal) is neither, so the group of "*" goes on and its rules apply to every agent of it: this changes what * may fetch. End the group before this line with its own rules (an empty "Disallow:" allows everything) group-merged']);
+    await typeInto('#robots', ROBOTS); // as the tests after this one expect it
+    await page.waitForFunction(() => (document.querySelector('#gutter .marker.error')?.textContent ?? '') === '5', { timeout: 30_000 });
+  });
+
   it('a URL list opened from a file replaces the URLs and is checked', async () => {
     const file = join(downloads, 'urls.txt');
     writeFileSync(file, 'https://e.com/a\nhttps://e.com/typo\nhttps://e.com/b\n');
@@ -188,4 +201,5 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     expect(requested).toContain(`${origin}/build/robotstxt.wasm`);
     expect(requested).toContain(`${origin}/match-worker.js`);
   });
+
 });
