@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'no
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
 import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 import { crawlerName, parseRobots, RobotsAudit, parseLogLine } from '../src/node/index.js';
@@ -395,5 +396,45 @@ describe.skipIf(corpusMissingReason !== null)('audit of the real log mixed with 
       'YandexBot': { group: '*', requests: 64, disallowed: 38 },
     });
     expect(report.crawlers.map((c: { agent: string }) => c.agent)).not.toContain('Mozilla');
+  });
+});
+
+describe('audit: AI usage, apart from robots.txt violations (examples/ai-robots.txt, examples/logs/ai-bots.log)', () => {
+  const robots = fileURLToPath(new URL('../examples/ai-robots.txt', import.meta.url));
+  const log = fileURLToPath(new URL('../examples/logs/ai-bots.log', import.meta.url));
+  it('JSON: per crawler with a purpose, the requests robots.txt allowed against a stated preference, by statement', () => {
+    const r = robotstxt(['audit', '--robots', robots, '--format', 'json', log]);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.usage).toEqual({ against: 5, stated: true });
+    expect(report.disallowed).toBe(1); // GPTBot's /cart: a robots.txt violation, never a usage count
+    expect(Object.fromEntries([...report.crawlers, ...report.userTriggered].map((c: { agent: string; usage: unknown }) => [c.agent, c.usage]))).toEqual({
+      GPTBot: { purpose: 'train-ai', against: 2, by: [{ file: null, source: 'content-signal', line: 1, preference: 'ai-train=no', requests: 1 }, { file: null, source: 'content-usage', line: 4, preference: 'train-ai=n', requests: 1 }] },
+      ClaudeBot: { purpose: 'train-ai', against: 2, by: [{ file: null, source: 'content-usage', line: 4, preference: 'train-ai=n', requests: 2 }] },
+      Googlebot: { purpose: 'search', against: 1, by: [{ file: null, source: 'content-usage', line: 6, preference: 'search=n', requests: 1 }] },
+      'ChatGPT-User': { purpose: 'ai-input', against: 0, by: [] },
+    });
+  });
+  it('text: a usage column and a section of its own; a file that states no preference shows neither', () => {
+    const lines = robotstxt(['audit', '--robots', robots, log]).stdout.split('\n');
+    expect(lines[1]).toBe('crawler       group  category        requests  disallowed  share  2xx/3xx/4xx/5xx  robots.txt  usage no  top rule          top disallowed path');
+    expect(lines.slice(-5)).toEqual([
+      "AI usage: 5 request(s) robots.txt allowed against a stated preference for the crawler's purpose (usage no; not robots.txt violations):",
+      '  GPTBot     train-ai  2  line 1 ai-train=no (1), line 4 train-ai=n (1)',
+      '  ClaudeBot  train-ai  2  line 4 train-ai=n (2)',
+      '  Googlebot  search    1  line 6 search=n (1)',
+      '',
+    ]);
+    const plain = robotstxt(['audit', '--robots', fileURLToPath(new URL('../examples/shop-robots.txt', import.meta.url)), log]).stdout;
+    expect(plain).not.toContain('usage no');
+    expect(plain).not.toContain('AI usage');
+  });
+  it.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('HTML: the usage column and table, as Chromium renders them', () => {
+    const html = join(dir, 'audit-usage.html');
+    expect(robotstxt(['audit', '--robots', robots, '--format', 'html', '--output', html, log]).status).toBe(0);
+    const dom = spawnSync(CHROMIUM as string, [...chromiumFlags(join(dir, 'chromium-profile-usage')), '--dump-dom', `file://${html}`], { encoding: 'utf8', timeout: 60_000 }).stdout;
+    expect(dom).toContain('<th>usage no</th>');
+    const usageTable = /<table id="usage">([\s\S]*?)<\/table>/.exec(dom)?.[1] ?? '';
+    expect([...usageTable.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td>(\d+)<\/td>/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`)).toEqual(['GPTBot train-ai 2', 'ClaudeBot train-ai 2', 'Googlebot search 1']);
   });
 });

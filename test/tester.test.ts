@@ -165,6 +165,36 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     await page.waitForFunction(() => (document.querySelector('#gutter .marker.error')?.textContent ?? '') === '5', { timeout: 30_000 });
   });
 
+  it('the usage panel: a selected URL\'s Content-Usage categories, Content-Signal values and policy tokens, with their lines', async () => {
+    await typeInto('#urls', 'https://shop.example/blog/summer-sale\nhttps://shop.example/cart');
+    await typeInto('#robots', readFileSync(new URL('../examples/ai-robots.txt', import.meta.url), 'utf8'));
+    await typeInto('#agent', 'GPTBot');
+    await answered(2, 'GPTBot');
+    await page.click('#results tbody tr:nth-child(1)');
+    await page.waitForFunction(() => !(document.querySelector('#usage-panel') as HTMLElement).hidden, { timeout: 30_000 });
+    expect(await page.$eval('#usage-url', (element) => element.textContent)).toBe('https://shop.example/blog/summer-sale');
+    expect(await page.$$eval('#usage tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))).toEqual([
+      ['crawl', 'allowed', 'no rule'],
+      ['usage train-ai', 'allowed', 'line 5: Content-Usage: /blog/ train-ai=y, search=y'],
+      ['usage search', 'allowed', 'line 5: Content-Usage: /blog/ train-ai=y, search=y'],
+      ['content-signal search', 'yes', 'line 1: Content-Signal: search=yes, ai-train=no'],
+      ['content-signal ai-train', 'no', 'line 1: Content-Signal: search=yes, ai-train=no'],
+      ['token Google-Extended (its own group)', 'disallowed', 'line 12: Disallow: /'],
+      ['token Applebot-Extended (the * group)', 'allowed', 'no rule'],
+    ]);
+    await page.click('#results tbody tr:nth-child(2)');
+    await page.waitForFunction(() => document.querySelector('#usage-url')?.textContent === 'https://shop.example/cart', { timeout: 30_000 });
+    expect(await page.$$eval('#usage tbody tr', (trs) => trs.slice(0, 3).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))).toEqual([
+      ['crawl', 'disallowed', 'line 8: Disallow: /cart'],
+      ['usage train-ai', 'unknown', 'not fetched: no preference'],
+      ['usage search', 'unknown', 'not fetched: no preference'],
+    ]);
+    await typeInto('#agent', 'Googlebot');
+    await typeInto('#robots', ROBOTS); // as the tests after this one expect it
+    await answered(2, 'Googlebot');
+    expect(await page.$eval('#usage-panel', (element) => (element as HTMLElement).hidden)).toBe(true);
+  });
+
   it('a URL list opened from a file replaces the URLs and is checked', async () => {
     const file = join(downloads, 'urls.txt');
     writeFileSync(file, 'https://e.com/a\nhttps://e.com/typo\nhttps://e.com/b\n');

@@ -1,8 +1,9 @@
-// The Tester's matching thread: parses, lints, matches and compares here, so that the page stays responsive
+// The Tester's matching thread: parses, lints, matches, compares and answers AI usage here, so that the page stays responsive
 // on a 500 KiB robots.txt and 100,000 URLs. Messages in: { id, robots, previous, agent, mode, urls }; out: the
 // verdicts and deciding lines as typed arrays (transferred), the text of each deciding line (from the text
 // the verdicts were computed for: the editor may have changed since), lint findings, and the verdict changes
-// against the kept previous version (RobotsDiff), with the agent and mode they were computed for.
+// against the kept previous version (RobotsDiff), with the agent and mode they were computed for. A message
+// { kind: 'usage', id, robots, agent, mode, url } is answered with RobotsTxt.usage for that URL.
 // @ts-expect-error -- the page serves dist/ beside this file (robotstxt tester); in the repository it lies one folder up
 import { initialize, parseRobots, lintRobots, agentWarning, RobotsDiff } from './dist/src/core/index.js';
 
@@ -38,7 +39,24 @@ function compare(previous, matcher, agent, mode, bytes) {
   return { newlyDisallowed: report.newlyDisallowedRequests, newlyAllowed: report.newlyAllowedRequests, distinct, rows, ruleTextBefore: lineTexts(previous, rows.map((row) => row.oldRule?.line ?? 0)) };
 }
 
+/** The AI usage preferences of one URL (the page's usage panel): RobotsTxt.usage, with each deciding line's text. */
+function usageOf(robots, agent, mode, url) {
+  const answer = parseRobots(robots, { mode }).usage(url, agent);
+  const numbers = [answer.lines.crawl ?? 0, ...Object.values(answer.lines.usage).flat(), ...Object.values(answer.lines.contentSignal).flat(), ...Object.values(answer.lines.tokens).map((line) => line ?? 0)];
+  return { ...answer, lineText: lineTexts(robots, numbers) };
+}
+
 scope.onmessage = async (event) => {
+  if (event.data.kind === 'usage') {
+    const { id, robots, agent, mode, url } = event.data;
+    try {
+      await ready;
+      scope.postMessage({ kind: 'usage', id, answer: usageOf(robots, agent, mode, url) });
+    } catch (error) {
+      scope.postMessage({ kind: 'usage', id, error: `${error.name}: ${error.message}` });
+    }
+    return;
+  }
   const { id, robots, previous, agent, mode, urls: urlText } = event.data;
   try {
     await ready;

@@ -121,14 +121,56 @@ const checkSoon = () => {
   timer = setTimeout(check, 250);
 };
 
+/** The usage panel: its newest request (older answers are dropped). */
+let usageId = 0;
+const usagePanel = $('usage-panel');
+
+/** Asks the worker for the AI usage of one URL of the list, with the agent and mode its verdict was computed for. */
+function showUsage(url) {
+  usageId++;
+  worker.postMessage({ kind: 'usage', id: usageId, robots: robots.value, agent: latest?.agent ?? (agent.value.trim() || '*'), mode: latest?.mode ?? mode.value, url });
+}
+
+/** A row of the usage panel: what, the answer, and what decided it (lines of the editor: click to select). */
+function usageRow(what, value, lines, texts, none) {
+  const decided = lines.length === 0 ? `<i>${escapeHtml(none)}</i>` : lines.map((line) => `<span data-line="${line}">line ${line}: ${escapeHtml(texts[line] ?? '')}</span>`).join('<br>');
+  return `<tr class="${value}"><td>${escapeHtml(what)}</td><td>${escapeHtml(value)}</td><td>${decided}</td></tr>`;
+}
+
+function renderUsage(answer) {
+  const texts = answer.lineText;
+  const rows = [usageRow('crawl', answer.crawl, answer.lines.crawl === null ? [] : [answer.lines.crawl], texts, 'no rule')];
+  for (const [category, verdict] of Object.entries(answer.usage)) {
+    const by = answer.decidedBy[category];
+    const none = by === 'crawl-disallowed' ? 'not fetched: no preference' : by === 'header' ? 'the header' : 'nothing says';
+    rows.push(usageRow(`usage ${category}`, verdict, answer.lines.usage[category], texts, none));
+  }
+  for (const [key, value] of Object.entries(answer.contentSignal)) rows.push(usageRow(`content-signal ${key}`, value, answer.lines.contentSignal[key], texts, ''));
+  for (const [token, verdict] of Object.entries(answer.tokens)) {
+    const group = answer.tokenGroups[token] === 'named' ? 'its own group' : answer.tokenGroups[token] === '*' ? 'the * group' : 'no group';
+    const line = answer.lines.tokens[token];
+    rows.push(usageRow(`token ${token} (${group})`, verdict, line === null ? [] : [line], texts, 'no rule'));
+  }
+  $('usage-url').textContent = answer.url;
+  $('usage').querySelector('tbody').innerHTML = rows.join('');
+  usagePanel.hidden = false;
+}
+
 worker.onmessage = (event) => {
   const answer = event.data;
+  if (answer.kind === 'usage') {
+    if (answer.id !== usageId) return;
+    if (answer.error !== undefined) summary.textContent = answer.error;
+    else renderUsage(answer.answer);
+    return;
+  }
   if (answer.id !== lastId) return;
   if (answer.error !== undefined) {
     summary.textContent = answer.error;
     return;
   }
   latest = answer;
+  usagePanel.hidden = true; // it was of a row of the previous answer
   renderGutter(answer.findings);
   renderFindings(answer.findings);
   renderResults();
@@ -173,13 +215,15 @@ function renderChanges(changes) {
 }
 
 /** A click on a row or finding with a data-line selects that line in the editor. */
-for (const container of [resultsBody, changesBody, findingsList, gutter]) {
+for (const container of [resultsBody, changesBody, findingsList, gutter, $('usage')]) {
   container.addEventListener('click', (event) => {
     const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest('[data-line]'));
     if (target === null) return;
     for (const row of document.querySelectorAll('.selected')) row.classList.remove('selected');
     target.classList.add('selected');
     selectLine(Number(target.dataset.line));
+    // a row of the results: its URL's AI usage in the panel below
+    if (container === resultsBody) showUsage(target.lastElementChild?.textContent ?? '');
   });
 }
 

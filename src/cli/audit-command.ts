@@ -198,12 +198,15 @@ function table(report: AuditReport): string {
   const pathText = (p: CrawlerAudit['topDisallowedPaths'][number]): string => `${p.path} (${p.requests === p.upTo ? p.requests : `${p.requests} to ${p.upTo}`})`;
   const disallowedText = (c: CrawlerAudit): string => (c.disallowedUpTo === c.disallowed ? String(c.disallowed) : `${c.disallowed} to ${c.disallowedUpTo}`);
   const byHost = [...report.crawlers, ...report.userTriggered].some((c) => c.host !== null);
+  // the AI usage column only where some file states a preference for the purpose of some request
+  const usage = report.usage.stated;
   const row = (c: CrawlerAudit): string[] => [
     ...(byHost ? [c.host ?? '-'] : []), crawlerLabel(c), c.groupLabel, c.category, String(c.requests), disallowedText(c), share(c.disallowed, c.requests), statusText(c), String(c.robotsTxtFetches),
+    ...(usage ? [c.usage === null ? '' : String(c.usage.against)] : []),
     ...(verifying ? [`${c.verification?.verified ?? 0}/${c.verification?.failed ?? 0}/${c.verification?.unknown ?? 0}`] : []),
     c.rules[0] === undefined ? '' : ruleText(c.rules[0]), c.topDisallowedPaths[0] === undefined ? '' : pathText(c.topDisallowedPaths[0]),
   ];
-  const header = [...(byHost ? ['host'] : []), 'crawler', 'group', 'category', 'requests', 'disallowed', 'share', '2xx/3xx/4xx/5xx', 'robots.txt', ...(verifying ? ['verified/failed/unknown'] : []), 'top rule', 'top disallowed path'];
+  const header = [...(byHost ? ['host'] : []), 'crawler', 'group', 'category', 'requests', 'disallowed', 'share', '2xx/3xx/4xx/5xx', 'robots.txt', ...(usage ? ['usage no'] : []), ...(verifying ? ['verified/failed/unknown'] : []), 'top rule', 'top disallowed path'];
   const blank = (cells: string[]): string[] => [...cells, ...new Array<string>(header.length - cells.length).fill('')];
   const rows = report.crawlers.map(row);
   const more = report.moreCrawlers;
@@ -212,7 +215,7 @@ function table(report: AuditReport): string {
   const untracked = report.untracked;
   if (untracked.requests > 0) rows.push(blank([...lead, `${untracked.crawlers} ${byHost ? 'row' : 'crawler'}(s) no longer tracked (fewest disallowed)`, '', '', String(untracked.requests), String(untracked.disallowed), share(untracked.disallowed, untracked.requests)]));
   const fetcherRows = report.userTriggered.map(row);
-  const numeric = new Set([3, 4, 5, 7].map((i) => i + lead.length));
+  const numeric = new Set([3, 4, 5, 7, ...(usage ? [8] : [])].map((i) => i + lead.length));
   const all = [...rows, ...fetcherRows];
   for (const cells of all) cells.forEach((cell, i) => { cells[i] = terminalSafe(cell); }); // names and paths come from the log
   const widths = header.map((h, i) => Math.max(h.length, ...all.map((r) => r[i].length)));
@@ -229,7 +232,20 @@ function table(report: AuditReport): string {
   lines.push(format(header), ...rows.map(format));
   if (fetcherRows.length > 0) lines.push('', 'user-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):', ...fetcherRows.map(format));
   lines.push('group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host');
+  if (usage) lines.push('', ...usageSection(report));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The AI usage section: per crawler with requests against a stated preference for its purpose, the purpose,
+ * how many, and the statements that said no (with their lines). Apart from the robots.txt table.
+ */
+function usageSection(report: AuditReport): string[] {
+  const against = [...report.crawlers, ...report.userTriggered].filter((c) => (c.usage?.against ?? 0) > 0).sort((a, b) => (b.usage?.against ?? 0) - (a.usage?.against ?? 0));
+  const head = `AI usage: ${report.usage.against} request(s) robots.txt allowed against a stated preference for the crawler's purpose (usage no; not robots.txt violations)${against.length > 0 ? ':' : ''}`;
+  const rows = against.map((c) => [terminalSafe(`${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)}`), c.usage?.purpose ?? '', String(c.usage?.against ?? 0), terminalSafe((c.usage?.by ?? []).slice(0, 3).map((by) => `${by.file === null ? '' : `${by.file} `}line ${by.line} ${by.preference} (${by.requests})`).join(', '))]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  return [head, ...rows.map((r) => `  ${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2].padStart(widths[2])}  ${r[3]}`.trimEnd())];
 }
 
 /**

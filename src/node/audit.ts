@@ -9,7 +9,8 @@ import { asciiLowerCase, productToken, type RobotsTxt } from '../core/robots.js'
 import type { RobotsMatcher, DecidingRule } from '../core/matcher.js';
 import { VERDICT_ALLOWED } from '../core/constants.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
-import { crawlerCategory, isUserTriggeredFetcher, type CrawlerCategory } from './crawler-categories.js';
+import { crawlerCategory, isUserTriggeredFetcher, USAGE_PURPOSES, type CrawlerCategory } from './crawler-categories.js';
+import { USAGE_DISALLOWED } from '../core/usage.js';
 import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification, type VendorCoverage } from './crawler-verify.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
@@ -61,6 +62,12 @@ export interface CrawlerAudit {
    * the most it can be (requests + what an untracked time may have missed; equal when exact).
    */
   topDisallowedPaths: { path: string; requests: number; upTo: number }[];
+  /**
+   * AI usage, for crawlers whose kind has a purpose (USAGE_PURPOSES; null for the others): its requests that
+   * robots.txt allowed but whose stated preference for that purpose is no (a Content-Usage category `n`, or
+   * the Content-Signal key `no`), by the statement that said so. Never counted as robots.txt violations.
+   */
+  usage: { purpose: string; against: number; by: { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }[] } | null;
 }
 
 export interface AuditReport {
@@ -94,6 +101,8 @@ export interface AuditReport {
   verifiedBy: { dns: { problem: string | null; unknown: number } | null; vendors: VendorCoverage[] } | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
+  /** AI usage: crawler requests robots.txt allowed against a stated preference for their purpose (every row's usage.against summed), and whether any file stated a preference for the purpose of any request judged. */
+  usage: { against: number; stated: boolean };
 }
 
 /**
@@ -191,6 +200,11 @@ interface CrawlerState {
   services: Map<string, number> | null;
   rules: Map<string, { file: string | null; line: number; pattern: string; requests: number }>;
   paths: PathCounter | null;
+  /** Its kind, read from its name and first User-Agent when it is first seen. */
+  category: CrawlerCategory;
+  /** Requests against a stated usage preference for its purpose, by statement (see CrawlerAudit.usage). */
+  usageAgainst: number;
+  usageBy: Map<string, { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }>;
 }
 
 /** A crawler's request counted but not judged yet (see RobotsAudit.judgePending). */
@@ -204,6 +218,9 @@ interface PendingRequest {
   status: number | null;
   /** The host whose file judged it, with --by host and files per host. */
   file: string | null;
+  /** The file and group that judged it (its AI usage preferences are theirs). */
+  robots: RobotsTxt;
+  group: string;
 }
 
 /** The targets of requests as LF-ended lines, for one bulk call. */
@@ -266,6 +283,9 @@ export class RobotsAudit {
   private userAgentChars = 0;
   /** Requests of crawlers waiting for their verdicts, per matcher (see judgePending). */
   private readonly pending = new Map<RobotsMatcher, PendingRequest[]>();
+  private usageAgainstTotal = 0;
+  private usageStated = false;
+  private readonly categories = new Map<string, CrawlerCategory>();
 
   /**
    * robotsFor: the robots.txt for a request's origin (null: none, the request is allowed). The origin is the
@@ -449,7 +469,7 @@ export class RobotsAudit {
       batch = [];
       this.pending.set(matcher, batch);
     }
-    batch.push({ state, bucket, entry, path: request.target, status: request.status, file: this.options.filePerHost === true && origin !== null ? origin.hostKey : null });
+    batch.push({ state, bucket, entry, path: request.target, status: request.status, file: this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group });
   }
 
   /**
@@ -473,8 +493,49 @@ export class RobotsAudit {
         const i = next++;
         if (judged.verdicts[i] !== VERDICT_ALLOWED) this.countDisallowed(item, judged.rules[i]);
       }
+      if (inBulk.length > 0) this.judgeUsage(inBulk, judged.verdicts);
     }
     this.pending.clear();
+  }
+
+  /**
+   * AI usage of a batch judged by one matcher (one file, one group): each request robots.txt allowed whose
+   * crawler's purpose (USAGE_PURPOSES) the file states no for: by a Content-Usage rule (one bulk call of the
+   * usage paths' matcher per category in the batch) or by a Content-Signal. Counted apart from violations.
+   */
+  private judgeUsage(items: readonly PendingRequest[], verdicts: Uint8Array): void {
+    const policy = items[0].robots.usagePolicy(items[0].group);
+    const stated = new Set(policy.statedCategories);
+    const byCategory = new Map<string, { usage: Uint8Array; lines: Uint32Array }>();
+    let lines: Uint8Array | null = null;
+    items.forEach((item, i) => {
+      const purpose = USAGE_PURPOSES[item.state.category];
+      if (purpose === undefined) return;
+      const signal = policy.signals.get(purpose.signal);
+      const usageStated = purpose.usage !== null && stated.has(purpose.usage);
+      if (usageStated || signal !== undefined) this.usageStated = true;
+      if (verdicts[i] !== VERDICT_ALLOWED) return;
+      let against: { source: 'content-usage' | 'content-signal'; line: number; preference: string } | null = null;
+      if (usageStated) {
+        const category = purpose.usage as string;
+        let judged = byCategory.get(category);
+        if (judged === undefined) {
+          lines ??= linesOf(items);
+          judged = policy.usageOfCrawled(lines, category, verdicts);
+          byCategory.set(category, judged);
+        }
+        if (judged.usage[i] === USAGE_DISALLOWED) against = { source: 'content-usage', line: judged.lines[i], preference: `${category}=n` };
+      }
+      if (against === null && signal?.value === 'no') against = { source: 'content-signal', line: signal.lines[0], preference: `${purpose.signal}=no` };
+      if (against === null) return;
+      const state = item.state;
+      state.usageAgainst++;
+      this.usageAgainstTotal++;
+      const key = `${item.file ?? ''} ${against.source} ${against.line}`;
+      const entry = state.usageBy.get(key) ?? { file: item.file, ...against, requests: 0 };
+      entry.requests++;
+      state.usageBy.set(key, entry);
+    });
   }
 
   /** Counts a disallowed request of a crawler, by its deciding rule (its line and pattern). */
@@ -514,9 +575,22 @@ export class RobotsAudit {
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
       byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
       verification: this.options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 }, services: this.options.verifier === undefined ? null : new Map(), rules: new Map(), paths: null,
+      category: this.categoryOf(agent, userAgent), usageAgainst: 0, usageBy: new Map(),
     };
     this.crawlers.set(key, state);
     return state;
+  }
+
+  /** A crawler's kind, read once per name (kept up to NAME_CACHE names). */
+  private categoryOf(agent: string, userAgent: string): CrawlerCategory {
+    const nameKey = asciiLowerCase(agent);
+    let category = this.categories.get(nameKey);
+    if (category === undefined) {
+      if (this.categories.size >= NAME_CACHE) this.categories.clear();
+      category = crawlerCategory(agent, userAgent);
+      this.categories.set(nameKey, category);
+    }
+    return category;
   }
 
   /** Drops the MAX_CRAWLERS tracked crawlers with the fewest disallowed requests (then requests), summing them. O(n log n), once per MAX_CRAWLERS new crawlers. */
@@ -534,14 +608,9 @@ export class RobotsAudit {
   /** The report so far (called once, at the end). */
   report(): AuditReport {
     this.judgePending();
-    const categories = new Map<string, CrawlerCategory>();
     const all = [...this.crawlers.values()].map((state): CrawlerAudit => {
-      const nameKey = asciiLowerCase(state.agent);
-      let category = categories.get(nameKey);
-      if (category === undefined) {
-        category = crawlerCategory(state.agent, state.userAgent);
-        categories.set(nameKey, category);
-      }
+      const category = state.category;
+      const purpose = USAGE_PURPOSES[category];
       return {
         agent: state.agent,
         impostor: state.impostor,
@@ -560,6 +629,11 @@ export class RobotsAudit {
         verifiedServices: state.services === null ? null : Object.fromEntries([...state.services].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
         rules: [...state.rules.values()].sort((a, b) => b.requests - a.requests || a.line - b.line || ((a.file ?? '') < (b.file ?? '') ? -1 : 1)),
         topDisallowedPaths: state.paths?.top(TOP_PATHS) ?? [],
+        usage: purpose === undefined ? null : {
+          purpose: purpose.usage ?? purpose.signal,
+          against: state.usageAgainst,
+          by: [...state.usageBy.values()].sort((a, b) => b.requests - a.requests || a.line - b.line).map((entry) => ({ ...entry })),
+        },
       };
     });
     const byDisallowed = (a: CrawlerAudit, b: CrawlerAudit): number => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : Number(a.impostor) - Number(b.impostor) || ((a.host ?? '') < (b.host ?? '') ? -1 : 1));
@@ -585,6 +659,7 @@ export class RobotsAudit {
         vendors: this.options.verifier.coverage(),
       },
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
+      usage: { against: this.usageAgainstTotal, stated: this.usageStated },
     };
   }
 }

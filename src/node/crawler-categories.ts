@@ -7,6 +7,18 @@ import { asciiLowerCase } from '../core/robots.js';
 export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'user-triggered' | 'seo' | 'other';
 
 /**
+ * The AI usage preference each kind of crawler's purpose answers to (audit's usage column): the Content-Usage
+ * category (src/core/usage.ts USAGE_CATEGORIES; null where no defined category fits) and the Content-Signal
+ * key. Crawlers of other kinds (seo, other) have no stated purpose to weigh.
+ */
+export const USAGE_PURPOSES: Readonly<Partial<Record<CrawlerCategory, { usage: string | null; signal: string }>>> = {
+  'ai-training': { usage: 'train-ai', signal: 'ai-train' },
+  search: { usage: 'search', signal: 'search' },
+  'ai-assistant': { usage: null, signal: 'ai-input' },
+  'user-triggered': { usage: null, signal: 'ai-input' },
+};
+
+/**
  * Fetchers that load a page because a person asked for it, and so ignore robots.txt by design (the vendors
  * say so): audit lists them apart and never counts them as violators.
  *   Google ("List of Google user-triggered fetchers"): FeedFetcher-Google, GoogleProducer, Google-Read-Aloud,
