@@ -17,13 +17,20 @@ export interface HeavyTailCorpus {
   totalBytes: number;
   shape: string;
   corpusNote: string;
-  /** URLs of each host from its own rules (and a few that match none), `perHost` each; sorted by host or shuffled. */
-  urlLines(perHost: number, order: 'random' | 'sorted', seed: number): { host: number; url: string }[];
+  /**
+   * URLs of each host from its own rules (and a few that match none), `perHost` each on average; sorted by host
+   * or shuffled. weighting 'even': `perHost` per host; 'size': the same total, each host's share proportional
+   * to its body's bytes (at least one). nearMisses: a fifth of the rule paths one byte short or one past.
+   */
+  urlLines(perHost: number, order: 'random' | 'sorted', seed: number, weighting?: 'even' | 'size', nearMisses?: boolean): { host: number; url: string }[];
 }
 
-/** Builds the corpus (seeded: the same bytes every run); quick: 2,000 generated hosts instead of 9,000. root: the project's parent's child (the repository). */
-export function heavyTailCorpus(root: string, quick: boolean): HeavyTailCorpus {
-  const GENERATED = quick ? 2000 : 9000;
+/**
+ * Builds the corpus (seeded: the same bytes every run); quick: 2,000 generated hosts instead of 9,000;
+ * generated: how many generated hosts (0: the real files alone). root: the repository.
+ */
+export function heavyTailCorpus(root: string, quick: boolean, generated: number = quick ? 2000 : 9000): HeavyTailCorpus {
+  const GENERATED = generated;
   const random = seededRandom(18);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const WORDS = ['shop', 'cart', 'account', 'search', 'product', 'category', 'media', 'images', 'api', 'wp-admin', 'tag', 'page', 'blog', 'news', 'help', 'user', 'login', 'static'];
@@ -89,12 +96,18 @@ export function heavyTailCorpus(root: string, quick: boolean): HeavyTailCorpus {
 
 
   /** URLs of each host from its own rules (and a few that match none), `perHost` each; sorted by host or shuffled. */
-  function urlLines(perHost: number, order: 'random' | 'sorted', seed: number): { host: number; url: string }[] {
+  function urlLines(perHost: number, order: 'random' | 'sorted', seed: number, weighting: 'even' | 'size' = 'even', nearMisses = false): { host: number; url: string }[] {
     const rand = seededRandom(seed);
     const lines: { host: number; url: string }[] = [];
+    const total = perHost * hosts.length;
     hosts.forEach((host, index) => {
-      for (let k = 0; k < perHost; k++) {
-        const path = host.paths.length > 0 && rand() < 0.8 ? host.paths[Math.floor(rand() * host.paths.length)] : `/${WORDS[k % WORDS.length]}/page-${k}`;
+      const count = weighting === 'even' ? perHost : Math.max(1, Math.round((total * host.body.length) / totalBytes));
+      for (let k = 0; k < count; k++) {
+        let path = host.paths.length > 0 && rand() < 0.8 ? host.paths[Math.floor(rand() * host.paths.length)] : `/${WORDS[k % WORDS.length]}/page-${k}`;
+        // near-misses: one byte short of the rule, or one past it
+        const miss = nearMisses ? rand() : 1;
+        if (miss < 0.1 && path.length > 2) path = path.slice(0, -1);
+        else if (miss < 0.2) path += 'x';
         lines.push({ host: index, url: `https://${host.name}${path}${rand() < 0.2 ? '?sessionid=1' : ''}` });
       }
     });

@@ -14,8 +14,8 @@
 //     against the reference's API on the same file and URLs (oracle --bench).
 // Every figure is also given as a ratio to the reference's, measured in the same run. Writes its section of
 // bench/RESULTS.md.
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, createWriteStream, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { shopRobots, shopUrls } from './data.js';
 import { writeSectionResults } from './results-file.js';
 import { cliPath as CLI, medianOf as median } from './cli-runs.js';
 import { buildReferenceOracle } from './reference-oracle.js';
+import { timed, writeReferenceParts, writeReferenceStream } from './crawl-runs.js';
 
 const AGENT = 'Googlebot';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,61 +40,6 @@ for (const host of hosts) writeFileSync(join(robotsDir, `${host.name}.txt`), hos
 
 // ---- the reference, as a command ----
 const { oracle, referenceNote } = buildReferenceOracle(root);
-
-/** The reference stream of a URL list: the host's body (`R`) on every host switch, then a query (`q`) per URL. */
-async function writeReferenceStream(path: string, lines: { host: number; url: string }[], maxBytes: number): Promise<void> {
-  const out = createWriteStream(path);
-  const write = (data: string | Buffer): Promise<void> => (out.write(data) ? Promise.resolve() : new Promise((resolve) => out.once('drain', () => resolve())));
-  let current = -1;
-  for (const { host, url } of lines) {
-    if (host !== current) {
-      const bytes = maxBytes > 0 ? hosts[host].body.subarray(0, maxBytes) : hosts[host].body;
-      await write(`R ${bytes.length}\n`);
-      await write(bytes);
-      await write('\n');
-      current = host;
-    }
-    await write(`q ${AGENT.length} ${Buffer.byteLength(url)}\n${AGENT}${url}\n`);
-  }
-  await new Promise<void>((resolve) => out.end(resolve));
-}
-
-/** Runs a command with a file on standard input, output to /dev/null; wall seconds and peak RSS (MiB, from GNU time). */
-function timed(command: string, args: string[], input: string): Promise<{ seconds: number; peakMiB: number; status: number | null }> {
-  return new Promise((resolve) => {
-    // the file itself is the command's standard input, as with `< file` in a shell (no relay through this
-    // process, which would take CPU on the same cores as the command measured)
-    const inputFd = openSync(input, 'r');
-    const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'peak-kib %M', command, ...args], { stdio: [inputFd, 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    child.on('close', (status) => {
-      closeSync(inputFd);
-      const peak = /peak-kib (\d+)/.exec(stderr);
-      if (status !== 0) console.warn(stderr.trim().split('\n').slice(-3).join('\n'));
-      resolve({ seconds: (performance.now() - started) / 1000, peakMiB: peak === null ? 0 : Number(peak[1]) / 1024, status });
-    });
-  });
-}
-
-/**
- * The reference stream of a URL list in `count` consecutive parts of about equal line counts, each starting
- * at a host switch (so each is a stream of its own): the paths of the files written.
- */
-async function writeReferenceParts(prefix: string, lines: { host: number; url: string }[], maxBytes: number, count: number): Promise<string[]> {
-  const paths: string[] = [];
-  let start = 0;
-  for (let k = 0; k < count; k++) {
-    let end = k === count - 1 ? lines.length : Math.round(((k + 1) * lines.length) / count);
-    while (end < lines.length && end > 0 && lines[end].host === lines[end - 1].host) end++;
-    const path = `${prefix}-${k}.txt`;
-    await writeReferenceStream(path, lines.slice(start, end), maxBytes);
-    paths.push(path);
-    start = end;
-  }
-  return paths;
-}
 
 const rows: string[] = [];
 /** Runs of each of ours per many-host row (and parts of the reference's run): see the loop below. */
@@ -110,7 +56,7 @@ for (const [order, perHost] of [['random', 10], ['sorted', 35]] as const) {
     // (each starting at a host switch), and each part is followed by one run of each of ours, so that the
     // machine's slow and fast minutes fall on both sides of a ratio alike (one whole run of the reference
     // takes 20 s, ours about 1 s). The reference's time is the sum of its parts; ours, the median of its runs.
-    const parts = referenceNote === '' ? await writeReferenceParts(join(dir, `reference-${order}-${maxBytes}`), lines, maxBytes, MANY_HOST_RUNS) : [];
+    const parts = referenceNote === '' ? await writeReferenceParts(join(dir, `reference-${order}-${maxBytes}`), lines, hosts, AGENT, maxBytes, MANY_HOST_RUNS) : [];
     // with whole files also --threads 2 (not the default with --robots-dir), for its memory
     const formats = maxBytes === 0 ? (['text', 'jsonl', 'text, --threads 2', 'jsonl, --threads 2'] as const) : (['text'] as const);
     const referenceTimes: number[] = [];
@@ -158,7 +104,7 @@ const multiHostSeconds = median(multiHostPasses);
 let referenceCompileRate: number | null = null;
 if (referenceNote === '') {
   const stream = join(dir, 'reference-compile.txt');
-  await writeReferenceStream(stream, hosts.map((host, index) => ({ host: index, url: firstUrl(host) })), 0);
+  await writeReferenceStream(stream, hosts.map((host, index) => ({ host: index, url: firstUrl(host) })), hosts, AGENT, 0);
   const times: number[] = [];
   for (let r = 0; r < runs; r++) times.push((await timed(oracle, [], stream)).seconds);
   referenceCompileRate = totalBytes / 1e6 / median(times);

@@ -1,0 +1,74 @@
+// Running many-host crawls for the benchmarks (bench/heavy-tail.ts, bench/real-crawl.ts): one place for how a
+// command is timed with its peak memory, and how the reference's input stream of a URL list is written.
+import { spawn } from 'node:child_process';
+import { closeSync, createWriteStream, openSync } from 'node:fs';
+
+/** A host of a crawl as the reference stream needs it: its body. */
+export interface StreamHost { body: Buffer }
+
+/** The reference stream of a URL list: the host's body (`R`) on every host switch, then a query (`q`) per URL. */
+export async function writeReferenceStream(path: string, lines: { host: number; url: string }[], hosts: readonly StreamHost[], agent: string, maxBytes: number): Promise<void> {
+  const out = createWriteStream(path);
+  const write = (data: string | Buffer): Promise<void> => (out.write(data) ? Promise.resolve() : new Promise((resolve) => out.once('drain', () => resolve())));
+  let current = -1;
+  for (const { host, url } of lines) {
+    if (host !== current) {
+      const bytes = maxBytes > 0 ? hosts[host].body.subarray(0, maxBytes) : hosts[host].body;
+      await write(`R ${bytes.length}\n`);
+      await write(bytes);
+      await write('\n');
+      current = host;
+    }
+    await write(`q ${agent.length} ${Buffer.byteLength(url)}\n${agent}${url}\n`);
+  }
+  await new Promise<void>((resolve) => out.end(resolve));
+}
+
+/** Body bytes the reference parses per URL of a stream: each host switch gives it the host's body again. */
+export function referenceBytesPerUrl(lines: { host: number }[], hosts: readonly StreamHost[], maxBytes: number): number {
+  let bytes = 0;
+  let current = -1;
+  for (const { host } of lines) {
+    if (host === current) continue;
+    bytes += maxBytes > 0 ? Math.min(maxBytes, hosts[host].body.length) : hosts[host].body.length;
+    current = host;
+  }
+  return bytes / Math.max(1, lines.length);
+}
+
+/** Runs a command with a file on standard input, output to /dev/null; wall seconds and peak RSS (MiB, from GNU time). */
+export function timed(command: string, args: string[], input: string): Promise<{ seconds: number; peakMiB: number; status: number | null }> {
+  return new Promise((resolve) => {
+    // the file itself is the command's standard input, as with `< file` in a shell (no relay through this
+    // process, which would take CPU on the same cores as the command measured)
+    const inputFd = openSync(input, 'r');
+    const started = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', 'peak-kib %M', command, ...args], { stdio: [inputFd, 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.on('close', (status) => {
+      closeSync(inputFd);
+      const peak = /peak-kib (\d+)/.exec(stderr);
+      if (status !== 0) console.warn(stderr.trim().split('\n').slice(-3).join('\n'));
+      resolve({ seconds: (performance.now() - started) / 1000, peakMiB: peak === null ? 0 : Number(peak[1]) / 1024, status });
+    });
+  });
+}
+
+/**
+ * The reference stream of a URL list in `count` consecutive parts of about equal line counts, each starting
+ * at a host switch (so each is a stream of its own): the paths of the files written.
+ */
+export async function writeReferenceParts(prefix: string, lines: { host: number; url: string }[], hosts: readonly StreamHost[], agent: string, maxBytes: number, count: number): Promise<string[]> {
+  const paths: string[] = [];
+  let start = 0;
+  for (let k = 0; k < count; k++) {
+    let end = k === count - 1 ? lines.length : Math.round(((k + 1) * lines.length) / count);
+    while (end < lines.length && end > 0 && lines[end].host === lines[end - 1].host) end++;
+    const path = `${prefix}-${k}.txt`;
+    await writeReferenceStream(path, lines.slice(start, end), hosts, agent, maxBytes);
+    paths.push(path);
+    start = end;
+  }
+  return paths;
+}
