@@ -75,7 +75,7 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       }
     }
     lines.push(
-      `Measured by \`npm run bench:heavy-tail\` (bench/real-crawl.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: ${shape}, one host each. URLs from each host's own rules (a fifth of them near-misses) and paths no rule names; \`robotstxt check --robots-dir\`, default \`--cache-mb 64\`, whole process, medians of ${RUNS} runs; the reference (Google's library built from ../shared/reference-oracle) answers the same stream through its API, its run split into ${RUNS} parts each followed by one run of each of ours. "Reference bytes per URL": body bytes it parses per URL (it is given the body again at every host switch).`,
+      `Measured by \`npm run bench:heavy-tail\` (bench/real-crawl.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: ${shape}, one host each. URLs from each host's own rules (a fifth of them near-misses) and paths no rule names; \`robotstxt check --robots-dir\`, default \`--cache-mb 64\`, whole process, medians of ${RUNS} runs; the reference (Google's library built from ../shared/reference-oracle) answers the same stream through its API, its run split into ${RUNS} parts each followed by one run of each of ours. "Reference bytes per URL": the body bytes its API parses per URL (it parses the host's body again for every URL: the mean body size per URL).`,
       '',
       '| input | robotstxt-wasm | reference | reference bytes per URL | ratio | peak memory (limit 164 MiB) |',
       '|---|---|---|---|---|---|',

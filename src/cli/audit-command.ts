@@ -25,6 +25,7 @@ const AUDIT_OWN_OPTIONS = {
   robots: { type: 'string', value: '<file>', help: 'the site\'s robots.txt' },
   'robots-dir': { type: 'string', value: '<dir>', help: 'per request, <dir>/<host>.txt for the vhost field\'s host, or --host (a host with\na .json record of robotstxt fetch but no .txt: allow all or disallow all)' },
   store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
+  'robots-history': { type: 'string', value: '<dir>', help: 'versions over time: <dir>/<host>/<time>.txt, each file named by the time it took\neffect (2026-11-12T10-00-00Z.txt, or a date); each request is judged by the version\nin force at its log time (within 24 h after a change by both: "either" when they\ndisagree; before the first version: "no rules known")' },
   fetch: { type: 'boolean', requires: ['store'], help: 'with --store: first fetch the robots.txt of every host of the logs that the store\nlacks or has stale (the logs are read twice: files, not standard input)' },
   format: { type: 'string', choices: ['table', 'json', 'html'], fallback: 'table', help: 'table (default), one JSON object, or a self-contained HTML report with charts' },
   verify: { type: 'string', choices: ['ranges', 'dns'], value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
@@ -32,12 +33,12 @@ const AUDIT_OWN_OPTIONS = {
   'dns-probe': { type: 'string', value: '<address>', requires: ['verify'], help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
   'client-ip': { type: 'string', choices: ['remote', 'forwarded'], fallback: 'remote', requires: ['verify'], help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
   top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
-  by: { type: 'string', choices: ['host'], requires: ['robots-dir', 'store'], help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
+  by: { type: 'string', choices: ['host'], requires: ['robots-dir', 'store', 'robots-history'], help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
   since: { type: 'string', value: '<time>', help: 'only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a\nzone, or seconds since 1970 (a time without a zone is UTC)' },
   until: { type: 'string', value: '<time>', help: 'only requests before this time' },
   'log-field': LOG_FIELD_OPTION,
   output: { type: 'string', value: '<file>', help: 'write the report there instead of standard output' },
-  host: { type: 'string', value: '<name>', requires: ['robots-dir', 'store'], help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
+  host: { type: 'string', value: '<name>', requires: ['robots-dir', 'store', 'robots-history'], help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
   mode: withHelp(MODE_OPTION, 'which rules apply (default google)'),
   'max-bytes': MAX_BYTES_OPTION,
 } as const satisfies OptionTable;
@@ -47,7 +48,7 @@ export const AUDIT_SPEC = {
   name: 'audit',
   options: { ...AUDIT_OWN_OPTIONS, ...FETCHING_OPTIONS },
   positionals: { shown: '<log>...', min: 1, max: Infinity, error: () => 'audit needs at least one <log> (- for standard input; see robotstxt audit --help)' },
-  oneOf: [['robots', 'robots-dir', 'store']],
+  oneOf: [['robots', 'robots-dir', 'store', 'robots-history']],
   sections: [{ title: 'Fetch options (with --fetch; --now also judges stored records without it):', names: FETCH_SECTION, column: 26 }],
   column: 24,
   description: `Reads access logs (formats below; gzip files or standard input are recognised by their first bytes; - is
@@ -131,8 +132,18 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   /** --host: the host of lines that name none (with --robots-dir or --store). */
   const defaultHost = values.host ?? null;
 
+  const historyDir = values['robots-history'];
+  let history: import('../node/robots-history.js').RobotsHistory | undefined;
   let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null;
-  if (robotsFile !== undefined) {
+  if (historyDir !== undefined) {
+    const { RobotsHistory } = await import('../node/robots-history.js');
+    try {
+      history = new RobotsHistory(historyDir, { mode, maxBytes });
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
+    robotsFor = () => null; // (each request is judged by its version: see AuditOptions.history)
+  } else if (robotsFile !== undefined) {
     const robots = loadRobots(robotsFile, mode, maxBytes, stderr);
     robotsFor = () => robots;
   } else {
@@ -152,7 +163,8 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     };
   }
 
-  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: robotsDir !== undefined && defaultHost === null, filePerHost: robotsDir !== undefined, byHost: values.by === 'host', verifier, clientIp });
+  const perHost = robotsDir !== undefined || history !== undefined;
+  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, history });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
@@ -224,6 +236,7 @@ function table(report: AuditReport): string {
   const lines = [
     `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${report.disallowed} disallowed), ${report.otherRequests} other requests, ${report.malformed.count} malformed${outside}`,
   ];
+  if (report.history !== null) lines.push(...historyLines(report.history));
   if (report.verification !== null) {
     const impostors = report.crawlers.filter((c) => c.impostor).length + report.userTriggered.filter((c) => c.impostor).length;
     lines.push(`verification: ${report.verification.verified} verified, ${report.verification.failed} failed (impostors), ${report.verification.unknown} unknown${impostors > 0 ? `; impostors are rows of their own` : ''}`);
@@ -234,6 +247,15 @@ function table(report: AuditReport): string {
   lines.push('group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host');
   if (usage) lines.push('', ...usageSection(report));
   return lines.join('\n') + '\n';
+}
+
+/** With --robots-history: the versions that judged requests (with their counts), and the requests no single version could judge. */
+function historyLines(history: NonNullable<AuditReport['history']>): string[] {
+  const versions = history.versions.map((version) => `${version.host} since ${version.from}: ${version.requests} crawler request(s), ${version.disallowed} disallowed`);
+  return [
+    `robots.txt versions: ${versions.length === 0 ? 'none judged a request' : versions.join('; ')}`,
+    `either: ${history.either} request(s) within 24 h after a change that the two versions judge differently (not counted as disallowed); no rules known: ${history.noRulesKnown} request(s) before the first version of their host, or without a time`,
+  ];
 }
 
 /**

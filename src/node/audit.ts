@@ -11,6 +11,7 @@ import { VERDICT_ALLOWED } from '../core/constants.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
 import { crawlerCategory, isUserTriggeredFetcher, USAGE_PURPOSES, type CrawlerCategory } from './crawler-categories.js';
 import { USAGE_DISALLOWED } from '../core/usage.js';
+import type { VersionsAt } from './robots-history.js';
 import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification, type VendorCoverage } from './crawler-verify.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
@@ -68,6 +69,12 @@ export interface CrawlerAudit {
    * the Content-Signal key `no`), by the statement that said so. Never counted as robots.txt violations.
    */
   usage: { purpose: string; against: number; by: { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }[] } | null;
+  /**
+   * With a history (null without): its requests by the robots.txt version that judged them (host, time it took
+   * effect), the requests within 24 h of a change the two versions judge differently (`either`: not counted
+   * as disallowed), and the requests made before the first known version or without a time (`noRulesKnown`).
+   */
+  history: { versions: { host: string; from: string; requests: number; disallowed: number }[]; either: number; noRulesKnown: number } | null;
 }
 
 export interface AuditReport {
@@ -101,6 +108,8 @@ export interface AuditReport {
   verifiedBy: { dns: { problem: string | null; unknown: number } | null; vendors: VendorCoverage[] } | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
+  /** With a history (null without): every version that judged a request, with its counts, and the either and no-rules-known totals. */
+  history: { versions: { host: string; from: string; requests: number; disallowed: number }[]; either: number; noRulesKnown: number } | null;
   /** AI usage: crawler requests robots.txt allowed against a stated preference for their purpose (every row's usage.against summed), and whether any file stated a preference for the purpose of any request judged. */
   usage: { against: number; stated: boolean };
 }
@@ -142,6 +151,13 @@ export interface AuditOptions {
   verifier?: CrawlerVerifier;
   /** Which address verification reads: the client field (default) or the last X-Forwarded-For address. */
   clientIp?: 'remote' | 'forwarded';
+  /**
+   * The versions of each host's robots.txt over time (audit --robots-history: RobotsHistory): each request is
+   * judged by the version in force at its log time (robotsFor is not asked); within 24 hours after a change
+   * by both versions (`either` when they disagree, never a violation); before the first version, or without a
+   * time, its rules are not known.
+   */
+  history?: { versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt };
 }
 
 const TOP_PATHS = 20;
@@ -205,6 +221,10 @@ interface CrawlerState {
   /** Requests against a stated usage preference for its purpose, by statement (see CrawlerAudit.usage). */
   usageAgainst: number;
   usageBy: Map<string, { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }>;
+  /** With a history: its requests and disallowed requests per version (key `host from`), and its either and no-rules-known counts. */
+  byVersion: Map<string, { host: string; from: string; requests: number; disallowed: number }> | null;
+  either: number;
+  noRulesKnown: number;
 }
 
 /** A crawler's request counted but not judged yet (see RobotsAudit.judgePending). */
@@ -221,6 +241,8 @@ interface PendingRequest {
   /** The file and group that judged it (its AI usage preferences are theirs). */
   robots: RobotsTxt;
   group: string;
+  /** With a history: the counts of the version that judged it (its own and the report's), else null. */
+  version: { mine: { disallowed: number }; all: { disallowed: number } } | null;
 }
 
 /** The targets of requests as LF-ended lines, for one bulk call. */
@@ -284,6 +306,9 @@ export class RobotsAudit {
   /** Requests of crawlers waiting for their verdicts, per matcher (see judgePending). */
   private readonly pending = new Map<RobotsMatcher, PendingRequest[]>();
   private usageAgainstTotal = 0;
+  private eitherTotal = 0;
+  private noRulesKnownTotal = 0;
+  private readonly versionTotals = new Map<string, { host: string; from: string; requests: number; disallowed: number }>();
   private usageStated = false;
   private readonly categories = new Map<string, CrawlerCategory>();
 
@@ -424,7 +449,10 @@ export class RobotsAudit {
       throw hostUnknownError(`${log}:${lineNumber}`, request.format);
     }
     const origin = entry.origin();
-    const robots = this.robotsFor(origin);
+    // with a history, the version in force when the request was made (and the one before, within 24 h of a change)
+    const history = this.options.history;
+    const versions = history === undefined ? null : origin === null || request.timeMs === null ? { current: null, previous: null } : history.versionsAt(origin, request.timeMs);
+    const robots = versions === null ? this.robotsFor(origin) : versions.current?.robots ?? null;
     const crawler = this.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
       this.otherRequests++;
@@ -454,12 +482,22 @@ export class RobotsAudit {
       }
       bucket.requests++;
     }
+    let version: PendingRequest['version'] = null;
+    if (versions !== null) {
+      if (versions.current === null) {
+        state.noRulesKnown++;
+        this.noRulesKnownTotal++;
+        return;
+      }
+      version = this.versionCounts(state, versions.current.host, versions.current.label);
+    }
     // fetching /robots.txt is how a crawler learns the rules (RFC 9309 2.3): counted, never a violation, even
     // where the reference's verdict for that path is "disallowed" (Disallow: / in google mode)
     if (isRobotsTxtRequest(request.target)) {
       state.robotsTxtFetches++;
       return;
     }
+    if (versions?.previous != null && this.judgedByEither(state, request, versions as { current: RobotsVersionLike; previous: RobotsVersionLike }, crawler.group, entry)) return;
     // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed
     if (robots === null || crawler.group === null) return;
     // judged with the rest of the chunk's requests (judgePending): one bulk call per matcher, not one per request
@@ -469,7 +507,7 @@ export class RobotsAudit {
       batch = [];
       this.pending.set(matcher, batch);
     }
-    batch.push({ state, bucket, entry, path: request.target, status: request.status, file: this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group });
+    batch.push({ state, bucket, entry, path: request.target, status: request.status, file: versions?.current != null ? `${versions.current.host}@${versions.current.label}` : this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group, version });
   }
 
   /**
@@ -538,10 +576,43 @@ export class RobotsAudit {
     });
   }
 
+  /** The counts of a version for a crawler and for the report, each made on first use; counts the request. */
+  private versionCounts(state: CrawlerState, host: string, from: string): NonNullable<PendingRequest['version']> {
+    const key = `${host} ${from}`;
+    state.byVersion ??= new Map();
+    let mine = state.byVersion.get(key);
+    if (mine === undefined) state.byVersion.set(key, mine = { host, from, requests: 0, disallowed: 0 });
+    let all = this.versionTotals.get(key);
+    if (all === undefined) this.versionTotals.set(key, all = { host, from, requests: 0, disallowed: 0 });
+    mine.requests++;
+    all.requests++;
+    return { mine, all };
+  }
+
+  /**
+   * A request within 24 hours after a change: judged by both versions (each with the group it gives the
+   * crawler). When they disagree it is `either` (the crawler may have kept the older copy): counted apart,
+   * never as disallowed; returns true. When they agree, false: it is judged as any other request.
+   */
+  private judgedByEither(state: CrawlerState, request: LogEntry['request'], versions: { current: RobotsVersionLike; previous: RobotsVersionLike }, group: string | null, entry: LogEntry): boolean {
+    const verdictOf = (robots: RobotsTxt, groupOf: string | null): boolean => groupOf === null || robots.matcher(groupOf).isAllowed(entry.target);
+    const previousGroup = this.crawlerOf(request.userAgent, versions.previous.robots)?.group ?? null;
+    const now = verdictOf(versions.current.robots, group);
+    const before = verdictOf(versions.previous.robots, previousGroup);
+    if (now === before) return false;
+    state.either++;
+    this.eitherTotal++;
+    return true;
+  }
+
   /** Counts a disallowed request of a crawler, by its deciding rule (its line and pattern). */
   private countDisallowed(item: PendingRequest, rule: Readonly<DecidingRule> | null): void {
     const { state, bucket } = item;
     state.disallowed++;
+    if (item.version !== null) {
+      item.version.mine.disallowed++;
+      item.version.all.disallowed++;
+    }
     state.byStatus[statusClass(item.status)]++;
     if (!state.userTriggered) {
       this.disallowedTotal++;
@@ -575,7 +646,7 @@ export class RobotsAudit {
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
       byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
       verification: this.options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 }, services: this.options.verifier === undefined ? null : new Map(), rules: new Map(), paths: null,
-      category: this.categoryOf(agent, userAgent), usageAgainst: 0, usageBy: new Map(),
+      category: this.categoryOf(agent, userAgent), usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0,
     };
     this.crawlers.set(key, state);
     return state;
@@ -634,6 +705,7 @@ export class RobotsAudit {
           against: state.usageAgainst,
           by: [...state.usageBy.values()].sort((a, b) => b.requests - a.requests || a.line - b.line).map((entry) => ({ ...entry })),
         },
+        history: this.options.history === undefined ? null : { versions: versionList(state.byVersion?.values() ?? []), either: state.either, noRulesKnown: state.noRulesKnown },
       };
     });
     const byDisallowed = (a: CrawlerAudit, b: CrawlerAudit): number => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : Number(a.impostor) - Number(b.impostor) || ((a.host ?? '') < (b.host ?? '') ? -1 : 1));
@@ -660,8 +732,17 @@ export class RobotsAudit {
       },
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
       usage: { against: this.usageAgainstTotal, stated: this.usageStated },
+      history: this.options.history === undefined ? null : { versions: versionList(this.versionTotals.values()), either: this.eitherTotal, noRulesKnown: this.noRulesKnownTotal },
     };
   }
+}
+
+/** A host's version as the audit uses it (RobotsHistory's RobotsVersion). */
+interface RobotsVersionLike { robots: RobotsTxt; host: string; label: string }
+
+/** Per-version counts in report order: by host, then time. */
+function versionList(counts: Iterable<{ host: string; from: string; requests: number; disallowed: number }>): { host: string; from: string; requests: number; disallowed: number }[] {
+  return [...counts].map((entry) => ({ ...entry })).sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
 }
 
 /**

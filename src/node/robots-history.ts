@@ -1,0 +1,120 @@
+// robots.txt versions kept outside the store (audit --robots-history <dir>): the files a site had, each named
+// by the time it took effect, per host in the layout of --robots-dir:
+//
+//   <dir>/<host>/<time>.txt          (or <dir>/<host>:<port>/<time>.txt, looked for first when the URL names a port)
+//
+// <time> is an ISO 8601 UTC time: 2026-11-12T10:00:00Z, 2026-11-12T10-00-00Z (no colons: valid on Windows),
+// 20261112T100000Z, or a date (2026-11-12: its midnight UTC). A version is in force from its time until the
+// next one's. A request is judged by the version in force when it was made; RFC 9309 and Google let a crawler
+// keep a copy for up to 24 hours, so a request within 24 hours after a change may follow either version
+// (versionsAt gives both). Hosts' versions are read on first use and kept for MAX_HOSTS hosts.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { RobotsError } from '../core/errors.js';
+import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js';
+import type { UrlOrigin } from '../core/url-model.js';
+import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
+
+/** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
+export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
+/** Hosts whose versions are kept parsed at once; then the table starts again. */
+const MAX_HOSTS = 512;
+
+/** One version of a host's robots.txt: when it took effect (ms and as written in ISO form), its file, its rules. */
+export interface RobotsVersion {
+  from: number;
+  /** Its time as ISO 8601 (`2026-11-12T10:00:00.000Z`). */
+  label: string;
+  host: string;
+  file: string;
+  robots: RobotsTxt;
+}
+
+/** The versions that govern a request: the one in force, and the one before it when the change is less than 24 h old. */
+export interface VersionsAt {
+  current: RobotsVersion | null;
+  previous: RobotsVersion | null;
+}
+
+/** A history file name's time in ms, or null when the name is not a time (`.txt` removed first). */
+export function historyTime(name: string): number | null {
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})(?:T(\d{2})[:-]?(\d{2})(?:[:-]?(\d{2})(?:\.(\d{1,9}))?)?Z)?$/.exec(name);
+  if (match === null) return null;
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '0'] = match;
+  const ms = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), Math.floor(Number(`0.${fraction}`) * 1000));
+  const check = new Date(ms);
+  // a date that does not exist (2026-02-30) is not a time
+  if (check.getUTCFullYear() !== Number(year) || check.getUTCMonth() !== Number(month) - 1 || check.getUTCDate() !== Number(day) || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
+  return ms;
+}
+
+/** The versions of each host in a history folder, read on first use. One per audit run. */
+export class RobotsHistory {
+  private readonly hosts = new Map<string, RobotsVersion[]>();
+  private readonly limit: number;
+
+  constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number }) {
+    let isDirectory = false;
+    try { isDirectory = statSync(directory).isDirectory(); } catch { isDirectory = false; }
+    if (!isDirectory) throw new RobotsError('FILE_UNREADABLE', `--robots-history '${directory}' is not a readable directory`);
+    this.limit = readLimit(options.maxBytes);
+  }
+
+  /** A host's versions, oldest first ([] when the history has no folder for it). Per request (kept per host). */
+  versionsOf(origin: UrlOrigin): RobotsVersion[] {
+    const names = origin.port !== null ? [origin.hostKey, origin.host] : [origin.host];
+    for (const name of names) {
+      const known = this.hosts.get(name);
+      if (known !== undefined) {
+        if (known.length > 0 || name === names[names.length - 1]) return known;
+        continue;
+      }
+      const versions = this.read(name);
+      if (this.hosts.size >= MAX_HOSTS) this.hosts.clear();
+      this.hosts.set(name, versions);
+      if (versions.length > 0) return versions;
+    }
+    return [];
+  }
+
+  /** The version in force at timeMs, and the one before it when that change is less than 24 h before timeMs. */
+  versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
+    const versions = this.versionsOf(origin);
+    let low = 0;
+    let high = versions.length; // the first version later than timeMs
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (versions[middle].from <= timeMs) low = middle + 1;
+      else high = middle;
+    }
+    const current = low > 0 ? versions[low - 1] : null;
+    const previous = low > 1 && timeMs - (current as RobotsVersion).from < CACHE_WINDOW_MS ? versions[low - 2] : null;
+    return { current, previous };
+  }
+
+  /** The versions in <dir>/<name>/, oldest first; a file whose name is not a time is an error naming it. */
+  private read(name: string): RobotsVersion[] {
+    if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name)) return [];
+    const folder = join(this.directory, name);
+    let entries: string[];
+    try {
+      entries = readdirSync(folder);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'EINVAL') return [];
+      throw new RobotsError('FILE_UNREADABLE', `robots.txt history folder '${folder}' cannot be read: ${describeErrno(code ?? String(error))}`);
+    }
+    const versions: RobotsVersion[] = [];
+    for (const entry of entries) {
+      const time = entry.endsWith('.txt') ? historyTime(entry.slice(0, -4)) : null;
+      if (time === null) throw new RobotsError('FILE_UNREADABLE', `robots.txt history file '${join(folder, entry)}' is not named by the time it took effect (<time>.txt, such as 2026-11-12T10-00-00Z.txt)`);
+      const file = join(folder, entry);
+      versions.push({ from: time, label: new Date(time).toISOString(), host: name, file, robots: parseRobots(readFileBounded(file, this.limit, 'robots.txt history file'), this.options) });
+    }
+    versions.sort((a, b) => a.from - b.from);
+    for (let i = 1; i < versions.length; i++) {
+      if (versions[i].from === versions[i - 1].from) throw new RobotsError('FILE_UNREADABLE', `robots.txt history files '${versions[i - 1].file}' and '${versions[i].file}' name the same time`);
+    }
+    return versions;
+  }
+}
