@@ -4,7 +4,7 @@
 // 2026-11-10T12:00Z, a fix on 2026-11-14); examples/logs/history.log ten requests around them.
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { historyTime } from '../src/node/robots-history.js';
@@ -98,4 +98,61 @@ describe('audit --robots-history', () => {
     expect([...table.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td>(\d+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((m) => m.slice(1).join(' '))).toEqual([`shop.example ${V1} 2 1`, `shop.example ${V2} 3 2`, `shop.example ${V3} 4 2`]);
     expect(dom).toContain('2 request(s) within 24 h after a change that the two versions judge differently');
   });
+});
+
+describe('a store that keeps versions (fetch --store at several times), and audit --store by version', () => {
+  it('three fetches of a robots.txt that changes twice keep three versions with exact times; an unchanged fetch adds none; the bound drops the oldest; audit gives the figures --robots-history gives', async () => {
+    const { createServer } = await import('node:http');
+    const { robotstxtAsync } = await import('./cli-helpers.js');
+    let body = readFileSync(join(HISTORY, 'shop.example', '2026-11-01.txt'));
+    const server = createServer((request, response) => {
+      if (request.url !== '/robots.txt') { response.writeHead(404); response.end(); return; }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const store = tempDir();
+    const fetchAt = async (now: string, extra: string[] = []): Promise<void> => {
+      const r = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', `127.0.0.1:${port}`, '--now', now, ...extra]);
+      expect(r.status, r.stderr).toBe(0);
+    };
+    const versions = (): unknown[] => (JSON.parse(readFileSync(join(store, `http@127.0.0.1@${port}.versions`, 'index.json'), 'utf8')) as { versions: { firstSeen: string; lastSeen: string; effect: string; status: number }[] }).versions.map((v) => [v.firstSeen, v.lastSeen, v.effect, v.status]);
+    try {
+      await fetchAt('2026-11-01T00:00:00Z');
+      await fetchAt('2026-11-05T00:00:00Z'); // the same body: the version is seen again
+      body = readFileSync(join(HISTORY, 'shop.example', '2026-11-10T12-00-00Z.txt'));
+      await fetchAt('2026-11-10T12:00:00Z');
+      body = readFileSync(join(HISTORY, 'shop.example', '2026-11-14.txt'));
+      await fetchAt('2026-11-14T00:00:00Z');
+      expect(versions()).toEqual([
+        ['2026-11-01T00:00:00Z', '2026-11-05T00:00:00Z', 'rules', 200],
+        ['2026-11-10T12:00:00Z', '2026-11-10T12:00:00Z', 'rules', 200],
+        ['2026-11-14T00:00:00Z', '2026-11-14T00:00:00Z', 'rules', 200],
+      ]);
+      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual(['2026-11-01T00-00-00Z.txt', '2026-11-10T12-00-00Z.txt', '2026-11-14T00-00-00Z.txt', 'index.json']);
+      // the current files are where older readers look: the newest version
+      expect(readFileSync(join(store, `http@127.0.0.1@${port}.txt`), 'utf8')).toBe(body.toString());
+      // audit --store judges each request by its version: the figures of --robots-history
+      const viaStore = await robotstxtAsync(['audit', '--store', store, '--host', `127.0.0.1:${port}`, '--format', 'json', LOG]);
+      expect(viaStore.status, viaStore.stderr).toBe(0);
+      const history = JSON.parse(viaStore.stdout).history;
+      expect(history).toEqual({
+        versions: [
+          { host: `127.0.0.1:${port}`, from: V1, requests: 2, disallowed: 1 },
+          { host: `127.0.0.1:${port}`, from: V2, requests: 3, disallowed: 2 },
+          { host: `127.0.0.1:${port}`, from: V3, requests: 4, disallowed: 2 },
+        ],
+        either: 2,
+        noRulesKnown: 1,
+      });
+      // a bound of 2 drops the oldest at the next change
+      body = Buffer.from('User-agent: *\nDisallow: /new\n');
+      await fetchAt('2026-11-20T00:00:00Z', ['--keep-versions', '2']);
+      expect(versions()).toEqual([['2026-11-14T00:00:00Z', '2026-11-14T00:00:00Z', 'rules', 200], ['2026-11-20T00:00:00Z', '2026-11-20T00:00:00Z', 'rules', 200]]);
+      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual(['2026-11-14T00-00-00Z.txt', '2026-11-20T00-00-00Z.txt', 'index.json']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 120_000);
 });

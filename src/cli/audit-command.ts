@@ -133,7 +133,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const defaultHost = values.host ?? null;
 
   const historyDir = values['robots-history'];
-  let history: import('../node/robots-history.js').RobotsHistory | undefined;
+  let history: import('../node/robots-history.js').RobotsHistory | import('../node/robots-history.js').StoreHistory | undefined;
   let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null;
   if (historyDir !== undefined) {
     const { RobotsHistory } = await import('../node/robots-history.js');
@@ -163,6 +163,14 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     };
   }
 
+  // a store that keeps versions: each request by the version in force when it was made
+  if (storeDir !== undefined && history === undefined) {
+    const { StoreHistory } = await import('../node/robots-history.js');
+    if (StoreHistory.hasVersions(storeDir)) {
+      const current = robotsFor;
+      history = new StoreHistory(storeDir, { mode, maxBytes, current: (origin) => current(origin) });
+    }
+  }
   const perHost = robotsDir !== undefined || history !== undefined;
   const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, history });
   let totalBytes = 0;

@@ -144,7 +144,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     const named = bad.length === 0 ? 'the input named none' : `${bad.length} input(s) named none: ${bad.slice(0, 3).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 3 ? ', ...' : ''}`;
     throw usageError(`no origin to fetch: ${named} (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)`);
   }
-  const store = values.store === undefined ? null : new RobotsStore(values.store);
+  const store = values.store === undefined ? null : new RobotsStore(values.store, { keepVersions: values['keep-versions'] });
   const cache = new RobotsCache({ ...options, store });
   const started = performance.now();
   const list = [...origins.values()];

@@ -11,6 +11,7 @@ export const FETCH_OPTIONS = {
   'per-host': { type: 'string', value: 'N', help: 'requests at once to one host (host:port, each redirect hop its own) ({range})', whole: { fallback: 2, min: 1, max: 4096 } },
   'user-agent': { type: 'string', value: '<text>', help: 'the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))' },
   'max-age': { type: 'string', value: '<time>', help: 'how long a fetched robots.txt is used: N seconds, or Ns, Nm, Nh, Nd\n(default 24h; Cache-Control max-age may shorten it); failures are retried\nafter 1h (or --max-age when shorter)' },
+  'keep-versions': { type: 'string', value: 'N', whole: { fallback: 50, min: 0, max: 10_000 }, help: 'versions of each origin\'s robots.txt the store keeps ({range}; 0: none), in\n<name>.versions/: a version is new when the body or the effect changes; with\nthem, audit --store judges each request by the version in force when it was made' },
   now: { type: 'string', value: '<ISO time>', help: 'judge freshness (and 30 days of failures) as of this time, for replays and tests' },
   scheme: { type: 'string', choices: ['https', 'http'], fallback: 'https', help: 'the scheme of hosts given without one (default https); URLs keep their own' },
   targets: { type: 'string', choices: FETCH_TARGETS, fallback: 'default', help: '\nwhich addresses fetches may reach: default, origins you name are fetched as\nnamed, while origins read from a log, a URL list or stdin may not be at a\nloopback, private or link-local address, and no redirect may lead from a public\naddress to one; public, no such address at all and redirects only to the same\nport; any, no check. A refused fetch or redirect makes the origin unreachable' },
@@ -69,6 +70,7 @@ export function fetchCacheOptions(values: FetchValues, mode: RobotsCacheOptions[
     defaultScheme: values.scheme,
     targets: values.targets as FetchTargets,
     now: clockOption(values.now).now,
+    keepVersions: values['keep-versions'],
   };
 }
 

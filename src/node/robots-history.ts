@@ -8,12 +8,14 @@
 // next one's. A request is judged by the version in force when it was made; RFC 9309 and Google let a crawler
 // keep a copy for up to 24 hours, so a request within 24 hours after a change may follow either version
 // (versionsAt gives both). Hosts' versions are read on first use and kept for MAX_HOSTS hosts.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../core/errors.js';
 import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
+import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from './robots-store.js';
+import { FULL_VERDICT_BODY } from './sources.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
 export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
@@ -48,6 +50,68 @@ export function historyTime(name: string): number | null {
   return ms;
 }
 
+/** Of versions sorted oldest first: the one in force at timeMs, and the one before it when that change is less than 24 h old. */
+export function versionsAtTime(versions: readonly RobotsVersion[], timeMs: number): VersionsAt {
+  let low = 0;
+  let high = versions.length; // the first version later than timeMs
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (versions[middle].from <= timeMs) low = middle + 1;
+    else high = middle;
+  }
+  const current = low > 0 ? versions[low - 1] : null;
+  const previous = low > 1 && timeMs - (current as RobotsVersion).from < CACHE_WINDOW_MS ? versions[low - 2] : null;
+  return { current, previous };
+}
+
+/**
+ * The versions a store keeps (robotstxt fetch --store: src/node/robots-store.ts), as audit --store reads them
+ * when the store has any: each origin's versions from the time a fetch first saw each; an origin without
+ * versions (fetched before versions were kept) has its current copy as its one version, in force throughout.
+ * Origins' versions are read on first use and kept for MAX_HOSTS origins. One per audit run.
+ */
+export class StoreHistory {
+  private readonly origins = new Map<string, RobotsVersion[]>();
+  private readonly limit: number;
+
+  constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number; current: (origin: UrlOrigin) => RobotsTxt | null }) {
+    this.limit = readLimit(options.maxBytes);
+  }
+
+  /** True when some origin of a store directory has more than one version (then audit judges requests by version). Once per run. */
+  static hasVersions(directory: string): boolean {
+    return existsSync(join(directory, HISTORY_MARK));
+  }
+
+  /** The version in force at timeMs, and the one before it within 24 h of a change. Per request. */
+  versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
+    let versions = this.origins.get(origin.fileKey);
+    if (versions === undefined) {
+      versions = this.read(origin);
+      if (this.origins.size >= MAX_HOSTS) this.origins.clear();
+      this.origins.set(origin.fileKey, versions);
+    }
+    return versionsAtTime(versions, timeMs);
+  }
+
+  private read(origin: UrlOrigin): RobotsVersion[] {
+    const stored = readStoredVersions(this.directory, origin.fileKey);
+    if (stored === null) {
+      const current = this.options.current(origin);
+      return [{ from: -8.64e15, label: 'the current copy (no versions kept)', host: origin.hostKey, file: '', robots: current ?? parseRobots('', { mode: this.options.mode, maxBytes: this.options.maxBytes }) }];
+    }
+    const folder = join(this.directory, versionsFolder(storeFileName(origin.fileKey)));
+    // one version (one fetch, or nothing changed since): nothing says when it began, so it holds throughout
+    const single = stored.versions.length === 1;
+    return stored.versions.map((version) => {
+      const file = version.body === null ? '' : join(folder, version.body);
+      const body = version.effect === 'rules' && version.body !== null ? readFileBounded(file, this.limit, 'stored robots.txt version') : version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow;
+      const from = single ? -8.64e15 : Date.parse(version.firstSeen);
+      return { from, label: single ? `${new Date(Date.parse(version.firstSeen)).toISOString()} (its only version)` : new Date(from).toISOString(), host: origin.hostKey, file, robots: parseRobots(body, { mode: this.options.mode, maxBytes: this.options.maxBytes }) };
+    });
+  }
+}
+
 /** The versions of each host in a history folder, read on first use. One per audit run. */
 export class RobotsHistory {
   private readonly hosts = new Map<string, RobotsVersion[]>();
@@ -77,19 +141,9 @@ export class RobotsHistory {
     return [];
   }
 
-  /** The version in force at timeMs, and the one before it when that change is less than 24 h before timeMs. */
+  /** The version in force at timeMs, and the one before it when that change is less than 24 h before timeMs. Per request. */
   versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
-    const versions = this.versionsOf(origin);
-    let low = 0;
-    let high = versions.length; // the first version later than timeMs
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (versions[middle].from <= timeMs) low = middle + 1;
-      else high = middle;
-    }
-    const current = low > 0 ? versions[low - 1] : null;
-    const previous = low > 1 && timeMs - (current as RobotsVersion).from < CACHE_WINDOW_MS ? versions[low - 2] : null;
-    return { current, previous };
+    return versionsAtTime(this.versionsOf(origin), timeMs);
   }
 
   /** The versions in <dir>/<name>/, oldest first; a file whose name is not a time is an error naming it. */

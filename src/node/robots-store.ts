@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import { RobotsError } from '../core/errors.js';
 import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile } from './robots-file.js';
-import type { OriginRecord, FetchOutcome } from '../core/fetch-rules.js';
+import { effectOfStored, type OriginRecord, type FetchOutcome } from '../core/fetch-rules.js';
 
 export const STORE_FORMAT = 'robotstxt-wasm/store/1';
 /** A record is a few hundred bytes; more than this is not a record. */
@@ -134,15 +134,80 @@ export function readStoredRecord(directory: string, key: string): OriginRecord |
   return parseRecordJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'), path);
 }
 
+/** The versions file's format tag. */
+export const VERSIONS_FORMAT = 'robotstxt-wasm/store-versions/1';
+/** Versions kept per origin unless the store is told otherwise (RobotsStore keepVersions, fetch --keep-versions). */
+export const DEFAULT_KEPT_VERSIONS = 50;
+/** The most versions an origin may keep. */
+export const MAX_KEPT_VERSIONS = 10_000;
+
+/**
+ * One version of an origin's robots.txt in the store: what it was (a body, or an effect without one), when a
+ * fetch first saw it and last saw it, with the status and validators of the fetch that first brought it.
+ * Versions live in `<dir>/<name>.versions/`: `index.json` ({format, origin, versions: [...]}, oldest first) and
+ * one `<time>.txt` per version with a body; the store's current files stay where they are, so older readers
+ * read the newest version as before.
+ */
+export interface StoredVersion {
+  /** When a fetch first saw it (ISO 8601): the time it is taken to be in force from. */
+  firstSeen: string;
+  /** When a fetch last saw it (ISO 8601). */
+  lastSeen: string;
+  effect: 'rules' | 'allow-all' | 'disallow-all';
+  /** The body's file in the versions folder (effect rules), else null. */
+  body: string | null;
+  /** SHA-256 of the body (hex), else null. */
+  sha256: string | null;
+  status: number;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** An origin's versions as the store keeps them. */
+export interface StoredVersions {
+  format: string;
+  origin: string;
+  versions: StoredVersion[];
+}
+
+/** A file in the store's directory once some origin has more than one version (StoreHistory.hasVersions reads it). */
+export const HISTORY_MARK = '.versions-changed';
+
+/** The versions folder of an origin's store name. */
+export const versionsFolder = (name: string): string => `${name}.versions`;
+
+/** An origin's versions (oldest first) in a store directory, or null when none are kept (a store from before versions). Per origin read. */
+export function readStoredVersions(directory: string, key: string): StoredVersions | null {
+  const path = join(directory, versionsFolder(storeFileName(key)), 'index.json');
+  if (!existsSync(path)) return null;
+  const text = Buffer.from(readFileBounded(path, 16 << 20, 'store versions')).toString('utf8');
+  let value: StoredVersions;
+  try {
+    value = JSON.parse(text) as StoredVersions;
+  } catch (error) {
+    throw new RobotsError('FILE_UNREADABLE', `store versions '${path}' are not valid: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || value.format !== VERSIONS_FORMAT || !Array.isArray(value.versions)) throw new RobotsError('FILE_UNREADABLE', `store versions '${path}' are not valid: "format" is not "${VERSIONS_FORMAT}"`);
+  return value;
+}
+
+/** A time as a file name valid everywhere (no colons): 2026-11-12T10-00-00.000Z. */
+const timeFileName = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z').replace(/:/g, '-');
+
 /**
  * A store directory (made when missing). Used by RobotsCache, the fetch command and check/audit --fetch;
  * check --robots-dir reads it through robotsFromDirectory.
  */
 export class RobotsStore {
   readonly directory: string;
+  /** Versions kept per origin (0: none kept, the store as before versions). */
+  readonly keepVersions: number;
 
-  constructor(directory: string) {
+  constructor(directory: string, options: { keepVersions?: number } = {}) {
     this.directory = directory;
+    const keep = options.keepVersions ?? DEFAULT_KEPT_VERSIONS;
+    if (!Number.isInteger(keep) || keep < 0 || keep > MAX_KEPT_VERSIONS) throw new RobotsError('INVALID_ARGUMENT', `keepVersions must be a whole number from 0 to ${MAX_KEPT_VERSIONS}, got ${String(options.keepVersions)}`);
+    this.keepVersions = keep;
     try {
       makeDirectory(directory);
     } catch (error) {
@@ -172,6 +237,39 @@ export class RobotsStore {
     if (body !== null) this.replace(`${name}.txt`, body);
     this.replace(`${name}.json`, recordJson(record));
     if (record.kept !== 'body') rmSync(join(this.directory, `${name}.txt`), { force: true });
+    if (this.keepVersions > 0) this.keepVersion(key, name, record, body);
+  }
+
+  /**
+   * Adds a version when what the origin's URLs get changed (another body, or another effect), else marks the
+   * newest version seen again; the oldest versions past keepVersions go (with their bodies). Per write.
+   */
+  private keepVersion(key: string, name: string, record: OriginRecord, body: Uint8Array | null): void {
+    const folder = versionsFolder(name);
+    const bodyPresent = record.kept === 'body';
+    const effect = effectOfStored(record, record.checkedAt, bodyPresent);
+    // the body in force: the one fetched now, else (304, a failure with a kept copy) the one kept
+    const bodyBytes = effect !== 'rules' ? null : body ?? this.body(key, 16 << 20);
+    const sha256 = bodyBytes === null ? null : createHash('sha256').update(bodyBytes).digest('hex');
+    // versions are timed to the second (as HTTP dates are): a fetch run with --now T records T itself
+    const at = new Date(Math.floor(record.checkedAt / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const known = readStoredVersions(this.directory, key) ?? { format: VERSIONS_FORMAT, origin: record.origin, versions: [] };
+    const newest = known.versions[known.versions.length - 1];
+    if (newest !== undefined && newest.effect === effect && newest.sha256 === sha256) {
+      if (at > newest.lastSeen) newest.lastSeen = at;
+    } else {
+      makeDirectory(join(this.directory, folder));
+      const file = bodyBytes === null ? null : `${timeFileName(Date.parse(at))}.txt`;
+      if (bodyBytes !== null) this.replace(join(folder, file as string), bodyBytes);
+      // the store's mark that some origin changed (audit --store then judges requests by version)
+      if (known.versions.length > 0 && !existsSync(join(this.directory, HISTORY_MARK))) this.replace(HISTORY_MARK, 'an origin of this store has changed: audit --store judges each request by the version in force when it was made\n');
+      known.versions.push({ firstSeen: at, lastSeen: at, effect, body: file, sha256, status: record.status, etag: record.etag, lastModified: record.lastModified });
+      while (known.versions.length > this.keepVersions) {
+        const dropped = known.versions.shift() as StoredVersion;
+        if (dropped.body !== null) rmSync(join(this.directory, folder, dropped.body), { force: true });
+      }
+    }
+    this.replace(join(folder, 'index.json'), JSON.stringify(known, null, 2) + '\n');
   }
 
   /** Writes a file of the store whole (written beside it, then renamed into place). */

@@ -22,6 +22,8 @@ import { urlArgument, urlsArgument, optionsArgument, describe } from '../../core
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' | 'dispatcher'> {
   /** A store directory (or RobotsStore) that keeps records and bodies across runs; default none (memory only). */
   store?: RobotsStore | string | null;
+  /** Versions of each origin a store given as a directory keeps (default DEFAULT_KEPT_VERSIONS; 0 to MAX_KEPT_VERSIONS). */
+  keepVersions?: number;
   /** How long a fetched answer is used, in ms (default 24 hours; 0 to 365 days). Cache-Control max-age may shorten it. */
   maxAgeMs?: number;
   /** How soon a failed fetch is tried again, in ms (default 1 hour, at most maxAgeMs; 0 to 365 days). */
@@ -106,7 +108,7 @@ export class RobotsCache {
   onFetch: ((result: RobotsFetchResult, entry: RobotsCacheEntry) => void) | null = null;
 
   constructor(options: RobotsCacheOptions = {}) {
-    optionsArgument(options, [...FETCH_OPTION_NAMES.filter((name) => name !== 'previous' && name !== 'dispatcher'), 'store', 'maxAgeMs', 'retryMs', 'concurrency', 'perHostConcurrency', 'memoryBytes', 'missing'], 'RobotsCache options');
+    optionsArgument(options, [...FETCH_OPTION_NAMES.filter((name) => name !== 'previous' && name !== 'dispatcher'), 'store', 'maxAgeMs', 'retryMs', 'concurrency', 'perHostConcurrency', 'memoryBytes', 'missing', 'keepVersions'], 'RobotsCache options');
     this.settings = fetchSettings(options);
     const maxAgeMs = rangeChecked('maxAgeMs', options.maxAgeMs, DEFAULT_MAX_AGE_MS, 0, 365 * DAY_MS);
     const retryMs = rangeChecked('retryMs', options.retryMs, Math.min(DEFAULT_RETRY_MS, maxAgeMs), 0, 365 * DAY_MS);
@@ -118,7 +120,7 @@ export class RobotsCache {
     if (this.missing !== 'allow' && this.missing !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow or disallow, got ${String(options.missing)}`);
     const store = options.store;
     if (store !== undefined && store !== null && typeof store !== 'string' && !(store instanceof RobotsStore)) throw new RobotsError('INVALID_ARGUMENT', `store must be a directory path or a RobotsStore, got ${describe(store)}`);
-    this.store = store === undefined || store === null ? null : typeof store === 'string' ? new RobotsStore(store) : store;
+    this.store = store === undefined || store === null ? null : typeof store === 'string' ? new RobotsStore(store, { keepVersions: options.keepVersions }) : store;
     this.agent = robotsAgent(this.settings, perHost);
     this.limit = pLimit(concurrency);
     this.hostLimits = new HostLimits(perHost);
