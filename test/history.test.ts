@@ -146,11 +146,38 @@ describe('a store that keeps versions (fetch --store at several times), and audi
         either: 2,
         noRulesKnown: 1,
       });
+      // history: the versions, and what each change flipped for a URL list
+      const urlFile = join(store, '..', `watched-${port}.txt`);
+      writeFileSync(urlFile, ['/a', '/private/x', '/cart', `http://127.0.0.1:${port}/c`, 'https://elsewhere.example/a'].join('\n') + '\n');
+      const listed = await robotstxtAsync(['history', `http://127.0.0.1:${port}`, '--store', store, '--urls', urlFile, '--agent', 'Googlebot']);
+      expect(listed.status, listed.stderr).toBe(0);
+      const origin = `http://127.0.0.1:${port}`;
+      expect(listed.stdout.split('\n')).toEqual([
+        `${origin}: 3 version(s) in the store`,
+        '  2026-11-01T00:00:00Z  rules         status 200  seen until 2026-11-05T00:00:00Z',
+        '  2026-11-10T12:00:00Z  rules         status 200  seen until 2026-11-10T12:00:00Z',
+        '  2026-11-14T00:00:00Z  rules         status 200  seen until 2026-11-14T00:00:00Z',
+        'change 2026-11-01T00:00:00Z -> 2026-11-10T12:00:00Z, Googlebot: 3 newly disallowed, 0 newly allowed (of 4 URL(s))',
+        ...[`${origin}/a`, `${origin}/c`, `${origin}/cart`].map((url) => `  newly disallowed ${url}  (now: disallow / (line 3))`),
+        'change 2026-11-10T12:00:00Z -> 2026-11-14T00:00:00Z, Googlebot: 0 newly disallowed, 2 newly allowed (of 4 URL(s))',
+        ...[`${origin}/a`, `${origin}/c`].map((url) => `  newly allowed ${url}  (now: no rule)`),
+        '',
+      ]);
+      // fetch --fail-on-change: an unchanged fetch exits 0; one whose change flips a watched URL exits 1 and prints it
+      const same = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', `127.0.0.1:${port}`, '--now', '2026-11-16T00:00:00Z', '--fail-on-change', urlFile, '--agent', 'Googlebot']);
+      expect([same.status, same.stderr.includes('changed')]).toEqual([0, false]);
+      body = Buffer.from('User-agent: *\nDisallow: /private/\nDisallow: /cart\nDisallow: /a\n');
+      const flipped = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', `127.0.0.1:${port}`, '--now', '2026-11-18T00:00:00Z', '--fail-on-change', urlFile, '--agent', 'Googlebot']);
+      expect(flipped.status).toBe(1);
+      expect(flipped.stderr.split('\n').filter((line) => line.includes('changed'))).toEqual([
+        `robotstxt fetch: ${origin} changed (2026-11-14T00:00:00Z -> 2026-11-18T00:00:00Z), Googlebot: newly disallowed ${origin}/a  (now: disallow /a (line 4))`,
+        `robotstxt fetch: --fail-on-change: 1 verdict(s) of ${urlFile} changed`,
+      ]);
       // a bound of 2 drops the oldest at the next change
       body = Buffer.from('User-agent: *\nDisallow: /new\n');
       await fetchAt('2026-11-20T00:00:00Z', ['--keep-versions', '2']);
-      expect(versions()).toEqual([['2026-11-14T00:00:00Z', '2026-11-14T00:00:00Z', 'rules', 200], ['2026-11-20T00:00:00Z', '2026-11-20T00:00:00Z', 'rules', 200]]);
-      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual(['2026-11-14T00-00-00Z.txt', '2026-11-20T00-00-00Z.txt', 'index.json']);
+      expect(versions()).toEqual([['2026-11-18T00:00:00Z', '2026-11-18T00:00:00Z', 'rules', 200], ['2026-11-20T00:00:00Z', '2026-11-20T00:00:00Z', 'rules', 200]]);
+      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual(['2026-11-18T00-00-00Z.txt', '2026-11-20T00-00-00Z.txt', 'index.json']);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

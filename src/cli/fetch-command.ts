@@ -8,7 +8,7 @@ import { LogLineReader } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';
 import { peakMemoryMiB } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
-import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, maxBytesOption, withHelp, requires, logFieldValues } from './shared-options.js';
+import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytesOption, withHelp, requires, logFieldValues, agentValues } from './shared-options.js';
 import { FETCH_OPTIONS, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
 import { forEachChunk, chunkLines } from '../node/line-reader.js';
 import { CRAWLER_RANGE_SOURCES } from '../node/crawler-verify.js';
@@ -22,6 +22,8 @@ const FETCH_COMMAND_OWN_OPTIONS = {
   'log-field': requires(LOG_FIELD_OPTION, ['log']),
   host: { type: 'string', value: '<name>', requires: ['log'], help: 'the host of --log requests whose line names none (no vhost field, host key or\nabsolute target)' },
   force: { type: 'boolean', help: 'fetch every origin, fresh or not' },
+  'fail-on-change': { type: 'string', value: '<urls-file>', requires: ['store'], help: 'with --store: exit 1 when an origin\'s robots.txt changed in this run (a new\nversion in the store) and the change flips the verdict of a URL of the file for one\nof the agents of --agent (absolute URLs of that origin, or paths starting with /);\nthe flips are printed on stderr' },
+  agent: requires({ ...AGENT_OPTION, help: 'with --fail-on-change: the crawlers whose verdicts count (repeatable; default *)' }, ['fail-on-change']),
   format: { type: 'string', choices: ['text', 'jsonl'], fallback: 'text', excludes: ['crawler-ranges'], help: 'text (default) or one JSON object per origin with the record' },
   stats: { type: 'boolean', help: 'at the end, a line on stderr with the peak memory of the run' },
   mode: withHelp(MODE_OPTION, 'how statuses are read (google: 429 is a server error; rfc: it is a 4xx)'),
@@ -145,6 +147,12 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     throw usageError(`no origin to fetch: ${named} (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)`);
   }
   const store = values.store === undefined ? null : new RobotsStore(values.store, { keepVersions: values['keep-versions'] });
+  const watched = values['fail-on-change'];
+  const watchedLines = watched === undefined ? null : await (await import('../node/version-changes.js')).readUrlLines(watched);
+  if (watched !== undefined && store?.keepVersions === 0) throw usageError('--fail-on-change needs the store to keep versions (--keep-versions 1 or more)');
+  // versions made from this second on were made by this run
+  const runStart = Math.floor(options.now() / 1000) * 1000;
+  const keys: (string | null)[] = [];
   const cache = new RobotsCache({ ...options, store });
   const started = performance.now();
   const list = [...origins.values()];
@@ -158,6 +166,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   try {
     await forEachInLanes(list, options.concurrency ?? 32, async (origin, index) => {
       const entry = await cache.entry(origin.origin, force, origin.fromContent === true);
+      keys[index] = entry.source === 'fetch' ? entry.key : null;
       effects[entry.effect]++;
       results[index] = format === 'jsonl' ? jsonLine(entry) : textLine(entry);
       done++;
@@ -180,8 +189,31 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${storeSummary(cache.stats, fromStore + fromMemory)}; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
   if (values.stats) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
   if (bad.length > 0) stderr(`robotstxt fetch: ${bad.length} input(s) named no origin: ${bad.slice(0, 10).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 10 ? ', ...' : ''}\n`);
-  return 0;
+  if (watchedLines === null || store === null) return 0;
+  // --fail-on-change: the change each origin's fetch made in this run, over the URLs of the file
+  const { versionChanges, flipLine, urlLinesOf } = await import('../node/version-changes.js');
+  const { readStoredVersions } = await import('../node/robots-store.js');
+  const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
+  let flips = 0;
+  list.forEach((origin, index) => {
+    const key = keys[index];
+    if (key === null) return;
+    const versions = readStoredVersions(store.directory, key)?.versions ?? [];
+    const newest = versions[versions.length - 1];
+    if (versions.length < 2 || Date.parse(newest.firstSeen) < runStart) return;
+    const lines = urlLinesOf(origin.origin, watchedLines);
+    if (lines.length === 0) return;
+    const changes = versionChanges(store.directory, key, agents, lines, { mode, maxBytes, fromIndex: versions.length - 1 });
+    for (const change of changes) {
+      for (const flip of change.newlyDisallowed) { flips++; stderr(`robotstxt fetch: ${origin.origin} changed (${change.before.firstSeen} -> ${change.after.firstSeen}), ${change.agent}: ${flipLine('newly disallowed', flip)}\n`); }
+      for (const flip of change.newlyAllowed) { flips++; stderr(`robotstxt fetch: ${origin.origin} changed (${change.before.firstSeen} -> ${change.after.firstSeen}), ${change.agent}: ${flipLine('newly allowed', flip)}\n`); }
+    }
+  });
+  if (flips === 0) return 0;
+  stderr(`robotstxt fetch: --fail-on-change: ${flips} verdict(s) of ${watched} changed\n`);
+  return 1;
 }
+
 
 function textLine(entry: RobotsCacheEntry): string {
   const record = entry.record;
