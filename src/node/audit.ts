@@ -222,13 +222,15 @@ interface CrawlerState {
   usageAgainst: number;
   usageBy: Map<string, { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }>;
   /** With a history: its requests and disallowed requests per version (key `host from`), and its either and no-rules-known counts. */
-  byVersion: Map<string, { host: string; from: string; requests: number; disallowed: number }> | null;
+  byVersion: Map<RobotsVersionKey, { host: string; from: string; requests: number; disallowed: number }> | null;
   either: number;
   noRulesKnown: number;
 }
 
 /** A crawler's request counted but not judged yet (see RobotsAudit.judgePending). */
 interface PendingRequest {
+  /** Its target has a line break (judged on its own, see isAlone). */
+  alone: boolean;
   state: CrawlerState;
   /** Its hour's counts (null: the line has no time). */
   bucket: { requests: number; disallowed: number } | null;
@@ -243,6 +245,9 @@ interface PendingRequest {
   group: string;
   /** With a history: the counts of the version that judged it (its own and the report's), else null. */
   version: { mine: { disallowed: number }; all: { disallowed: number } } | null;
+  /** Within 24 h after a change: the older version's matcher (null: it gives the crawler no group), and its verdict once judged. */
+  previousMatcher: RobotsMatcher | null;
+  previousAllowed: boolean | undefined;
 }
 
 /** The targets of requests as LF-ended lines, for one bulk call. */
@@ -305,10 +310,16 @@ export class RobotsAudit {
   private userAgentChars = 0;
   /** Requests of crawlers waiting for their verdicts, per matcher (see judgePending). */
   private readonly pending = new Map<RobotsMatcher, PendingRequest[]>();
+  /** Matchers by file and group (see matcherOf); files dropped from their caches are dropped here with them. */
+  private readonly matchers = new WeakMap<RobotsTxt, Map<string, RobotsMatcher>>();
+  /** Groups of User-Agents in older versions of files (previousGroupOf). */
+  private readonly olderGroups = new WeakMap<RobotsTxt, Map<string, string | null>>();
+  /** Requests within 24 h after a change, by the older version's matcher (judged first in judgePending). */
+  private readonly olderPending = new Map<RobotsMatcher, PendingRequest[]>();
   private usageAgainstTotal = 0;
   private eitherTotal = 0;
   private noRulesKnownTotal = 0;
-  private readonly versionTotals = new Map<string, { host: string; from: string; requests: number; disallowed: number }>();
+  private readonly versionTotals = new Map<RobotsVersionKey, { host: string; from: string; requests: number; disallowed: number }>();
   private usageStated = false;
   private readonly categories = new Map<string, CrawlerCategory>();
 
@@ -365,6 +376,29 @@ export class RobotsAudit {
       if (best !== null) return { agent: tokens.get(best) as string, group: tokens.get(best) as string };
     }
     return { agent: facts.name, group };
+  }
+
+  /** The group a User-Agent follows in an older version of a file (crawlerOf's), kept per file and User-Agent. */
+  private previousGroupOf(userAgent: string | null, robots: RobotsTxt): string | null {
+    if (userAgent === null) return null;
+    let groups = this.olderGroups.get(robots);
+    if (groups === undefined) this.olderGroups.set(robots, groups = new Map());
+    let group = groups.get(userAgent);
+    if (group === undefined) {
+      if (groups.size >= USER_AGENT_CACHE) groups.clear();
+      group = this.crawlerOf(userAgent, robots)?.group ?? null;
+      groups.set(userAgent, group);
+    }
+    return group;
+  }
+
+  /** A file's matcher for a group, kept per file (a request asks for it; RobotsTxt.matcher builds its key each time). */
+  private matcherOf(robots: RobotsTxt, group: string): RobotsMatcher {
+    let byGroup = this.matchers.get(robots);
+    if (byGroup === undefined) this.matchers.set(robots, byGroup = new Map());
+    let matcher = byGroup.get(group);
+    if (matcher === undefined || matcher.closed) byGroup.set(group, matcher = robots.matcher(group));
+    return matcher;
   }
 
   /** The reader of a log (each log file has its own: a W3C header applies to the lines after it in that file). */
@@ -489,7 +523,7 @@ export class RobotsAudit {
         this.noRulesKnownTotal++;
         return;
       }
-      version = this.versionCounts(state, versions.current.host, versions.current.label);
+      version = this.versionCounts(state, versions.current);
     }
     // fetching /robots.txt is how a crawler learns the rules (RFC 9309 2.3): counted, never a violation, even
     // where the reference's verdict for that path is "disallowed" (Disallow: / in google mode)
@@ -497,17 +531,33 @@ export class RobotsAudit {
       state.robotsTxtFetches++;
       return;
     }
-    if (versions?.previous != null && this.judgedByEither(state, request, versions as { current: RobotsVersionLike; previous: RobotsVersionLike }, crawler.group, entry)) return;
-    // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed
-    if (robots === null || crawler.group === null) return;
+    // within 24 h after a change: the older version's verdict too (its own group for the crawler)
+    let previousMatcher: RobotsMatcher | null = null;
+    let previousAllowed: boolean | undefined;
+    if (versions?.previous != null) {
+      const previousGroup = this.previousGroupOf(request.userAgent, versions.previous.robots);
+      if (previousGroup === null) previousAllowed = true;
+      else previousMatcher = this.matcherOf(versions.previous.robots, previousGroup);
+    }
+    // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed (unless the older version disagrees)
+    if (robots === null || crawler.group === null) {
+      if (previousMatcher !== null && !previousMatcher.isAllowed(entry.target)) this.countEither(state);
+      return;
+    }
     // judged with the rest of the chunk's requests (judgePending): one bulk call per matcher, not one per request
-    const matcher = robots.matcher(crawler.group);
+    const matcher = this.matcherOf(robots, crawler.group);
     let batch = this.pending.get(matcher);
     if (batch === undefined) {
       batch = [];
       this.pending.set(matcher, batch);
     }
-    batch.push({ state, bucket, entry, path: request.target, status: request.status, file: versions?.current != null ? `${versions.current.host}@${versions.current.label}` : this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group, version });
+    const item: PendingRequest = { alone: request.target.includes('\n') || request.target.includes('\r'), state, bucket, entry, path: request.target, status: request.status, file: versions?.current != null ? `${versions.current.host}@${versions.current.label}` : this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group, version, previousMatcher, previousAllowed };
+    batch.push(item);
+    if (previousMatcher !== null) {
+      let older = this.olderPending.get(previousMatcher);
+      if (older === undefined) this.olderPending.set(previousMatcher, older = []);
+      older.push(item);
+    }
   }
 
   /**
@@ -517,19 +567,33 @@ export class RobotsAudit {
    * each line or chunk, and before crawlers are dropped or reported.
    */
   private judgePending(): void {
+    // the older versions' verdicts of requests within 24 h after a change: one bulk call per matcher
+    for (const [matcher, items] of this.olderPending) {
+      const inBulk = items.filter((item) => !isAlone(item));
+      const verdicts = inBulk.length === 0 ? new Uint8Array(0) : matcher.checkLines(linesOf(inBulk));
+      inBulk.forEach((item, i) => { item.previousAllowed = verdicts[i] === VERDICT_ALLOWED; });
+      for (const item of items) if (isAlone(item)) item.previousAllowed = matcher.isAllowed(item.entry.target);
+    }
+    this.olderPending.clear();
     for (const [matcher, batch] of this.pending) {
-      const alone = (item: PendingRequest): boolean => item.path.includes('\n') || item.path.includes('\r');
-      const inBulk = batch.filter((item) => !alone(item));
+      const inBulk = batch.filter((item) => !isAlone(item));
       const judged = inBulk.length === 0 ? { verdicts: new Uint8Array(0), rules: [] } : matcher.decidingRules(linesOf(inBulk));
       let next = 0;
       for (const item of batch) {
-        if (alone(item)) {
+        let allowed: boolean;
+        let rule: Readonly<DecidingRule> | null;
+        if (isAlone(item)) {
           const explanation = matcher.explain(item.entry.target);
-          if (!explanation.allowed) this.countDisallowed(item, explanation.rule);
-          continue;
+          allowed = explanation.allowed;
+          rule = explanation.rule;
+        } else {
+          const i = next++;
+          allowed = judged.verdicts[i] === VERDICT_ALLOWED;
+          rule = judged.rules[i];
         }
-        const i = next++;
-        if (judged.verdicts[i] !== VERDICT_ALLOWED) this.countDisallowed(item, judged.rules[i]);
+        // the two versions of a change less than 24 h old disagree: either, never a violation
+        if (item.previousAllowed !== undefined && item.previousAllowed !== allowed) this.countEither(item.state);
+        else if (!allowed) this.countDisallowed(item, rule);
       }
       if (inBulk.length > 0) this.judgeUsage(inBulk, judged.verdicts);
     }
@@ -577,32 +641,21 @@ export class RobotsAudit {
   }
 
   /** The counts of a version for a crawler and for the report, each made on first use; counts the request. */
-  private versionCounts(state: CrawlerState, host: string, from: string): NonNullable<PendingRequest['version']> {
-    const key = `${host} ${from}`;
+  private versionCounts(state: CrawlerState, version: RobotsVersionKey): NonNullable<PendingRequest['version']> {
     state.byVersion ??= new Map();
-    let mine = state.byVersion.get(key);
-    if (mine === undefined) state.byVersion.set(key, mine = { host, from, requests: 0, disallowed: 0 });
-    let all = this.versionTotals.get(key);
-    if (all === undefined) this.versionTotals.set(key, all = { host, from, requests: 0, disallowed: 0 });
+    let mine = state.byVersion.get(version);
+    if (mine === undefined) state.byVersion.set(version, mine = { host: version.host, from: version.label, requests: 0, disallowed: 0 });
+    let all = this.versionTotals.get(version);
+    if (all === undefined) this.versionTotals.set(version, all = { host: version.host, from: version.label, requests: 0, disallowed: 0 });
     mine.requests++;
     all.requests++;
     return { mine, all };
   }
 
-  /**
-   * A request within 24 hours after a change: judged by both versions (each with the group it gives the
-   * crawler). When they disagree it is `either` (the crawler may have kept the older copy): counted apart,
-   * never as disallowed; returns true. When they agree, false: it is judged as any other request.
-   */
-  private judgedByEither(state: CrawlerState, request: LogEntry['request'], versions: { current: RobotsVersionLike; previous: RobotsVersionLike }, group: string | null, entry: LogEntry): boolean {
-    const verdictOf = (robots: RobotsTxt, groupOf: string | null): boolean => groupOf === null || robots.matcher(groupOf).isAllowed(entry.target);
-    const previousGroup = this.crawlerOf(request.userAgent, versions.previous.robots)?.group ?? null;
-    const now = verdictOf(versions.current.robots, group);
-    const before = verdictOf(versions.previous.robots, previousGroup);
-    if (now === before) return false;
+  /** A request within 24 h after a change that the two versions judge differently: counted apart, never as disallowed. */
+  private countEither(state: CrawlerState): void {
     state.either++;
     this.eitherTotal++;
-    return true;
   }
 
   /** Counts a disallowed request of a crawler, by its deciding rule (its line and pattern). */
@@ -737,8 +790,11 @@ export class RobotsAudit {
   }
 }
 
-/** A host's version as the audit uses it (RobotsHistory's RobotsVersion). */
-interface RobotsVersionLike { robots: RobotsTxt; host: string; label: string }
+/** A version as the audit counts by it: the object a history gives (the same one while the history keeps it). */
+interface RobotsVersionKey { readonly host: string; readonly label: string }
+
+/** A target with a line break (never one of a log line) is judged on its own: as a line of a bulk call it would be cut. */
+const isAlone = (item: PendingRequest): boolean => item.alone;
 
 /** Per-version counts in report order: by host, then time. */
 function versionList(counts: Iterable<{ host: string; from: string; requests: number; disallowed: number }>): { host: string; from: string; requests: number; disallowed: number }[] {

@@ -7,7 +7,7 @@
 // 20261112T100000Z, or a date (2026-11-12: its midnight UTC). A version is in force from its time until the
 // next one's. A request is judged by the version in force when it was made; RFC 9309 and Google let a crawler
 // keep a copy for up to 24 hours, so a request within 24 hours after a change may follow either version
-// (versionsAt gives both). Hosts' versions are read on first use and kept for MAX_HOSTS hosts.
+// (versionsAt gives both). Hosts' versions are read on first use and kept within HISTORY_CACHE_BYTES.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../core/errors.js';
@@ -16,11 +16,14 @@ import type { UrlOrigin } from '../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from './robots-store.js';
 import { FULL_VERDICT_BODY } from './sources.js';
+import { LruCache } from '../core/lru-cache.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
 export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
-/** Hosts whose versions are kept parsed at once; then the table starts again. */
-const MAX_HOSTS = 512;
+/** Memory for the versions kept parsed (least recently used hosts out, read again when met again). */
+const HISTORY_CACHE_BYTES = 64 << 20;
+/** What a host's parsed versions cost in the cache: their bodies four times over (the object model), and a little each. */
+const versionsCost = (versions: readonly RobotsVersion[]): number => versions.reduce((sum, version) => sum + version.robots.bytesRead * 4 + 1024, 1024);
 
 /** One version of a host's robots.txt: when it took effect (ms and as written in ISO form), its file, its rules. */
 export interface RobotsVersion {
@@ -59,19 +62,31 @@ export function versionsAtTime(versions: readonly RobotsVersion[], timeMs: numbe
     if (versions[middle].from <= timeMs) low = middle + 1;
     else high = middle;
   }
-  const current = low > 0 ? versions[low - 1] : null;
-  const previous = low > 1 && timeMs - (current as RobotsVersion).from < CACHE_WINDOW_MS ? versions[low - 2] : null;
-  return { current, previous };
+  // the answers are made once per version and window (a request per log line asks: no object per request)
+  let answers = ANSWERS.get(versions);
+  if (answers === undefined) {
+    answers = versions.flatMap((version, i) => [{ current: version, previous: null }, { current: version, previous: i > 0 ? versions[i - 1] : null }]);
+    ANSWERS.set(versions, answers);
+  }
+  if (low === 0) return NO_VERSION;
+  const windowed = low > 1 && timeMs - versions[low - 1].from < CACHE_WINDOW_MS;
+  return answers[2 * (low - 1) + (windowed ? 1 : 0)];
 }
+
+/** versionsAtTime's answers per versions list (see there). */
+const ANSWERS = new WeakMap<readonly RobotsVersion[], VersionsAt[]>();
+const NO_VERSION: VersionsAt = Object.freeze({ current: null, previous: null });
 
 /**
  * The versions a store keeps (robotstxt fetch --store: src/node/robots-store.ts), as audit --store reads them
  * when the store has any: each origin's versions from the time a fetch first saw each; an origin without
  * versions (fetched before versions were kept) has its current copy as its one version, in force throughout.
- * Origins' versions are read on first use and kept for MAX_HOSTS origins. One per audit run.
+ * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.
  */
 export class StoreHistory {
-  private readonly origins = new Map<string, RobotsVersion[]>();
+  private readonly origins = new LruCache<RobotsVersion[]>(HISTORY_CACHE_BYTES, versionsCost);
+  private lastOrigin: UrlOrigin | null = null;
+  private lastVersions: RobotsVersion[] = [];
   private readonly limit: number;
 
   constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number; current: (origin: UrlOrigin) => RobotsTxt | null }) {
@@ -85,12 +100,15 @@ export class StoreHistory {
 
   /** The version in force at timeMs, and the one before it within 24 h of a change. Per request. */
   versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
+    // most requests of a log are of the host before them
+    if (origin === this.lastOrigin) return versionsAtTime(this.lastVersions, timeMs);
     let versions = this.origins.get(origin.fileKey);
     if (versions === undefined) {
       versions = this.read(origin);
-      if (this.origins.size >= MAX_HOSTS) this.origins.clear();
       this.origins.set(origin.fileKey, versions);
     }
+    this.lastOrigin = origin;
+    this.lastVersions = versions;
     return versionsAtTime(versions, timeMs);
   }
 
@@ -114,7 +132,9 @@ export class StoreHistory {
 
 /** The versions of each host in a history folder, read on first use. One per audit run. */
 export class RobotsHistory {
-  private readonly hosts = new Map<string, RobotsVersion[]>();
+  private readonly hosts = new LruCache<RobotsVersion[]>(HISTORY_CACHE_BYTES, versionsCost);
+  private lastOrigin: UrlOrigin | null = null;
+  private lastVersions: RobotsVersion[] = [];
   private readonly limit: number;
 
   constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number }) {
@@ -134,7 +154,6 @@ export class RobotsHistory {
         continue;
       }
       const versions = this.read(name);
-      if (this.hosts.size >= MAX_HOSTS) this.hosts.clear();
       this.hosts.set(name, versions);
       if (versions.length > 0) return versions;
     }
@@ -143,7 +162,12 @@ export class RobotsHistory {
 
   /** The version in force at timeMs, and the one before it when that change is less than 24 h before timeMs. Per request. */
   versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
-    return versionsAtTime(this.versionsOf(origin), timeMs);
+    // most requests of a log are of the host before them
+    if (origin !== this.lastOrigin) {
+      this.lastVersions = this.versionsOf(origin);
+      this.lastOrigin = origin;
+    }
+    return versionsAtTime(this.lastVersions, timeMs);
   }
 
   /** The versions in <dir>/<name>/, oldest first; a file whose name is not a time is an error naming it. */
