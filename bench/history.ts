@@ -6,8 +6,9 @@
 import { cpus, tmpdir } from 'node:os';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accessLogLines, shopRobots } from './data.js';
-import { medianOf, runCli } from './cli-runs.js';
+import { accessLogLines, seededRandom, shopRobots } from './data.js';
+import { cliPath, medianOf, runCli } from './cli-runs.js';
+import { timed } from './crawl-runs.js';
 import { writeSectionResults } from './results-file.js';
 
 const quick = process.argv.includes('--quick');
@@ -34,7 +35,7 @@ try {
   const plainRate = LINES / medianOf(runs.plain);
   const historyRate = LINES / medianOf(runs.history);
   const ratio = historyRate / plainRate;
-  const section = [
+  const section: string[] = [
     '## Audit by the robots.txt in force (`npm run bench:history`, bench/history.ts)',
     '',
     `Generated on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. ${LINES.toLocaleString('en')} lines of bench/data.ts accessLogLines (one day), whole process, median of ${RUNS} interleaved runs. The history: the shop file from 2026-11-01 and a version with two more rules from 2026-11-21T12:00Z (the afternoon's requests judged by both versions).`,
@@ -44,6 +45,45 @@ try {
     `| --robots (plain) | ${(plainRate / 1e3).toFixed(1)} k | 1.00x | |`,
     `| --robots-history | ${(historyRate / 1e3).toFixed(1)} k | ${ratio.toFixed(2)}x | >= 0.80x: ${ratio >= 0.8 ? 'met' : '**not met**'} |`,
   ];
+  // ---- memory: thousands of origins with tens of versions each ----
+  const ORIGINS = quick ? 200 : 2000;
+  const VERSIONS = 20;
+  const many = join(work, 'many');
+  const random = seededRandom(37);
+  const words = ['shop', 'cart', 'account', 'search', 'blog', 'media', 'api', 'help', 'tag', 'user'];
+  const day = 24 * 3600 * 1000;
+  const start = Date.UTC(2026, 10, 1);
+  let bodyBytes = 0;
+  for (let o = 0; o < ORIGINS; o++) {
+    const folder = join(many, `h${o}.example`);
+    mkdirSync(folder, { recursive: true });
+    for (let v = 0; v < VERSIONS; v++) {
+      const rules = Array.from({ length: 20 + Math.floor(random() * 80) }, () => `${random() < 0.8 ? 'Disallow' : 'Allow'}: /${words[Math.floor(random() * words.length)]}/${Math.floor(random() * 1e6).toString(36)}${random() < 0.2 ? '*' : ''}`);
+      const text = `User-agent: *\n${rules.join('\n')}\n`;
+      bodyBytes += text.length;
+      writeFileSync(join(folder, `${new Date(start + v * day).toISOString().slice(0, 10)}.txt`), text);
+    }
+  }
+  const manyLog = join(work, 'many.log');
+  const MANY_LINES = quick ? 20_000 : 200_000;
+  const agents = ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)'];
+  const logLines: string[] = [];
+  for (let i = 0; i < MANY_LINES; i++) {
+    const time = new Date(start + Math.floor(random() * VERSIONS * day));
+    const stamp = `${String(time.getUTCDate()).padStart(2, '0')}/Nov/2026:${String(time.getUTCHours()).padStart(2, '0')}:${String(time.getUTCMinutes()).padStart(2, '0')}:00 +0000`;
+    logLines.push(`h${Math.floor(random() * ORIGINS)}.example:443 66.249.66.1 - - [${stamp}] "GET /${words[Math.floor(random() * words.length)]}/${Math.floor(random() * 1e6).toString(36)} HTTP/1.1" 200 100 "-" "${agents[i % agents.length]}"`);
+  }
+  writeFileSync(manyLog, logLines.join('\n') + '\n');
+  // the same audit over a tenth of the lines, then all: memory that stays put while the lines grow tenfold is bounded
+  const tenthLog = join(work, 'many-tenth.log');
+  writeFileSync(tenthLog, logLines.slice(0, MANY_LINES / 10).join('\n') + '\n');
+  const tenth = await timed(process.execPath, [cliPath, 'audit', '--robots-history', many, '--format', 'json', tenthLog], empty);
+  const memory = await timed(process.execPath, [cliPath, 'audit', '--robots-history', many, '--format', 'json', manyLog], empty);
+  const BOUND = 64 + 100;
+  section.push(
+    '',
+    `Memory: ${ORIGINS.toLocaleString('en')} origins with ${VERSIONS} versions each (${(bodyBytes / 1e6).toFixed(1)} MB of bodies), vhost log lines in random order over their ${VERSIONS} days, \`audit --robots-history\`: ${(MANY_LINES / 10).toLocaleString('en')} lines in ${tenth.seconds.toFixed(1)} s, peak RSS ${tenth.peakMiB.toFixed(0)} MiB; ${MANY_LINES.toLocaleString('en')} lines in ${memory.seconds.toFixed(1)} s, peak RSS **${memory.peakMiB.toFixed(0)} MiB** (${(memory.peakMiB / Math.max(1, tenth.peakMiB)).toFixed(2)}x for 10x the lines; the parsed versions are held to 64 MiB; bound 64 + 100 = ${BOUND} MiB: ${memory.peakMiB <= BOUND ? 'met' : '**not met**'}; exit ${memory.status}).`,
+  );
   console.log(writeSectionResults('history', section));
 } finally {
   rmSync(work, { recursive: true, force: true });

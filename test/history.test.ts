@@ -97,6 +97,12 @@ describe('audit --robots-history', () => {
     const table = /<table id="versions">([\s\S]*?)<\/table>/.exec(dom)?.[1] ?? '';
     expect([...table.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td>(\d+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((m) => m.slice(1).join(' '))).toEqual([`shop.example ${V1} 2 1`, `shop.example ${V2} 3 2`, `shop.example ${V3} 4 2`]);
     expect(dom).toContain('2 request(s) within 24 h after a change that the two versions judge differently');
+    // the timeline marks where each version begins (the log starts before the first)
+    expect([...dom.matchAll(/<line class="change"[^>]*><title>([^<]*)<\/title>/g)].map((m) => m[1])).toEqual([
+      `robots.txt of shop.example known from here: its first version in force from ${V1}`,
+      `robots.txt of shop.example changed: the version in force from ${V2}`,
+      `robots.txt of shop.example changed: the version in force from ${V3}`,
+    ]);
   });
 });
 
@@ -182,4 +188,32 @@ describe('a store that keeps versions (fetch --store at several times), and audi
       await new Promise((resolve) => server.close(resolve));
     }
   }, 120_000);
+});
+
+describe('a store written before versions', () => {
+  it('is read as before (no history: the current copy judges every request), and a later fetch starts its versions without losing it', async () => {
+    const { createServer } = await import('node:http');
+    const { robotstxtAsync } = await import('./cli-helpers.js');
+    const body = readFileSync(join(HISTORY, 'shop.example', '2026-11-14.txt'));
+    const server = createServer((_request, response) => { response.writeHead(200, { 'content-type': 'text/plain' }); response.end(body); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const store = tempDir();
+    try {
+      // --keep-versions 0 writes the store as it was before versions: the record and the body only
+      expect((await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', `127.0.0.1:${port}`, '--keep-versions', '0', '--now', '2026-11-01T00:00:00Z'])).status).toBe(0);
+      expect(readdirSync(store).sort()).toEqual([`http@127.0.0.1@${port}.json`, `http@127.0.0.1@${port}.txt`]);
+      const before = await robotstxtAsync(['audit', '--store', store, '--host', `127.0.0.1:${port}`, '--format', 'json', LOG]);
+      const report = JSON.parse(before.stdout);
+      expect(report.history).toBeNull();
+      expect([report.crawlerRequests, report.disallowed]).toEqual([10, 3]); // /private/x, /cart twice: today's file for every request
+      // a later fetch keeps versions: the first is the current copy; the record and body stay where they were
+      expect((await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', `127.0.0.1:${port}`, '--now', '2026-11-03T00:00:00Z'])).status).toBe(0);
+      expect(readdirSync(store).sort()).toEqual([`http@127.0.0.1@${port}.json`, `http@127.0.0.1@${port}.txt`, `http@127.0.0.1@${port}.versions`]);
+      const after = JSON.parse((await robotstxtAsync(['audit', '--store', store, '--host', `127.0.0.1:${port}`, '--format', 'json', LOG])).stdout);
+      expect([after.history, after.crawlerRequests, after.disallowed]).toEqual([null, 10, 3]); // one version: nothing changed, read as before
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
 });

@@ -40,11 +40,21 @@ function timeChart(report: AuditReport): string {
     return `<rect class="bar total" x="${x.toFixed(1)}" y="${(height - 20 - total).toFixed(1)}" width="${Math.max(1, step - 1).toFixed(1)}" height="${total.toFixed(1)}"><title>${p.hour}: ${number(p.requests)} crawler requests</title></rect>` +
       `<rect class="bar part" x="${x.toFixed(1)}" y="${(height - 20 - part).toFixed(1)}" width="${Math.max(1, step - 1).toFixed(1)}" height="${part.toFixed(1)}"><title>${p.hour}: ${number(p.disallowed)} disallowed</title></rect>`;
   }).join('');
+  // each change of robots.txt (a version in force from a time) marked where its hour is: a line and its title
+  const versions = report.history?.versions ?? [];
+  const changes = versions.filter((version) => /^\d{4}-\d{2}-\d{2}T/.test(version.from)).map((version) => {
+    const first = versions.find((other) => other.host === version.host) === version;
+    const hour = `${version.from.slice(0, 10)} ${version.from.slice(11, 13)}:00`;
+    const index = points.findIndex((p) => p.hour >= hour);
+    if (index <= 0) return '';
+    const x = 50 + index * step - 0.5;
+    return `<line class="change" x1="${x.toFixed(1)}" y1="20" x2="${x.toFixed(1)}" y2="${height - 20}" stroke="#2c3e50" stroke-dasharray="4 3"><title>robots.txt of ${escapeHtml(version.host)} ${first ? 'known from here: its first version' : 'changed: the version'} in force from ${escapeHtml(version.from)}</title></line>`;
+  }).join('');
   const first = points[0]?.hour ?? '';
   const last = points[points.length - 1]?.hour ?? '';
   return `<section><h2>Over time (per hour)</h2><p class="legend"><span class="key part"></span> disallowed <span class="key total"></span> crawler requests</p>` +
     `<svg class="chart" id="chart-time" role="img" aria-label="crawler requests per hour" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<text x="0" y="14">${number(max)}</text><line x1="48" y1="20" x2="48" y2="${height - 20}" stroke="#999"/>${bars}` +
+    `<text x="0" y="14">${number(max)}</text><line x1="48" y1="20" x2="48" y2="${height - 20}" stroke="#999"/>${bars}${changes}` +
     `<text x="50" y="${height - 4}">${escapeHtml(first)}</text><text x="${width - 10}" y="${height - 4}" text-anchor="end">${escapeHtml(last)}</text></svg></section>`;
 }
 

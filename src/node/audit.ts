@@ -157,7 +157,7 @@ export interface AuditOptions {
    * by both versions (`either` when they disagree, never a violation); before the first version, or without a
    * time, its rules are not known.
    */
-  history?: { versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt };
+  history?: { versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt; closeDropped?(): void };
 }
 
 const TOP_PATHS = 20;
@@ -222,7 +222,7 @@ interface CrawlerState {
   usageAgainst: number;
   usageBy: Map<string, { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }>;
   /** With a history: its requests and disallowed requests per version (key `host from`), and its either and no-rules-known counts. */
-  byVersion: Map<RobotsVersionKey, { host: string; from: string; requests: number; disallowed: number }> | null;
+  byVersion: Map<string, { host: string; from: string; requests: number; disallowed: number }> | null;
   either: number;
   noRulesKnown: number;
 }
@@ -319,7 +319,7 @@ export class RobotsAudit {
   private usageAgainstTotal = 0;
   private eitherTotal = 0;
   private noRulesKnownTotal = 0;
-  private readonly versionTotals = new Map<RobotsVersionKey, { host: string; from: string; requests: number; disallowed: number }>();
+  private readonly versionTotals = new Map<string, { host: string; from: string; requests: number; disallowed: number }>();
   private usageStated = false;
   private readonly categories = new Map<string, CrawlerCategory>();
 
@@ -567,6 +567,12 @@ export class RobotsAudit {
    * each line or chunk, and before crawlers are dropped or reported.
    */
   private judgePending(): void {
+    this.judgeAll();
+    // versions a history dropped while their requests waited are closed now that they are judged
+    this.options.history?.closeDropped?.();
+  }
+
+  private judgeAll(): void {
     // the older versions' verdicts of requests within 24 h after a change: one bulk call per matcher
     for (const [matcher, items] of this.olderPending) {
       const inBulk = items.filter((item) => !isAlone(item));
@@ -643,10 +649,10 @@ export class RobotsAudit {
   /** The counts of a version for a crawler and for the report, each made on first use; counts the request. */
   private versionCounts(state: CrawlerState, version: RobotsVersionKey): NonNullable<PendingRequest['version']> {
     state.byVersion ??= new Map();
-    let mine = state.byVersion.get(version);
-    if (mine === undefined) state.byVersion.set(version, mine = { host: version.host, from: version.label, requests: 0, disallowed: 0 });
-    let all = this.versionTotals.get(version);
-    if (all === undefined) this.versionTotals.set(version, all = { host: version.host, from: version.label, requests: 0, disallowed: 0 });
+    let mine = state.byVersion.get(version.key);
+    if (mine === undefined) state.byVersion.set(version.key, mine = { host: version.host, from: version.label, requests: 0, disallowed: 0 });
+    let all = this.versionTotals.get(version.key);
+    if (all === undefined) this.versionTotals.set(version.key, all = { host: version.host, from: version.label, requests: 0, disallowed: 0 });
     mine.requests++;
     all.requests++;
     return { mine, all };
@@ -791,7 +797,7 @@ export class RobotsAudit {
 }
 
 /** A version as the audit counts by it: the object a history gives (the same one while the history keeps it). */
-interface RobotsVersionKey { readonly host: string; readonly label: string }
+interface RobotsVersionKey { readonly host: string; readonly label: string; readonly key: string }
 
 /** A target with a line break (never one of a log line) is judged on its own: as a line of a bulk call it would be cut. */
 const isAlone = (item: PendingRequest): boolean => item.alone;

@@ -20,10 +20,10 @@ import { LruCache } from '../core/lru-cache.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
 export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
-/** Memory for the versions kept parsed (least recently used hosts out, read again when met again). */
+/** Memory for the versions kept parsed (least recently used out, parsed again when met again). */
 const HISTORY_CACHE_BYTES = 64 << 20;
-/** What a host's parsed versions cost in the cache: their bodies four times over (the object model), and a little each. */
-const versionsCost = (versions: readonly RobotsVersion[]): number => versions.reduce((sum, version) => sum + version.robots.bytesRead * 4 + 1024, 1024);
+/** Hosts whose versions' times and files are kept (a few hundred bytes a version); then the table starts again. */
+const MAX_HOSTS = 10_000;
 
 /** One version of a host's robots.txt: when it took effect (ms and as written in ISO form), its file, its rules. */
 export interface RobotsVersion {
@@ -32,7 +32,73 @@ export interface RobotsVersion {
   label: string;
   host: string;
   file: string;
-  robots: RobotsTxt;
+  /** `host label`: the same string for the same version however often it is read again (counts are kept by it). */
+  key: string;
+  /** Its rules, parsed on first use and kept within the history's byte budget (read again when met again). */
+  readonly robots: RobotsTxt;
+}
+
+/**
+ * Parsed versions within a byte budget, least recently used out, and the versions of each host (their times
+ * and files: a few hundred bytes each) for MAX_HOSTS hosts: memory stays bounded with thousands of hosts of
+ * tens of versions, and a request parses only the versions it is judged by.
+ */
+class VersionCache {
+  /** Parsed versions dropped from the cache, closed by closeDropped (requests may still wait to be judged by them). */
+  private dropped: RobotsTxt[] = [];
+  // what a parsed version costs, measured (a 1.3 KB body with its object model and a compiled matcher: ~23 KB)
+  private readonly parsed = new LruCache<RobotsTxt>(HISTORY_CACHE_BYTES, (robots) => robots.bytesRead * 16 + 4096, (robots) => {
+    this.dropped.push(robots);
+    const version = this.owners.get(robots);
+    if (version !== undefined) version.parsed = null;
+  });
+  /** The version each parsed file was parsed for (its reference is cleared when the cache drops it). */
+  private readonly owners = new WeakMap<RobotsTxt, { parsed: RobotsTxt | null }>();
+
+  /** Gives back the memory of the versions dropped since the last call (their compiled matchers). After each judged batch. */
+  closeDropped(): void {
+    for (const robots of this.dropped) robots.close();
+    this.dropped = [];
+  }
+  private readonly hosts = new Map<string, RobotsVersion[]>();
+
+  constructor(private readonly options: { mode: RobotsMode; maxBytes: number }) {}
+
+  /** A host's versions, made by `read` on first use (kept for MAX_HOSTS hosts, then the table starts again). */
+  versionsOf(name: string, read: () => RobotsVersion[]): RobotsVersion[] {
+    let versions = this.hosts.get(name);
+    if (versions === undefined) {
+      versions = read();
+      if (this.hosts.size >= MAX_HOSTS) this.hosts.clear();
+      this.hosts.set(name, versions);
+    }
+    return versions;
+  }
+
+  /** A version whose rules are parsed from `body()` when first asked for, and again after they were dropped. */
+  version(from: number, label: string, host: string, file: string, body: () => Uint8Array | string): RobotsVersion {
+    const cache = this.parsed;
+    const options = this.options;
+    const key = `${host} ${label}`;
+    const id = file === '' ? `${key} (stand-in)` : file;
+    const owners = this.owners;
+    // a request per log line asks: the parsed file is kept on the version (no cache look-up) until the cache drops it
+    const version = {
+      from, label, host, file, key, parsed: null as RobotsTxt | null,
+      get robots(): RobotsTxt {
+        if (version.parsed !== null) return version.parsed;
+        let robots = cache.get(id);
+        if (robots === undefined) {
+          robots = parseRobots(body(), options);
+          cache.set(id, robots);
+        }
+        owners.set(robots, version);
+        version.parsed = robots;
+        return robots;
+      },
+    };
+    return version;
+  }
 }
 
 /** The versions that govern a request: the one in force, and the one before it when the change is less than 24 h old. */
@@ -84,13 +150,19 @@ const NO_VERSION: VersionsAt = Object.freeze({ current: null, previous: null });
  * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.
  */
 export class StoreHistory {
-  private readonly origins = new LruCache<RobotsVersion[]>(HISTORY_CACHE_BYTES, versionsCost);
+  private readonly cache: VersionCache;
+  private readonly limit: number;
   private lastOrigin: UrlOrigin | null = null;
   private lastVersions: RobotsVersion[] = [];
-  private readonly limit: number;
 
   constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number; current: (origin: UrlOrigin) => RobotsTxt | null }) {
     this.limit = readLimit(options.maxBytes);
+    this.cache = new VersionCache({ mode: options.mode, maxBytes: options.maxBytes });
+  }
+
+  /** Closes the parsed versions dropped from the cache since the last call (the audit calls it after each judged batch). */
+  closeDropped(): void {
+    this.cache.closeDropped();
   }
 
   /** True when some origin of a store directory has more than one version (then audit judges requests by version). Once per run. */
@@ -101,61 +173,60 @@ export class StoreHistory {
   /** The version in force at timeMs, and the one before it within 24 h of a change. Per request. */
   versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
     // most requests of a log are of the host before them
-    if (origin === this.lastOrigin) return versionsAtTime(this.lastVersions, timeMs);
-    let versions = this.origins.get(origin.fileKey);
-    if (versions === undefined) {
-      versions = this.read(origin);
-      this.origins.set(origin.fileKey, versions);
+    if (origin !== this.lastOrigin) {
+      this.lastVersions = this.cache.versionsOf(origin.fileKey, () => this.read(origin));
+      this.lastOrigin = origin;
     }
-    this.lastOrigin = origin;
-    this.lastVersions = versions;
-    return versionsAtTime(versions, timeMs);
+    return versionsAtTime(this.lastVersions, timeMs);
   }
 
   private read(origin: UrlOrigin): RobotsVersion[] {
     const stored = readStoredVersions(this.directory, origin.fileKey);
     if (stored === null) {
+      // no versions kept: the current copy (as without versions) holds throughout
       const current = this.options.current(origin);
-      return [{ from: -8.64e15, label: 'the current copy (no versions kept)', host: origin.hostKey, file: '', robots: current ?? parseRobots('', { mode: this.options.mode, maxBytes: this.options.maxBytes }) }];
+      const label = 'the current copy (no versions kept)';
+      return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, robots: current ?? parseRobots('', { mode: this.options.mode, maxBytes: this.options.maxBytes }) }];
     }
     const folder = join(this.directory, versionsFolder(storeFileName(origin.fileKey)));
     // one version (one fetch, or nothing changed since): nothing says when it began, so it holds throughout
     const single = stored.versions.length === 1;
     return stored.versions.map((version) => {
       const file = version.body === null ? '' : join(folder, version.body);
-      const body = version.effect === 'rules' && version.body !== null ? readFileBounded(file, this.limit, 'stored robots.txt version') : version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow;
+      const body = (): Uint8Array | string => (version.effect === 'rules' && version.body !== null ? readFileBounded(file, this.limit, 'stored robots.txt version') : version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow);
       const from = single ? -8.64e15 : Date.parse(version.firstSeen);
-      return { from, label: single ? `${new Date(Date.parse(version.firstSeen)).toISOString()} (its only version)` : new Date(from).toISOString(), host: origin.hostKey, file, robots: parseRobots(body, { mode: this.options.mode, maxBytes: this.options.maxBytes }) };
+      const label = single ? `${new Date(Date.parse(version.firstSeen)).toISOString()} (its only version)` : new Date(from).toISOString();
+      return this.cache.version(from, label, origin.hostKey, file === '' ? '' : file, body);
     });
   }
 }
 
 /** The versions of each host in a history folder, read on first use. One per audit run. */
 export class RobotsHistory {
-  private readonly hosts = new LruCache<RobotsVersion[]>(HISTORY_CACHE_BYTES, versionsCost);
+  private readonly cache: VersionCache;
+  private readonly limit: number;
   private lastOrigin: UrlOrigin | null = null;
   private lastVersions: RobotsVersion[] = [];
-  private readonly limit: number;
 
-  constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number }) {
+  constructor(private readonly directory: string, options: { mode: RobotsMode; maxBytes: number }) {
     let isDirectory = false;
     try { isDirectory = statSync(directory).isDirectory(); } catch { isDirectory = false; }
     if (!isDirectory) throw new RobotsError('FILE_UNREADABLE', `--robots-history '${directory}' is not a readable directory`);
     this.limit = readLimit(options.maxBytes);
+    this.cache = new VersionCache(options);
+  }
+
+  /** Closes the parsed versions dropped from the cache since the last call (the audit calls it after each judged batch). */
+  closeDropped(): void {
+    this.cache.closeDropped();
   }
 
   /** A host's versions, oldest first ([] when the history has no folder for it). Per request (kept per host). */
   versionsOf(origin: UrlOrigin): RobotsVersion[] {
     const names = origin.port !== null ? [origin.hostKey, origin.host] : [origin.host];
-    for (const name of names) {
-      const known = this.hosts.get(name);
-      if (known !== undefined) {
-        if (known.length > 0 || name === names[names.length - 1]) return known;
-        continue;
-      }
-      const versions = this.read(name);
-      this.hosts.set(name, versions);
-      if (versions.length > 0) return versions;
+    for (const [i, name] of names.entries()) {
+      const versions = this.cache.versionsOf(name, () => this.read(name));
+      if (versions.length > 0 || i === names.length - 1) return versions;
     }
     return [];
   }
@@ -170,7 +241,7 @@ export class RobotsHistory {
     return versionsAtTime(this.lastVersions, timeMs);
   }
 
-  /** The versions in <dir>/<name>/, oldest first; a file whose name is not a time is an error naming it. */
+  /** The versions in <dir>/<name>/, oldest first (bodies read when first judged by); a file whose name is not a time is an error naming it. */
   private read(name: string): RobotsVersion[] {
     if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name)) return [];
     const folder = join(this.directory, name);
@@ -187,7 +258,7 @@ export class RobotsHistory {
       const time = entry.endsWith('.txt') ? historyTime(entry.slice(0, -4)) : null;
       if (time === null) throw new RobotsError('FILE_UNREADABLE', `robots.txt history file '${join(folder, entry)}' is not named by the time it took effect (<time>.txt, such as 2026-11-12T10-00-00Z.txt)`);
       const file = join(folder, entry);
-      versions.push({ from: time, label: new Date(time).toISOString(), host: name, file, robots: parseRobots(readFileBounded(file, this.limit, 'robots.txt history file'), this.options) });
+      versions.push(this.cache.version(time, new Date(time).toISOString(), name, file, () => readFileBounded(file, this.limit, 'robots.txt history file')));
     }
     versions.sort((a, b) => a.from - b.from);
     for (let i = 1; i < versions.length; i++) {
