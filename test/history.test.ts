@@ -217,3 +217,22 @@ describe('a store written before versions', () => {
     }
   }, 60_000);
 });
+
+describe('the Node API of versions', () => {
+  it('RobotsHistory.versionsAt: the version in force, and the one before within 24 h of a change', async () => {
+    const { RobotsHistory, originOf, CACHE_WINDOW_MS } = await import('../src/node/index.js');
+    const history = new RobotsHistory(HISTORY, { mode: 'google', maxBytes: 512_000 });
+    const origin = originOf('https://shop.example/a');
+    if (origin === null) throw new Error('no origin');
+    const at = (time: string): [string | null, string | null] => {
+      const { current, previous } = history.versionsAt(origin, Date.parse(time));
+      return [current?.label ?? null, previous?.label ?? null];
+    };
+    expect(CACHE_WINDOW_MS).toBe(24 * 3600 * 1000);
+    expect(at('2026-10-30T00:00:00Z')).toEqual([null, null]);
+    expect(at('2026-11-05T00:00:00Z')).toEqual([V1, null]);
+    expect(at('2026-11-11T11:59:59Z')).toEqual([V2, V1]);
+    expect(at('2026-11-11T12:00:00Z')).toEqual([V2, null]);
+    expect(history.versionsAt(origin, Date.parse('2026-11-12T00:00:00Z')).current?.robots.isAllowed('https://shop.example/a', 'Googlebot')).toBe(false);
+  });
+});

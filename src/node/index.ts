@@ -26,6 +26,11 @@ export { fetchRobots, robotsOriginOf, DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_
 export type { FetchRobotsOptions, RobotsFetchResult, RobotsOrigin } from './fetch/robots-fetch.js';
 export { RobotsCache } from './fetch/robots-cache.js';
 export type { RobotsCacheOptions, RobotsCacheEntry, RobotsCacheStats } from './fetch/robots-cache.js';
-export { RobotsStore } from './robots-store.js';
+export { RobotsStore, readStoredVersions, DEFAULT_KEPT_VERSIONS } from './robots-store.js';
+export type { StoredVersion, StoredVersions } from './robots-store.js';
+export { RobotsHistory, StoreHistory, versionsAtTime, historyTime, CACHE_WINDOW_MS } from './robots-history.js';
+export type { RobotsVersion, VersionsAt } from './robots-history.js';
+export { versionChanges } from './version-changes.js';
+export type { VersionChange } from './version-changes.js';
 export { DEFAULT_MAX_AGE_MS, MAX_REDIRECT_HOPS, UNREACHABLE_ALLOW_AFTER_MS } from '../core/fetch-rules.js';
 export type { FetchOutcome, RobotsEffect, OriginRecord } from '../core/fetch-rules.js';
