@@ -169,6 +169,13 @@ describe('a store that keeps versions (fetch --store at several times), and audi
         ...[`${origin}/a`, `${origin}/c`].map((url) => `  newly allowed ${url}  (now: no rule)`),
         '',
       ]);
+      // diff of two stored versions, by time
+      const byTime = await robotstxtAsync(['diff', '2026-11-05', '2026-11-12', '--store', store, '--origin', origin, '--agent', 'Googlebot', '--urls', urlFile, '--format', 'json']);
+      expect(byTime.status, byTime.stderr).toBe(0);
+      const diffReport = JSON.parse(byTime.stdout);
+      expect([diffReport.newlyDisallowedRequests, diffReport.newlyAllowedRequests, diffReport.newlyDisallowed.map((c: { url: string }) => c.url).sort()]).toEqual([4, 0, ['/a', '/cart', `http://127.0.0.1:${port}/c`, 'https://elsewhere.example/a']]);
+      const early = await robotstxtAsync(['diff', '2026-10-01', '2026-11-12', '--store', store, '--origin', origin, '--agent', 'Googlebot', '--urls', urlFile]);
+      expect([early.status, early.stderr]).toEqual([2, `robotstxt: the store has no version of ${origin} in force at 2026-10-01 (its first was seen later)\n`]);
       // fetch --fail-on-change: an unchanged fetch exits 0; one whose change flips a watched URL exits 1 and prints it
       const same = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', `127.0.0.1:${port}`, '--now', '2026-11-16T00:00:00Z', '--fail-on-change', urlFile, '--agent', 'Googlebot']);
       expect([same.status, same.stderr.includes('changed')]).toEqual([0, false]);

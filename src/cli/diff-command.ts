@@ -1,8 +1,11 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
-import { logTargetsOfChunk, LogLineReader } from '../node/log.js';
+import { logTargetsOfChunk, LogLineReader, logTimeMs } from '../node/log.js';
+import { originOf } from '../core/url-model.js';
+import type { RobotsMatcher } from '../core/matcher.js';
+import type { RobotsMode } from '../core/robots.js';
 import { EXIT_USAGE, terminalSafe, loadRobots, warnAboutAgents } from './common.js';
-import { parseCommand, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
 import { forEachChunk } from '../node/line-reader.js';
 
@@ -17,6 +20,8 @@ export const DIFF_SPEC = {
     format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default) or one JSON object' },
     limit: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'URLs and rules listed per direction in text ({range}; JSON lists all)' },
     'fail-on': { type: 'string', choices: ['newly-disallowed', 'newly-allowed', 'any'], help: '\nexit 1 when the change newly disallows (or allows, or either) at least one request:\na CI job can gate a deploy on it' },
+    store: { type: 'string', value: '<dir>', requires: ['origin'], help: 'with --origin: <old-robots> and <new-robots> are times (2026-11-10, ISO 8601): the\nversions of the origin that the store (robotstxt fetch --store) had in force then' },
+    origin: { type: 'string', value: '<origin-or-host>', requires: ['store'], help: 'with --store: the origin (https://example.com) or host whose versions are compared' },
     mode: MODE_OPTION,
     'max-bytes': MAX_BYTES_OPTION,
   },
@@ -37,6 +42,23 @@ Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file
   ],
 } as const satisfies CommandSpec;
 
+/** diff --store --origin: the matchers of the versions the store had in force at the two times. */
+async function storedVersions(store: string, named: string, times: readonly string[], mode: RobotsMode, maxBytes: number, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
+  const origin = originOf(named.includes('://') ? named : `https://${named}/`);
+  if (origin === null) throw usageError(`--origin '${named}' names no origin (a URL such as https://example.com, or a host)`);
+  const { StoreHistory } = await import('../node/robots-history.js');
+  const { readStoredVersions } = await import('../node/robots-store.js');
+  if (readStoredVersions(store, origin.fileKey) === null) throw usageError(`the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
+  const history = new StoreHistory(store, { mode, maxBytes, current: () => null });
+  return times.map((time) => {
+    const ms = logTimeMs(time);
+    if (ms === null) throw usageError(`with --store, <old-robots> and <new-robots> are times such as 2026-11-10 or 2026-11-10T12:00:00Z, got '${time}'`);
+    const version = history.versionsAt(origin, ms).current;
+    if (version === null) throw usageError(`the store has no version of ${origin.origin} in force at ${time} (its first was seen later)`);
+    return version.robots.matcher(agents);
+  }) as [RobotsMatcher, RobotsMatcher];
+}
+
 /** robotstxt diff. */
 export const COMMAND: Command = { spec: DIFF_SPEC, run: (args, io) => runDiff(args, io.out, io.err), streams: () => true };
 
@@ -52,8 +74,9 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const failOn = values['fail-on'];
   const mode = values.mode;
   const maxBytes = values['max-bytes'];
-  const before = loadRobots(positionals[0], mode, maxBytes, stderr).matcher(agents);
-  const after = loadRobots(positionals[1], mode, maxBytes, stderr).matcher(agents);
+  const [before, after] = values.store === undefined
+    ? [loadRobots(positionals[0], mode, maxBytes, stderr).matcher(agents), loadRobots(positionals[1], mode, maxBytes, stderr).matcher(agents)]
+    : await storedVersions(values.store, values.origin as string, positionals, mode, maxBytes, agents);
   const diff = new RobotsDiff(before, after);
   if (urls !== undefined) await forEachChunk(urls, 'URL file', (chunk) => diff.addLines(chunk));
   for (const log of logs) {
