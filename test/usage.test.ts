@@ -259,6 +259,16 @@ describe('lint: group-merged, its severity by whether a verdict changes', () => 
     expect(merged('User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\nUser-agent: a\nDisallow: /x\n')).toEqual(['3 warning']);
     expect(merged('User-agent: a\nCrawl-delay: 5\nUser-agent: b\n')).toEqual(['3 warning']);
   });
+  it('a group of 50,000 user-agent lines each kept open by a Crawl-delay: a finding each, the first weighed, the rest warnings', () => {
+    const lines = ['User-agent: a0'];
+    for (let i = 1; i < 50_000; i++) lines.push('Crawl-delay: 1', `User-agent: a${i}`);
+    lines.push('Disallow: /x');
+    const found = lintRobots(bytes(lines.join('\n') + '\n'), { maxBytes: 0 }).findings.filter((f) => f.code === 'group-merged');
+    expect(found.length).toBe(49_999);
+    expect(found[0].message).toContain('so the group of "a0" goes on');
+    expect(found[49_998].message).toContain('so the group of "a0", "a1", "a2" and 49996 more goes on');
+    expect(found.filter((f) => f.message.includes('(not weighed: past the first')).length).toBeGreaterThan(49_000);
+  });
   it('consecutive user-agent lines and a group after rules are no finding', () => {
     expect(merged('User-agent: a\nUser-agent: b\nDisallow: /x\nCrawl-delay: 1\n\nUser-agent: c\nDisallow: /\n')).toEqual([]);
   });

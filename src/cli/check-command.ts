@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/thread-limit.js';
+import { isUsageCategory } from '../core/usage.js';
 import { loadRobots, peakMemoryMiB, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
@@ -116,7 +117,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const logFields = logFieldValues(values['log-field']);
 
   if (values.usage !== undefined) {
-    if (!/^[a-z*][a-z0-9_\-.*]*$/.test(values.usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${values.usage}'`);
+    if (!isUsageCategory(values.usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${values.usage}'`);
     const robots = loadRobots(robotsFile as string, mode, maxBytes, stderr);
     const { runUsageCheck } = await import('../node/check/usage-check.js');
     const started = values.stats ? performance.now() : 0;

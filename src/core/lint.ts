@@ -368,6 +368,8 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
 
 /** Merged groups whose severity is worked out by parsing the file as meant (each a parse): beyond, warnings. */
 const MAX_MERGES_WEIGHED = 200;
+/** ... and at most this many body bytes parsed again for them (a 1 MB file gets 32 such parses). */
+const MAX_WEIGHED_BYTES = 32 << 20;
 
 /**
  * ID_GroupsEndOnlyAtRules: a user-agent line after other lines (Content-Signal, Content-Usage, Crawl-delay,
@@ -378,22 +380,35 @@ const MAX_MERGES_WEIGHED = 200;
  */
 function groupsMerged(body: Uint8Array, lines: LineSpans, robots: RobotsTxt, options: RobotsOptions, add: (line: number, severity: DiagnosticSeverity, code: string, message: string) => void): void {
   let weighed = 0;
-  const sitemapLines = robots.sitemapLines.map((sitemap) => ({ line: sitemap.line, key: 'sitemap' }));
+  // every line that is neither a rule nor a user-agent line, in file order, once: between two user-agent lines of
+  // one group there are only such lines (a rule would have ended the group), found by a binary search
+  const others = [...robots.otherDirectives.map((other) => ({ line: other.line, key: other.key.toLowerCase() })), ...robots.sitemapLines.map((sitemap) => ({ line: sitemap.line, key: 'sitemap' }))].sort((a, b) => a.line - b.line);
+  const firstAfter = (line: number): number => {
+    let low = 0;
+    let high = others.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (others[middle].line <= line) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
   for (const group of robots.groups) {
     const agents = [...group.agents].sort((a, b) => a.line - b.line);
-    const between = [...group.others.map((other) => ({ line: other.line, key: other.key.toLowerCase() })), ...sitemapLines];
+    let named: string[] | null = null; // the group's product tokens, made at its first merge
     for (let k = 1; k < agents.length; k++) {
       const before = agents[k - 1].line;
       const at = agents[k].line;
-      const keepers = between.filter((entry) => entry.line > before && entry.line < at).sort((a, b) => a.line - b.line);
+      const keepers = [];
+      for (let i = firstAfter(before); i < others.length && others[i].line < at; i++) keepers.push(others[i]);
       if (keepers.length === 0) continue;
-      const named = [...new Set(agents.map((agent) => (agent.global ? '*' : agent.productToken)).filter((token) => token !== ''))];
-      const opened = agents.slice(0, k).map((agent) => agent.value.trim()).join('", "');
-      const changed = weighed++ < MAX_MERGES_WEIGHED ? changedAgents(body, lines, robots, options, at, named) : null;
+      named ??= [...new Set(agents.map((agent) => (agent.global ? '*' : agent.productToken)).filter((token) => token !== ''))];
+      const opened = `${agents.slice(0, Math.min(k, 3)).map((agent) => agent.value.trim()).join('", "')}"${k > 3 ? ` and ${k - 3} more` : ''}`;
+      const changed = weighed++ < MAX_MERGES_WEIGHED && weighed * body.length <= MAX_WEIGHED_BYTES ? changedAgents(body, lines, robots, options, at, named) : null;
       const keptOpen = keepers.map((entry) => `line ${entry.line} (${entry.key})`).join(', ');
-      const start = `user-agent "${agents[k].value.trim()}" does not start a new group: only an Allow or Disallow line ends one, and ${keptOpen} ${keepers.length > 1 ? 'are' : 'is'} neither, so the group of "${opened}" goes on and its rules apply to every agent of it`;
-      if (changed === null) add(at, 'warning', 'group-merged', `${start} (not weighed: more than ${MAX_MERGES_WEIGHED} such lines)`);
-      else if (changed.length > 0) add(at, 'error', 'group-merged', `${start}: this changes what ${changed.join(', ')} may fetch. End the group before this line with its own rules (an empty "Disallow:" allows everything)`);
+      const start = `user-agent "${agents[k].value.trim()}" does not start a new group: only an Allow or Disallow line ends one, and ${keptOpen} ${keepers.length > 1 ? 'are' : 'is'} neither, so the group of "${opened} goes on and its rules apply to every agent of it`;
+      if (changed === null) add(at, 'warning', 'group-merged', `${start} (not weighed: past the first ${Math.min(MAX_MERGES_WEIGHED, Math.max(1, Math.floor(MAX_WEIGHED_BYTES / Math.max(1, body.length))))} such lines)`);
+      else if (changed.length > 0) add(at, 'error', 'group-merged', `${start}: this changes what ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ` and ${changed.length - 10} more` : ''} may fetch. End the group before this line with its own rules (an empty "Disallow:" allows everything)`);
       else add(at, 'warning', 'group-merged', `${start}; here it changes nothing any of them may fetch`);
     }
   }

@@ -56,6 +56,11 @@ const latin1 = new TextDecoder('latin1');
 
 /** SF dictionary keys: lcalpha or `*`, then lcalpha, digits, `_`, `-`, `.`, `*` (RFC 9651 3.2). */
 const KEY = /^[a-z*][a-z0-9_\-.*]*$/;
+/** Whether a text is a usage category key (an SF dictionary key): what check --usage takes. Once per run. */
+export function isUsageCategory(text: string): boolean {
+  return KEY.test(text);
+}
+
 /** SF tokens (RFC 9651 3.3.4), the values the vocabulary uses (`y`, `n`). */
 const TOKEN = /^[A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*$/;
 

@@ -583,7 +583,8 @@ export class RobotsAudit {
     this.olderPending.clear();
     for (const [matcher, batch] of this.pending) {
       const inBulk = batch.filter((item) => !isAlone(item));
-      const judged = inBulk.length === 0 ? { verdicts: new Uint8Array(0), rules: [] } : matcher.decidingRules(linesOf(inBulk));
+      const lines = inBulk.length === 0 ? null : linesOf(inBulk);
+      const judged = lines === null ? { verdicts: new Uint8Array(0), rules: [] } : matcher.decidingRules(lines);
       let next = 0;
       for (const item of batch) {
         let allowed: boolean;
@@ -601,7 +602,7 @@ export class RobotsAudit {
         if (item.previousAllowed !== undefined && item.previousAllowed !== allowed) this.countEither(item.state);
         else if (!allowed) this.countDisallowed(item, rule);
       }
-      if (inBulk.length > 0) this.judgeUsage(inBulk, judged.verdicts);
+      if (lines !== null) this.judgeUsage(inBulk, lines, judged.verdicts);
     }
     this.pending.clear();
   }
@@ -611,11 +612,10 @@ export class RobotsAudit {
    * crawler's purpose (USAGE_PURPOSES) the file states no for: by a Content-Usage rule (one bulk call of the
    * usage paths' matcher per category in the batch) or by a Content-Signal. Counted apart from violations.
    */
-  private judgeUsage(items: readonly PendingRequest[], verdicts: Uint8Array): void {
+  private judgeUsage(items: readonly PendingRequest[], lines: Uint8Array, verdicts: Uint8Array): void {
     const policy = items[0].robots.usagePolicy(items[0].group);
     const stated = new Set(policy.statedCategories);
     const byCategory = new Map<string, { usage: Uint8Array; lines: Uint32Array }>();
-    let lines: Uint8Array | null = null;
     items.forEach((item, i) => {
       const purpose = USAGE_PURPOSES[item.state.category];
       if (purpose === undefined) return;
@@ -628,7 +628,6 @@ export class RobotsAudit {
         const category = purpose.usage as string;
         let judged = byCategory.get(category);
         if (judged === undefined) {
-          lines ??= linesOf(items);
           judged = policy.usageOfCrawled(lines, category, verdicts);
           byCategory.set(category, judged);
         }

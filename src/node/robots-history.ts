@@ -15,7 +15,7 @@ import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js'
 import type { UrlOrigin } from '../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from './robots-store.js';
-import { FULL_VERDICT_BODY } from './sources.js';
+import { storedVersionBody } from './sources.js';
 import { LruCache } from '../core/lru-cache.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
@@ -144,25 +144,45 @@ const ANSWERS = new WeakMap<readonly RobotsVersion[], VersionsAt[]>();
 const NO_VERSION: VersionsAt = Object.freeze({ current: null, previous: null });
 
 /**
- * The versions a store keeps (robotstxt fetch --store: src/node/robots-store.ts), as audit --store reads them
- * when the store has any: each origin's versions from the time a fetch first saw each; an origin without
- * versions (fetched before versions were kept) has its current copy as its one version, in force throughout.
- * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.
+ * What both kinds of history share: the cache of versions, the last origin asked about (most requests of a log
+ * are of the host before them), and the answer per request. A kind says how an origin's versions are read.
  */
-export class StoreHistory {
-  private readonly cache: VersionCache;
-  private readonly limit: number;
+abstract class History {
+  protected readonly cache: VersionCache;
   private lastOrigin: UrlOrigin | null = null;
   private lastVersions: RobotsVersion[] = [];
 
-  constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number; current: (origin: UrlOrigin) => RobotsTxt | null }) {
-    this.limit = readLimit(options.maxBytes);
+  constructor(options: { mode: RobotsMode; maxBytes: number }) {
     this.cache = new VersionCache({ mode: options.mode, maxBytes: options.maxBytes });
+  }
+
+  /** An origin's versions, oldest first. */
+  protected abstract versionsOf(origin: UrlOrigin): RobotsVersion[];
+
+  /** The version in force at timeMs, and the one before it when that change is less than 24 h before timeMs. Per request. */
+  versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
+    if (origin !== this.lastOrigin) {
+      this.lastVersions = this.versionsOf(origin);
+      this.lastOrigin = origin;
+    }
+    return versionsAtTime(this.lastVersions, timeMs);
   }
 
   /** Closes the parsed versions dropped from the cache since the last call (the audit calls it after each judged batch). */
   closeDropped(): void {
     this.cache.closeDropped();
+  }
+}
+
+/**
+ * The versions a store keeps (robotstxt fetch --store: src/node/robots-store.ts), as audit --store reads them
+ * when the store has any: each origin's versions from the time a fetch first saw each; an origin without
+ * versions (fetched before versions were kept) has its current copy as its one version, in force throughout.
+ * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.
+ */
+export class StoreHistory extends History {
+  constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number; current: (origin: UrlOrigin) => RobotsTxt | null }) {
+    super(options);
   }
 
   /** True when some origin of a store directory has more than one version (then audit judges requests by version). Once per run. */
@@ -170,14 +190,8 @@ export class StoreHistory {
     return existsSync(join(directory, HISTORY_MARK));
   }
 
-  /** The version in force at timeMs, and the one before it within 24 h of a change. Per request. */
-  versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
-    // most requests of a log are of the host before them
-    if (origin !== this.lastOrigin) {
-      this.lastVersions = this.cache.versionsOf(origin.fileKey, () => this.read(origin));
-      this.lastOrigin = origin;
-    }
-    return versionsAtTime(this.lastVersions, timeMs);
+  protected versionsOf(origin: UrlOrigin): RobotsVersion[] {
+    return this.cache.versionsOf(origin.fileKey, () => this.read(origin));
   }
 
   private read(origin: UrlOrigin): RobotsVersion[] {
@@ -193,7 +207,7 @@ export class StoreHistory {
     const single = stored.versions.length === 1;
     return stored.versions.map((version) => {
       const file = version.body === null ? '' : join(folder, version.body);
-      const body = (): Uint8Array | string => (version.effect === 'rules' && version.body !== null ? readFileBounded(file, this.limit, 'stored robots.txt version') : version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow);
+      const body = (): Uint8Array | string => storedVersionBody(this.directory, origin.fileKey, version, this.options.maxBytes);
       const from = single ? -8.64e15 : Date.parse(version.firstSeen);
       const label = single ? `${new Date(Date.parse(version.firstSeen)).toISOString()} (its only version)` : new Date(from).toISOString();
       return this.cache.version(from, label, origin.hostKey, file === '' ? '' : file, body);
@@ -202,43 +216,25 @@ export class StoreHistory {
 }
 
 /** The versions of each host in a history folder, read on first use. One per audit run. */
-export class RobotsHistory {
-  private readonly cache: VersionCache;
+export class RobotsHistory extends History {
   private readonly limit: number;
-  private lastOrigin: UrlOrigin | null = null;
-  private lastVersions: RobotsVersion[] = [];
 
   constructor(private readonly directory: string, options: { mode: RobotsMode; maxBytes: number }) {
+    super(options);
     let isDirectory = false;
     try { isDirectory = statSync(directory).isDirectory(); } catch { isDirectory = false; }
     if (!isDirectory) throw new RobotsError('FILE_UNREADABLE', `--robots-history '${directory}' is not a readable directory`);
     this.limit = readLimit(options.maxBytes);
-    this.cache = new VersionCache(options);
   }
 
-  /** Closes the parsed versions dropped from the cache since the last call (the audit calls it after each judged batch). */
-  closeDropped(): void {
-    this.cache.closeDropped();
-  }
-
-  /** A host's versions, oldest first ([] when the history has no folder for it). Per request (kept per host). */
-  versionsOf(origin: UrlOrigin): RobotsVersion[] {
+  /** A host's versions, oldest first ([] when the history has no folder for it): <host>:<port> first when the URL names a port. */
+  protected versionsOf(origin: UrlOrigin): RobotsVersion[] {
     const names = origin.port !== null ? [origin.hostKey, origin.host] : [origin.host];
     for (const [i, name] of names.entries()) {
       const versions = this.cache.versionsOf(name, () => this.read(name));
       if (versions.length > 0 || i === names.length - 1) return versions;
     }
     return [];
-  }
-
-  /** The version in force at timeMs, and the one before it when that change is less than 24 h before timeMs. Per request. */
-  versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt {
-    // most requests of a log are of the host before them
-    if (origin !== this.lastOrigin) {
-      this.lastVersions = this.versionsOf(origin);
-      this.lastOrigin = origin;
-    }
-    return versionsAtTime(this.lastVersions, timeMs);
   }
 
   /** The versions in <dir>/<name>/, oldest first (bodies read when first judged by); a file whose name is not a time is an error naming it. */

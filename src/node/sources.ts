@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { opendirSync } from 'node:fs';
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsError } from '../core/errors.js';
-import { readLimit, readRobotsFileIfExists, ReadBuffer } from './robots-file.js';
-import { readStoredRecord, storeFileName } from './robots-store.js';
+import { readLimit, readRobotsFileIfExists, readFileBounded, ReadBuffer } from './robots-file.js';
+import { readStoredRecord, storeFileName, versionsFolder, type StoredVersion } from './robots-store.js';
 import { effectOfStored, recordAsOf } from '../core/fetch-rules.js';
 import { hostOrOriginOf, type UrlOrigin } from '../core/url-model.js';
 import { describe, optionsArgument, maxBytesArgument } from '../core/arguments.js';
@@ -49,6 +49,12 @@ export type MissingPolicy = FullVerdict | 'error';
 
 /** Bodies of the fixed slots (every URL allowed, every URL disallowed); audit parses the same stand-ins. */
 export const FULL_VERDICT_BODY: Record<FullVerdict, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
+/** The body a stored version stands for: its file (at most maxBytes + 1 read), or the stand-in of its effect. Per version parsed. */
+export function storedVersionBody(directory: string, key: string, version: StoredVersion, maxBytes: number): Uint8Array | string {
+  if (version.effect === 'rules' && version.body !== null) return readFileBounded(join(directory, versionsFolder(storeFileName(key)), version.body), readLimit(maxBytes), 'stored robots.txt version');
+  return version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow;
+}
+
 /** The RobotsHost a source is asked with (one object shape for every origin: sources stay fast). */
 export function robotsHostOf(origin: UrlOrigin): RobotsHost {
   return 'key' in origin ? origin as RobotsHost : { scheme: origin.scheme, host: origin.host, port: origin.port, origin: origin.origin, hostKey: origin.hostKey, fileKey: origin.fileKey, key: origin.hostKey };

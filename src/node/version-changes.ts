@@ -1,12 +1,10 @@
 // What each change of an origin's robots.txt did: for consecutive versions a store keeps (robots-store.ts), the
 // URLs of a list whose verdict flips, per agent (RobotsDiff, as robotstxt diff reports it). Used by
 // robotstxt history and fetch --fail-on-change.
-import { join } from 'node:path';
 import { parseRobots, type RobotsMode } from '../core/robots.js';
 import { RobotsDiff, type ChangedUrl } from '../core/diff.js';
-import { readFileBounded, readLimit } from './robots-file.js';
-import { readStoredVersions, storeFileName, versionsFolder, type StoredVersion } from './robots-store.js';
-import { FULL_VERDICT_BODY } from './sources.js';
+import { readStoredVersions, type StoredVersion } from './robots-store.js';
+import { storedVersionBody } from './sources.js';
 import { forEachChunk, chunkLines } from './line-reader.js';
 
 /** One change between two consecutive versions, for one agent: the URLs whose verdict flips. */
@@ -18,13 +16,6 @@ export interface VersionChange {
   newlyAllowed: ChangedUrl[];
 }
 
-/** The body a version stands for (its file, or the stand-in of its effect). */
-function versionBody(directory: string, key: string, version: StoredVersion, maxBytes: number): Uint8Array | string {
-  if (version.effect === 'disallow-all') return FULL_VERDICT_BODY.disallow;
-  if (version.effect === 'allow-all' || version.body === null) return FULL_VERDICT_BODY.allow;
-  return readFileBounded(join(directory, versionsFolder(storeFileName(key)), version.body), readLimit(maxBytes), 'stored robots.txt version');
-}
-
 /**
  * The verdict flips of each change of an origin (by its store key) over URL lines (LF-separated bytes), per
  * agent, oldest change first; `fromIndex` skips the changes before that version. Versions are read from the
@@ -34,7 +25,7 @@ export function versionChanges(directory: string, key: string, agents: readonly 
   const stored = readStoredVersions(directory, key);
   if (stored === null || stored.versions.length < 2) return [];
   const changes: VersionChange[] = [];
-  const parsed = stored.versions.map((version) => parseRobots(versionBody(directory, key, version, options.maxBytes), { mode: options.mode, maxBytes: options.maxBytes }));
+  const parsed = stored.versions.map((version) => parseRobots(storedVersionBody(directory, key, version, options.maxBytes), { mode: options.mode, maxBytes: options.maxBytes }));
   try {
     for (let i = Math.max(1, options.fromIndex ?? 1); i < stored.versions.length; i++) {
       for (const agent of agents) {
