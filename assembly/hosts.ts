@@ -456,13 +456,15 @@ export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: us
 
 /**
  * Splits a chunk of lines (an LF sentinel after them) into shardCount shards by host, for threads that each
- * keep their own hosts: line i goes to shard hash(host key) % shardCount (lines without a host: shard 0),
- * its shard number at shardOfLinePtr + i (u8). Shard s's lines (each LF-ended, in input order) are written
- * from outPtr + s x shardCapacity (shardCapacity >= inputLen + 1); their byte sizes go to shardSizesPtr
- * (u32 each). A line with the scheme and authority of the line before it goes where that one went.
- * Returns the line count.
+ * keep their own hosts: line i goes to shard hash(host key) % shardCount (lines without a host: shard 0; a
+ * line with the scheme and authority of the line before it goes where that one went), its shard number at
+ * shardOfLinePtr + i (u8). The shards' lines (each LF-ended, in input order) are laid out one shard after
+ * another from outPtr (shard s from the sum of the sizes before it); their byte sizes go to shardSizesPtr
+ * (u32 each). Returns the line count. Two passes over the input: the first
+ * finds each line's shard and the sizes, the second copies. Worst case: linear in the input (one host key
+ * read per change of authority, a line copied once); the output is as long as the input (plus a final LF).
  */
-export function splitLinesByHost(inputPtr: usize, inputLen: usize, shardCount: u32, shardOfLinePtr: usize, shardSizesPtr: usize, outPtr: usize, shardCapacity: usize, keyScratch: usize): u32 {
+export function splitLinesByHost(inputPtr: usize, inputLen: usize, shardCount: u32, shardOfLinePtr: usize, shardSizesPtr: usize, outPtr: usize, keyScratch: usize): u32 {
   const end = inputPtr + inputLen;
   memory.fill(shardSizesPtr, 0, <usize>shardCount * 4);
   let count: u32 = 0;
@@ -484,11 +486,34 @@ export function splitLinesByHost(inputPtr: usize, inputLen: usize, shardCount: u
     store<u8>(shardOfLinePtr + <usize>count, <u8>shard);
     const next = findLf(p) + 1;
     const sizeAt = shardSizesPtr + <usize>shard * 4;
-    const size = <usize>load<u32>(sizeAt);
-    memory.copy(outPtr + <usize>shard * shardCapacity + size, p, next - p);
-    store<u32>(sizeAt, <u32>(size + (next - p)));
+    store<u32>(sizeAt, load<u32>(sizeAt) + <u32>(next - p));
     count++;
     p = next;
+  }
+  // each shard's write position (kept in the sizes' words meanwhile: start, then advanced), then the copy
+  let offset: u32 = 0;
+  for (let shard: u32 = 0; shard < shardCount; shard++) {
+    const sizeAt = shardSizesPtr + <usize>shard * 4;
+    const size = load<u32>(sizeAt);
+    store<u32>(sizeAt, offset);
+    offset += size;
+  }
+  p = inputPtr;
+  for (let line: u32 = 0; line < count; line++) {
+    const next = findLf(p) + 1;
+    const at = shardSizesPtr + <usize>load<u8>(shardOfLinePtr + <usize>line) * 4;
+    const position = load<u32>(at);
+    memory.copy(outPtr + <usize>position, p, next - p);
+    store<u32>(at, position + <u32>(next - p));
+    p = next;
+  }
+  // the words now hold each shard's end: back to sizes
+  let start: u32 = 0;
+  for (let shard: u32 = 0; shard < shardCount; shard++) {
+    const sizeAt = shardSizesPtr + <usize>shard * 4;
+    const shardEnd = load<u32>(sizeAt);
+    store<u32>(sizeAt, shardEnd - start);
+    start = shardEnd;
   }
   return count;
 }

@@ -50,8 +50,8 @@ order over far more hosts than fit, sort it by host first
     type: 'string', value: 'N', whole: { fallback: availableParallelism(), min: 1, max: maxThreads(), machine: 'default the available cores (1 with --robots-dir); 1 to 4 per core' },
     help: `threads answering URLs ({range}): this one and N - 1 workers, started
 only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
-available cores with --robots, 1 with --robots-dir (there each thread answers
-its own share of the hosts with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB
+available cores with --robots, 1 with --robots-dir (there threads take buckets
+of hosts as they get free, each with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB
 per worker, ${workerOverheadMb('jsonl')} with jsonl: --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl).
 Output order is kept.`,
   },

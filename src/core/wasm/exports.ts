@@ -57,7 +57,7 @@ export interface CoreExports {
   /** Line ends (LF, CR, CR LF) of a body. */
   countLineEndBytes(ptr: number, length: number): number;
   /** Splits a chunk of lines into shards by host; returns the line count. */
-  splitLinesByHost(inputPtr: number, inputLen: number, shardCount: number, shardOfLinePtr: number, shardSizesPtr: number, outPtr: number, shardCapacity: number, keyScratch: number): number;
+  splitLinesByHost(inputPtr: number, inputLen: number, shardCount: number, shardOfLinePtr: number, shardSizesPtr: number, outPtr: number, keyScratch: number): number;
 
   // ---- access log lines (logs.ts) ----
   /** URL lines (and with recordsPtr, records) of a chunk of log lines; LOG_RESULT_* at resultPtr; returns the URL line count. */

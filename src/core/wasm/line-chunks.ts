@@ -10,8 +10,10 @@ import type { CoreFrame } from './frame.js';
 export interface HostShards {
   /** The shard of each input line. */
   shardOfLine: Uint8Array;
-  /** Each shard's lines, LF-ended, in input order. */
+  /** Each shard's lines, LF-ended, in input order: views of `bytes`. */
   shards: Uint8Array[];
+  /** Every shard's lines, shard after shard: a view of the `into` given, or a new buffer. */
+  bytes: Uint8Array;
 }
 
 /** Calls on chunks of lines. Made once per core. */
@@ -52,10 +54,11 @@ export class LineChunkCalls {
   }
 
   /**
-   * Splits a chunk of lines into shardCount shards by host (assembly/hosts.ts splitLinesByHost); copies out,
-   * shard i into targets[i] when it is given and long enough (the shard is then a view of it), else into a new buffer.
+   * Splits a chunk of lines into shardCount shards by host (assembly/hosts.ts splitLinesByHost), laid out
+   * shard after shard in one buffer: `into` when it holds chunk.length + 1 bytes (shared memory, for
+   * threads), else a new one. Once per chunk answered by several threads.
    */
-  splitLinesByHost(chunk: Uint8Array, shardCount: number, targets: readonly (Uint8Array | null)[] = []): HostShards {
+  splitLinesByHost(chunk: Uint8Array, shardCount: number, into: Uint8Array | null = null): HostShards {
     if (chunk.length > MAX_BATCH_BYTES) throw tooLarge('a batch of lines', chunk.length, MAX_BATCH_BYTES);
     if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 255) throw new RobotsError('INVALID_ARGUMENT', `shards must be 1 to 255, got ${shardCount}`);
     const frame = this.frame;
@@ -65,26 +68,29 @@ export class LineChunkCalls {
     const sizesPtr = align(shardOfLinePtr + lineBound, 16);
     const keyScratch = align(sizesPtr + shardCount * 4, 16);
     const outPtr = align(keyScratch + MAX_HOST_KEY_BYTES + 64, 16);
-    const shardCapacity = align(chunk.length + 1, 16);
-    frame.reserve(outPtr + shardCount * shardCapacity + SENTINEL_SLACK);
+    frame.reserve(outPtr + chunk.length + 1 + SENTINEL_SLACK);
     let memory = frame.memoryBytes();
     memory.set(chunk, inputPtr);
     memory[inputPtr + chunk.length] = CHAR_LF;
-    const count = frame.exports.splitLinesByHost(inputPtr, chunk.length, shardCount, shardOfLinePtr, sizesPtr, outPtr, shardCapacity, keyScratch);
+    const count = frame.exports.splitLinesByHost(inputPtr, chunk.length, shardCount, shardOfLinePtr, sizesPtr, outPtr, keyScratch);
     memory = frame.memoryBytes();
     const words = frame.memoryWords();
-    const shards: Uint8Array[] = [];
-    for (let shard = 0; shard < shardCount; shard++) {
-      const offset = outPtr + shard * shardCapacity;
-      const size = words[(sizesPtr >>> 2) + shard];
-      const target = targets[shard] ?? null;
-      if (target !== null && target.length >= size) {
-        target.set(memory.subarray(offset, offset + size));
-        shards.push(target.subarray(0, size));
-      } else {
-        shards.push(memory.slice(offset, offset + size));
-      }
+    let total = 0;
+    for (let shard = 0; shard < shardCount; shard++) total += words[(sizesPtr >>> 2) + shard];
+    let bytes: Uint8Array;
+    if (into !== null && into.length >= total) {
+      bytes = into.subarray(0, total);
+      bytes.set(memory.subarray(outPtr, outPtr + total));
+    } else {
+      bytes = memory.slice(outPtr, outPtr + total);
     }
-    return { shardOfLine: memory.slice(shardOfLinePtr, shardOfLinePtr + count), shards };
+    const shards: Uint8Array[] = [];
+    let offset = 0;
+    for (let shard = 0; shard < shardCount; shard++) {
+      const size = words[(sizesPtr >>> 2) + shard];
+      shards.push(bytes.subarray(offset, offset + size));
+      offset += size;
+    }
+    return { shardOfLine: memory.slice(shardOfLinePtr, shardOfLinePtr + count), shards, bytes };
   }
 }

@@ -1,7 +1,8 @@
 // Who answers a chunk of URL lines in check: one interface, three answerers.
 // - ThisThreadAnswerer: this thread, with the one compiled matcher or this thread's many-host matcher;
 // - RobotsWorkersAnswerer: one robots.txt, a worker takes the chunk in the shared slot it was read into;
-// - HostShardsAnswerer: a robots directory, the chunk split by host, each thread answering its own hosts.
+// - HostShardsAnswerer: a robots directory, the chunk split into buckets of hosts, taken by the threads as
+//   they get free (a bucket first to the thread that holds its hosts).
 // Each answers a chunk with its output (text or jsonl, or nothing) and its line count; a worker that fails
 // leaves its chunk to this thread, so that no line is lost or written twice.
 import { CHAR_LF } from '../../core/constants.js';
@@ -55,7 +56,7 @@ export interface AnswerSpec {
   only: OutputFilter;
 }
 
-const EMPTY = new Uint8Array(0);
+const EMPTY: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
 
 /**
  * This thread: one compiled matcher, or this thread's many-host matcher. Text (and hosts' jsonl) output goes
@@ -161,24 +162,49 @@ function shardExamplesInChunk(shardOfLine: Uint8Array, examples: number[][]): nu
   return found;
 }
 
+/** Buckets of hosts per thread a window is split into (see HostShardsAnswerer). */
+const BUCKETS_PER_THREAD = 8;
+
+/** A bucket's answer: its lines' verdicts and output (jsonl), and its lines without a host. */
+interface BucketAnswer {
+  verdicts: Uint8Array;
+  output: Uint8Array;
+  noHostLines: number;
+  noHostExamples: number[];
+}
+const NO_LINES: BucketAnswer = { verdicts: EMPTY, output: EMPTY, noHostLines: 0, noHostExamples: [] };
+
+/** Lets the event loop turn: a worker's reply is taken, and its next bucket posted, between two buckets answered here. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /**
- * A robots directory on worker threads: each chunk is split by host (core's splitLinesByHost: a host always
- * goes to the same thread, whose cache holds it), each thread answers its shard, and the answers are merged
- * back in line order: text by one formatter pass over the chunk's verdicts, jsonl by runs of lines of one
- * shard. Two chunks are in flight at most; chunk k uses the buffers k % 2, free again once it is written.
- * A failed worker's shard is answered on this thread.
+ * A robots directory on worker threads: each window is split by host into buckets (core's splitLinesByHost,
+ * 8 per thread, into shared memory every thread reads in place; a host always lands in the same bucket), and
+ * the threads take buckets as they get free: first the buckets each answered last time (their hosts are in
+ * its cache), then the last bucket of the longest other list. So a worker still starting, or slowed by a
+ * large file, leaves its share to the others instead of making them wait. This thread answers a bucket, then
+ * lets its event loop turn (a worker's reply is taken and its next bucket posted); each worker has
+ * HostShardPool#shardsAhead buckets posted at a time. The answers are merged back in line order: text by one
+ * formatter pass over the window's verdicts, jsonl by runs of lines of one bucket. Two windows are in flight
+ * at most; window k uses the buffers k % 2, free again once it is written. A failed worker's bucket is
+ * answered on this thread.
  */
 export class HostShardsAnswerer implements ChunkAnswerer {
   private readonly threads: number;
+  private readonly bucketCount: number;
   /** What workers answer: text output is made here from their verdicts (one formatter pass over the chunk). */
   private readonly workerFormat: OutputFormat;
-  /** Reused buffers per parity: the chunk's lines (text), this thread's shard, its jsonl output, the merged output. */
-  private readonly buffers = { lines: [EMPTY, EMPTY], shard: [EMPTY, EMPTY], local: [EMPTY, EMPTY], merged: [EMPTY, EMPTY] };
+  /** The thread that last answered each bucket (0: this one, w + 1: worker w): it is offered the bucket first next time. */
+  private readonly owner: Uint8Array;
+  /** Reused buffers per parity: the window's lines (text), its buckets (shared memory), the merged output. */
+  private readonly buffers = { lines: [EMPTY, EMPTY], buckets: [EMPTY, EMPTY], merged: [EMPTY, EMPTY] };
   /** Each worker's counters from its last reply (they are running totals of that thread). */
   private readonly workerCounters = new Map<number, HostCounters>();
 
   constructor(private readonly pool: HostShardPool, private readonly hosts: MultiHostMatcher, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts) {
     this.threads = pool.workers + 1;
+    this.bucketCount = Math.min(255, this.threads * BUCKETS_PER_THREAD);
+    this.owner = Uint8Array.from({ length: this.bucketCount }, (_, bucket) => bucket % this.threads);
     this.workerFormat = spec.format === 'text' ? 'none' : spec.format;
   }
 
@@ -189,51 +215,61 @@ export class HostShardsAnswerer implements ChunkAnswerer {
 
   /** The chunk must stay unchanged until the answer settles: for text output, give a copy of a buffer the reader reuses (see keepLines). */
   async answer(job: ChunkJob): Promise<ChunkAnswer> {
-    const { spec, pool, threads } = this;
+    const { spec, pool, threads, bucketCount, owner } = this;
     const parity = job.index % 2;
     const urls = job.urls;
-    // shard 0 (this thread's) into a reused buffer, the others straight into their worker's shared slot
-    const targets = [this.buffer('shard', parity, urls.length), ...Array.from({ length: pool.workers }, (_, worker) => pool.shardTarget(worker, parity, urls.length))];
-    const { shardOfLine, shards } = core().lineChunks.splitLinesByHost(urls, threads, targets);
+    if (this.buffers.buckets[parity].length < urls.length + 1) this.buffers.buckets[parity] = new Uint8Array(new SharedArrayBuffer(Math.ceil((urls.length + 1) * 1.25)));
+    const { shardOfLine, shards: buckets } = core().lineChunks.splitLinesByHost(urls, bucketCount, this.buffers.buckets[parity]);
     const lineCount = shardOfLine.length;
-    const shardNumbers = spec.format === 'jsonl' ? this.numbersByShard(shardOfLine, job) : shards.map(() => null);
+    const numbers = spec.format === 'jsonl' ? this.numbersByBucket(shardOfLine, job) : null;
+    const parts: BucketAnswer[] = new Array<BucketAnswer>(bucketCount).fill(NO_LINES);
+    const lists: number[][] = Array.from({ length: threads }, () => []);
+    for (let bucket = 0; bucket < bucketCount; bucket++) if (buckets[bucket].length > 0) lists[owner[bucket]].push(bucket);
+    const take = (thread: number): number | undefined => {
+      const own = lists[thread].shift();
+      if (own !== undefined) return own;
+      let longest = -1;
+      for (let other = 0; other < threads; other++) if (lists[other].length > 0 && (longest < 0 || lists[other].length > lists[longest].length)) longest = other;
+      return longest < 0 ? undefined : lists[longest].pop();
+    };
+    const failed: number[] = [];
+    const inWorkers: Promise<void>[] = [];
     let answeredInWorker = false;
-    const replies = shards.map(async (shard, index) => {
-      if (index === 0 || shard.length === 0) return null;
-      try {
-        const reply = await pool.answer(index - 1, parity, shard, this.workerFormat, spec.only, shardNumbers[index]);
+    // each reply posts the worker's next bucket: the list grows while this thread waits for it
+    const post = (worker: number): void => {
+      const bucket = take(worker + 1);
+      if (bucket === undefined) return;
+      inWorkers.push(pool.answer(worker, buckets[bucket], this.workerFormat, spec.only, numbers?.[bucket] ?? null).then((reply) => {
+        parts[bucket] = reply;
+        owner[bucket] = worker + 1;
         answeredInWorker = true;
-        this.workerCounters.set(index, reply.stats);
+        this.workerCounters.set(worker, reply.stats);
         this.counts.noHostLines += reply.noHostLines;
-        return reply;
-      } catch {
+      }, () => {
         this.counts.recomputed++;
-        return null; // answered here below
-      }
-    });
-    const local = await this.hosts.checkLinesWithOutput(shards[0], { format: this.workerFormat, only: spec.only, firstNumber: 1, numbers: shardNumbers[0], into: spec.format === 'jsonl' ? this.buffers.local[parity] : null });
-    if (spec.format === 'jsonl' && local.output.buffer !== this.buffers.local[parity].buffer) this.buffers.local[parity] = new Uint8Array(Math.ceil(local.output.length * 1.25));
-    this.counts.noHostLines += local.noHostLines;
-    const parts: { verdicts: Uint8Array; output: Uint8Array; noHostLines: number; noHostExamples: number[] }[] = [local];
-    for (let index = 1; index < shards.length; index++) {
-      const reply = await replies[index];
-      if (reply !== null) {
-        parts.push(reply);
-      } else if (shards[index].length === 0) {
-        parts.push({ verdicts: EMPTY, output: EMPTY, noHostLines: 0, noHostExamples: [] });
-      } else {
-        const again = await this.hosts.checkLinesWithOutput(shards[index], { format: this.workerFormat, only: spec.only, firstNumber: 1, numbers: shardNumbers[index] });
-        this.counts.noHostLines += again.noHostLines;
-        parts.push(again);
-      }
+        failed.push(bucket); // answered here below
+      }).then(() => post(worker)));
+    };
+    for (let worker = 0; worker < pool.workers; worker++) for (let ahead = 0; ahead < pool.shardsAhead; ahead++) post(worker);
+    const answerHere = async (bucket: number): Promise<void> => {
+      const local = await this.hosts.checkLinesWithOutput(buckets[bucket], { format: this.workerFormat, only: spec.only, firstNumber: 1, numbers: numbers?.[bucket] ?? null });
+      this.counts.noHostLines += local.noHostLines;
+      parts[bucket] = local;
+    };
+    for (let bucket = take(0); bucket !== undefined; bucket = take(0)) {
+      await answerHere(bucket);
+      owner[bucket] = 0;
+      await yieldToEventLoop();
     }
+    for (let i = 0; i < inWorkers.length; i++) await inWorkers[i];
+    for (const bucket of failed) await answerHere(bucket);
     if (answeredInWorker) this.counts.chunksInWorkers++;
-    // the verdicts back in line order, then one text formatter; jsonl lines are taken from the shards in order
+    // the verdicts back in line order, then one text formatter; jsonl lines are taken from the buckets in order
     const verdicts = new Uint8Array(lineCount);
-    const cursors = new Uint32Array(threads);
+    const cursors = new Uint32Array(bucketCount);
     for (let i = 0; i < lineCount; i++) {
-      const shard = shardOfLine[i];
-      verdicts[i] = parts[shard].verdicts[cursors[shard]++];
+      const bucket = shardOfLine[i];
+      verdicts[i] = parts[bucket].verdicts[cursors[bucket]++];
     }
     const noHost = { lines: parts.reduce((sum, part) => sum + part.noHostLines, 0), examples: shardExamplesInChunk(shardOfLine, parts.map((part) => part.noHostExamples)) };
     if (spec.format === 'text') {
@@ -257,14 +293,14 @@ export class HostShardsAnswerer implements ChunkAnswerer {
   }
 
   /** buffers[name][parity], replaced by a larger one when shorter than bytes. */
-  private buffer(name: 'lines' | 'shard', parity: number, bytes: number): Uint8Array {
+  private buffer(name: 'lines', parity: number, bytes: number): Uint8Array {
     if (this.buffers[name][parity].length < bytes) this.buffers[name][parity] = new Uint8Array(Math.ceil(bytes * 1.25));
     return this.buffers[name][parity];
   }
 
-  /** jsonl "input" numbers of each shard's lines. */
-  private numbersByShard(shardOfLine: Uint8Array, job: ChunkJob): Uint32Array[] {
-    const counts = new Uint32Array(this.threads);
+  /** jsonl "input" numbers of each bucket's lines. */
+  private numbersByBucket(shardOfLine: Uint8Array, job: ChunkJob): Uint32Array[] {
+    const counts = new Uint32Array(this.bucketCount);
     for (let i = 0; i < shardOfLine.length; i++) counts[shardOfLine[i]]++;
     const lists = Array.from(counts, (count) => new Uint32Array(count));
     counts.fill(0);
@@ -275,13 +311,13 @@ export class HostShardsAnswerer implements ChunkAnswerer {
     return lists;
   }
 
-  /** The shards' jsonl lines in input order: one copy per run of lines from the same shard (not an object per line: a window holds ~30,000 lines). */
+  /** The buckets' jsonl lines in input order: one copy per run of lines from the same bucket (not an object per line: a window holds ~30,000 lines). */
   private mergeJsonl(shardOfLine: Uint8Array, verdicts: Uint8Array, parts: { output: Uint8Array }[], parity: number): Uint8Array {
     const only = this.spec.only;
     const mergedLength = parts.reduce((sum, part) => sum + part.output.length, 0);
     if (this.buffers.merged[parity].length < mergedLength) this.buffers.merged[parity] = new Uint8Array(Math.ceil(mergedLength * 1.25));
     const merged = this.buffers.merged[parity].subarray(0, mergedLength);
-    const offsets = new Uint32Array(this.threads);
+    const offsets = new Uint32Array(this.bucketCount);
     let written = 0;
     for (let i = 0; i < shardOfLine.length;) {
       const shard = shardOfLine[i];

@@ -5,8 +5,9 @@
 // Threads: workers start only once the input proves long enough (a file of at least WORKERS_AFTER_BYTES, or
 // that many bytes read from a pipe; budget.ts). With one robots.txt any worker takes any chunk once workers
 // are ready, and this thread answers chunks itself until then and whenever every worker is busy. With a
-// robots directory every chunk after the start is split by host and each thread answers its own hosts with
-// its own cache; a worker's shards wait in its queue while it starts, so that no host is compiled in two threads.
+// robots directory every chunk after the start is split into buckets of hosts, and each thread, with its own
+// cache, takes buckets as it gets free: first those it answered before, then another's (answerers.ts), so
+// that a worker still starting leaves its share to this thread instead of making it wait.
 import type { Writable } from 'node:stream';
 import { core } from '../core-node.js';
 import { CHUNK_BYTES } from '../line-reader.js';

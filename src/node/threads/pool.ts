@@ -41,13 +41,17 @@ export type { HostsSpec } from '../hosts.js';
 export interface HostsTask {
   kind: 'hosts';
   spec: HostsSpec;
-  /** The shard's lines: a view of the worker's shared input slot, or a buffer moved to the worker. */
+  /** The shard's lines: a view of shared memory (read in place), or a buffer moved to the worker. */
   input: Uint8Array;
   format: OutputFormat;
   only: OutputFilter;
   numbers: Uint32Array | null;
-  /** Shared memory the reply is written into when it fits (the worker then answers with null), else moved. */
-  reply: Uint8Array;
+}
+
+/** A worker's first task: start (and with a spec, make the many-host matcher before the first shard comes). */
+export interface WarmTask {
+  kind: 'warm';
+  spec?: HostsSpec;
 }
 
 /** Verdicts of a batch of lines, and its output when asked. */
@@ -89,16 +93,17 @@ const load = createRequire(import.meta.url);
 /** Young generation of a worker's JavaScript heap (V8 otherwise grows it to 32 MiB or more). */
 const WORKER_YOUNG_GENERATION_MB = 4;
 
-function newPiscina(threads: number, workerUrl: URL | undefined): Piscina {
+/** tasksAhead: tasks posted to a worker before it answers the one it is on. */
+function newPiscina(threads: number, workerUrl: URL | undefined, tasksAhead = 1): Piscina {
   const { Piscina: PiscinaClass } = load('piscina') as typeof import('piscina');
   // a small young generation: workers allocate little JavaScript (their work is in WebAssembly memory), and
   // V8's default lets each one reserve tens of MiB of it
-  return new PiscinaClass({ filename: (workerUrl ?? DEFAULT_WORKER).href, minThreads: threads, maxThreads: threads, workerData: { module: wasmModule() }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+  return new PiscinaClass({ filename: (workerUrl ?? DEFAULT_WORKER).href, minThreads: threads, maxThreads: threads, concurrentTasksPerWorker: tasksAhead, workerData: { module: wasmModule() }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
 }
 
 /** Resolves once every worker of the pool has started and answered (workers are then ready for real work). */
 async function warmUp(pool: Piscina, threads: number): Promise<void> {
-  await Promise.all(Array.from({ length: threads }, () => pool.run({ kind: 'warm' })));
+  await Promise.all(Array.from({ length: threads }, () => pool.run({ kind: 'warm' } satisfies WarmTask)));
 }
 
 /** A pool of worker threads matching line batches of one matcher at a time. Made once per program; call close() when done. */
@@ -150,57 +155,52 @@ export class RobotsPool {
   }
 }
 
+
 /**
- * Worker threads for many hosts: one single-thread pool per shard, each with its own MultiHostMatcher
- * (made from spec on its first task), so that a shard's hosts stay compiled in one thread.
+ * Worker threads for many hosts: one single-thread pool per worker, each with its own MultiHostMatcher
+ * (made from spec as soon as the worker starts), so that the hosts a worker answered stay compiled there.
  */
 export class HostShardPool {
-  private readonly pools: Piscina[];
-  private warmed: Promise<void> | null = null;
   /**
-   * Shared memory per worker and per window parity (two windows are in flight at most): the shard's lines
-   * and the reply, reused window after window (buffers made and moved per window would pile up as garbage,
-   * tens of MiB, until the collector came by). Grown when a shard or a reply did not fit.
+   * Shards a worker is given before it answers the one it is on: it goes from one to the next without
+   * waiting for the main thread's event loop (busy answering its own shards).
    */
-  private readonly slots: { input: Uint8Array; reply: Uint8Array }[][];
+  readonly shardsAhead = 2;
+  private readonly pools: Piscina[];
+  private readonly warmed: Promise<void>;
 
   constructor(readonly workers: number, private readonly spec: HostsSpec, workerUrl?: URL) {
     checkThreads(workers);
-    this.pools = Array.from({ length: workers }, () => newPiscina(1, workerUrl));
-    this.slots = Array.from({ length: workers }, () => [0, 1].map(() => ({ input: sharedBytes(0), reply: sharedBytes(0) })));
+    this.pools = Array.from({ length: workers }, () => newPiscina(1, workerUrl, this.shardsAhead));
+    // each worker makes its matcher (its heap, its source) while this thread answers its own first shards;
+    // a failure there is the first shard's to report
+    this.warmed = Promise.all(this.pools.map((pool) => pool.run({ kind: 'warm', spec } satisfies WarmTask))).then(() => undefined, () => undefined);
   }
 
-  /** Where worker `worker`'s shard of the window with this parity (0 or 1) may be written: shared memory, at least `bytes` long when asked. */
-  shardTarget(worker: number, parity: number, bytes = 0): Uint8Array {
-    const slot = this.slots[worker][parity];
-    if (slot.input.length < bytes) slot.input = sharedBytes(Math.ceil(bytes * 1.25));
-    return slot.input;
-  }
-
-  /** Resolves when every worker has started. */
+  /** Resolves when every worker has started and made its matcher (or failed to: its first shard then says why). */
   ready(): Promise<void> {
-    this.warmed ??= Promise.all(this.pools.map((pool) => warmUp(pool, 1))).then(() => undefined);
     return this.warmed;
   }
 
   /**
-   * Answers one shard of a window in worker `worker` (0-based): verdicts, output and that thread's counters.
-   * The input is a view of shardTarget(worker, parity) or a buffer given up to the worker; the reply is a view
-   * of shared memory valid until the window two later with the same parity is answered.
+   * Answers lines of many hosts in worker `worker` (0-based): verdicts, output and that thread's counters.
+   * Lines in shared memory are read in place (they must stay unchanged until the answer settles); others
+   * are copied once and the copy moved. Called once per shard of a window.
    */
-  async answer(worker: number, parity: number, input: Uint8Array, format: OutputFormat, only: OutputFilter, numbers: Uint32Array | null): Promise<HostsReply> {
-    const slot = this.slots[worker][parity];
-    const task: HostsTask = { kind: 'hosts', spec: this.spec, input, format, only, numbers, reply: slot.reply };
-    const transferList = input.buffer instanceof SharedArrayBuffer ? [] : [input.buffer as ArrayBuffer];
-    let moved: Uint8Array | null;
+  async answer(worker: number, input: Uint8Array, format: OutputFormat, only: OutputFilter, numbers: Uint32Array | null): Promise<HostsReply> {
+    const transferList: ArrayBuffer[] = [];
+    if (!(input.buffer instanceof SharedArrayBuffer)) {
+      input = input.slice();
+      transferList.push(input.buffer as ArrayBuffer);
+    }
+    const task: HostsTask = { kind: 'hosts', spec: this.spec, input, format, only, numbers };
+    let reply: Uint8Array;
     try {
-      moved = await this.pools[worker].run(task, { transferList }) as Uint8Array | null;
+      reply = await this.pools[worker].run(task, { transferList }) as Uint8Array;
     } catch (error) {
       throw new RobotsError('WORKER_FAILED', `a worker thread failed: ${(error as Error).message}`);
     }
-    if (moved === null) return decodeReply(slot.reply);
-    slot.reply = sharedBytes(Math.ceil(moved.length * 1.25)); // the next reply of this size fits
-    return decodeReply(moved);
+    return decodeReply(reply);
   }
 
   /** Stops the workers. */

@@ -1,12 +1,12 @@
 // A pool worker: one WebAssembly instance of the shared compiled module. Two kinds of task:
 // - lines: a batch of URL lines against one compiled matcher (cached by id), answered as text or jsonl;
 //   the batch is read in place from shared memory and the reply written into the task's shared slot;
-// - hosts: a shard of URL lines of many hosts (the same shard of hosts every time: this worker's own
-//   cache), answered by this thread's MultiHostMatcher, made on the first such task.
+// - hosts: a shard of URL lines of many hosts (the hosts it answered before stay in this worker's
+//   cache), answered by this thread's MultiHostMatcher, made when the worker starts (its warm task).
 import { workerData, move } from 'piscina';
 import { WasmCore, setThreadCore } from '../core-node.js';
 import { matcherForSpec, type MultiHostMatcher } from '../hosts.js';
-import type { LinesTask, HostsTask } from './pool.js';
+import type { LinesTask, HostsTask, WarmTask } from './pool.js';
 import { encodeReply } from './reply-codec.js';
 import { outputFilterCode } from '../../core/matcher.js';
 import type { CompiledRules } from '../../core/wasm/resident.js';
@@ -20,24 +20,28 @@ let hosts: MultiHostMatcher | null = null;
 /** Output of a hosts task, reused from task to task (the reply is packed from it into the task's reply slot). */
 let hostsOutput = new Uint8Array(0);
 
-/** Answers a shard of many hosts: null when the reply was written into the task's shared reply slot, else the reply to move. */
-async function answerHosts(task: HostsTask): Promise<Uint8Array | null> {
-  if (hosts === null) {
-    hosts = matcherForSpec(task.spec);
-  }
+/** Answers a shard of many hosts: its reply, packed, to move back. */
+async function answerHosts(task: HostsTask): Promise<Uint8Array> {
+  hosts ??= matcherForSpec(task.spec);
   const result = await hosts.checkLinesWithOutput(task.input, { format: task.format, only: task.only, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
-  const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, noHostExamples: result.noHostExamples, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, task.reply);
+  const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, noHostExamples: result.noHostExamples, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, null);
   // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
   if (result.output.buffer !== hostsOutput.buffer && result.output.length > hostsOutput.length) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
-  return reply.buffer === task.reply.buffer ? null : reply;
+  return reply;
 }
+/** Hosts tasks one after another (several are posted at once, see HostShardPool#shardsAhead; hostsOutput is reused by each). */
+let hostsTurn: Promise<unknown> = Promise.resolve();
 
 /** Called by piscina once per task. */
-export default async function runTask(task: LinesTask | HostsTask | { kind: 'warm' }): Promise<unknown> {
-  if (task.kind === 'warm') return true;
+export default async function runTask(task: LinesTask | HostsTask | WarmTask): Promise<unknown> {
+  if (task.kind === 'warm') {
+    if (task.spec !== undefined) hosts ??= matcherForSpec(task.spec);
+    return true;
+  }
   if (task.kind === 'hosts') {
-    const reply = await answerHosts(task);
-    return reply === null ? null : move(reply);
+    const turn = hostsTurn.then(() => answerHosts(task));
+    hostsTurn = turn.catch(() => undefined);
+    return move(await turn);
   }
   let rules = matchers.get(task.matcherId);
   if (rules === undefined) {

@@ -1,0 +1,80 @@
+// Many hosts on worker threads (src/node/check/answerers.ts HostShardsAnswerer): a window is split into
+// buckets of hosts that the threads take as they get free, so a worker that is slow to start leaves its share
+// to this thread, and a worker that fails leaves its buckets to it; the output is one thread's either way.
+import { describe, it, expect } from 'vitest';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { matcherForSpec, type HostsSpec } from '../dist/src/node/hosts.js';
+import { HostShardPool } from '../dist/src/node/threads/pool.js';
+import { HostShardsAnswerer, type AnswerCounts } from '../dist/src/node/check/answerers.js';
+import { core } from '../dist/src/node/core-node.js';
+import { tempDir } from './cli-helpers.js';
+import { until } from './helpers.js';
+
+const HOSTS = 400;
+const dir = join(tempDir(), 'robots');
+mkdirSync(dir);
+for (let h = 0; h < HOSTS; h++) writeFileSync(join(dir, `h${h}.example.txt`), `User-agent: *\nDisallow: /private${h % 7}/\nAllow: /private${h % 7}/open\n`);
+const lines: string[] = [];
+for (let i = 0; i < 5; i++) for (let h = 0; h < HOSTS; h++) lines.push(`https://h${h}.example/${['private', 'public'][i % 2]}${h % 7}/${i === 4 ? 'open' : 'page'}${i}`);
+/** What one thread writes for these URLs: every host disallows /privateN/ but its page named open. */
+const verdictLines = (list: string[]): string => list.map((url) => `${/^https:\/\/[^/]+\/private\d\/page/.test(url) ? 'disallowed' : 'allowed'}\t${url}\n`).join('');
+const expected = verdictLines(lines);
+const urls = new TextEncoder().encode(lines.join('\n') + '\n');
+const spec: HostsSpec = { directory: dir, agents: ['Googlebot'], mode: 'google', maxBytes: 0, cacheBytes: 16 << 20, missing: 'allow', noHost: 'allow', now: Date.now() };
+const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+
+/** The hosts of each of the 16 buckets two threads split a window into (8 per thread). */
+function hostsOfBuckets(): Set<string>[] {
+  const { shards } = core().lineChunks.splitLinesByHost(urls, 16);
+  return shards.map((shard) => new Set(decode(shard).split('\n').filter((line) => line !== '').map((line) => new URL(line).host)));
+}
+
+describe('many hosts on two threads: buckets taken as threads get free', () => {
+  it('a worker still starting is given two buckets; this thread answers the other fourteen, then the output is one thread\'s', async () => {
+    const hosts = matcherForSpec(spec);
+    const goFile = join(dir, '..', 'go');
+    process.env.ROBOTSTXT_TEST_GO_FILE = goFile; // (workers copy the environment when they start)
+    const pool = new HostShardPool(1, spec, new URL('./fixtures/late-worker.mjs', import.meta.url));
+    delete process.env.ROBOTSTXT_TEST_GO_FILE;
+    const counts: AnswerCounts = { chunksInWorkers: 0, recomputed: 0, noHostLines: 0 };
+    const answerer = new HostShardsAnswerer(pool, hosts, { format: 'text', only: 'all' }, counts);
+    const buckets = hostsOfBuckets();
+    // the worker's own buckets are the odd ones; it is given its first two (1 and 3) and this thread takes
+    // the rest, its own and the worker's, while the worker waits to start
+    const workerHosts = new Set([...buckets[1], ...buckets[3]]);
+    const workerLines = lines.filter((url) => workerHosts.has(new URL(url).host)).length;
+    const answer = answerer.answer({ urls, firstNumber: 1, numbers: null, slot: null, index: 0 });
+    await until(() => hosts.stats.lines === lines.length - workerLines, 'this thread to answer fourteen buckets');
+    expect(hosts.stats.direct).toBe(HOSTS - workerHosts.size);
+    writeFileSync(goFile, '');
+    const done = await answer;
+    expect(decode(done.output)).toBe(expected);
+    expect(done.lines).toBe(lines.length);
+    const [worker] = [...answerer.workerCountersNow()];
+    expect(worker.direct).toBe(workerHosts.size);
+    expect(counts).toEqual({ chunksInWorkers: 1, recomputed: 0, noHostLines: 0 });
+    // the next window: each bucket is offered first to the thread that answered it (its hosts are cached
+    // there); whoever answers, the output is the same
+    const again = await answerer.answer({ urls, firstNumber: 1, numbers: null, slot: null, index: 1 });
+    expect(decode(again.output)).toBe(expected);
+    await pool.close();
+    hosts.close();
+  });
+
+  it('a worker that throws on a bucket leaves it to this thread: every line answered once, in order', async () => {
+    const hosts = matcherForSpec(spec);
+    const pool = new HostShardPool(1, spec, new URL('./fixtures/crashing-worker.mjs', import.meta.url));
+    const counts: AnswerCounts = { chunksInWorkers: 0, recomputed: 0, noHostLines: 0 };
+    const answerer = new HostShardsAnswerer(pool, hosts, { format: 'text', only: 'all' }, counts);
+    // the worker is always given its first bucket (1): THROW in the path of one of its hosts makes it throw there
+    const [host] = hostsOfBuckets()[1];
+    const marked = lines.map((url) => url.replace(`//${host}/`, `//${host}/THROW`));
+    const done = await answerer.answer({ urls: new TextEncoder().encode(marked.join('\n') + '\n'), firstNumber: 1, numbers: null, slot: null, index: 0 });
+    expect(decode(done.output)).toBe(verdictLines(marked));
+    expect(done.lines).toBe(lines.length);
+    expect(counts.recomputed).toBe(1);
+    await pool.close();
+    hosts.close();
+  });
+});
