@@ -241,5 +241,62 @@ describe('the Node API of versions', () => {
     expect(at('2026-11-11T11:59:59Z')).toEqual([V2, V1]);
     expect(at('2026-11-11T12:00:00Z')).toEqual([V2, null]);
     expect(history.versionsAt(origin, Date.parse('2026-11-12T00:00:00Z')).current?.robots.isAllowed('https://shop.example/a', 'Googlebot')).toBe(false);
+    expect(history.versionAt(origin, Date.parse('2026-11-11T11:59:59Z'))?.label).toBe(V2);
+    expect(history.versionAt(origin, Date.parse('2026-10-30T00:00:00Z'))).toBeNull();
+    expect(history.versionAt(origin, Date.parse('2026-11-20T00:00:00Z'))?.name).toBe(`shop.example@${V3}`);
+  });
+});
+
+describe('memory with thousands of versions', () => {
+  // 300 hosts of 10 versions each (a day apart, 40 to 80 rules each), and a log whose requests each meet
+  // another version: a parse per request, far more versions than the history keeps parsed
+  const dir = tempDir();
+  const folder = join(dir, 'history');
+  const day = 24 * 3600 * 1000;
+  const start = Date.UTC(2026, 10, 1);
+  for (let h = 0; h < 300; h++) {
+    mkdirSync(join(folder, `h${h}.example`), { recursive: true });
+    for (let v = 0; v < 10; v++) {
+      const rules = Array.from({ length: 40 + ((h * 7 + v * 13) % 40) }, (_, r) => `Disallow: /${v}/${h}/${r}/${'x'.repeat(r % 9)}`);
+      writeFileSync(join(folder, `h${h}.example`, `${new Date(start + v * day).toISOString().slice(0, 10)}.txt`), `User-agent: *\n${rules.join('\n')}\n`);
+    }
+  }
+  const lines: string[] = [];
+  for (let v = 0; v < 10; v++) for (let h = 0; h < 300; h++) lines.push(`h${h}.example:443 66.249.66.1 - - [${String(1 + v).padStart(2, '0')}/Nov/2026:12:00:00 +0000] "GET /${v}/${h}/${(h + v) % 50}/ HTTP/1.1" 200 100 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`);
+  const chunk = new TextEncoder().encode(lines.join('\n') + '\n');
+
+  it('versions dropped from the cache while their requests wait are judged and closed in bounded batches, with the report of one batch', async () => {
+    const { RobotsHistory, RobotsAudit } = await import('../src/node/index.js');
+    const audit = async (earlyJudging: boolean): Promise<{ report: unknown; batches: number[] }> => {
+      const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000 });
+      const batches: number[] = [];
+      let requests = 0;
+      const counted = {
+        versionsAt: (origin: Parameters<typeof history.versionsAt>[0], timeMs: number) => { requests++; return history.versionsAt(origin, timeMs); },
+        closeDropped: () => { batches.push(requests); requests = 0; history.closeDropped(); },
+        get mustCloseDropped() { return earlyJudging && history.mustCloseDropped; },
+      };
+      const robotsAudit = new RobotsAudit(() => null, { history: counted, requireHost: true, filePerHost: true });
+      await robotsAudit.addChunk(chunk, 1);
+      return { report: robotsAudit.report(), batches: batches.filter((count) => count > 0) };
+    };
+    const early = await audit(true);
+    const late = await audit(false);
+    // one chunk of 3,000 requests: judged in batches of at most a few hundred (the dropped versions' bound),
+    // not all at its end; every request counted once, with the same report
+    expect(late.batches).toEqual([3000]);
+    expect(early.batches.length).toBeGreaterThan(3);
+    expect(Math.max(...early.batches)).toBeLessThan(1000);
+    expect(early.batches.reduce((sum, count) => sum + count, 0)).toBe(3000);
+    expect(early.report).toEqual(late.report);
+    expect((early.report as { disallowed: number; crawlerRequests: number }).crawlerRequests).toBe(3000);
+  });
+
+  it('heapSlackBytes is range-checked', async () => {
+    const { RobotsHistory } = await import('../src/node/index.js');
+    for (const bad of [0, 1.5, 1 << 19, 2 ** 31, Number.NaN]) {
+      expect(() => new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, heapSlackBytes: bad })).toThrow(`heapSlackBytes must be a whole number from 1 MiB (1048576) to 1 GiB, got ${String(bad)}`);
+    }
+    expect(new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, heapSlackBytes: 32 << 20 }).mustCloseDropped).toBe(false);
   });
 });

@@ -86,6 +86,13 @@ fetch --crawler-ranges --store <dir> (then --store <dir> here); offline, downloa
   ],
 } as const satisfies CommandSpec;
 
+/**
+ * With versions over time, the JavaScript heap is kept within this much of what lives in it (see
+ * HistoryOptions.heapSlackBytes): measured with 2,000 hosts of 20 versions each in random order, V8 otherwise
+ * let the heap reach 280 MiB for 70 MiB live.
+ */
+const HISTORY_HEAP_SLACK_BYTES = 32 << 20;
+
 /** robotstxt audit. */
 export const COMMAND: Command = { spec: AUDIT_SPEC, run: (args, io) => runAudit(args, io.out, io.err), streams: () => true };
 
@@ -138,7 +145,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   if (historyDir !== undefined) {
     const { RobotsHistory } = await import('../node/robots-history.js');
     try {
-      history = new RobotsHistory(historyDir, { mode, maxBytes });
+      history = new RobotsHistory(historyDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES });
     } catch (error) {
       throw usageError((error as Error).message);
     }
@@ -168,7 +175,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const { StoreHistory } = await import('../node/robots-history.js');
     if (StoreHistory.hasVersions(storeDir)) {
       const current = robotsFor;
-      history = new StoreHistory(storeDir, { mode, maxBytes, current: (origin) => current(origin) });
+      history = new StoreHistory(storeDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES, current: (origin) => current(origin) });
     }
   }
   const perHost = robotsDir !== undefined || history !== undefined;

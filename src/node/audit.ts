@@ -157,7 +157,7 @@ export interface AuditOptions {
    * by both versions (`either` when they disagree, never a violation); before the first version, or without a
    * time, its rules are not known.
    */
-  history?: { versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt; closeDropped?(): void };
+  history?: { versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt; closeDropped?(): void; readonly mustCloseDropped?: boolean };
 }
 
 const TOP_PATHS = 20;
@@ -464,7 +464,13 @@ export class RobotsAudit {
       }
       await verifier.prepare(claims);
     }
-    entries.forEach((entry, i) => { if (entry !== null) this.addRequest(entry, log, firstLineNumber + i, defaultHost); });
+    const history = this.options.history;
+    entries.forEach((entry, i) => {
+      if (entry === null) return;
+      this.addRequest(entry, log, firstLineNumber + i, defaultHost);
+      // versions the history dropped wait, open, for the requests they judge: past its bound, judged now
+      if (history?.mustCloseDropped === true) this.judgePending();
+    });
     this.judgePending();
   }
 
@@ -551,7 +557,7 @@ export class RobotsAudit {
       batch = [];
       this.pending.set(matcher, batch);
     }
-    const item: PendingRequest = { alone: request.target.includes('\n') || request.target.includes('\r'), state, bucket, entry, path: request.target, status: request.status, file: versions?.current != null ? `${versions.current.host}@${versions.current.label}` : this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group, version, previousMatcher, previousAllowed };
+    const item: PendingRequest = { alone: request.target.includes('\n') || request.target.includes('\r'), state, bucket, entry, path: request.target, status: request.status, file: versions?.current != null ? versions.current.name : this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group, version, previousMatcher, previousAllowed };
     batch.push(item);
     if (previousMatcher !== null) {
       let older = this.olderPending.get(previousMatcher);

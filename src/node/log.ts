@@ -618,8 +618,14 @@ export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firs
 
 /** The origin of a URL in a log's text (one char per byte, as logs carry bytes: UTF-8 decoded first, as a client reads it). */
 function originOfLogText(text: string): UrlOrigin | null {
-  return originOf(/[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1') : text);
+  // most lines of a log name the host of the line before (or the same --host): that text's origin again
+  if (text === lastOriginText.text) return lastOriginText.origin;
+  const origin = originOf(/[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1') : text);
+  lastOriginText.text = text;
+  lastOriginText.origin = origin;
+  return origin;
 }
+const lastOriginText: { text: string; origin: UrlOrigin | null } = { text: '', origin: null };
 
 /**
  * The error of a log line whose robots.txt cannot be known (no host field, no --host): audit and check --log

@@ -14,6 +14,7 @@ import { RobotsError } from '../core/errors.js';
 import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
+import { HeapGovernor } from './heap-governor.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from './robots-store.js';
 import { storedVersionBody } from './sources.js';
 import { LruCache } from '../core/lru-cache.js';
@@ -21,7 +22,20 @@ import { LruCache } from '../core/lru-cache.js';
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
 export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
 /** Memory for the versions kept parsed (least recently used out, parsed again when met again). */
-const HISTORY_CACHE_BYTES = 64 << 20;
+const HISTORY_CACHE_BYTES = 16 << 20;
+/**
+ * Versions dropped from the cache while requests still wait to be judged by them stay open until those are
+ * judged (an audit judges a chunk's requests together); past this much of them the audit judges at once, so
+ * that a log whose requests each meet another version (thousands of hosts, tens of versions each, random
+ * order) holds at most the cache and this.
+ */
+const DROPPED_MAX_BYTES = HISTORY_CACHE_BYTES / 4;
+/**
+ * What a parsed version costs as an audit uses it, measured: its object model, its matcher and the deciding
+ * rules it explained, its usage policy's matcher, with their compiled bytes (2,000 versions of 20 to 100 rules,
+ * 1.5 KB on average: about 12 KB of JavaScript and 40 KB of compiled bytes each, see bench/history.ts).
+ */
+const parsedVersionCost = (robots: RobotsTxt): number => robots.bytesRead * 32 + 8192;
 /** Hosts whose versions' times and files are kept (a few hundred bytes a version); then the table starts again. */
 const MAX_HOSTS = 10_000;
 
@@ -34,6 +48,8 @@ export interface RobotsVersion {
   file: string;
   /** `host label`: the same string for the same version however often it is read again (counts are kept by it). */
   key: string;
+  /** `host@label`: how reports name the file (its rules are `name line N`). */
+  name: string;
   /** Its rules, parsed on first use and kept within the history's byte budget (read again when met again). */
   readonly robots: RobotsTxt;
 }
@@ -46,9 +62,11 @@ export interface RobotsVersion {
 class VersionCache {
   /** Parsed versions dropped from the cache, closed by closeDropped (requests may still wait to be judged by them). */
   private dropped: RobotsTxt[] = [];
-  // what a parsed version costs, measured (a 1.3 KB body with its object model and a compiled matcher: ~23 KB)
-  private readonly parsed = new LruCache<RobotsTxt>(HISTORY_CACHE_BYTES, (robots) => robots.bytesRead * 16 + 4096, (robots) => {
+  /** What the dropped versions cost (the cache's estimate): past DROPPED_MAX_BYTES their requests are judged at once (mustCloseDropped). */
+  private droppedBytes = 0;
+  private readonly parsed = new LruCache<RobotsTxt>(HISTORY_CACHE_BYTES, parsedVersionCost, (robots) => {
     this.dropped.push(robots);
+    this.droppedBytes += parsedVersionCost(robots);
     const version = this.owners.get(robots);
     if (version !== undefined) version.parsed = null;
   });
@@ -59,6 +77,12 @@ class VersionCache {
   closeDropped(): void {
     for (const robots of this.dropped) robots.close();
     this.dropped = [];
+    this.droppedBytes = 0;
+  }
+
+  /** True when the versions dropped and not closed yet cost more than DROPPED_MAX_BYTES: their requests should be judged now. */
+  get mustCloseDropped(): boolean {
+    return this.droppedBytes > DROPPED_MAX_BYTES;
   }
   private readonly hosts = new Map<string, RobotsVersion[]>();
 
@@ -77,27 +101,39 @@ class VersionCache {
 
   /** A version whose rules are parsed from `body()` when first asked for, and again after they were dropped. */
   version(from: number, label: string, host: string, file: string, body: () => Uint8Array | string): RobotsVersion {
-    const cache = this.parsed;
-    const options = this.options;
-    const key = `${host} ${label}`;
-    const id = file === '' ? `${key} (stand-in)` : file;
-    const owners = this.owners;
-    // a request per log line asks: the parsed file is kept on the version (no cache look-up) until the cache drops it
-    const version = {
-      from, label, host, file, key, parsed: null as RobotsTxt | null,
-      get robots(): RobotsTxt {
-        if (version.parsed !== null) return version.parsed;
-        let robots = cache.get(id);
-        if (robots === undefined) {
-          robots = parseRobots(body(), options);
-          cache.set(id, robots);
-        }
-        owners.set(robots, version);
-        version.parsed = robots;
-        return robots;
-      },
-    };
-    return version;
+    return new LazyVersion(from, label, host, file, body, this);
+  }
+
+  /** The rules of a version: from the cache, or parsed and cached. Called by LazyVersion when it holds none. */
+  parse(version: LazyVersion): RobotsTxt {
+    const id = version.file === '' ? `${version.key} (stand-in)` : version.file;
+    let robots = this.parsed.get(id);
+    if (robots === undefined) {
+      robots = parseRobots(version.body(), this.options);
+      this.parsed.set(id, robots);
+    }
+    this.owners.set(robots, version);
+    return robots;
+  }
+}
+
+/**
+ * A version of a history: its times and file, and its rules once parsed (kept on it until the cache drops
+ * them: a request per log line asks, with no cache look-up). One small object per version (a history keeps
+ * those of up to MAX_HOSTS hosts), its methods on the prototype.
+ */
+class LazyVersion implements RobotsVersion {
+  readonly key: string;
+  readonly name: string;
+  parsed: RobotsTxt | null = null;
+
+  constructor(readonly from: number, readonly label: string, readonly host: string, readonly file: string, readonly body: () => Uint8Array | string, private readonly cache: VersionCache) {
+    this.key = `${host} ${label}`;
+    this.name = `${host}@${label}`;
+  }
+
+  get robots(): RobotsTxt {
+    return this.parsed ??= this.cache.parse(this);
   }
 }
 
@@ -151,9 +187,13 @@ abstract class History {
   protected readonly cache: VersionCache;
   private lastOrigin: UrlOrigin | null = null;
   private lastVersions: RobotsVersion[] = [];
+  private readonly heap: HeapGovernor | null;
 
-  constructor(options: { mode: RobotsMode; maxBytes: number }) {
+  constructor(options: HistoryOptions) {
     this.cache = new VersionCache({ mode: options.mode, maxBytes: options.maxBytes });
+    const slack = options.heapSlackBytes;
+    if (slack !== undefined && (!Number.isInteger(slack) || slack < 1 << 20 || slack > 1 << 30)) throw new RobotsError('INVALID_ARGUMENT', `heapSlackBytes must be a whole number from 1 MiB (1048576) to 1 GiB, got ${String(slack)}`);
+    this.heap = slack === undefined ? null : new HeapGovernor(slack);
   }
 
   /** An origin's versions, oldest first. */
@@ -168,9 +208,20 @@ abstract class History {
     return versionsAtTime(this.lastVersions, timeMs);
   }
 
+  /** The version in force at timeMs (null before the first), without the 24-hour rule: what a program asks of one time. */
+  versionAt(origin: UrlOrigin, timeMs: number): RobotsVersion | null {
+    return this.versionsAt(origin, timeMs).current;
+  }
+
   /** Closes the parsed versions dropped from the cache since the last call (the audit calls it after each judged batch). */
   closeDropped(): void {
     this.cache.closeDropped();
+    this.heap?.check();
+  }
+
+  /** True when versions dropped from the cache wait past their bound: the audit judges its pending requests now (then closeDropped). Per request. */
+  get mustCloseDropped(): boolean {
+    return this.cache.mustCloseDropped;
   }
 }
 
@@ -181,7 +232,7 @@ abstract class History {
  * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.
  */
 export class StoreHistory extends History {
-  constructor(private readonly directory: string, private readonly options: { mode: RobotsMode; maxBytes: number; current: (origin: UrlOrigin) => RobotsTxt | null }) {
+  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null }) {
     super(options);
   }
 
@@ -200,7 +251,7 @@ export class StoreHistory extends History {
       // no versions kept: the current copy (as without versions) holds throughout
       const current = this.options.current(origin);
       const label = 'the current copy (no versions kept)';
-      return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, robots: current ?? parseRobots('', { mode: this.options.mode, maxBytes: this.options.maxBytes }) }];
+      return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, name: `${origin.hostKey}@${label}`, robots: current ?? parseRobots('', { mode: this.options.mode, maxBytes: this.options.maxBytes }) }];
     }
     const folder = join(this.directory, versionsFolder(storeFileName(origin.fileKey)));
     // one version (one fetch, or nothing changed since): nothing says when it began, so it holds throughout
@@ -215,11 +266,24 @@ export class StoreHistory extends History {
   }
 }
 
+/** How a history parses its versions, and how much garbage the JavaScript heap may hold. */
+export interface HistoryOptions {
+  mode: RobotsMode;
+  maxBytes: number;
+  /**
+   * Keep the JavaScript heap within this many bytes of what lived after the last full collection, collecting
+   * when it is past (checked after each judged batch; default: V8's own schedule). A log whose requests each
+   * meet another version parses a version per request: V8 let the heap grow to four times what lived. The
+   * command line sets 32 MiB; a program that shares the process may prefer its own schedule.
+   */
+  heapSlackBytes?: number;
+}
+
 /** The versions of each host in a history folder, read on first use. One per audit run. */
 export class RobotsHistory extends History {
   private readonly limit: number;
 
-  constructor(private readonly directory: string, options: { mode: RobotsMode; maxBytes: number }) {
+  constructor(private readonly directory: string, options: HistoryOptions) {
     super(options);
     let isDirectory = false;
     try { isDirectory = statSync(directory).isDirectory(); } catch { isDirectory = false; }
