@@ -71,6 +71,16 @@ export function optionsArgument<T extends object>(value: T | undefined, known: r
 }
 
 /**
+ * A whole-number option: `value`, or `fallback` when it is undefined, from min to max (`range` says so in the
+ * message when plain numbers would not), else INVALID_ARGUMENT naming it. Once per constructor.
+ */
+export function wholeNumberArgument(name: string, value: number | undefined, fallback: number, min: number, max: number, range = `${min} to ${max}`): number {
+  const result = value ?? fallback;
+  if (!Number.isInteger(result) || result < min || result > max) throw new RobotsError('INVALID_ARGUMENT', `${name} must be a whole number from ${range}, got ${String(value)}`);
+  return result;
+}
+
+/**
  * A robots.txt size limit (maxBytes): a whole number from 0 (the whole body, see bytesToRead) to
  * MAX_COMPILE_BYTES (16 MiB, the most one compile takes), else INVALID_ARGUMENT. Once per constructor.
  */

@@ -17,7 +17,7 @@ import type { MatcherHeap } from '../core/wasm/heap.js';
 import { HostEngine } from '../core/wasm/hosts-engine.js';
 import { ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, robotsFromDirectory, robotsHostOf, type FullVerdict, type MissingPolicy, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
 import { originOfKey } from '../core/url-model.js';
-import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument } from '../core/arguments.js';
+import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument, wholeNumberArgument } from '../core/arguments.js';
 import type { RobotsMode, AgentQuery } from '../core/robots.js';
 
 /** What a check thread needs to make its MultiHostMatcher over a robots directory or store (see matcherForSpec). */
@@ -261,10 +261,8 @@ export class MultiHostMatcher {
     if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
     this.maxBytes = maxBytesArgument(options.maxBytes, DEFAULT_MAX_BYTES);
     this.budget = cacheBytesArgument(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
-    this.concurrency = options.concurrency ?? 16;
-    if (!Number.isInteger(this.concurrency) || this.concurrency < 1 || this.concurrency > 4096) throw new RobotsError('INVALID_ARGUMENT', `concurrency must be a whole number from 1 to 4096, got ${String(options.concurrency)}`);
-    this.sourceTimeoutMs = options.sourceTimeoutMs ?? 60_000;
-    if (!Number.isInteger(this.sourceTimeoutMs) || this.sourceTimeoutMs < 1 || this.sourceTimeoutMs > 3_600_000) throw new RobotsError('INVALID_ARGUMENT', `sourceTimeoutMs must be a whole number from 1 to 3600000, got ${String(options.sourceTimeoutMs)}`);
+    this.concurrency = wholeNumberArgument('concurrency', options.concurrency, 16, 1, 4096);
+    this.sourceTimeoutMs = wholeNumberArgument('sourceTimeoutMs', options.sourceTimeoutMs, 60_000, 1, 3_600_000);
     const missing = options.missing ?? 'allow';
     if (missing !== 'allow' && missing !== 'disallow' && missing !== 'error') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow, disallow or error, got ${String(missing)}`);
     const noHost = options.noHost ?? (missing === 'error' ? 'allow' : missing);

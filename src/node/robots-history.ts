@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../core/errors.js';
+import { wholeNumberArgument } from '../core/arguments.js';
 import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
@@ -31,9 +32,10 @@ const HISTORY_CACHE_BYTES = 16 << 20;
  */
 const DROPPED_MAX_BYTES = HISTORY_CACHE_BYTES / 4;
 /**
- * What a parsed version costs as an audit uses it, measured: its object model, its matcher and the deciding
- * rules it explained, its usage policy's matcher, with their compiled bytes (2,000 versions of 20 to 100 rules,
- * 1.5 KB on average: about 12 KB of JavaScript and 40 KB of compiled bytes each, see bench/history.ts).
+ * What a parsed version costs as an audit uses it: its object model, its matcher and the deciding rules it
+ * explained, its usage policy, with their compiled bytes. Measured by parsing 2,000 versions like those of
+ * bench/history.ts (20 to 100 rules, 1.5 KB on average) and asking each for decidingRules and usagePolicy:
+ * about 12 KB of JavaScript heap and 40 KB of WebAssembly memory each (process.memoryUsage after a collection).
  */
 const parsedVersionCost = (robots: RobotsTxt): number => robots.bytesRead * 32 + 8192;
 /** Hosts whose versions' times and files are kept (a few hundred bytes a version); then the table starts again. */
@@ -191,9 +193,7 @@ abstract class History {
 
   constructor(options: HistoryOptions) {
     this.cache = new VersionCache({ mode: options.mode, maxBytes: options.maxBytes });
-    const slack = options.heapSlackBytes;
-    if (slack !== undefined && (!Number.isInteger(slack) || slack < 1 << 20 || slack > 1 << 30)) throw new RobotsError('INVALID_ARGUMENT', `heapSlackBytes must be a whole number from 1 MiB (1048576) to 1 GiB, got ${String(slack)}`);
-    this.heap = slack === undefined ? null : new HeapGovernor(slack);
+    this.heap = options.heapSlackBytes === undefined ? null : new HeapGovernor(wholeNumberArgument('heapSlackBytes', options.heapSlackBytes, 0, 1 << 20, 1 << 30, '1 MiB (1048576) to 1 GiB'));
   }
 
   /** An origin's versions, oldest first. */

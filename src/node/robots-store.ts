@@ -18,6 +18,7 @@ import { renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } 
 import { join } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import { RobotsError } from '../core/errors.js';
+import { wholeNumberArgument } from '../core/arguments.js';
 import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile } from './robots-file.js';
 import { effectOfStored, type OriginRecord, type FetchOutcome } from '../core/fetch-rules.js';
 
@@ -205,9 +206,7 @@ export class RobotsStore {
 
   constructor(directory: string, options: { keepVersions?: number } = {}) {
     this.directory = directory;
-    const keep = options.keepVersions ?? DEFAULT_KEPT_VERSIONS;
-    if (!Number.isInteger(keep) || keep < 0 || keep > MAX_KEPT_VERSIONS) throw new RobotsError('INVALID_ARGUMENT', `keepVersions must be a whole number from 0 to ${MAX_KEPT_VERSIONS}, got ${String(options.keepVersions)}`);
-    this.keepVersions = keep;
+    this.keepVersions = wholeNumberArgument('keepVersions', options.keepVersions, DEFAULT_KEPT_VERSIONS, 0, MAX_KEPT_VERSIONS);
     try {
       makeDirectory(directory);
     } catch (error) {

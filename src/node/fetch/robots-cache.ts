@@ -16,7 +16,7 @@ import {
 import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, robotsOriginFrom, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
 import { RobotsStore } from '../robots-store.js';
 import { originOf } from '../../core/url-model.js';
-import { urlArgument, urlsArgument, optionsArgument, describe } from '../../core/arguments.js';
+import { urlArgument, urlsArgument, optionsArgument, describe, wholeNumberArgument } from '../../core/arguments.js';
 
 /** Options of a RobotsCache: the fetch options, and freshness, limits and storage. */
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'previous' | 'dispatcher'> {
@@ -75,12 +75,6 @@ interface Kept {
   robots: RobotsTxt | null;
 }
 
-function rangeChecked(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  const result = value ?? fallback;
-  if (!Number.isInteger(result) || result < min || result > max) throw new RobotsError('INVALID_ARGUMENT', `${name} must be a whole number from ${min} to ${max}, got ${String(value)}`);
-  return result;
-}
-
 const DAY_MS = 24 * 3600 * 1000;
 /** Bytes a kept record costs besides its texts: its object and the cache's entry. */
 const RECORD_COST_BYTES = 640;
@@ -110,12 +104,12 @@ export class RobotsCache {
   constructor(options: RobotsCacheOptions = {}) {
     optionsArgument(options, [...FETCH_OPTION_NAMES.filter((name) => name !== 'previous' && name !== 'dispatcher'), 'store', 'maxAgeMs', 'retryMs', 'concurrency', 'perHostConcurrency', 'memoryBytes', 'missing', 'keepVersions'], 'RobotsCache options');
     this.settings = fetchSettings(options);
-    const maxAgeMs = rangeChecked('maxAgeMs', options.maxAgeMs, DEFAULT_MAX_AGE_MS, 0, 365 * DAY_MS);
-    const retryMs = rangeChecked('retryMs', options.retryMs, Math.min(DEFAULT_RETRY_MS, maxAgeMs), 0, 365 * DAY_MS);
+    const maxAgeMs = wholeNumberArgument('maxAgeMs', options.maxAgeMs, DEFAULT_MAX_AGE_MS, 0, 365 * DAY_MS);
+    const retryMs = wholeNumberArgument('retryMs', options.retryMs, Math.min(DEFAULT_RETRY_MS, maxAgeMs), 0, 365 * DAY_MS);
     this.freshness = { maxAgeMs, retryMs };
-    const concurrency = rangeChecked('concurrency', options.concurrency, 32, 1, 4096);
-    const perHost = rangeChecked('perHostConcurrency', options.perHostConcurrency, 2, 1, 4096);
-    const memoryBytes = rangeChecked('memoryBytes', options.memoryBytes, 64 << 20, 1 << 20, 2 ** 40);
+    const concurrency = wholeNumberArgument('concurrency', options.concurrency, 32, 1, 4096);
+    const perHost = wholeNumberArgument('perHostConcurrency', options.perHostConcurrency, 2, 1, 4096);
+    const memoryBytes = wholeNumberArgument('memoryBytes', options.memoryBytes, 64 << 20, 1 << 20, 2 ** 40);
     this.missing = options.missing ?? 'allow';
     if (this.missing !== 'allow' && this.missing !== 'disallow') throw new RobotsError('INVALID_ARGUMENT', `missing must be allow or disallow, got ${String(options.missing)}`);
     const store = options.store;

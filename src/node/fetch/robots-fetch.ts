@@ -12,7 +12,7 @@ import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
 import { MAX_HOST_KEY_BYTES } from '../../core/constants.js';
 import { originOf, type UrlOrigin } from '../../core/url-model.js';
-import { describe, optionsArgument } from '../../core/arguments.js';
+import { describe, optionsArgument, wholeNumberArgument } from '../../core/arguments.js';
 import { parseRobots, type RobotsTxt } from '../../core/robots.js';
 import type { RobotsMode } from '../../core/parser.js';
 import {
@@ -212,12 +212,9 @@ async function refusedTarget(next: URL, from: URL | null, settings: FetchSetting
 
 /** Checks the ranges of fetch options (INVALID_ARGUMENT naming the option). Called once per fetcher. */
 export function fetchSettings(options: FetchRobotsOptions): FetchSettings {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000) throw new RobotsError('INVALID_ARGUMENT', `timeoutMs must be a whole number from 1 to 600000, got ${String(options.timeoutMs)}`);
-  const connectTimeoutMs = options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000);
-  if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1 || connectTimeoutMs > 600_000) throw new RobotsError('INVALID_ARGUMENT', `connectTimeoutMs must be a whole number from 1 to 600000, got ${String(options.connectTimeoutMs)}`);
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > MAX_FETCH_BYTES) throw new RobotsError('INVALID_ARGUMENT', `maxBytes must be a whole number from 1 to ${MAX_FETCH_BYTES}, got ${String(options.maxBytes)}`);
+  const timeoutMs = wholeNumberArgument('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1, 600_000);
+  const connectTimeoutMs = wholeNumberArgument('connectTimeoutMs', options.connectTimeoutMs, Math.min(timeoutMs, 10_000), 1, 600_000);
+  const maxBytes = wholeNumberArgument('maxBytes', options.maxBytes, DEFAULT_MAX_BYTES, 1, MAX_FETCH_BYTES);
   const mode = options.mode ?? 'google';
   if (mode !== 'google' && mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `unknown mode "${String(mode)}" (expected google or rfc)`);
   const userAgent = options.userAgent ?? DEFAULT_FETCH_USER_AGENT;

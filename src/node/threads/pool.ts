@@ -102,8 +102,8 @@ function newPiscina(threads: number, workerUrl: URL | undefined, tasksAhead = 1)
 }
 
 /** Resolves once every worker of the pool has started and answered (workers are then ready for real work). */
-async function warmUp(pool: Piscina, threads: number): Promise<void> {
-  await Promise.all(Array.from({ length: threads }, () => pool.run({ kind: 'warm' } satisfies WarmTask)));
+async function warmUp(pool: Piscina, threads: number, task: WarmTask = { kind: 'warm' }): Promise<void> {
+  await Promise.all(Array.from({ length: threads }, () => pool.run(task)));
 }
 
 /** A pool of worker threads matching line batches of one matcher at a time. Made once per program; call close() when done. */
@@ -174,7 +174,7 @@ export class HostShardPool {
     this.pools = Array.from({ length: workers }, () => newPiscina(1, workerUrl, this.shardsAhead));
     // each worker makes its matcher (its heap, its source) while this thread answers its own first shards;
     // a failure there is the first shard's to report
-    this.warmed = Promise.all(this.pools.map((pool) => pool.run({ kind: 'warm', spec } satisfies WarmTask))).then(() => undefined, () => undefined);
+    this.warmed = Promise.all(this.pools.map((pool) => warmUp(pool, 1, { kind: 'warm', spec }))).then(() => undefined, () => undefined);
   }
 
   /** Resolves when every worker has started and made its matcher (or failed to: its first shard then says why). */
