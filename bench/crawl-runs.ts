@@ -31,21 +31,29 @@ export function referenceBytesPerUrl(lines: { host: number }[], hosts: readonly 
   return bytes / Math.max(1, lines.length);
 }
 
-/** Runs a command with a file on standard input, output to /dev/null; wall seconds and peak RSS (MiB, from GNU time). */
-export function timed(command: string, args: string[], input: string): Promise<{ seconds: number; peakMiB: number; status: number | null }> {
+/**
+ * Runs a command with a file on standard input, output to /dev/null; wall seconds, the CPU seconds of the
+ * process (user + system, all its threads: GNU time) and its peak RSS (MiB, GNU time).
+ */
+export function timed(command: string, args: string[], input: string): Promise<{ seconds: number; cpuSeconds: number; peakMiB: number; status: number | null }> {
   return new Promise((resolve) => {
     // the file itself is the command's standard input, as with `< file` in a shell (no relay through this
     // process, which would take CPU on the same cores as the command measured)
     const inputFd = openSync(input, 'r');
     const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'peak-kib %M', command, ...args], { stdio: [inputFd, 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'peak-kib %M cpu %U %S', command, ...args], { stdio: [inputFd, 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     child.on('close', (status) => {
       closeSync(inputFd);
-      const peak = /peak-kib (\d+)/.exec(stderr);
+      const figures = /peak-kib (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
       if (status !== 0) console.warn(stderr.trim().split('\n').slice(-3).join('\n'));
-      resolve({ seconds: (performance.now() - started) / 1000, peakMiB: peak === null ? 0 : Number(peak[1]) / 1024, status });
+      resolve({
+        seconds: (performance.now() - started) / 1000,
+        cpuSeconds: figures === null ? 0 : Number(figures[2]) + Number(figures[3]),
+        peakMiB: figures === null ? 0 : Number(figures[1]) / 1024,
+        status,
+      });
     });
   });
 }

@@ -25,6 +25,26 @@ const RUNS = quick ? 1 : 5;
 const corpusRoot = join(root, '..', 'shared', 'corpus', 'robots');
 const { oracle, referenceNote } = buildReferenceOracle(root);
 
+/** One whole-process run of a command: wall and CPU seconds (all its threads), peak memory. */
+interface Run { seconds: number; cpuSeconds: number; peakMiB: number }
+
+/**
+ * What a second core can give, from the one-thread run: its wall and CPU seconds, and \`node -e 0\`'s wall (a
+ * start no thread of ours shortens). Two threads finish no sooner than the CPU the one-thread run used spread
+ * over two cores, nor than Node's start plus half of the rest (a worker starting for free, the work split
+ * perfectly). Then the same bound at the speed the ratio target asks of one thread: both targets at once.
+ */
+function twoCoreCeiling(label: string, wall: number, cpu: number, nodeStart: number, referenceSeconds: number, targetRatio: number): string {
+  const ceiling = Math.min(2 * wall / cpu, wall / (nodeStart + (wall - nodeStart) / 2));
+  const targetWall = referenceSeconds / targetRatio;
+  const twoThreadsNeeded = targetWall / 1.6;
+  const twoThreadsAtBest = nodeStart + (targetWall - nodeStart) / 2;
+  return `- ${label}: one thread ${wall.toFixed(3)} s wall using ${cpu.toFixed(2)} s of CPU (${(cpu / wall).toFixed(2)} cores: V8's compiler and collector threads run beside the main one); \`node -e 0\` ${nodeStart.toFixed(3)} s. ` +
+    `Two threads can be at most **${ceiling.toFixed(2)}x** faster than one here (the lower of 2 x wall / CPU and wall / (Node's start + half the rest)). ` +
+    `At the ${targetRatio}x target one thread would take ${targetWall.toFixed(3)} s; 1.6x faster than that is ${twoThreadsNeeded.toFixed(3)} s, while Node's start plus half the rest is ${twoThreadsAtBest.toFixed(3)} s: ` +
+    (twoThreadsAtBest > twoThreadsNeeded ? 'on this machine the ratio target and the two-thread target cannot both hold.' : 'both could hold in principle.');
+}
+
 const lines: string[] = [
   '## Many hosts on a crawl of real files only',
   '',
@@ -43,6 +63,7 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     for (const host of hosts) writeFileSync(join(robotsDir, `${host.name}.txt`), host.body);
     const rows: string[] = [];
     const threadRatios: string[] = [];
+    const ceilings: string[] = [];
     for (const weighting of ['even', 'size'] as const) {
       for (const [order, perHost, seed] of [['random', 10, 7], ['sorted', 37, 11]] as const) {
         const stream = corpus.urlLines(perHost, order, seed, weighting, true);
@@ -51,26 +72,32 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
         for (const maxBytes of [0, 512_000]) {
           const parts = await writeReferenceParts(join(dir, `reference-${weighting}-${order}-${maxBytes}`), stream, hosts, AGENT, maxBytes, RUNS);
           const referenceTimes: number[] = [];
-          const ours = new Map<string, { seconds: number; peakMiB: number }[]>([['1', []], ['2', []], ['default', []]]);
+          const nodeAlone: number[] = [];
+          const ours = new Map<string, Run[]>([['1', []], ['2', []], ['default', []]]);
           for (let r = 0; r < RUNS; r++) {
             referenceTimes.push((await timed(oracle, [], parts[r])).seconds);
+            nodeAlone.push((await timed(process.execPath, ['-e', '0'], urlFile)).seconds);
             for (const threads of ours.keys()) {
               const args = [CLI, 'check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', String(maxBytes), ...(threads === 'default' ? [] : ['--threads', threads]), '-'];
-              (ours.get(threads) as { seconds: number; peakMiB: number }[]).push(await timed(process.execPath, args, urlFile));
+              (ours.get(threads) as Run[]).push(await timed(process.execPath, args, urlFile));
             }
           }
           for (const part of parts) rmSync(part);
           const referenceRate = stream.length / referenceTimes.reduce((sum, seconds) => sum + seconds, 0);
           const bytesPerUrl = referenceBytesPerUrl(stream, hosts, maxBytes);
-          const rateOf = (threads: string): number => stream.length / median((ours.get(threads) as { seconds: number }[]).map((run) => run.seconds));
+          const rateOf = (threads: string): number => stream.length / median((ours.get(threads) as Run[]).map((run) => run.seconds));
           for (const threads of ours.keys()) {
             const rate = rateOf(threads);
-            const peak = Math.max(...(ours.get(threads) as { peakMiB: number }[]).map((run) => run.peakMiB));
+            const peak = Math.max(...(ours.get(threads) as Run[]).map((run) => run.peakMiB));
             const row = `| ${weighting === 'even' ? `~${perHost} per host` : 'by file size'}, ${order}, ${maxBytes === 0 ? 'whole files' : '500 KiB cut'}, ${threads === 'default' ? 'default threads' : `--threads ${threads}`} | ${(rate / 1e3).toFixed(0)} k URLs/s | ${(referenceRate / 1e3).toFixed(1)} k URLs/s | ${(bytesPerUrl / 1e3).toFixed(1)} KB | **${(rate / referenceRate).toFixed(1)}x** | ${peak.toFixed(0)} MiB |`;
             rows.push(row);
             console.log(row);
           }
           threadRatios.push(`${weighting}, ${order}, ${maxBytes === 0 ? 'whole' : 'cut'}: --threads 2 / 1 ${(rateOf('2') / rateOf('1')).toFixed(2)}x, default / 1 ${(rateOf('default') / rateOf('1')).toFixed(2)}x`);
+          if (weighting === 'even' && maxBytes === 0) {
+            const one = ours.get('1') as Run[];
+            ceilings.push(twoCoreCeiling(`${order}, ~${perHost} per host`, median(one.map((run) => run.seconds)), median(one.map((run) => run.cpuSeconds)), median(nodeAlone), referenceTimes.reduce((sum, seconds) => sum + seconds, 0), order === 'random' ? 5 : 20));
+          }
         }
       }
     }
@@ -82,6 +109,10 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       ...rows,
       '',
       `Threads, same runs: ${threadRatios.join('; ')}.`,
+      '',
+      'What two cores can give on this crawl, from the same runs (evenly per host, whole files):',
+      '',
+      ...ceilings,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,7 @@
-// Bundles the command line into dist/src/bin/robotstxt.cjs (the package's `bin`) and its worker-thread
-// entry into dist/src/bin/worker.js. Run by `npm run build` after tsc; it reads tsc's output in dist/src.
+// Bundles the command line into dist/src/bin/robotstxt-main.cjs and its worker-thread entry into
+// dist/src/bin/worker.js, copies the launcher (scripts/cli-launcher.cjs) to dist/src/bin/robotstxt.cjs (the
+// package's `bin`), then makes V8's code cache for the bundle (scripts/make-code-cache.cjs). Run by
+// `npm run build` after tsc; it reads tsc's output in dist/src.
 //
 // Why a CommonJS bundle: Node's ES module loader resolves, reads, compiles and links each module as an
 // asynchronous job, and for a short command that was most of its start-up (about 25 ms for 21 modules on
@@ -12,7 +14,8 @@
 // its worker beside itself, so the worker is bundled as bin/worker.js. Dependencies stay in node_modules,
 // except p-limit, which ships only as an ES module (a CommonJS require of it needs Node 20.19 or later).
 import { build } from 'esbuild';
-import { chmodSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -23,11 +26,19 @@ rmSync(outdir, { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: ['dist/src/cli/main.js'],
-  outfile: `${outdir}/robotstxt.cjs`,
+  outfile: `${outdir}/robotstxt-main.cjs`,
   format: 'cjs',
+  // import() of a module in a CommonJS file becomes require(): the launcher runs the bundle as a vm.Script,
+  // which has no loader for import() without an experimental option
+  supported: { 'dynamic-import': false },
   // import.meta.url has no CommonJS form: each use reads this file's own URL instead
   define: { 'import.meta.url': '__robotstxtFileUrl' },
   banner: { js: "'use strict';\nconst __robotstxtFileUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 await build({ ...common, entryPoints: ['dist/src/node/threads/worker.js'], outfile: `${outdir}/worker.js`, format: 'esm' });
+// the launcher wraps the bundle's text in a function: no hashbang line inside it
+const bundleText = readFileSync(`${outdir}/robotstxt-main.cjs`, 'utf8');
+writeFileSync(`${outdir}/robotstxt-main.cjs`, bundleText.replace(/^#![^\n]*\n/, ''));
+copyFileSync(`${root}scripts/cli-launcher.cjs`, `${outdir}/robotstxt.cjs`);
 chmodSync(`${outdir}/robotstxt.cjs`, 0o755);
+execFileSync(process.execPath, [`${root}scripts/make-code-cache.cjs`], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -4,7 +4,8 @@ import { writeFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { robotstxt, tempDir, modulesLoadedBy, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
+import { spawnSync } from 'node:child_process';
+import { robotstxt, tempDir, modulesLoadedBy, CLI, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 import { modelVerdict } from './model.js';
 
 const EXAMPLES = fileURLToPath(new URL('../examples/', import.meta.url));
@@ -45,6 +46,22 @@ describe('start-up: a command loads only what it uses (the bundled bin, dist/src
     expect(run.status).toBe(0);
     expect(run.packages).toEqual(expect.arrayContaining(['crawler-user-agents', 'isbot']));
     expect(run.packages.filter((name) => name === 'undici' || name === 'piscina')).toEqual([]);
+  });
+});
+
+describe('start-up: the launcher runs the bundle with the code cache the build made (scripts/cli-launcher.cjs)', () => {
+  /** Runs a script in a new node that requires the launcher as `launcher`; its output and status. */
+  const withLauncher = (script: string) => spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(CLI)});\n${script}`], { encoding: 'utf8' });
+  it('V8 of this node takes the cache the build made', () => {
+    const run = withLauncher('process.stdout.write(String(launcher.compileBundle(launcher.readCodeCache()).cachedDataRejected));');
+    expect([run.stdout, run.stderr, run.status]).toEqual(['false', '', 0]);
+  });
+  it('a cache V8 rejects (another Node, another bundle) costs nothing but its read: the command runs and answers as usual', () => {
+    const run = withLauncher(`const script = launcher.compileBundle(Buffer.from('not a code cache'));
+process.stderr.write('rejected ' + script.cachedDataRejected + '\\n');
+process.argv = [process.execPath, ${JSON.stringify(CLI)}, 'test', ${JSON.stringify(robotsFile)}, 'Bingbot', 'https://e.com/private/x'];
+launcher.runBundle(script);`);
+    expect([run.stdout, run.stderr, run.status]).toEqual(["user-agent 'Bingbot' with URI 'https://e.com/private/x': DISALLOWED\n", 'rejected true\n', 1]);
   });
 });
 
