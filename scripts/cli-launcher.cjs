@@ -6,7 +6,7 @@
 // training run used. A cache V8 rejects (another Node version, other V8 flags, another bundle) costs a read
 // of the file and nothing else: the bundle is then compiled as usual. Called once per command.
 'use strict';
-const { readFileSync } = require('node:fs');
+const { readFileSync, statSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
@@ -26,9 +26,13 @@ function runBundle(script) {
   script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundlePath), bundleModule, bundlePath, __dirname);
 }
 
-/** V8's code cache made at build time, or undefined when it is absent. */
+/**
+ * V8's code cache made at build time, or undefined when it is absent or older than the bundle (V8 checks a
+ * cache against the length of the source only: a bundle edited after the build must not run stale code).
+ */
 function readCodeCache() {
   try {
+    if (statSync(cachePath).mtimeMs < statSync(bundlePath).mtimeMs) return undefined;
     return readFileSync(cachePath);
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 // The command line's contract: exact output lines, exit codes and error messages.
 import { describe, it, expect } from 'vitest';
-import { writeFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync, mkdirSync, readFileSync, statSync, copyFileSync, symlinkSync, utimesSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -55,6 +55,24 @@ describe('start-up: the launcher runs the bundle with the code cache the build m
   it('V8 of this node takes the cache the build made', () => {
     const run = withLauncher('process.stdout.write(String(launcher.compileBundle(launcher.readCodeCache()).cachedDataRejected));');
     expect([run.stdout, run.stderr, run.status]).toEqual(['false', '', 0]);
+  });
+  it('a bundle edited after the build runs without the cache (V8 would check only its length)', () => {
+    // a copy of the bin folder beside links to what the bundle finds relative to itself
+    const root = tempDir();
+    const bin = join(root, 'dist', 'src', 'bin');
+    mkdirSync(bin, { recursive: true });
+    for (const name of ['robotstxt.cjs', 'robotstxt-main.cjs', 'robotstxt-main.cache']) copyFileSync(join(dirname(CLI), name), join(bin, name));
+    for (const name of ['build', 'node_modules', 'package.json']) symlinkSync(join(dirname(CLI), '..', '..', '..', name), join(root, name));
+    const launcherCopy = join(bin, 'robotstxt.cjs');
+    const cacheState = () => spawnSync(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(launcherCopy)}).readCodeCache() === undefined ? 'no cache' : 'cache'))`], { encoding: 'utf8' }).stdout;
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(bin, 'robotstxt-main.cache'), later, later);
+    expect(cacheState()).toBe('cache');
+    const evenLater = new Date(Date.now() + 120_000);
+    utimesSync(join(bin, 'robotstxt-main.cjs'), evenLater, evenLater);
+    expect(cacheState()).toBe('no cache');
+    const run = spawnSync(process.execPath, [launcherCopy, 'test', robotsFile, 'Bingbot', 'https://e.com/private/ok'], { encoding: 'utf8' });
+    expect([run.stdout, run.stderr, run.status]).toEqual(["user-agent 'Bingbot' with URI 'https://e.com/private/ok': ALLOWED\n", '', 0]);
   });
   it('a cache V8 rejects (another Node, another bundle) costs nothing but its read: the command runs and answers as usual', () => {
     const run = withLauncher(`const script = launcher.compileBundle(Buffer.from('not a code cache'));
