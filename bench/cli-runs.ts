@@ -1,5 +1,4 @@
 // Running the built command line from the benchmarks: one place for how a run is timed.
-import { closeSync, openSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,16 +6,14 @@ import { fileURLToPath } from 'node:url';
 /** The built command line as users run it (the package's bin, dist/src/bin/robotstxt.cjs); every benchmark that spawns it uses this path. */
 export const cliPath = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/src/bin/robotstxt.cjs');
 
-/** Runs a command with inputFile on standard input and its output discarded (or written to outputFile); the wall-clock seconds, exit status and stderr. */
+/** The helper that times a command from a small process (bench/child-timer.ts: a large benchmark's own fork would be timed too). */
+export const childTimerPath = fileURLToPath(new URL('./child-timer.js', import.meta.url));
+
+/** Runs a command with inputFile on standard input and its output discarded (or written to outputFile); the wall-clock seconds, exit status and stderr, timed by bench/child-timer.ts. */
 export function timedRun(command: string, args: string[], inputFile: string, outputFile: string | null = null): { seconds: number; status: number | null; stderr: string } {
-  const input = openSync(inputFile, 'r');
-  const output = outputFile === null ? 'ignore' : openSync(outputFile, 'w');
-  const started = performance.now();
-  const result = spawnSync(command, args, { stdio: [input, output, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26 });
-  const seconds = (performance.now() - started) / 1000;
-  closeSync(input);
-  if (typeof output === 'number') closeSync(output);
-  return { seconds, status: result.status, stderr: result.stderr };
+  const timer = spawnSync(process.execPath, [childTimerPath, inputFile, outputFile ?? '-', command, ...args], { encoding: 'utf8', maxBuffer: 1 << 27 });
+  if (timer.status !== 0) throw new Error(`bench/child-timer.ts failed (exit ${timer.status}): ${timer.stderr}`);
+  return JSON.parse(timer.stdout) as { seconds: number; status: number | null; stderr: string };
 }
 
 /** Runs `robotstxt args…` with inputFile on standard input and output discarded; the wall-clock seconds and stderr (a failed run throws). */

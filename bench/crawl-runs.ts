@@ -1,7 +1,8 @@
 // Running many-host crawls for the benchmarks (bench/heavy-tail.ts, bench/real-crawl.ts): one place for how a
 // command is timed with its peak memory, and how the reference's input stream of a URL list is written.
 import { spawn } from 'node:child_process';
-import { closeSync, createWriteStream, openSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { childTimerPath } from './cli-runs.js';
 
 /** A host of a crawl as the reference stream needs it: its body. */
 export interface StreamHost { body: Buffer }
@@ -32,24 +33,25 @@ export function referenceBytesPerUrl(lines: { host: number }[], hosts: readonly 
 }
 
 /**
- * Runs a command with a file on standard input, output to /dev/null; wall seconds, the CPU seconds of the
- * process (user + system, all its threads: GNU time) and its peak RSS (MiB, GNU time).
+ * Runs a command with a file on standard input, output to /dev/null; wall seconds (timed by
+ * bench/child-timer.ts, from a small process), the CPU seconds of the process (user + system, all its
+ * threads: GNU time) and its peak RSS (MiB, GNU time).
  */
 export function timed(command: string, args: string[], input: string): Promise<{ seconds: number; cpuSeconds: number; peakMiB: number; status: number | null }> {
-  return new Promise((resolve) => {
-    // the file itself is the command's standard input, as with `< file` in a shell (no relay through this
-    // process, which would take CPU on the same cores as the command measured)
-    const inputFd = openSync(input, 'r');
-    const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'peak-kib %M cpu %U %S', command, ...args], { stdio: [inputFd, 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    child.on('close', (status) => {
-      closeSync(inputFd);
+  return new Promise((resolve, reject) => {
+    const timer = spawn(process.execPath, [childTimerPath, input, '-', '/usr/bin/time', '-f', 'peak-kib %M cpu %U %S', command, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    timer.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    timer.on('close', (timerStatus) => {
+      if (timerStatus !== 0) {
+        reject(new Error(`bench/child-timer.ts failed (exit ${timerStatus})`));
+        return;
+      }
+      const { seconds, status, stderr } = JSON.parse(stdout) as { seconds: number; status: number | null; stderr: string };
       const figures = /peak-kib (\d+) cpu ([\d.]+) ([\d.]+)/.exec(stderr);
       if (status !== 0) console.warn(stderr.trim().split('\n').slice(-3).join('\n'));
       resolve({
-        seconds: (performance.now() - started) / 1000,
+        seconds,
         cpuSeconds: figures === null ? 0 : Number(figures[2]) + Number(figures[3]),
         peakMiB: figures === null ? 0 : Number(figures[1]) / 1024,
         status,

@@ -3,7 +3,6 @@
 // Command line: median wall time of interleaved runs (child processes). Data: bench/data.ts, seeded.
 import { Bench } from 'tinybench';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync, mkdtempSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +10,7 @@ import robotsParserModule from 'robots-parser';
 import { parseRobots } from '../src/node/index.js';
 import { core } from '../src/node/core-node.js';
 import { shopRobots, largeRobots, shopUrls, urlsFromRuleValues, accessLogLines } from './data.js';
-import { medianOf, runCli } from './cli-runs.js';
+import { medianOf, runCli, timedRun } from './cli-runs.js';
 import { writeMainResults } from './results-file.js';
 
 // robots-parser is CommonJS (module.exports = fn) while its typings say `export default`: call what Node gives.
@@ -137,9 +136,7 @@ const startRuns: number[] = [];
 const nodeRuns: number[] = [];
 for (let round = 0; round < 7; round++) {
   startRuns.push(runCli(cliArgs(1), emptyFile).seconds);
-  const started = performance.now();
-  spawnSync(process.execPath, ['-e', '0']);
-  nodeRuns.push((performance.now() - started) / 1000);
+  nodeRuns.push(timedRun(process.execPath, ['-e', '0'], emptyFile).seconds);
 }
 const startSeconds = medianOf(startRuns);
 const oneSeconds = medianOf(runs[1]);
