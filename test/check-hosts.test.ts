@@ -150,7 +150,7 @@ describe('beyond one machine: runs split by host add up to one whole run', () =>
 });
 
 describe('memory: --cache-mb + 100 MiB, however many hosts', () => {
-  it('100,000 generated hosts in random order (300,000 lines, most hosts evicted and read again) stay within it', () => {
+  it('100,000 generated hosts in random order (300,000 lines, most hosts evicted and read again) stay within it; the window read buffer is paid from --cache-mb', () => {
     const dir = join(tempDir(), 'robots');
     mkdirSync(dir);
     for (let i = 0; i < 100_000; i++) writeFileSync(join(dir, `h${i}.example.txt`), `User-agent: *\nDisallow: /private/${i % 97}/\nDisallow: /*?session=\n\nUser-agent: Googlebot\nDisallow: /nogoogle/${i}\n`);
@@ -174,6 +174,11 @@ describe('memory: --cache-mb + 100 MiB, however many hosts', () => {
     expect(compiled + direct).toBeGreaterThan(100_000); // hosts were evicted and met again
     expect(evicted).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(4 + 100);
+    // the window's read buffer (2 MiB here) is paid from --cache-mb: the hosts cached take the rest
+    const cache = /cached in ([\d.]+) of 4 MiB, windows of up to 2 MiB\n$/.exec(r.stderr);
+    expect(cache, r.stderr).not.toBeNull();
+    expect(Number((cache as RegExpExecArray)[1])).toBeGreaterThan(1);
+    expect(Number((cache as RegExpExecArray)[1])).toBeLessThanOrEqual(4 - 2);
   });
 });
 

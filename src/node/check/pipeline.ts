@@ -16,7 +16,7 @@ import type { MultiHostMatcher } from '../hosts.js';
 import type { RobotsSource } from '../sources.js';
 import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../threads/pool.js';
 import type { LogLineReader } from '../log.js';
-import { WORKERS_AFTER_BYTES, HOSTS_WORKERS_AFTER_BYTES, hostsCacheShare, hostsWindowBytes } from './budget.js';
+import { WORKERS_AFTER_BYTES, HOSTS_WORKERS_AFTER_BYTES, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes } from './budget.js';
 import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
 import { sumCounters, type HostCounters } from '../threads/reply-codec.js';
@@ -101,6 +101,8 @@ class Answerers {
     this.cacheShare = spec === null ? 0 : this.workerCount < 1 ? spec.cacheBytes : hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
     this.windowBytes = spec !== null ? hostsWindowBytes(this.cacheShare, plan.format, plan.threads) : plan.chunkBytes ?? CHUNK_BYTES;
     this.chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
+    // until workers start, this thread has the whole budget, less the window it reads into
+    if (spec !== null && hosts !== null) hosts.setBudget(hostsMatcherBudget(spec.cacheBytes, this.windowBytes));
     this.answerSpec = { format: plan.format, only: plan.only };
     this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher } : { hosts: hosts as MultiHostMatcher }, this.answerSpec, this.counts, this.windowBytes);
   }
@@ -114,7 +116,7 @@ class Answerers {
     if (plan.target.kind === 'hosts') {
       const hosts = this.hosts as MultiHostMatcher;
       this.shards = new HostShardsAnswerer(new pools.HostShardPool(this.workerCount, { ...plan.target.spec, cacheBytes: this.cacheShare }, plan.workerUrl), hosts, answerSpec, this.counts);
-      hosts.setBudget(this.cacheShare);
+      hosts.setBudget(hostsMatcherBudget(this.cacheShare, this.windowBytes));
     } else {
       const pool: RobotsPool = new pools.RobotsPool({ threads: this.workerCount, workerUrl: plan.workerUrl });
       this.ring = new pools.SharedSlotRing(this.chunksInFlight + 2, this.windowBytes);
