@@ -16,11 +16,11 @@ export const HOSTS_WORKERS_AFTER_BYTES = 2 << 20;
  * Input answered at once with a robots directory (a window): its lines are grouped by host, so each host of
  * the window is loaded at most once and answered for all of its lines together. A window is 1/8 of the cache
  * with text output (the chunk is held in the cache's memory and its read buffer is paid from it too, see
- * hostsMatcherBudget; the output, about the window's size, is not), 1/32 with jsonl (its output is about 3 bytes per input byte); at least
- * HOSTS_MIN_WINDOW_BYTES and at most HOSTS_MAX_WINDOW_BYTES: 8 and 2 MiB with the default 64 MiB cache, about
- * 120,000 and 30,000 URLs, so that a random stream over fewer hosts than that gives each host several lines
- * per window. Output is formatted in pieces of 1 MiB straight into one reused buffer, so that a window costs
- * its read buffer and its output outside the cache, nothing more.
+ * hostsMatcherBudget; the output, about the window's size, is not), 1/32 with jsonl (its output is about 3
+ * bytes per input byte); at least HOSTS_MIN_WINDOW_BYTES and at most HOSTS_MAX_WINDOW_BYTES: 8 and 2 MiB
+ * with the default 64 MiB cache, about 120,000 and 30,000 URLs, so that a random stream over fewer hosts than
+ * that gives each host several lines per window. Output is formatted in pieces of 1 MiB straight into one
+ * reused buffer, so that a window costs its output outside the cache, nothing more.
  * Measured on the heavy-tailed crawl (npm run bench:heavy-tail), ~10 URLs per host in random host order, whole
  * files, text: 8 MiB windows (the whole 6 MB input at once) 0.93 s and 154 MiB; 4 MiB windows 1.13 s
  * (20,020 loads for 13,299 hosts: evicted files read again) and 157 MiB. jsonl: 8 MiB windows 170 MiB, over
@@ -34,8 +34,9 @@ export const HOSTS_MAX_WINDOW_BYTES = 16 << 20;
  * What this thread's many-host matcher may cache: its share of --cache-mb less the window's read buffer (the
  * window is read into a buffer of its size before the core takes it; paid from --cache-mb, as the chunk in the
  * core is, the run stays within --cache-mb + 100 MiB). Measured with 100,000 generated hosts, 300,000 URLs in
- * random order (bench/hosts.ts), --cache-mb 64: peak 164.0-164.7 MiB with the whole share, 154.5 MiB with 56
- * MiB, same speed (1.44 and 1.33 s); the generated heavy-tail crawl in random order 0.47 and 0.46 s.
+ * random order (bench/hosts.ts), --cache-mb 64: peak 164.0-164.7 MiB with the whole share cached, 156.5 MiB
+ * with the 8 MiB window paid from it, at the same speed (1.43-1.50 and 1.49-1.55 s); the generated heavy-tail
+ * crawl in random order 0.44-0.49 and 0.43-0.44 s.
  */
 export function hostsMatcherBudget(cacheShare: number, windowBytes: number): number {
   return Math.max(1 << 20, cacheShare - windowBytes);
