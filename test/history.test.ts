@@ -247,6 +247,37 @@ describe('the Node API of versions', () => {
   });
 });
 
+describe('version tables of many hosts with many versions', () => {
+  it('stay within their memory: the host met longest ago is listed again when met again, with the same versions and verdicts', async () => {
+    const { RobotsHistory, originOf } = await import('../src/node/index.js');
+    const folder = join(tempDir(), 'history');
+    const hour = 3600 * 1000;
+    const start = Date.UTC(2020, 0, 1);
+    // 50 hosts of 1,000 versions an hour apart: about 38 MB of tables at ~770 bytes a version, over the 32 MiB kept
+    for (let h = 0; h < 50; h++) {
+      mkdirSync(join(folder, `h${h}.example`), { recursive: true });
+      for (let v = 0; v < 1000; v++) writeFileSync(join(folder, `h${h}.example`, `${new Date(start + v * hour).toISOString().slice(0, 19).replaceAll(':', '-')}Z.txt`), `User-agent: *\nDisallow: /${v}\n`);
+    }
+    const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000 });
+    const at = start + 500 * hour + 1;
+    const versionOf = (h: number) => {
+      const origin = originOf(`https://h${h}.example/`);
+      if (origin === null) throw new Error('no origin');
+      return history.versionAt(origin, at);
+    };
+    const first = versionOf(0);
+    expect(first?.label).toBe(new Date(start + 500 * hour).toISOString());
+    expect(versionOf(0)).toBe(first); // kept while the tables fit
+    const listed = Array.from({ length: 49 }, (_, i) => versionOf(i + 1));
+    expect(versionOf(49)).toBe(listed[48]); // the host met last is kept
+    const again = versionOf(0);
+    expect(again).not.toBe(first); // the host met longest ago was dropped: listed again
+    expect([again?.key, again?.name, again?.file]).toEqual([first?.key, first?.name, first?.file]);
+    expect(again?.robots.isAllowed('https://h0.example/500', 'Googlebot')).toBe(false);
+    expect(again?.robots.isAllowed('https://h0.example/501', 'Googlebot')).toBe(true);
+  }, 60_000);
+});
+
 describe('memory with thousands of versions', () => {
   // 300 hosts of 10 versions each (a day apart, 40 to 80 rules each), and a log whose requests each meet
   // another version: a parse per request, far more versions than the history keeps parsed

@@ -38,8 +38,14 @@ const DROPPED_MAX_BYTES = HISTORY_CACHE_BYTES / 4;
  * about 12 KB of JavaScript heap and 40 KB of WebAssembly memory each (process.memoryUsage after a collection).
  */
 const parsedVersionCost = (robots: RobotsTxt): number => robots.bytesRead * 32 + 8192;
-/** Hosts whose versions' times and files are kept (a few hundred bytes a version); then the table starts again. */
-const MAX_HOSTS = 10_000;
+/**
+ * Memory for the hosts' version tables (each version's times, file and names, before it is parsed), least
+ * recently used hosts out and listed again when met again: a history of thousands of hosts with hundreds of
+ * versions each is not held whole. A version's entry costs about 770 bytes of JavaScript heap (measured: one
+ * host of 20,000 versions listed, heapUsed after a collection).
+ */
+const VERSION_TABLES_BYTES = 32 << 20;
+const versionTableCost = (versions: RobotsVersion[]): number => versions.length * 770 + 256;
 
 /** One version of a host's robots.txt: when it took effect (ms and as written in ISO form), its file, its rules. */
 export interface RobotsVersion {
@@ -58,8 +64,8 @@ export interface RobotsVersion {
 
 /**
  * Parsed versions within a byte budget, least recently used out, and the versions of each host (their times
- * and files: a few hundred bytes each) for MAX_HOSTS hosts: memory stays bounded with thousands of hosts of
- * tens of versions, and a request parses only the versions it is judged by.
+ * and files) within VERSION_TABLES_BYTES: memory stays bounded with thousands of hosts of hundreds of
+ * versions, and a request parses only the versions it is judged by.
  */
 class VersionCache {
   /** Parsed versions dropped from the cache, closed by closeDropped (requests may still wait to be judged by them). */
@@ -86,16 +92,15 @@ class VersionCache {
   get mustCloseDropped(): boolean {
     return this.droppedBytes > DROPPED_MAX_BYTES;
   }
-  private readonly hosts = new Map<string, RobotsVersion[]>();
+  private readonly hosts = new LruCache<RobotsVersion[]>(VERSION_TABLES_BYTES, versionTableCost);
 
   constructor(private readonly options: { mode: RobotsMode; maxBytes: number }) {}
 
-  /** A host's versions, made by `read` on first use (kept for MAX_HOSTS hosts, then the table starts again). */
+  /** A host's versions, made by `read` on first use and again after its table was dropped (VERSION_TABLES_BYTES). Per change of host in a log. */
   versionsOf(name: string, read: () => RobotsVersion[]): RobotsVersion[] {
     let versions = this.hosts.get(name);
     if (versions === undefined) {
       versions = read();
-      if (this.hosts.size >= MAX_HOSTS) this.hosts.clear();
       this.hosts.set(name, versions);
     }
     return versions;
@@ -122,7 +127,7 @@ class VersionCache {
 /**
  * A version of a history: its times and file, and its rules once parsed (kept on it until the cache drops
  * them: a request per log line asks, with no cache look-up). One small object per version (a history keeps
- * those of up to MAX_HOSTS hosts), its methods on the prototype.
+ * those of VERSION_TABLES_BYTES of hosts), its methods on the prototype.
  */
 class LazyVersion implements RobotsVersion {
   readonly key: string;
