@@ -32,12 +32,15 @@ export function referenceBytesPerUrl(lines: { host: number }[], hosts: readonly 
   return bytes / Math.max(1, lines.length);
 }
 
+/** One whole-process run of a command: wall and CPU seconds (all its threads), peak RSS, exit status. */
+export interface TimedRun { seconds: number; cpuSeconds: number; peakMiB: number; status: number | null }
+
 /**
  * Runs a command with a file on standard input, output to /dev/null; wall seconds (timed by
  * bench/child-timer.ts, from a small process), the CPU seconds of the process (user + system, all its
  * threads: GNU time) and its peak RSS (MiB, GNU time).
  */
-export function timed(command: string, args: string[], input: string): Promise<{ seconds: number; cpuSeconds: number; peakMiB: number; status: number | null }> {
+export function timed(command: string, args: string[], input: string): Promise<TimedRun> {
   return new Promise((resolve, reject) => {
     const timer = spawn(process.execPath, [childTimerPath, input, '-', '/usr/bin/time', '-f', 'peak-kib %M cpu %U %S', command, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';

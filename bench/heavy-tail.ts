@@ -25,7 +25,7 @@ import { shopRobots, shopUrls } from './data.js';
 import { writeSectionResults } from './results-file.js';
 import { cliPath as CLI, medianOf as median } from './cli-runs.js';
 import { buildReferenceOracle } from './reference-oracle.js';
-import { timed, writeReferenceParts, writeReferenceStream } from './crawl-runs.js';
+import { timed, writeReferenceParts, writeReferenceStream, type TimedRun } from './crawl-runs.js';
 
 const AGENT = 'Googlebot';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -60,18 +60,18 @@ for (const [order, perHost] of [['random', 10], ['sorted', 35]] as const) {
     // with whole files also --threads 2 (not the default with --robots-dir), for its memory
     const formats = maxBytes === 0 ? (['text', 'jsonl', 'text, --threads 2', 'jsonl, --threads 2'] as const) : (['text'] as const);
     const referenceTimes: number[] = [];
-    const ours = new Map<string, { seconds: number; peakMiB: number }[]>(formats.map((format) => [format, []]));
+    const ours = new Map<string, TimedRun[]>(formats.map((format) => [format, []]));
     for (let r = 0; r < MANY_HOST_RUNS; r++) {
       if (referenceNote === '') referenceTimes.push((await timed(oracle, [], parts[r])).seconds);
       for (const format of formats) {
         const args = [CLI, 'check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', String(maxBytes), '--format', format.split(',')[0], ...(format.endsWith('--threads 2') ? ['--threads', '2'] : []), '-'];
-        (ours.get(format) as { seconds: number; peakMiB: number }[]).push(await timed(process.execPath, args, urlFile));
+        (ours.get(format) as TimedRun[]).push(await timed(process.execPath, args, urlFile));
       }
     }
     for (const part of parts) rmSync(part);
     const referenceRate = referenceTimes.length > 0 ? lines.length / referenceTimes.reduce((sum, seconds) => sum + seconds, 0) : null;
     for (const format of formats) {
-      const results = ours.get(format) as { seconds: number; peakMiB: number }[];
+      const results = ours.get(format) as TimedRun[];
       const seconds = median(results.map((r) => r.seconds));
       const peak = Math.max(...results.map((r) => r.peakMiB));
       const rate = lines.length / seconds;
@@ -130,7 +130,7 @@ writeFileSync(shopSampleFile, shopList.slice(0, 100_000).join('\n') + '\n');
 const singleReferenceRates: number[] = [];
 // (runs of a third of a second each: seven of each, so that one slow minute does not decide a median)
 const SINGLE_RUNS = quick ? 1 : 7;
-const singleResults = { '1': [] as { seconds: number; peakMiB: number }[], default: [] as { seconds: number; peakMiB: number }[] };
+const singleResults = { '1': [] as TimedRun[], default: [] as TimedRun[] };
 for (let r = 0; r < SINGLE_RUNS; r++) {
   if (referenceNote === '') {
     const bench = spawnSync(oracle, ['--bench', shopFile, AGENT, shopSampleFile, '1'], { encoding: 'utf8' });

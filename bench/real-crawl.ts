@@ -16,7 +16,7 @@ import { heavyTailCorpus } from './heavy-tail-corpus.js';
 import { writeSectionResults } from './results-file.js';
 import { cliPath as CLI, medianOf as median } from './cli-runs.js';
 import { buildReferenceOracle } from './reference-oracle.js';
-import { referenceBytesPerUrl, timed, writeReferenceParts } from './crawl-runs.js';
+import { referenceBytesPerUrl, timed, writeReferenceParts, type TimedRun } from './crawl-runs.js';
 
 const AGENT = 'Googlebot';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,9 +24,6 @@ const quick = process.argv.includes('--quick');
 const RUNS = quick ? 1 : 5;
 const corpusRoot = join(root, '..', 'shared', 'corpus', 'robots');
 const { oracle, referenceNote } = buildReferenceOracle(root);
-
-/** One whole-process run of a command: wall and CPU seconds (all its threads), peak memory. */
-interface Run { seconds: number; cpuSeconds: number; peakMiB: number }
 
 /**
  * What a second core can give, from the one-thread run: its wall and CPU seconds, and \`node -e 0\`'s wall (a
@@ -73,29 +70,29 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
           const parts = await writeReferenceParts(join(dir, `reference-${weighting}-${order}-${maxBytes}`), stream, hosts, AGENT, maxBytes, RUNS);
           const referenceTimes: number[] = [];
           const nodeAlone: number[] = [];
-          const ours = new Map<string, Run[]>([['1', []], ['2', []], ['default', []]]);
+          const ours = new Map<string, TimedRun[]>([['1', []], ['2', []], ['default', []]]);
           for (let r = 0; r < RUNS; r++) {
             referenceTimes.push((await timed(oracle, [], parts[r])).seconds);
             nodeAlone.push((await timed(process.execPath, ['-e', '0'], urlFile)).seconds);
             for (const threads of ours.keys()) {
               const args = [CLI, 'check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', String(maxBytes), ...(threads === 'default' ? [] : ['--threads', threads]), '-'];
-              (ours.get(threads) as Run[]).push(await timed(process.execPath, args, urlFile));
+              (ours.get(threads) as TimedRun[]).push(await timed(process.execPath, args, urlFile));
             }
           }
           for (const part of parts) rmSync(part);
           const referenceRate = stream.length / referenceTimes.reduce((sum, seconds) => sum + seconds, 0);
           const bytesPerUrl = referenceBytesPerUrl(stream, hosts, maxBytes);
-          const rateOf = (threads: string): number => stream.length / median((ours.get(threads) as Run[]).map((run) => run.seconds));
+          const rateOf = (threads: string): number => stream.length / median((ours.get(threads) as TimedRun[]).map((run) => run.seconds));
           for (const threads of ours.keys()) {
             const rate = rateOf(threads);
-            const peak = Math.max(...(ours.get(threads) as Run[]).map((run) => run.peakMiB));
+            const peak = Math.max(...(ours.get(threads) as TimedRun[]).map((run) => run.peakMiB));
             const row = `| ${weighting === 'even' ? `~${perHost} per host` : 'by file size'}, ${order}, ${maxBytes === 0 ? 'whole files' : '500 KiB cut'}, ${threads === 'default' ? 'default threads' : `--threads ${threads}`} | ${(rate / 1e3).toFixed(0)} k URLs/s | ${(referenceRate / 1e3).toFixed(1)} k URLs/s | ${(bytesPerUrl / 1e3).toFixed(1)} KB | **${(rate / referenceRate).toFixed(1)}x** | ${peak.toFixed(0)} MiB |`;
             rows.push(row);
             console.log(row);
           }
           threadRatios.push(`${weighting}, ${order}, ${maxBytes === 0 ? 'whole' : 'cut'}: --threads 2 / 1 ${(rateOf('2') / rateOf('1')).toFixed(2)}x, default / 1 ${(rateOf('default') / rateOf('1')).toFixed(2)}x`);
           if (weighting === 'even' && maxBytes === 0) {
-            const one = ours.get('1') as Run[];
+            const one = ours.get('1') as TimedRun[];
             ceilings.push(twoCoreCeiling(`${order}, ~${perHost} per host`, median(one.map((run) => run.seconds)), median(one.map((run) => run.cpuSeconds)), median(nodeAlone), referenceTimes.reduce((sum, seconds) => sum + seconds, 0), order === 'random' ? 5 : 20));
           }
         }

@@ -266,7 +266,7 @@ export class StoreHistory extends History {
       const body = (): Uint8Array | string => storedVersionBody(this.directory, origin.fileKey, version, this.options.maxBytes);
       const from = single ? -8.64e15 : Date.parse(version.firstSeen);
       const label = single ? `${new Date(Date.parse(version.firstSeen)).toISOString()} (its only version)` : new Date(from).toISOString();
-      return this.cache.version(from, label, origin.hostKey, file === '' ? '' : file, body);
+      return this.cache.version(from, label, origin.hostKey, file, body);
     });
   }
 }
