@@ -20,7 +20,7 @@ import {
   SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
   GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE, VERDICT_UNSET,
   RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, HEADER_TOTAL_LENGTH,
-  SCAN_RESULT_LINES, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, GROUP_RESULT_NO_HOST_LINES,
+  SCAN_RESULT_LINES, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT, GROUP_RESULT_NO_HOST_LINES,
 } from "../src/core/constants";
 import { answerLinesFromBody } from "./direct";
 import { compileRobots } from "./select";
@@ -230,7 +230,8 @@ export const SCAN_TABLE_FULL: i32 = -1;
  * LINE_NO_HOST). Keys not in the table are added with HOST_SLOT_PENDING and listed once at pendingPtr;
  * entries whose slot has been emptied since (another generation), and entries an earlier scan left pending
  * (their generation field holds that scan's stamp), are listed again. Slots met are stamped
- * (SLOT_PIN_STAMP = stamp). Returns the line count, or SCAN_TABLE_FULL (nothing usable was written).
+ * (SLOT_PIN_STAMP = stamp). Writes the line count, the pending entries, the runs of lines of one entry and the
+ * entries named (SCAN_RESULT_*). Returns the line count, or SCAN_TABLE_FULL (nothing usable was written).
  */
 export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, slots: usize, stamp: u32, lineStartsPtr: usize, entriesPtr: usize, pendingPtr: usize, keyScratch: usize, resultPtr: usize): i32 {
   const end = inputPtr + inputLen;
@@ -250,6 +251,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   let previousLength: usize = 0;
   let previousLine: u32 = <u32>LINE_NO_HOST;
   let runs: u32 = 0;
+  let distinct: u32 = 0;
   let runEntry: u32 = <u32>LINE_NO_HOST - 1; // no entry has this value
   while (p < end) {
     store<u32>(lineStartsPtr + <usize>count * 4, <u32>(p - inputPtr));
@@ -278,6 +280,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
           store<u32>(entry + HOST_ENTRY_GENERATION, stamp); // a pending entry: the scan that listed it
           keyBytesUsed += <u32>length;
           used++;
+          distinct++;
           store<u32>(pendingPtr + <usize>(pending++) * 4, index);
           break;
         }
@@ -288,16 +291,19 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
             if (load<u32>(entry + HOST_ENTRY_GENERATION) != stamp) {
               store<u32>(entry + HOST_ENTRY_GENERATION, stamp);
               store<u32>(pendingPtr + <usize>(pending++) * 4, index);
+              distinct++;
             }
           } else if (slotWord != <u32>HOST_SLOT_NO_HOST) {
             const slot = slotAddress(slots, slotWord - 1);
             if (load<u32>(slot + SLOT_GENERATION) == load<u32>(entry + HOST_ENTRY_GENERATION)) {
+              if (load<u32>(slot + SLOT_PIN_STAMP) != stamp) distinct++;
               store<u32>(slot + SLOT_PIN_STAMP, stamp);
             } else {
               // its matcher was evicted: the host resolves the key again
               store<u32>(entry + HOST_ENTRY_SLOT, <u32>HOST_SLOT_PENDING);
               store<u32>(entry + HOST_ENTRY_GENERATION, stamp);
               store<u32>(pendingPtr + <usize>(pending++) * 4, index);
+              distinct++;
             }
           }
           break;
@@ -324,6 +330,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   store<u32>(resultPtr + SCAN_RESULT_LINES, count);
   store<u32>(resultPtr + SCAN_RESULT_PENDING, pending);
   store<u32>(resultPtr + SCAN_RESULT_RUNS, runs);
+  store<u32>(resultPtr + SCAN_RESULT_DISTINCT, distinct);
   return <i32>count;
 }
 

@@ -3,7 +3,8 @@
 // the model), on mixed-host chunks in random order with evictions.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { MultiHostMatcher, robotsFromDirectory, robotsFromMap, parseRobots, RobotsError, ALLOW_ALL, DISALLOW_ALL, type RobotsHost, type RobotsSourceAnswer } from '../src/node/index.js';
 import { LruCache } from '../src/core/lru-cache.js';
@@ -121,6 +122,35 @@ describe('sources', () => {
     mkdirSync(join(dir, 'a.com.txt')); // a directory where a file should be
     const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir) });
     await expect(matcher.checkUrls(['http://a.com/'])).rejects.toThrow(`cannot read robots file '${join(dir, 'a.com.txt')}': is a directory`);
+  });
+  it('a FIFO, socket or folder by a host\'s name is refused by name at once (never waited on), in a folder listed or not; a link to a regular file is read', async () => {
+    for (const fillers of [0, 6000]) {
+      // a folder of a few names is listed on first use; one of 6,000 names is not, for one host (each name is then opened and looked at)
+      const dir = tempDir();
+      for (let i = 0; i < fillers; i++) writeFileSync(join(dir, `filler-${i}.example.txt`), '');
+      writeFileSync(join(dir, 'real.test.txt'), 'User-agent: *\nDisallow: /r\n');
+      symlinkSync(join(dir, 'real.test.txt'), join(dir, 'link.test.txt'));
+      execFileSync('mkfifo', [join(dir, 'fifo.test.txt')]);
+      symlinkSync(join(dir, 'fifo.test.txt'), join(dir, 'fifolink.test.txt'));
+      const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromDirectory(dir) });
+      expect([...await matcher.checkUrls(['http://link.test/r', 'http://link.test/x'])], `${fillers} fillers`).toEqual([2, 1]);
+      for (const host of ['fifo.test', 'fifolink.test']) {
+        await expect(matcher.checkUrls([`http://${host}/`]), `${fillers} fillers`).rejects.toThrow(`cannot read robots file '${join(dir, `${host}.txt`)}': not a regular file (a pipe, a device or a socket)`);
+      }
+    }
+  });
+  it('a folder listed once still finds a file written after the listing (once it sees the folder change)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.test.txt'), 'User-agent: *\nDisallow: /a\n');
+    const source = robotsFromDirectory(dir);
+    const first = new MultiHostMatcher({ agents: 'bot', source });
+    expect([...await first.checkUrls(['http://a.test/a', 'http://b.test/b'])]).toEqual([2, 1]);
+    writeFileSync(join(dir, 'b.test.txt'), 'User-agent: *\nDisallow: /b\n');
+    // the folder's mtime is looked at again at most every 250 ms: past that, the source finds the new file
+    // (a matcher keeps its answer for a host without a file: a new matcher asks the same source again)
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const later = new MultiHostMatcher({ agents: 'bot', source });
+    expect([...await later.checkUrls(['http://b.test/b', 'http://a.test/a'])]).toEqual([2, 2]);
   });
   it('a Map: host:port first, then host; bodies as bytes, ArrayBuffer or string', async () => {
     const bodies = new Map<string, Uint8Array | ArrayBuffer | string>([
@@ -332,7 +362,10 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
     expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 0]);
     const many = Array.from({ length: 70 }, (_, i) => `https://a.test/private/${i % 2 === 0 ? 'ok' : i}`);
     expect([...await matcher.checkUrls(many)]).toEqual(many.map((_, i) => (i % 2 === 0 ? 1 : 2)));
-    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([0, 1]);
+    // (the first call's four lines came host by host from a source asked again cheaply: the host was answered
+    // from its body and not kept, so the second call reads it again and compiles it: answered directly once,
+    // compiled once)
+    expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 1]);
     expect([...await matcher.checkUrls(few)]).toEqual([2, 1, 2, 1]);
     expect(matcher.stats.compiled).toBe(1);
   });
@@ -391,6 +424,50 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
       expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 0]);
       urls.forEach((url, i) => expect(verdicts[i], `url=${url} body=${JSON.stringify(robots)}`).toBe(modelVerdict(robots, ['bot'], encode(url)).allowed ? 1 : 2));
     }), { numRuns: 200 });
+  });
+  it('hosts not kept (the input\'s last chunk; a chunk that comes host by host) are answered from their body in rounds of the landing block, and equal the model (300 runs)', async () => {
+    const star = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$', '%2F', 'é', 'index.html'), { minLength: 1, maxLength: 6 }).map((p) => '/' + p.join(''));
+    const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), fc.oneof(star, fc.constantFrom(...paths))), { maxLength: 12 });
+    // a third of the bodies carry 20-40 KB of comment: a 1 MiB budget's landing block (64 KiB) fills after a few
+    const hostBody = fc.tuple(fc.constantFrom('*', 'bot', 'other'), rules, fc.nat({ max: 40 })).map(([agent, list, pad]) => `User-agent: ${agent}\n${list.map(([kind, p]) => `${kind}: ${p}`).join('\n')}\n${pad > 20 ? `# ${'x'.repeat(pad * 1000)}\n` : ''}`);
+    const path = fc.array(fc.constantFrom('/', 'a', 'b', '$', '*', '%2f', '%2F', 'é', 'index.html', '?q'), { maxLength: 8 }).map((p) => '/' + p.join(''));
+    await fc.assert(fc.asyncProperty(fc.array(hostBody, { minLength: 1, maxLength: 12 }), fc.array(fc.tuple(fc.nat(), path), { minLength: 1, maxLength: 200 }), fc.boolean(), async (bodies, picks, sorted) => {
+      const hosts = bodies.map((_, i) => `h${i}.test`);
+      const map = robotsFromMap(new Map(hosts.map((host, i) => [host, bodies[i]])));
+      const matcher = new MultiHostMatcher({ agents: 'bot', source: map, cacheBytes: 1 << 20 });
+      let urls = picks.map(([n, p]) => `http://${hosts[n % hosts.length]}${p}`);
+      if (sorted) urls = [...urls].sort(); // host by host: not kept even though lines may follow
+      const result = await matcher.checkLinesWithOutput(encode(urls.join('\n') + '\n'), { format: 'text', last: !sorted });
+      urls.forEach((url, i) => {
+        const n = hosts.indexOf(url.slice('http://'.length).split('/')[0]);
+        expect(result.verdicts[i], `url=${url} body=${JSON.stringify(bodies[n].slice(0, 200))}`).toBe(modelVerdict(bodies[n], ['bot'], encode(url)).allowed ? 1 : 2);
+      });
+      expect(new TextDecoder().decode(result.output)).toBe(urls.map((url, i) => `${result.verdicts[i] === 1 ? 'allowed' : 'disallowed'}\t${url}\n`).join(''));
+      // the last chunk keeps only hosts compiled because they brought more than 64 lines
+      if (!sorted) expect(matcher.stats.cachedHosts).toBe(matcher.stats.compiled);
+    }), { numRuns: 300 });
+  });
+  it('hosts of the input\'s last chunk are not kept (read again when asked again); a chunk in random host order with lines to follow keeps them', async () => {
+    const bodies = { 'a.test': 'User-agent: *\nDisallow: /a\n', 'b.test': 'User-agent: *\nDisallow: /b\n' };
+    const mixed = ['http://a.test/a', 'http://b.test/a', 'http://a.test/b', 'http://b.test/b'];
+    const kept = recording(bodies);
+    // (a recording source is a user's function: asked once per host while cached, never asked again for a body it gave)
+    await kept.matcher.checkLinesWithOutput(encode(mixed.join('\n')), { format: 'text', last: true });
+    expect(kept.matcher.stats.cachedHosts).toBe(2);
+    const cheap = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map(Object.entries(bodies))) });
+    const last = await cheap.checkLinesWithOutput(encode(mixed.join('\n')), { format: 'text', last: true });
+    expect([...last.verdicts]).toEqual([2, 1, 1, 2]);
+    expect([cheap.stats.cachedHosts, cheap.stats.direct]).toEqual([0, 2]);
+    // random host order with lines to follow: kept, and found again without being read
+    const more = await cheap.checkLinesWithOutput(encode(mixed.join('\n')), { format: 'text' });
+    expect([...more.verdicts]).toEqual([2, 1, 1, 2]);
+    expect([cheap.stats.cachedHosts, cheap.stats.direct]).toEqual([2, 4]);
+    await cheap.checkLinesWithOutput(encode(mixed.join('\n')), { format: 'text', last: true });
+    expect([cheap.stats.cachedHosts, cheap.stats.direct]).toEqual([2, 4]);
+    // host by host (sorted, several lines a host): not kept even with lines to follow
+    const sorted = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map(Object.entries(bodies))) });
+    await sorted.checkLinesWithOutput(encode([...mixed].sort().join('\n')), { format: 'text' });
+    expect([sorted.stats.cachedHosts, sorted.stats.direct]).toEqual([0, 2]);
   });
   it('random hosts, few lines each (raw) or many (compiled), equal the model (300 runs)', async () => {
     const star = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$', '%2F', 'é', 'index.html'), { minLength: 1, maxLength: 6 }).map((p) => '/' + p.join(''));

@@ -33,6 +33,7 @@ export const LOG_RESULT_FIRST_RELATIVE = 12; // readLogChunk: index of the first
 export const SCAN_RESULT_LINES = 0; // scanLineHosts: lines seen
 export const SCAN_RESULT_PENDING = 4; // scanLineHosts: entries the host must resolve
 export const SCAN_RESULT_RUNS = 8; // scanLineHosts: runs of consecutive lines of one host entry
+export const SCAN_RESULT_DISTINCT = 12; // scanLineHosts: host entries the chunk's lines name (each once)
 export const GROUP_RESULT_NO_HOST_LINES = 0; // groupLinesBySlot: lines that named no host
 
 // ---- rule input record written by the host before compileRules (u32 fields) ----

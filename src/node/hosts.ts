@@ -15,7 +15,7 @@ import { bytesToRead, automatonCapBytes, AUTOMATON_GROWTH } from '../core/wasm/l
 import { encodeAgents } from '../core/wasm/bodies.js';
 import type { MatcherHeap } from '../core/wasm/heap.js';
 import { HostEngine } from '../core/wasm/hosts-engine.js';
-import { ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, robotsFromDirectory, robotsHostOf, type FullVerdict, type MissingPolicy, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
+import { ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, sourceTraits, robotsFromDirectory, robotsHostOf, type SourceTraits, type FullVerdict, type MissingPolicy, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
 import { originOfKey } from '../core/url-model.js';
 import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument, wholeNumberArgument } from '../core/arguments.js';
 import type { RobotsMode, AgentQuery } from '../core/robots.js';
@@ -118,6 +118,11 @@ export interface HostChunkFormat {
    * valid until the buffer is reused), else into a new one. For callers that answer chunk after chunk.
    */
   into?: Uint8Array | null;
+  /**
+   * No lines come after these (the last chunk of an input): hosts new to the cache are answered from their
+   * body without being kept (no cache memory touched for them). Default false.
+   */
+  last?: boolean;
 }
 
 export { DEFAULT_CACHE_BYTES };
@@ -232,6 +237,10 @@ export class MultiHostMatcher {
   private readonly rfc: boolean;
   private readonly maxBytes: number;
   private readonly source: RobotsSource;
+  /** What the source tells of itself (the package's own sources; null for a user's function). */
+  private readonly traits: SourceTraits | null;
+  /** Hosts met once may be answered from a body that is not kept (google mode, a source asked again cheaply). */
+  private readonly transientsAllowed: boolean;
   private budget: number;
   private readonly concurrency: number;
   private readonly sourceTimeoutMs: number;
@@ -270,10 +279,13 @@ export class MultiHostMatcher {
     if (typeof options.source !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'source must be a function (robotsFromDirectory, robotsFromMap, or your own)');
     this.source = options.source;
     this.rfc = mode === 'rfc';
+    this.traits = sourceTraits(options.source);
+    this.transientsAllowed = !this.rfc && this.traits?.askedAgainCheaply === true;
     this.agents = encodeAgents(agents);
     this.core = core();
     this.core.frame.heap.reserveBudget(this.budget);
     this.engine = new HostEngine(this.core);
+    this.engine.setLandingBudget(this.budget);
     this.lease = new HeapLease(this.engine, this.core.frame.heap, this.budget);
     droppedMatchers.register(this, this.lease, this.lease);
     this.missingPolicy = missing;
@@ -294,6 +306,7 @@ export class MultiHostMatcher {
     this.core.frame.heap.releaseBudget(this.budget);
     this.budget = bytes;
     this.lease.budget = bytes;
+    this.engine.setLandingBudget(bytes);
     this.core.frame.heap.reserveBudget(bytes);
   }
 
@@ -355,6 +368,7 @@ export class MultiHostMatcher {
   }
 
   private async answer(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
+    this.releaseTransients(); // (left by a call that failed)
     const parts: HostChunkResult[] = [];
     await this.answerInParts(lines, format, parts);
     if (parts.length === 1) return parts[0];
@@ -391,7 +405,7 @@ export class MultiHostMatcher {
       // the chunk's hosts do not fit the budget together: answer it in two halves (the second's output
       // written after the first's in `into`)
       const half = splitPoint(lines);
-      const firstLines = await this.answerInParts(lines.subarray(0, half), format, parts);
+      const firstLines = await this.answerInParts(lines.subarray(0, half), { ...format, last: false }, parts);
       return firstLines + await this.answerInParts(lines.subarray(half), {
         ...format,
         into: unusedTail(format.into ?? null, parts),
@@ -448,6 +462,13 @@ export class MultiHostMatcher {
     // the chunk with its per-line arrays in at most half the budget, its host names in at most a quarter
     const pending = this.engine.loadChunk(lines, this.budgetPart(4), this.budgetPart(2), explain, (more) => this.makeRoom(false, more));
     if (pending === null) return { kind: 'split' };
+    // a host new to the cache is kept unless it cannot be met again: no lines come after these, or they come
+    // host by host (hosts with several lines each, each host's lines in one run: input sorted by host); then
+    // it is answered from its body in the landing block and forgotten, and no cache memory is touched for it
+    const distinct = this.engine.distinctHosts;
+    const byHost = this.engine.lines >= 2 * distinct && this.engine.runs <= distinct + (distinct >> 3);
+    const transients = this.transientsAllowed && !explain && (format.last === true || byHost);
+    this.traits?.expect?.(pending.keys.length);
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
     const started = new Map<string, Promise<RobotsSourceAnswer>>();
@@ -497,13 +518,21 @@ export class MultiHostMatcher {
         this.engine.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
         continue;
       }
-      const slot = this.compile(bodyBytes(body, host), host);
+      const bytes = this.readBytes(bodyBytes(body, host), host);
+      let slot: number;
+      if (transients && bytes.length >= MultiHostMatcher.directMinBytes && this.engine.fitsLanding(bytes.length)) {
+        // not kept: its lines are answered from its body in the landing block (a full block is answered first)
+        if (!this.engine.landingHasRoom(bytes.length)) this.answerRound();
+        slot = this.engine.transientSlot(bytes, this.agents);
+        this.counters.direct++;
+      } else {
+        slot = this.keep(bytes);
+      }
       if (canonical !== key) this.engine.rememberHost(canonical, slot);
       this.engine.resolve(entry, slot);
       if (!this.makeRoom() && this.engine.lines > 1) {
         if (explain) return { kind: 'split' };
-        this.matchRound(false);
-        this.engine.newRound();
+        this.answerRound();
       }
     }
     if (toFetch.length > 0) return { kind: 'fetch', hosts: toFetch, started };
@@ -512,9 +541,22 @@ export class MultiHostMatcher {
     return explain ? this.core.frame.heap.keepingBlocks(() => this.finishChunk(format, true)) : this.finishChunk(format, false);
   }
 
+  /** Answers the lines whose hosts are resolved (a round), then forgets the round's transient hosts and unpins its slots. */
+  private answerRound(): void {
+    this.matchRound(false);
+    this.releaseTransients();
+    this.engine.newRound();
+  }
+
+  /** Empties the landing block (its hosts' lines are answered): a host met again is read again. */
+  private releaseTransients(): void {
+    if (this.engine.transientCount > 0) this.engine.releaseTransients();
+  }
+
   /** Matches the lines of the chunk not answered yet, and formats the chunk. The last step of an attempt. */
   private finishChunk(format: HostChunkFormat, explain: boolean): Attempt {
     this.matchRound(explain);
+    this.releaseTransients();
     const lineCount = this.engine.lines;
     this.counters.lines += lineCount;
     this.counters.noHostLines += this.engine.noHostLines;
@@ -555,19 +597,18 @@ export class MultiHostMatcher {
    * (hosts not pinned by this chunk are evicted for it), else the slot stays raw. Returns whether it compiled.
    */
   private upgrade(slot: number, withinBudget = false): boolean {
+    const transient = this.engine.isTransient(slot);
     const before = this.engine.slotBytes(slot);
     if (!this.engine.upgradeSlot(slot, withinBudget ? (more) => this.makeRoom(true, more) : null)) return false;
-    this.usedBytes += this.engine.slotBytes(slot) - before;
+    if (transient) this.cache(slot, HOST_COST_BYTES); // a host busy on first sight: its matcher is kept
+    else this.usedBytes += this.engine.slotBytes(slot) - before;
     this.counters.compiled++;
     this.counters.direct--;
     return true;
   }
 
-  /**
-   * A new slot for a host's body: kept raw (its first lines answered straight from the body, no compile)
-   * in google mode; compiled in rfc mode.
-   */
-  private compile(body: Uint8Array, host: RobotsHost): number {
+  /** The part of a body that is parsed (maxBytes; cut bodies counted), or INPUT_TOO_LARGE naming the origin. */
+  private readBytes(body: Uint8Array, host: RobotsHost): Uint8Array {
     let read: Uint8Array;
     try {
       read = body.subarray(0, bytesToRead(body.length, this.maxBytes));
@@ -575,9 +616,23 @@ export class MultiHostMatcher {
       throw new RobotsError('INPUT_TOO_LARGE', `the robots.txt of ${host.origin}: ${(error as Error).message}`);
     }
     if (read.length < body.length) this.counters.cutBodies++;
+    return read;
+  }
+
+  /**
+   * A new cached slot for a host's body (already cut to maxBytes): kept raw (its first lines answered
+   * straight from the body, no compile) in google mode; compiled in rfc mode.
+   */
+  private keep(read: Uint8Array): number {
     const raw = !this.rfc && read.length >= MultiHostMatcher.directMinBytes;
     const slot = raw ? this.engine.rawSlot(read, this.agents) : this.engine.compileSlot(read, this.agents, this.rfc);
     this.counters[raw ? 'direct' : 'compiled']++;
+    this.cache(slot, HOST_COST_BYTES);
+    return slot;
+  }
+
+  /** Enters a filled slot in the cache: the clock, its fill count, its bytes (and `more` besides). */
+  private cache(slot: number, more: number): void {
     this.cachedHosts++;
     if (slot >= this.fills.length) {
       this.fills = grown(this.fills, slot);
@@ -586,8 +641,7 @@ export class MultiHostMatcher {
     this.fills[slot]++;
     this.clock.push(slot, this.fills[slot]);
     this.seenStamp[slot] = this.engine.currentStamp;
-    this.usedBytes += this.engine.slotBytes(slot) + HOST_COST_BYTES;
-    return slot;
+    this.usedBytes += this.engine.slotBytes(slot) + more;
   }
 
   /**

@@ -102,6 +102,11 @@ export class LineReader {
     await this.source.close();
   }
 
+  /** True once the input has ended: the chunk next() gave last was the last one. */
+  get atEnd(): boolean {
+    return this.ended && this.carry.length === 0;
+  }
+
   /** Bytes read from the file so far (compressed bytes for gzip input). */
   get rawBytesRead(): number {
     return this.source.rawBytes;

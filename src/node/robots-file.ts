@@ -97,29 +97,46 @@ export class ReadBuffer {
 }
 
 /**
+ * What a reader knows of a file before opening it: nothing ('any': read until a read gives nothing), that it
+ * is a regular file ('regular', from a directory listing: a short read is its end), or that it must be looked
+ * at first ('check': opened without blocking and refused unless it is a regular file).
+ */
+export type FileKind = 'any' | 'regular' | 'check';
+
+/** The error for a file that is a folder, FIFO, socket or device where a regular file is read (FILE_UNREADABLE, naming it). */
+export function notRegularFile(path: string, what: string, directory: boolean): RobotsError {
+  return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${directory ? 'is a directory' : 'not a regular file (a pipe, a device or a socket)'}`);
+}
+
+/**
  * Reads at most `limit` bytes of the file at path into a new buffer (or into `into`, returning a view of
  * it, valid until its next use). A missing file is an error naming it (FILE_UNREADABLE). Called once per
  * robots file.
  */
-export function readFileBounded(path: string, limit: number, what = 'robots file', into: ReadBuffer | null = null): Uint8Array {
+export function readFileBounded(path: string, limit: number, what = 'robots file', into: ReadBuffer | null = null, kind: FileKind = 'any'): Uint8Array {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // (opened without blocking when it must be looked at first: a FIFO never holds the run on its open)
+    fd = openSync(path, kind === 'check' ? fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) : 'r');
   } catch (error) {
     throw fileError(path, what, error);
   }
   try {
     // a new buffer is sized by the file's size (up to the limit); a reused one is read into as it is, and
-    // the file read until a read gives nothing (a read that returns 0 costs less than asking for the size)
+    // the file read until a read gives nothing (a read that returns 0 costs less than asking for the size),
+    // or, for a file known to be regular, until a read gives less than asked for
     let size = 0;
-    if (into === null) {
+    if (into === null || kind === 'check') {
       try {
         const stat = fstatSync(fd);
+        if (kind === 'check' && !stat.isFile()) throw notRegularFile(path, what, stat.isDirectory());
         size = stat.isFile() ? stat.size : 0;
       } catch (error) {
+        if (error instanceof RobotsError) throw error;
         throw fileError(path, what, error);
       }
     }
+    const regular = size > 0 || kind === 'regular';
     // a regular file: its size (up to the limit); anything else (a pipe, /dev/zero): read until the limit
     const first = size > 0 ? Math.min(size + 1, limit) : Math.min(CHUNK, limit);
     const target = into ?? new ReadBuffer(first);
@@ -137,8 +154,8 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
       }
       if (read === 0) break;
       length += read;
-      // a regular file of known size that gave less than asked for has ended (no second read to learn it)
-      if (size > 0 && read < wanted) break;
+      // a regular file that gave less than asked for has ended (no second read to learn it)
+      if (regular && read < wanted) break;
     }
     return buffer.subarray(0, length);
   } finally {
@@ -163,7 +180,7 @@ export function readRegularFile(path: string, limit: number, what: string): Uint
     let size: number;
     try {
       const stat = fstatSync(fd);
-      if (!stat.isFile()) throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${stat.isDirectory() ? 'is a directory' : 'not a regular file (a pipe, a device or a socket)'}`);
+      if (!stat.isFile()) throw notRegularFile(path, what, stat.isDirectory());
       size = stat.size;
     } catch (error) {
       if (error instanceof RobotsError) throw error;
@@ -194,11 +211,12 @@ export function readRegularFile(path: string, limit: number, what: string): Uint
  * The robots.txt bytes of a file that may not exist: null when there is none (meansNoSuchFile: no such
  * file, a name the file system refuses); any other failure is an error naming it. Reads at most `limit`
  * bytes (see readLimit) into `into` when given (the bytes are then valid until the next call with it).
- * Opens the file straight away (no stat first) while most files exist; once most of them do not, it asks
- * with a stat first, which costs less than the exception of a failed open.
+ * kind: see FileKind. A file of unknown kind is opened straight away (no stat first) while most files exist;
+ * once most of them do not, it is asked for with a stat first, which costs less than the exception of a
+ * failed open.
  */
-export function readRobotsFileIfExists(path: string, limit: number, into: ReadBuffer | null = null): Uint8Array | null {
-  if (missRatio.misses * 2 > missRatio.lookups) {
+export function readRobotsFileIfExists(path: string, limit: number, into: ReadBuffer | null = null, kind: FileKind = 'any'): Uint8Array | null {
+  if (kind !== 'regular' && missRatio.misses * 2 > missRatio.lookups) {
     let stat;
     try {
       stat = statSync(path, { throwIfNoEntry: false });
@@ -209,7 +227,7 @@ export function readRobotsFileIfExists(path: string, limit: number, into: ReadBu
     if (stat === undefined) return countLookup(null);
   }
   try {
-    return countLookup(readFileBounded(path, limit, 'robots file', into));
+    return countLookup(readFileBounded(path, limit, 'robots file', into, kind));
   } catch (error) {
     if (meansNoSuchFile(error)) return countLookup(null);
     throw error;

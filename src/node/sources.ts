@@ -4,10 +4,10 @@
 // robotsFromMap. RobotsCache (src/node/fetch/) makes a third, a fetching one. This module names the types
 // they share, so that the many-host matcher and the fetcher need not import each other.
 import { join } from 'node:path';
-import { opendirSync } from 'node:fs';
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsError } from '../core/errors.js';
-import { readLimit, readRobotsFileIfExists, readFileBounded, ReadBuffer } from './robots-file.js';
+import { readLimit, readRobotsFileIfExists, readFileBounded, notRegularFile, ReadBuffer } from './robots-file.js';
+import { DirectoryIndex } from './directory-index.js';
 import { readStoredRecord, storeFileName, versionsFolder, type StoredVersion } from './robots-store.js';
 import { effectOfStored, recordAsOf } from '../core/fetch-rules.js';
 import { hostOrOriginOf, type UrlOrigin } from '../core/url-model.js';
@@ -38,6 +38,29 @@ export type RobotsSourceAnswer = Uint8Array | ArrayBuffer | DataView | string | 
  * May return a promise (a fetcher); synchronous sources (directories, maps) are faster.
  */
 export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<RobotsSourceAnswer>;
+
+/**
+ * What the package's own sources tell the many-host matcher, under a symbol on the source function (a user's
+ * function has none: it is asked once per host while the host stays cached, and told nothing).
+ * - askedAgainCheaply: it answers again cheaply and alike (a directory, a Map): a host met once may be
+ *   answered from a body that is not kept, and asked for again when it comes back;
+ * - expect(hosts): that many hosts will be asked for next (a chunk's new hosts): a directory is listed once
+ *   that pays (src/node/directory-index.ts).
+ */
+export interface SourceTraits {
+  askedAgainCheaply: boolean;
+  expect?(hosts: number): void;
+}
+const SOURCE_TRAITS: unique symbol = Symbol('robots source traits');
+
+/** The traits a source carries (see SourceTraits), or null for a user's function. Once per matcher. */
+export function sourceTraits(source: RobotsSource): SourceTraits | null {
+  return (source as { [SOURCE_TRAITS]?: SourceTraits })[SOURCE_TRAITS] ?? null;
+}
+
+function withTraits(source: RobotsSource, traits: SourceTraits): RobotsSource {
+  return Object.assign(source, { [SOURCE_TRAITS]: traits });
+}
 
 /** A verdict for every URL of a host: what a missing robots.txt (or a line naming no host) gets. */
 export type FullVerdict = 'allow' | 'disallow';
@@ -77,48 +100,38 @@ export function robotsFromDirectory(directory: string, options: { maxBytes?: num
   const buffer = new ReadBuffer();
   const prefix = join(directory, '/'); // keys hold no '/': a plain concatenation stays in the directory
   const now = options.now ?? Date.now();
+  // the folder is listed once (on first use): a name it does not hold costs no system call, a regular file is
+  // read with one read, and a FIFO or a folder by a host's name is refused by name (src/node/directory-index.ts)
+  const index = new DirectoryIndex(directory);
+  const readListed = (name: string): Uint8Array | null => {
+    const kind = index.lookup(name);
+    if (kind === 'absent') return null;
+    if (kind === 'directory' || kind === 'special') throw notRegularFile(`${prefix}${name}`, 'robots file', kind === 'directory');
+    return readRobotsFileIfExists(`${prefix}${name}`, limit, buffer, kind === 'regular' ? 'regular' : 'check');
+  };
   const stored = (key: string, host: RobotsHost, bodyPresent: boolean, legacy: boolean): RobotsSourceAnswer => {
+    if (index.lookup(`${storeFileName(key)}.json`) === 'absent') return null;
     const read = readStoredRecord(directory, key);
     if (read === null || (legacy && read.origin !== host.origin)) return null;
     const effect = effectOfStored(recordAsOf(read, now), now, bodyPresent);
     return effect === 'allow-all' ? ALLOW_ALL : effect === 'disallow-all' ? DISALLOW_ALL : null;
   };
-  // origin files (a store's) are looked for only in a directory that has some: one listing, on first use
-  let originFiles: boolean | null = null;
-  return (host) => {
-    originFiles ??= hasOriginFiles(directory);
-    if (originFiles) {
-      const originBody = readRobotsFileIfExists(`${prefix}${storeFileName(host.fileKey)}.txt`, limit, buffer);
+  return withTraits((host) => {
+    // origin files (a store's) are looked for only in a directory that has some
+    if (index.holdsOriginFiles) {
+      const originBody = readListed(`${storeFileName(host.fileKey)}.txt`);
       const originRecord = stored(host.fileKey, host, originBody !== null, false);
       if (originRecord !== null) return originRecord; // allow all, disallow all, or a record whose body is gone
       if (originBody !== null) return originBody;
     }
     if (host.port !== null) {
-      const withPort = readRobotsFileIfExists(`${prefix}${host.hostKey}.txt`, limit, buffer);
+      const withPort = readListed(`${host.hostKey}.txt`);
       if (withPort !== null) return withPort;
     }
-    const byHost = readRobotsFileIfExists(`${prefix}${host.host}.txt`, limit, buffer);
+    const byHost = readListed(`${host.host}.txt`);
     if (byHost !== null) return byHost;
     return stored(host.hostKey, host, false, true);
-  };
-}
-
-/** True when a directory holds a store's origin files (`<scheme>@<host>...`); false when it cannot be listed. */
-function hasOriginFiles(directory: string): boolean {
-  let listing;
-  try {
-    listing = opendirSync(directory, { bufferSize: 256 });
-  } catch {
-    return false;
-  }
-  try {
-    for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
-      if (/^https?@/.test(entry.name)) return true;
-    }
-    return false;
-  } finally {
-    listing.closeSync();
-  }
+  }, { askedAgainCheaply: true, expect: (hosts) => index.expect(hosts) });
 }
 
 /**
@@ -137,5 +150,5 @@ export function robotsFromMap(bodies: ReadonlyMap<string, Uint8Array | ArrayBuff
     if (!(typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer)) throw new RobotsError('INVALID_ARGUMENT', `robotsFromMap body of ${JSON.stringify(key)} must be a string, Uint8Array or ArrayBuffer, got ${describe(body)}`);
     canonical.set(canonicalKey, body);
   }
-  return (host) => canonical.get(host.origin) ?? (host.port !== null ? canonical.get(host.hostKey) : undefined) ?? canonical.get(host.host) ?? null;
+  return withTraits((host) => canonical.get(host.origin) ?? (host.port !== null ? canonical.get(host.hostKey) : undefined) ?? canonical.get(host.host) ?? null, { askedAgainCheaply: true });
 }

@@ -23,7 +23,7 @@ import {
   HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
   SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE, GROUP_SLOT,
   GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL, VERDICT_UNSET,
-  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, GROUP_RESULT_NO_HOST_LINES,
+  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT, GROUP_RESULT_NO_HOST_LINES,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { sizeClassIndex, sizeOfClass } from './heap.js';
@@ -41,6 +41,12 @@ const FIRST_SLOT_CAPACITY = 64;
 const latin1 = new TextDecoder('latin1');
 /** Canonical names remembered for other spellings are kept under this prefix: no key from a line has a NUL. */
 const REMEMBERED_PREFIX = '\0';
+
+/** blobBlocks' value for a transient slot: its body lies in the landing block (see transientSlot). */
+const TRANSIENT = -2;
+/** The landing block's size at most (a budget under 16 MiB gets a 16th of it, at least MIN_LANDING_BYTES): transient bodies fit it with their header and slack. */
+const LANDING_BYTES = 1 << 20;
+const MIN_LANDING_BYTES = 64 << 10;
 
 /** Bytes of a host table of `capacity` entries (header, entries, key bytes). */
 function tableBytes(capacity: number): number {
@@ -91,6 +97,7 @@ export class HostEngine {
   private rememberedNames = 0;
   private lineCount = 0;
   private runCount = 0;
+  private distinctCount = 0;
   private groupCount = 0;
   /** Lines of the chunk that named no host (answered so far). */
   noHostLines = 0;
@@ -98,6 +105,19 @@ export class HostEngine {
   /** The agent query raw slots are answered for (a heap block, made by the first rawSlot), and its bytes. */
   private agentsBlock = -1;
   private rawAgents: Uint8Array | null = null;
+
+  /**
+   * The landing block transient slots keep their bodies in (see transientSlot): made on first use, reused
+   * round after round, so that hosts met once touch the same few pages instead of fresh memory each.
+   */
+  private landingBlock = -1;
+  /** Bytes of the landing block in use (transient bodies laid one after another), and its size. */
+  private landingUsed = 0;
+  private landingBytes = LANDING_BYTES;
+  /** Per slot: its body's offset in the landing block when it is transient (blobBlocks[slot] === TRANSIENT). */
+  private landingOffsets: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
+  /** The transient slots of the current round. */
+  private readonly transients: number[] = [];
 
   constructor(private readonly core: WasmCore) {
     this.frame = core.frame;
@@ -131,7 +151,7 @@ export class HostEngine {
   /** Bytes the engine's own blocks take in the heap (host table, slot table, and the chunk). */
   get ownBytes(): number {
     return this.frame.heap.size(this.tableBlock) + this.frame.heap.size(this.slotsBlock) + (this.chunkBlock >= 0 ? this.frame.heap.size(this.chunkBlock) : 0) +
-      (this.agentsBlock >= 0 ? this.frame.heap.size(this.agentsBlock) : 0);
+      (this.agentsBlock >= 0 ? this.frame.heap.size(this.agentsBlock) : 0) + (this.landingBlock >= 0 ? this.frame.heap.size(this.landingBlock) : 0);
   }
 
   /** Host table entries in use (keys remembered, with or without a matcher). */
@@ -208,6 +228,16 @@ export class HostEngine {
    * agent query per engine. Returns the slot.
    */
   rawSlot(body: Uint8Array, agents: Uint8Array): number {
+    this.useAgents(agents);
+    const slot = this.newSlot();
+    const block = this.frame.heap.allocate(RAW_BODY_START + body.length + RAW_BODY_SLACK);
+    this.writeRawBody(this.frame.heap.address(block), body);
+    this.fillSlot(slot, block, 0);
+    return slot;
+  }
+
+  /** The agent query of raw and transient slots: kept in a heap block on first use; one per engine. */
+  private useAgents(agents: Uint8Array): void {
     if (this.rawAgents === null) {
       this.rawAgents = agents;
       this.agentsBlock = this.frame.heap.allocate(agents.length);
@@ -215,23 +245,101 @@ export class HostEngine {
     } else if (this.rawAgents !== agents) {
       throw new RobotsError('INVALID_ARGUMENT', 'raw slots of one engine answer one agent query');
     }
-    const slot = this.newSlot();
-    const block = this.frame.heap.allocate(RAW_BODY_START + body.length + RAW_BODY_SLACK);
-    const address = this.frame.heap.address(block);
+  }
+
+  /** Lays out a raw body at address: RAW_BODY_MAGIC, its length, the body, RAW_BODY_SLACK zero bytes. */
+  private writeRawBody(address: number, body: Uint8Array): void {
     const bytes = this.frame.memoryBytes();
     const words = this.frame.memoryWords();
     words[address >>> 2] = RAW_BODY_MAGIC;
     words[(address + RAW_BODY_LENGTH) >>> 2] = body.length;
     bytes.set(body, address + RAW_BODY_START);
     bytes.fill(0, address + RAW_BODY_START + body.length, address + RAW_BODY_START + body.length + RAW_BODY_SLACK);
-    this.fillSlot(slot, block, 0);
+  }
+
+  /** Bytes a body takes in the landing block (header, body, slack; blocks stay 16-byte aligned). */
+  private static landingSize(bodyLength: number): number {
+    return align(RAW_BODY_START + bodyLength + RAW_BODY_SLACK, 16);
+  }
+
+  /** Sizes the landing block for a cache budget (a 16th of it, from 64 KiB to 1 MiB); takes effect when the block is next made. */
+  setLandingBudget(budgetBytes: number): void {
+    const bytes = Math.max(MIN_LANDING_BYTES, Math.min(LANDING_BYTES, Math.floor(budgetBytes / 16 / 16) * 16));
+    if (bytes === this.landingBytes) return;
+    this.landingBytes = bytes;
+    if (this.landingBlock >= 0 && this.transients.length === 0) {
+      this.frame.heap.free(this.landingBlock);
+      this.landingBlock = -1;
+    }
+  }
+
+  /** Whether a body of this length can be a transient slot at all (it fits an empty landing block). */
+  fitsLanding(bodyLength: number): boolean {
+    return HostEngine.landingSize(bodyLength) <= this.landingBytes;
+  }
+
+  /** Whether the landing block has room for one more body of this length this round. */
+  landingHasRoom(bodyLength: number): boolean {
+    return this.landingUsed + HostEngine.landingSize(bodyLength) <= this.landingBytes && (this.landingBlock < 0 || this.frame.heap.size(this.landingBlock) >= this.landingBytes);
+  }
+
+  /**
+   * A raw slot whose body lies in the landing block, for one round (a host met for the first time: answered
+   * straight from its body, then forgotten, see releaseTransients). Google mode only; the caller checks
+   * landingHasRoom first (and answers a round to empty the block when it has none). Returns the slot.
+   */
+  transientSlot(body: Uint8Array, agents: Uint8Array): number {
+    this.useAgents(agents);
+    // the slot first: a new slot may grow the slot table (an allocation), which may move the landing block
+    const slot = this.newSlot();
+    if (this.landingBlock < 0) this.landingBlock = this.frame.heap.allocate(this.landingBytes);
+    const offset = this.landingUsed;
+    this.landingUsed += HostEngine.landingSize(body.length);
+    this.writeRawBody(this.frame.heap.address(this.landingBlock) + offset, body);
+    this.fillSlot(slot, TRANSIENT, 0);
+    this.landingOffsets[slot] = offset;
+    this.transients.push(slot);
     return slot;
   }
 
-  /** Whether a slot holds a raw body (rawSlot) rather than a compiled matcher. */
+  /** Whether a slot is transient (its body in the landing block, released at the end of the round). */
+  isTransient(slot: number): boolean {
+    return this.blobBlocks[slot] === TRANSIENT;
+  }
+
+  /** Transient slots now (released by releaseTransients). */
+  get transientCount(): number {
+    return this.transients.length;
+  }
+
+  /**
+   * Empties every transient slot (their host entries go stale: a host met again is resolved again) and the
+   * landing block. After the round that answered their lines, or at the end of the chunk.
+   */
+  releaseTransients(): void {
+    for (const slot of this.transients) {
+      if (this.blobBlocks[slot] !== TRANSIENT) continue; // compiled since: a cached slot now
+      this.freeSlot(slot);
+    }
+    this.transients.length = 0;
+    this.landingUsed = 0;
+    if (this.landingBlock >= 0 && this.frame.heap.size(this.landingBlock) < this.landingBytes) {
+      this.frame.heap.free(this.landingBlock); // made for a smaller budget
+      this.landingBlock = -1;
+    }
+  }
+
+  /** Whether a slot holds a raw body (rawSlot, transientSlot) rather than a compiled matcher. */
   isRaw(slot: number): boolean {
     const block = this.blobBlocks[slot];
+    if (block === TRANSIENT) return true;
     return block >= 0 && this.words()[this.frame.heap.address(block) >>> 2] === RAW_BODY_MAGIC;
+  }
+
+  /** The address of a slot's blob or raw body (valid until the next heap allocation). */
+  private blobAddress(slot: number): number {
+    const block = this.blobBlocks[slot];
+    return block === TRANSIENT ? this.frame.heap.address(this.landingBlock) + this.landingOffsets[slot] : this.frame.heap.address(block);
   }
 
   /**
@@ -242,15 +350,17 @@ export class HostEngine {
    */
   upgradeSlot(slot: number, room: ((more: number) => boolean) | null = null): boolean {
     const rawBlock = this.blobBlocks[slot];
-    const raw = this.frame.heap.address(rawBlock);
+    const raw = this.blobAddress(slot);
     const bodyLength = this.words()[(raw + RAW_BODY_LENGTH) >>> 2];
     const { address, length } = this.core.bodies.compileAt(raw + RAW_BODY_START, bodyLength, this.frame.heap.address(this.agentsBlock), false, this.frame.workPtr);
-    // (room may evict other slots: freeing blocks moves none, and the blob lies after the heap)
-    if (room !== null && !room(Math.max(0, sizeOfClass(sizeClassIndex(length)) - this.frame.heap.size(rawBlock)))) return false;
+    // (room may evict other slots: freeing blocks moves none, and the blob lies after the heap; a transient
+    // slot's body holds no block of its own, so the matcher's whole size is more)
+    const held = rawBlock === TRANSIENT ? 0 : this.frame.heap.size(rawBlock);
+    if (room !== null && !room(Math.max(0, sizeOfClass(sizeClassIndex(length)) - held))) return false;
     // the blob lies in the work area, after the heap: the new block may grow the heap over it (memmove)
     const block = this.frame.heap.allocate(length);
     this.frame.copyWithin(this.frame.heap.address(block), address, address + length);
-    this.frame.heap.free(rawBlock);
+    if (rawBlock !== TRANSIENT) this.frame.heap.free(rawBlock);
     this.blobBlocks[slot] = block;
     this.addressEpoch = -1;
     return true;
@@ -294,12 +404,13 @@ export class HostEngine {
     };
     this.blobBlocks = grow(this.blobBlocks);
     this.automatonBlocks = grow(this.automatonBlocks);
+    this.landingOffsets = grow(this.landingOffsets);
     this.slotCapacity = capacity;
   }
 
   /** Empties a slot: its blocks go back to the heap, and host entries that named it no longer count. */
   freeSlot(slot: number): void {
-    this.frame.heap.free(this.blobBlocks[slot]);
+    if (this.blobBlocks[slot] !== TRANSIENT) this.frame.heap.free(this.blobBlocks[slot]);
     if (this.automatonBlocks[slot] >= 0) this.frame.heap.free(this.automatonBlocks[slot]);
     this.blobBlocks[slot] = -1;
     this.automatonBlocks[slot] = -1;
@@ -321,23 +432,27 @@ export class HostEngine {
     }
     this.blobBlocks.fill(-1);
     this.automatonBlocks.fill(-1);
-    for (const block of [this.tableBlock, this.slotsBlock, this.chunkBlock, this.agentsBlock]) if (block >= 0) heap.free(block);
-    this.tableBlock = this.slotsBlock = this.chunkBlock = this.agentsBlock = -1;
+    for (const block of [this.tableBlock, this.slotsBlock, this.chunkBlock, this.agentsBlock, this.landingBlock]) if (block >= 0) heap.free(block);
+    this.tableBlock = this.slotsBlock = this.chunkBlock = this.agentsBlock = this.landingBlock = -1;
     this.slotCount = 0;
     this.freeSlots.length = 0;
+    this.transients.length = 0;
+    this.landingUsed = 0;
     this.chunk = null;
     this.core.resident.forgetBinding();
   }
 
-  /** Heap bytes a slot holds (blob and automaton region). */
+  /** Heap bytes a slot holds (blob and automaton region; a transient slot none: the landing block is the engine's own). */
   slotBytes(slot: number): number {
     const automaton = this.automatonBlocks[slot];
-    return this.frame.heap.size(this.blobBlocks[slot]) + (automaton >= 0 ? this.frame.heap.size(automaton) : 0);
+    const blob = this.blobBlocks[slot];
+    return (blob === TRANSIENT ? 0 : this.frame.heap.size(blob)) + (automaton >= 0 ? this.frame.heap.size(automaton) : 0);
   }
 
   /** Blob length of a slot (for sizing its automaton). */
   blobBytes(slot: number): number {
-    return this.frame.heap.size(this.blobBlocks[slot]);
+    const blob = this.blobBlocks[slot];
+    return blob === TRANSIENT ? 0 : this.frame.heap.size(blob);
   }
 
   /** Automaton region bytes of a slot (0: none). */
@@ -385,7 +500,7 @@ export class HostEngine {
       const record = (base + slot * SLOT_SIZE) >>> 2;
       const blob = this.blobBlocks[slot];
       const automaton = this.automatonBlocks[slot];
-      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 ? this.frame.heap.address(blob) : 0;
+      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 || blob === TRANSIENT ? this.blobAddress(slot) : 0;
       words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.frame.heap.address(automaton) : 0;
     }
     this.addressEpoch = this.frame.heap.epoch;
@@ -465,6 +580,7 @@ export class HostEngine {
       if (result !== SCAN_TABLE_FULL) {
         this.lineCount = result;
         this.runCount = this.frame.result(SCAN_RESULT_RUNS);
+        this.distinctCount = this.frame.result(SCAN_RESULT_DISTINCT);
         pendingCount = this.frame.result(SCAN_RESULT_PENDING);
         break;
       }
@@ -509,6 +625,11 @@ export class HostEngine {
   /** Runs of consecutive lines of one host in the chunk loaded last (SCAN_RESULT_RUNS of assembly/hosts.ts scanLineHosts). */
   get runs(): number {
     return this.runCount;
+  }
+
+  /** Host entries the lines of the chunk loaded last name (SCAN_RESULT_DISTINCT). */
+  get distinctHosts(): number {
+    return this.distinctCount;
   }
 
   /** Resolves a pending key: the slot that answers it (pinned for this chunk), or null when it names no usable host. */
@@ -562,9 +683,9 @@ export class HostEngine {
     words[field] = (words[field] | HOST_KEY_ALIAS) >>> 0;
   }
 
-  /** Whether a slot holds a compiled matcher. */
+  /** Whether a slot holds a compiled matcher or a body (transient slots included). */
   isFilled(slot: number): boolean {
-    return this.blobBlocks[slot] >= 0;
+    return this.blobBlocks[slot] >= 0 || this.blobBlocks[slot] === TRANSIENT;
   }
 
   /** Pins a slot for the current chunk (it will not be chosen for eviction while the chunk runs). */

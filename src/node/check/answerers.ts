@@ -23,6 +23,8 @@ export interface ChunkJob {
   slot: SharedSlot | null;
   /** The chunk's place in the input (0-based): sharded answers alternate their buffers by it. */
   index: number;
+  /** No chunk comes after it (many hosts: hosts met only here are not kept). */
+  last?: boolean;
 }
 
 /** A chunk's answer: the bytes to write and the lines answered. */
@@ -94,7 +96,7 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
   private async answerHosts(job: ChunkJob, reuse: boolean): Promise<ChunkAnswer> {
     const hosts = (this.target as { hosts: MultiHostMatcher }).hosts;
     const into = reuse && this.spec.format !== 'none' ? this.reusedOutput : null;
-    const result = await hosts.checkLinesWithOutput(job.urls, { format: this.spec.format, only: this.spec.only, firstNumber: job.firstNumber, numbers: job.numbers, into });
+    const result = await hosts.checkLinesWithOutput(job.urls, { format: this.spec.format, only: this.spec.only, firstNumber: job.firstNumber, numbers: job.numbers, into, last: job.last === true });
     this.counts.noHostLines += result.noHostLines;
     return { ...this.kept(result, into !== null), noHost: { lines: result.noHostLines, examples: result.noHostExamples } };
   }

@@ -27,6 +27,8 @@ import { RobotsError } from '../../core/errors.js';
 export interface LineChunkSource {
   /** The next chunk (a view of target, or of a buffer of the source's own when a line is longer), or null at the end. */
   next(target: Uint8Array): Promise<Uint8Array | null>;
+  /** True once the chunk given last is known to be the last (the input ended while it was read); optional. */
+  readonly atEnd?: boolean;
 }
 
 /** What check answers, how, and with how many threads at most. */
@@ -181,7 +183,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
       const index = outcome.chunks++;
       bytesRead += chunk.length;
       if (bytesRead >= workersAfter) await answerers.startWorkers();
-      const job: ChunkJob = { urls: chunk, firstNumber: inputLine, numbers: null, slot, index };
+      const job: ChunkJob = { urls: chunk, firstNumber: inputLine, numbers: null, slot, index, last: input.atEnd === true };
       if (plan.log !== null) {
         const log = logModule as typeof import('../log.js');
         const targets = log.logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
