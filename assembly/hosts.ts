@@ -9,16 +9,17 @@
 // tables it is given (layouts in src/core/constants.ts) and writes per-line results.
 //
 // Cost per line: one scan of the scheme and authority, one hash of the key, one probe (plus a key compare);
-// then the verdict of its matcher (bulk.ts). Per chunk: two passes over the lines for the grouping.
+// then the verdict of its matcher (bulk.ts). Per chunk: two passes over the lines for the grouping (by host
+// entry, once; a round of it then costs its own groups).
 import {
   CHAR_COLON, CHAR_SLASH, CHAR_BACKSLASH, CHAR_QUESTION, CHAR_HASH, CHAR_TAB, CHAR_CR, CHAR_LF, CHAR_SPACE, CHAR_0, CHAR_9,
   CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, CHAR_DOT, CHAR_HYPHEN,
   HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
-  HOST_ENTRY_HASH, HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
+  HOST_ENTRY_HASH, HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_GROUP_STAMP, HOST_ENTRY_GROUP, HOST_ENTRY_SIZE,
   HOST_SLOT_PENDING, HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS,
   SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP,
-  SLOT_GROUP_STAMP, SLOT_GROUP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
-  GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_SIZE, RULE_REF_SIZE, VERDICT_UNSET,
+  SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
+  GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_ENTRY, GROUP_SIZE, RULE_REF_SIZE,
   RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, HEADER_TOTAL_LENGTH,
   SCAN_RESULT_LINES, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT, GROUP_RESULT_NO_HOST_LINES,
 } from "../src/core/constants";
@@ -334,51 +335,66 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   return <i32>count;
 }
 
-/** groupLinesBySlot's answer for a line it leaves out (answered already, or its host not resolved yet). */
-const NOT_IN_ROUND: u32 = 0xffffffff;
-
 /**
- * The slot that answers line i in this round: missingSlot for lines without a host, NOT_IN_ROUND for lines
- * answered already (a verdict) or whose host the host has not resolved yet (it answers them in a later round).
+ * Groups the lines of a chunk by host entry, once per chunk, keeping input order inside a group: GROUP_SIZE
+ * records at groupsPtr (GROUP_ENTRY: the entry, or LINE_NO_HOST for the lines that name no host) and the line
+ * indexes, group after group, at orderPtr. The groups of entries resolved already (cached hosts) and of lines
+ * without a host come first, in order of first appearance; then one group per pending entry, in the order of
+ * the pendingCount entries listed at pendingPtr (the scan's pending list), each of which is overwritten with
+ * its group's index. The host resolves pending entries in that order, so once the entries before one are
+ * resolved, so are the groups before its group: a round answers them (slotGroups, matchGroups), the cached
+ * hosts' groups in the first round (before anything the scan pinned can be unpinned). Returns the number of
+ * groups. Three passes over the lines; each group's entry is stamped (HOST_ENTRY_GROUP_STAMP) with the
+ * chunk's stamp, so no table-sized array is cleared.
  */
-@inline function slotOfLine(entriesPtr: usize, verdictsPtr: usize, table: usize, i: u32, missingSlot: u32): u32 {
-  if (load<u8>(verdictsPtr + <usize>i) != VERDICT_UNSET) return NOT_IN_ROUND;
-  const line = load<u32>(entriesPtr + <usize>i * 4);
-  if (line == <u32>LINE_NO_HOST) return missingSlot;
-  const slotWord = load<u32>(entryAddress(table, line) + HOST_ENTRY_SLOT);
-  if (slotWord == <u32>HOST_SLOT_PENDING) return NOT_IN_ROUND;
-  return slotWord == <u32>HOST_SLOT_NO_HOST ? missingSlot : slotWord - 1;
-}
-
-/**
- * Groups the lines of a round by slot, in order of first appearance, keeping input order inside a group:
- * GROUP_SIZE records at groupsPtr and the line indexes, group after group, at orderPtr. A round takes the
- * lines without a verdict yet (verdictsPtr: VERDICT_UNSET) whose host is resolved: the host answers a chunk
- * whose hosts do not fit its budget together in several rounds, each host compiled once. Lines without a
- * host go to missingSlot. Returns the number of groups.
- */
-export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr: usize, table: usize, slots: usize, missingSlot: u32, stamp: u32, groupsPtr: usize, orderPtr: usize, resultPtr: usize): u32 {
+export function groupLinesByEntry(lineCount: u32, entriesPtr: usize, table: usize, stamp: u32, groupsPtr: usize, orderPtr: usize, pendingPtr: usize, pendingCount: u32): u32 {
   let groups: u32 = 0;
-  let noHost: u32 = 0;
+  let noHostGroup: u32 = 0xffffffff;
+  // the resolved entries' groups and the no-host group, counted as they come
   for (let i: u32 = 0; i < lineCount; i++) {
-    const slotIndex = slotOfLine(entriesPtr, verdictsPtr, table, i, missingSlot);
-    if (slotIndex == NOT_IN_ROUND) continue;
     const line = load<u32>(entriesPtr + <usize>i * 4);
-    if (line == <u32>LINE_NO_HOST || load<u32>(entryAddress(table, line) + HOST_ENTRY_SLOT) == <u32>HOST_SLOT_NO_HOST) noHost++;
-    const slot = slotAddress(slots, slotIndex);
     let group: u32;
-    if (load<u32>(slot + SLOT_GROUP_STAMP) != stamp) {
-      store<u32>(slot + SLOT_GROUP_STAMP, stamp);
-      group = groups++;
-      store<u32>(slot + SLOT_GROUP, group);
-      const record = groupsPtr + <usize>group * GROUP_SIZE;
-      store<u32>(record + GROUP_SLOT, slotIndex);
-      store<u32>(record + GROUP_COUNT, 0);
+    if (line == <u32>LINE_NO_HOST) {
+      if (noHostGroup == 0xffffffff) {
+        noHostGroup = groups++;
+        newGroup(groupsPtr, noHostGroup, <u32>LINE_NO_HOST);
+      }
+      group = noHostGroup;
     } else {
-      group = load<u32>(slot + SLOT_GROUP);
+      const entry = entryAddress(table, line);
+      if (load<u32>(entry + HOST_ENTRY_SLOT) == <u32>HOST_SLOT_PENDING) continue;
+      if (load<u32>(entry + HOST_ENTRY_GROUP_STAMP) != stamp) {
+        store<u32>(entry + HOST_ENTRY_GROUP_STAMP, stamp);
+        group = groups++;
+        store<u32>(entry + HOST_ENTRY_GROUP, group);
+        newGroup(groupsPtr, group, line);
+      } else {
+        group = load<u32>(entry + HOST_ENTRY_GROUP);
+      }
     }
     const record = groupsPtr + <usize>group * GROUP_SIZE;
     store<u32>(record + GROUP_COUNT, load<u32>(record + GROUP_COUNT) + 1);
+  }
+  // the pending entries' groups, in the pending list's order, then their lines counted
+  for (let k: u32 = 0; k < pendingCount; k++) {
+    const at = pendingPtr + <usize>k * 4;
+    const line = load<u32>(at);
+    const entry = entryAddress(table, line);
+    const group = groups++;
+    store<u32>(entry + HOST_ENTRY_GROUP_STAMP, stamp);
+    store<u32>(entry + HOST_ENTRY_GROUP, group);
+    newGroup(groupsPtr, group, line);
+    store<u32>(at, group);
+  }
+  if (pendingCount > 0) {
+    for (let i: u32 = 0; i < lineCount; i++) {
+      const line = load<u32>(entriesPtr + <usize>i * 4);
+      if (line == <u32>LINE_NO_HOST) continue;
+      const entry = entryAddress(table, line);
+      if (load<u32>(entry + HOST_ENTRY_SLOT) != <u32>HOST_SLOT_PENDING) continue;
+      const record = groupsPtr + <usize>load<u32>(entry + HOST_ENTRY_GROUP) * GROUP_SIZE;
+      store<u32>(record + GROUP_COUNT, load<u32>(record + GROUP_COUNT) + 1);
+    }
   }
   let start: u32 = 0;
   for (let g: u32 = 0; g < groups; g++) {
@@ -388,25 +404,54 @@ export function groupLinesBySlot(lineCount: u32, entriesPtr: usize, verdictsPtr:
     start += load<u32>(record + GROUP_COUNT);
   }
   for (let i: u32 = 0; i < lineCount; i++) {
-    const slotIndex = slotOfLine(entriesPtr, verdictsPtr, table, i, missingSlot);
-    if (slotIndex == NOT_IN_ROUND) continue;
-    const record = groupsPtr + <usize>load<u32>(slotAddress(slots, slotIndex) + SLOT_GROUP) * GROUP_SIZE;
+    const line = load<u32>(entriesPtr + <usize>i * 4);
+    const group = line == <u32>LINE_NO_HOST ? noHostGroup : load<u32>(entryAddress(table, line) + HOST_ENTRY_GROUP);
+    const record = groupsPtr + <usize>group * GROUP_SIZE;
     const at = load<u32>(record + GROUP_CURSOR);
     store<u32>(orderPtr + <usize>at * 4, i);
     store<u32>(record + GROUP_CURSOR, at + 1);
   }
-  store<u32>(resultPtr + GROUP_RESULT_NO_HOST_LINES, noHost);
   return groups;
 }
 
+@inline function newGroup(groupsPtr: usize, group: u32, entry: u32): void {
+  const record = groupsPtr + <usize>group * GROUP_SIZE;
+  store<u32>(record + GROUP_SLOT, 0);
+  store<u32>(record + GROUP_COUNT, 0);
+  store<u32>(record + GROUP_ENTRY, entry);
+}
+
 /**
- * Matches every group: its slot's matcher (blob and automaton region) bound once, then its lines (starts at
- * lineStartsPtr, offsets from inputPtr; an LF sentinel after the chunk); the verdict of line i goes to
- * verdictsPtr + i, and with rulesPtr != 0 (explain mode) its rule reference to rulesPtr + i x RULE_REF_SIZE
- * (none for the missing-policy slot). Counts each slot's lines (SLOT_LINES). A slot holding a raw body
- * (RAW_BODY_MAGIC) answers its lines straight from it (direct.ts) for agentsPtr's query. Starts at group
- * firstGroup; returns groupCount, or in explain mode the first raw group whose direct answer passed its work
- * limit (nothing written for it: the caller compiles its slot in place, then calls again from there).
+ * Writes the slot of each group in [from, to) (a round, every entry in it resolved): the entry's slot, or
+ * missingSlot for lines that name no host (no key, or a key resolved as naming none). Returns the lines of
+ * the round that name no host (also at resultPtr + GROUP_RESULT_NO_HOST_LINES). Linear in the groups.
+ */
+export function slotGroups(groupsPtr: usize, from: u32, to: u32, table: usize, missingSlot: u32, resultPtr: usize): u32 {
+  let noHost: u32 = 0;
+  for (let g = from; g < to; g++) {
+    const record = groupsPtr + <usize>g * GROUP_SIZE;
+    const line = load<u32>(record + GROUP_ENTRY);
+    const slotWord = line == <u32>LINE_NO_HOST ? <u32>HOST_SLOT_NO_HOST : load<u32>(entryAddress(table, line) + HOST_ENTRY_SLOT);
+    if (slotWord == <u32>HOST_SLOT_NO_HOST) {
+      noHost += load<u32>(record + GROUP_COUNT);
+      store<u32>(record + GROUP_SLOT, missingSlot);
+    } else {
+      store<u32>(record + GROUP_SLOT, slotWord - 1);
+    }
+  }
+  store<u32>(resultPtr + GROUP_RESULT_NO_HOST_LINES, noHost);
+  return noHost;
+}
+
+/**
+ * Matches the groups [firstGroup, groupCount) (a round; their slots written by slotGroups): each slot's
+ * matcher (blob and automaton region) bound once, then its lines (starts at lineStartsPtr, offsets from
+ * inputPtr; an LF sentinel after the chunk); the verdict of line i goes to verdictsPtr + i, and with rulesPtr
+ * != 0 (explain mode) its rule reference to rulesPtr + i x RULE_REF_SIZE (none for the missing-policy slot).
+ * Counts each slot's lines (SLOT_LINES). A slot holding a raw body (RAW_BODY_MAGIC) answers its lines straight
+ * from it (direct.ts) for agentsPtr's query. Returns groupCount, or in explain mode the first raw group whose
+ * direct answer passed its work limit (nothing written for it: the caller compiles its slot in place, then
+ * calls again from there).
  */
 export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: usize, groupCount: u32, orderPtr: usize, slots: usize, verdictsPtr: usize, rulesPtr: usize, scratchPtr: usize, agentsPtr: usize, firstGroup: u32): u32 {
   const explain = rulesPtr != 0;

@@ -15,7 +15,7 @@ export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, countLines, countLineEndBytes } from "./format";
 export { readLogChunk, urlLinesOfTargets, unescapeLogField } from "./log";
-export { hostKeyOf as originKeyOf, scanLineHosts, groupLinesBySlot, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
+export { hostKeyOf as originKeyOf, scanLineHosts, groupLinesByEntry, slotGroups, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 
 /** First address the host may use (16-aligned). Called once per instance. */
 export function heapBase(): usize {

@@ -34,7 +34,7 @@ export const SCAN_RESULT_LINES = 0; // scanLineHosts: lines seen
 export const SCAN_RESULT_PENDING = 4; // scanLineHosts: entries the host must resolve
 export const SCAN_RESULT_RUNS = 8; // scanLineHosts: runs of consecutive lines of one host entry
 export const SCAN_RESULT_DISTINCT = 12; // scanLineHosts: host entries the chunk's lines name (each once)
-export const GROUP_RESULT_NO_HOST_LINES = 0; // groupLinesBySlot: lines that named no host
+export const GROUP_RESULT_NO_HOST_LINES = 0; // slotGroups: lines of the round that named no host
 
 // ---- rule input record written by the host before compileRules (u32 fields) ----
 export const RULE_INPUT_KIND = 0;
@@ -135,7 +135,9 @@ export const HOST_ENTRY_KEY_LENGTH = 8; // the key's length, and HOST_KEY_ALIAS
 export const HOST_KEY_ALIAS = 0x80000000;
 export const HOST_ENTRY_SLOT = 12; // slot + 1; 0 = empty entry; or one of the markers below
 export const HOST_ENTRY_GENERATION = 16; // the slot's generation when the host resolved the entry
-export const HOST_ENTRY_SIZE = 20;
+export const HOST_ENTRY_GROUP_STAMP = 20; // chunk stamp of the grouping that gave it HOST_ENTRY_GROUP
+export const HOST_ENTRY_GROUP = 24; // its group of lines in that chunk
+export const HOST_ENTRY_SIZE = 28;
 /** Entry marker: met in this scan and not known yet: the host resolves it before grouping. */
 export const HOST_SLOT_PENDING = 0xffffffff;
 /** Entry marker: the host found that the key names no usable host (answered like a line without a host). */
@@ -154,10 +156,8 @@ export const SLOT_AUTOMATON_BYTES = 8;
 export const SLOT_GENERATION = 12; // bumped by the host when the slot is emptied: older entries no longer count
 export const SLOT_LINES = 16; // lines matched since the slot was filled (the host gives busy slots an automaton)
 export const SLOT_PIN_STAMP = 20; // chunk stamp of the last scan that met it: not evicted while that chunk runs
-export const SLOT_GROUP_STAMP = 24; // chunk stamp of the grouping that gave it SLOT_GROUP
-export const SLOT_GROUP = 28;
-export const SLOT_FLAGS = 32;
-export const SLOT_SIZE = 36;
+export const SLOT_FLAGS = 24;
+export const SLOT_SIZE = 28;
 /** Slot flag: the missing-policy matcher (hosts without a file): its rule is never reported as a deciding rule. */
 export const SLOT_FLAG_MISSING_POLICY = 1;
 // A slot's block may hold a body instead of a blob (a raw body: its lines are answered straight from it,
@@ -167,12 +167,13 @@ export const RAW_BODY_LENGTH = 4;
 export const RAW_BODY_START = 16;
 export const RAW_BODY_SLACK = 16;
 
-// ---- many hosts: a group of a chunk's lines with one slot (u32 fields) ----
-export const GROUP_SLOT = 0;
+// ---- many hosts: a group of a chunk's lines with one host entry (u32 fields) ----
+export const GROUP_SLOT = 0; // the slot that answers it, written when its round comes (slotGroups)
 export const GROUP_START = 4; // first index into the order array
 export const GROUP_COUNT = 8;
 export const GROUP_CURSOR = 12;
-export const GROUP_SIZE = 16;
+export const GROUP_ENTRY = 16; // its host entry, or LINE_NO_HOST (the lines that name no host)
+export const GROUP_SIZE = 20;
 
 // ---- access log lines (assembly/log.ts): the fields of one line, i32 offsets from the line start (-1: absent) ----
 export const LOG_VHOST_START = 0;

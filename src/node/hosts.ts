@@ -262,6 +262,9 @@ export class MultiHostMatcher {
   private readonly counters = { lines: 0, compiled: 0, direct: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
   /** Hosts with a matcher the running chunk's rounds matched. */
   private chunkHosts = 0;
+  /** The running chunk's groups of lines, and the first not answered yet (the next round's start). */
+  private groupCount = 0;
+  private roundStart = 0;
 
   constructor(options: MultiHostOptions) {
     optionsArgument(options, ['agents', 'source', 'mode', 'maxBytes', 'cacheBytes', 'missing', 'noHost', 'concurrency', 'sourceTimeoutMs'], 'MultiHostMatcher options');
@@ -472,6 +475,11 @@ export class MultiHostMatcher {
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
     const started = new Map<string, Promise<RobotsSourceAnswer>>();
+    // rounds answer groups of lines in order of first appearance: once keys [0, i) are resolved, the groups
+    // before key i's group are (when no key waits for an asynchronous source: such an attempt is made again)
+    this.roundStart = 0;
+    this.groupCount = pending.groupCount;
+    const resolvedBefore = (i: number): number => (i < pending.keys.length ? pending.groups[i] : pending.groupCount);
     for (let i = 0; i < pending.keys.length; i++) {
       const entry = pending.entries[i];
       const key = pending.keys[i];
@@ -522,7 +530,7 @@ export class MultiHostMatcher {
       let slot: number;
       if (transients && bytes.length >= MultiHostMatcher.directMinBytes && this.engine.fitsLanding(bytes.length)) {
         // not kept: its lines are answered from its body in the landing block (a full block is answered first)
-        if (!this.engine.landingHasRoom(bytes.length)) this.answerRound();
+        if (!this.engine.landingHasRoom(bytes.length)) this.answerRound(resolvedBefore(i));
         slot = this.engine.transientSlot(bytes, this.agents);
         this.counters.direct++;
       } else {
@@ -532,7 +540,7 @@ export class MultiHostMatcher {
       this.engine.resolve(entry, slot);
       if (!this.makeRoom() && this.engine.lines > 1) {
         if (explain) return { kind: 'split' };
-        this.answerRound();
+        this.answerRound(resolvedBefore(i + 1));
       }
     }
     if (toFetch.length > 0) return { kind: 'fetch', hosts: toFetch, started };
@@ -541,9 +549,9 @@ export class MultiHostMatcher {
     return explain ? this.core.frame.heap.keepingBlocks(() => this.finishChunk(format, true)) : this.finishChunk(format, false);
   }
 
-  /** Answers the lines whose hosts are resolved (a round), then forgets the round's transient hosts and unpins its slots. */
-  private answerRound(): void {
-    this.matchRound(false);
+  /** Answers the groups from the last round's end to `upTo` (a round), then forgets the round's transient hosts and unpins its slots. */
+  private answerRound(upTo: number): void {
+    this.matchRound(false, upTo);
     this.releaseTransients();
     this.engine.newRound();
   }
@@ -555,7 +563,7 @@ export class MultiHostMatcher {
 
   /** Matches the lines of the chunk not answered yet, and formats the chunk. The last step of an attempt. */
   private finishChunk(format: HostChunkFormat, explain: boolean): Attempt {
-    this.matchRound(explain);
+    this.matchRound(explain, this.groupCount);
     this.releaseTransients();
     const lineCount = this.engine.lines;
     this.counters.lines += lineCount;
@@ -569,10 +577,11 @@ export class MultiHostMatcher {
     return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.runs } };
   }
 
-  /** Matches the lines of the chunk not answered yet whose hosts are resolved (their slots get automaton regions first when busy). */
-  private matchRound(explain: boolean): void {
-    const groups = this.engine.group(this.fixedSlot(this.noHostVerdict));
-    for (let g = 0; g < groups; g++) {
+  /** Matches the groups [roundStart, upTo), every host of them resolved (their slots get automaton regions first when busy). */
+  private matchRound(explain: boolean, upTo: number): void {
+    if (upTo <= this.roundStart) return;
+    this.engine.round(this.roundStart, upTo, this.fixedSlot(this.noHostVerdict));
+    for (let g = this.roundStart; g < upTo; g++) {
       const slot = this.engine.groupSlot(g);
       if (slot === this.fixedSlots.allow || slot === this.fixedSlots.disallow) continue;
       const lines = this.engine.groupLines(g);
@@ -590,6 +599,7 @@ export class MultiHostMatcher {
     // explained lines name rules inside the slots until the chunk is formatted: a raw host whose direct
     // answer gave up (past its work limit) is compiled in place rather than in scratch
     for (let stopped = this.engine.match(explain); stopped >= 0; stopped = this.engine.match(explain, stopped)) this.upgrade(this.engine.groupSlot(stopped));
+    this.roundStart = upTo;
   }
 
   /**

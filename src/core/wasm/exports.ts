@@ -78,9 +78,11 @@ export interface CoreExports {
   // ---- many hosts (hosts-engine.ts) ----
   /** Host entries of a chunk's lines; SCAN_RESULT_* at resultPtr; returns lines, or -1 when the table is full. */
   scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number, resultPtr: number): number;
-  /** Lines grouped by slot; GROUP_RESULT_* at resultPtr; returns the group count. */
-  groupLinesBySlot(lineCount: number, entriesPtr: number, verdictsPtr: number, table: number, slots: number, missingSlot: number, stamp: number, groupsPtr: number, orderPtr: number, resultPtr: number): number;
-  /** Verdicts of every group from firstGroup; returns the group it stopped at (the count when done). */
+  /** Lines grouped by host entry once per chunk; pending entries rewritten as their group indexes; returns the group count. */
+  groupLinesByEntry(lineCount: number, entriesPtr: number, table: number, stamp: number, groupsPtr: number, orderPtr: number, pendingPtr: number, pendingCount: number): number;
+  /** The slots of a round's groups [from, to); returns its lines without a host (GROUP_RESULT_* at resultPtr too). */
+  slotGroups(groupsPtr: number, from: number, to: number, table: number, missingSlot: number, resultPtr: number): number;
+  /** Verdicts of the groups [firstGroup, groupCount); returns the group it stopped at (groupCount when done). */
   matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number, firstGroup: number): number;
   /** The slot of a host key, or -1. */
   findHostSlot(table: number, slots: number, keyPtr: number, keyLen: number): number;

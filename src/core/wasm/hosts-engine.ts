@@ -3,27 +3,29 @@
 // and automaton region; in the batch region, the chunk being answered. The policy (which host gets which
 // slot, eviction, budgets) is src/node/hosts.ts: it calls the phases below in order for every chunk:
 //
-//   loadChunk(input)            copy into the batch region, scan: line starts, host entries, pending keys
+//   loadChunk(input)            copy into the batch region, scan: line starts, host entries, pending keys;
+//                               lines grouped by host entry (in order of first appearance)
 //   resolve(entry, slot|null)   for every pending key: its slot, or null (names no usable host)
-//   group(missingSlot)          lines grouped by slot (stable); groupSlot(g) and groupLines(g) read them
+//   round(from, to, missing)    the slots of groups [from, to); groupSlot(g) and groupLines(g) read them
 //   giveAutomaton(slot, bytes)  for busy slots (optional)
-//   match(explain)              verdicts (and rule references) for the grouped lines
+//   match(explain)              verdicts (and rule references) for the round's lines
 //   verdicts() / formatText(filter) / formatJsonl(...)
-// When the hosts of a chunk do not fit the budget together, the policy answers it in rounds: it resolves
-// keys while they fit, then group + match answer the lines whose hosts are resolved (a round), newRound()
-// unpins their slots, and it goes on with the keys left; group() skips lines answered in earlier rounds.
+// The policy answers a chunk in rounds when its hosts do not fit the budget together (or when the landing
+// block of hosts not kept is full): it resolves keys in order, and the groups before the next pending key's
+// group are then all resolved: round + match answer them, newRound() unpins their slots, and it goes on. A
+// round costs its own lines (the grouping is made once per chunk).
 //
 // The chunk being answered lives in a heap block of its own (counted against the policy's budget like the
 // matchers, so a larger chunk evicts matchers rather than add memory), kept and reused for the next chunk.
 // Its layout (n input bytes, L <= n + 1 lines; offsets from the block's start):
-//   | input, LF sentinel, slack | lineStarts u32[L] | entries u32[L] | order u32[L] | pending u32[L] | verdicts u8[L] | groups GROUP_SIZE x L | rule refs RULE_REF_SIZE x L (jsonl only) |
+//   | input, LF sentinel, slack | lineStarts u32[L] | entries u32[L] | order u32[L] | pending u32[L] | verdicts u8[L] | groups GROUP_SIZE x (L + 1) | rule refs RULE_REF_SIZE x L (jsonl only) |
 import {
   CHAR_LF, HOSTS_CAPACITY, HOSTS_USED, HOSTS_KEY_BYTES_USED, HOSTS_KEY_BYTES_CAPACITY, HOSTS_HEADER_SIZE,
   HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_SIZE,
   HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS, SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION,
   SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE, GROUP_SLOT,
   GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS, OUTPUT_ALL, VERDICT_UNSET,
-  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT, GROUP_RESULT_NO_HOST_LINES,
+  RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { sizeClassIndex, sizeOfClass } from './heap.js';
@@ -75,6 +77,10 @@ interface ChunkLayout {
 export interface PendingHosts {
   entries: Uint32Array;
   keys: string[];
+  /** The group of each key's lines (increasing): once keys [0, i) are resolved, groups [0, groups[i]) are. */
+  groups: Uint32Array;
+  /** The chunk's groups: its distinct host entries, and one for its lines without a host. */
+  groupCount: number;
 }
 
 export class HostEngine {
@@ -99,6 +105,9 @@ export class HostEngine {
   private runCount = 0;
   private distinctCount = 0;
   private groupCount = 0;
+  /** The round's groups: [roundFrom, roundTo). */
+  private roundFrom = 0;
+  private roundTo = 0;
   /** Lines of the chunk that named no host (answered so far). */
   noHostLines = 0;
 
@@ -562,8 +571,8 @@ export class HostEngine {
     layout.pending = layout.order + lineBound * 4;
     layout.verdicts = layout.pending + lineBound * 4;
     layout.groups = align(layout.verdicts + lineBound, 16);
-    layout.rules = explain ? layout.groups + lineBound * GROUP_SIZE : 0;
-    layout.end = layout.groups + lineBound * GROUP_SIZE + (explain ? lineBound * RULE_REF_SIZE : 0);
+    layout.rules = explain ? align(layout.groups + (lineBound + 1) * GROUP_SIZE, 16) : 0;
+    layout.end = align(layout.groups + (lineBound + 1) * GROUP_SIZE, 16) + (explain ? lineBound * RULE_REF_SIZE : 0);
     if (layout.end > maxChunkBytes && !oneLine) return null;
     this.ensureChunkBlock(layout.end, input.length + 1, makeRoom);
     this.frame.memoryBytes().fill(VERDICT_UNSET, this.chunkAt(layout.verdicts), this.chunkAt(layout.verdicts) + lineBound); // no line answered yet
@@ -614,7 +623,11 @@ export class HostEngine {
       const offset = keys + words[record + (HOST_ENTRY_KEY_OFFSET >> 2)];
       keyTexts[i] = latin1.decode(memory.subarray(offset, offset + (words[record + (HOST_ENTRY_KEY_LENGTH >> 2)] & ~HOST_KEY_ALIAS)));
     }
-    return { entries, keys: keyTexts };
+    // the lines by host entry, once: the pending list becomes each pending entry's group
+    this.groupCount = this.exports.groupLinesByEntry(this.lineCount, this.chunkAt(layout.entries), table, this.stamp, this.chunkAt(layout.groups), this.chunkAt(layout.order), this.chunkAt(layout.pending), pendingCount);
+    const groupsAt = this.chunkAt(layout.pending) >>> 2;
+    const groups = this.words().slice(groupsAt, groupsAt + pendingCount);
+    return { entries, keys: keyTexts, groups, groupCount: this.groupCount };
   }
 
   /** Lines in the chunk loaded last. */
@@ -694,14 +707,14 @@ export class HostEngine {
   }
 
   /**
-   * Groups the lines of this round by slot: those not answered yet whose key is resolved (lines without a
-   * host: missingSlot). Returns the number of groups.
+   * Makes groups [from, to) the round (every entry in them resolved): writes their slots (lines without a
+   * host: missingSlot). groupSlot(g) and groupLines(g) then read them; match answers them.
    */
-  group(missingSlot: number): number {
+  round(from: number, to: number, missingSlot: number): void {
     const layout = this.chunk as ChunkLayout;
-    this.groupCount = this.exports.groupLinesBySlot(this.lineCount, this.chunkAt(layout.entries), this.chunkAt(layout.verdicts), this.frame.heap.address(this.tableBlock), this.frame.heap.address(this.slotsBlock), missingSlot, this.stamp, this.chunkAt(layout.groups), this.chunkAt(layout.order), this.frame.resultPtr);
-    this.noHostLines += this.frame.result(GROUP_RESULT_NO_HOST_LINES);
-    return this.groupCount;
+    this.noHostLines += this.exports.slotGroups(this.chunkAt(layout.groups), from, to, this.frame.heap.address(this.tableBlock), missingSlot, this.frame.resultPtr);
+    this.roundFrom = from;
+    this.roundTo = to;
   }
 
   /** After a round's match: a new stamp, so that the slots it answered with are no longer pinned. */
@@ -720,17 +733,18 @@ export class HostEngine {
   }
 
   /**
-   * Verdicts (explain: and rule references) of the chunk's lines, group by group from group `from`. Returns
-   * -1 when every group is answered; in explain mode, the first raw group whose direct answer passed its work
-   * limit (the caller compiles its slot with upgradeSlot, then calls again from that group).
+   * Verdicts (explain: and rule references) of the round's lines, group by group from group `from` (the
+   * round's first by default). Returns -1 when every group of the round is answered; in explain mode, the
+   * first raw group whose direct answer passed its work limit (the caller compiles its slot with
+   * upgradeSlot, then calls again from that group).
    */
-  match(explain: boolean, from = 0): number {
+  match(explain: boolean, from = this.roundFrom): number {
     const layout = this.chunk as ChunkLayout;
     this.refreshAddresses();
     this.core.resident.forgetBinding();
     if (explain && layout.rules === 0) throw new RobotsError('INVALID_ARGUMENT', 'the chunk was loaded without room for rule references');
-    const stopped = this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.groupCount, this.chunkAt(layout.order), this.frame.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.frame.workPtr, this.agentsBlock >= 0 ? this.frame.heap.address(this.agentsBlock) : 0, from);
-    return stopped < this.groupCount ? stopped : -1;
+    const stopped = this.exports.matchGroups(this.chunkAt(0), this.chunkAt(layout.lineStarts), this.chunkAt(layout.groups), this.roundTo, this.chunkAt(layout.order), this.frame.heap.address(this.slotsBlock), this.chunkAt(layout.verdicts), explain ? this.chunkAt(layout.rules) : 0, this.frame.workPtr, this.agentsBlock >= 0 ? this.frame.heap.address(this.agentsBlock) : 0, from);
+    return stopped < this.roundTo ? stopped : -1;
   }
 
   /**
