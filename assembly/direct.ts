@@ -75,16 +75,28 @@ let workLimit: u64 = 0;
   return at;
 }
 
-/** Where segment [seg, seg + segLength) first occurs in path[from, end), or -1 (-2: the work limit was passed). */
+/**
+ * Where segment [seg, seg + segLength) first occurs in path[from, end), or -1 (-2: the work limit was passed).
+ * 16 places a step: a place is a candidate when the path has the segment's first byte there and its last
+ * byte segLength - 1 further (two vector compares), and only candidates are compared whole. Reads up to 15
+ * bytes past `end` (the path's SLACK). Charged one unit per place, plus each candidate's comparison.
+ */
 function findSegment(path: usize, from: usize, end: usize, seg: usize, segLength: usize): isize {
   if (segLength == 0) return <isize>from;
   if (end - from < segLength) return -1;
-  const first = load<u8>(seg);
   const last = end - segLength;
   work += <u64>(last - from + 1);
-  for (let at = from; at <= last; at++) {
-    if (load<u8>(path + at) != first) continue;
-    if (commonPrefix(path + at, seg, segLength) == segLength) return <isize>at;
+  const first = i8x16.splat(<i8>load<u8>(seg));
+  const final = i8x16.splat(<i8>load<u8>(seg + segLength - 1));
+  for (let at = from; at <= last; at += 16) {
+    let candidates = i8x16.bitmask(v128.and(i8x16.eq(v128.load(path + at), first), i8x16.eq(v128.load(path + at + segLength - 1), final)));
+    const places = last - at + 1;
+    if (places < 16) candidates &= (<u32>1 << <u32>places) - 1;
+    while (candidates != 0) {
+      const candidate = at + <usize>ctz(candidates);
+      if (commonPrefix(path + candidate, seg, segLength) == segLength) return <isize>candidate;
+      candidates &= candidates - 1;
+    }
     if (work > workLimit) return -2;
   }
   return -1;
