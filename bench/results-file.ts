@@ -1,13 +1,12 @@
-// bench/RESULTS.md is written by eight benchmarks: `npm run bench` writes the whole file except the sections
-// of the others, which `npm run bench:hosts`, `bench:fetch`, `bench:hostile`, `bench:tester`, `bench:heavy-tail`, `bench:test-batch`, `bench:lifetimes` and `bench:usage` write between their markers. One place
-// for that rule.
+// bench/RESULTS.md is written by the benchmarks: `npm run bench` writes the whole file except the sections of
+// the others, which `npm run bench:<name>` writes between its markers (SECTIONS). One place for that rule.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const resultsPath = join(fileURLToPath(new URL('../..', import.meta.url)), 'bench', 'RESULTS.md');
 /** The sections other benchmarks own, by name: `<!-- bench:<name> begin ... -->` to `<!-- bench:<name> end -->`. */
-const SECTIONS = ['hosts', 'fetch', 'hostile', 'tester', 'heavy-tail', 'test-batch', 'lifetimes', 'usage', 'real-crawl', 'history'] as const;
+const SECTIONS = ['hosts', 'fetch', 'hostile', 'tester', 'heavy-tail', 'test-batch', 'lifetimes', 'usage', 'real-crawl', 'history', 'per-host'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const begin = (name: SectionName): string => `<!-- bench:${name} begin (npm run bench:${name}) -->`;
 const end = (name: SectionName): string => `<!-- bench:${name} end -->`;

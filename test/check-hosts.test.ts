@@ -47,13 +47,16 @@ function run(args: string[]): Promise<{ status: number | null; stdout: string; s
   });
 }
 
+/** Workers start at once with --threads N (the default waits for 2 s of work to come: see budget.ts). */
+const AT_ONCE = { ROBOTSTXT_HOSTS_THREADS_AFTER_MS: '0' };
+
 describe('check --robots-dir with threads', () => {
   const { dir, urls } = hostsFixture(3000, 25);
   const input = join(dir, '..', 'urls.txt');
-  writeFileSync(input, urls.join('\n') + '\n'); // 75,000 lines, about 3 MiB: workers start (2 MiB)
+  writeFileSync(input, urls.join('\n') + '\n'); // 75,000 lines, about 3 MiB
   it('one thread and three give the same output, every line in input order; --stats says which ran', () => {
     const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--stats', input]);
-    const three = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '3', '--cache-mb', '128', '--stats', input]);
+    const three = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '3', '--cache-mb', '128', '--stats', input], undefined, AT_ONCE);
     expect(three.stdout).toBe(one.stdout);
     expect(one.stdout).toBe(urls.map((url) => expectedLine(url) + '\n').join(''));
     // one window, the input's last: no host can come back, so none is kept (0 cached)
@@ -73,7 +76,7 @@ describe('check --robots-dir with threads', () => {
   });
   it('jsonl with threads: the same objects as one thread, "input" numbering every line', () => {
     const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--format', 'jsonl', '--only', 'disallowed', input]);
-    const two = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--only', 'disallowed', input]);
+    const two = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--only', 'disallowed', input], undefined, AT_ONCE);
     expect(two.stdout).toBe(one.stdout);
     const objects = one.stdout.trim().split('\n').map((line) => JSON.parse(line));
     const expected = urls.flatMap((url, i) => (expectedLine(url).startsWith('disallowed') ? [{ input: i + 1, url, verdict: 'disallowed', rule: { kind: 'disallow', line: 7, pattern: '/nogoogle/' } }] : []));
@@ -104,18 +107,23 @@ describe('check --robots-dir with threads', () => {
     expect([three.status, three.stdout, three.stderr]).toEqual([2, '', "robotstxt: --threads 3 with --robots-dir needs --cache-mb 108 or more (each worker thread's own memory is paid from it), got 64\n"]);
     const jsonl = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--cache-mb', '63', input]);
     expect([jsonl.status, jsonl.stdout, jsonl.stderr]).toEqual([2, '', "robotstxt: --threads 2 with --robots-dir and --format jsonl needs --cache-mb 64 or more (each worker thread's own memory is paid from it), got 63\n"]);
-    const enough = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--cache-mb', '56', '--stats', input]);
+    const enough = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--cache-mb', '56', '--stats', input], undefined, AT_ONCE);
     expect(enough.status).toBe(0);
     expect(enough.stderr).toMatch(/, threads 2, peak memory [\d.]+ MiB \(2 of 2 chunks split by host in workers\); .* cached in [\d.]+ of 56 MiB, windows of up to 2 MiB\n$/);
     // jsonl with workers: windows of 1 MiB (each window's jsonl is held by this thread, the worker and the merge)
-    const jsonlEnough = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--stats', input]);
+    const jsonlEnough = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--stats', input], undefined, AT_ONCE);
     expect(jsonlEnough.status).toBe(0);
     expect(jsonlEnough.stderr).toMatch(/, threads 2, peak memory [\d.]+ MiB \(\d+ of \d+ chunks split by host in workers\); .* cached in [\d.]+ of 64 MiB, windows of up to 1 MiB\n$/);
     expect(jsonlEnough.stdout).toBe(robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--format', 'jsonl', input]).stdout);
   });
-  it('a small input never starts workers, whatever --threads says', () => {
-    const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--stats'], urls.slice(0, 1000).join('\n') + '\n');
-    expect(r.stderr).toMatch(/, threads 1, peak memory /);
+  it('workers start only when the work to come is long enough: not for this 3 MiB input, nor a small one; ROBOTSTXT_HOSTS_THREADS_AFTER_MS is range-checked', () => {
+    const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--stats', input]);
+    expect(r.stderr).toMatch(/, threads 1, peak memory [\d.]+ MiB; hosts: /);
+    expect(r.stdout).toBe(urls.map((url) => expectedLine(url) + '\n').join(''));
+    const small = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--stats'], urls.slice(0, 1000).join('\n') + '\n');
+    expect(small.stderr).toMatch(/, threads 1, peak memory /);
+    const bad = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', input], undefined, { ROBOTSTXT_HOSTS_THREADS_AFTER_MS: '2s' });
+    expect([bad.status, bad.stdout, bad.stderr]).toEqual([2, '', 'robotstxt: ROBOTSTXT_HOSTS_THREADS_AFTER_MS must be a whole number of milliseconds from 0 to 3600000, got "2s"\n']);
   });
 });
 
@@ -228,7 +236,7 @@ describe('no line answered without a word', () => {
   });
   it('--no-host error stops at the first such line, naming it, before its chunk is written (exit 2); with threads too', () => {
     for (const threads of ['1', '2']) {
-      const run = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--no-host', 'error', '--threads', threads, '--cache-mb', '64'], input);
+      const run = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--no-host', 'error', '--threads', threads, '--cache-mb', '64'], input, AT_ONCE);
       expect([run.status, run.stdout, run.stderr]).toEqual([2, '', 'robotstxt: line 2 names no host (no http:// or https:// URL with a host): --no-host error stops here\n']);
     }
   });
@@ -273,5 +281,25 @@ describe('--format jsonl writes URLs exactly', () => {
     expect(JSON.parse(lines[0]).url).toBe('/\u00e9x');
     expect(JSON.parse(lines[2])).toEqual({ input: 3, url: '/é"\\\t\u0001', verdict: 'allowed', rule: null });
     expect(lines[2]).toBe('{"input":3,"url":"/é\\"\\\\\\t\\u0001","verdict":"allowed","rule":null}');
+  });
+});
+
+describe("the input's last window (MultiHostMatcher's last: hosts met only there are not kept)", () => {
+  it('a file of known size is at its end once its last bytes are read: a file smaller than one read, and the last of three windows', async () => {
+    const { LineReader } = await import('../src/node/line-reader.js');
+    const dir = tempDir();
+    const small = join(dir, 'small.txt');
+    writeFileSync(small, 'https://a.test/x\nhttps://b.test/y\n');
+    const reader = await LineReader.open(small, 'URL file');
+    expect(reader.atEnd).toBe(false);
+    expect(new TextDecoder().decode((await reader.next(new Uint8Array(1 << 20))) as Uint8Array)).toBe('https://a.test/x\nhttps://b.test/y\n');
+    expect(reader.atEnd).toBe(true);
+    expect(await reader.next(new Uint8Array(1 << 20))).toBeNull();
+    const three = join(dir, 'three.txt');
+    writeFileSync(three, Array.from({ length: 30_000 }, (_, i) => `https://h${i}.test/page`).join('\n') + '\n'); // ~600 KB
+    const windows = await LineReader.open(three, 'URL file');
+    const ends: boolean[] = [];
+    for (let chunk = await windows.next(new Uint8Array(256 << 10)); chunk !== null; chunk = await windows.next(new Uint8Array(256 << 10))) ends.push(windows.atEnd);
+    expect(ends).toEqual([false, false, true]);
   });
 });

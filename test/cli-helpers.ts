@@ -14,15 +14,15 @@ export interface CliResult {
 }
 
 /** Runs the built command line with args and optional standard input. */
-export function robotstxt(args: string[], input?: string | Uint8Array): CliResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'latin1', maxBuffer: 1 << 30 });
+export function robotstxt(args: string[], input?: string | Uint8Array, env?: Record<string, string>): CliResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'latin1', maxBuffer: 1 << 30, env: env === undefined ? undefined : { ...process.env, ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** What a run of the built command line loaded: npm packages and Node's built-in modules (test/fixtures/report-loaded-modules.cjs). */
-export function modulesLoadedBy(args: string[], input = ''): { status: number | null; packages: string[]; builtins: string[] } {
+export function modulesLoadedBy(args: string[], input = '', env?: Record<string, string>): { status: number | null; packages: string[]; builtins: string[] } {
   const preload = fileURLToPath(new URL('./fixtures/report-loaded-modules.cjs', import.meta.url));
-  const result = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const result = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 26, env: env === undefined ? undefined : { ...process.env, ...env } });
   const line = result.stderr.split('\n').find((text) => text.startsWith('loaded-modules '));
   if (line === undefined) throw new Error(`no loaded-modules line in: ${result.stderr}`);
   return { status: result.status, ...(JSON.parse(line.slice('loaded-modules '.length)) as { packages: string[]; builtins: string[] }) };

@@ -29,15 +29,18 @@ describe('start-up: a command loads only what it uses (the bundled bin, dist/src
     expect(modulesLoadedBy(['test', robotsFile, 'Googlebot', 'https://e.com/x']).packages).toEqual([]);
     expect(modulesLoadedBy(['lint', robotsFile]).packages).toEqual([]);
   });
-  it('gzip input loads zlib; many hosts on two threads load the worker pool', () => {
+  it('gzip input loads zlib; many hosts on two threads load the worker pool once workers start (never for a run too short for them)', () => {
     const gz = join(dir, 'urls.txt.gz');
     writeFileSync(gz, gzipSync('https://e.com/a\n'));
     expect(modulesLoadedBy(['check', '--robots', robotsFile, '--agent', 'Googlebot', gz]).builtins).toContain('zlib');
     const many = join(dir, 'many-hosts.txt');
     writeFileSync(many, readFileSync(join(EXAMPLES, 'hosts-urls.txt'), 'latin1').repeat(Math.ceil((3 << 20) / statSync(join(EXAMPLES, 'hosts-urls.txt')).size)), 'latin1');
-    const pooled = modulesLoadedBy(['check', '--robots-dir', join(EXAMPLES, 'robots'), '--agent', 'Googlebot', '--threads', '2', many]);
+    const pooled = modulesLoadedBy(['check', '--robots-dir', join(EXAMPLES, 'robots'), '--agent', 'Googlebot', '--threads', '2', many], '', { ROBOTSTXT_HOSTS_THREADS_AFTER_MS: '0' });
     expect(pooled.status).toBe(0);
     expect(pooled.packages).toEqual(['piscina']);
+    const short = modulesLoadedBy(['check', '--robots-dir', join(EXAMPLES, 'robots'), '--agent', 'Googlebot', '--threads', '2', many]);
+    expect(short.status).toBe(0);
+    expect(short.packages).toEqual([]);
   });
   it('audit without --verify or fetching: its bot lists, never the HTTP client or the worker pool', () => {
     const log = join(dir, 'bots.log');

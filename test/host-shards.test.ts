@@ -8,6 +8,9 @@ import { matcherForSpec, type HostsSpec } from '../dist/src/node/hosts.js';
 import { HostShardPool } from '../dist/src/node/threads/pool.js';
 import { HostShardsAnswerer, type AnswerCounts } from '../dist/src/node/check/answerers.js';
 import { core } from '../dist/src/node/core-node.js';
+import { Writable } from 'node:stream';
+import { runCheck, type CheckOutcome } from '../dist/src/node/index.js';
+import { HostsThreadsPace } from '../dist/src/node/check/budget.js';
 import { tempDir } from './cli-helpers.js';
 import { until } from './helpers.js';
 
@@ -76,5 +79,70 @@ describe('many hosts on two threads: buckets taken as threads get free', () => {
     expect(counts.recomputed).toBe(1);
     await pool.close();
     hosts.close();
+  });
+});
+
+describe('many hosts on two threads: workers start when the work to come is long, and go when they do not pay (HostsThreadsPace)', () => {
+  /** A check run over `lines` in chunks of 250 lines, with a pace given; its output and outcome. */
+  async function checkInChunks(pace: HostsThreadsPace): Promise<{ output: string; outcome: CheckOutcome }> {
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < lines.length; i += 250) chunks.push(new TextEncoder().encode(lines.slice(i, i + 250).join('\n') + '\n'));
+    let next = 0;
+    const source = { next: async (): Promise<Uint8Array | null> => (next < chunks.length ? chunks[next++] : null), get atEnd(): boolean { return next === chunks.length; } };
+    const written: Buffer[] = [];
+    const output = new Writable({ write(chunk: Buffer, _encoding, done) { written.push(Buffer.from(chunk)); done(); } }); // (a copy: the answers are views of buffers reused)
+    const outcome = await runCheck(source, { target: { kind: 'hosts', spec: { ...spec, cacheBytes: 64 << 20 } }, threads: 2, format: 'text', only: 'all', log: null, inputBytes: null, hostsThreadsPace: pace }, output, () => undefined);
+    return { output: Buffer.concat(written).toString('utf8'), outcome };
+  }
+
+  it('judged not to pay after their windows, workers are let go: this thread answers the rest alone with the whole cache, and the output is one thread\'s', async () => {
+    class LetGoAfterTwo extends HostsThreadsPace {
+      windowsWithWorkers = 0;
+      constructor() { super(0); }
+      override record(bytes: number, ms: number, withWorkers: boolean): void {
+        super.record(bytes, ms, withWorkers);
+        if (withWorkers) this.windowsWithWorkers++;
+      }
+      override shouldStop(): boolean { return this.windowsWithWorkers === 2; }
+    }
+    const pace = new LetGoAfterTwo();
+    const { output, outcome } = await checkInChunks(pace);
+    expect(output).toBe(expected);
+    expect([outcome.chunks, outcome.chunksInWorkers, outcome.threadsUsed, outcome.lines]).toEqual([8, 2, 2, lines.length]);
+    expect(pace.windowsWithWorkers).toBe(2);
+  });
+
+  it('the default pace: a pipe answered alone for less than 2 s starts no worker; told to start at once, workers take every window', async () => {
+    const alone = await checkInChunks(new HostsThreadsPace());
+    expect(alone.output).toBe(expected);
+    expect([alone.outcome.chunksInWorkers, alone.outcome.threadsUsed]).toEqual([0, 1]);
+    const atOnce = await checkInChunks(new HostsThreadsPace(0));
+    expect(atOnce.output).toBe(expected);
+    expect([atOnce.outcome.chunksInWorkers, atOnce.outcome.threadsUsed]).toEqual([8, 2]);
+  });
+
+  it('the pace: workers start when the bytes to come, at this thread\'s pace, take long enough; judged after their first window, they stay when their windows come faster, go when not', () => {
+    const pace = new HostsThreadsPace(2000);
+    expect(pace.shouldStart(0, 100 << 20)).toBe(false); // nothing answered yet: no pace
+    pace.record(1 << 20, 500, false); // 1 MiB in 0.5 s alone
+    expect(pace.shouldStart(1 << 20, 4 << 20)).toBe(false); // 3 MiB to come: 1.5 s
+    expect(pace.shouldStart(1 << 20, 5 << 20)).toBe(true); // 4 MiB to come: 2 s
+    expect(pace.shouldStart(1 << 20, null)).toBe(false); // a pipe: 0.5 s answered so far
+    pace.record(3 << 20, 1500, false);
+    expect(pace.shouldStart(4 << 20, null)).toBe(true); // 2 s answered alone
+    const faster = new HostsThreadsPace(2000);
+    faster.record(1 << 20, 500, false);
+    faster.record(1 << 20, 5000, true); // the first window with workers (their start) is not judged
+    faster.record(1 << 20, 300, true);
+    expect(faster.shouldStop()).toBe(false); // judged after two windows
+    faster.record(1 << 20, 300, true);
+    expect(faster.shouldStop()).toBe(false); // 0.3 s a MiB against 0.5: they stay
+    const slower = new HostsThreadsPace(2000);
+    slower.record(1 << 20, 500, false);
+    slower.record(1 << 20, 100, true);
+    slower.record(1 << 20, 500, true);
+    slower.record(1 << 20, 600, true);
+    expect(slower.shouldStop()).toBe(true); // 0.55 s a MiB: no faster
+    expect(slower.shouldStop()).toBe(false); // judged once
   });
 });

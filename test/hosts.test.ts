@@ -448,6 +448,20 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
       if (!sorted) expect(matcher.stats.cachedHosts).toBe(matcher.stats.compiled);
     }), { numRuns: 300 });
   });
+  it('input that comes host by host but names its hosts again later (sorted parts one after another): once hosts forgotten come back, they are kept', async () => {
+    const hosts = Array.from({ length: 200 }, (_, i) => `h${String(i).padStart(3, '0')}.test`);
+    const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map(hosts.map((host, i) => [host, `User-agent: *\nDisallow: /${i}\n`]))) });
+    const part = encode(hosts.flatMap((host, i) => [`http://${host}/${i}`, `http://${host}/x`]).join('\n') + '\n');
+    const expected = hosts.flatMap(() => [2, 1]);
+    expect([...(await matcher.checkLinesWithOutput(part, { format: 'none' })).verdicts]).toEqual(expected);
+    expect([matcher.stats.direct, matcher.stats.cachedHosts]).toEqual([200, 0]); // host by host: forgotten
+    expect([...(await matcher.checkLinesWithOutput(part, { format: 'none' })).verdicts]).toEqual(expected);
+    // hosts read again that came back: once more than one in eight of the hosts read (200 + 29) has, the
+    // 29th on, hosts are kept
+    expect([matcher.stats.direct, matcher.stats.cachedHosts]).toEqual([400, 172]);
+    expect([...(await matcher.checkLinesWithOutput(part, { format: 'none' })).verdicts]).toEqual(expected);
+    expect([matcher.stats.direct, matcher.stats.cachedHosts]).toEqual([428, 200]); // only the 28 forgotten again are read
+  });
   it('hosts of the input\'s last chunk are not kept (read again when asked again); a chunk in random host order with lines to follow keeps them', async () => {
     const bodies = { 'a.test': 'User-agent: *\nDisallow: /a\n', 'b.test': 'User-agent: *\nDisallow: /b\n' };
     const mixed = ['http://a.test/a', 'http://b.test/a', 'http://a.test/b', 'http://b.test/b'];

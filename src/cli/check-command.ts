@@ -9,7 +9,7 @@ import { parseCommand, usageError, type Command, type CommandSpec, type OptionTa
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
 import { LineReader } from '../node/line-reader.js';
 import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/pipeline.js';
-import { minCacheMbForThreads, workerOverheadMb } from '../node/check/budget.js';
+import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/budget.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/robots-cache.js';
 
@@ -49,10 +49,13 @@ order over far more hosts than fit, sort it by host first
   threads: {
     type: 'string', value: 'N', whole: { fallback: availableParallelism(), min: 1, max: maxThreads(), machine: 'default the available cores (1 with --robots-dir); 1 to 4 per core' },
     help: `threads answering URLs ({range}): this one and N - 1 workers, started
-only once the input is long enough (64 MiB; 2 MiB with --robots-dir). Default:
-available cores with --robots, 1 with --robots-dir (there threads take buckets
-of hosts as they get free, each with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB
-per worker, ${workerOverheadMb('jsonl')} with jsonl: --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl).
+only once the input is long enough: 64 MiB with --robots; with --robots-dir once
+the work to come, at the pace this thread has answered alone, would take ${HOSTS_THREADS_AFTER_MS / 1000} s
+(ROBOTSTXT_HOSTS_THREADS_AFTER_MS, in ms; 0: at once), and workers whose windows
+come no faster than this thread's alone are let go. Default: available cores
+with --robots, 1 with --robots-dir (there threads take buckets of hosts as
+they get free, each with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB per worker,
+${workerOverheadMb('jsonl')} with jsonl: --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl).
 Output order is kept.`,
   },
 } as const satisfies OptionTable;
@@ -81,6 +84,20 @@ Empty and malformed lines are answered as the reference answers them (an empty U
 } as const satisfies CommandSpec;
 
 /** robotstxt check. */
+/**
+ * ROBOTSTXT_HOSTS_THREADS_AFTER_MS: with --robots-dir and --threads N, the work to come (ms, at the pace one
+ * thread has answered so far) after which workers start (default HOSTS_THREADS_AFTER_MS; 0: at once, as tests
+ * and users who know their run is long want). Read once per run; a value that is not a whole number of
+ * milliseconds up to an hour is a usage error naming the variable.
+ */
+function hostsThreadsPaceOf(env: NodeJS.ProcessEnv): HostsThreadsPace {
+  const text = env.ROBOTSTXT_HOSTS_THREADS_AFTER_MS;
+  if (text === undefined || text === '') return new HostsThreadsPace(HOSTS_THREADS_AFTER_MS);
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || ms > 3_600_000) throw usageError(`ROBOTSTXT_HOSTS_THREADS_AFTER_MS must be a whole number of milliseconds from 0 to 3600000, got ${JSON.stringify(text.slice(0, 40))}`);
+  return new HostsThreadsPace(ms);
+}
+
 export const COMMAND: Command = { spec: CHECK_SPEC, run: (args, io) => runCheck(args, io.stdout, io.err), streams: () => true, lineFilter: true };
 
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
@@ -135,7 +152,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
   const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
-  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize };
+  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize, hostsThreadsPace: hostsThreadsPaceOf(process.env) };
   let cache: RobotsCache | null = null;
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form

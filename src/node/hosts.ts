@@ -262,6 +262,8 @@ export class MultiHostMatcher {
   private readonly counters = { lines: 0, compiled: 0, direct: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
   /** Hosts with a matcher the running chunk's rounds matched. */
   private chunkHosts = 0;
+  /** Hosts forgotten (answered from the landing block) that are met again. */
+  private readonly comebacks = new Comebacks();
   /** The running chunk's groups of lines, and the first not answered yet (the next round's start). */
   private groupCount = 0;
   private roundStart = 0;
@@ -468,9 +470,12 @@ export class MultiHostMatcher {
     // a host new to the cache is kept unless it cannot be met again: no lines come after these, or they come
     // host by host (hosts with several lines each, each host's lines in one run: input sorted by host); then
     // it is answered from its body in the landing block and forgotten, and no cache memory is touched for it
+    // (input that comes host by host in each window but names the same hosts again later, such as sorted
+    // parts one after another, shows it by hosts that come back after they were forgotten: they are kept then)
     const distinct = this.engine.distinctHosts;
     const byHost = this.engine.lines >= 2 * distinct && this.engine.runs <= distinct + (distinct >> 3);
-    const transients = this.transientsAllowed && !explain && (format.last === true || byHost);
+    const lastLines = format.last === true;
+    const transientsAllowed = this.transientsAllowed && !explain && (lastLines || byHost);
     this.traits?.expect?.(pending.keys.length);
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const toFetch: RobotsHost[] = [];
@@ -527,11 +532,13 @@ export class MultiHostMatcher {
         continue;
       }
       const bytes = this.readBytes(bodyBytes(body, host), host);
+      if (this.transientsAllowed) this.comebacks.met(canonical);
       let slot: number;
-      if (transients && bytes.length >= MultiHostMatcher.directMinBytes && this.engine.fitsLanding(bytes.length)) {
+      if (transientsAllowed && (lastLines || !this.comebacks.frequent) && bytes.length >= MultiHostMatcher.directMinBytes && this.engine.fitsLanding(bytes.length)) {
         // not kept: its lines are answered from its body in the landing block (a full block is answered first)
         if (!this.engine.landingHasRoom(bytes.length)) this.answerRound(resolvedBefore(i));
         slot = this.engine.transientSlot(bytes, this.agents);
+        this.comebacks.forgotten(canonical);
         this.counters.direct++;
       } else {
         slot = this.keep(bytes);
@@ -729,6 +736,78 @@ export class MultiHostMatcher {
     this.cachedHosts--;
     this.counters.evicted++;
   }
+}
+
+/**
+ * How often hosts that were answered from their body and forgotten come back: their origins as 32-bit hashes
+ * in an open-addressed table (at most FORGOTTEN_LIMIT places, emptied when three quarters full; a collision
+ * only counts a host as come back), and the share of new hosts that came back, over the last few thousand.
+ * Once more than one in eight does, input that comes host by host keeps its hosts (frequent).
+ */
+class Comebacks {
+  private table = new Uint32Array(1024);
+  private count = 0;
+  private newHosts = 0;
+  private cameBack = 0;
+
+  /** Whether hosts forgotten come back often enough that forgetting them costs more reads than it saves pages. */
+  get frequent(): boolean {
+    return this.cameBack * 8 > this.newHosts && this.newHosts >= 64;
+  }
+
+  /** A host not in the cache was read (per host read). */
+  met(origin: string): void {
+    if (this.count > 0 && this.has(originHash(origin))) this.cameBack++;
+    if (++this.newHosts >= 8192) {
+      this.newHosts >>= 1;
+      this.cameBack >>= 1;
+    }
+  }
+
+  /** A host answered from the landing block and not kept. */
+  forgotten(origin: string): void {
+    if ((this.count + 1) * 4 > this.table.length * 3) {
+      if (this.table.length >= FORGOTTEN_LIMIT) {
+        this.table.fill(0);
+        this.count = 0;
+      } else {
+        const old = this.table;
+        this.table = new Uint32Array(old.length * 2);
+        this.count = 0;
+        for (const hash of old) if (hash !== 0) this.insert(hash);
+      }
+    }
+    this.insert(originHash(origin));
+  }
+
+  private has(hash: number): boolean {
+    const mask = this.table.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const held = this.table[at];
+      if (held === 0) return false;
+      if (held === hash) return true;
+    }
+  }
+
+  private insert(hash: number): void {
+    const mask = this.table.length - 1;
+    let at = hash & mask;
+    while (this.table[at] !== 0) {
+      if (this.table[at] === hash) return;
+      at = (at + 1) & mask;
+    }
+    this.table[at] = hash;
+    this.count++;
+  }
+}
+/** Places of the forgotten hosts' table at most (4 MiB). */
+const FORGOTTEN_LIMIT = 1 << 20;
+
+/** A 32-bit FNV-1a hash of an origin's text, never 0. */
+function originHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return ((hash ^ (hash >>> 16)) | 1) >>> 0;
 }
 
 /** A copy of `array` long enough for index `at` (twice as long, or more). */

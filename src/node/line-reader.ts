@@ -102,9 +102,9 @@ export class LineReader {
     await this.source.close();
   }
 
-  /** True once the input has ended: the chunk next() gave last was the last one. */
+  /** True once the input has ended: the chunk next() gave last was the last one (a file of known size: once all its bytes are read). */
   get atEnd(): boolean {
-    return this.ended && this.carry.length === 0;
+    return (this.ended || (this.knownSize !== null && this.source.rawBytes >= this.knownSize)) && this.carry.length === 0;
   }
 
   /** Bytes read from the file so far (compressed bytes for gzip input). */

@@ -2,12 +2,14 @@
 //   input chunks (a LineChunkSource) -> URL lines (as read, or the request targets of access log lines)
 //   -> a ChunkAnswerer (this thread, a worker pool, or host shards: answerers.ts)
 //   -> one InOrderWriter (output in input order, in-order-writer.ts).
-// Threads: workers start only once the input proves long enough (a file of at least WORKERS_AFTER_BYTES, or
-// that many bytes read from a pipe; budget.ts). With one robots.txt any worker takes any chunk once workers
+// Threads: workers start only once the input proves long enough (budget.ts). With one robots.txt: a file of
+// at least WORKERS_AFTER_BYTES, or that many bytes read from a pipe; any worker takes any chunk once workers
 // are ready, and this thread answers chunks itself until then and whenever every worker is busy. With a
-// robots directory every chunk after the start is split into buckets of hosts, and each thread, with its own
+// robots directory: once the work to come, at the pace this thread has answered alone, is long enough
+// (HostsThreadsPace); every window after that is split into buckets of hosts, and each thread, with its own
 // cache, takes buckets as it gets free: first those it answered before, then another's (answerers.ts), so
-// that a worker still starting leaves its share to this thread instead of making it wait.
+// that a worker still starting leaves its share to this thread instead of making it wait. Workers whose
+// windows come no faster than this thread's alone are let go, and this thread answers the rest.
 import type { Writable } from 'node:stream';
 import { core } from '../core-node.js';
 import { CHUNK_BYTES } from '../line-reader.js';
@@ -16,7 +18,7 @@ import type { MultiHostMatcher } from '../hosts.js';
 import type { RobotsSource } from '../sources.js';
 import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../threads/pool.js';
 import type { LogLineReader } from '../log.js';
-import { WORKERS_AFTER_BYTES, HOSTS_WORKERS_AFTER_BYTES, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes } from './budget.js';
+import { WORKERS_AFTER_BYTES, HostsThreadsPace, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes } from './budget.js';
 import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
 import { sumCounters, type HostCounters } from '../threads/reply-codec.js';
@@ -49,6 +51,8 @@ export interface CheckPlan {
   chunkBytes?: number;
   /** The worker module (default: this package's; tests pass one that fails on purpose). */
   workerUrl?: URL;
+  /** Robots directory with threads: when workers start and whether they stay (default: new HostsThreadsPace(); its afterMs 0 starts them at once). */
+  hostsThreadsPace?: HostsThreadsPace;
 }
 
 /** What ran: for --stats and the notes on stderr. */
@@ -87,8 +91,13 @@ class Answerers {
   ring: SharedSlotRing | null = null;
   readonly counts: AnswerCounts = { chunksInWorkers: 0, recomputed: 0, noHostLines: 0 };
   private readonly workerCount: number;
-  private readonly cacheShare: number;
-  readonly windowBytes: number;
+  /** This thread's share of --cache-mb (many hosts: all of it until workers start) and its window (changes with it). */
+  private cacheShare: number;
+  windowBytes: number;
+  /** Many hosts with workers allowed: when they start and whether they stay. */
+  readonly pace: HostsThreadsPace | null;
+  /** Many-host workers were let go (they do not start again). */
+  private workersLetGo = false;
   /** Chunks in flight: enough to keep every thread busy (each costs its input and output in memory); a robots-directory window is split between all threads, so two of them keep every thread busy. */
   readonly chunksInFlight: number;
   /** What every answerer of the run answers. */
@@ -100,30 +109,58 @@ class Answerers {
     // --cache-mb bounds the whole run's memory for hosts: each worker's own memory (see workerOverheadMb) is
     // paid from it and the rest is shared evenly by the threads; the window follows one thread's share (every
     // window in flight is held as input, shards and output at once)
-    this.cacheShare = spec === null ? 0 : this.workerCount < 1 ? spec.cacheBytes : hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
-    this.windowBytes = spec !== null ? hostsWindowBytes(this.cacheShare, plan.format, plan.threads) : plan.chunkBytes ?? CHUNK_BYTES;
+    // until workers start (many hosts: if they ever do), this thread has the whole budget and one thread's
+    // window, less the window it reads into
+    this.cacheShare = spec === null ? 0 : spec.cacheBytes;
+    this.windowBytes = spec !== null ? hostsWindowBytes(this.cacheShare, plan.format, 1) : plan.chunkBytes ?? CHUNK_BYTES;
+    this.pace = spec !== null && this.workerCount >= 1 ? plan.hostsThreadsPace ?? new HostsThreadsPace() : null;
     this.chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
-    // until workers start, this thread has the whole budget, less the window it reads into
     if (spec !== null && hosts !== null) hosts.setBudget(hostsMatcherBudget(spec.cacheBytes, this.windowBytes));
     this.answerSpec = { format: plan.format, only: plan.only };
     this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher } : { hosts: hosts as MultiHostMatcher }, this.answerSpec, this.counts, this.windowBytes);
   }
 
-  /** Starts the worker threads (once; a plan of one thread has none). */
+  /** Starts the worker threads (once; a plan of one thread has none). Many hosts: each thread's share of the cache, and windows to match. */
   async startWorkers(): Promise<void> {
     const { plan } = this;
-    if (this.workerCount < 1 || this.robotsWorkers !== null || this.shards !== null) return;
+    if (this.workerCount < 1 || this.robotsWorkers !== null || this.shards !== null || this.workersLetGo) return;
     const pools = await import('../threads/pool.js'); // worker threads: loaded only when they start
     const { answerSpec } = this;
     if (plan.target.kind === 'hosts') {
+      const spec = plan.target.spec;
       const hosts = this.hosts as MultiHostMatcher;
-      this.shards = new HostShardsAnswerer(new pools.HostShardPool(this.workerCount, { ...plan.target.spec, cacheBytes: this.cacheShare }, plan.workerUrl), hosts, answerSpec, this.counts);
+      // --cache-mb bounds the whole run's memory for hosts: each worker's own memory (see workerOverheadMb) is
+      // paid from it and the rest is shared evenly by the threads; the window follows one thread's share
+      // (every window in flight is held as input, shards and output at once)
+      this.cacheShare = hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
+      this.windowBytes = hostsWindowBytes(this.cacheShare, plan.format, plan.threads);
+      this.shards = new HostShardsAnswerer(new pools.HostShardPool(this.workerCount, { ...spec, cacheBytes: this.cacheShare }, plan.workerUrl), hosts, answerSpec, this.counts);
       hosts.setBudget(hostsMatcherBudget(this.cacheShare, this.windowBytes));
     } else {
       const pool: RobotsPool = new pools.RobotsPool({ threads: this.workerCount, workerUrl: plan.workerUrl });
       this.ring = new pools.SharedSlotRing(this.chunksInFlight + 2, this.windowBytes);
       this.robotsWorkers = new RobotsWorkersAnswerer(pool, plan.target.matcher, answerSpec, this.counts, this.here);
     }
+  }
+
+  /** Many hosts: this thread's cache now (hosts evicted, bytes held) and what the threads' shares would hold together once workers start. */
+  cacheOutlook(): { evicted: number; heldBytes: number; sharedBytes: number } | null {
+    const { plan } = this;
+    if (this.hosts === null || plan.target.kind !== 'hosts') return null;
+    const stats = this.hosts.stats;
+    return { evicted: stats.evicted, heldBytes: stats.cacheBytes, sharedBytes: plan.threads * hostsCacheShare(plan.target.spec.cacheBytes, plan.threads, plan.format) };
+  }
+
+  /** Lets many-host workers go (their windows came no faster): this thread answers the rest alone, with the whole cache. Every answer given to them is written first. */
+  async letWorkersGo(): Promise<void> {
+    const { plan } = this;
+    if (this.shards === null || plan.target.kind !== 'hosts') return;
+    await this.shards.close();
+    this.shards = null;
+    this.workersLetGo = true;
+    this.cacheShare = plan.target.spec.cacheBytes;
+    this.windowBytes = hostsWindowBytes(this.cacheShare, plan.format, 1);
+    (this.hosts as MultiHostMatcher).setBudget(hostsMatcherBudget(this.cacheShare, this.windowBytes));
   }
 
   /** Who answers this chunk: a free worker, the host shards once started, else this thread. */
@@ -163,26 +200,28 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
     }
     if (spec?.noHost === 'error') throw new RobotsError('HOST_UNKNOWN', `line ${outcome.noHostExamples[0]} names no host (no http:// or https:// URL with a host): --no-host error stops here`);
   });
-  const workersAfter = spec !== null ? HOSTS_WORKERS_AFTER_BYTES : WORKERS_AFTER_BYTES;
   // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
   const numbersLines = plan.format === 'jsonl';
-  const buffer = new Uint8Array(answerers.windowBytes);
+  let buffer = new Uint8Array(answerers.windowBytes);
   let bytesRead = 0;
   let reportedLogErrors = 0;
   let inputLine = 1;
+  const { pace } = answerers;
   try {
-    if (plan.inputBytes !== null && plan.inputBytes >= workersAfter) await answerers.startWorkers();
+    if (spec === null ? plan.inputBytes !== null && plan.inputBytes >= WORKERS_AFTER_BYTES : pace?.shouldStart(0, plan.inputBytes) === true) await answerers.startWorkers();
+    if (answerers.windowBytes !== buffer.length) buffer = new Uint8Array(answerers.windowBytes);
     while (true) {
+      const windowStarted = performance.now();
       const slot: SharedSlot | null = answerers.ring !== null ? await answerers.ring.acquire() : null;
       const chunk = await input.next(slot !== null ? slot.input : buffer);
       if (chunk === null) {
         if (slot !== null) answerers.ring?.release(slot);
         break;
       }
-      outcome.windowBytes = Math.max(outcome.windowBytes, slot !== null ? slot.input.length : answerers.windowBytes);
+      outcome.windowBytes = Math.max(outcome.windowBytes, slot !== null ? slot.input.length : buffer.length);
       const index = outcome.chunks++;
       bytesRead += chunk.length;
-      if (bytesRead >= workersAfter) await answerers.startWorkers();
+      if (spec === null && bytesRead >= WORKERS_AFTER_BYTES) await answerers.startWorkers();
       const job: ChunkJob = { urls: chunk, firstNumber: inputLine, numbers: null, slot, index, last: input.atEnd === true };
       if (plan.log !== null) {
         const log = logModule as typeof import('../log.js');
@@ -219,6 +258,17 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
         answer = answerer.answer(job);
       }
       await writer.add(answer, release);
+      if (pace !== null && input.atEnd !== true) {
+        // many hosts on threads: workers start when the work to come is long enough, and go when they do not pay
+        pace.record(chunk.length, performance.now() - windowStarted, answerer !== answerers.here);
+        const windowBefore = answerers.windowBytes;
+        if (answerers.shards === null && pace.shouldStart(bytesRead, plan.inputBytes, answerers.cacheOutlook())) await answerers.startWorkers();
+        else if (answerers.shards !== null && pace.shouldStop()) {
+          await writer.finish(); // every answer the workers took part in, written
+          await answerers.letWorkersGo();
+        }
+        if (answerers.windowBytes !== windowBefore) buffer = new Uint8Array(answerers.windowBytes);
+      }
     }
     await writer.finish();
   } finally {
