@@ -2,7 +2,7 @@
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, crawlerLabel, verificationNotes, type AuditReport, type CrawlerAudit } from '../node/audit.js';
+import { RobotsAudit, AUDIT_PARTIAL_FORMAT, crawlerLabel, verificationNotes, type AuditPartial, type AuditReport, type CrawlerAudit } from '../node/audit.js';
 import type { CrawlerVerifier } from '../node/crawler-verify.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit-html.js';
@@ -18,7 +18,7 @@ import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
 import { forEachChunk } from '../node/line-reader.js';
-import { fileWriteError } from '../node/robots-file.js';
+import { fileWriteError, readRegularFile } from '../node/robots-file.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
 const AUDIT_OWN_OPTIONS = {
@@ -27,7 +27,8 @@ const AUDIT_OWN_OPTIONS = {
   store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
   'robots-history': { type: 'string', value: '<dir>', help: 'versions over time: <dir>/<host>/<time>.txt, each file named by the time it took\neffect (2026-11-12T10-00-00Z.txt, or a date); each request is judged by the version\nin force at its log time (within 24 h after a change by both: "either" when they\ndisagree; before the first version: "no rules known")' },
   fetch: { type: 'boolean', requires: ['store'], help: 'with --store: first fetch the robots.txt of every host of the logs that the store\nlacks or has stale (the logs are read twice: files, not standard input)' },
-  format: { type: 'string', choices: ['table', 'json', 'html'], fallback: 'table', help: 'table (default), one JSON object, or a self-contained HTML report with charts' },
+  format: { type: 'string', choices: ['table', 'json', 'html', 'partial'], fallback: 'table', help: 'table (default), one JSON object, a self-contained HTML report with charts, or\npartial: every count of this run, for --merge with the runs over the other\nparts of the logs (a cluster\'s partitions: see "Beyond one machine")' },
+  merge: { type: 'boolean', help: 'the arguments are partial audits (--format partial) of parts of the same logs, in\ntheir order: adds them into the report one audit of them all gives (the\nformat, top and output options apply; lines of a log read in parts, such as -,\nare numbered as in the whole)' },
   verify: { type: 'string', choices: ['ranges', 'dns'], value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
   'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', requires: ['verify'], help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
   'dns-probe': { type: 'string', value: '<address>', requires: ['verify'], help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
@@ -48,7 +49,7 @@ export const AUDIT_SPEC = {
   name: 'audit',
   options: { ...AUDIT_OWN_OPTIONS, ...FETCHING_OPTIONS },
   positionals: { shown: '<log>...', min: 1, max: Infinity, error: () => 'audit needs at least one <log> (- for standard input; see robotstxt audit --help)' },
-  oneOf: [['robots', 'robots-dir', 'store', 'robots-history']],
+  oneOf: [['robots', 'robots-dir', 'store', 'robots-history', 'merge']],
   sections: [{ title: 'Fetch options (with --fetch; --now also judges stored records without it):', names: FETCH_SECTION, column: 26 }],
   column: 24,
   description: `Reads access logs (formats below; gzip files or standard input are recognised by their first bytes; - is
@@ -83,6 +84,8 @@ fetch --crawler-ranges --store <dir> (then --store <dir> here); offline, downloa
     'robotstxt audit --store ./robots --fetch --scheme https vhosts-access.log',
     'zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq \'.crawlers[0]\'',
     'robotstxt audit --robots robots.txt --format html --output audit.html access.log',
+    'robotstxt audit --robots robots.txt --format partial - < part-1.log > part-1.json   (each part, anywhere)',
+    'robotstxt audit --merge part-*.json --format html --output audit.html',
   ],
 } as const satisfies CommandSpec;
 
@@ -109,8 +112,14 @@ function timeOption(name: string, value: unknown): number | undefined {
   return ms;
 }
 
+/** The options --merge takes besides itself: the report's (every other one reads logs). */
+const MERGE_OPTIONS = new Set(['merge', 'format', 'top', 'output']);
+/** A partial audit file is read whole up to this size (its crawlers and their tracked paths). */
+const PARTIAL_LIMIT = 512 << 20;
+
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(AUDIT_SPEC, withVerifyValue(args));
+  const { values, positionals, given } = parseCommand(AUDIT_SPEC, withVerifyValue(args));
+  if (values.merge) return mergeAudits(positionals, values.format, values.top, values.output, given, write, stderr);
   const robotsFile = values.robots;
   const storeDir = values.store;
   const robotsDir = values['robots-dir'] ?? storeDir;
@@ -184,6 +193,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
   let doneBytes = 0;
+  const logsRead: { log: string; lines: number }[] = [];
   for (const log of positionals) {
     let lineNumber = 0;
     let rawBytes = 0;
@@ -193,27 +203,85 @@ export async function runAudit(args: string[], write: (text: string) => void, st
       if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + rawBytes)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
     });
     doneBytes += rawBytes;
+    logsRead.push({ log, lines: lineNumber });
   }
   if (showProgress) stderr('\r\x1b[K');
+  writeReport(audit, logsRead, format, values.output, write, stderr);
+  return 0;
+}
+
+/**
+ * The one end of every audit, read from logs or merged from parts: the malformed lines said on stderr (a log
+ * of which no line is an access log line is an error, never an empty audit with exit 0), then the report in its
+ * format, to standard output or --output.
+ */
+function writeReport(audit: RobotsAudit, logs: { log: string; lines: number }[], format: string, output: string | undefined, write: (text: string) => void, stderr: (text: string) => void): void {
   const report = audit.report();
+  const names = [...new Set(logs.map((entry) => entry.log))];
   if (report.malformed.count > 0) {
     const where = report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', ');
-    // a file of which no line is an access log line is no log: an error, never an empty audit with exit 0
     if (report.crawlerRequests + report.otherRequests + report.outsideTime === 0) {
-      throw new RobotsError('USAGE', `not an access log: none of the ${report.malformed.count} line(s) of ${positionals.join(', ')} is a request line of a format audit reads (first: ${where}${report.malformed.count > 10 ? ', ...' : ''}; see robotstxt audit --help)`);
+      throw new RobotsError('USAGE', `not an access log: none of the ${report.malformed.count} line(s) of ${names.join(', ')} is a request line of a format audit reads (first: ${where}${report.malformed.count > 10 ? ', ...' : ''}; see robotstxt audit --help)`);
     }
     stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (${where}${report.malformed.count > 10 ? ', ...' : ''})\n`);
   }
-  const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'html' ? auditHtml(report, `robots.txt audit of ${positionals.join(', ')}`) : table(report);
-  if (values.output !== undefined) {
+  const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n'
+    : format === 'html' ? auditHtml(report, `robots.txt audit of ${names.join(', ')}`)
+    : format === 'partial' ? JSON.stringify(audit.partial(logs)) + '\n'
+    : table(report);
+  if (output !== undefined) {
     try {
-      writeFileSync(values.output, text);
+      writeFileSync(output, text);
     } catch (error) {
-      throw fileWriteError(values.output, 'report file', error);
+      throw fileWriteError(output, 'report file', error);
     }
   }
   else write(text);
+}
+
+/** audit --merge: partial audits of parts of the same logs, added into one report (RobotsAudit.merged). */
+async function mergeAudits(files: string[], format: string, top: number, output: string | undefined, given: ReadonlySet<string>, write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
+  const other = [...given].find((name) => !MERGE_OPTIONS.has(name));
+  if (other !== undefined) throw usageError(`--${other} does not apply with --merge (the partial audits were made with their options; --merge takes --format, --top and --output)`);
+  const partials: AuditPartial[] = [];
+  const logs: { log: string; lines: number }[] = [];
+  for (const file of files) {
+    const bytes = file === '-' ? await readStandardInput(PARTIAL_LIMIT) : readRegularFile(file, PARTIAL_LIMIT, 'partial audit');
+    let partial: AuditPartial;
+    try {
+      partial = JSON.parse(new TextDecoder().decode(bytes)) as AuditPartial;
+    } catch (error) {
+      throw usageError(`${file} is not a partial audit (robotstxt audit --format partial): ${(error as Error).message}`);
+    }
+    if (typeof partial !== 'object' || partial === null || partial.format !== AUDIT_PARTIAL_FORMAT) throw usageError(`${file} is not a partial audit (robotstxt audit --format partial writes one; its "format" is ${AUDIT_PARTIAL_FORMAT})`);
+    partials.push(partial);
+    for (const entry of partial.logs) {
+      const same = logs.find((known) => known.log === entry.log);
+      if (same === undefined) logs.push({ ...entry });
+      else same.lines += entry.lines;
+    }
+  }
+  let audit: RobotsAudit;
+  try {
+    audit = RobotsAudit.merged(partials, top);
+  } catch (error) {
+    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.message);
+    throw error;
+  }
+  writeReport(audit, logs, format, output, write, stderr);
   return 0;
+}
+
+/** Standard input whole, up to limit bytes (a longer one is an error). */
+async function readStandardInput(limit: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > limit) throw new RobotsError('INPUT_TOO_LARGE', `cannot read partial audit '-': more than ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 const share = (part: number, whole: number): string => (whole === 0 ? '0%' : `${((100 * part) / whole).toFixed(1)}%`);

@@ -13,6 +13,7 @@ import { crawlerCategory, isUserTriggeredFetcher, USAGE_PURPOSES, type CrawlerCa
 import { USAGE_DISALLOWED } from '../core/usage.js';
 import type { VersionsAt } from './robots-history.js';
 import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification, type VendorCoverage } from './crawler-verify.js';
+import { RobotsError } from '../core/errors.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
 export interface StatusClasses {
@@ -322,13 +323,22 @@ export class RobotsAudit {
   private readonly versionTotals = new Map<string, { host: string; from: string; requests: number; disallowed: number }>();
   private usageStated = false;
   private readonly categories = new Map<string, CrawlerCategory>();
+  /** The report's shape: with verification counts, and with a history (from the options, or from merged partials). */
+  private readonly verifying: boolean;
+  private readonly withHistory: boolean;
+  /** Merged partials: what verification rested on in them (an audit that verifies asks its verifier instead). */
+  private mergedVerifiedBy: AuditReport['verifiedBy'] = null;
+  /** Merged partials: their dropped floors summed (what a crawler absent from all of them may have had there). */
+  private partsFloor = 0;
 
   /**
    * robotsFor: the robots.txt for a request's origin (null: none, the request is allowed). The origin is the
    * URL model's reading of the request's URL line (the line check --log answers); null when it has none.
    */
-  constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null, private readonly options: AuditOptions = {}) {
-    this.verificationTotals = options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 };
+  constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null, private readonly options: AuditOptions = {}, shape: { verifying: boolean; withHistory: boolean } | null = null) {
+    this.verifying = shape?.verifying ?? options.verifier !== undefined;
+    this.withHistory = shape?.withHistory ?? options.history !== undefined;
+    this.verificationTotals = this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null;
   }
 
   private factsOf(userAgent: string): UserAgentFacts {
@@ -709,7 +719,7 @@ export class RobotsAudit {
       agent, host, impostor, vendor: vendor?.id ?? null, group, mixedGroups: false, userTriggered: isUserTriggeredFetcher(agent),
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
       byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
-      verification: this.options.verifier === undefined ? null : { verified: 0, failed: 0, unknown: 0 }, services: this.options.verifier === undefined ? null : new Map(), rules: new Map(), paths: null,
+      verification: this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
       category: this.categoryOf(agent, userAgent), usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0,
     };
     this.crawlers.set(key, state);
@@ -769,7 +779,7 @@ export class RobotsAudit {
           against: state.usageAgainst,
           by: [...state.usageBy.values()].sort((a, b) => b.requests - a.requests || a.line - b.line).map((entry) => ({ ...entry })),
         },
-        history: this.options.history === undefined ? null : { versions: versionList(state.byVersion?.values() ?? []), either: state.either, noRulesKnown: state.noRulesKnown },
+        history: this.withHistory ? { versions: versionList(state.byVersion?.values() ?? []), either: state.either, noRulesKnown: state.noRulesKnown } : null,
       };
     });
     const byDisallowed = (a: CrawlerAudit, b: CrawlerAudit): number => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : Number(a.impostor) - Number(b.impostor) || ((a.host ?? '') < (b.host ?? '') ? -1 : 1));
@@ -790,15 +800,236 @@ export class RobotsAudit {
       userTriggered,
       untracked: { ...this.untracked },
       verification: this.verificationTotals === null ? null : { ...this.verificationTotals },
-      verifiedBy: this.options.verifier === undefined ? null : {
-        dns: this.options.verifier.dns ? { problem: this.options.verifier.dnsProblem?.reason ?? null, unknown: this.options.verifier.dnsProblem?.unknown ?? 0 } : null,
-        vendors: this.options.verifier.coverage(),
-      },
+      verifiedBy: this.verifiedBy(),
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
       usage: { against: this.usageAgainstTotal, stated: this.usageStated },
-      history: this.options.history === undefined ? null : { versions: versionList(this.versionTotals.values()), either: this.eitherTotal, noRulesKnown: this.noRulesKnownTotal },
+      history: this.withHistory ? { versions: versionList(this.versionTotals.values()), either: this.eitherTotal, noRulesKnown: this.noRulesKnownTotal } : null,
     };
   }
+
+  /** What verification rested on: the verifier's, or the merged partials'. */
+  private verifiedBy(): AuditReport['verifiedBy'] {
+    const verifier = this.options.verifier;
+    if (verifier === undefined) return this.mergedVerifiedBy;
+    return {
+      dns: verifier.dns ? { problem: verifier.dnsProblem?.reason ?? null, unknown: verifier.dnsProblem?.unknown ?? 0 } : null,
+      vendors: verifier.coverage(),
+    };
+  }
+
+  /**
+   * What this audit has counted, whole (no top-N cut, every tracked path), for a merge with other parts of the
+   * same logs (AuditPartial); logs: the logs read and their line counts, in order. Called once, at the end,
+   * by audit --format partial.
+   */
+  partial(logs: { log: string; lines: number }[]): AuditPartial {
+    this.judgePending();
+    return {
+      format: AUDIT_PARTIAL_FORMAT,
+      shape: { verifying: this.verifying, withHistory: this.withHistory, byHost: this.options.byHost === true },
+      logs: logs.map((entry) => ({ ...entry })),
+      lines: this.lineCount,
+      crawlerRequests: this.crawlerRequests,
+      otherRequests: this.otherRequests,
+      outsideTime: this.outsideTime,
+      disallowed: this.disallowedTotal,
+      malformed: { count: this.malformedCount, lines: this.malformedLines.map((entry) => ({ ...entry })) },
+      crawlers: [...this.crawlers.values()].map((state) => ({
+        agent: state.agent, host: state.host, impostor: state.impostor, vendor: state.vendor, group: state.group, mixedGroups: state.mixedGroups,
+        userTriggered: state.userTriggered, userAgent: state.userAgent, category: state.category, requests: state.requests, disallowed: state.disallowed,
+        missed: state.missed, byStatus: { ...state.byStatus }, robotsTxtFetches: state.robotsTxtFetches,
+        verification: state.verification === null ? null : { ...state.verification },
+        services: state.services === null ? null : [...state.services],
+        rules: [...state.rules.values()].map((rule) => ({ ...rule })),
+        paths: state.paths === null ? null : state.paths.entries(),
+        usageAgainst: state.usageAgainst, usageBy: [...state.usageBy.values()].map((entry) => ({ ...entry })),
+        byVersion: state.byVersion === null ? null : [...state.byVersion.values()].map((entry) => ({ ...entry })),
+        either: state.either, noRulesKnown: state.noRulesKnown,
+      })),
+      droppedFloor: this.droppedFloor + this.partsFloor,
+      untracked: { ...this.untracked },
+      hours: [...this.hours].map(([hour, counts]) => [hour, counts.requests, counts.disallowed] as [number, number, number]),
+      verification: this.verificationTotals === null ? null : { ...this.verificationTotals },
+      verifiedBy: this.verifiedBy(),
+      usage: { against: this.usageAgainstTotal, stated: this.usageStated },
+      history: { either: this.eitherTotal, noRulesKnown: this.noRulesKnownTotal, versions: [...this.versionTotals.values()].map((entry) => ({ ...entry })) },
+    };
+  }
+
+  /**
+   * The audit of logs audited in parts (audit --format partial, each part's logs in order), as one audit of them
+   * all would be: every count added, crawlers, rules, paths and hours in the order one audit meets them, and
+   * lines of a log read in several parts (the same name: `-` for standard input) numbered as in that log
+   * whole. Exact while no part and no sum passes the audit's bounds (MAX_CRAWLERS crawlers, 2,000 paths a
+   * crawler); past them, bounded the same way, with the same up-to counts. Parts must share their shape
+   * (verification, history, --by host): else INVALID_ARGUMENT. top: as AuditOptions.top. Once per merge.
+   */
+  static merged(partials: readonly AuditPartial[], top = 0): RobotsAudit {
+    if (partials.length === 0) throw new RobotsError('INVALID_ARGUMENT', 'no partial audit to merge');
+    const shape = partials[0].shape;
+    for (const part of partials) {
+      if (part.format !== AUDIT_PARTIAL_FORMAT) throw new RobotsError('INVALID_ARGUMENT', `not a partial audit of this version (format ${JSON.stringify(part.format)}, expected ${AUDIT_PARTIAL_FORMAT})`);
+      if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost) {
+        throw new RobotsError('INVALID_ARGUMENT', `partial audits made with different options cannot be merged: one ${describeShape(shape)}, another ${describeShape(part.shape)}`);
+      }
+    }
+    const audit = new RobotsAudit(() => null, { top, byHost: shape.byHost }, shape);
+    const linesBefore = new Map<string, number>();
+    for (const part of partials) {
+      audit.add(part, linesBefore);
+      for (const { log, lines } of part.logs) linesBefore.set(log, (linesBefore.get(log) ?? 0) + lines);
+    }
+    return audit;
+  }
+
+  /** Adds one partial audit's counts (see merged); linesBefore: lines of each log read in the parts before it. */
+  private add(part: AuditPartial, linesBefore: ReadonlyMap<string, number>): void {
+    this.lineCount += part.lines;
+    this.crawlerRequests += part.crawlerRequests;
+    this.otherRequests += part.otherRequests;
+    this.outsideTime += part.outsideTime;
+    this.disallowedTotal += part.disallowed;
+    this.malformedCount += part.malformed.count;
+    for (const entry of part.malformed.lines) {
+      if (this.malformedLines.length < MAX_MALFORMED_LINES) this.malformedLines.push({ log: entry.log, line: entry.line + (linesBefore.get(entry.log) ?? 0) });
+    }
+    // a crawler this part does not track may have had up to its dropped floor there (and one it tracks, its own miss)
+    const seen = new Set<string>();
+    for (const crawler of part.crawlers) {
+      const key = `${crawler.host ?? ''} ${asciiLowerCase(crawler.agent)}${crawler.impostor ? ' impostor' : ''}`;
+      seen.add(key);
+      let state = this.crawlers.get(key);
+      if (state === undefined) {
+        if (this.crawlers.size >= 2 * MAX_CRAWLERS) this.dropLeastDisallowed();
+        state = {
+          agent: crawler.agent, host: crawler.host, impostor: crawler.impostor, vendor: crawler.vendor, group: crawler.group, mixedGroups: crawler.mixedGroups,
+          userTriggered: crawler.userTriggered, userAgent: crawler.userAgent, requests: 0, disallowed: 0, missed: this.droppedFloor + this.partsFloor,
+          byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
+          verification: this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
+          category: crawler.category, usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0,
+        };
+        this.crawlers.set(key, state);
+      } else if (crawler.group !== state.group || crawler.mixedGroups) {
+        state.mixedGroups = true;
+      }
+      state.requests += crawler.requests;
+      state.disallowed += crawler.disallowed;
+      state.missed += crawler.missed;
+      for (const status of Object.keys(state.byStatus) as (keyof StatusClasses)[]) state.byStatus[status] += crawler.byStatus[status];
+      state.robotsTxtFetches += crawler.robotsTxtFetches;
+      if (state.verification !== null && crawler.verification !== null) for (const verdict of Object.keys(state.verification) as Verification[]) state.verification[verdict] += crawler.verification[verdict];
+      if (state.services !== null && crawler.services !== null) for (const [service, count] of crawler.services) state.services.set(service, (state.services.get(service) ?? 0) + count);
+      for (const rule of crawler.rules) {
+        const ruleKey = `${rule.file ?? ''} ${rule.line} ${rule.pattern}`;
+        const entry = state.rules.get(ruleKey) ?? { file: rule.file, line: rule.line, pattern: rule.pattern, requests: 0 };
+        entry.requests += rule.requests;
+        state.rules.set(ruleKey, entry);
+      }
+      if (crawler.paths !== null) (state.paths ??= new PathCounter(TRACKED_PATHS)).merge(crawler.paths);
+      state.usageAgainst += crawler.usageAgainst;
+      for (const by of crawler.usageBy) {
+        const usageKey = `${by.file ?? ''} ${by.source} ${by.line}`;
+        const entry = state.usageBy.get(usageKey) ?? { ...by, requests: 0 };
+        entry.requests += by.requests;
+        state.usageBy.set(usageKey, entry);
+      }
+      if (crawler.byVersion !== null) {
+        state.byVersion ??= new Map();
+        for (const version of crawler.byVersion) {
+          const versionKey = `${version.host} ${version.from}`;
+          const entry = state.byVersion.get(versionKey) ?? { host: version.host, from: version.from, requests: 0, disallowed: 0 };
+          entry.requests += version.requests;
+          entry.disallowed += version.disallowed;
+          state.byVersion.set(versionKey, entry);
+        }
+      }
+      state.either += crawler.either;
+      state.noRulesKnown += crawler.noRulesKnown;
+    }
+    if (part.droppedFloor > 0) for (const [key, state] of this.crawlers) if (!seen.has(key)) state.missed += part.droppedFloor;
+    this.partsFloor += part.droppedFloor;
+    this.untracked.crawlers += part.untracked.crawlers;
+    this.untracked.requests += part.untracked.requests;
+    this.untracked.disallowed += part.untracked.disallowed;
+    for (const [hour, requests, disallowed] of part.hours) {
+      const bucket = this.hours.get(hour) ?? { requests: 0, disallowed: 0 };
+      bucket.requests += requests;
+      bucket.disallowed += disallowed;
+      this.hours.set(hour, bucket);
+    }
+    if (this.verificationTotals !== null && part.verification !== null) for (const verdict of Object.keys(this.verificationTotals) as Verification[]) this.verificationTotals[verdict] += part.verification[verdict];
+    this.mergedVerifiedBy = mergeVerifiedBy(this.mergedVerifiedBy, part.verifiedBy);
+    this.usageAgainstTotal += part.usage.against;
+    this.usageStated ||= part.usage.stated;
+    this.eitherTotal += part.history.either;
+    this.noRulesKnownTotal += part.history.noRulesKnown;
+    for (const version of part.history.versions) {
+      const versionKey = `${version.host} ${version.from}`;
+      const entry = this.versionTotals.get(versionKey) ?? { host: version.host, from: version.from, requests: 0, disallowed: 0 };
+      entry.requests += version.requests;
+      entry.disallowed += version.disallowed;
+      this.versionTotals.set(versionKey, entry);
+    }
+  }
+}
+
+/** The format tag of a partial audit (audit --format partial). */
+export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/1';
+
+/**
+ * What one audit counted, whole, for a merge (RobotsAudit.partial, RobotsAudit.merged; audit --format partial
+ * and --merge): its totals, every tracked crawler in the order it met them with every count (rules, every
+ * tracked path, hours), and the logs it read with their line counts. JSON.
+ */
+export interface AuditPartial {
+  format: typeof AUDIT_PARTIAL_FORMAT;
+  shape: { verifying: boolean; withHistory: boolean; byHost: boolean };
+  logs: { log: string; lines: number }[];
+  lines: number;
+  crawlerRequests: number;
+  otherRequests: number;
+  outsideTime: number;
+  disallowed: number;
+  malformed: { count: number; lines: { log: string; line: number }[] };
+  crawlers: {
+    agent: string; host: string | null; impostor: boolean; vendor: string | null; group: string | null; mixedGroups: boolean;
+    userTriggered: boolean; userAgent: string; category: CrawlerCategory; requests: number; disallowed: number; missed: number;
+    byStatus: StatusClasses; robotsTxtFetches: number; verification: VerificationCounts | null; services: [string, number][] | null;
+    rules: { file: string | null; line: number; pattern: string; requests: number }[];
+    paths: { floor: number; counts: [string, number, number][] } | null;
+    usageAgainst: number; usageBy: { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }[];
+    byVersion: { host: string; from: string; requests: number; disallowed: number }[] | null;
+    either: number; noRulesKnown: number;
+  }[];
+  droppedFloor: number;
+  untracked: { crawlers: number; requests: number; disallowed: number };
+  /** [hour since 1970 (UTC), requests, disallowed] */
+  hours: [number, number, number][];
+  verification: VerificationCounts | null;
+  verifiedBy: AuditReport['verifiedBy'];
+  usage: { against: number; stated: boolean };
+  history: { either: number; noRulesKnown: number; versions: { host: string; from: string; requests: number; disallowed: number }[] };
+}
+
+function describeShape(shape: AuditPartial['shape']): string {
+  return `${shape.verifying ? 'with' : 'without'} --verify, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} --by host`;
+}
+
+/** What verification rested on in two parts of an audit: the first part's files and resolver problem, the requests added. */
+function mergeVerifiedBy(before: AuditReport['verifiedBy'], part: AuditReport['verifiedBy']): AuditReport['verifiedBy'] {
+  if (part === null) return before;
+  if (before === null) return { dns: part.dns === null ? null : { ...part.dns }, vendors: part.vendors.map((vendor) => ({ ...vendor, files: [...vendor.files], missing: [...vendor.missing] })) };
+  const dns = before.dns === null || part.dns === null ? before.dns ?? part.dns : { problem: before.dns.problem ?? part.dns.problem, unknown: before.dns.unknown + part.dns.unknown };
+  const vendors = before.vendors.map((vendor) => ({ ...vendor }));
+  for (const vendor of part.vendors) {
+    const same = vendors.find((other) => other.vendor === vendor.vendor);
+    if (same === undefined) vendors.push({ ...vendor, files: [...vendor.files], missing: [...vendor.missing] });
+    else {
+      same.requests += vendor.requests;
+      same.unknownMissingFiles += vendor.unknownMissingFiles;
+    }
+  }
+  return { dns, vendors };
 }
 
 /** A version as the audit counts by it: the object a history gives (the same one while the history keeps it). */
@@ -829,14 +1060,42 @@ class PathCounter {
       entry.count++;
       return;
     }
-    if (this.counts.size >= 2 * this.capacity) {
-      const sorted = [...this.counts].sort((a, b) => b[1].count - a[1].count);
-      for (const [dropped, value] of sorted.slice(this.capacity)) {
-        this.floor = Math.max(this.floor, value.count + value.missed);
-        this.counts.delete(dropped);
-      }
-    }
+    if (this.counts.size >= 2 * this.capacity) this.dropLessCounted();
     this.counts.set(path, { count: 1, missed: this.floor });
+  }
+
+  /** Every path tracked, with its count and possible miss, and the floor (RobotsAudit.partial). */
+  entries(): { floor: number; counts: [string, number, number][] } {
+    return { floor: this.floor, counts: [...this.counts].map(([path, value]) => [path, value.count, value.missed]) };
+  }
+
+  /**
+   * Adds another counter's entries (a part of the same audit): counts add; a path the other did not track may
+   * have had up to its floor there, and one this counter did not track, up to this floor. Bounded as add is.
+   */
+  merge(other: { floor: number; counts: [string, number, number][] }): void {
+    const theirs = new Set<string>();
+    for (const [path, count, missed] of other.counts) {
+      theirs.add(path);
+      const entry = this.counts.get(path);
+      if (entry !== undefined) {
+        entry.count += count;
+        entry.missed += missed;
+        continue;
+      }
+      if (this.counts.size >= 2 * this.capacity) this.dropLessCounted();
+      this.counts.set(path, { count, missed: missed + this.floor });
+    }
+    if (other.floor > 0) for (const [path, entry] of this.counts) if (!theirs.has(path)) entry.missed += other.floor;
+    this.floor = Math.max(this.floor, other.floor);
+  }
+
+  private dropLessCounted(): void {
+    const sorted = [...this.counts].sort((a, b) => b[1].count - a[1].count);
+    for (const [dropped, value] of sorted.slice(this.capacity)) {
+      this.floor = Math.max(this.floor, value.count + value.missed);
+      this.counts.delete(dropped);
+    }
   }
 
   /** The n most counted: exact counts, and the most each can be. */
