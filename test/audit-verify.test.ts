@@ -95,7 +95,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
   it('the table: a verification line, a verified/failed/unknown column, (impostor) rows', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--top', '4', logFile]);
     expect(r.stdout).toBe([
-      '13 log lines: 13 crawler requests (8 disallowed), 0 other requests, 0 malformed',
+      '13 log lines: 13 crawler requests (8 disallowed, 5 allowed, 0 no rules known), 0 other requests, 0 malformed',
       'verification: 6 verified, 5 failed (impostors), 2 unknown; impostors are rows of their own',
       'crawler                                group  category     requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  verified/failed/unknown  top rule             top disallowed path',
       'Googlebot                              *      search              4           2   50.0%  2/0/0/0                   0  3/0/1                    line 2 /private (2)  /private/a (1)',

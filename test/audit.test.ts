@@ -96,7 +96,7 @@ describe('robotstxt audit', () => {
   it('table (default)', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, logFile]);
     expect(r.stdout).toBe([
-      '11 log lines: 8 crawler requests (6 disallowed), 2 other requests, 1 malformed',
+      '11 log lines: 8 crawler requests (6 disallowed, 2 allowed, 0 no rules known), 2 other requests, 1 malformed',
       'crawler          group      category  requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  top rule             top disallowed path',
       'Googlebot        own group  search           4           3   75.0%  3/0/0/0                   0  line 2 /private (3)  /private/a (2)',
       'bingbot          *          search           3           2   66.7%  2/0/0/0                   0  line 8 /tmp (1)      /img/b.png (1)',
@@ -287,7 +287,7 @@ describe('audit names crawlers right', () => {
   it('--top, --since and --until', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, '--top', '1', '--since', '2015-05-17T10:30:00Z', '--until', '2015-05-17T12:00', logFile]);
     expect(r.stdout).toBe([
-      '11 log lines: 2 crawler requests (2 disallowed), 0 other requests, 1 malformed, 8 outside --since/--until',
+      '11 log lines: 2 crawler requests (2 disallowed, 0 allowed, 0 no rules known), 0 other requests, 1 malformed, 8 outside --since/--until',
       'crawler                                group      category  requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  top rule             top disallowed path',
       'Googlebot                              own group  search           1           1  100.0%  1/0/0/0                   0  line 2 /private (1)  /private/a (1)',
       '1 more crawler(s) (--top 0 lists all)                              1           1  100.0%',
@@ -436,5 +436,43 @@ describe('audit: AI usage, apart from robots.txt violations (examples/ai-robots.
     expect(dom).toContain('<th>usage no</th>');
     const usageTable = /<table id="usage">([\s\S]*?)<\/table>/.exec(dom)?.[1] ?? '';
     expect([...usageTable.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td>(\d+)<\/td>/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`)).toEqual(['GPTBot train-ai 2', 'ClaudeBot train-ai 2', 'Googlebot search 1']);
+  });
+});
+
+describe('audit never counts a request whose rules are not known as allowed', () => {
+  const sites = join(tempDir(), 'sites');
+  mkdirSync(sites);
+  writeFileSync(join(sites, 'a.example.txt'), 'User-agent: *\nDisallow: /private\n');
+  mkdirSync(join(sites, 'broken.example.txt')); // a folder by a host's name: cannot be read
+  const vhostLine = (host: string, path: string): string => `${host}:80 1.2.3.4 - - [17/May/2015:10:05:03 +0000] "GET ${path} HTTP/1.1" 200 1 "-" "${GOOGLEBOT}"`;
+  const vhostLog = join(tempDir(), 'vhosts.log');
+  writeFileSync(vhostLog, [vhostLine('a.example', '/private/x'), vhostLine('a.example', '/ok'), vhostLine('nofile.example', '/private/x'), vhostLine('nofile.example', '/y'), vhostLine('broken.example', '/z')].join('\n') + '\n');
+  it('a host without a file, and one whose file cannot be read: counted as no rules known, named on stderr, in the table, in JSON and in HTML; the audit goes on', () => {
+    const text = robotstxt(['audit', '--robots-dir', sites, vhostLog]);
+    expect(text.status).toBe(0);
+    expect(text.stderr).toBe(`robotstxt: cannot read robots file '${join(sites, 'broken.example.txt')}': is a directory: the requests of http://broken.example have no rules known\n` +
+      'robotstxt: 3 crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version), first http://nofile.example, http://broken.example: not judged, not counted as allowed (--missing disallow judges them, --missing error stops)\n');
+    expect(text.stdout.split('\n').slice(0, 2)).toEqual([
+      '5 log lines: 5 crawler requests (1 disallowed, 1 allowed, 3 no rules known), 0 other requests, 0 malformed',
+      '3 crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version), first http://nofile.example, http://broken.example: not judged, not counted as allowed (--missing disallow judges them, --missing error stops)',
+    ]);
+    const json = JSON.parse(robotstxt(['audit', '--robots-dir', sites, '--format', 'json', vhostLog]).stdout);
+    expect([json.disallowed, json.allowed, json.noRulesKnown]).toEqual([1, 1, { requests: 3, origins: ['http://nofile.example', 'http://broken.example'], judged: 'not judged' }]);
+    expect(json.crawlers.map((c: { agent: string; requests: number; disallowed: number; noRulesKnown: number }) => [c.agent, c.requests, c.disallowed, c.noRulesKnown])).toEqual([['Googlebot', 5, 1, 3]]);
+    const html = robotstxt(['audit', '--robots-dir', sites, '--format', 'html', vhostLog]).stdout;
+    expect(html).toContain('<span class="no-rules">3 no rules known</span>');
+    expect(html).toContain('<p class="no-rules-note">3 crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version), first http://nofile.example, http://broken.example: not judged, and not counted as allowed.</p>');
+  });
+  it('--missing disallow judges them disallowed (still counted as no rules known); --missing error stops, naming the origin (exit 2)', () => {
+    const json = JSON.parse(robotstxt(['audit', '--robots-dir', sites, '--missing', 'disallow', '--format', 'json', vhostLog]).stdout);
+    expect([json.disallowed, json.allowed, json.noRulesKnown.requests, json.noRulesKnown.judged]).toEqual([4, 1, 3, 'as disallowed']);
+    const stop = robotstxt(['audit', '--robots-dir', sites, '--missing', 'error', vhostLog]);
+    expect([stop.status, stop.stdout, stop.stderr]).toEqual([2, '', `robotstxt: no robots.txt known for http://nofile.example (no file or store record of it in ${sites}; --missing error)\n`]);
+  });
+  it('a --robots-dir or --store that is not a directory is a usage error (exit 2), never an audit where no host has rules', () => {
+    for (const option of ['--robots-dir', '--store']) {
+      const r = robotstxt(['audit', option, join(sites, 'mistyped'), vhostLog]);
+      expect([r.status, r.stdout, r.stderr], option).toEqual([2, '', `robotstxt: ${option} '${join(sites, 'mistyped')}' is not a directory\n`]);
+    }
   });
 });

@@ -60,12 +60,12 @@ describe('check --robots-dir with threads', () => {
     expect(three.stdout).toBe(one.stdout);
     expect(one.stdout).toBe(urls.map((url) => expectedLine(url) + '\n').join(''));
     // one window, the input's last: no host can come back, so none is kept (0 cached)
-    expect(one.stderr).toMatch(/^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 1, peak memory [\d.]+ MiB; hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 0 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
+    expect(one.stderr).toMatch(/^robotstxt: 300 host\(s\) have no robots\.txt file in .* \(https:\/\/h\d+\.example, .* and 29[05] more\): their URLs were answered as allowed \(--missing allow; --missing disallow or error for hosts whose rules must be known\)\nrobotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 1, peak memory [\d.]+ MiB; hosts: 0 compiled, 2700 answered from their file, 300 without robots\.txt, 0 evicted, 0 cached in [\d.]+ of 64 MiB, windows of up to 8 MiB\n$/);
     // each worker's own memory (48 MiB) is paid from --cache-mb; each thread's share is a third of the rest
     // (10.6 MiB), and a window an eighth of a share (at least 2 MiB): two windows here. Threads take buckets
     // of hosts as they get free, so a bucket answered by one thread in the first window may be taken by
     // another in the second: each host is read once per thread that answered it, at most once per window
-    const stats = /^robotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 3, peak memory [\d.]+ MiB \(2 of 2 chunks split by host in workers\); hosts: 0 compiled, (\d+) answered from their file, (\d+) without robots\.txt, 0 evicted, (\d+) cached in [\d.]+ of 128 MiB, windows of up to 2 MiB\n$/.exec(three.stderr);
+    const stats = /\nrobotstxt: stats: 75000 lines in [\d.]+ s \([\d.]+ M lines\/s\), threads 3, peak memory [\d.]+ MiB \(2 of 2 chunks split by host in workers\); hosts: 0 compiled, (\d+) answered from their file, (\d+) without robots\.txt, 0 evicted, (\d+) cached in [\d.]+ of 128 MiB, windows of up to 2 MiB\n$/.exec(three.stderr);
     expect(stats, three.stderr).not.toBeNull();
     const [answered, missing, cached] = (stats as RegExpExecArray).slice(1).map(Number);
     expect(answered).toBeGreaterThanOrEqual(2700);
@@ -210,13 +210,13 @@ describe('check --log with --robots-dir', () => {
       { input: 3, url: 'http://A.COM/x/1', verdict: 'disallowed', rule: { kind: 'disallow', line: 2, pattern: '/x' } },
       { input: 4, url: 'http://a.com/y', verdict: 'allowed', rule: null },
     ]);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`robotstxt: 1 host(s) have no robots.txt file in ${dir} (http://b.com): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)\n`);
   });
   it('the missing-policy verdict reports no made-up rule', () => {
     const dir = tempDir();
     const r = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--missing', 'disallow', '--format', 'jsonl'], 'https://nofile.com/x\n/relative\n');
     expect(r.stdout).toBe('{"input":1,"url":"https://nofile.com/x","verdict":"disallowed","rule":null}\n{"input":2,"url":"/relative","verdict":"disallowed","rule":null}\n');
-    expect(r.stderr).toBe('robotstxt: 1 line(s) named no host (line 2): answered as disallowed (--no-host disallow; URLs need http:// or https:// and a host)\n');
+    expect(r.stderr).toBe(`robotstxt: 1 line(s) named no host (line 2): answered as disallowed (--no-host disallow; URLs need http:// or https:// and a host)\nrobotstxt: 1 host(s) have no robots.txt file in ${dir} (https://nofile.com): their URLs were answered as disallowed (--missing disallow)\n`);
   });
 });
 
@@ -229,7 +229,7 @@ describe('no line answered without a word', () => {
     const allow = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot'], input);
     expect(allow.status).toBe(0);
     expect(allow.stdout.split('\n')[1]).toBe('allowed\texample.com/page');
-    expect(allow.stderr).toBe('robotstxt: 10 line(s) named no host (lines 2, 3, 5, 6, 7 and 5 more): answered as allowed (--no-host allow; URLs need http:// or https:// and a host)\n');
+    expect(allow.stderr).toBe(`robotstxt: 10 line(s) named no host (lines 2, 3, 5, 6, 7 and 5 more): answered as allowed (--no-host allow; URLs need http:// or https:// and a host)\nrobotstxt: 2 host(s) have no robots.txt file in ${dir} (https://never.example, https://never2.example): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)\n`);
     const strict = robotstxt(['check', '--robots-dir', dir, '--agent', 'bot', '--no-host', 'disallow'], input);
     expect(strict.stdout.split('\n').slice(0, 5)).toEqual(['disallowed\thttps://ok.example/private', 'disallowed\texample.com/page', 'disallowed\t//example.com/page', 'allowed\thttps://ok.example/fine', 'disallowed\trelative/0']);
     expect(strict.stdout.split('\n').at(-2)).toBe('allowed\thttps://never2.example/x'); // a host without a file: --missing's allow

@@ -343,7 +343,8 @@ describe('robotstxt check --robots-dir', () => {
       'disallowed\thttp://user:pw@b.com:8080/port', 'allowed\thttp://b.com:8080/b', 'disallowed\thttp://b.com:9090/b',
       'allowed\thttps://c.com/a', 'allowed\t/relative/a', 'allowed\t',
     ].join('\n') + '\n');
-    expect(r.stderr).toBe('robotstxt: 2 line(s) named no host (lines 9, 10): answered as allowed (--no-host allow; URLs need http:// or https:// and a host)\n');
+    // hosts without a file are said too (as --missing's help says), with the first of them
+    expect(r.stderr).toBe(`robotstxt: 2 line(s) named no host (lines 9, 10): answered as allowed (--no-host allow; URLs need http:// or https:// and a host)\nrobotstxt: 1 host(s) have no robots.txt file in ${robotsDir} (https://c.com): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)\n`);
     expect(r.status).toBe(0);
   });
   it('--missing disallow answers hosts without a file (and relative URLs) as disallowed', () => {

@@ -72,10 +72,11 @@ describe('audit --robots-history', () => {
   });
   it('text: the versions and the requests no single version judged, above the table', () => {
     const lines = robotstxt(['audit', '--robots-history', HISTORY, '--host', 'shop.example', LOG]).stdout.split('\n');
-    expect(lines.slice(0, 3)).toEqual([
-      '10 log lines: 10 crawler requests (5 disallowed), 0 other requests, 0 malformed',
+    expect(lines.slice(0, 4)).toEqual([
+      '10 log lines: 10 crawler requests (5 disallowed, 2 allowed, 1 no rules known), 0 other requests, 0 malformed',
       `robots.txt versions: shop.example since ${V1}: 2 crawler request(s), 1 disallowed; shop.example since ${V2}: 3 crawler request(s), 2 disallowed; shop.example since ${V3}: 4 crawler request(s), 2 disallowed`,
       'either: 2 request(s) within 24 h after a change that the two versions judge differently (not counted as disallowed); no rules known: 1 request(s) before the first version of their host, or without a time',
+      '1 crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version), first http://shop.example: not judged, not counted as allowed (--missing disallow judges them, --missing error stops)',
     ]);
   });
   it('a file not named by a time, a folder that is not one: exit 2 naming it', () => {

@@ -12,7 +12,7 @@ import { parseCommand, usageError, type Command, type CommandSpec, type OptionTa
 import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues } from './shared-options.js';
 import { LruCache } from '../core/lru-cache.js';
 import { DEFAULT_CACHE_BYTES } from '../node/hosts.js';
-import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSourceAnswer } from '../node/sources.js';
+import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, NO_RULES_KNOWN, type RobotsSourceAnswer } from '../node/sources.js';
 import { LogLineReader, logTimeMs, type LogFieldNames } from '../node/log.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
@@ -40,6 +40,7 @@ const AUDIT_OWN_OPTIONS = {
   'log-field': LOG_FIELD_OPTION,
   output: { type: 'string', value: '<file>', help: 'write the report there instead of standard output' },
   host: { type: 'string', value: '<name>', requires: ['robots-dir', 'store', 'robots-history'], help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
+  missing: { type: 'string', choices: ['allow', 'disallow', 'error'], fallback: 'allow', requires: ['robots-dir', 'store', 'robots-history'], help: 'requests whose rules are not known (no file for their host, a file that cannot\nbe read, an origin the store never fetched, a time before the first version):\nallow (default: not judged; never counted as allowed), disallow (judged\ndisallowed), or error (the audit stops, naming the origin). Counted either way,\nthe first origins named on stderr, in JSON and in HTML.' },
   mode: withHelp(MODE_OPTION, 'which rules apply (default google)'),
   'max-bytes': MAX_BYTES_OPTION,
 } as const satisfies OptionTable;
@@ -124,6 +125,11 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const storeDir = values.store;
   const robotsDir = values['robots-dir'] ?? storeDir;
   const fetching = values.fetch;
+  // a folder that is not there is a mistake, never an audit in which every host lacks rules (a store --fetch fills is made)
+  for (const [option, dir] of [['robots-dir', values['robots-dir']], ['store', fetching ? undefined : storeDir]] as const) {
+    if (dir !== undefined && statSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) throw usageError(`--${option} '${dir}' is not a directory`);
+  }
+  const missing = values.missing;
   if (fetching && positionals.includes('-')) throw usageError('--fetch reads the logs twice (hosts first): give log files, not standard input');
   const format = values.format;
   const mode = values.mode;
@@ -150,7 +156,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
 
   const historyDir = values['robots-history'];
   let history: import('../node/robots-history.js').RobotsHistory | import('../node/robots-history.js').StoreHistory | undefined;
-  let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null;
+  let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null | typeof NO_RULES_KNOWN;
   if (historyDir !== undefined) {
     const { RobotsHistory } = await import('../node/robots-history.js');
     try {
@@ -158,22 +164,31 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     } catch (error) {
       throw usageError((error as Error).message);
     }
-    robotsFor = () => null; // (each request is judged by its version: see AuditOptions.history)
+    robotsFor = () => NO_RULES_KNOWN; // (each request is judged by its version: see AuditOptions.history)
   } else if (robotsFile !== undefined) {
     const robots = loadRobots(robotsFile, mode, maxBytes, stderr);
     robotsFor = () => robots;
   } else {
     // the same host names and files as check --robots-dir (src/node/hosts.ts); parsed files kept in a budget
-    const cache = new LruCache<RobotsTxt | null>(DEFAULT_CACHE_BYTES, (robots) => (robots === null ? 0 : robots.bytesRead * 4));
+    const cache = new LruCache<RobotsTxt | null | typeof NO_RULES_KNOWN>(DEFAULT_CACHE_BYTES, (robots) => (robots === null || robots === NO_RULES_KNOWN ? 0 : robots.bytesRead * 4));
     if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
     const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
     robotsFor = (origin) => {
-      if (origin === null) return null;
+      if (origin === null) return NO_RULES_KNOWN;
       const cached = cache.get(origin.origin);
       if (cached !== undefined) return cached;
-      const body = source(robotsHostOf(origin)) as Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
+      let body: Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
+      try {
+        body = source(robotsHostOf(origin)) as Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
+      } catch (error) {
+        // a file that cannot be read (a folder or FIFO by its name, no permission): said, and its host's rules are not known
+        if (!(error instanceof RobotsError) || error.code !== 'FILE_UNREADABLE') throw error;
+        stderr(`robotstxt: ${error.message}: the requests of ${origin.origin} have no rules known\n`);
+        body = null;
+      }
+      if (body === null && missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (no file or store record of it in ${robotsDir as string}; --missing error)`);
       // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
-      const robots = body === null || body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), { mode, maxBytes });
+      const robots = body === null ? NO_RULES_KNOWN : body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), { mode, maxBytes });
       cache.set(origin.origin, robots);
       return robots;
     };
@@ -188,7 +203,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     }
   }
   const perHost = robotsDir !== undefined || history !== undefined;
-  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, history });
+  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, history, missing: missing === 'disallow' ? 'disallow' : 'allow' });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
@@ -225,6 +240,7 @@ function writeReport(audit: RobotsAudit, logs: { log: string; lines: number }[],
     }
     stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (${where}${report.malformed.count > 10 ? ', ...' : ''})\n`);
   }
+  if (report.noRulesKnown.requests > 0) stderr(`robotstxt: ${noRulesSentence(report)}\n`);
   const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n'
     : format === 'html' ? auditHtml(report, `robots.txt audit of ${names.join(', ')}`)
     : format === 'partial' ? JSON.stringify(audit.partial(logs)) + '\n'
@@ -284,6 +300,12 @@ async function readStandardInput(limit: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
+/** The one sentence about requests whose rules were not known (stderr and the table). */
+function noRulesSentence(report: AuditReport): string {
+  const { requests, origins, judged } = report.noRulesKnown;
+  return `${requests} crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version)${origins.length > 0 ? `, first ${origins.join(', ')}` : ''}: ${judged === 'as disallowed' ? 'judged disallowed (--missing disallow)' : 'not judged, not counted as allowed (--missing disallow judges them, --missing error stops)'}`;
+}
+
 const share = (part: number, whole: number): string => (whole === 0 ? '0%' : `${((100 * part) / whole).toFixed(1)}%`);
 const statusText = (c: CrawlerAudit): string => `${c.disallowedByStatus['2xx']}/${c.disallowedByStatus['3xx']}/${c.disallowedByStatus['4xx']}/${c.disallowedByStatus['5xx']}`;
 const ruleText = (rule: CrawlerAudit['rules'][number]): string => `${rule.file === null ? '' : `${rule.file} `}line ${rule.line} ${rule.pattern} (${rule.requests})`;
@@ -317,9 +339,10 @@ function table(report: AuditReport): string {
   const format = (cells: string[]): string => cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
   const outside = report.outsideTime > 0 ? `, ${report.outsideTime} outside --since/--until` : '';
   const lines = [
-    `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${report.disallowed} disallowed), ${report.otherRequests} other requests, ${report.malformed.count} malformed${outside}`,
+    `${report.lines} log lines: ${report.crawlerRequests} crawler requests (${report.disallowed} disallowed, ${report.allowed} allowed, ${report.noRulesKnown.requests} no rules known), ${report.otherRequests} other requests, ${report.malformed.count} malformed${outside}`,
   ];
   if (report.history !== null) lines.push(...historyLines(report.history));
+  if (report.noRulesKnown.requests > 0) lines.push(terminalSafe(noRulesSentence(report)));
   if (report.verification !== null) {
     const impostors = report.crawlers.filter((c) => c.impostor).length + report.userTriggered.filter((c) => c.impostor).length;
     lines.push(`verification: ${report.verification.verified} verified, ${report.verification.failed} failed (impostors), ${report.verification.unknown} unknown${impostors > 0 ? `; impostors are rows of their own` : ''}`);

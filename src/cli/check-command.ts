@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/thread-limit.js';
 import { isUsageCategory } from '../core/usage.js';
-import { loadRobots, peakMemoryMiB, warnAboutAgents } from './common.js';
+import { loadRobots, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
 import { LineReader } from '../node/line-reader.js';
@@ -179,9 +179,10 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host (${listed('line', outcome.noHostExamples, outcome.noHostLines)}): answered as ${String(noHost)}ed (--no-host ${String(noHost)}; URLs need http:// or https:// and a host)\n`);
   }
   const missingHosts = outcome.hosts?.missing ?? 0;
-  if (storeDir !== undefined && missingHosts > 0) {
+  if (missingHosts > 0) {
     const names = outcome.missingOrigins.length > 0 ? ` (${listed('', outcome.missingOrigins, missingHosts)})` : '';
-    stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
+    if (storeDir !== undefined) stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
+    else stderr(`robotstxt: ${missingHosts} host(s) have no robots.txt file in ${terminalSafe(robotsDir as string)}${terminalSafe(names)}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}${missing === 'allow' ? '; --missing disallow or error for hosts whose rules must be known' : ''})\n`);
   }
   if (values.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
   return 0;

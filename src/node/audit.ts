@@ -5,7 +5,10 @@
 import { isbot } from 'isbot';
 import { LogLineReader, clientAddress, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from './log.js';
 import type { UrlOrigin } from '../core/url-model.js';
-import { asciiLowerCase, productToken, type RobotsTxt } from '../core/robots.js';
+import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../core/robots.js';
+import { FULL_VERDICT_BODY, NO_RULES_KNOWN } from './sources.js';
+
+export { NO_RULES_KNOWN };
 import type { RobotsMatcher, DecidingRule } from '../core/matcher.js';
 import { VERDICT_ALLOWED } from '../core/constants.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
@@ -47,6 +50,8 @@ export interface CrawlerAudit {
   requests: number;
   /** Requests robots.txt disallowed (for user-triggered fetchers: would have disallowed; they are not violations). */
   disallowed: number;
+  /** Requests whose rules were not known (see AuditReport.noRulesKnown). */
+  noRulesKnown: number;
   /** The most disallowed requests it can have had: more than `disallowed` when it was dropped from tracking and came back (then the first requests after are not in these counts). */
   disallowedUpTo: number;
   /** Its disallowed requests by what the server answered (2xx: content served; 4xx: refused). */
@@ -86,6 +91,15 @@ export interface AuditReport {
   otherRequests: number;
   /** Disallowed requests of every crawler (user-triggered fetchers not counted), exact. */
   disallowed: number;
+  /** Allowed requests of every crawler (user-triggered fetchers not counted; reads of /robots.txt are allowed), exact. */
+  allowed: number;
+  /**
+   * Crawler requests whose rules are not known (user-triggered fetchers not counted): no file for their host, a
+   * file that could not be read, an origin the store never fetched, a time before the first version of a
+   * history. Never counted as allowed: not judged (missing allow, the default), or judged disallowed (missing
+   * disallow: then counted in `disallowed` too). `origins`: the first of them (at most 5).
+   */
+  noRulesKnown: { requests: number; origins: string[]; judged: 'not judged' | 'as disallowed' };
   /** Requests left out by since/until (outside the range, or with no readable time). */
   outsideTime: number;
   /** Lines that are not access log lines: how many, and the first ones (log name, 1-based line). */
@@ -148,6 +162,8 @@ export interface AuditOptions {
   filePerHost?: boolean;
   /** A row per host and crawler (--by host) instead of one per crawler. */
   byHost?: boolean;
+  /** Requests whose host's rules are not known (robotsFor gives NO_RULES_KNOWN): not judged (allow, the default: never counted as allowed) or judged disallowed. Counted either way. */
+  missing?: 'allow' | 'disallow';
   /** Verify each request's claim to be a vendor's crawler. */
   verifier?: CrawlerVerifier;
   /** Which address verification reads: the client field (default) or the last X-Forwarded-For address. */
@@ -162,6 +178,8 @@ export interface AuditOptions {
 }
 
 const TOP_PATHS = 20;
+/** Origins without known rules named in the report (AuditReport.noRulesKnown). */
+const NO_RULES_ORIGINS_NAMED = 5;
 /**
  * Disallowed paths tracked per crawler: when twice this many are tracked, the less requested half is
  * dropped, and a path that comes back may have missed up to the largest count dropped (its `upTo`).
@@ -226,6 +244,8 @@ interface CrawlerState {
   byVersion: Map<string, { host: string; from: string; requests: number; disallowed: number }> | null;
   either: number;
   noRulesKnown: number;
+  /** Its requests whose rules were not known (AuditReport.noRulesKnown; with a history, noRulesKnown's too). */
+  noRules: number;
 }
 
 /** A crawler's request counted but not judged yet (see RobotsAudit.judgePending). */
@@ -323,6 +343,11 @@ export class RobotsAudit {
   private readonly versionTotals = new Map<string, { host: string; from: string; requests: number; disallowed: number }>();
   private usageStated = false;
   private readonly categories = new Map<string, CrawlerCategory>();
+  private allowedTotal = 0;
+  private noRulesTotal = 0;
+  private readonly noRulesOrigins: string[] = [];
+  /** The rules missing disallow judges by (made on first use). */
+  private disallowAll: RobotsTxt | null = null;
   /** The report's shape: with verification counts, and with a history (from the options, or from merged partials). */
   private readonly verifying: boolean;
   private readonly withHistory: boolean;
@@ -335,7 +360,7 @@ export class RobotsAudit {
    * robotsFor: the robots.txt for a request's origin (null: none, the request is allowed). The origin is the
    * URL model's reading of the request's URL line (the line check --log answers); null when it has none.
    */
-  constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null, private readonly options: AuditOptions = {}, shape: { verifying: boolean; withHistory: boolean } | null = null) {
+  constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null | typeof NO_RULES_KNOWN, private readonly options: AuditOptions = {}, shape: { verifying: boolean; withHistory: boolean } | null = null) {
     this.verifying = shape?.verifying ?? options.verifier !== undefined;
     this.withHistory = shape?.withHistory ?? options.history !== undefined;
     this.verificationTotals = this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null;
@@ -467,7 +492,8 @@ export class RobotsAudit {
       for (const entry of entries) {
         if (entry === null || entry.request.userAgent === null) continue;
         const request = entry.request;
-        const crawler = this.crawlerOf(request.userAgent, this.robotsFor(entry.origin()));
+        const robots = this.robotsFor(entry.origin());
+        const crawler = this.crawlerOf(request.userAgent, robots === NO_RULES_KNOWN ? null : robots);
         const vendor = crawler === null ? null : this.vendorOf(crawler.agent);
         const client = clientAddress(request, this.options.clientIp ?? 'remote');
         if (vendor !== null && client !== null) claims.push({ vendor, client });
@@ -502,7 +528,9 @@ export class RobotsAudit {
     // with a history, the version in force when the request was made (and the one before, within 24 h of a change)
     const history = this.options.history;
     const versions = history === undefined ? null : origin === null || request.timeMs === null ? { current: null, previous: null } : history.versionsAt(origin, request.timeMs);
-    const robots = versions === null ? this.robotsFor(origin) : versions.current?.robots ?? null;
+    let robots = versions === null ? this.robotsFor(origin) : versions.current?.robots ?? null;
+    const rulesKnown = robots !== NO_RULES_KNOWN && (versions === null || versions.current !== null);
+    if (robots === NO_RULES_KNOWN) robots = this.options.missing === 'disallow' ? (this.disallowAll ??= parseRobots(FULL_VERDICT_BODY.disallow)) : null;
     const crawler = this.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
       this.otherRequests++;
@@ -532,6 +560,13 @@ export class RobotsAudit {
       }
       bucket.requests++;
     }
+    if (!rulesKnown) {
+      state.noRules++;
+      if (!state.userTriggered) {
+        this.noRulesTotal++;
+        if (origin !== null && this.noRulesOrigins.length < NO_RULES_ORIGINS_NAMED && !this.noRulesOrigins.includes(origin.origin)) this.noRulesOrigins.push(origin.origin);
+      }
+    }
     let version: PendingRequest['version'] = null;
     if (versions !== null) {
       if (versions.current === null) {
@@ -541,10 +576,13 @@ export class RobotsAudit {
       }
       version = this.versionCounts(state, versions.current);
     }
+    // unknown rules are never taken for allowed: not judged, unless missing disallow judges them
+    if (!rulesKnown && this.options.missing !== 'disallow') return;
     // fetching /robots.txt is how a crawler learns the rules (RFC 9309 2.3): counted, never a violation, even
     // where the reference's verdict for that path is "disallowed" (Disallow: / in google mode)
     if (isRobotsTxtRequest(request.target)) {
       state.robotsTxtFetches++;
+      this.countAllowed(state);
       return;
     }
     // within 24 h after a change: the older version's verdict too (its own group for the crawler)
@@ -558,6 +596,7 @@ export class RobotsAudit {
     // no robots.txt, or no group for this crawler (AdsBot ignores *): allowed (unless the older version disagrees)
     if (robots === null || crawler.group === null) {
       if (previousMatcher !== null && !previousMatcher.isAllowed(entry.target)) this.countEither(state);
+      else this.countAllowed(state);
       return;
     }
     // judged with the rest of the chunk's requests (judgePending): one bulk call per matcher, not one per request
@@ -617,6 +656,7 @@ export class RobotsAudit {
         // the two versions of a change less than 24 h old disagree: either, never a violation
         if (item.previousAllowed !== undefined && item.previousAllowed !== allowed) this.countEither(item.state);
         else if (!allowed) this.countDisallowed(item, rule);
+        else this.countAllowed(item.state);
       }
       if (lines !== null) this.judgeUsage(inBulk, lines, judged.verdicts);
     }
@@ -673,6 +713,11 @@ export class RobotsAudit {
     return { mine, all };
   }
 
+  /** An allowed request of a crawler (user-triggered fetchers are not counted in the total). */
+  private countAllowed(state: CrawlerState): void {
+    if (!state.userTriggered) this.allowedTotal++;
+  }
+
   /** A request within 24 h after a change that the two versions judge differently: counted apart, never as disallowed. */
   private countEither(state: CrawlerState): void {
     state.either++;
@@ -720,7 +765,7 @@ export class RobotsAudit {
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
       byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
       verification: this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
-      category: this.categoryOf(agent, userAgent), usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0,
+      category: this.categoryOf(agent, userAgent), usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
     };
     this.crawlers.set(key, state);
     return state;
@@ -767,6 +812,7 @@ export class RobotsAudit {
         category,
         requests: state.requests,
         disallowed: state.disallowed,
+        noRulesKnown: state.noRules,
         disallowedUpTo: state.disallowed + state.missed,
         disallowedByStatus: { ...state.byStatus },
         robotsTxtFetches: state.robotsTxtFetches,
@@ -793,6 +839,8 @@ export class RobotsAudit {
       crawlerRequests: this.crawlerRequests,
       otherRequests: this.otherRequests,
       disallowed: this.disallowedTotal,
+      allowed: this.allowedTotal,
+      noRulesKnown: { requests: this.noRulesTotal, origins: [...this.noRulesOrigins], judged: this.options.missing === 'disallow' ? 'as disallowed' : 'not judged' },
       outsideTime: this.outsideTime,
       malformed: { count: this.malformedCount, lines: this.malformedLines },
       crawlers: shown,
@@ -826,13 +874,15 @@ export class RobotsAudit {
     this.judgePending();
     return {
       format: AUDIT_PARTIAL_FORMAT,
-      shape: { verifying: this.verifying, withHistory: this.withHistory, byHost: this.options.byHost === true },
+      shape: { verifying: this.verifying, withHistory: this.withHistory, byHost: this.options.byHost === true, missing: this.options.missing ?? 'allow' },
       logs: logs.map((entry) => ({ ...entry })),
       lines: this.lineCount,
       crawlerRequests: this.crawlerRequests,
       otherRequests: this.otherRequests,
       outsideTime: this.outsideTime,
       disallowed: this.disallowedTotal,
+      allowed: this.allowedTotal,
+      noRulesKnown: { requests: this.noRulesTotal, origins: [...this.noRulesOrigins] },
       malformed: { count: this.malformedCount, lines: this.malformedLines.map((entry) => ({ ...entry })) },
       crawlers: [...this.crawlers.values()].map((state) => ({
         agent: state.agent, host: state.host, impostor: state.impostor, vendor: state.vendor, group: state.group, mixedGroups: state.mixedGroups,
@@ -844,7 +894,7 @@ export class RobotsAudit {
         paths: state.paths === null ? null : state.paths.entries(),
         usageAgainst: state.usageAgainst, usageBy: [...state.usageBy.values()].map((entry) => ({ ...entry })),
         byVersion: state.byVersion === null ? null : [...state.byVersion.values()].map((entry) => ({ ...entry })),
-        either: state.either, noRulesKnown: state.noRulesKnown,
+        either: state.either, noRulesKnown: state.noRulesKnown, noRules: state.noRules,
       })),
       droppedFloor: this.droppedFloor + this.partsFloor,
       untracked: { ...this.untracked },
@@ -869,11 +919,11 @@ export class RobotsAudit {
     const shape = partials[0].shape;
     for (const part of partials) {
       if (part.format !== AUDIT_PARTIAL_FORMAT) throw new RobotsError('INVALID_ARGUMENT', `not a partial audit of this version (format ${JSON.stringify(part.format)}, expected ${AUDIT_PARTIAL_FORMAT})`);
-      if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost) {
+      if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost || part.shape.missing !== shape.missing) {
         throw new RobotsError('INVALID_ARGUMENT', `partial audits made with different options cannot be merged: one ${describeShape(shape)}, another ${describeShape(part.shape)}`);
       }
     }
-    const audit = new RobotsAudit(() => null, { top, byHost: shape.byHost }, shape);
+    const audit = new RobotsAudit(() => null, { top, byHost: shape.byHost, missing: shape.missing }, shape);
     const linesBefore = new Map<string, number>();
     for (const part of partials) {
       audit.add(part, linesBefore);
@@ -889,6 +939,9 @@ export class RobotsAudit {
     this.otherRequests += part.otherRequests;
     this.outsideTime += part.outsideTime;
     this.disallowedTotal += part.disallowed;
+    this.allowedTotal += part.allowed;
+    this.noRulesTotal += part.noRulesKnown.requests;
+    for (const origin of part.noRulesKnown.origins) if (this.noRulesOrigins.length < NO_RULES_ORIGINS_NAMED && !this.noRulesOrigins.includes(origin)) this.noRulesOrigins.push(origin);
     this.malformedCount += part.malformed.count;
     for (const entry of part.malformed.lines) {
       if (this.malformedLines.length < MAX_MALFORMED_LINES) this.malformedLines.push({ log: entry.log, line: entry.line + (linesBefore.get(entry.log) ?? 0) });
@@ -906,7 +959,7 @@ export class RobotsAudit {
           userTriggered: crawler.userTriggered, userAgent: crawler.userAgent, requests: 0, disallowed: 0, missed: this.droppedFloor + this.partsFloor,
           byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
           verification: this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
-          category: crawler.category, usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0,
+          category: crawler.category, usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
         };
         this.crawlers.set(key, state);
       } else if (crawler.group !== state.group || crawler.mixedGroups) {
@@ -945,6 +998,7 @@ export class RobotsAudit {
       }
       state.either += crawler.either;
       state.noRulesKnown += crawler.noRulesKnown;
+      state.noRules += crawler.noRules;
     }
     if (part.droppedFloor > 0) for (const [key, state] of this.crawlers) if (!seen.has(key)) state.missed += part.droppedFloor;
     this.partsFloor += part.droppedFloor;
@@ -983,13 +1037,15 @@ export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/1';
  */
 export interface AuditPartial {
   format: typeof AUDIT_PARTIAL_FORMAT;
-  shape: { verifying: boolean; withHistory: boolean; byHost: boolean };
+  shape: { verifying: boolean; withHistory: boolean; byHost: boolean; missing: 'allow' | 'disallow' };
   logs: { log: string; lines: number }[];
   lines: number;
   crawlerRequests: number;
   otherRequests: number;
   outsideTime: number;
   disallowed: number;
+  allowed: number;
+  noRulesKnown: { requests: number; origins: string[] };
   malformed: { count: number; lines: { log: string; line: number }[] };
   crawlers: {
     agent: string; host: string | null; impostor: boolean; vendor: string | null; group: string | null; mixedGroups: boolean;
@@ -999,7 +1055,7 @@ export interface AuditPartial {
     paths: { floor: number; counts: [string, number, number][] } | null;
     usageAgainst: number; usageBy: { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }[];
     byVersion: { host: string; from: string; requests: number; disallowed: number }[] | null;
-    either: number; noRulesKnown: number;
+    either: number; noRulesKnown: number; noRules: number;
   }[];
   droppedFloor: number;
   untracked: { crawlers: number; requests: number; disallowed: number };
@@ -1012,7 +1068,7 @@ export interface AuditPartial {
 }
 
 function describeShape(shape: AuditPartial['shape']): string {
-  return `${shape.verifying ? 'with' : 'without'} --verify, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} --by host`;
+  return `${shape.verifying ? 'with' : 'without'} --verify, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} --by host, --missing ${shape.missing}`;
 }
 
 /** What verification rested on in two parts of an audit: the first part's files and resolver problem, the requests added. */

@@ -17,7 +17,7 @@ import type { UrlOrigin } from '../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
 import { HeapGovernor } from './heap-governor.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from './robots-store.js';
-import { storedVersionBody } from './sources.js';
+import { storedVersionBody, NO_RULES_KNOWN } from './sources.js';
 import { LruCache } from '../core/lru-cache.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
@@ -237,7 +237,7 @@ abstract class History {
  * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.
  */
 export class StoreHistory extends History {
-  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null }) {
+  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null | typeof NO_RULES_KNOWN }) {
     super(options);
   }
 
@@ -253,8 +253,10 @@ export class StoreHistory extends History {
   private read(origin: UrlOrigin): RobotsVersion[] {
     const stored = readStoredVersions(this.directory, origin.fileKey);
     if (stored === null) {
-      // no versions kept: the current copy (as without versions) holds throughout
+      // no versions kept: the current copy (as without versions) holds throughout; an origin never fetched has
+      // no version (its requests: no rules known)
       const current = this.options.current(origin);
+      if (current === NO_RULES_KNOWN) return [];
       const label = 'the current copy (no versions kept)';
       return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, name: `${origin.hostKey}@${label}`, robots: current ?? parseRobots('', { mode: this.options.mode, maxBytes: this.options.maxBytes }) }];
     }

@@ -70,6 +70,13 @@ export type FullVerdict = 'allow' | 'disallow';
  */
 export type MissingPolicy = FullVerdict | 'error';
 
+/**
+ * What a reader of rules answers for an origin whose rules are not known (no file in the folder, a file that
+ * could not be read, an origin the store never fetched), where null says that no robots.txt applies (every URL
+ * allowed: a stored 4xx). audit counts such requests as "no rules known", never as allowed.
+ */
+export const NO_RULES_KNOWN: unique symbol = Symbol('robots: no rules known');
+
 /** Bodies of the fixed slots (every URL allowed, every URL disallowed); audit parses the same stand-ins. */
 export const FULL_VERDICT_BODY: Record<FullVerdict, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
 /** The body a stored version stands for: its file (at most maxBytes + 1 read), or the stand-in of its effect. Per version parsed. */
