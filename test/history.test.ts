@@ -4,6 +4,7 @@
 // 2026-11-10T12:00Z, a fix on 2026-11-14); examples/logs/history.log ten requests around them.
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,7 +138,9 @@ describe('a store that keeps versions (fetch --store at several times), and audi
         ['2026-11-10T12:00:00Z', '2026-11-10T12:00:00Z', 'rules', 200],
         ['2026-11-14T00:00:00Z', '2026-11-14T00:00:00Z', 'rules', 200],
       ]);
-      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual(['2026-11-01T00-00-00Z.txt', '2026-11-10T12-00-00Z.txt', '2026-11-14T00-00-00Z.txt', 'index.json']);
+      // each version's body file is named by its bytes' SHA-256 (two versions share a file only when their bytes are equal)
+      const named = ['2026-11-01.txt', '2026-11-10T12-00-00Z.txt', '2026-11-14.txt'].map((file) => `${createHash('sha256').update(readFileSync(join(HISTORY, 'shop.example', file))).digest('hex')}.txt`);
+      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual([...named, 'index.json'].sort());
       // the current files are where older readers look: the newest version
       expect(readFileSync(join(store, `http@127.0.0.1@${port}.txt`), 'utf8')).toBe(body.toString());
       // audit --store judges each request by its version: the figures of --robots-history
@@ -191,7 +194,8 @@ describe('a store that keeps versions (fetch --store at several times), and audi
       body = Buffer.from('User-agent: *\nDisallow: /new\n');
       await fetchAt('2026-11-20T00:00:00Z', ['--keep-versions', '2']);
       expect(versions()).toEqual([['2026-11-18T00:00:00Z', '2026-11-18T00:00:00Z', 'rules', 200], ['2026-11-20T00:00:00Z', '2026-11-20T00:00:00Z', 'rules', 200]]);
-      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual(['2026-11-18T00-00-00Z.txt', '2026-11-20T00-00-00Z.txt', 'index.json']);
+      const sha = (text: string): string => `${createHash('sha256').update(text).digest('hex')}.txt`;
+      expect(readdirSync(join(store, `http@127.0.0.1@${port}.versions`)).sort()).toEqual([sha('User-agent: *\nDisallow: /private/\nDisallow: /cart\nDisallow: /a\n'), sha('User-agent: *\nDisallow: /new\n'), 'index.json'].sort());
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -199,7 +199,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const { StoreHistory } = await import('../node/robots-history.js');
     if (StoreHistory.hasVersions(storeDir)) {
       const current = robotsFor;
-      history = new StoreHistory(storeDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES, current: (origin) => current(origin) });
+      history = new StoreHistory(storeDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES, current: (origin) => current(origin), warn: stderr });
     }
   }
   const perHost = robotsDir !== undefined || history !== undefined;

@@ -2,11 +2,11 @@
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { RobotsCache, type RobotsCacheEntry } from '../node/fetch/robots-cache.js';
 import { robotsOriginOf, type RobotsOrigin } from '../node/fetch/robots-fetch.js';
-import { RobotsStore } from '../node/robots-store.js';
+import { RobotsStore, type StoreWriteResult } from '../node/robots-store.js';
 import type { RobotsEffect } from '../core/fetch-rules.js';
 import { LogLineReader } from '../node/log.js';
 import { RobotsError } from '../core/errors.js';
-import { peakMemoryMiB } from './common.js';
+import { peakMemoryMiB, terminalSafe } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytesOption, withHelp, requires, logFieldValues, agentValues } from './shared-options.js';
 import { FETCH_OPTIONS, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
@@ -150,9 +150,8 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const watched = values['fail-on-change'];
   const watchedLines = watched === undefined ? null : await (await import('../node/version-changes.js')).readUrlLines(watched);
   if (watched !== undefined && store?.keepVersions === 0) throw usageError('--fail-on-change needs the store to keep versions (--keep-versions 1 or more)');
-  // versions made from this second on were made by this run
-  const runStart = Math.floor(options.now() / 1000) * 1000;
-  const keys: (string | null)[] = [];
+  // the change each origin's fetch made to the store's versions in this run (with the bytes before and after)
+  const changes: (StoreWriteResult['change'])[] = [];
   const cache = new RobotsCache({ ...options, store });
   const started = performance.now();
   const list = [...origins.values()];
@@ -166,7 +165,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   try {
     await forEachInLanes(list, options.concurrency ?? 32, async (origin, index) => {
       const entry = await cache.entry(origin.origin, force, origin.fromContent === true);
-      keys[index] = entry.source === 'fetch' ? entry.key : null;
+      changes[index] = entry.stored?.change ?? null;
       effects[entry.effect]++;
       results[index] = format === 'jsonl' ? jsonLine(entry) : textLine(entry);
       done++;
@@ -190,25 +189,25 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   if (values.stats) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
   if (bad.length > 0) stderr(`robotstxt fetch: ${bad.length} input(s) named no origin: ${bad.slice(0, 10).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 10 ? ', ...' : ''}\n`);
   if (watchedLines === null || store === null) return 0;
-  // --fail-on-change: the change each origin's fetch made in this run, over the URLs of the file
-  const { versionChanges, flipLine, urlLinesOf } = await import('../node/version-changes.js');
-  const { readStoredVersions } = await import('../node/robots-store.js');
+  // --fail-on-change: the change each origin's fetch made in this run, over the URLs of the file (compared as
+  // the bytes were before and after, whatever --keep-versions drops)
+  const { changeFlips, flipLine, urlLinesOf, linesOfOtherOrigins } = await import('../node/version-changes.js');
   const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
   let flips = 0;
   list.forEach((origin, index) => {
-    const key = keys[index];
-    if (key === null) return;
-    const versions = readStoredVersions(store.directory, key)?.versions ?? [];
-    const newest = versions[versions.length - 1];
-    if (versions.length < 2 || Date.parse(newest.firstSeen) < runStart) return;
+    const change = changes[index];
+    if (change === null || change === undefined || change.before === null) return;
     const lines = urlLinesOf(origin.origin, watchedLines);
     if (lines.length === 0) return;
-    const changes = versionChanges(store.directory, key, agents, lines, { mode, maxBytes, fromIndex: versions.length - 1 });
-    for (const change of changes) {
-      for (const flip of change.newlyDisallowed) { flips++; stderr(`robotstxt fetch: ${origin.origin} changed (${change.before.firstSeen} -> ${change.after.firstSeen}), ${change.agent}: ${flipLine('newly disallowed', flip)}\n`); }
-      for (const flip of change.newlyAllowed) { flips++; stderr(`robotstxt fetch: ${origin.origin} changed (${change.before.firstSeen} -> ${change.after.firstSeen}), ${change.agent}: ${flipLine('newly allowed', flip)}\n`); }
+    for (const flip of changeFlips(change, agents, lines, { mode, maxBytes })) {
+      const said = `robotstxt fetch: ${origin.origin} changed (${flip.before.firstSeen} -> ${flip.after.firstSeen}), ${flip.agent}: `;
+      for (const url of flip.newlyDisallowed) { flips++; stderr(said + terminalSafe(flipLine('newly disallowed', url)) + '\n'); }
+      for (const url of flip.newlyAllowed) { flips++; stderr(said + terminalSafe(flipLine('newly allowed', url)) + '\n'); }
     }
   });
+  // a watched URL of an origin this run did not fetch is said, never passed over in silence
+  const unwatched = linesOfOtherOrigins(watchedLines, new Set(list.map((origin) => origin.origin)));
+  if (unwatched.length > 0) stderr(`robotstxt fetch: --fail-on-change: ${unwatched.length} line(s) of ${watched} name no origin this run fetched, so no change of theirs was looked for: ${unwatched.slice(0, 5).map((entry) => `line ${entry.line} (${terminalSafe(entry.text.slice(0, 200))})`).join(', ')}${unwatched.length > 5 ? ', ...' : ''}\n`);
   if (flips === 0) return 0;
   stderr(`robotstxt fetch: --fail-on-change: ${flips} verdict(s) of ${watched} changed\n`);
   return 1;
@@ -218,7 +217,9 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
 function textLine(entry: RobotsCacheEntry): string {
   const record = entry.record;
   const detail = record.error !== null ? ` (${record.error})` : record.hops > 0 ? ` (${record.hops} redirect${record.hops > 1 ? 's' : ''} to ${record.finalUrl})` : '';
-  return `${entry.effect}\t${entry.origin}\t${entry.source === 'fetch' ? 'fetched' : 'fresh'}\t${record.outcome} ${record.status === 0 ? '-' : record.status}${detail}\n`;
+  const notes = entry.stored?.notes ?? [];
+  const mended = notes.length === 0 ? '' : ` (store: ${terminalSafe(notes.join('; '))})`;
+  return `${entry.effect}\t${entry.origin}\t${entry.source === 'fetch' ? 'fetched' : 'fresh'}\t${record.outcome} ${record.status === 0 ? '-' : record.status}${detail}${mended}\n`;
 }
 
 function jsonLine(entry: RobotsCacheEntry): string {
@@ -228,6 +229,7 @@ function jsonLine(entry: RobotsCacheEntry): string {
     outcome: record.outcome, status: record.status, error: record.error, hops: record.hops, finalUrl: record.finalUrl,
     checkedAt: new Date(record.checkedAt).toISOString(), kept: record.kept, failures: record.failures,
     failingSince: record.failingSince === null ? null : new Date(record.failingSince).toISOString(),
+    ...(entry.stored !== undefined && entry.stored.notes.length > 0 ? { storeNotes: entry.stored.notes } : {}),
   }) + '\n';
 }
 

@@ -237,7 +237,11 @@ abstract class History {
  * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.
  */
 export class StoreHistory extends History {
-  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null | typeof NO_RULES_KNOWN }) {
+  /**
+   * options.warn: told (once per origin) of an index of versions that is not one: that origin is judged by
+   * its current copy, as a store without versions is.
+   */
+  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null | typeof NO_RULES_KNOWN; warn?: (text: string) => void }) {
     super(options);
   }
 
@@ -251,7 +255,14 @@ export class StoreHistory extends History {
   }
 
   private read(origin: UrlOrigin): RobotsVersion[] {
-    const stored = readStoredVersions(this.directory, origin.fileKey);
+    let stored: ReturnType<typeof readStoredVersions>;
+    try {
+      stored = readStoredVersions(this.directory, origin.fileKey);
+    } catch (error) {
+      if (!(error instanceof RobotsError) || error.code !== 'FILE_UNREADABLE') throw error;
+      this.options.warn?.(`robotstxt: ${error.message}: ${origin.origin} is judged by its current copy\n`);
+      stored = null;
+    }
     if (stored === null) {
       // no versions kept: the current copy (as without versions) holds throughout; an origin never fetched has
       // no version (its requests: no rules known)
@@ -325,7 +336,7 @@ export class RobotsHistory extends History {
       const time = entry.endsWith('.txt') ? historyTime(entry.slice(0, -4)) : null;
       if (time === null) throw new RobotsError('FILE_UNREADABLE', `robots.txt history file '${join(folder, entry)}' is not named by the time it took effect (<time>.txt, such as 2026-11-12T10-00-00Z.txt)`);
       const file = join(folder, entry);
-      versions.push(this.cache.version(time, new Date(time).toISOString(), name, file, () => readFileBounded(file, this.limit, 'robots.txt history file')));
+      versions.push(this.cache.version(time, new Date(time).toISOString(), name, file, () => readFileBounded(file, this.limit, 'robots.txt history file', null, 'check')));
     }
     versions.sort((a, b) => a.from - b.from);
     for (let i = 1; i < versions.length; i++) {

@@ -48,6 +48,10 @@ export function storeFileName(key: string): string {
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** A time to the second, as versions are timed: 2026-11-12T10:00:00Z. */
+const secondIso = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+/** A time as a file name valid everywhere (no colons): 2026-11-12T10-00-00.000Z. */
+const timeFileName = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z').replace(/:/g, '-');
 
 /** A record as JSON text (one place for the file format). */
 export function recordJson(record: OriginRecord): string {
@@ -126,7 +130,7 @@ export function readStoredRecord(directory: string, key: string): OriginRecord |
   }
   let bytes: Uint8Array;
   try {
-    bytes = readFileBounded(path, RECORD_LIMIT + 1, 'store record');
+    bytes = readFileBounded(path, RECORD_LIMIT + 1, 'store record', null, 'check');
   } catch (error) {
     if (meansNoSuchFile(error)) return null;
     throw error;
@@ -177,23 +181,71 @@ export const HISTORY_MARK = '.versions-changed';
 /** The versions folder of an origin's store name. */
 export const versionsFolder = (name: string): string => `${name}.versions`;
 
-/** An origin's versions (oldest first) in a store directory, or null when none are kept (a store from before versions). Per origin read. */
+/**
+ * The names a version's body file may have: its SHA-256 (the store names bodies by their bytes: two versions
+ * share a file only when their bytes are equal), or the time of a store written before that. A plain name, so
+ * a body named by an index never leaves the versions folder (an index from a CI cache, an archive or a shared
+ * folder may say anything).
+ */
+const VERSION_BODY_NAME = /^(?:[0-9a-f]{64}|\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:\.\d{3})?Z)\.txt$/;
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?Z$/;
+
+/** Why a version entry is not one (null: it is), for the error that names the index. */
+function versionProblem(entry: unknown): string | null {
+  if (entry === null || typeof entry !== 'object') return 'not an object';
+  const version = entry as Record<string, unknown>;
+  if (typeof version.firstSeen !== 'string' || !ISO_TIME.test(version.firstSeen)) return '"firstSeen" is not an ISO time';
+  if (typeof version.lastSeen !== 'string' || !ISO_TIME.test(version.lastSeen)) return '"lastSeen" is not an ISO time';
+  if (version.effect !== 'rules' && version.effect !== 'allow-all' && version.effect !== 'disallow-all') return '"effect" is not rules, allow-all or disallow-all';
+  if (version.body !== null && (typeof version.body !== 'string' || !VERSION_BODY_NAME.test(version.body))) return `"body" is not the plain name of a body file: ${JSON.stringify(String(version.body).slice(0, 80))}`;
+  if (version.effect === 'rules' && version.body === null) return 'a version of rules names no body';
+  if (version.sha256 !== null && (typeof version.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(version.sha256))) return '"sha256" is not 64 hex digits';
+  if (typeof version.status !== 'number' || !Number.isInteger(version.status)) return '"status" is not a whole number';
+  for (const name of ['etag', 'lastModified']) if (version[name] !== null && typeof version[name] !== 'string') return `"${name}" is not a string`;
+  return null;
+}
+
+/**
+ * An origin's versions (oldest first) in a store directory, or null when none are kept (a store from before
+ * versions). An index that is not one (not JSON, another format, an entry that is not a version, a body name
+ * that is not a plain file name) is FILE_UNREADABLE naming it. Per origin read.
+ */
 export function readStoredVersions(directory: string, key: string): StoredVersions | null {
   const path = join(directory, versionsFolder(storeFileName(key)), 'index.json');
   if (!existsSync(path)) return null;
-  const text = Buffer.from(readFileBounded(path, 16 << 20, 'store versions')).toString('utf8');
+  const text = Buffer.from(readFileBounded(path, 16 << 20, 'store versions', null, 'check')).toString('utf8');
+  const bad = (why: string): RobotsError => new RobotsError('FILE_UNREADABLE', `store versions '${path}' are not valid: ${why}`);
   let value: StoredVersions;
   try {
     value = JSON.parse(text) as StoredVersions;
   } catch (error) {
-    throw new RobotsError('FILE_UNREADABLE', `store versions '${path}' are not valid: ${(error as Error).message}`);
+    throw bad((error as Error).message);
   }
-  if (value === null || typeof value !== 'object' || value.format !== VERSIONS_FORMAT || !Array.isArray(value.versions)) throw new RobotsError('FILE_UNREADABLE', `store versions '${path}' are not valid: "format" is not "${VERSIONS_FORMAT}"`);
+  if (value === null || typeof value !== 'object' || value.format !== VERSIONS_FORMAT || !Array.isArray(value.versions)) throw bad(`"format" is not "${VERSIONS_FORMAT}"`);
+  value.versions.forEach((entry, i) => {
+    const problem = versionProblem(entry);
+    if (problem !== null) throw bad(`version ${i + 1}: ${problem}`);
+  });
   return value;
 }
 
-/** A time as a file name valid everywhere (no colons): 2026-11-12T10-00-00.000Z. */
-const timeFileName = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z').replace(/:/g, '-');
+/** What a fetch did to an origin's versions: the version in force before (null: none known) and after, each with its body (effect rules). */
+export interface VersionChange {
+  before: { version: StoredVersion; body: Uint8Array | null } | null;
+  after: { version: StoredVersion; body: Uint8Array | null };
+}
+
+/** What RobotsStore.write did: the change of versions when there was one, and what it found wrong and mended (said on the origin's line). */
+export interface StoreWriteResult {
+  change: VersionChange | null;
+  notes: string[];
+}
+
+/** How long a writer waits for another's lock on an origin, and when a lock is taken to be left by a process that died. */
+const LOCK_WAIT_MS = 30_000;
+const STALE_LOCK_MS = 60_000;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number): void => { Atomics.wait(sleeper, 0, 0, ms); };
 
 /**
  * A store directory (made when missing). Used by RobotsCache, the fetch command and check/audit --fetch;
@@ -224,26 +276,106 @@ export class RobotsStore {
   body(key: string, maxBytes: number): Uint8Array | null {
     const path = join(this.directory, `${storeFileName(key)}.txt`);
     if (!existsSync(path)) return null;
-    return readFileBounded(path, readLimit(maxBytes), 'stored robots.txt');
+    return readFileBounded(path, readLimit(maxBytes), 'stored robots.txt', null, 'check');
   }
 
   /**
    * Saves a record and, when the fetch brought one, its body (each file written whole, then renamed into
    * place). A record that keeps no body removes the old body. Called once per fetch.
    */
-  write(key: string, record: OriginRecord, body: Uint8Array | null): void {
+  write(key: string, record: OriginRecord, body: Uint8Array | null): StoreWriteResult {
     const name = storeFileName(key);
-    if (body !== null) this.replace(`${name}.txt`, body);
-    this.replace(`${name}.json`, recordJson(record));
-    if (record.kept !== 'body') rmSync(join(this.directory, `${name}.txt`), { force: true });
-    if (this.keepVersions > 0) this.keepVersion(key, name, record, body);
+    // an origin's files change together, whatever else writes the store at once (other fetch runs, check or
+    // audit --fetch): under its lock, the version log is read and extended, and the body and record replaced
+    return this.locked(name, () => {
+      const notes: string[] = [];
+      // a store written before versions: the copy in force until now is the first version
+      const seed = this.keepVersions > 0 ? this.versionsOrSeed(key, name, notes) : null;
+      if (body !== null) this.replace(`${name}.txt`, body);
+      this.replace(`${name}.json`, recordJson(record));
+      if (record.kept !== 'body') rmSync(join(this.directory, `${name}.txt`), { force: true });
+      const change = seed === null ? null : this.keepVersion(key, name, record, body, seed);
+      return { change, notes };
+    });
+  }
+
+  /** Runs `work` holding the lock of an origin's files (`<name>.lock`, made exclusively; a lock older than STALE_LOCK_MS is taken to be a dead process's). */
+  private locked<T>(name: string, work: () => T): T {
+    const lock = join(this.directory, `${name}.lock`);
+    const started = Date.now();
+    for (let wait = 1; ; wait = Math.min(50, wait * 2)) {
+      try {
+        writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new RobotsError('FILE_UNWRITABLE', `cannot write '${lock}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
+        const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+        if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
+        else if (Date.now() - started > LOCK_WAIT_MS) throw new RobotsError('FILE_UNWRITABLE', `cannot write the store's files of ${name}: '${lock}' has been held by another process for ${Math.round(age / 1000)} s`);
+        else sleep(wait);
+      }
+    }
+    try {
+      return work();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+
+  /**
+   * The origin's versions before this write: its index; or, for an origin with no index yet, the copy then in
+   * force (a store written before versions) as its first version; or none. A damaged index is set aside
+   * (`index.json.damaged-<time>`), said in notes, and rebuilt from that copy. Under the origin's lock.
+   */
+  private versionsOrSeed(key: string, name: string, notes: string[]): StoredVersions {
+    const folder = versionsFolder(name);
+    let known: StoredVersions | null = null;
+    try {
+      known = readStoredVersions(this.directory, key);
+    } catch (error) {
+      if (!(error instanceof RobotsError) || error.code !== 'FILE_UNREADABLE') throw error;
+      const aside = join(folder, `index.json.damaged-${timeFileName(Date.now())}`);
+      try {
+        renameSync(join(this.directory, folder, 'index.json'), join(this.directory, aside));
+      } catch (renameError) {
+        throw new RobotsError('FILE_UNWRITABLE', `cannot set aside '${join(this.directory, folder, 'index.json')}': ${describeErrno((renameError as NodeJS.ErrnoException).code ?? (renameError as Error).message)}`);
+      }
+      notes.push(`${error.message}: set aside as ${aside}, the versions begin again with the copy in force`);
+    }
+    if (known !== null) return known;
+    const versions: StoredVersions = { format: VERSIONS_FORMAT, origin: '', versions: [] };
+    let record: OriginRecord | null = null;
+    try {
+      record = readStoredRecord(this.directory, key);
+    } catch (error) {
+      if (!(error instanceof RobotsError)) throw error;
+      notes.push(`${error.message}: not taken as a version`);
+    }
+    if (record === null) return versions;
+    versions.origin = record.origin;
+    const at = secondIso(record.keptAt ?? record.checkedAt);
+    const copy = record.kept === 'body' ? this.body(key, 16 << 20) : null;
+    const effect = effectOfStored(record, record.checkedAt, copy !== null);
+    if (effect === 'rules' && copy === null) return versions;
+    const sha256 = copy === null ? null : createHash('sha256').update(copy).digest('hex');
+    if (copy !== null) this.keepBody(folder, sha256 as string, copy);
+    versions.versions.push({ firstSeen: at, lastSeen: secondIso(record.checkedAt), effect, body: copy === null ? null : `${sha256}.txt`, sha256, status: record.status, etag: record.etag, lastModified: record.lastModified });
+    return versions;
+  }
+
+  /** Writes a version's body file (named by its SHA-256) unless it is there. */
+  private keepBody(folder: string, sha256: string, bytes: Uint8Array): void {
+    makeDirectory(join(this.directory, folder));
+    if (!existsSync(join(this.directory, folder, `${sha256}.txt`))) this.replace(join(folder, `${sha256}.txt`), bytes);
   }
 
   /**
    * Adds a version when what the origin's URLs get changed (another body, or another effect), else marks the
-   * newest version seen again; the oldest versions past keepVersions go (with their bodies). Per write.
+   * newest version seen again; the oldest versions past keepVersions go, with their bodies unless a version
+   * kept has the same bytes. Returns the change (the version before, with its body, and the new one), or null.
+   * Under the origin's lock; per write.
    */
-  private keepVersion(key: string, name: string, record: OriginRecord, body: Uint8Array | null): void {
+  private keepVersion(key: string, name: string, record: OriginRecord, body: Uint8Array | null, known: StoredVersions): VersionChange | null {
     const folder = versionsFolder(name);
     const bodyPresent = record.kept === 'body';
     const effect = effectOfStored(record, record.checkedAt, bodyPresent);
@@ -251,24 +383,38 @@ export class RobotsStore {
     const bodyBytes = effect !== 'rules' ? null : body ?? this.body(key, 16 << 20);
     const sha256 = bodyBytes === null ? null : createHash('sha256').update(bodyBytes).digest('hex');
     // versions are timed to the second (as HTTP dates are): a fetch run with --now T records T itself
-    const at = new Date(Math.floor(record.checkedAt / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-    const known = readStoredVersions(this.directory, key) ?? { format: VERSIONS_FORMAT, origin: record.origin, versions: [] };
+    const at = secondIso(record.checkedAt);
+    known.origin = record.origin;
     const newest = known.versions[known.versions.length - 1];
+    let change: VersionChange | null = null;
     if (newest !== undefined && newest.effect === effect && newest.sha256 === sha256) {
       if (at > newest.lastSeen) newest.lastSeen = at;
     } else {
       makeDirectory(join(this.directory, folder));
-      const file = bodyBytes === null ? null : `${timeFileName(Date.parse(at))}.txt`;
-      if (bodyBytes !== null) this.replace(join(folder, file as string), bodyBytes);
+      if (bodyBytes !== null) this.keepBody(folder, sha256 as string, bodyBytes);
       // the store's mark that some origin changed (audit --store then judges requests by version)
       if (known.versions.length > 0 && !existsSync(join(this.directory, HISTORY_MARK))) this.replace(HISTORY_MARK, 'an origin of this store has changed: audit --store judges each request by the version in force when it was made\n');
-      known.versions.push({ firstSeen: at, lastSeen: at, effect, body: file, sha256, status: record.status, etag: record.etag, lastModified: record.lastModified });
+      const version: StoredVersion = { firstSeen: at, lastSeen: at, effect, body: bodyBytes === null ? null : `${sha256}.txt`, sha256, status: record.status, etag: record.etag, lastModified: record.lastModified };
+      // the version before, with its bytes read now (it may be dropped below): what --fail-on-change compares
+      change = { before: newest === undefined ? null : { version: newest, body: this.versionBody(folder, newest) }, after: { version, body: bodyBytes } };
+      known.versions.push(version);
       while (known.versions.length > this.keepVersions) {
         const dropped = known.versions.shift() as StoredVersion;
-        if (dropped.body !== null) rmSync(join(this.directory, folder, dropped.body), { force: true });
+        if (dropped.body !== null && !known.versions.some((kept) => kept.body === dropped.body)) rmSync(join(this.directory, folder, dropped.body), { force: true });
       }
     }
     this.replace(join(folder, 'index.json'), JSON.stringify(known, null, 2) + '\n');
+    return change;
+  }
+
+  /** A version's body bytes (effect rules), or null; a body file gone or unreadable is null too. */
+  private versionBody(folder: string, version: StoredVersion): Uint8Array | null {
+    if (version.body === null) return null;
+    try {
+      return readFileBounded(join(this.directory, folder, version.body), 16 << 20, 'stored robots.txt version', null, 'check');
+    } catch {
+      return null;
+    }
   }
 
   /** Writes a file of the store whole (written beside it, then renamed into place). */

@@ -3,8 +3,9 @@
 // robotstxt history and fetch --fail-on-change.
 import { parseRobots, type RobotsMode } from '../core/robots.js';
 import { RobotsDiff, type ChangedUrl } from '../core/diff.js';
-import { readStoredVersions, type StoredVersion } from './robots-store.js';
-import { storedVersionBody } from './sources.js';
+import { readStoredVersions, type StoredVersion, type VersionChange as StoreVersionChange } from './robots-store.js';
+import { storedVersionBody, FULL_VERDICT_BODY } from './sources.js';
+import { originOf } from '../core/url-model.js';
 import { forEachChunk, chunkLines } from './line-reader.js';
 
 /** One change between two consecutive versions, for one agent: the URLs whose verdict flips. */
@@ -54,8 +55,49 @@ export async function readUrlLines(path: string): Promise<string[]> {
   return lines;
 }
 
-/** Of a URL file's lines, those that concern an origin as URL lines: its absolute URLs, and paths (starting with /) made its URLs. */
+/**
+ * Of a URL file's lines, those that concern an origin as URL lines: its absolute URLs, as the URL model reads
+ * their origin (any case, a default port, a trailing dot, an IDN in Unicode), and paths (starting with /) made
+ * its URLs. Per origin asked.
+ */
 export function urlLinesOf(origin: string, lines: readonly string[]): Uint8Array {
-  const own = lines.filter((line) => line.startsWith('/') || line.startsWith(`${origin}/`)).map((line) => (line.startsWith('/') ? `${origin}${line}` : line));
+  const own = lines.filter((line) => line.startsWith('/') || originOf(line)?.origin === origin).map((line) => (line.startsWith('/') ? `${origin}${line}` : line));
   return Buffer.from(own.length === 0 ? '' : own.join('\n') + '\n');
+}
+
+/** The absolute URLs of a URL file's lines whose origin (the URL model's) is none of `origins`, with their line numbers: watched, but not by this run. */
+export function linesOfOtherOrigins(lines: readonly string[], origins: ReadonlySet<string>): { line: number; text: string }[] {
+  const other: { line: number; text: string }[] = [];
+  lines.forEach((text, i) => {
+    if (text.startsWith('/')) return;
+    const origin = originOf(text);
+    if (origin === null || !origins.has(origin.origin)) other.push({ line: i + 1, text });
+  });
+  return other;
+}
+
+/**
+ * The verdict flips of one change a store made (RobotsStore.write's VersionChange: the version in force before,
+ * with its bytes, and the new one), per agent, over URL lines. A version without a body stands for its effect
+ * (allow all, disallow all); no version before: the flips from allow all. Per change.
+ */
+export function changeFlips(change: StoreVersionChange, agents: readonly string[], urlLines: Uint8Array, options: { mode: RobotsMode; maxBytes: number }): VersionChange[] {
+  const bodyOf = (side: { version: StoredVersion; body: Uint8Array | null } | null): Uint8Array | string => {
+    if (side === null) return FULL_VERDICT_BODY.allow;
+    if (side.version.effect === 'rules') return side.body ?? FULL_VERDICT_BODY.allow;
+    return side.version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow;
+  };
+  const before = parseRobots(bodyOf(change.before), options);
+  const after = parseRobots(bodyOf(change.after), options);
+  try {
+    return agents.map((agent) => {
+      const diff = new RobotsDiff(before.matcher(agent), after.matcher(agent));
+      diff.addLines(urlLines);
+      const report = diff.report();
+      return { agent, before: change.before?.version ?? change.after.version, after: change.after.version, newlyDisallowed: report.newlyDisallowed, newlyAllowed: report.newlyAllowed };
+    });
+  } finally {
+    before.close();
+    after.close();
+  }
 }

@@ -14,7 +14,7 @@ import {
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
 } from '../../core/fetch-rules.js';
 import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, robotsOriginFrom, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
-import { RobotsStore } from '../robots-store.js';
+import { RobotsStore, type StoreWriteResult } from '../robots-store.js';
 import { originOf } from '../../core/url-model.js';
 import { urlArgument, urlsArgument, optionsArgument, describe, wholeNumberArgument } from '../../core/arguments.js';
 
@@ -51,6 +51,8 @@ export interface RobotsCacheEntry {
   robots: RobotsTxt | null;
   /** Where this answer came from: a fetch made for it, the memory of this cache, or the store. */
   source: 'fetch' | 'memory' | 'store';
+  /** A fetch written to a store: the change of its versions (null: none) and what the store mended (notes). */
+  stored?: StoreWriteResult;
 }
 
 /** Counters of a RobotsCache. */
@@ -264,9 +266,10 @@ export class RobotsCache {
     if (result.refusedByTargets) this.counters.refusedByTargets++;
     const record = recordAfterFetch(previous?.record ?? null, result, this.settings.mode);
     const body = result.outcome === 'ok' ? result.body : record.kept === 'body' ? previous?.body ?? null : null;
-    this.store?.write(origin.key, record, result.outcome === 'ok' ? result.body : null);
+    const stored = this.store?.write(origin.key, record, result.outcome === 'ok' ? result.body : null) ?? null;
     const kept = this.keep(origin, record, body, result.outcome === 'ok' ? result.robots : previous?.robots ?? null);
     const entry = this.entryFrom(origin, kept, 'fetch', this.settings.now());
+    if (stored !== null) entry.stored = stored;
     this.onFetch?.(result, entry);
     return entry;
   }
