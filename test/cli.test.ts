@@ -17,9 +17,10 @@ writeFileSync(emptyFile, '');
 
 describe('start-up: a command loads only what it uses (the bundled bin, dist/src/bin/robotstxt.cjs)', () => {
   // every module a command loads is start-up time on every run; the heavy ones are loaded where they are used
-  // (net is loaded for a piped standard input; the test's input is one)
-  const heavyBuiltins = ['zlib', 'worker_threads', 'crypto', 'dns/promises', 'fs/promises'];
-  it('check with one robots.txt: no npm package, no zlib, worker threads, crypto, network module or fs/promises (which loads readline and watchers)', () => {
+  // (net is loaded for a piped standard input; the test's input is one; crypto is loaded by the launcher, which
+  // checks its code cache's seal with SHA-256 before it uses it)
+  const heavyBuiltins = ['zlib', 'worker_threads', 'dns/promises', 'fs/promises'];
+  it('check with one robots.txt: no npm package, no zlib, worker threads, network module or fs/promises (which loads readline and watchers)', () => {
     const run = modulesLoadedBy(['check', '--robots', robotsFile, '--agent', 'Googlebot', '-'], 'https://e.com/private/x\n');
     expect(run.status).toBe(0);
     expect(run.packages).toEqual([]);
@@ -59,23 +60,66 @@ describe('start-up: the launcher runs the bundle with the code cache the build m
     const run = withLauncher('process.stdout.write(String(launcher.compileBundle(launcher.readCodeCache()).cachedDataRejected));');
     expect([run.stdout, run.stderr, run.status]).toEqual(['false', '', 0]);
   });
-  it('a bundle edited after the build runs without the cache (V8 would check only its length)', () => {
-    // a copy of the bin folder beside links to what the bundle finds relative to itself
+  /** A copy of the bin folder beside links to what the bundle finds relative to itself; the launcher's path in it. */
+  const binCopy = (): string => {
     const root = tempDir();
     const bin = join(root, 'dist', 'src', 'bin');
     mkdirSync(bin, { recursive: true });
     for (const name of ['robotstxt.cjs', 'robotstxt-main.cjs', 'robotstxt-main.cache']) copyFileSync(join(dirname(CLI), name), join(bin, name));
     for (const name of ['build', 'node_modules', 'package.json']) symlinkSync(join(dirname(CLI), '..', '..', '..', name), join(root, name));
-    const launcherCopy = join(bin, 'robotstxt.cjs');
-    const cacheState = () => spawnSync(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(launcherCopy)}).readCodeCache() === undefined ? 'no cache' : 'cache'))`], { encoding: 'utf8' }).stdout;
-    const later = new Date(Date.now() + 60_000);
-    utimesSync(join(bin, 'robotstxt-main.cache'), later, later);
-    expect(cacheState()).toBe('cache');
-    const evenLater = new Date(Date.now() + 120_000);
-    utimesSync(join(bin, 'robotstxt-main.cjs'), evenLater, evenLater);
-    expect(cacheState()).toBe('no cache');
-    const run = spawnSync(process.execPath, [launcherCopy, 'test', robotsFile, 'Bingbot', 'https://e.com/private/ok'], { encoding: 'utf8' });
-    expect([run.stdout, run.stderr, run.status]).toEqual(["user-agent 'Bingbot' with URI 'https://e.com/private/ok': ALLOWED\n", '', 0]);
+    return join(bin, 'robotstxt.cjs');
+  };
+  const cacheState = (launcherCopy: string): string => spawnSync(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(launcherCopy)}).readCodeCache() === undefined ? 'no cache' : 'cache'))`], { encoding: 'utf8' }).stdout;
+  const disallowedRun = (launcherCopy: string) => spawnSync(process.execPath, [launcherCopy, 'test', robotsFile, 'Bingbot', 'https://e.com/private/x'], { encoding: 'utf8' });
+  const DISALLOWED_RUN = ["user-agent 'Bingbot' with URI 'https://e.com/private/x': DISALLOWED\n", '', 1];
+  it('a cache made for another bundle of the same length is never used, though V8 takes it (it compares lengths only)', () => {
+    const launcherCopy = binCopy();
+    const bundlePath = join(dirname(launcherCopy), 'robotstxt-main.cjs');
+    const bundle = readFileSync(bundlePath);
+    const variant = Buffer.from(bundle.toString('latin1').replaceAll('"DISALLOWED"', '"FORBIDDEN!"'), 'latin1');
+    expect(variant.length).toBe(bundle.length);
+    expect(variant.equals(bundle)).toBe(false);
+    // the variant's code, trained on the test command and sealed for the variant, then the bundle put back
+    writeFileSync(bundlePath, variant);
+    const train = spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)});
+const bundle = launcher.readBundle();
+const script = launcher.compileBundle(undefined, bundle);
+process.argv = [process.execPath, ${JSON.stringify(launcherCopy)}, 'test', ${JSON.stringify(robotsFile)}, 'Bingbot', 'https://e.com/private/x'];
+process.on('exit', () => require('node:fs').writeFileSync(launcher.cachePath, launcher.sealCodeCache(bundle, script.createCachedData())));
+launcher.runBundle(script);`], { encoding: 'utf8' });
+    expect([train.stdout, train.status]).toEqual(["user-agent 'Bingbot' with URI 'https://e.com/private/x': FORBIDDEN!\n", 1]);
+    expect(cacheState(launcherCopy)).toBe('cache');
+    writeFileSync(bundlePath, bundle);
+    expect(cacheState(launcherCopy)).toBe('no cache');
+    const run = disallowedRun(launcherCopy);
+    expect([run.stdout, run.stderr, run.status]).toEqual(DISALLOWED_RUN);
+    // what the seal prevents: V8 takes the variant's code for this bundle
+    const taken = spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)});
+const code = require('node:fs').readFileSync(launcher.cachePath).subarray(${'robotstxt code cache 1'.length + 1 + 65 + 65});
+process.stdout.write(String(launcher.compileBundle(code).cachedDataRejected));`], { encoding: 'utf8' });
+    expect([taken.stdout, taken.status]).toEqual(['false', 0]);
+  });
+  it('a damaged cache (a byte changed in its code or its header, cut short, empty, unsealed) is never used; timestamps do not matter', () => {
+    const launcherCopy = binCopy();
+    const cachePath = join(dirname(launcherCopy), 'robotstxt-main.cache');
+    const sealed = readFileSync(cachePath);
+    const later = new Date(Date.now() + 120_000);
+    utimesSync(join(dirname(launcherCopy), 'robotstxt-main.cjs'), later, later);
+    expect(cacheState(launcherCopy)).toBe('cache');
+    const damaged = [
+      Buffer.concat([sealed.subarray(0, sealed.length - 100), Buffer.from([sealed[sealed.length - 100] ^ 0x10]), sealed.subarray(sealed.length - 99)]),
+      Buffer.concat([sealed.subarray(0, 30), Buffer.from([sealed[30] === 0x30 ? 0x31 : 0x30]), sealed.subarray(31)]),
+      sealed.subarray(0, sealed.length - 1),
+      sealed.subarray(0, 100),
+      Buffer.alloc(0),
+      sealed.subarray(sealed.indexOf(0x0a, sealed.indexOf(0x0a, sealed.indexOf(0x0a) + 1) + 1) + 1),
+    ];
+    for (const bytes of damaged) {
+      writeFileSync(cachePath, bytes);
+      expect(cacheState(launcherCopy)).toBe('no cache');
+    }
+    const run = disallowedRun(launcherCopy);
+    expect([run.stdout, run.stderr, run.status]).toEqual(DISALLOWED_RUN);
   });
   it('a cache V8 rejects (another Node, another bundle) costs nothing but its read: the command runs and answers as usual', () => {
     const run = withLauncher(`const script = launcher.compileBundle(Buffer.from('not a code cache'));

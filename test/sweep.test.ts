@@ -92,6 +92,43 @@ describe('logs and reports', () => {
     expect(diff.stdout).toContain('http://a/x\\x1b[31m');
   });
 
+  it('control bytes from a robots.txt or a URL list (ESC, BEL) reach no terminal: lint, usage and history --urls escape them', () => {
+    const dir = tempDir();
+    const robots = join(dir, 'robots.txt');
+    writeFileSync(robots, 'User-agent: *\nContent-Usage: /\x1b[2J train-ai=maybe\x07\nContent-Signal: x\x1b]0;pwned\x07=1\nDisallow: /p\n');
+    const lint = robotstxt(['lint', robots]);
+    expect(lint.stdout).toBe(`${robots}:2: warning: content-usage: train-ai=maybe\\x07: the value must be y or n [content-usage-invalid]
+${robots}:3: info: content-signal: "x\\x1b]0;pwned\\x07" is not one of search, ai-input, ai-train: reported as written [content-signal-invalid]
+${robots}: 0 error(s), 1 warning(s), 1 note(s)
+`);
+    const usage = robotstxt(['usage', '--agent', 'GPTBot', robots, 'https://e.example/\x1b[2J']);
+    expect(usage.stdout).toBe(`https://e.example/\\x1b[2J (agent GPTBot)
+  crawl                             allowed     no rule
+  usage train-ai                    unknown     nothing says
+  usage search                      unknown     nothing says
+  content-signal x\\x1b]0;pwned\\x07  1           line 3
+  token Google-Extended             allowed     the * group
+  token Applebot-Extended           allowed     the * group
+`);
+    // a store with two versions, and a URL list whose line has an ESC in it
+    const store = join(dir, 'store');
+    mkdirSync(store);
+    const writer = new RobotsStore(store, { keepVersions: 5 });
+    const at = (iso: string): OriginRecord => ({ origin: 'https://e.example', url: 'https://e.example/robots.txt', mode: 'google', checkedAt: Date.parse(iso), outcome: 'ok', status: 200, error: null, finalUrl: 'https://e.example/robots.txt', hops: 0, kept: 'body', keptAt: Date.parse(iso), etag: null, lastModified: null, cacheMaxAgeMs: null, failingSince: null, failures: 0 });
+    writer.write('https@e.example', at('2026-11-01T00:00:00Z'), new TextEncoder().encode('User-agent: *\nAllow: /\n'));
+    writer.write('https@e.example', at('2026-11-02T00:00:00Z'), new TextEncoder().encode('User-agent: *\nDisallow: /a\x1b[2J\n'));
+    const urls = join(dir, 'urls.txt');
+    writeFileSync(urls, 'https://e.example/a\x1b[2J\x07\n');
+    const history = robotstxt(['history', 'https://e.example', '--store', store, '--urls', urls, '--agent', 'Evil\x1b[31m']);
+    expect(history.status).toBe(0);
+    expect(history.stdout).toBe(`https://e.example: 2 version(s) in the store
+  2026-11-01T00:00:00Z  rules         status 200  seen until 2026-11-01T00:00:00Z
+  2026-11-02T00:00:00Z  rules         status 200  seen until 2026-11-02T00:00:00Z
+change 2026-11-01T00:00:00Z -> 2026-11-02T00:00:00Z, Evil\\x1b[31m: 1 newly disallowed, 0 newly allowed (of 1 URL(s))
+  newly disallowed https://e.example/a\\x1b[2J\\x07  (now: disallow /a\\x1b[2J (line 2))
+`);
+  });
+
   it('the audit HTML page carries a Content-Security-Policy that lets nothing load or run', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'robots.txt'), RULES);

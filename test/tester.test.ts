@@ -195,6 +195,23 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     expect(await page.$eval('#usage-panel', (element) => (element as HTMLElement).hidden)).toBe(true);
   });
 
+  it('the usage panel escapes what the file says: a Content-Signal value with markup in it stays text in its own cell', async () => {
+    await typeInto('#urls', 'https://shop.example/a');
+    await typeInto('#robots', 'User-agent: *\nContent-Signal: x=a"><td>forged</td><td class="\nAllow: /\n');
+    await typeInto('#agent', 'GPTBot');
+    await answered(1, 'GPTBot');
+    await page.click('#results tbody tr:nth-child(1)');
+    await page.waitForFunction(() => !(document.querySelector('#usage-panel') as HTMLElement).hidden, { timeout: 30_000 });
+    const rows = await page.$$eval('#usage tbody tr', (trs) => trs.map((tr) => [tr.className, ...[...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')]));
+    expect(rows.find((row) => row[1] === 'content-signal x')).toEqual(['a"><td>forged</td><td class="', 'content-signal x', 'a"><td>forged</td><td class="', 'line 2: Content-Signal: x=a"><td>forged</td><td class="']);
+    expect(rows.every((row) => row.length === 4)).toBe(true);
+    // as the tests after this one expect the page
+    await typeInto('#urls', 'https://shop.example/blog/summer-sale\nhttps://shop.example/cart');
+    await typeInto('#agent', 'Googlebot');
+    await typeInto('#robots', ROBOTS);
+    await answered(2, 'Googlebot');
+  });
+
   it('a URL list opened from a file replaces the URLs and is checked', async () => {
     const file = join(downloads, 'urls.txt');
     writeFileSync(file, 'https://e.com/a\nhttps://e.com/typo\nhttps://e.com/b\n');

@@ -105,7 +105,7 @@ function selectLine(line) {
 }
 
 function escapeHtml(text) {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
 /** Sends the current state to the worker; only the newest answer is rendered. */
@@ -133,8 +133,8 @@ function showUsage(url) {
 
 /** A row of the usage panel: what, the answer, and what decided it (lines of the editor: click to select). */
 function usageRow(what, value, lines, texts, none) {
-  const decided = lines.length === 0 ? `<i>${escapeHtml(none)}</i>` : lines.map((line) => `<span data-line="${line}">line ${line}: ${escapeHtml(texts[line] ?? '')}</span>`).join('<br>');
-  return `<tr class="${value}"><td>${escapeHtml(what)}</td><td>${escapeHtml(value)}</td><td>${decided}</td></tr>`;
+  const decided = lines.length === 0 ? `<i>${escapeHtml(none)}</i>` : lines.map((line) => `<span data-line="${escapeHtml(line)}">line ${escapeHtml(line)}: ${escapeHtml(texts[line] ?? '')}</span>`).join('<br>');
+  return `<tr class="${escapeHtml(value)}"><td>${escapeHtml(what)}</td><td>${escapeHtml(value)}</td><td>${decided}</td></tr>`;
 }
 
 function renderUsage(answer) {
@@ -178,7 +178,7 @@ worker.onmessage = (event) => {
 };
 
 function renderFindings(findings) {
-  findingsList.innerHTML = findings.map((f) => `<li class="${f.severity}" data-line="${f.line}"><b>line ${f.line}</b> ${f.severity}: ${escapeHtml(f.message)} <code>${f.code}</code></li>`).join('');
+  findingsList.innerHTML = findings.map((f) => `<li class="${escapeHtml(f.severity)}" data-line="${escapeHtml(f.line)}"><b>line ${escapeHtml(f.line)}</b> ${escapeHtml(f.severity)}: ${escapeHtml(f.message)} <code>${escapeHtml(f.code)}</code></li>`).join('');
 }
 
 function renderResults() {
@@ -192,7 +192,7 @@ function renderResults() {
     const isAllowed = verdicts[i] === 1;
     if ((wanted === 'allowed' && !isAllowed) || (wanted === 'disallowed' && isAllowed)) continue;
     const line = lines[i];
-    rows.push(`<tr class="${isAllowed ? 'allowed' : 'disallowed'}" data-line="${line}"><td>${i + 1}</td><td>${isAllowed ? 'allowed' : 'disallowed'}</td><td>${line === 0 ? '' : line}</td><td>${line === 0 ? '<i>no rule</i>' : escapeHtml(latest.ruleText[line] ?? '')}</td><td>${escapeHtml(list[i])}</td></tr>`);
+    rows.push(`<tr class="${isAllowed ? 'allowed' : 'disallowed'}" data-line="${escapeHtml(line)}"><td>${i + 1}</td><td>${isAllowed ? 'allowed' : 'disallowed'}</td><td>${line === 0 ? '' : escapeHtml(line)}</td><td>${line === 0 ? '<i>no rule</i>' : escapeHtml(latest.ruleText[line] ?? '')}</td><td>${escapeHtml(list[i])}</td></tr>`);
   }
   resultsBody.innerHTML = rows.join('');
   const shown = rows.length < list.length && wanted === 'all' ? ` (the first ${rows.length} shown)` : '';
@@ -202,7 +202,7 @@ function renderResults() {
 }
 
 /** A rule cell of the comparison: the deciding line's number and text, empty when no rule decided. */
-const ruleCell = (rule, texts) => (rule === null ? '' : `${rule.line}: ${escapeHtml(texts[rule.line] ?? '')}`);
+const ruleCell = (rule, texts) => (rule === null ? '' : `${escapeHtml(rule.line)}: ${escapeHtml(texts[rule.line] ?? '')}`);
 
 /** The URLs whose verdict changes from the kept previous version (RobotsDiff in the worker), per distinct URL. */
 function renderChanges(changes) {
@@ -211,7 +211,7 @@ function renderChanges(changes) {
   const { newlyDisallowed, newlyAllowed, distinct, rows, ruleTextBefore } = changes;
   const shown = rows.length < distinct ? ` (the first ${rows.length} of ${distinct.toLocaleString('en')} distinct URLs shown)` : '';
   $('compare-summary').textContent = `${(newlyDisallowed + newlyAllowed).toLocaleString('en')} URL(s) change verdict: ${newlyDisallowed.toLocaleString('en')} newly disallowed, ${newlyAllowed.toLocaleString('en')} newly allowed${shown}`;
-  changesBody.innerHTML = rows.map((c) => `<tr class="${c.allowedNow ? 'allowed' : 'disallowed'}" data-line="${c.newRule?.line ?? 0}"><td>${c.requests}</td><td>${c.allowedNow ? 'newly allowed' : 'newly disallowed'}</td><td>${ruleCell(c.oldRule, ruleTextBefore)}</td><td>${ruleCell(c.newRule, latest.ruleText)}</td><td>${escapeHtml(c.url)}</td></tr>`).join('');
+  changesBody.innerHTML = rows.map((c) => `<tr class="${c.allowedNow ? 'allowed' : 'disallowed'}" data-line="${escapeHtml(c.newRule?.line ?? 0)}"><td>${escapeHtml(c.requests)}</td><td>${c.allowedNow ? 'newly allowed' : 'newly disallowed'}</td><td>${ruleCell(c.oldRule, ruleTextBefore)}</td><td>${ruleCell(c.newRule, latest.ruleText)}</td><td>${escapeHtml(c.url)}</td></tr>`).join('');
 }
 
 /** A click on a row or finding with a data-line selects that line in the editor. */

@@ -6,6 +6,7 @@ import { MODE_OPTION, MAX_BYTES_OPTION, AGENT_OPTION, agentValues, withHelp } fr
 import { originOf } from '../core/url-model.js';
 import { readStoredVersions } from '../node/robots-store.js';
 import { versionChanges, flipLine, readUrlLines, urlLinesOf } from '../node/version-changes.js';
+import { terminalSafe } from './common.js';
 
 /** What history states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const HISTORY_SPEC = {
@@ -56,9 +57,10 @@ export async function runHistory(args: string[], out: (text: string) => void): P
   out(`${origin.origin}: ${stored.versions.length} version(s) in the store\n`);
   for (const version of stored.versions) out(`  ${version.firstSeen}  ${version.effect.padEnd(12)}  status ${version.status === 0 ? '-' : version.status}  seen until ${version.lastSeen}\n`);
   for (const change of changes) {
-    out(`change ${change.before.firstSeen} -> ${change.after.firstSeen}, ${change.agent}: ${change.newlyDisallowed.length} newly disallowed, ${change.newlyAllowed.length} newly allowed (of ${urlCount} URL(s))\n`);
-    for (const flip of change.newlyDisallowed) out(`  ${flipLine('newly disallowed', flip)}\n`);
-    for (const flip of change.newlyAllowed) out(`  ${flipLine('newly allowed', flip)}\n`);
+    out(`change ${change.before.firstSeen} -> ${change.after.firstSeen}, ${terminalSafe(change.agent)}: ${change.newlyDisallowed.length} newly disallowed, ${change.newlyAllowed.length} newly allowed (of ${urlCount} URL(s))\n`);
+    // URLs and rules are the list's and the file's text: control characters written as \xNN
+    for (const flip of change.newlyDisallowed) out(`  ${terminalSafe(flipLine('newly disallowed', flip))}\n`);
+    for (const flip of change.newlyAllowed) out(`  ${terminalSafe(flipLine('newly allowed', flip))}\n`);
   }
   return 0;
 }

@@ -5,6 +5,7 @@ import { MODE_OPTION, withHelp } from './shared-options.js';
 import { statSync } from 'node:fs';
 import { readFileBounded, readLimit } from '../node/robots-file.js';
 import { forEachChunk } from '../node/line-reader.js';
+import { terminalSafe } from './common.js';
 
 /** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */
 async function readStandardInput(limit: number): Promise<{ body: Uint8Array; fileBytes: number }> {
@@ -77,8 +78,9 @@ export async function runLint(args: string[], stdout: (text: string) => void): P
   if (format === 'json') {
     stdout(JSON.stringify({ file, errors: report.errors, warnings: report.warnings, infos: report.infos, findings: report.findings }, null, 2) + '\n');
   } else {
-    for (const finding of report.findings) stdout(`${file}:${finding.line}: ${finding.severity}: ${finding.message} [${finding.code}]\n`);
-    stdout(`${file}: ${report.errors} error(s), ${report.warnings} warning(s), ${report.infos} note(s)\n`);
+    // messages quote the file's text: control characters are written as \xNN (a file cannot drive the terminal)
+    for (const finding of report.findings) stdout(`${terminalSafe(file)}:${finding.line}: ${finding.severity}: ${terminalSafe(finding.message)} [${finding.code}]\n`);
+    stdout(`${terminalSafe(file)}: ${report.errors} error(s), ${report.warnings} warning(s), ${report.infos} note(s)\n`);
   }
   return report.errors > 0 ? 1 : 0;
 }

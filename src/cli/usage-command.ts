@@ -1,7 +1,7 @@
 // robotstxt usage <robots-file> <url>...: the AI usage preferences a robots.txt states for URLs (src/core/usage.ts).
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION } from './shared-options.js';
-import { loadRobots, warnAboutAgents } from './common.js';
+import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { DEFAULT_POLICY_TOKENS, type UsageAnswer } from '../core/usage.js';
 import { parseContentUsageHeader } from '../node/usage-header.js';
 import { RobotsError } from '../core/errors.js';
@@ -86,6 +86,8 @@ function usageTable(answer: UsageAnswer): string {
     const line = answer.lines.tokens[token];
     rows.push([`token ${token}`, verdict, `${group}${line === null ? '' : `, line ${line}`}`]);
   }
-  const width = Math.max(...rows.map((row) => row[0].length));
-  return `${answer.url} (agent ${answer.agent})\n${rows.map(([what, verdict, why]) => `  ${what.padEnd(width)}  ${verdict.padEnd(10)}  ${why}`.trimEnd()).join('\n')}\n`;
+  // keys and values are the file's text: control characters are written as \xNN (a file cannot drive the terminal)
+  const safeRows = rows.map((row) => row.map(terminalSafe));
+  const width = Math.max(...safeRows.map((row) => row[0].length));
+  return `${terminalSafe(answer.url)} (agent ${terminalSafe(answer.agent)})\n${safeRows.map(([what, verdict, why]) => `  ${what.padEnd(width)}  ${verdict.padEnd(10)}  ${why}`.trimEnd()).join('\n')}\n`;
 }
