@@ -2,7 +2,8 @@
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lintRobots, RobotsError } from '../src/node/index.js';
+import fc from 'fast-check';
+import { lintRobots, parseRobots, RobotsError } from '../src/node/index.js';
 import { robotstxt, tempDir, CORPUS_ROBOTS, corpusMissingReason } from './cli-helpers.js';
 import { bytes, raw } from './helpers.js';
 
@@ -172,5 +173,53 @@ describe.skipIf(corpusMissingReason !== null)('lint on real files', () => {
       }
     }
     expect(html).toBeGreaterThan(0);
+  });
+});
+
+// group-merged is weighed from the group structure (src/core/lint.ts groupsMerged); the model parses the file
+// again with an empty Disallow closing the group before the merged line and compares each agent's rule lines
+describe('lint group-merged: the structural weighing agrees with parsing the file again', () => {
+  const MERGED_PREFIX = 'may fetch. End the group';
+  /** The model: the agents of the merged line's group whose rule lines differ once the group ends before that line. */
+  function changedByParsing(body: string, line: number): string[] {
+    const robots = parseRobots(body, { maxBytes: 0 });
+    const lines = body.split('\n');
+    const meant = parseRobots([...lines.slice(0, line - 1), 'disallow:', ...lines.slice(line - 1)].join('\n'), { maxBytes: 0 });
+    try {
+      const group = robots.groups.find((candidate) => candidate.agents.some((agent) => agent.line === line));
+      if (group === undefined) throw new Error(`no group has line ${line}`);
+      const named = [...new Set([...group.agents].sort((a, b) => a.line - b.line).map((agent) => (agent.global ? '*' : agent.productToken)).filter((token) => token !== ''))];
+      const unique = new Map<string, string>();
+      for (const token of named) if (!unique.has(token.toLowerCase())) unique.set(token.toLowerCase(), token);
+      const rulesOf = (file: typeof robots, token: string): string => [...new Set(file.groupsFor(token === '*' ? 'robotstxt-lint-unnamed-agent' : token)
+        .flatMap((g) => g.rules).filter((rule) => !(rule.kind === 'disallow' && rule.value.length === 0))
+        .map((rule) => `${rule.kind}:${Buffer.from(rule.value).toString('latin1')}`))].sort().join('\n');
+      return [...unique.values()].filter((token) => rulesOf(robots, token) !== rulesOf(meant, token));
+    } finally {
+      robots.close();
+      meant.close();
+    }
+  }
+  const mergedFindings = (body: string): { line: number; changed: string[] }[] => lintRobots(bytes(body), { maxBytes: 0 }).findings.filter((f) => f.code === 'group-merged').map((f) => {
+    const named = /this changes what (.*) may fetch/.exec(f.message);
+    expect(f.severity).toBe(named === null ? 'warning' : 'error');
+    return { line: f.line, changed: named === null ? [] : named[1].replace(/ and \d+ more$/, '').split(', ') };
+  });
+  const lineKinds = ['User-agent: a', 'User-agent: A', 'user-agent: b', 'User-agent: *', 'User-agent: a/2.1', 'User-agent: *bot', 'User-agent: c d', 'User-agent: ',
+    'Crawl-delay: 1', 'Sitemap: https://example.com/s.xml', 'Content-Signal: ai-train=no', 'Disallow: /x', 'Disallow: /y', 'Allow: /x', 'Disallow:', 'Allow:', '', '# c', 'Foo: bar'];
+  it('on 3,000 generated files, every merged line: the same agents changed, in the same order, and the same severity', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom(...lineKinds), { maxLength: 24 }), (kinds) => {
+      const body = kinds.join('\n') + '\n';
+      for (const { line, changed } of mergedFindings(body)) expect(changed, `line ${line} of\n${body}`).toEqual(changedByParsing(body, line).slice(0, 10));
+    }), { numRuns: 3_000, seed: 45 });
+  });
+  it('an agent named by another group too changes only when this group has a rule that group lacks', () => {
+    const body = 'User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /x\nDisallow: /y\n\nUser-agent: a\nDisallow: /x\n';
+    expect(lintRobots(bytes(body), { maxBytes: 0 }).findings.filter((f) => f.code === 'group-merged').map((f) => `${f.line} ${f.severity} ${f.message.slice(f.message.indexOf(': this') + 2)}`))
+      .toEqual([`3 error this changes what a ${MERGED_PREFIX} before this line with its own rules (an empty "Disallow:" allows everything)`]);
+    expect(changedByParsing(body, 3)).toEqual(['a']);
+    const covered = 'User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /x\n\nUser-agent: A\nDisallow: /x\nAllow: /z\n';
+    expect(mergedFindings(covered)).toEqual([{ line: 3, changed: [] }]);
+    expect(changedByParsing(covered, 3)).toEqual([]);
   });
 });

@@ -49,6 +49,17 @@ describe('ID_ Content-Usage: path-scoped by the longest match, like Allow/Disall
     expect(categories(PATHS, 'https://example.com/shop/shoe')).toEqual({ 'train-ai': 'allowed', search: 'disallowed' });
     expect(usage(PATHS, 'https://example.com/shop/shoe').lines.usage).toEqual({ 'train-ai': [5, 6], search: [5, 6] });
   });
+  it('identical paths are identical as the matcher reads them: /ä, /%C3%A4 and /%c3%a4 combine, n over y, in either order', () => {
+    for (const [first, second] of [['/ä', '/%C3%A4'], ['/%C3%A4', '/ä'], ['/%c3%a4', '/ä'], ['/ä', '/%c3%a4']]) {
+      for (const [yes, no] of [[first, second], [second, first]]) {
+        const body = `User-agent: *\nContent-Usage: ${yes} train-ai=y\nContent-Usage: ${no} train-ai=n\n`;
+        for (const mode of ['google', 'rfc'] as const) {
+          expect(categories(body, 'https://example.com/%C3%A4/x', 'Googlebot', mode), `${body} ${mode}`).toEqual({ 'train-ai': 'disallowed', search: 'unknown' });
+          expect(parseRobots(body, { mode }).usage('https://example.com/%C3%A4', 'Googlebot').lines.usage['train-ai']).toEqual([2, 3]);
+        }
+      }
+    }
+  });
   it('a URL the agent may not fetch gets no preference: every category unknown', () => {
     const answer = usage(PATHS, 'https://example.com/private/a');
     expect(answer.crawl).toBe('disallowed');
@@ -259,15 +270,26 @@ describe('lint: group-merged, its severity by whether a verdict changes', () => 
     expect(merged('User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /x\nUser-agent: a\nDisallow: /x\n')).toEqual(['3 warning']);
     expect(merged('User-agent: a\nCrawl-delay: 5\nUser-agent: b\n')).toEqual(['3 warning']);
   });
-  it('a group of 50,000 user-agent lines each kept open by a Crawl-delay: a finding each, the first weighed, the rest warnings', () => {
-    const lines = ['User-agent: a0'];
-    for (let i = 1; i < 50_000; i++) lines.push('Crawl-delay: 1', `User-agent: a${i}`);
-    lines.push('Disallow: /x');
-    const found = lintRobots(bytes(lines.join('\n') + '\n'), { maxBytes: 0 }).findings.filter((f) => f.code === 'group-merged');
-    expect(found.length).toBe(49_999);
-    expect(found[0].message).toContain('so the group of "a0" goes on');
-    expect(found[49_998].message).toContain('so the group of "a0", "a1", "a2" and 49996 more goes on');
-    expect(found.filter((f) => f.message.includes('(not weighed: past the first')).length).toBeGreaterThan(49_000);
+  it('a group of 50,000 user-agent lines each kept open by a Crawl-delay: a finding each, every one weighed', () => {
+    // product tokens are letters, '-' and '_' only: "a0" and "a1" are both the crawler "a", which keeps /x
+    const sameToken = ['User-agent: a0'];
+    for (let i = 1; i < 50_000; i++) sameToken.push('Crawl-delay: 1', `User-agent: a${i}`);
+    sameToken.push('Disallow: /x');
+    const kept = lintRobots(bytes(sameToken.join('\n') + '\n'), { maxBytes: 0 }).findings.filter((f) => f.code === 'group-merged');
+    expect(kept.length).toBe(49_999);
+    expect(kept[0].message).toContain('so the group of "a0" goes on');
+    expect(kept[49_998].message).toContain('so the group of "a0", "a1", "a2" and 49996 more goes on and its rules apply to every agent of it; here it changes nothing any of them may fetch');
+    expect(kept.filter((f) => f.severity === 'warning').length).toBe(49_999);
+    // fifty thousand crawlers: each one before a merged line loses /x if the group ended there
+    const name = (n: number): string => { let text = 'bot'; do { text += String.fromCharCode(97 + (n % 26)); n = Math.floor(n / 26); } while (n > 0); return text; };
+    const distinct = [`User-agent: ${name(0)}`];
+    for (let i = 1; i < 50_000; i++) distinct.push('Crawl-delay: 1', `User-agent: ${name(i)}`);
+    distinct.push('Disallow: /x');
+    const changing = lintRobots(bytes(distinct.join('\n') + '\n'), { maxBytes: 0 }).findings.filter((f) => f.code === 'group-merged');
+    expect(changing.length).toBe(49_999);
+    expect(changing.filter((f) => f.severity === 'error').length).toBe(49_999);
+    expect(changing[0].message).toContain(': this changes what bota may fetch.');
+    expect(changing[49_998].message).toContain(': this changes what bota, botb, botc, botd, bote, botf, botg, both, boti, botj and 49989 more may fetch.');
   });
   it('consecutive user-agent lines and a group after rules are no finding', () => {
     expect(merged('User-agent: a\nUser-agent: b\nDisallow: /x\nCrawl-delay: 1\n\nUser-agent: c\nDisallow: /\n')).toEqual([]);

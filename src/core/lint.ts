@@ -1,6 +1,6 @@
 // robots.txt lint: the parser's diagnostics plus checks of what the file means (patterns that never match,
 // rules that can never decide, HTML served as robots.txt, ...). Called once per file by `robotstxt lint`.
-import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity, type RobotsTxt } from './robots.js';
+import { parseRobots, asciiLowerCase, DIAGNOSTIC_SEVERITY, type RobotsOptions, type RobotsRule, type DiagnosticSeverity, type RobotsTxt, type AgentLine } from './robots.js';
 import { DEFAULT_MAX_BYTES } from './constants.js';
 import { MAX_COMPILE_BYTES } from './wasm/limits.js';
 import { RobotsError } from './errors.js';
@@ -343,7 +343,7 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
   for (const other of robots.otherDirectives) {
     if (other.isKey('content-usage') && other.line < firstAgentLine) add(other.line, 'warning', 'content-usage-outside-group', 'content-usage before any user-agent line: it belongs to no group and applies to no crawler (put it in a group, such as User-agent: *)');
   }
-  groupsMerged(body, lines, robots, options, add);
+  groupsMerged(robots, add);
   // the sitemap lines as the parser read them (its key matching, typos included)
   for (const { line, value } of robots.sitemapLines) {
     if (!/^https?:\/\/[^/\s]+/i.test(value)) add(line, 'warning', 'sitemap-not-absolute', `sitemap "${value}" is not an absolute http(s) URL`);
@@ -366,20 +366,21 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
   return done();
 }
 
-/** Merged groups whose severity is worked out by parsing the file as meant (each a parse): beyond, warnings. */
-const MAX_MERGES_WEIGHED = 200;
-/** ... and at most this many body bytes parsed again for them (a 1 MB file gets 32 such parses). */
-const MAX_WEIGHED_BYTES = 32 << 20;
-
 /**
  * ID_GroupsEndOnlyAtRules: a user-agent line after other lines (Content-Signal, Content-Usage, Crawl-delay,
  * Sitemap, ...) but no Allow or Disallow line does not start a group: the group goes on, and the rules after
  * it apply to the agents before it too (RFC 9309 and the reference agree). One finding per such line: an
  * error when the agents of the merged group get other rules than they would if the group had ended there
- * (the file parsed again with an empty Disallow closing it), else a warning.
+ * (an empty Disallow closing it), else a warning.
+ *
+ * Worked out from the group structure, never by parsing again: ending group g before its agent k takes g's
+ * rules from the agents named only before k; an agent's rules (the groups naming it, or the `*` groups when
+ * none does, as assembly/select.ts picks them, compared as sets of rule lines) change then exactly when g has
+ * a rule no other group of that agent has. Worst case: one pass over the agents and rules of each group, plus,
+ * per agent of a merged group named by other groups too, the smaller of (g's rules x its other groups) and
+ * (its other groups' rules). test/lint.test.ts holds the parse-again model it is checked against.
  */
-function groupsMerged(body: Uint8Array, lines: LineSpans, robots: RobotsTxt, options: RobotsOptions, add: (line: number, severity: DiagnosticSeverity, code: string, message: string) => void): void {
-  let weighed = 0;
+function groupsMerged(robots: RobotsTxt, add: (line: number, severity: DiagnosticSeverity, code: string, message: string) => void): void {
   // every line that is neither a rule nor a user-agent line, in file order, once: between two user-agent lines of
   // one group there are only such lines (a rule would have ended the group), found by a binary search
   const others = [...robots.otherDirectives.map((other) => ({ line: other.line, key: other.key.toLowerCase() })), ...robots.sitemapLines.map((sitemap) => ({ line: sitemap.line, key: 'sitemap' }))].sort((a, b) => a.line - b.line);
@@ -393,44 +394,80 @@ function groupsMerged(body: Uint8Array, lines: LineSpans, robots: RobotsTxt, opt
     }
     return low;
   };
-  for (const group of robots.groups) {
-    const agents = [...group.agents].sort((a, b) => a.line - b.line);
-    let named: string[] | null = null; // the group's product tokens, made at its first merge
+  const keyOf = (agent: AgentLine): string | null => (agent.global ? '*' : agent.productToken !== '' ? asciiLowerCase(agent.productToken) : null);
+  let ruleSets: Set<string>[] | null = null; // each group's rule lines (an empty Disallow decides nothing), made at the first merge
+  let groupsOf: Map<string, number[]> | null = null; // the groups naming each agent key ('*': the `*` groups)
+  for (let g = 0; g < robots.groups.length; g++) {
+    const agents = [...robots.groups[g].agents].sort((a, b) => a.line - b.line);
+    // each agent key's first and last place among the group's agents
+    const places = new Map<string, { token: string; first: number; last: number }>();
+    agents.forEach((agent, index) => {
+      const key = keyOf(agent);
+      if (key === null) return;
+      const place = places.get(key);
+      if (place === undefined) places.set(key, { token: agent.global ? '*' : agent.productToken, first: index, last: index });
+      else place.last = index;
+    });
+    const endingAt: string[][] = agents.map(() => []); // the keys whose last place is each index
+    for (const [key, place] of places) endingAt[place.last].push(key);
+    // the agents that lose g's rules when it ends before agent k, in order of first place: the first 10 and a count
+    const changed: { first: number; token: string }[] = [];
+    let changedCount = 0;
+    let unchangedUntil = 0; // endingAt[0 .. unchangedUntil) weighed
     for (let k = 1; k < agents.length; k++) {
       const before = agents[k - 1].line;
       const at = agents[k].line;
       const keepers = [];
       for (let i = firstAfter(before); i < others.length && others[i].line < at; i++) keepers.push(others[i]);
       if (keepers.length === 0) continue;
-      named ??= [...new Set(agents.map((agent) => (agent.global ? '*' : agent.productToken)).filter((token) => token !== ''))];
+      ruleSets ??= robots.groups.map((group) => new Set(group.rules.filter((rule) => !(rule.kind === 'disallow' && rule.value.length === 0)).map((rule) => `${rule.kind}:${latin1.decode(rule.value)}`)));
+      groupsOf ??= groupsByAgent(robots, keyOf);
+      for (; unchangedUntil < k; unchangedUntil++) {
+        for (const key of endingAt[unchangedUntil]) {
+          if (!rulesOnlyHere(g, groupsOf.get(key) ?? [g], ruleSets)) continue;
+          changedCount++;
+          const place = places.get(key) as { token: string; first: number };
+          changed.push({ first: place.first, token: place.token });
+          changed.sort((a, b) => a.first - b.first);
+          if (changed.length > 10) changed.pop();
+        }
+      }
       const opened = `${agents.slice(0, Math.min(k, 3)).map((agent) => agent.value.trim()).join('", "')}"${k > 3 ? ` and ${k - 3} more` : ''}`;
-      const changed = weighed++ < MAX_MERGES_WEIGHED && weighed * body.length <= MAX_WEIGHED_BYTES ? changedAgents(body, lines, robots, options, at, named) : null;
       const keptOpen = keepers.map((entry) => `line ${entry.line} (${entry.key})`).join(', ');
       const start = `user-agent "${agents[k].value.trim()}" does not start a new group: only an Allow or Disallow line ends one, and ${keptOpen} ${keepers.length > 1 ? 'are' : 'is'} neither, so the group of "${opened} goes on and its rules apply to every agent of it`;
-      if (changed === null) add(at, 'warning', 'group-merged', `${start} (not weighed: past the first ${Math.min(MAX_MERGES_WEIGHED, Math.max(1, Math.floor(MAX_WEIGHED_BYTES / Math.max(1, body.length))))} such lines)`);
-      else if (changed.length > 0) add(at, 'error', 'group-merged', `${start}: this changes what ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ` and ${changed.length - 10} more` : ''} may fetch. End the group before this line with its own rules (an empty "Disallow:" allows everything)`);
+      if (changedCount > 0) add(at, 'error', 'group-merged', `${start}: this changes what ${changed.map((entry) => entry.token).join(', ')}${changedCount > 10 ? ` and ${changedCount - 10} more` : ''} may fetch. End the group before this line with its own rules (an empty "Disallow:" allows everything)`);
       else add(at, 'warning', 'group-merged', `${start}; here it changes nothing any of them may fetch`);
     }
   }
 }
 
-/** The agents (of named) whose rules differ between the file and the file with an empty Disallow inserted before line `at`. */
-function changedAgents(body: Uint8Array, lines: LineSpans, robots: RobotsTxt, options: RobotsOptions, at: number, named: readonly string[]): string[] {
-  const insertAt = lines.starts[at - 1];
-  const closing = new Uint8Array([0x64, 0x69, 0x73, 0x61, 0x6c, 0x6c, 0x6f, 0x77, 0x3a, 0x0a]); // "disallow:\n"
-  const meant = new Uint8Array(body.length + closing.length);
-  meant.set(body.subarray(0, insertAt));
-  meant.set(closing, insertAt);
-  meant.set(body.subarray(insertAt), insertAt + closing.length);
-  const asMeant = parseRobots(meant, { ...options, maxBytes: 0 });
-  try {
-    // `*` stands for every crawler no group names: ask with a token neither file names
-    const unnamed = 'robotstxt-lint-unnamed-agent';
-    const rulesOf = (file: RobotsTxt, token: string): string => [...new Set(file.groupsFor(token === '*' ? unnamed : token)
-      .flatMap((group) => group.rules).filter((rule) => !(rule.kind === 'disallow' && rule.value.length === 0))
-      .map((rule) => `${rule.kind}:${latin1.decode(rule.value)}`))].sort().join('\n');
-    return named.filter((token) => rulesOf(robots, token) !== rulesOf(asMeant, token));
-  } finally {
-    asMeant.close();
+/** The groups naming each agent key (lower-case product token), and under '*' the `*` groups; each group once per key. */
+function groupsByAgent(robots: RobotsTxt, keyOf: (agent: AgentLine) => string | null): Map<string, number[]> {
+  const groupsOf = new Map<string, number[]>();
+  robots.groups.forEach((group, g) => {
+    for (const agent of group.agents) {
+      const key = keyOf(agent);
+      if (key === null) continue;
+      const list = groupsOf.get(key);
+      if (list === undefined) groupsOf.set(key, [g]);
+      else if (list[list.length - 1] !== g) list.push(g);
+    }
+  });
+  return groupsOf;
+}
+
+/** Whether group g has a rule line none of the agent's other groups (its groups: g among them) has. */
+function rulesOnlyHere(g: number, groups: readonly number[], ruleSets: readonly Set<string>[]): boolean {
+  const own = ruleSets[g];
+  const otherGroups = groups.filter((other) => other !== g);
+  if (otherGroups.length === 0) return own.size > 0;
+  const othersSize = otherGroups.reduce((sum, other) => sum + ruleSets[other].size, 0);
+  if (own.size * otherGroups.length <= othersSize) {
+    for (const rule of own) if (!otherGroups.some((other) => ruleSets[other].has(rule))) return true;
+    return false;
   }
+  // g's rules the other groups have, counted once each: all of them, or g has one of its own
+  const shared = new Set<string>();
+  for (const other of otherGroups) for (const rule of ruleSets[other]) if (own.has(rule)) shared.add(rule);
+  return shared.size < own.size;
 }

@@ -17,7 +17,8 @@
 // The HTTP `Content-Usage` header (an RFC 9651 dictionary) is parsed in src/node/usage-header.ts with a
 // Structured Field library and given here parsed; it combines with the robots.txt statement, `n` over `y`.
 import { RobotsMatcher } from './matcher.js';
-import { VERDICT_ALLOWED } from './constants.js';
+import { VERDICT_ALLOWED, FLAG_RFC_MODE } from './constants.js';
+import { core } from './wasm/core.js';
 
 /** The usage categories this package knows, with the document that defines each. Any other key a file states is reported too. */
 export const USAGE_CATEGORIES: readonly { key: string; meaning: string; source: string; status: 'defined' | 'proposed' }[] = [
@@ -212,14 +213,17 @@ export class UsagePolicy {
   readonly statedCategories: readonly string[];
 
   constructor(private readonly source: UsageSource) {
+    // rules are one rule when their paths are one pattern as the matcher reads them ("/ä" and "/%c3%a4" are
+    // "/%C3%A4"): the first spelling is shown
     const byPath = new Map<string, UsageRule>();
     for (const line of source.groupLines) {
       if (!line.isKey('content-usage')) continue;
       const read = readContentUsage(latin1.decode(line.rawValue));
       if (!read.ok) continue;
       const path = read.path ?? '/';
-      let rule = byPath.get(path);
-      if (rule === undefined) byPath.set(path, rule = { path, lines: [], preferences: new Map() });
+      const matched = latin1.decode(core().urls.normalizePattern(latin1Bytes(path), source.rfc ? FLAG_RFC_MODE : 0));
+      let rule = byPath.get(matched);
+      if (rule === undefined) byPath.set(matched, rule = { path, lines: [], preferences: new Map() });
       rule.lines.push(line.line);
       for (const [key, value] of read.preferences) {
         const before = rule.preferences.get(key);
@@ -347,7 +351,11 @@ function headerMap(header: UsageOptions['header']): ReadonlyMap<string, string> 
 
 /** The matcher body of the rules' paths: one Disallow line per path, as written (latin1 keeps the bytes). */
 function pathBody(rules: readonly UsageRule[]): Uint8Array {
-  const text = ['user-agent: *', ...rules.map((rule) => `disallow: ${rule.path}`)].join('\n') + '\n';
+  return latin1Bytes(['user-agent: *', ...rules.map((rule) => `disallow: ${rule.path}`)].join('\n') + '\n');
+}
+
+/** A string of byte values (as latin1 decoding gives) back to its bytes. */
+function latin1Bytes(text: string): Uint8Array {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;
