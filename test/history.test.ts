@@ -309,6 +309,7 @@ describe('memory with thousands of versions', () => {
       let requests = 0;
       const counted = {
         versionsAt: (origin: Parameters<typeof history.versionsAt>[0], timeMs: number) => { requests++; return history.versionsAt(origin, timeMs); },
+        holdDropped: () => history.holdDropped(),
         closeDropped: () => { batches.push(requests); requests = 0; history.closeDropped(); },
         get mustCloseDropped() { return earlyJudging && history.mustCloseDropped; },
       };
@@ -326,6 +327,23 @@ describe('memory with thousands of versions', () => {
     expect(early.batches.reduce((sum, count) => sum + count, 0)).toBe(3000);
     expect(early.report).toEqual(late.report);
     expect((early.report as { disallowed: number; crawlerRequests: number }).crawlerRequests).toBe(3000);
+  });
+
+  it('a program that asks versions and never calls closeDropped: the versions the cache drops are closed, and parsed again when asked', async () => {
+    const { RobotsHistory, originOf, RobotsError } = await import('../src/node/index.js');
+    const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000 });
+    const originOfHost = (h: number) => originOf(`https://h${h}.example/`) as NonNullable<ReturnType<typeof originOf>>;
+    const first = history.versionAt(originOfHost(0), start + 12 * 3600 * 1000);
+    const firstRules = first?.robots;
+    expect(firstRules?.isAllowed('https://h0.example/0/0/0/', 'Googlebot')).toBe(false);
+    // 3,000 versions parsed, far more than the cache keeps
+    for (let v = 0; v < 10; v++) for (let h = 0; h < 300; h++) expect(history.versionAt(originOfHost(h), start + v * day + 1)?.robots.isAllowed(`https://h${h}.example/${v}/${h}/0/`, 'Googlebot')).toBe(false);
+    expect(history.mustCloseDropped).toBe(false);
+    expect(() => firstRules?.isAllowed('https://h0.example/0/0/0/', 'Googlebot')).toThrow(RobotsError);
+    const asked = history.versionAt(originOfHost(0), start + 12 * 3600 * 1000);
+    expect(asked?.robots).not.toBe(firstRules);
+    expect(asked?.robots.isAllowed('https://h0.example/0/0/0/', 'Googlebot')).toBe(false);
+    expect(asked?.robots.isAllowed('https://h0.example/1/0/0/', 'Googlebot')).toBe(true);
   });
 
   it('heapSlackBytes is range-checked', async () => {

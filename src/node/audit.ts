@@ -174,7 +174,19 @@ export interface AuditOptions {
    * by both versions (`either` when they disagree, never a violation); before the first version, or without a
    * time, its rules are not known.
    */
-  history?: { versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt; closeDropped?(): void; readonly mustCloseDropped?: boolean };
+  history?: AuditHistory;
+}
+
+/**
+ * What an audit asks of a history (RobotsHistory and StoreHistory are ones): the versions that judge a request,
+ * and the hand-off of versions its cache drops while requests wait to be judged by them (held from the audit's
+ * start, closed after each judged batch, judged at once past their bound).
+ */
+export interface AuditHistory {
+  versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt;
+  holdDropped(): void;
+  closeDropped(): void;
+  readonly mustCloseDropped: boolean;
 }
 
 const TOP_PATHS = 20;
@@ -363,6 +375,8 @@ export class RobotsAudit {
   constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null | typeof NO_RULES_KNOWN, private readonly options: AuditOptions = {}, shape: { verifying: boolean; withHistory: boolean } | null = null) {
     this.verifying = shape?.verifying ?? options.verifier !== undefined;
     this.withHistory = shape?.withHistory ?? options.history !== undefined;
+    // requests are judged in batches: the versions the history drops wait, open, until the batch is judged
+    options.history?.holdDropped();
     this.verificationTotals = this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null;
   }
 
@@ -624,7 +638,7 @@ export class RobotsAudit {
   private judgePending(): void {
     this.judgeAll();
     // versions a history dropped while their requests waited are closed now that they are judged
-    this.options.history?.closeDropped?.();
+    this.options.history?.closeDropped();
   }
 
   private judgeAll(): void {

@@ -16,7 +16,7 @@ export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './log.js';
 export type { LogRequest, LogFormat, LogFieldNames } from './log.js';
 export { RobotsAudit, AUDIT_PARTIAL_FORMAT } from './audit.js';
-export type { AuditReport, AuditPartial, CrawlerAudit, AuditOptions, StatusClasses, VerificationCounts } from './audit.js';
+export type { AuditReport, AuditPartial, CrawlerAudit, AuditOptions, AuditHistory, StatusClasses, VerificationCounts } from './audit.js';
 export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, vendorOfCrawler } from './crawler-verify.js';
 export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerRangeSource, DnsResolver, Verification } from './crawler-verify.js';
 export type { CrawlerCategory } from './crawler-categories.js';

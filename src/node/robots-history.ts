@@ -68,16 +68,27 @@ export interface RobotsVersion {
  * versions, and a request parses only the versions it is judged by.
  */
 class VersionCache {
-  /** Parsed versions dropped from the cache, closed by closeDropped (requests may still wait to be judged by them). */
+  /** Set by holdDropped (RobotsAudit): dropped versions wait, open, for closeDropped; else they are closed when dropped. */
+  private holding = false;
+  /** Parsed versions dropped from the cache while holding, closed by closeDropped (requests may still wait to be judged by them). */
   private dropped: RobotsTxt[] = [];
   /** What the dropped versions cost (the cache's estimate): past DROPPED_MAX_BYTES their requests are judged at once (mustCloseDropped). */
   private droppedBytes = 0;
   private readonly parsed = new LruCache<RobotsTxt>(HISTORY_CACHE_BYTES, parsedVersionCost, (robots) => {
-    this.dropped.push(robots);
-    this.droppedBytes += parsedVersionCost(robots);
     const version = this.owners.get(robots);
     if (version !== undefined) version.parsed = null;
+    if (!this.holding) {
+      robots.close();
+      return;
+    }
+    this.dropped.push(robots);
+    this.droppedBytes += parsedVersionCost(robots);
   });
+
+  /** From now on, versions dropped from the cache stay open until closeDropped (a reader that judges requests in batches). Once. */
+  holdDropped(): void {
+    this.holding = true;
+  }
   /** The version each parsed file was parsed for (its reference is cleared when the cache drops it). */
   private readonly owners = new WeakMap<RobotsTxt, { parsed: RobotsTxt | null }>();
 
@@ -218,7 +229,16 @@ abstract class History {
     return this.versionsAt(origin, timeMs).current;
   }
 
-  /** Closes the parsed versions dropped from the cache since the last call (the audit calls it after each judged batch). */
+  /**
+   * For a reader that judges requests in batches (RobotsAudit calls it once, when given this history): versions
+   * dropped from the cache then stay open until closeDropped, so that requests waiting to be judged by them can
+   * be. Without it a version's rules are closed when the cache drops them (`version.robots` parses them again).
+   */
+  holdDropped(): void {
+    this.cache.holdDropped();
+  }
+
+  /** Closes the parsed versions dropped from the cache since the last call (after holdDropped; the audit calls it after each judged batch). */
   closeDropped(): void {
     this.cache.closeDropped();
     this.heap?.check();
