@@ -8,8 +8,10 @@ export default defineConfig({
     // one test file per core: vitest's default (cores - 1) ran the files one after another on a 2-core
     // machine (329 s); most files wait on child processes and servers, so two at a time take about 190 s
     maxWorkers: Math.max(2, availableParallelism()),
-    // `npm test` runs both projects; `npm run test:unit` the first alone (a minute less), `npm run test:corpus`
-    // the second (the real robots.txt files of ../shared/corpus, skipped with the reason printed without it)
+    // `npm test` runs the unit project without the tests tagged slow (minutes on a 2-core machine); `npm run
+    // test:slow` runs those and the corpus project (the real robots.txt files of ../shared/corpus, skipped with the
+    // reason printed without it); .ci/run runs both
+    tags: [{ name: 'slow', description: 'deep property runs, thousands of real files, whole clusters and crawls: npm run test:slow (CI runs it)' }],
     projects: [
       {
         extends: true,

@@ -26,22 +26,37 @@ function readBundle() {
   return readFileSync(bundlePath);
 }
 
-/** The bundle as a V8 script (Node's CommonJS wrapper around its text); cachedData: V8's code for it, or undefined. */
+/**
+ * The bundle as a V8 script (Node's CommonJS wrapper around its text); cachedData: V8's code for it, or undefined.
+ * @param {Buffer | undefined} cachedData
+ * @param {Buffer} [bundle]
+ * @returns {import('node:vm').Script}
+ */
 function compileBundle(cachedData, bundle = readBundle()) {
   return new Script(`(function (exports, require, module, __filename, __dirname) {${bundle.toString('utf8')}\n})`, { filename: bundlePath, cachedData });
 }
 
-/** The SHA-256 of bytes, in hex. */
+/**
+ * The SHA-256 of bytes, in hex.
+ * @param {Buffer} bytes
+ */
 function sha256(bytes) {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** A code cache file's bytes: the header naming the bundle it was made for and sealing the code, then the code. */
+/**
+ * A code cache file's bytes: the header naming the bundle it was made for and sealing the code, then the code.
+ * @param {Buffer} bundle
+ * @param {Buffer} code
+ */
 function sealCodeCache(bundle, code) {
   return Buffer.concat([Buffer.from(`${CACHE_MAGIC}\n${sha256(bundle)}\n${sha256(code)}\n`, 'latin1'), code]);
 }
 
-/** Runs the compiled bundle: the command line reads process.argv and runs its command. */
+/**
+ * Runs the compiled bundle: the command line reads process.argv and runs its command.
+ * @param {import('node:vm').Script} script
+ */
 function runBundle(script) {
   const bundleModule = { exports: {}, filename: bundlePath, id: bundlePath, loaded: false };
   script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundlePath), bundleModule, bundlePath, __dirname);

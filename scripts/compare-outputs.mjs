@@ -32,6 +32,7 @@ const crawl = heavyTailCorpus(root, quick);
 const robotsDir = join(work, 'robots');
 mkdirSync(robotsDir);
 for (const host of crawl.hosts) writeFileSync(join(robotsDir, `${host.name}.txt`), host.body);
+/** @type {(name: string, lines: { url: string }[]) => string} */
 const urlFile = (name, lines) => {
   const path = join(work, name);
   writeFileSync(path, lines.map(({ url }) => url).join('\n') + '\n');
@@ -44,7 +45,9 @@ writeFileSync(shop, shopRobots());
 const generatedLog = join(work, 'access.log');
 writeFileSync(generatedLog, accessLogLines(quick ? 50_000 : 300_000).join('\n') + '\n');
 
+/** @type {string[]} */
 const corpusFiles = [];
+/** @type {(dir: string) => void} */
 const walk = (dir) => {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -108,6 +111,7 @@ if (corpusFiles.length > 0) {
 }
 
 // ---- runs ----
+/** @type {(text: string) => string} */
 const mask = (text) => text.replace(/\d+(\.\d+)? ?(ms|s)\b/g, '<time>').replace(/peak memory [\d.]+ MiB/g, 'peak memory <mem>');
 let differing = 0;
 for (const [name, args] of commands) {

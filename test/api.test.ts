@@ -174,7 +174,7 @@ describe('a busy matcher with a literal index is compiled into the trie (same ve
   const lines = new TextEncoder().encode(urls.join('\n') + '\n');
   const expected = Uint8Array.from(urls, (url) => (modelVerdict(body, ['Googlebot'], url).allowed ? VERDICT_ALLOWED : VERDICT_DISALLOWED));
 
-  it('answers as the model before and after: the trie replaces the index after 65,536 URLs answered in bulk', () => {
+  it('answers as the model before and after: the trie replaces the index after 65,536 URLs answered in bulk', { tags: ['slow'] }, () => {
     const matcher = parseRobots(body).matcher('Googlebot');
     expect(matcher.checkLines(lines)).toEqual(expected);
     expect(hasLiteralIndex(matcher.blob)).toBe(true);

@@ -52,13 +52,13 @@ function partsAndWhole(text: string, parts: number, options: string[], formats: 
 
 describe.skipIf(corpusMissingReason !== null)('the real Apache log (10,000 lines) split in 4, each part audited apart, merged', () => {
   const text = existsSync(CORPUS_LOG) ? readFileSync(CORPUS_LOG, 'latin1') : '';
-  it('equals one audit of the whole log, byte for byte: JSON, table and HTML; its malformed line numbered as in the whole', () => {
+  it('equals one audit of the whole log, byte for byte: JSON, table and HTML; its malformed line numbered as in the whole', { tags: ['slow'] }, () => {
     const { merged, whole, stderr } = partsAndWhole(text, 4, ['--robots', SHOP], ['json', 'table', 'html']);
     for (const format of ['json', 'table', 'html']) expect(merged[format], format).toBe(whole[format]);
     expect(stderr).toBe('robotstxt: 1 malformed log line(s) skipped (-:8899)\n');
     expect(JSON.parse(merged.json).crawlerRequests).toBe(2819);
   });
-  it('with --verify (the vendors\' ranges), with --by host, and both: JSON and table', () => {
+  it('with --verify (the vendors\' ranges), with --by host, and both: JSON and table', { tags: ['slow'] }, () => {
     const dir = join(tempDir(), 'robots');
     mkdirSync(dir);
     writeFileSync(join(dir, 'example.com.txt'), readFileSync(SHOP));

@@ -148,7 +148,7 @@ describe('robotstxt audit', () => {
 
 
 describe.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('the HTML report in headless Chromium', () => {
-  it('opens, and shows its three charts with bars', () => {
+  it('opens, and shows its three charts with bars', { tags: ['slow'] }, () => {
     const html = join(dir, 'audit.html');
     const r = robotstxt(['audit', '--robots', robotsFile, '--format', 'html', '--output', html, logFile]);
     expect(r.status).toBe(0);
@@ -208,7 +208,7 @@ describe.skipIf(corpusMissingReason !== null)('audit and diff with real robots.t
     expect(report.crawlerRequests + report.otherRequests + report.malformed.count).toBe(report.lines);
     expect(report.crawlers.length).toBeGreaterThan(10);
   });
-  it('diff between two versions of Wikipedia\'s robots.txt over the log agrees with the model', () => {
+  it('diff between two versions of Wikipedia\'s robots.txt over the log agrees with the model', { tags: ['slow'] }, () => {
     const before = join(corpus, 'robots_wikipedia_20170706.txt');
     const after = join(corpus, 'robots_wikipedia.txt');
     const report = JSON.parse(robotstxt(['diff', before, after, '--agent', 'Googlebot', '--log', CORPUS_LOG, '--format', 'json']).stdout);

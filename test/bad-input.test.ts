@@ -92,14 +92,16 @@ describe('SIGTERM and SIGINT: whole lines, then the process ends by that signal 
   it('lint, busy for seconds in one computation, ends at once by the signal (no handler waits for the computation)', async () => {
     const large = join(dir, 'repeated-rules.txt');
     writeFileSync(large, 'User-agent: *\n' + 'Disallow: /x\n'.repeat(1_200_000));
-    const child = spawn(process.execPath, [CLI, 'lint', large], { stdio: ['ignore', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, [CLI, 'lint', large], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
     // busy in its one computation: a quarter of a CPU second spent (start-up takes less)
     await until(() => cpuSecondsOf(child.pid as number) >= 0.25, 'lint to be busy linting');
-    const killed = performance.now();
     child.kill('SIGTERM');
     const ended = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (exitCode, bySignal) => resolve([exitCode, bySignal])));
     expect(ended).toEqual([null, 'SIGTERM']);
-    expect(performance.now() - killed).toBeLessThan(1500);
+    // a handler that waited for the computation would have written its 1,199,999 findings first
+    expect(stdout).toBe('');
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} while check streams to a slow pipe`, async () => {
@@ -170,7 +172,7 @@ describe('clear errors instead of crashes', () => {
 });
 
 describe('bounded structures with exact totals', () => {
-  it('audit: past 20,000 tracked crawlers the 10,000 with the fewest disallowed are summed; the totals stay exact', () => {
+  it('audit: past 20,000 tracked crawlers the 10,000 with the fewest disallowed are summed; the totals stay exact', { tags: ['slow'] }, () => {
     const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /private\n'));
     for (let i = 0; i < 20_050; i++) audit.addLine(logLine(i % 2 === 0 ? '/private/x' : '/ok', `compatible; Crawler${i}bot/1.0`), i + 1);
     const report = audit.report();
@@ -182,7 +184,7 @@ describe('bounded structures with exact totals', () => {
     expect(report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + report.untracked.disallowed).toBe(10_025);
     expect(report.crawlers.filter((c) => c.disallowed === 1)).toHaveLength(10_025);
   });
-  it('diff: per-direction request totals are exact past the listed URLs, and the text says so', () => {
+  it('diff: per-direction request totals are exact past the listed URLs, and the text says so', { tags: ['slow'] }, () => {
     const oldFile = join(dir, 'old.txt');
     const newFile = join(dir, 'new.txt');
     writeFileSync(oldFile, 'User-agent: *\nDisallow:\n');
@@ -223,7 +225,7 @@ describe('long lines however they arrive', () => {
 });
 
 describe('huge inputs are read only as far as needed', () => {
-  it('one line of 1 GiB through gzip is refused after 128 MiB, naming where it starts, exit 2', () => {
+  it('one line of 1 GiB through gzip is refused after 128 MiB, naming where it starts, exit 2', { tags: ['slow'] }, () => {
     const gz = join(dir, 'long-line.gz');
     writeFileSync(gz, gzipSync(Buffer.concat([Buffer.from('http://a/ok\nhttp://a/'), Buffer.alloc((128 << 20) + 10, 0x62), Buffer.from('\n')]), { level: 1 }));
     const r = robotstxt(['check', '--robots', robots, '--agent', 'x', gz]);
@@ -269,7 +271,7 @@ describe('fuzz: random bytes, lines and options through check, lint, diff and au
     gzip: fc.boolean(),
   });
   const commands = fc.constantFrom('check', 'check-log', 'check-jsonl', 'lint', 'diff', 'audit', 'audit-json');
-  it('exit 0, 1 or 2; whole lines; never an internal error; within a 96 MiB heap (40 runs)', () => {
+  it('exit 0, 1 or 2; whole lines; never an internal error; within a 96 MiB heap (40 runs)', { tags: ['slow'] }, () => {
     let run = 0;
     fc.assert(fc.property(commands, body, body, options, (command, robotsBytes, input, opts) => {
       const case_ = join(dir, `fuzz-${run++}`);

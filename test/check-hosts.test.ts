@@ -82,7 +82,7 @@ describe('check --robots-dir with threads', () => {
     const expected = urls.flatMap((url, i) => (expectedLine(url).startsWith('disallowed') ? [{ input: i + 1, url, verdict: 'disallowed', rule: { kind: 'disallow', line: 7, pattern: '/nogoogle/' } }] : []));
     expect(objects).toEqual(expected);
   });
-  it('a window is an eighth of the cache (8 MiB; a 32nd with jsonl): each host is read once (answered from its file: twenty lines each), and in the input\'s last window none is kept', () => {
+  it('a window is an eighth of the cache (8 MiB; a 32nd with jsonl): each host is read once (answered from its file: twenty lines each), and in the input\'s last window none is kept', { tags: ['slow'] }, () => {
     // 10,000 hosts x 20 lines (about 6.8 MB): one window of text, the input's last: hosts are answered from
     // their bodies and not kept (0 cached); jsonl windows are a quarter as large, and keep what they read
     const many = hostsFixture(10_000, 20, 5);
@@ -160,7 +160,7 @@ describe('beyond one machine: runs split by host add up to one whole run', () =>
 });
 
 describe('memory: --cache-mb + 100 MiB, however many hosts', () => {
-  it('100,000 generated hosts in random order (300,000 lines, most hosts evicted and read again) stay within it; the window read buffer is paid from --cache-mb', () => {
+  it('100,000 generated hosts in random order (300,000 lines, most hosts evicted and read again) stay within it; the window read buffer is paid from --cache-mb', { tags: ['slow'] }, () => {
     const dir = join(tempDir(), 'robots');
     mkdirSync(dir);
     for (let i = 0; i < 100_000; i++) writeFileSync(join(dir, `h${i}.example.txt`), `User-agent: *\nDisallow: /private/${i % 97}/\nDisallow: /*?session=\n\nUser-agent: Googlebot\nDisallow: /nogoogle/${i}\n`);

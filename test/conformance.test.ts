@@ -64,7 +64,7 @@ describe('command templates', () => {
 });
 
 describe('robotstxt conformance against robotstxt itself: no difference through any contract', () => {
-  it('--command (one process per case, Google\'s runner contract): every case agrees, exit 0', async () => {
+  it('--command (one process per case, Google\'s runner contract): every case agrees, exit 0', { tags: ['slow'] }, async () => {
     const r = await robotstxtAsync(['conformance', '--command', `${NODE_CLI} test %robots% %user-agent% %url%`], '', 120_000);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -174,13 +174,12 @@ export default function (text, agent, url, bytes) {
   return parseRobots(bytes, { maxBytes: 0 }).matcher(agent).isAllowed(url);
 }
 `);
-    const started = performance.now();
-    const r = robotstxt(['conformance', '--module', path, '--timeout-ms', '500']);
-    expect(performance.now() - started).toBeLessThan(30_000);
+    // the hanging case fails at its deadline and the run goes on (without one the command never ends); 5 s a case, so no other case fails on a loaded machine
+    const r = robotstxt(['conformance', '--module', path, '--timeout-ms', '5000']);
     expect(r.status).toBe(1);
     expect(r.stdout.split('\n')[1]).toBe(`cases: ${suite.length} (${suite.length} from the built-in suite): ${suite.length - 1} agree, 0 differ, 1 failed`);
     expect(r.stdout).toContain('line endings: 0 differ, 1 failed (ID_LineEndings_LF)\n  case:     ID_LineEndings_LF\n');
-    expect(r.stdout).toContain('  got:      timeout (no answer within 500 ms)\n');
+    expect(r.stdout).toContain('  got:      timeout (no answer within 5000 ms)\n');
   });
   it('a command that sleeps is killed at the timeout; one that crashes is an error with its stderr', () => {
     const sleeper = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '2', '--timeout-ms', '200', '--command', `sh -c 'sleep 5' %robots% %url% %user-agent%`]);
@@ -233,14 +232,13 @@ process.stdin.on('data', () => {
     expect(report.cases).toBeGreaterThanOrEqual(4);
     expect([report.agreed, report.differed, report.failed, r.status]).toEqual([report.cases, 0, 0, 0]);
   });
-  it('a --command timeout ends the whole process group at the deadline: a wrapper whose real process hangs takes about --timeout-ms, and leaves nothing running', async () => {
+  it('a --command timeout ends the whole process group at the deadline: a wrapper whose real process hangs does not hold the run, and leaves nothing running', async () => {
     const marker = `${process.pid}${Date.now() % 100000}`;
-    const started = performance.now();
-    const r = await robotstxtAsync(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '1', '--timeout-ms', '1000', '--command', `sh -c 'sleep 25.${marker}; exit 0' %robots% %url% %user-agent%`], '', 60_000);
-    expect(performance.now() - started).toBeLessThan(6000); // (a process start included; it took 25 s before)
+    // a run that waited for the grandchild (it waited 25 s before) would be killed here long before its hour: no status
+    const r = await robotstxtAsync(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '1', '--timeout-ms', '1000', '--command', `sh -c 'sleep 3600.${marker}; exit 0' %robots% %url% %user-agent%`], '', 120_000);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('  got:      timeout (no exit within 1000 ms)\n');
-    await until(() => spawnSync('pgrep', ['-f', `sleep 25.${marker}`], { encoding: 'utf8' }).stdout === '', 'the hanging grandchild to be gone', 2000);
+    await until(() => spawnSync('pgrep', ['-f', `sleep 3600.${marker}`], { encoding: 'utf8' }).stdout === '', 'the hanging grandchild to be gone', 30_000);
   });
   it('SIGTERM during a run: the implementation\'s processes end and the cases folder is removed', async () => {
     const marker = `${process.pid}${Date.now() % 100000}`;

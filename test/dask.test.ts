@@ -28,7 +28,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
   return out;
 }
 
-describe.skipIf(!canRun(daskPresent, 'the Dask examples', 'apt-get install python3-distributed (.ci/run installs it)'))('examples/dask-check.py and dask-audit.py on a Dask LocalCluster', () => {
+describe.skipIf(!canRun(daskPresent, 'the Dask examples', 'apt-get install python3-distributed (.ci/run installs it)'))('examples/dask-check.py and dask-audit.py on a Dask LocalCluster', { tags: ['slow'] }, () => {
   it('check: dumps read by read_text in blocks (a glob of two files), each block piped through robotstxt check: one process\'s output, byte for byte; its notes passed on by partition', () => {
     // the example's URLs 40 times over in a seeded random order, with lines the URL model reads in odd ways,
     // a URL with U+2028 (no line break but LF splits lines), bytes that are no UTF-8, and lines naming no host

@@ -111,7 +111,7 @@ describe.skipIf(corpusMissingReason !== null)('robotstxt diff on the real Apache
 });
 
 describe('diff on many distinct URLs', () => {
-  it('lists at most 100,000 changed URLs but counts every request', () => {
+  it('lists at most 100,000 changed URLs but counts every request', { tags: ['slow'] }, () => {
     const many = join(dir, 'many.txt');
     const lines: string[] = [];
     for (let i = 0; i < 100_500; i++) lines.push(`/search?q=${i}`);

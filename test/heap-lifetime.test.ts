@@ -136,7 +136,7 @@ describe('per-agent matchers are bounded', () => {
     expect(() => robots.matcher('bot')).toThrow(expect.objectContaining({ code: 'CLOSED', message: 'this RobotsTxt was closed' }));
     expect(robots.groups.length).toBe(1); // the parsed view stays readable
   });
-  it('TestBatch keeps files and matchers within cacheBytes (least recently used closed): 3,000 agents over one 60 KB file of wildcard rules', () => {
+  it('TestBatch keeps files and matchers within cacheBytes (least recently used closed): 3,000 agents over one 60 KB file of wildcard rules', { tags: ['slow'] }, () => {
     let body = 'User-agent: *\n';
     for (let i = 0; body.length < 60_000; i++) body += `Disallow: /*${i.toString(36)}*x$\nAllow: /a${i}*\n`;
     const budget = 4 << 20;
@@ -208,7 +208,7 @@ async function engineEqualsModel(runs: number): Promise<void> {
 }
 
 describe('addresses past 2^31 (the heap moved up by a batch region of 2.1 GiB, then 3.5 GiB: pages never written cost no memory)', () => {
-  it('every verdict and deciding line equals the model, single-file and many-host, with evictions and compactions (150 runs each)', async () => {
+  it('every verdict and deciding line equals the model, single-file and many-host, with evictions and compactions (150 runs each)', { tags: ['slow'] }, async () => {
     const wasm = core();
     await engineEqualsModel(20); // low addresses first: blocks exist when the heap moves
     for (const batch of [2100 * 2 ** 20, 3500 * 2 ** 20]) {

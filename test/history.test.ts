@@ -253,7 +253,7 @@ describe('the Node API of versions', () => {
 });
 
 describe('version tables of many hosts with many versions', () => {
-  it('stay within their memory: the host met longest ago is listed again when met again, with the same versions and verdicts', async () => {
+  it('stay within their memory: the host met longest ago is listed again when met again, with the same versions and verdicts', { tags: ['slow'], timeout: 60_000 }, async () => {
     const { RobotsHistory, originOf } = await import('../src/node/index.js');
     const folder = join(tempDir(), 'history');
     const hour = 3600 * 1000;
@@ -280,7 +280,7 @@ describe('version tables of many hosts with many versions', () => {
     expect([again?.key, again?.name, again?.file]).toEqual([first?.key, first?.name, first?.file]);
     expect(again?.robots.isAllowed('https://h0.example/500', 'Googlebot')).toBe(false);
     expect(again?.robots.isAllowed('https://h0.example/501', 'Googlebot')).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('memory with thousands of versions', () => {

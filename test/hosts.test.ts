@@ -292,7 +292,7 @@ const body = fc.array(group, { maxLength: 3 }).map((groups) => groups.join('\n')
 const urlPath = fc.array(fc.constantFrom('/', 'a', 'b', '.pdf', '?', 'x', '%2f', 'é', 'index.html'), { maxLength: 5 }).map((parts) => '/' + parts.join(''));
 
 describe('many hosts = one robots.txt per host = the model', () => {
-  it('mixed-host chunks in random order, with evictions, both modes, verdicts and jsonl rules (400 runs)', async () => {
+  it('mixed-host chunks in random order, with evictions, both modes, verdicts and jsonl rules (400 runs)', { tags: ['slow'] }, async () => {
     await fc.assert(fc.asyncProperty(
       fc.array(body, { minLength: 1, maxLength: 12 }),
       fc.array(fc.tuple(fc.nat(), urlPath, fc.constantFrom('', '', 'HTTPS://', 'http://u@')), { minLength: 1, maxLength: 60 }),
@@ -400,7 +400,7 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
     ]);
     expect([matcher.stats.direct, matcher.stats.compiled]).toEqual([1, 1]);
   });
-  it('past its work limit a direct answer gives way to a compile: same verdicts, no hang', async () => {
+  it('past its work limit a direct answer gives way to a compile: same verdicts, no hang', { tags: ['slow'] }, async () => {
     const matcher = new MultiHostMatcher({ agents: 'bot', source: robotsFromMap(new Map([['h.test', hostile]])) });
     const urls = [`https://h.test/${'a'.repeat(100_000)}`, `https://h.test/x${longSegment}ba`, 'https://h.test/ok', `https://h.test/${'a'.repeat(50_000)}ba`];
     const expected = urls.map((url) => (modelVerdict(hostile, ['bot'], encode(url)).allowed ? 1 : 2));
@@ -426,7 +426,7 @@ describe('direct answers (hosts answered straight from their body, assembly/dire
       urls.forEach((url, i) => expect(verdicts[i], `url=${url} body=${JSON.stringify(robots)}`).toBe(modelVerdict(robots, ['bot'], encode(url)).allowed ? 1 : 2));
     }), { numRuns: 200 });
   });
-  it('hosts not kept (the input\'s last chunk; a chunk that comes host by host) are answered from their body in rounds of the landing block, and equal the model (300 runs)', async () => {
+  it('hosts not kept (the input\'s last chunk; a chunk that comes host by host) are answered from their body in rounds of the landing block, and equal the model (300 runs)', { tags: ['slow'] }, async () => {
     const star = fc.array(fc.constantFrom('/', 'a', 'b', '*', '$', '%2F', 'é', 'index.html'), { minLength: 1, maxLength: 6 }).map((p) => '/' + p.join(''));
     const rules = fc.array(fc.tuple(fc.constantFrom('Allow', 'Disallow'), fc.oneof(star, fc.constantFrom(...paths))), { maxLength: 12 });
     // a third of the bodies carry 20-40 KB of comment: a 1 MiB budget's landing block (64 KiB) fills after a few

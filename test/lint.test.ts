@@ -163,7 +163,7 @@ describe('files larger than one compile (16 MiB): lint names their real size and
 });
 
 describe.skipIf(corpusMissingReason !== null)('lint on real files', () => {
-  it('every corpus file lints without throwing; HTML error pages are flagged', () => {
+  it('every corpus file lints without throwing; HTML error pages are flagged', { tags: ['slow'] }, () => {
     let html = 0;
     for (const folder of readdirSync(CORPUS_ROBOTS)) {
       for (const name of readdirSync(join(CORPUS_ROBOTS, folder))) {

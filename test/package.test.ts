@@ -45,14 +45,14 @@ describe('TypeScript consumers', () => {
     }, 120_000);
   }
 
-  it('the esbuild recipe type-checks: robotstxt-wasm/robotstxt.wasm is a file URL a bundler gives (bundler and nodenext resolution)', () => {
+  it('the esbuild recipe type-checks: robotstxt-wasm/robotstxt.wasm is a file URL a bundler gives (bundler and nodenext resolution)', { tags: ['slow'], timeout: 120_000 }, () => {
     const recipe = "import { initialize } from 'robotstxt-wasm/core';\nimport wasmFile from 'robotstxt-wasm/robotstxt.wasm';\nconst url: URL = new URL(wasmFile, import.meta.url);\nexport const ready: Promise<void> = initialize(url);\n";
     for (const options of [{ module: 'esnext', moduleResolution: 'bundler' }, { module: 'nodenext', moduleResolution: 'nodenext' }]) {
       const result = compileConsumer(options, recipe);
       expect(result.output, options.moduleResolution).toBe('');
       expect(result.status).toBe(0);
     }
-  }, 120_000);
+  });
 
   it('robotstxt-wasm/core has no Node-only export (bundler resolution, as a browser project uses it)', () => {
     const result = compileConsumer({ module: 'esnext', moduleResolution: 'bundler' }, "import { MultiHostMatcher } from 'robotstxt-wasm/core';\nexport { MultiHostMatcher };\n");

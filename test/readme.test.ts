@@ -4,7 +4,8 @@
 // `...` line stands for lines left out (at the start, in the middle or at the end), and nothing else may be.
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, tempDir } from './cli-helpers.js';
@@ -17,6 +18,52 @@ interface Example {
   command: string;
   /** The lines shown under the command; '...' stands for lines left out. */
   shown: string[];
+}
+
+/**
+ * Examples that use what the whole machine shares: the local sites' fixed ports (examples/local-sites.mjs,
+ * 127.0.0.1:48080-48083) and fixed folders in /tmp. The pages show them as a reader types them, so two test
+ * runs at once (two clones, CI beside a developer) take turns: a lock folder in the temporary directory, made
+ * exclusively, naming its owner's pid; a lock whose owner is gone is taken over.
+ */
+const MACHINE_WIDE = /local-sites|crawler\.mjs|127\.0\.0\.1:4808|\/tmp\//;
+const EXAMPLES_LOCK = join(tmpdir(), 'robotstxt-wasm-doc-examples.lock');
+
+function ownerAlive(): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(EXAMPLES_LOCK, 'pid'), 'utf8'));
+  } catch {
+    return true; // made a moment ago, its pid not yet written
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function withMachineWide<T>(command: string, run: () => T): T {
+  if (!MACHINE_WIDE.test(command)) return run();
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(EXAMPLES_LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!ownerAlive()) rmSync(EXAMPLES_LOCK, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, 50); // another run's example holds the ports: wait for its turn
+    }
+  }
+  try {
+    writeFileSync(join(EXAMPLES_LOCK, 'pid'), String(process.pid));
+    return run();
+  } finally {
+    rmSync(EXAMPLES_LOCK, { recursive: true, force: true });
+  }
 }
 
 /** The `$ ` commands of a page's fenced blocks, each with the lines shown under it. */
@@ -98,7 +145,7 @@ describe('the examples of the pages', () => {
   for (const { page, command, shown } of examples) {
     it(`${page}: ${command}`, () => {
       // standard error into standard output, in the order written, as a terminal shows them
-      const result = spawnSync('sh', ['-c', `(${command}) 2>&1`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` }, maxBuffer: 1 << 26, timeout: 120_000 });
+      const result = withMachineWide(command, () => spawnSync('sh', ['-c', `(${command}) 2>&1`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` }, maxBuffer: 1 << 26, timeout: 120_000 }));
       const output = result.stdout.split('\n');
       if (output.at(-1) === '') output.pop();
       expect(result.status, `exit status (an example whose status is not 0 prints it: ; echo "exit $?")\n--- output ---\n${output.slice(0, 20).join('\n')}`).toBe(0);

@@ -113,7 +113,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the browser suite', 'apt-get install
   afterAll(async () => {
     await new Promise((closed) => server.close(closed));
   });
-  it('the same results as Node, in the page and in a module Web Worker; only its own origin is fetched', async () => {
+  it('the same results as Node, in the page and in a module Web Worker; only its own origin is fetched', { tags: ['slow'], timeout: 60_000 }, async () => {
     const { default: puppeteer } = await import('puppeteer-core');
     const browser = await puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags() });
     try {
@@ -130,7 +130,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the browser suite', 'apt-get install
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  });
 });
 
 const RUNTIME_SUITE = join(ROOT, 'test', 'runtime', 'cli-runtime-suite.mjs');

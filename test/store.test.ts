@@ -30,7 +30,7 @@ interface Index { origin: string; versions: { firstSeen: string; body: string | 
 const indexOf = (store: string, fileKey: string): Index => JSON.parse(readFileSync(join(store, `${fileKey}.versions`, 'index.json'), 'utf8')) as Index;
 
 describe('a store that keeps its word', () => {
-  it('ten fetch --store runs at once over 100 origins whose robots.txt changes at every request: no version lost, no record torn, no body unreferenced, nothing left behind', async () => {
+  it('ten fetch --store runs at once over 100 origins whose robots.txt changes at every request: no version lost, no record torn, no body unreferenced, nothing left behind', { tags: ['slow'], timeout: 180_000 }, async () => {
     const served = new Map<number, string[]>();
     const origins = await start(Array.from({ length: 100 }, (_, i) => serving(() => {
       const list = served.get(i) ?? [];
@@ -55,7 +55,7 @@ describe('a store that keeps its word', () => {
       expect(files, `origin ${i}`).toEqual(index.versions.map((version) => version.body).sort());
     }
     expect(readdirSync(store).filter((name) => name.endsWith('.lock') || name.startsWith('.tmp-'))).toEqual([]);
-  }, 180_000);
+  });
 
   it('two versions first seen in the same second keep two bodies; --fail-on-change compares them; --keep-versions 1 keeps the newer body and audit --store goes on', async () => {
     let body = 'User-agent: *\nAllow: /\n';

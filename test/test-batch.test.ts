@@ -64,7 +64,7 @@ describe('robotstxt test --batch', () => {
     expect([overridden.stdout, overridden.status]).toEqual([withRoot.stdout, 0]);
   });
 
-  it('100,000 cases over 1,000 files in one process: every answer equals the library\'s, a sample equals robotstxt test one case at a time and the model', () => {
+  it('100,000 cases over 1,000 files in one process: every answer equals the library\'s, a sample equals robotstxt test one case at a time and the model', { tags: ['slow'], timeout: 120_000 }, () => {
     let seed = 20261123;
     const random = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
@@ -107,5 +107,5 @@ describe('robotstxt test --batch', () => {
       const model = modelVerdict(bodies[c.file], [c.agent], c.url, { maxBytes: 0 });
       expect([i, answers[i]]).toEqual([i, { verdict: model.allowed ? 'allowed' : 'disallowed', line: model.line }]);
     }
-  }, 120_000);
+  });
 });

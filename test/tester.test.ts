@@ -165,7 +165,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     await page.waitForFunction(() => (document.querySelector('#gutter .marker.error')?.textContent ?? '') === '5', { timeout: 30_000 });
   });
 
-  it('the usage panel: a selected URL\'s Content-Usage categories, Content-Signal values and policy tokens, with their lines', async () => {
+  it('the usage panel: a selected URL\'s Content-Usage categories, Content-Signal values and policy tokens, with their lines', { tags: ['slow'] }, async () => {
     await typeInto('#urls', 'https://shop.example/blog/summer-sale\nhttps://shop.example/cart');
     await typeInto('#robots', readFileSync(new URL('../examples/ai-robots.txt', import.meta.url), 'utf8'));
     await typeInto('#agent', 'GPTBot');
@@ -221,7 +221,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     expect((await rows()).map((row) => [row[1], row[4]])).toEqual([['allowed', 'https://e.com/a'], ['disallowed', 'https://e.com/typo'], ['allowed', 'https://e.com/b']]);
   });
 
-  it('100,000 URLs opened from a file against a 500 KiB robots.txt (16,348 rules): the counts Node gives, answered in the worker, the list kept off the text box, the first 2,000 rows shown', async () => {
+  it('100,000 URLs opened from a file against a 500 KiB robots.txt (16,348 rules): the counts Node gives, answered in the worker, the list kept off the text box, the first 2,000 rows shown', { tags: ['slow'], timeout: 90_000 }, async () => {
     await page.click('#forget');
     const file = join(downloads, 'urls-100k.txt');
     writeFileSync(file, Array.from({ length: 100_000 }, (_, i) => `https://e.com/section-${i % 20_000}/doc${i % 2 === 0 ? '.pdf' : '.html'}`).join('\n') + '\n');
@@ -239,7 +239,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     expect((await rows()).length).toBe(2000);
     expect(await page.$eval('#urls', (element) => (element as HTMLElement).hidden)).toBe(true);
     expect(await page.$eval('#urls-note-text', (element) => element.textContent)).toBe('100,000 URLs from urls-100k.txt, kept off the text box (a list this long would freeze the page while it is drawn).');
-  }, 90_000);
+  });
 
   it('a screenshot that is not blank; no request leaves the page\'s own origin', async () => {
     const png = await page.screenshot({ type: 'png' });
