@@ -100,6 +100,25 @@ describe('a store that keeps its word', () => {
     ]);
   });
 
+  it('--fail-on-change escapes control bytes from the robots.txt and the watched list (ESC, BEL) before they reach a terminal', async () => {
+    let body = 'User-agent: *\nAllow: /\n';
+    const origins = await start([serving(() => body)]);
+    const store = tempDir();
+    const host = `127.0.0.1:${origins.port(0)}`;
+    const watched = join(store, '..', `gate-escape-${origins.port(0)}.txt`);
+    writeFileSync(watched, [`http://${host}/p\x1b[2J/a`, 'https://elsewhere.example/\x1b]0;pwned\x07'].join('\n') + '\n');
+    expect((await robotstxtAsync(['fetch', '--store', store, '--now', '2026-11-01T00:00:00Z', origins.origin(0)])).status).toBe(0);
+    body = 'User-agent: *\nDisallow: /p\x1b[2J\n';
+    const gate = await robotstxtAsync(['fetch', '--store', store, '--force', '--now', '2026-11-02T00:00:00Z', '--fail-on-change', watched, origins.origin(0)]);
+    expect(gate.status).toBe(1);
+    expect(gate.stderr).not.toMatch(/[\x07\x1b]/);
+    expect(gate.stderr.split('\n').filter((line) => line.startsWith('robotstxt fetch: ') && !line.includes(' origin(s) in '))).toEqual([
+      `robotstxt fetch: ${origins.origin(0)} changed (2026-11-01T00:00:00Z -> 2026-11-02T00:00:00Z), *: newly disallowed http://${host}/p\\x1b[2J/a  (now: disallow /p\\x1b[2J (line 2))`,
+      `robotstxt fetch: --fail-on-change: 1 line(s) of ${watched} name no origin this run fetched, so no change of theirs was looked for: line 2 (https://elsewhere.example/\\x1b]0;pwned\\x07)`,
+      `robotstxt fetch: --fail-on-change: 1 verdict(s) of ${watched} changed`,
+    ]);
+  });
+
   it('an index that names a body outside its folder, or holds entries that are no versions: never read or deleted through, set aside and rebuilt, said on the origin\'s line; readers say it and go on', async () => {
     let body = 'User-agent: *\nDisallow: /one\n';
     const origins = await start([serving(() => body)]);
