@@ -325,6 +325,8 @@ const USER_AGENT_CACHE_CHARS = 32 << 20;
 export const MAX_CRAWLERS = 10_000;
 /** Categories computed for the report, and vendors of crawler names, kept up to this many. */
 const NAME_CACHE = 100_000;
+/** The most User-Agent characters the names' first User-Agents keep (a crawler's kind is read from them when needed): 8 M, 16 MiB at most. */
+const NAME_CACHE_CHARS = 8 << 20;
 
 /** Accumulates an audit of access log lines against one robots.txt (or one per host). One per audit run. */
 export class RobotsAudit {
@@ -361,6 +363,8 @@ export class RobotsAudit {
   private usageStated = false;
   /** Crawler name -> the first User-Agent seen with it (its category is read from that one), and the category read. */
   private readonly categories = new Map<string, { userAgent: string; category: CrawlerCategory | null }>();
+  /** The characters of the User-Agents kept in categories (at most NAME_CACHE_CHARS). */
+  private categoryTextChars = 0;
   private allowedTotal = 0;
   private noRulesTotal = 0;
   private readonly noRulesOrigins: string[] = [];
@@ -793,14 +797,19 @@ export class RobotsAudit {
     return state;
   }
 
-  /** The User-Agent a new crawler's kind is read from: the first seen with its name (names kept up to NAME_CACHE). */
+  /** The User-Agent a new crawler's kind is read from: the first seen with its name (kept up to NAME_CACHE names and NAME_CACHE_CHARS characters). */
   private categoryUserAgent(agent: string, userAgent: string): string {
     const nameKey = asciiLowerCase(agent);
     let entry = this.categories.get(nameKey);
     if (entry === undefined) {
-      if (this.categories.size >= NAME_CACHE) this.categories.clear();
-      entry = { userAgent: userAgent.slice(0, 1024), category: null };
+      const text = userAgent.slice(0, 1024);
+      if (this.categories.size >= NAME_CACHE || this.categoryTextChars + text.length > NAME_CACHE_CHARS) {
+        this.categories.clear();
+        this.categoryTextChars = 0;
+      }
+      entry = { userAgent: text, category: null };
       this.categories.set(nameKey, entry);
+      this.categoryTextChars += text.length;
     }
     return entry.userAgent;
   }
