@@ -1,23 +1,14 @@
 // robotstxt fetch, check --store/--fetch and audit --store/--fetch against real servers on 127.0.0.1: the
 // store across runs (fresh, stale, 304, a refresh that gets 503), two runs writing one store at once, and
 // runs that end within their timeouts whatever the servers do.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
-import { LocalOrigins, refusedPort, serve, type OriginHandler } from './http-origins.js';
+import { originsClosedAfterEach, refusedPort, serve, type OriginHandler } from './http-origins.js';
 
 const RULES = 'User-agent: *\nDisallow: /private\n';
-let running: LocalOrigins[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((origins) => origins.close()));
-  running = [];
-});
-async function start(handlers: OriginHandler[]): Promise<LocalOrigins> {
-  const origins = await LocalOrigins.start(handlers);
-  running.push(origins);
-  return origins;
-}
+const start = originsClosedAfterEach();
 
 describe('robotstxt fetch', () => {
   it('fills a store, one line per origin in input order, a summary on stderr; the store answers check', async () => {

@@ -2,6 +2,7 @@
 // port, started and stopped by the tests. No other network traffic.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export type OriginHandler = (request: IncomingMessage, response: ServerResponse, origins: LocalOrigins) => void;
 
@@ -86,3 +87,20 @@ export const serve = {
     response.on('close', () => clearInterval(timer));
   },
 };
+
+/**
+ * The `start` of a test file whose tests start servers: each call starts a LocalOrigins, and every origin a
+ * test started is closed after it. Called once, at a test file's top level.
+ */
+export function originsClosedAfterEach(): (handlers: OriginHandler[]) => Promise<LocalOrigins> {
+  let running: LocalOrigins[] = [];
+  afterEach(async () => {
+    await Promise.all(running.map((origins) => origins.close()));
+    running = [];
+  });
+  return async (handlers) => {
+    const origins = await LocalOrigins.start(handlers);
+    running.push(origins);
+    return origins;
+  };
+}

@@ -1,24 +1,15 @@
 // The store keeps its word (src/node/robots-store.ts): versions never lost under concurrent writers, bodies
 // named by their bytes, names from its own index checked, damaged indexes set aside and rebuilt, a store from
 // before versions seeded with the copy in force, --fail-on-change that fails closed, FIFOs refused by name.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
-import { LocalOrigins, type OriginHandler } from './http-origins.js';
+import { originsClosedAfterEach, type OriginHandler } from './http-origins.js';
 
-let running: LocalOrigins[] = [];
-afterEach(async () => {
-  await Promise.all(running.map((origins) => origins.close()));
-  running = [];
-});
-async function start(handlers: OriginHandler[]): Promise<LocalOrigins> {
-  const origins = await LocalOrigins.start(handlers);
-  running.push(origins);
-  return origins;
-}
+const start = originsClosedAfterEach();
 /** An origin that serves whatever `body()` gives at the time of each request. */
 const serving = (body: () => string): OriginHandler => (request, response) => {
   if (request.url !== '/robots.txt') { response.writeHead(404); response.end(); return; }
