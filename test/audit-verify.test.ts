@@ -11,12 +11,13 @@ import { robotstxt, robotstxtAsync, tempDir, CLI, AUDIT_GROUP_NOTE as GROUP_NOTE
 import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 import { parseRobots, RobotsAudit } from '../src/node/index.js';
 import { verificationNotes } from '../src/node/audit.js';
-import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, prefixesOfRangeFile, type DnsResolver } from '../src/node/crawler-verify.js';
+import { isUserTriggeredFetcher } from '../src/node/crawler-families.js';
+import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, familyOfCrawler, prefixesOfRangeFile, type DnsResolver } from '../src/node/crawler-verify.js';
 
 const dir = tempDir();
 const ranges = join(dir, 'ranges');
 mkdirSync(ranges);
-const googleFile = (prefixes: string[]): string => JSON.stringify({ creationTime: '2026-11-20T00:00:00.000000', prefixes: prefixes.map((p) => (p.includes(':') ? { ipv6Prefix: p } : { ipv4Prefix: p })) });
+const googleFile = (prefixes: string[], creationTime = '2026-11-20T00:00:00.000000'): string => JSON.stringify({ creationTime, prefixes: prefixes.map((p) => (p.includes(':') ? { ipv6Prefix: p } : { ipv4Prefix: p })) });
 // Google's five files, Bing's and OpenAI's three, each in the vendors' layout; Anthropic's as a bare list
 writeFileSync(join(ranges, 'common-crawlers.json'), googleFile(['66.249.64.0/27', '2001:4860:4801:10::/64']));
 writeFileSync(join(ranges, 'special-crawlers.json'), googleFile(['66.249.90.64/27']));
@@ -27,7 +28,7 @@ writeFileSync(join(ranges, 'bingbot.json'), googleFile(['157.55.39.0/24']));
 writeFileSync(join(ranges, 'gptbot.json'), googleFile(['20.171.206.0/24']));
 writeFileSync(join(ranges, 'searchbot.json'), googleFile(['20.42.10.176/28']));
 writeFileSync(join(ranges, 'chatgpt-user.json'), googleFile(['23.98.142.176/28']));
-writeFileSync(join(ranges, 'bots.json'), JSON.stringify({ crawlers: [{ name: 'ClaudeBot', ip_ranges: ['160.79.104.0/23'] }] }));
+writeFileSync(join(ranges, 'bots.json'), JSON.stringify({ creationTime: '2026-11-20T00:00:00Z', crawlers: [{ name: 'ClaudeBot', ip_ranges: ['160.79.104.0/23'] }] }));
 writeFileSync(join(ranges, 'notes.json'), '{}'); // names no vendor's file: skipped with a note
 
 const robotsFile = join(dir, 'robots.txt');
@@ -42,7 +43,7 @@ const entry = (ip: string, path: string, agent: string, status = 200, forwarded?
 const log = [
   entry('66.249.64.5', '/private/a', GOOGLEBOT), // verified
   entry('2001:4860:4801:10::1', '/private/b', GOOGLEBOT), // verified (IPv6)
-  entry('66.249.90.70', '/ok', GOOGLEBOT), // verified (special crawlers' file)
+  entry('66.249.90.70', '/ok', GOOGLEBOT), // impostor: Google's, but from the special crawlers' file, which does not cover Googlebot
   entry('203.0.113.5', '/private/c', GOOGLEBOT, 403), // impostor, refused
   entry('203.0.113.5', '/private/d', GOOGLEBOT), // impostor, served
   entry('157.55.39.9', '/private/e', BINGBOT), // verified
@@ -71,42 +72,45 @@ function renderedPage(html: string): string {
   return spawnSync(CHROMIUM, [...flags, '--dump-dom', `file://${html}`], { encoding: 'utf8', timeout: 60_000 }).stdout;
 }
 
-interface Row { agent: string; impostor: boolean; requests: number; disallowed: number; verification: { verified: number; failed: number; unknown: number } | null; disallowedByStatus: Record<string, number> }
-const rowsOf = (report: { crawlers: Row[] }): [string, boolean, number, number, string][] =>
-  report.crawlers.map((c) => [c.agent, c.impostor, c.requests, c.disallowed, c.verification === null ? '-' : `${c.verification.verified}/${c.verification.failed}/${c.verification.unknown}`]);
+interface Row { agent: string; impostor: boolean; from: string | null; requests: number; disallowed: number; verification: Record<'verified' | 'impostor' | 'unknown' | 'not-checked', number> | null; disallowedByStatus: Record<string, number> }
+/** A row as the table labels it, its requests, disallowed requests and verified/impostor/unknown/not-checked. */
+const rowsOf = (report: { crawlers: Row[] }): [string, number, number, string][] =>
+  report.crawlers.map((c) => [`${c.agent}${c.impostor || c.from !== null ? ` (${[...(c.impostor ? ['impostor'] : []), ...(c.from === null ? [] : [`from ${c.from}`])].join(', ')})` : ''}`, c.requests, c.disallowed, c.verification === null ? '-' : `${c.verification.verified}/${c.verification.impostor}/${c.verification.unknown}/${c.verification['not-checked']}`]);
 
 describe('audit --verify by the vendors\' IP ranges', () => {
-  it('gives exact verified, failed and unknown counts per crawler; impostors are rows of their own (JSON)', () => {
+  it('gives exact verified, impostor, unknown and not-checked counts per crawler; impostors are rows of their own (JSON)', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--format', 'json', logFile]);
     expect(r.stderr).toBe(`robotstxt: ${join(ranges, 'notes.json')}: names no vendor's range file: skipped (name it <vendor or file>=<path> to read it)\n`);
     const report = JSON.parse(r.stdout);
-    expect(report.verification).toEqual({ verified: 6, failed: 5, unknown: 2 });
+    expect(report.verification).toEqual({ verified: 5, impostor: 6, unknown: 2, 'not-checked': 0 });
     expect(rowsOf(report)).toEqual([
-      ['Googlebot', false, 4, 2, '3/0/1'],
-      ['Googlebot', true, 2, 2, '0/2/0'],
-      ['GPTBot', true, 1, 1, '0/1/0'],
-      ['YandexBot', false, 1, 1, '0/0/1'],
-      ['bingbot', false, 1, 1, '1/0/0'],
-      ['bingbot', true, 1, 1, '0/1/0'],
-      ['ClaudeBot', false, 1, 0, '1/0/0'],
-      ['ClaudeBot', true, 1, 0, '0/1/0'],
-      ['GPTBot', false, 1, 0, '1/0/0'],
+      ['Googlebot', 3, 2, '2/0/1/0'],
+      ['Googlebot (impostor)', 2, 2, '0/2/0/0'],
+      ['GPTBot (impostor)', 1, 1, '0/1/0/0'],
+      ['YandexBot', 1, 1, '0/0/1/0'],
+      ['bingbot', 1, 1, '1/0/0/0'],
+      ['bingbot (impostor)', 1, 1, '0/1/0/0'],
+      ['ClaudeBot', 1, 0, '1/0/0/0'],
+      ['ClaudeBot (impostor)', 1, 0, '0/1/0/0'],
+      ['GPTBot', 1, 0, '1/0/0/0'],
+      ['Googlebot (impostor, from special-crawlers.json)', 1, 0, '0/1/0/0'],
     ]);
+    expect(report.crawlers.at(-1)).toMatchObject({ vendor: 'google', family: 'google-common', from: 'special-crawlers.json' });
     const impostor = report.crawlers.find((c: Row) => c.agent === 'Googlebot' && c.impostor);
     expect(impostor.disallowedByStatus).toEqual({ '2xx': 1, '3xx': 0, '4xx': 1, '5xx': 0, other: 0 });
     expect(impostor.vendor).toBe('google');
   });
-  it('the table: a verification line, a verified/failed/unknown column, (impostor) rows', () => {
+  it('the table: a verification line, a verified/impostor/unknown/not-checked column, (impostor) rows', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--top', '4', logFile]);
     expect(r.stdout).toBe([
       '13 log lines: 13 crawler requests (8 disallowed, 5 allowed, 0 no rules known), 0 other requests, 0 malformed',
-      'verification: 6 verified, 5 failed (impostors), 2 unknown; impostors are rows of their own',
-      'crawler                                group  category     requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  verified/failed/unknown  top rule             top disallowed path',
-      'Googlebot                              *      search              4           2   50.0%  2/0/0/0                   0  3/0/1                    line 2 /private (2)  /private/a (1)',
-      'Googlebot (impostor)                   *      search              2           2  100.0%  1/0/1/0                   0  0/2/0                    line 2 /private (2)  /private/c (1)',
-      'GPTBot (impostor)                      *      ai-training         1           1  100.0%  1/0/0/0                   0  0/1/0                    line 2 /private (1)  /private/g (1)',
-      'YandexBot                              *      search              1           1  100.0%  0/1/0/0                   0  0/0/1                    line 2 /private (1)  /private/h (1)',
-      '5 more crawler(s) (--top 0 lists all)                             5           2   40.0%',
+      'verification: 5 verified, 6 impostors, 2 unknown, 0 not checked; impostors are rows of their own',
+      'crawler                                group  category     requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  verified/impostor/unknown/not-checked  top rule             top disallowed path',
+      'Googlebot                              *      search              3           2   66.7%  2/0/0/0                   0  2/0/1/0                                line 2 /private (2)  /private/a (1)',
+      'Googlebot (impostor)                   *      search              2           2  100.0%  1/0/1/0                   0  0/2/0/0                                line 2 /private (2)  /private/c (1)',
+      'GPTBot (impostor)                      *      ai-training         1           1  100.0%  1/0/0/0                   0  0/1/0/0                                line 2 /private (1)  /private/g (1)',
+      'YandexBot                              *      search              1           1  100.0%  0/1/0/0                   0  0/0/1/0                                line 2 /private (1)  /private/h (1)',
+      '6 more crawler(s) (--top 0 lists all)                             6           2   33.3%',
       GROUP_NOTE,
     ].join('\n') + '\n');
   });
@@ -115,16 +119,11 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--format', 'html', '--output', html, logFile]);
     expect(r.status).toBe(0);
     const page = renderedPage(html);
-    expect(page).toContain('<span class="verification">6 verified, 5 failed (impostors), 2 unknown</span>');
-    expect(page).toContain('<tr class="impostor"><td>Googlebot (impostor)</td><td>*</td><td>search</td><td>2</td><td>2</td><td>1 / 0 / 1 / 0</td><td>0</td><td>0 / 2 / 0</td>');
-    expect(page).toContain('<tr><td>Googlebot</td><td>*</td><td>search</td><td>4</td><td>2</td><td>2 / 0 / 0 / 0</td><td>0</td><td>3 / 0 / 1</td>');
-  });
-  it('a vendor with some of its files missing: addresses outside them are unknown, not impostors', () => {
-    const only = join(dir, 'only-gptbot');
-    mkdirSync(only);
-    writeFileSync(join(only, 'gptbot.json'), googleFile(['20.171.206.0/24']));
-    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', only, '--format', 'json', '--top', '0', logFile]).stdout);
-    expect(report.verification).toEqual({ verified: 1, failed: 0, unknown: 12 });
+    expect(page).toContain('<span class="verification">5 verified, 6 impostors, 2 unknown, 0 not checked</span>');
+    expect(page).toContain('<th>verified / impostor / unknown / not checked</th>');
+    expect(page).toContain('<tr class="impostor"><td>Googlebot (impostor)</td><td>*</td><td>search</td><td>2</td><td>2</td><td>1 / 0 / 1 / 0</td><td>0</td><td>0 / 2 / 0 / 0</td>');
+    expect(page).toContain('<tr><td>Googlebot</td><td>*</td><td>search</td><td>3</td><td>2</td><td>2 / 0 / 0 / 0</td><td>0</td><td>2 / 0 / 1 / 0</td>');
+    expect(page).toContain('<tr class="impostor"><td>Googlebot (impostor, from special-crawlers.json)</td><td>*</td><td>search</td><td>1</td><td>0</td><td>0 / 0 / 0 / 0</td><td>0</td><td>0 / 1 / 0 / 0</td>');
   });
   it('range files as published: Google\'s former googlebot.json counts as its common crawlers\' file; <name>=<file> names a file saved otherwise', () => {
     const published = join(dir, 'as-published');
@@ -134,9 +133,9 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const googleOnly = join(dir, 'google-only.log');
     writeFileSync(googleOnly, [entry('66.249.64.5', '/private/a', GOOGLEBOT), entry('2001:4860:4801:10::1', '/ok', GOOGLEBOT), entry('203.0.113.5', '/private/c', GOOGLEBOT), entry('203.0.113.6', '/ok', GOOGLEBOT)].join('\n') + '\n');
     const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', published, '--format', 'json', googleOnly]).stdout);
-    expect(report.verification).toEqual({ verified: 2, failed: 2, unknown: 0 });
-    expect(rowsOf(report)).toEqual([['Googlebot', false, 2, 1, '2/0/0'], ['Googlebot', true, 2, 1, '0/2/0']]);
-    expect(report.verifiedBy.vendors).toEqual([{ vendor: 'google', name: 'Google', files: ['googlebot.json', 'special-crawlers.json', 'user-triggered-agents.json', 'user-triggered-fetchers-google.json', 'user-triggered-fetchers.json'].map((name) => join(published, name)), missing: [], requests: 4, unknownMissingFiles: 0 }]);
+    expect(report.verification).toEqual({ verified: 2, impostor: 2, unknown: 0, 'not-checked': 0 });
+    expect(rowsOf(report)).toEqual([['Googlebot', 2, 1, '2/0/0/0'], ['Googlebot (impostor)', 2, 1, '0/2/0/0']]);
+    expect(report.verifiedBy.families).toEqual([{ family: 'google-common', name: "Googlebot and Google's common crawlers", vendor: 'google', files: [join(published, 'googlebot.json')], missing: [], stale: [], invalid: [], requests: 4, notChecked: 0 }]);
     // the same files under names of the user's: each named by what it is
     const saved = join(dir, 'saved-otherwise');
     mkdirSync(saved);
@@ -144,28 +143,132 @@ describe('audit --verify by the vendors\' IP ranges', () => {
       writeFileSync(join(saved, `download-${i}.txt`), readFileSync(join(published, name)));
       return ['--crawler-ranges', `${i === 1 ? 'google-special-crawlers' : name}=${join(saved, `download-${i}.txt`)}`];
     });
-    expect(JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', ...args, '--format', 'json', googleOnly]).stdout).verification).toEqual({ verified: 2, failed: 2, unknown: 0 });
+    expect(JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', ...args, '--format', 'json', googleOnly]).stdout).verification).toEqual({ verified: 2, impostor: 2, unknown: 0, 'not-checked': 0 });
     expect(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', `nobody=${join(saved, 'download-0.txt')}`, googleOnly]).stderr).toBe(`robotstxt: nobody=${join(saved, 'download-0.txt')}: 'nobody' names no vendor or range file (vendors: google, bing, openai, anthropic, perplexity, apple, commoncrawl; files: ${CRAWLER_RANGE_SOURCES.map((source) => new URL(source.url).pathname.split('/').pop()).join(', ')})\n`);
   });
-  it('a vendor with one of several files is named as incomplete, with what is unknown because of it, in text, JSON and HTML', () => {
-    const one = join(dir, 'google-one');
-    mkdirSync(one);
-    writeFileSync(join(one, 'common-crawlers.json'), googleFile(['66.249.64.0/27']));
-    const args = ['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', one];
-    const note = `Google's range files are incomplete (read common-crawlers.json); missing special-crawlers.json, user-triggered-fetchers.json, user-triggered-fetchers-google.json, user-triggered-agents.json: 4 of its 6 request(s) unknown, not told from impostors (get the files with robotstxt fetch --crawler-ranges --store <dir>, or offline download them from the vendor and pass --crawler-ranges <dir>)`;
-    const text = robotstxt([...args, logFile]).stdout;
-    expect(text.split('\n'), text).toContain(`verification: ${note}`);
-    const report = JSON.parse(robotstxt([...args, '--format', 'json', logFile]).stdout);
-    expect(report.verifiedBy.vendors.find((v: { vendor: string }) => v.vendor === 'google')).toEqual({ vendor: 'google', name: 'Google', files: [join(one, 'common-crawlers.json')], missing: ['special-crawlers.json', 'user-triggered-fetchers.json', 'user-triggered-fetchers-google.json', 'user-triggered-agents.json'], requests: 6, unknownMissingFiles: 4 });
-    const html = join(dir, 'google-one.html');
-    robotstxt([...args, '--format', 'html', '--output', html, logFile]);
-    expect(renderedPage(html)).toContain(note.replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+  it('a crawler is judged by the file that covers it: gptbot.json alone decides GPTBot; the others are not checked, naming their missing files', () => {
+    const only = join(dir, 'only-gptbot');
+    mkdirSync(only);
+    writeFileSync(join(only, 'gptbot.json'), googleFile(['20.171.206.0/24']));
+    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', only, '--format', 'json', '--top', '0', logFile]).stdout);
+    // GPTBot: verified and impostor; Google's 5 with an address, Bing's 2 and Anthropic's 2: not checked; Yandex and the line without an address: unknown
+    expect(report.verification).toEqual({ verified: 1, impostor: 1, unknown: 2, 'not-checked': 9 });
+    const family = (id: string): unknown => report.verifiedBy.families.find((f: { family: string }) => f.family === id);
+    expect(family('openai-gptbot')).toEqual({ family: 'openai-gptbot', name: 'GPTBot', vendor: 'openai', files: [join(only, 'gptbot.json')], missing: [], stale: [], invalid: [], requests: 2, notChecked: 0 });
+    expect(family('google-common')).toEqual({ family: 'google-common', name: "Googlebot and Google's common crawlers", vendor: 'google', files: [], missing: ['common-crawlers.json'], stale: [], invalid: [], requests: 6, notChecked: 5 });
+    expect(verificationNotes(report.verifiedBy)).toEqual([
+      "Googlebot and Google's common crawlers: 5 of 6 request(s) not checked, not told from impostors: missing common-crawlers.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)",
+      "Bingbot and Bing's crawlers: 2 of 2 request(s) not checked, not told from impostors: missing bingbot.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)",
+      "Anthropic's bots: 2 of 2 request(s) not checked, not told from impostors: missing bots.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)",
+    ]);
   });
-  it('JAFAR files: a later major formatVersion is refused; per-prefix services, the most specific prefix\'s counted', () => {
+  it('googlebot.json alone, or common-crawlers.json alone, decides Googlebot: outside its ranges an impostor, inside verified; AdsBot is not checked without special-crawlers.json', () => {
+    const googleOnly = join(dir, 'google-alone.log');
+    const ADSBOT = 'AdsBot-Google (+http://www.google.com/adsbot.html)';
+    writeFileSync(googleOnly, [entry('66.249.64.5', '/private/a', GOOGLEBOT), entry('2001:4860:4801:10::1', '/ok', GOOGLEBOT), entry('203.0.113.5', '/private/c', GOOGLEBOT), entry('203.0.113.6', '/ok', GOOGLEBOT), entry('66.249.90.70', '/ok', ADSBOT)].join('\n') + '\n');
+    for (const name of ['googlebot.json', 'common-crawlers.json']) {
+      const alone = join(dir, `alone-${name}`);
+      mkdirSync(alone);
+      writeFileSync(join(alone, name), googleFile(['66.249.64.0/27', '2001:4860:4801:10::/64']));
+      for (const given of [alone, join(alone, name)]) {
+        const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', given, '--format', 'json', googleOnly]);
+        expect(r.stderr).toBe('');
+        const report = JSON.parse(r.stdout);
+        expect(report.verification).toEqual({ verified: 2, impostor: 2, unknown: 0, 'not-checked': 1 });
+        expect(rowsOf(report)).toEqual([['Googlebot', 2, 1, '2/0/0/0'], ['Googlebot (impostor)', 2, 1, '0/2/0/0'], ['AdsBot-Google', 1, 0, '0/0/0/1']]);
+        expect(verificationNotes(report.verifiedBy)).toEqual(["Google's special-case crawlers: 1 of 1 request(s) not checked, not told from impostors: missing special-crawlers.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
+      }
+    }
+  });
+  it('a GPTBot from ChatGPT-User\'s ranges is not verified: an impostor from chatgpt-user.json, listed with the user-triggered fetchers; without gptbot.json, not checked', () => {
+    const log = join(dir, 'gptbot-from-user.log');
+    writeFileSync(log, [entry('23.98.142.180', '/private/u', GPTBOT), entry('20.171.206.1', '/private/v', GPTBOT)].join('\n') + '\n');
+    const all = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--format', 'json', log]).stdout);
+    expect(all.verification).toEqual({ verified: 1, impostor: 1, unknown: 0, 'not-checked': 0 });
+    expect(rowsOf(all)).toEqual([['GPTBot', 1, 1, '1/0/0/0']]);
+    expect(rowsOf({ crawlers: all.userTriggered })).toEqual([['GPTBot (impostor, from chatgpt-user.json)', 1, 1, '0/1/0/0']]);
+    expect(all.userTriggered[0]).toMatchObject({ vendor: 'openai', family: 'openai-gptbot', from: 'chatgpt-user.json', category: 'ai-training' });
+    expect(all.disallowed).toBe(1); // a user-directed fetch is not a violation
+    const text = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, log]).stdout;
+    expect(text).toContain('\nuser-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):\nGPTBot (impostor, from chatgpt-user.json)  *      ai-training         1           1  100.0%');
+    const userOnly = join(dir, 'only-chatgpt-user');
+    mkdirSync(userOnly);
+    writeFileSync(join(userOnly, 'chatgpt-user.json'), googleFile(['23.98.142.176/28']));
+    const without = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', userOnly, '--format', 'json', log]).stdout);
+    expect(without.verification).toEqual({ verified: 0, impostor: 0, unknown: 0, 'not-checked': 2 });
+    expect(rowsOf({ crawlers: without.userTriggered })).toEqual([['GPTBot (from chatgpt-user.json)', 1, 1, '0/0/0/1']]);
+    expect(verificationNotes(without.verifiedBy)).toEqual(['GPTBot: 2 of 2 request(s) not checked, not told from impostors: missing gptbot.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)']);
+  });
+  it('every family of the table, by its covering files: in one verified, outside all an impostor, with one missing not checked (per vendor and file)', () => {
+    const sample: Record<string, string> = {
+      'google-common': 'Googlebot', 'google-special': 'AdsBot-Google', 'google-user-triggered': 'FeedFetcher-Google', 'google-other': 'Google-Future-Crawler',
+      bing: 'bingbot', 'openai-gptbot': 'GPTBot', 'openai-searchbot': 'OAI-SearchBot', 'openai-chatgpt-user': 'ChatGPT-User', anthropic: 'ClaudeBot', 'anthropic-user': 'Claude-User',
+      'perplexity-bot': 'PerplexityBot', 'perplexity-user': 'Perplexity-User', apple: 'Applebot', commoncrawl: 'CCBot', yandex: 'YandexBot', baidu: 'Baiduspider',
+    };
+    const table = join(dir, 'every-file');
+    mkdirSync(table);
+    // source i holds 10.0.i.0/24
+    CRAWLER_RANGE_SOURCES.forEach((source, i) => writeFileSync(join(table, `${source.id}.json`), googleFile([`10.0.${i}.0/24`])));
+    const addressOf = (source: { id: string }): string => `10.0.${CRAWLER_RANGE_SOURCES.findIndex((s) => s.id === source.id)}.9`;
+    const files = (except: string | null): string[] => CRAWLER_RANGE_SOURCES.filter((s) => s.id !== except).map((s) => join(table, `${s.id}.json`));
+    const everything = new CrawlerVerifier({ rangeFiles: files(null), nowMs: Date.parse('2026-11-20T00:00:00Z') });
+    const families = CRAWLER_VENDORS.flatMap((vendor) => vendor.families);
+    expect(families.map((family) => family.id).sort()).toEqual(Object.keys(sample).sort());
+    // user-triggered fetchers are read from the same table (and a few vendors' fetchers that publish no ranges)
+    expect(families.filter((family) => family.userTriggered).map((family) => family.id)).toEqual(['google-user-triggered', 'openai-chatgpt-user', 'anthropic-user', 'perplexity-user']);
+    expect(['FeedFetcher-Google', 'ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User', 'ClaudeBot', 'GPTBot', 'Googlebot'].map(isUserTriggeredFetcher)).toEqual([true, true, true, true, true, false, false, false]);
+    for (const family of families) {
+      expect(familyOfCrawler(sample[family.id])?.id).toBe(family.id);
+      if (family.covering.length === 0) {
+        expect(everything.classify(family, '10.0.0.9')).toBe('unknown'); // DNS only
+        continue;
+      }
+      for (const source of family.covering) expect([family.id, source.id, everything.classify(family, addressOf(source))]).toEqual([family.id, source.id, 'verified']);
+      expect([family.id, everything.classify(family, '192.0.2.1')]).toEqual([family.id, 'impostor']);
+      // a file of the same vendor that does not cover the family: an impostor, and the file said
+      for (const other of family.vendor.ranges.filter((source) => !family.covering.includes(source))) {
+        expect([family.id, other.id, everything.classifyClaim(family, addressOf(other))]).toEqual([family.id, other.id, { verdict: 'impostor', services: null, heldBy: other }]);
+      }
+      for (const source of family.covering) {
+        const lacking = new CrawlerVerifier({ rangeFiles: files(source.id), nowMs: Date.parse('2026-11-20T00:00:00Z') });
+        expect([family.id, source.id, lacking.classify(family, '192.0.2.1')]).toEqual([family.id, source.id, 'not-checked']);
+        expect(lacking.coverage()[0]).toMatchObject({ family: family.id, missing: [new URL(source.url).pathname.split('/').pop()], notChecked: 1 });
+      }
+    }
+  });
+  it('a stale covering file still verifies, but an address outside it is not checked, said with its age; --ranges-max-age moves the limit', () => {
+    const old = join(dir, 'stale');
+    mkdirSync(old);
+    writeFileSync(join(old, 'common-crawlers.json'), googleFile(['66.249.64.0/27'], '2026-09-01T00:00:00.000000')); // 81 days before the log's requests
+    const args = ['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', old, '--format', 'json'];
+    const log = join(dir, 'stale.log');
+    writeFileSync(log, [entry('66.249.64.5', '/ok', GOOGLEBOT), entry('203.0.113.5', '/ok', GOOGLEBOT)].join('\n') + '\n');
+    const report = JSON.parse(robotstxt([...args, log]).stdout);
+    expect(report.verification).toEqual({ verified: 1, impostor: 0, unknown: 0, 'not-checked': 1 });
+    expect(report.verifiedBy.families[0]).toMatchObject({ stale: [{ file: join(old, 'common-crawlers.json'), days: 81 }], notChecked: 1 });
+    expect(verificationNotes(report.verifiedBy)).toEqual(["Googlebot and Google's common crawlers: 1 of 2 request(s) not checked, not told from impostors: common-crawlers.json was made up to 81 days from the requests (more than 30: --ranges-max-age) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
+    expect(JSON.parse(robotstxt([...args, '--ranges-max-age', '90', log]).stdout).verification).toEqual({ verified: 1, impostor: 1, unknown: 0, 'not-checked': 0 });
+    const bad = robotstxt([...args, '--ranges-max-age', '0', log]);
+    expect([bad.stderr, bad.status]).toEqual(['robotstxt: --ranges-max-age must be a whole number from 1 to 3650, got \'0\'\n', 2]);
+  });
+  it('a covering file that fails validation is said on stderr and its crawlers are not checked (the audit goes on)', () => {
+    const broken = join(dir, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'bingbot.json'), '{"prefixes": [');
+    writeFileSync(join(broken, 'gptbot.json'), googleFile(['20.171.206.0/24']));
+    const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', broken, '--format', 'json', logFile]);
+    expect(r.stderr).toMatch(new RegExp(`^robotstxt: ${join(broken, 'bingbot.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not JSON \\(.*\\); the crawlers it covers are not checked\\n$`));
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const bing = report.verifiedBy.families.find((f: { family: string }) => f.family === 'bing');
+    expect(bing).toMatchObject({ files: [], missing: [], invalid: [{ file: join(broken, 'bingbot.json') }], requests: 2, notChecked: 2 });
+    expect(verificationNotes(report.verifiedBy)).toContain(`Bingbot and Bing's crawlers: 2 of 2 request(s) not checked, not told from impostors: bingbot.json failed validation (${bing.invalid[0].reason}) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)`);
+  });
+  it('JAFAR files: a later major formatVersion is not read (its crawlers not checked); per-prefix services, the most specific prefix\'s counted', () => {
     const jafar = join(dir, 'jafar');
     mkdirSync(jafar);
     writeFileSync(join(jafar, 'gptbot.json'), JSON.stringify({ formatVersion: '2.0', creationTime: '2026-11-20T00:00:00Z', prefixes: [{ ipv4Prefix: '20.171.206.0/24' }] }));
-    expect(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', join(jafar, 'gptbot.json'), logFile]).stderr).toBe(`robotstxt: ${join(jafar, 'gptbot.json')}: format version "2.0" is not one this reader knows (JAFAR 1.x): not read\n`);
+    expect(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', join(jafar, 'gptbot.json'), logFile]).stderr).toBe(`robotstxt: ${join(jafar, 'gptbot.json')}: format version "2.0" is not one this reader knows (JAFAR 1.x): not read; the crawlers it covers are not checked\n`);
     writeFileSync(join(jafar, 'gptbot.json'), JSON.stringify({ formatVersion: '1.1', creationTime: '2026-11-20T00:00:00Z', prefixes: [
       { ipv4Prefix: '20.171.0.0/16', services: ['OpenAI-Generic'] },
       { ipv4Prefix: '20.171.206.0/24', services: ['GPTBot'] },
@@ -174,7 +277,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const log = join(dir, 'jafar.log');
     writeFileSync(log, [entry('20.171.206.1', '/ok', GPTBOT), entry('20.171.206.2', '/ok', GPTBOT), entry('20.171.9.9', '/ok', GPTBOT)].join('\n') + '\n');
     const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', `openai=${join(jafar, 'gptbot.json')}`, '--format', 'json', log]).stdout);
-    expect(report.crawlers.map((c: Row & { verifiedServices: unknown }) => [c.agent, c.verification, c.verifiedServices])).toEqual([['GPTBot', { verified: 3, failed: 0, unknown: 0 }, { GPTBot: 2, 'OpenAI-Generic': 1 }]]);
+    expect(report.crawlers.map((c: Row & { verifiedServices: unknown }) => [c.agent, c.verification, c.verifiedServices])).toEqual([['GPTBot', { verified: 3, impostor: 0, unknown: 0, 'not-checked': 0 }, { GPTBot: 2, 'OpenAI-Generic': 1 }]]);
   });
   it('--client-ip forwarded verifies the last X-Forwarded-For address', () => {
     const proxied = join(dir, 'proxied.log');
@@ -183,8 +286,8 @@ describe('audit --verify by the vendors\' IP ranges', () => {
       entry('10.0.0.1', '/private/y', GOOGLEBOT, 200, '66.249.64.9, 203.0.113.77'), // a forged first address
     ].join('\n') + '\n');
     const rows = (clientIp: string): unknown => rowsOf(JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--client-ip', clientIp, '--format', 'json', proxied]).stdout));
-    expect(rows('forwarded')).toEqual([['Googlebot', false, 1, 1, '1/0/0'], ['Googlebot', true, 1, 1, '0/1/0']]);
-    expect(rows('remote')).toEqual([['Googlebot', true, 2, 2, '0/2/0']]);
+    expect(rows('forwarded')).toEqual([['Googlebot', 1, 1, '1/0/0/0'], ['Googlebot (impostor)', 1, 1, '0/1/0/0']]);
+    expect(rows('remote')).toEqual([['Googlebot (impostor)', 2, 2, '0/2/0/0']]);
   });
   it('usage errors: exit 2 with the reason', () => {
     const cases: [string[], string][] = [
@@ -199,12 +302,6 @@ describe('audit --verify by the vendors\' IP ranges', () => {
       const r = robotstxt(['audit', '--robots', robotsFile, ...args, logFile]);
       expect([r.stderr, r.status, r.stdout]).toEqual([`robotstxt: ${message}\n`, 2, '']);
     }
-    const broken = join(dir, 'broken');
-    mkdirSync(broken);
-    writeFileSync(join(broken, 'bingbot.json'), '{"prefixes": [');
-    const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', broken, logFile]);
-    expect(r.stderr).toMatch(new RegExp(`^robotstxt: ${join(broken, 'bingbot.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not JSON \\(`));
-    expect(r.status).toBe(2);
   });
   it('range files: the vendors\' layout, other layouts by their CIDR strings, nothing else', () => {
     expect(prefixesOfRangeFile(googleFile(['1.2.3.0/24', '2001:db8::/32']), 'x')).toEqual(['1.2.3.0/24', '2001:db8::/32']);
@@ -215,13 +312,13 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     mkdirSync(folder);
     writeFileSync(join(folder, 'bingbot.json'), googleFile(['10.1.2.3/24', '198.51.100.7/32', '::ffff:192.0.2.0/120']));
     const verifier = new CrawlerVerifier({ rangeFiles: [folder] });
-    const bing = CRAWLER_VENDORS.find((vendor) => vendor.id === 'bing') ?? null;
+    const bing = CRAWLER_VENDORS.find((vendor) => vendor.id === 'bing')?.families[0] ?? null;
     expect(['10.1.2.0', '10.1.2.255', '10.1.3.0', '198.51.100.7', '198.51.100.8', '192.0.2.200', '::ffff:192.0.2.9', '[::ffff:10.1.2.9]', 'nonsense'].map((ip) => verifier.classify(bing, ip)))
-      .toEqual(['verified', 'verified', 'failed', 'verified', 'failed', 'verified', 'verified', 'verified', 'unknown']);
+      .toEqual(['verified', 'verified', 'impostor', 'verified', 'impostor', 'verified', 'verified', 'verified', 'unknown']);
     const everything = new CrawlerVerifier({ rangeFiles: [join(folder, 'bingbot.json')] });
     writeFileSync(join(folder, 'bingbot.json'), googleFile(['0.0.0.0/0']));
     expect(new CrawlerVerifier({ rangeFiles: [folder] }).classify(bing, '255.255.255.255')).toBe('verified');
-    expect(everything.classify(bing, '255.255.255.255')).toBe('failed');
+    expect(everything.classify(bing, '255.255.255.255')).toBe('impostor');
   });
 });
 
@@ -264,7 +361,7 @@ describe('audit --verify dns (a fake resolver: no network)', () => {
       lookup: async (name) => addresses[name] ?? [],
     };
   };
-  it('forward-confirmed reverse DNS: verified, failed (another owner, a name that does not resolve back, no PTR), unknown (DNS error)', async () => {
+  it('forward-confirmed reverse DNS: verified, impostor (another owner, a name that does not resolve back, no PTR), unknown (DNS error)', async () => {
     const verifier = new CrawlerVerifier({
       dns: true,
       rangeFiles: [join(ranges, 'common-crawlers.json')],
@@ -282,23 +379,23 @@ describe('audit --verify dns (a fake resolver: no network)', () => {
       entry('5.255.253.4', '/p', YANDEX), entry('5.255.253.5', '/p', YANDEX),
       entry('66.249.64.1', '/p', GOOGLEBOT), // in the ranges: no lookup needed
       entry('66.249.77.1', '/p', GOOGLEBOT), // outside the (partial) ranges, confirmed by DNS
-      entry('192.0.2.9', '/p', GPTBOT), // OpenAI documents no DNS names, and no OpenAI file was given: unknown
+      entry('192.0.2.9', '/p', GPTBOT), // OpenAI documents no DNS names, and gptbot.json was not given: not checked
     ], 1);
     const report = audit.report();
-    expect(report.verification).toEqual({ verified: 3, failed: 3, unknown: 2 });
+    expect(report.verification).toEqual({ verified: 3, impostor: 3, unknown: 1, 'not-checked': 1 });
     expect(report.crawlers.map((c) => [c.agent, c.impostor, c.verification])).toEqual([
-      ['YandexBot', true, { verified: 0, failed: 3, unknown: 0 }],
-      ['Googlebot', false, { verified: 2, failed: 0, unknown: 0 }],
-      ['YandexBot', false, { verified: 1, failed: 0, unknown: 1 }],
-      ['GPTBot', false, { verified: 0, failed: 0, unknown: 1 }],
+      ['YandexBot', true, { verified: 0, impostor: 3, unknown: 0, 'not-checked': 0 }],
+      ['Googlebot', false, { verified: 2, impostor: 0, unknown: 0, 'not-checked': 0 }],
+      ['YandexBot', false, { verified: 1, impostor: 0, unknown: 1, 'not-checked': 0 }],
+      ['GPTBot', false, { verified: 0, impostor: 0, unknown: 0, 'not-checked': 1 }],
     ]);
     expect(report.verifiedBy?.dns).toEqual({ problem: null, unknown: 0 });
   });
   const claims = [
     entry('5.255.253.1', '/p', YANDEX), entry('5.255.253.4', '/p', YANDEX), // DNS only (Yandex publishes no ranges)
     entry('66.249.64.1', '/p', GOOGLEBOT), // in Google's ranges
-    entry('66.249.77.1', '/p', GOOGLEBOT), // outside the one Google file read: DNS would have told
-    entry('157.55.39.9', '/p', BINGBOT), entry('198.51.100.1', '/p', BINGBOT), // Bing: its one file read, so an address outside is failed
+    entry('66.249.77.1', '/p', GOOGLEBOT), // outside common-crawlers.json, Googlebot's one file: an impostor's unless a working resolver confirms it
+    entry('157.55.39.9', '/p', BINGBOT), entry('198.51.100.1', '/p', BINGBOT), // Bing: its one file read, so an address outside is an impostor's
   ];
   it('a resolver that fails everything (NXDOMAIN for all, offline, a sandbox): its check fails, every DNS-only answer is unknown, and the report says why', async () => {
     const nxdomain: DnsResolver = { reverse: async () => { throw Object.assign(new Error('queryPtr ENOTFOUND'), { code: 'ENOTFOUND' }); }, lookup: async () => { throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }); } };
@@ -306,21 +403,21 @@ describe('audit --verify dns (a fake resolver: no network)', () => {
     const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /p\n'), { verifier });
     await audit.addLines(claims, 1);
     const report = audit.report();
-    // before the check: 5.255.253.* failed (no PTR) and 66.249.77.1 failed; now unknown, not impostors
-    expect(report.verification).toEqual({ verified: 2, failed: 1, unknown: 3 });
-    expect(report.crawlers.filter((c) => c.impostor).map((c) => c.agent)).toEqual(['bingbot']);
+    // before the check, 5.255.253.* were impostors (no PTR); now unknown. 66.249.77.1 is judged by Googlebot's file alone
+    expect(report.verification).toEqual({ verified: 2, impostor: 2, unknown: 2, 'not-checked': 0 });
+    expect(report.crawlers.filter((c) => c.impostor).map((c) => c.agent)).toEqual(['Googlebot', 'bingbot']);
     const problem = 'the resolver could not give the name of 66.249.66.1, a known crawler address (ENOTFOUND)';
-    expect(report.verifiedBy?.dns).toEqual({ problem, unknown: 3 });
-    expect(verificationNotes(report.verifiedBy)).toContain(`DNS answers not believed: ${problem}; 3 request(s) that DNS alone would have told are unknown`);
+    expect(report.verifiedBy?.dns).toEqual({ problem, unknown: 2 });
+    expect(verificationNotes(report.verifiedBy)).toContain(`DNS answers not believed: ${problem}; 2 request(s) that DNS alone would have told are unknown`);
   });
-  it('a working fake resolver: the verified and failed counts are exact; another probe address can be named', async () => {
+  it('a working fake resolver: the verified and impostor counts are exact; another probe address can be named', async () => {
     const working = resolver({ '5.255.253.1': ['spider-5-255-253-1.yandex.com'], '66.249.77.1': ['crawl-66-249-77-1.googlebot.com'], '203.0.113.9': ['probe.example'] }, { 'spider-5-255-253-1.yandex.com': ['5.255.253.1'], 'crawl-66-249-77-1.googlebot.com': ['66.249.77.1'], 'probe.example': ['203.0.113.9'] });
     for (const dnsProbe of [undefined, '203.0.113.9']) {
       const verifier = new CrawlerVerifier({ dns: true, rangeFiles: [join(ranges, 'common-crawlers.json'), join(ranges, 'bingbot.json')], resolver: working, dnsProbe });
       const audit = new RobotsAudit(() => parseRobots('User-agent: *\nDisallow: /p\n'), { verifier });
       await audit.addLines(claims, 1);
       const report = audit.report();
-      expect(report.verification).toEqual({ verified: 4, failed: 2, unknown: 0 });
+      expect(report.verification).toEqual({ verified: 4, impostor: 2, unknown: 0, 'not-checked': 0 });
       expect(report.verifiedBy?.dns).toEqual({ problem: null, unknown: 0 });
     }
     expect(() => new CrawlerVerifier({ dns: true, dnsProbe: 'not-an-address' })).toThrow('dnsProbe must be an IP address, got "not-an-address"');
@@ -357,7 +454,7 @@ describe('robotstxt fetch --crawler-ranges (local servers)', () => {
     expect(first.status).toBe(1);
     expect(JSON.parse(readFileSync(join(store, 'crawler-ranges', 'bingbot.json'), 'utf8')).prefixes).toHaveLength(2);
     // the second run: fresh files are not fetched again; the one that failed is, and now works
-    served.set('/anthropic-bots.json', { status: 200, body: JSON.stringify(['160.79.104.0/23']) });
+    served.set('/anthropic-bots.json', { status: 200, body: JSON.stringify({ creationTime: '2026-11-20T00:00:00Z', ranges: ['160.79.104.0/23'] }) });
     const before = requests;
     const second = await robotstxtAsync(args);
     expect(requests - before).toBe(1);
@@ -367,7 +464,7 @@ describe('robotstxt fetch --crawler-ranges (local servers)', () => {
     // audit --store <dir> --verify reads them from there
     const report = JSON.parse(robotstxt(['audit', '--store', store, '--host', 'shop.example', '--verify', '--format', 'json', '--top', '0', logFile]).stdout);
     // the served files hold 192.0.2.0/24 (GPTBot's 192.0.2.1) and Anthropic's now 160.79.104.0/23 (ClaudeBot's 160.79.104.9)
-    expect(report.verification).toEqual({ verified: 2, failed: 9, unknown: 2 });
+    expect(report.verification).toEqual({ verified: 2, impostor: 9, unknown: 2, 'not-checked': 0 });
     const bad = robotstxt(['fetch', '--crawler-ranges', '--store', store, '--ranges-url', `nope=${base}/x.json`]);
     expect([bad.stderr, bad.status]).toEqual([`robotstxt: --ranges-url: no crawler range file is named 'nope' (expected one of ${CRAWLER_RANGE_SOURCES.map((s) => s.id).join(', ')})\n`, 2]);
   });
@@ -416,7 +513,7 @@ describe('the ranking past 10,000 crawlers, status classes, robots.txt fetches, 
       'bingbot (impostor)': [0, 0, 1, 0, 0],
       'GPTBot': [0, 0, 0, 0, 0],
     });
-    expect(report.userTriggered.map((c: Row & { category: string }) => [c.agent, c.category, c.requests, c.disallowed, c.verification])).toEqual([['ChatGPT-User', 'user-triggered', 1, 1, { verified: 1, failed: 0, unknown: 0 }]]);
+    expect(report.userTriggered.map((c: Row & { category: string }) => [c.agent, c.category, c.requests, c.disallowed, c.verification])).toEqual([['ChatGPT-User', 'user-triggered', 1, 1, { verified: 1, impostor: 0, unknown: 0, 'not-checked': 0 }]]);
     expect(report.disallowed).toBe(8); // ChatGPT-User's request of /cart is not a violation
   });
 });

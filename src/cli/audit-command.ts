@@ -2,7 +2,7 @@
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, AUDIT_PARTIAL_FORMAT, crawlerLabel, verificationNotes, type AuditPartial, type AuditReport, type CrawlerAudit } from '../node/audit.js';
+import { RobotsAudit, AUDIT_PARTIAL_FORMAT, crawlerLabel, verificationCell, verificationNotes, verificationSentence, type AuditPartial, type AuditReport, type CrawlerAudit } from '../node/audit.js';
 import type { CrawlerVerifier } from '../node/crawler-verify.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit-html.js';
@@ -31,6 +31,7 @@ const AUDIT_OWN_OPTIONS = {
   merge: { type: 'boolean', help: 'the arguments are partial audits (--format partial) of parts of the same logs, in\ntheir order: adds them into the report one audit of them all gives (the\nformat, top and output options apply; lines of a log read in parts, such as -,\nare numbered as in the whole)' },
   verify: { type: 'string', choices: ['ranges', 'dns'], value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
   'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', requires: ['verify'], help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
+  'ranges-max-age': { type: 'string', value: '<days>', whole: { fallback: 30, min: 1, max: 3650 }, requires: ['verify'], help: 'a range file made more than this many days before or after a request ({range};\ndefault 30; by its creationTime, else when the store fetched it, else its file\ntime) still verifies the addresses in it, but for that request an address\noutside it is not checked rather than an impostor\'s' },
   'dns-probe': { type: 'string', value: '<address>', requires: ['verify'], help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
   'client-ip': { type: 'string', choices: ['remote', 'forwarded'], fallback: 'remote', requires: ['verify'], help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
   top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
@@ -70,14 +71,18 @@ fetch because a person asked and ignore robots.txt by design: they are listed ap
 violators. Malformed lines are counted and reported with their line numbers.
 
 Anyone can write Googlebot in a User-Agent. With --verify, each request of a crawler that names a vendor
-(Google, Bing, OpenAI, Anthropic, Perplexity, Apple, Common Crawl; Yandex and Baidu by DNS) is verified
-(its client address is in the vendor's published IP ranges, or with --verify dns, its reverse DNS name is
-the vendor's and resolves back to it), failed (an impostor: reported as its own row, never in the
-vendor's figures) or unknown (no published method, not all of the vendor's range files read, no address in
-the line, DNS that did not answer, or a resolver that failed its check): the report names each vendor whose
-files are missing and the resolver's problem, with the requests left unknown by them. Ranges: robotstxt
-fetch --crawler-ranges --store <dir> (then --store <dir> here); offline, download the vendors' JSON files
-(their URLs: robotstxt fetch --help) and give them with --crawler-ranges.`,
+(Google, Bing, OpenAI, Anthropic, Perplexity, Apple, Common Crawl; Yandex and Baidu by DNS) is judged by
+the range file that covers that crawler (Googlebot by Google's common-crawlers.json, or its former name
+googlebot.json, alone; GPTBot by gptbot.json alone): verified (its client address is in that file, or
+with --verify dns, its reverse DNS name is the crawler's and resolves back to it), impostor (every
+covering file was read and none holds it: a row of its own, never in the crawler's figures), not checked
+(a covering file is missing, made more than --ranges-max-age days from the request, or failed
+validation: the report names it) or unknown (no published method, no address in the line, DNS that did
+not answer, or a resolver that failed its check). An address in another of the vendor's files is said
+(GPTBot (impostor, from chatgpt-user.json)); from a user-triggered fetcher's file, the row is listed with
+the user-triggered fetchers. Ranges: robotstxt fetch --crawler-ranges --store <dir> (then --store <dir>
+here); offline, download the vendors' JSON files (their URLs: robotstxt fetch --help) and give them with
+--crawler-ranges.`,
   notes: LOG_FORMATS_HELP,
   examples: [
     'robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz',
@@ -144,7 +149,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
     const { CrawlerVerifier } = await import('../node/crawler-verify.js'); // ipaddr.js and DNS: only with --verify
     if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
-    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'] });
+    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'], rangesMaxAgeDays: values['ranges-max-age'], nowMs: clockOption(values.now).start });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
   const sinceMs = timeOption('since', values.since);
@@ -320,10 +325,10 @@ function table(report: AuditReport): string {
   const row = (c: CrawlerAudit): string[] => [
     ...(byHost ? [c.host ?? '-'] : []), crawlerLabel(c), c.groupLabel, c.category, String(c.requests), disallowedText(c), share(c.disallowed, c.requests), statusText(c), String(c.robotsTxtFetches),
     ...(usage ? [c.usage === null ? '' : String(c.usage.against)] : []),
-    ...(verifying ? [`${c.verification?.verified ?? 0}/${c.verification?.failed ?? 0}/${c.verification?.unknown ?? 0}`] : []),
+    ...(verifying ? [verificationCell(c.verification)] : []),
     c.rules[0] === undefined ? '' : ruleText(c.rules[0]), c.topDisallowedPaths[0] === undefined ? '' : pathText(c.topDisallowedPaths[0]),
   ];
-  const header = [...(byHost ? ['host'] : []), 'crawler', 'group', 'category', 'requests', 'disallowed', 'share', '2xx/3xx/4xx/5xx', 'robots.txt', ...(usage ? ['usage no'] : []), ...(verifying ? ['verified/failed/unknown'] : []), 'top rule', 'top disallowed path'];
+  const header = [...(byHost ? ['host'] : []), 'crawler', 'group', 'category', 'requests', 'disallowed', 'share', '2xx/3xx/4xx/5xx', 'robots.txt', ...(usage ? ['usage no'] : []), ...(verifying ? ['verified/impostor/unknown/not-checked'] : []), 'top rule', 'top disallowed path'];
   const blank = (cells: string[]): string[] => [...cells, ...new Array<string>(header.length - cells.length).fill('')];
   const rows = report.crawlers.map(row);
   const more = report.moreCrawlers;
@@ -345,7 +350,7 @@ function table(report: AuditReport): string {
   if (report.noRulesKnown.requests > 0) lines.push(terminalSafe(noRulesSentence(report)));
   if (report.verification !== null) {
     const impostors = report.crawlers.filter((c) => c.impostor).length + report.userTriggered.filter((c) => c.impostor).length;
-    lines.push(`verification: ${report.verification.verified} verified, ${report.verification.failed} failed (impostors), ${report.verification.unknown} unknown${impostors > 0 ? `; impostors are rows of their own` : ''}`);
+    lines.push(`verification: ${verificationSentence(report.verification)}${impostors > 0 ? '; impostors are rows of their own' : ''}`);
     for (const note of verificationNotes(report.verifiedBy)) lines.push(`verification: ${terminalSafe(note)}`);
   }
   lines.push(format(header), ...rows.map(format));

@@ -12,10 +12,11 @@ export { NO_RULES_KNOWN };
 import type { RobotsMatcher, DecidingRule } from '../core/matcher.js';
 import { VERDICT_ALLOWED } from '../core/constants.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
-import { crawlerCategory, isUserTriggeredFetcher, USAGE_PURPOSES, type CrawlerCategory } from './crawler-categories.js';
+import { crawlerCategory, USAGE_PURPOSES, type CrawlerCategory } from './crawler-categories.js';
 import { USAGE_DISALLOWED } from '../core/usage.js';
 import type { VersionsAt } from './robots-history.js';
-import { vendorOfCrawler, type CrawlerVendor, type CrawlerVerifier, type Verification, type VendorCoverage } from './crawler-verify.js';
+import type { CrawlerVerifier, FamilyCoverage } from './crawler-verify.js';
+import { familyOfCrawler, isUserTriggeredFetcher, publishedName, VERIFICATIONS, type CrawlerFamily, type Verification } from './crawler-families.js';
 import { RobotsError } from '../core/errors.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
@@ -27,19 +28,29 @@ export interface StatusClasses {
   other: number;
 }
 
-/** How many requests were verified as the vendor's, failed (impostors) and could not be told (see crawler-verify.ts). */
+/** How many requests were verified, impostors', unknown and not checked (see Verification in crawler-verify.ts). */
 export type VerificationCounts = Record<Verification, number>;
 
 /** One crawler's requests (an impostor is a crawler of its own: a row apart from the vendor's). */
 export interface CrawlerAudit {
   /** The crawler: the robots.txt product token its User-Agent carries, else a name taken from its User-Agent. */
   agent: string;
-  /** True for requests that claim a vendor's crawler from an address the vendor's ranges or DNS exclude. */
+  /** True for requests that claim a crawler from an address its covering range files (all read) or DNS exclude. */
   impostor: boolean;
+  /**
+   * With verification: the vendor's range file (published name) that holds its addresses when that file
+   * does not cover the crawler it claims (`chatgpt-user.json` for a GPTBot from ChatGPT-User's ranges); a
+   * row of its own. Null otherwise.
+   */
+  from: string | null;
+  /** True when it is listed with the user-triggered fetchers (never a violator): its name is a user-triggered fetcher's, or its addresses are in a user-directed range file (`from`). */
+  userDirected: boolean;
   /** With byHost (--by host): the host (`host` or `host:port`) whose requests this row counts; else null. */
   host: string | null;
   /** The vendor its name claims (`google`, `bing`, `openai`, ...), or null. */
   vendor: string | null;
+  /** The crawler family its name claims (`google-common`, `openai-gptbot`, ...: the range files that cover it; see verifiedBy.families), or null. */
+  family: string | null;
   /** The group it follows: a product token of the file (its own, or Googlebot's for Googlebot-Image and kin), `*`, or null when none applies (AdsBot without its own group). The first one seen when files differ. */
   group: string | null;
   /** The group as every report format shows it (groupLabel). */
@@ -58,7 +69,7 @@ export interface CrawlerAudit {
   disallowedByStatus: StatusClasses;
   /** Its requests of /robots.txt itself (how often it read the rules). */
   robotsTxtFetches: number;
-  /** With verification: its requests by verdict (an impostor row has only failed ones); null without. */
+  /** With verification: its requests by verdict (an impostor row has only impostor ones); null without. */
   verification: VerificationCounts | null;
   /** With verification: its verified requests by the services of the most specific prefix their address is in (JAFAR service labels; {} when the files have none). */
   verifiedServices: Record<string, number> | null;
@@ -117,10 +128,11 @@ export interface AuditReport {
   /**
    * With verification: what it rested on. dns: null unless --verify dns; else the resolver's check (problem:
    * null when it passed; else why DNS answers were not believed, and the requests left unknown by it).
-   * vendors: per vendor a request claimed, the range files read, its published files not read, and the
-   * requests left unknown for want of them (a vendor with files missing cannot tell an impostor).
+   * families: per crawler family a request claimed, the range files that cover it read, missing, stale and
+   * invalid, and the requests not checked for want of them (a family with a covering file missing cannot tell
+   * an impostor). maxAgeDays: the age past which a file is stale.
    */
-  verifiedBy: { dns: { problem: string | null; unknown: number } | null; vendors: VendorCoverage[] } | null;
+  verifiedBy: { dns: { problem: string | null; unknown: number } | null; families: FamilyCoverage[]; maxAgeDays: number } | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
   /** With a history (null without): every version that judged a request, with its counts, and the either and no-rules-known totals. */
@@ -129,18 +141,33 @@ export interface AuditReport {
   usage: { against: number; stated: boolean };
 }
 
+/** The verdict counts as every report format says them: "6 verified, 5 impostors, 2 unknown, 1 not checked". Per report and row. */
+export function verificationSentence(counts: VerificationCounts, number: (value: number) => string = String): string {
+  return `${number(counts.verified)} verified, ${number(counts.impostor)} impostor${counts.impostor === 1 ? '' : 's'}, ${number(counts.unknown)} unknown, ${number(counts['not-checked'])} not checked`;
+}
+
+/** A row's verdict counts in a table cell (`verified/impostor/unknown/not-checked`). */
+export function verificationCell(counts: VerificationCounts | null, separator = '/', number: (value: number) => string = String): string {
+  return VERIFICATIONS.map((verdict) => number(counts?.[verdict] ?? 0)).join(separator);
+}
+
 /**
- * The sentences that say what verification could not tell and why: a vendor whose range files are
- * incomplete or absent (its requests outside the files read are unknown, not impostors), and a resolver
- * that failed its check. The one wording of the text table and the HTML page. Per report.
+ * The sentences that say what verification could not tell and why: a crawler family whose covering range
+ * files are missing, stale or invalid (its requests outside the files read are not checked, not impostors),
+ * and a resolver that failed its check. The one wording of the text table and the HTML page. Per report.
  */
 export function verificationNotes(verifiedBy: AuditReport['verifiedBy']): string[] {
   if (verifiedBy === null) return [];
   const notes: string[] = [];
-  for (const vendor of verifiedBy.vendors) {
-    if (vendor.missing.length === 0 || vendor.unknownMissingFiles === 0) continue;
-    const read = vendor.files.length === 0 ? `no range file of ${vendor.name} was read` : `${vendor.name}'s range files are incomplete (read ${vendor.files.map((file) => file.replace(/^.*[\\/]/, '')).join(', ')})`;
-    notes.push(`${read}; missing ${vendor.missing.join(', ')}: ${vendor.unknownMissingFiles} of its ${vendor.requests} request(s) unknown, not told from impostors (get the files with robotstxt fetch --crawler-ranges --store <dir>, or offline download them from the vendor and pass --crawler-ranges <dir>)`);
+  const name = (file: string): string => file.replace(/^.*[\\/]/, '');
+  for (const family of verifiedBy.families) {
+    if (family.notChecked === 0) continue;
+    const why = [
+      ...(family.missing.length === 0 ? [] : [`missing ${family.missing.join(', ')}`]),
+      ...family.stale.map((file) => `${name(file.file)} was made up to ${file.days} days from the requests (more than ${verifiedBy.maxAgeDays}: --ranges-max-age)`),
+      ...family.invalid.map((file) => `${name(file.file)} failed validation (${file.reason})`),
+    ];
+    notes.push(`${family.name}: ${family.notChecked} of ${family.requests} request(s) not checked, not told from impostors: ${why.join('; ')} (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)`);
   }
   if (verifiedBy.dns?.problem != null) notes.push(`DNS answers not believed: ${verifiedBy.dns.problem}; ${verifiedBy.dns.unknown} request(s) that DNS alone would have told are unknown`);
   return notes;
@@ -215,8 +242,14 @@ export function groupLabel(agent: string, group: string | null, mixed = false): 
 }
 
 /** How a crawler is named in the table and the HTML page (JSON says `"impostor": true`). */
-export function crawlerLabel(crawler: { agent: string; impostor: boolean }): string {
-  return crawler.impostor ? `${crawler.agent} (impostor)` : crawler.agent;
+export function crawlerLabel(crawler: { agent: string; impostor: boolean; from: string | null }): string {
+  const notes = [...(crawler.impostor ? ['impostor'] : []), ...(crawler.from === null ? [] : [`from ${crawler.from}`])];
+  return notes.length === 0 ? crawler.agent : `${crawler.agent} (${notes.join(', ')})`;
+}
+
+/** A crawler's row key: a host's, an impostor's and a row of addresses from another file of its vendor apart. */
+function crawlerKey(host: string | null, agent: string, impostor: boolean, from: string | null): string {
+  return `${host ?? ''} ${asciiLowerCase(agent)}${impostor ? ' impostor' : ''}${from === null ? '' : ` from ${from}`}`;
 }
 
 /** The class of a status code. */
@@ -229,7 +262,9 @@ interface CrawlerState {
   agent: string;
   host: string | null;
   impostor: boolean;
+  from: string | null;
   vendor: string | null;
+  family: string | null;
   group: string | null;
   /** Files of different hosts gave it different groups. */
   mixedGroups: boolean;
@@ -341,7 +376,7 @@ export class RobotsAudit {
   /** Requests per hour since 1970 (UTC). */
   private readonly hours = new Map<number, { requests: number; disallowed: number }>();
   private readonly userAgents = new Map<string, UserAgentFacts>();
-  private readonly vendors = new Map<string, CrawlerVendor | null>();
+  private readonly families = new Map<string, CrawlerFamily | null>();
   private readonly readers = new Map<string, LogLineReader>();
   private readonly untracked = { crawlers: 0, requests: 0, disallowed: 0 };
   private readonly verificationTotals: VerificationCounts | null;
@@ -387,7 +422,7 @@ export class RobotsAudit {
     this.withHistory = shape?.withHistory ?? options.history !== undefined;
     // requests are judged in batches: the versions the history drops wait, open, until the batch is judged
     options.history?.holdDropped();
-    this.verificationTotals = this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null;
+    this.verificationTotals = this.verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null;
   }
 
   private factsOf(userAgent: string): UserAgentFacts {
@@ -406,14 +441,14 @@ export class RobotsAudit {
     return facts;
   }
 
-  private vendorOf(agent: string): CrawlerVendor | null {
-    let vendor = this.vendors.get(agent);
-    if (vendor === undefined) {
-      vendor = vendorOfCrawler(agent);
-      if (this.vendors.size >= NAME_CACHE) this.vendors.clear();
-      this.vendors.set(agent, vendor);
+  private familyOf(agent: string): CrawlerFamily | null {
+    let family = this.families.get(agent);
+    if (family === undefined) {
+      family = familyOfCrawler(agent);
+      if (this.families.size >= NAME_CACHE) this.families.clear();
+      this.families.set(agent, family);
     }
-    return vendor;
+    return family;
   }
 
   /**
@@ -512,15 +547,15 @@ export class RobotsAudit {
     const entries = read.map((item, i) => this.counted(item, firstLineNumber + i, log));
     const verifier = this.options.verifier;
     if (verifier !== undefined && verifier.dns) {
-      const claims: { vendor: CrawlerVendor; client: string }[] = [];
+      const claims: { family: CrawlerFamily; client: string }[] = [];
       for (const entry of entries) {
         if (entry === null || entry.request.userAgent === null) continue;
         const request = entry.request;
         const robots = this.robotsFor(entry.origin());
         const crawler = this.crawlerOf(request.userAgent, robots === NO_RULES_KNOWN ? null : robots);
-        const vendor = crawler === null ? null : this.vendorOf(crawler.agent);
+        const family = crawler === null ? null : this.familyOf(crawler.agent);
         const client = clientAddress(request, this.options.clientIp ?? 'remote');
-        if (vendor !== null && client !== null) claims.push({ vendor, client });
+        if (family !== null && client !== null) claims.push({ family, client });
       }
       await verifier.prepare(claims);
     }
@@ -561,16 +596,20 @@ export class RobotsAudit {
       return;
     }
     this.crawlerRequests++;
-    const vendor = this.vendorOf(crawler.agent);
+    const family = this.familyOf(crawler.agent);
     let verdict: Verification | null = null;
     let services: readonly string[] | null = null;
+    // the vendor's file that holds the address when it does not cover the claimed crawler: a row of its own, user-directed when that file is
+    let from: { name: string; userDirected: boolean } | null = null;
     if (this.options.verifier !== undefined) {
-      ({ verdict, services } = this.options.verifier.classifyWithServices(vendor, clientAddress(request, this.options.clientIp ?? 'remote')));
+      const claim = this.options.verifier.classifyClaim(family, clientAddress(request, this.options.clientIp ?? 'remote'), request.timeMs);
+      ({ verdict, services } = claim);
+      if (claim.heldBy !== null && family !== null && !family.covering.includes(claim.heldBy)) from = { name: publishedName(claim.heldBy), userDirected: claim.heldBy.userDirected === true };
       (this.verificationTotals as VerificationCounts)[verdict]++;
     }
-    const impostor = verdict === 'failed';
+    const impostor = verdict === 'impostor';
     const rowHost = this.options.byHost === true ? origin?.hostKey ?? null : null;
-    const state = this.stateOf(crawler.agent, rowHost, crawler.group, impostor, vendor, request.userAgent as string);
+    const state = this.stateOf(crawler.agent, rowHost, crawler.group, impostor, from, family, request.userAgent as string);
     state.requests++;
     if (state.verification !== null && verdict !== null) state.verification[verdict]++;
     if (services !== null && state.services !== null) for (const service of services) state.services.set(service, (state.services.get(service) ?? 0) + 1);
@@ -775,8 +814,8 @@ export class RobotsAudit {
   }
 
   /** The state of a crawler (an impostor apart), made when new; at 2 x MAX_CRAWLERS, the least disallowed half is dropped first. */
-  private stateOf(agent: string, host: string | null, group: string | null, impostor: boolean, vendor: CrawlerVendor | null, userAgent: string): CrawlerState {
-    const key = `${host ?? ''} ${asciiLowerCase(agent)}${impostor ? ' impostor' : ''}`;
+  private stateOf(agent: string, host: string | null, group: string | null, impostor: boolean, from: { name: string; userDirected: boolean } | null, family: CrawlerFamily | null, userAgent: string): CrawlerState {
+    const key = crawlerKey(host, agent, impostor, from?.name ?? null);
     let state = this.crawlers.get(key);
     if (state !== undefined) {
       if (group !== state.group) state.mixedGroups = true;
@@ -787,10 +826,11 @@ export class RobotsAudit {
       this.dropLeastDisallowed();
     }
     state = {
-      agent, host, impostor, vendor: vendor?.id ?? null, group, mixedGroups: false, userTriggered: isUserTriggeredFetcher(agent),
+      agent, host, impostor, from: from?.name ?? null, vendor: family?.vendor.id ?? null, family: family?.id ?? null, group, mixedGroups: false,
+      userTriggered: isUserTriggeredFetcher(agent) || from?.userDirected === true,
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
       byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
-      verification: this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
+      verification: this.verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
       category: null, categoryUserAgent: this.categoryUserAgent(agent, userAgent), usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
     };
     this.crawlers.set(key, state);
@@ -847,8 +887,11 @@ export class RobotsAudit {
       return {
         agent: state.agent,
         impostor: state.impostor,
+        from: state.from,
+        userDirected: state.userTriggered,
         host: state.host,
         vendor: state.vendor,
+        family: state.family,
         group: state.group,
         groupLabel: groupLabel(state.agent, state.group, state.mixedGroups),
         named: state.group !== null && state.group !== '*',
@@ -871,9 +914,9 @@ export class RobotsAudit {
         history: this.withHistory ? { versions: versionList(state.byVersion?.values() ?? []), either: state.either, noRulesKnown: state.noRulesKnown } : null,
       };
     });
-    const byDisallowed = (a: CrawlerAudit, b: CrawlerAudit): number => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : Number(a.impostor) - Number(b.impostor) || ((a.host ?? '') < (b.host ?? '') ? -1 : 1));
-    const userTriggered = all.filter((c) => c.category === 'user-triggered').sort((a, b) => b.requests - a.requests || byDisallowed(a, b));
-    const crawlers = all.filter((c) => c.category !== 'user-triggered').sort(byDisallowed);
+    const byDisallowed = (a: CrawlerAudit, b: CrawlerAudit): number => b.disallowed - a.disallowed || b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : Number(a.impostor) - Number(b.impostor) || ((a.from ?? '') < (b.from ?? '') ? -1 : (a.from ?? '') > (b.from ?? '') ? 1 : (a.host ?? '') < (b.host ?? '') ? -1 : 1));
+    const userTriggered = all.filter((c) => c.userDirected).sort((a, b) => b.requests - a.requests || byDisallowed(a, b));
+    const crawlers = all.filter((c) => !c.userDirected).sort(byDisallowed);
     const top = this.options.top ?? 0;
     const shown = top > 0 ? crawlers.slice(0, top) : crawlers;
     const rest = crawlers.slice(shown.length);
@@ -904,7 +947,8 @@ export class RobotsAudit {
     if (verifier === undefined) return this.mergedVerifiedBy;
     return {
       dns: verifier.dns ? { problem: verifier.dnsProblem?.reason ?? null, unknown: verifier.dnsProblem?.unknown ?? 0 } : null,
-      vendors: verifier.coverage(),
+      families: verifier.coverage(),
+      maxAgeDays: verifier.rangesMaxAgeDays,
     };
   }
 
@@ -928,7 +972,7 @@ export class RobotsAudit {
       noRulesKnown: { requests: this.noRulesTotal, origins: [...this.noRulesOrigins] },
       malformed: { count: this.malformedCount, lines: this.malformedLines.map((entry) => ({ ...entry })) },
       crawlers: [...this.crawlers.values()].map((state) => ({
-        agent: state.agent, host: state.host, impostor: state.impostor, vendor: state.vendor, group: state.group, mixedGroups: state.mixedGroups,
+        agent: state.agent, host: state.host, impostor: state.impostor, from: state.from, vendor: state.vendor, family: state.family, group: state.group, mixedGroups: state.mixedGroups,
         userTriggered: state.userTriggered, userAgent: state.userAgent, category: this.categoryOf(state), requests: state.requests, disallowed: state.disallowed,
         missed: state.missed, byStatus: { ...state.byStatus }, robotsTxtFetches: state.robotsTxtFetches,
         verification: state.verification === null ? null : { ...state.verification },
@@ -992,16 +1036,16 @@ export class RobotsAudit {
     // a crawler this part does not track may have had up to its dropped floor there (and one it tracks, its own miss)
     const seen = new Set<string>();
     for (const crawler of part.crawlers) {
-      const key = `${crawler.host ?? ''} ${asciiLowerCase(crawler.agent)}${crawler.impostor ? ' impostor' : ''}`;
+      const key = crawlerKey(crawler.host, crawler.agent, crawler.impostor, crawler.from);
       seen.add(key);
       let state = this.crawlers.get(key);
       if (state === undefined) {
         if (this.crawlers.size >= 2 * MAX_CRAWLERS) this.dropLeastDisallowed();
         state = {
-          agent: crawler.agent, host: crawler.host, impostor: crawler.impostor, vendor: crawler.vendor, group: crawler.group, mixedGroups: crawler.mixedGroups,
+          agent: crawler.agent, host: crawler.host, impostor: crawler.impostor, from: crawler.from, vendor: crawler.vendor, family: crawler.family, group: crawler.group, mixedGroups: crawler.mixedGroups,
           userTriggered: crawler.userTriggered, userAgent: crawler.userAgent, requests: 0, disallowed: 0, missed: this.droppedFloor + this.partsFloor,
           byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
-          verification: this.verifying ? { verified: 0, failed: 0, unknown: 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
+          verification: this.verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
           category: crawler.category, categoryUserAgent: crawler.userAgent, usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
         };
         this.crawlers.set(key, state);
@@ -1071,7 +1115,7 @@ export class RobotsAudit {
 }
 
 /** The format tag of a partial audit (audit --format partial). */
-export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/1';
+export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/2';
 
 /**
  * What one audit counted, whole, for a merge (RobotsAudit.partial, RobotsAudit.merged; audit --format partial
@@ -1091,7 +1135,7 @@ export interface AuditPartial {
   noRulesKnown: { requests: number; origins: string[] };
   malformed: { count: number; lines: { log: string; line: number }[] };
   crawlers: {
-    agent: string; host: string | null; impostor: boolean; vendor: string | null; group: string | null; mixedGroups: boolean;
+    agent: string; host: string | null; impostor: boolean; from: string | null; vendor: string | null; family: string | null; group: string | null; mixedGroups: boolean;
     userTriggered: boolean; userAgent: string; category: CrawlerCategory; requests: number; disallowed: number; missed: number;
     byStatus: StatusClasses; robotsTxtFetches: number; verification: VerificationCounts | null; services: [string, number][] | null;
     rules: { file: string | null; line: number; pattern: string; requests: number }[];
@@ -1116,19 +1160,20 @@ function describeShape(shape: AuditPartial['shape']): string {
 
 /** What verification rested on in two parts of an audit: the first part's files and resolver problem, the requests added. */
 function mergeVerifiedBy(before: AuditReport['verifiedBy'], part: AuditReport['verifiedBy']): AuditReport['verifiedBy'] {
+  const copy = (family: FamilyCoverage): FamilyCoverage => ({ ...family, files: [...family.files], missing: [...family.missing], stale: family.stale.map((file) => ({ ...file })), invalid: family.invalid.map((file) => ({ ...file })) });
   if (part === null) return before;
-  if (before === null) return { dns: part.dns === null ? null : { ...part.dns }, vendors: part.vendors.map((vendor) => ({ ...vendor, files: [...vendor.files], missing: [...vendor.missing] })) };
+  if (before === null) return { dns: part.dns === null ? null : { ...part.dns }, families: part.families.map(copy), maxAgeDays: part.maxAgeDays };
   const dns = before.dns === null || part.dns === null ? before.dns ?? part.dns : { problem: before.dns.problem ?? part.dns.problem, unknown: before.dns.unknown + part.dns.unknown };
-  const vendors = before.vendors.map((vendor) => ({ ...vendor }));
-  for (const vendor of part.vendors) {
-    const same = vendors.find((other) => other.vendor === vendor.vendor);
-    if (same === undefined) vendors.push({ ...vendor, files: [...vendor.files], missing: [...vendor.missing] });
+  const families = before.families.map(copy);
+  for (const family of part.families) {
+    const same = families.find((other) => other.family === family.family);
+    if (same === undefined) families.push(copy(family));
     else {
-      same.requests += vendor.requests;
-      same.unknownMissingFiles += vendor.unknownMissingFiles;
+      same.requests += family.requests;
+      same.notChecked += family.notChecked;
     }
   }
-  return { dns, vendors };
+  return { dns, families, maxAgeDays: before.maxAgeDays };
 }
 
 /** A version as the audit counts by it: the object a history gives (the same one while the history keeps it). */

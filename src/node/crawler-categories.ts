@@ -2,6 +2,7 @@
 // crawler-user-agents list, and the vendors' own pages for what that list does not split. Used by audit.
 import { createRequire } from 'node:module';
 import { asciiLowerCase } from '../core/robots.js';
+import { isUserTriggeredFetcher } from './crawler-families.js';
 
 /** What a crawler does, for reports. */
 export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'user-triggered' | 'seo' | 'other';
@@ -17,25 +18,6 @@ export const USAGE_PURPOSES: Readonly<Partial<Record<CrawlerCategory, { usage: s
   'ai-assistant': { usage: null, signal: 'ai-input' },
   'user-triggered': { usage: null, signal: 'ai-input' },
 };
-
-/**
- * Fetchers that load a page because a person asked for it, and so ignore robots.txt by design (the vendors
- * say so): audit lists them apart and never counts them as violators.
- *   Google ("List of Google user-triggered fetchers"): FeedFetcher-Google, GoogleProducer, Google-Read-Aloud,
- *   Google-Site-Verification, Google-NotebookLM, Google-Pinpoint, Google-CWS, Google-GeminiNotebook.
- *   OpenAI: ChatGPT-User. Anthropic: Claude-User. Perplexity: Perplexity-User. Mistral: MistralAI-User.
- *   Meta: Meta-ExternalFetcher. Amazon: Amzn-User. Kagi: kagi-fetcher.
- */
-const USER_TRIGGERED: ReadonlySet<string> = new Set([
-  'feedfetcher-google', 'googleproducer', 'google-read-aloud', 'google-site-verification', 'google-notebooklm',
-  'google-pinpoint', 'google-cws', 'google-gemininotebook',
-  'chatgpt-user', 'claude-user', 'perplexity-user', 'mistralai-user', 'meta-externalfetcher', 'amzn-user', 'kagi-fetcher',
-]);
-
-/** True for a user-triggered fetcher's name (any case). Per crawler. */
-export function isUserTriggeredFetcher(name: string): boolean {
-  return USER_TRIGGERED.has(asciiLowerCase(name));
-}
 
 /**
  * AI crawlers that are neither training crawlers nor user-triggered fetchers (USER_TRIGGERED), by each

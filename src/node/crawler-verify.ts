@@ -1,138 +1,25 @@
-// Is a request that claims to be a vendor's crawler really from that vendor? The vendors publish how to
-// tell: the IP ranges their crawlers use (JSON files) and, for some, reverse DNS names confirmed by a
-// forward lookup. One table of vendors below; range files read with ipaddr.js; DNS through node:dns (or a
-// resolver the caller gives: tests use a fake one). Used by audit --verify, once per request (cached per
-// vendor and address).
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+// Is a request that claims to be a crawler really that crawler? The vendors publish how to tell: the IP
+// ranges their crawlers use (JSON files, one per kind of crawler for some vendors) and, for some, reverse
+// DNS names confirmed by a forward lookup. The table of crawler-families.ts says which file covers which
+// crawler (a Googlebot is judged by Google's common crawlers' file alone, a GPTBot by gptbot.json alone);
+// range files read with ipaddr.js; DNS through node:dns (or a resolver the caller gives: tests use a fake one). Used by
+// audit --verify, once per request (cached per crawler family and address).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import dns from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import pLimit from 'p-limit';
 import { RobotsError } from '../core/errors.js';
 import { asciiLowerCase } from '../core/robots.js';
 import { readRegularFile } from './robots-file.js';
+import { CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, publishedName, rangeSourceOfFile, type CrawlerFamily, type CrawlerRangeSource, type CrawlerVendor, type Verification } from './crawler-families.js';
+
+export { CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, VERIFICATIONS, familyOfCrawler, publishedName, rangeSourceOfFile, vendorOfCrawler } from './crawler-families.js';
+export type { CrawlerFamily, CrawlerRangeSource, CrawlerVendor, Verification } from './crawler-families.js';
 
 /** The largest crawler range file read or kept (Google's largest is tens of KB). */
 export const MAX_RANGE_FILE_BYTES = 8 << 20;
 
-/** How a request's claim to be a vendor's crawler came out. */
-export type Verification = 'verified' | 'failed' | 'unknown';
-
-/** One published file of IP ranges. */
-export interface CrawlerRangeSource {
-  /** The file's name in a store (`<store>/crawler-ranges/<id>.json`) and in --ranges-url. */
-  id: string;
-  url: string;
-  /** Names the vendor published it under before (a file saved then, and every guide since, has one of them). */
-  formerNames?: readonly string[];
-}
-
-/** A crawler vendor: which crawler names claim it, where its ranges are published, which DNS names it uses. */
-export interface CrawlerVendor {
-  id: string;
-  name: string;
-  /** True when a crawler name (lower case, as audit names a crawler) claims to be this vendor's. */
-  claims: (name: string) => boolean;
-  ranges: readonly CrawlerRangeSource[];
-  /** Reverse DNS names of its crawlers end with one of these (after a dot), confirmed by a forward lookup. */
-  dnsSuffixes: readonly string[];
-}
-
-const GOOGLE_RANGES = 'https://developers.google.com/static/crawling/ipranges/';
-const oneOf = (...names: string[]) => (name: string): boolean => names.includes(name);
-
-/**
- * The vendors whose crawlers can be verified, with their published ranges and DNS names (each vendor's
- * crawler documentation: Google's "Verifying Googlebot and other Google crawlers", Bing's "Verifying
- * Bingbot", OpenAI's "Overview of OpenAI Crawlers", Anthropic's crawler help page, Perplexity's "Perplexity
- * Crawlers", Apple's "About Applebot", Common Crawl's CCBot page, Yandex's and Baidu's help pages).
- */
-export const CRAWLER_VENDORS: readonly CrawlerVendor[] = [
-  {
-    id: 'google', name: 'Google',
-    // Googlebot and kin, AdsBot-Google, Storebot-Google, GoogleOther, Google-InspectionTool, FeedFetcher-Google, ...
-    claims: (name) => name.startsWith('googlebot') || name.startsWith('google-') || name.startsWith('googleother') || name.endsWith('-google') || name === 'googleproducer',
-    ranges: [
-      // moved on 2026-03-31 from /static/search/apis/ipranges/ (where googlebot.json was the common crawlers'
-      // file; the old URLs now answer 200 with no prefixes), with user-triggered-agents.json new
-      { id: 'google-common-crawlers', url: `${GOOGLE_RANGES}common-crawlers.json`, formerNames: ['googlebot.json'] },
-      { id: 'google-special-crawlers', url: `${GOOGLE_RANGES}special-crawlers.json` },
-      { id: 'google-user-triggered-fetchers', url: `${GOOGLE_RANGES}user-triggered-fetchers.json` },
-      { id: 'google-user-triggered-fetchers-google', url: `${GOOGLE_RANGES}user-triggered-fetchers-google.json` },
-      { id: 'google-user-triggered-agents', url: `${GOOGLE_RANGES}user-triggered-agents.json` },
-    ],
-    dnsSuffixes: ['googlebot.com', 'google.com', 'googleusercontent.com'],
-  },
-  {
-    id: 'bing', name: 'Microsoft Bing',
-    claims: (name) => name === 'bingbot' || name === 'adidxbot' || name === 'bingpreview' || name === 'microsoftpreview' || name.startsWith('msnbot'),
-    ranges: [{ id: 'bingbot', url: 'https://www.bing.com/toolbox/bingbot.json' }],
-    dnsSuffixes: ['search.msn.com'],
-  },
-  {
-    id: 'openai', name: 'OpenAI',
-    claims: oneOf('gptbot', 'oai-searchbot', 'chatgpt-user'),
-    ranges: [
-      { id: 'openai-gptbot', url: 'https://openai.com/gptbot.json' },
-      { id: 'openai-searchbot', url: 'https://openai.com/searchbot.json' },
-      { id: 'openai-chatgpt-user', url: 'https://openai.com/chatgpt-user.json' },
-    ],
-    dnsSuffixes: [],
-  },
-  {
-    id: 'anthropic', name: 'Anthropic',
-    claims: oneOf('claudebot', 'claude-user', 'claude-searchbot', 'claude-web', 'anthropic-ai'),
-    ranges: [{ id: 'anthropic-bots', url: 'https://claude.com/crawling/bots.json' }],
-    dnsSuffixes: [],
-  },
-  {
-    id: 'perplexity', name: 'Perplexity',
-    claims: oneOf('perplexitybot', 'perplexity-user'),
-    ranges: [
-      { id: 'perplexity-bot', url: 'https://www.perplexity.ai/perplexitybot.json' },
-      { id: 'perplexity-user', url: 'https://www.perplexity.ai/perplexity-user.json' },
-    ],
-    dnsSuffixes: [],
-  },
-  {
-    id: 'apple', name: 'Apple',
-    claims: (name) => name.startsWith('applebot'),
-    ranges: [{ id: 'applebot', url: 'https://search.developer.apple.com/applebot.json' }],
-    dnsSuffixes: ['applebot.apple.com'],
-  },
-  {
-    id: 'commoncrawl', name: 'Common Crawl',
-    claims: oneOf('ccbot'),
-    ranges: [{ id: 'commoncrawl-ccbot', url: 'https://index.commoncrawl.org/ccbot.json' }],
-    dnsSuffixes: [],
-  },
-  { id: 'yandex', name: 'Yandex', claims: (name) => name.startsWith('yandex'), ranges: [], dnsSuffixes: ['yandex.ru', 'yandex.net', 'yandex.com'] },
-  { id: 'baidu', name: 'Baidu', claims: (name) => name === 'baiduspider' || name.startsWith('baiduspider-'), ranges: [], dnsSuffixes: ['baidu.com', 'baidu.jp'] },
-];
-
-/** Every range file of the table, by id. */
-export const CRAWLER_RANGE_SOURCES: readonly CrawlerRangeSource[] = CRAWLER_VENDORS.flatMap((vendor) => vendor.ranges);
-
-/** The vendor a crawler's name claims (audit's name for it, any case), or null. Per crawler. */
-export function vendorOfCrawler(name: string): CrawlerVendor | null {
-  const lower = asciiLowerCase(name);
-  return CRAWLER_VENDORS.find((vendor) => vendor.claims(lower)) ?? null;
-}
-
-/** The published file name of a source (`gptbot.json`). */
-export const publishedName = (source: CrawlerRangeSource): string => basename(new URL(source.url).pathname);
-
-/**
- * The range source a file name stands for: `<id>.json` (as fetch --crawler-ranges stores it), the published
- * file's name (`gptbot.json`), or a name the vendor published it under before (`googlebot.json`).
- */
-export function rangeSourceOfFile(fileName: string): CrawlerRangeSource | null {
-  const name = asciiLowerCase(fileName);
-  return CRAWLER_RANGE_SOURCES.find((source) => `${source.id}.json` === name)
-    ?? CRAWLER_RANGE_SOURCES.find((source) => publishedName(source) === name)
-    ?? CRAWLER_RANGE_SOURCES.find((source) => source.formerNames?.includes(name) === true)
-    ?? null;
-}
 
 /** What `<name>=<file>` names: a range source (its id or published name) or a vendor (its id: a file of its that is none of its published ones). */
 function rangeTargetOf(name: string): { source: CrawlerRangeSource | null; vendor: CrawlerVendor } | null {
@@ -243,17 +130,27 @@ class LabelledPrefixes {
   }
 }
 
-/** One vendor's ranges: IPv4 and IPv6 intervals, and the service labels of the prefixes that have some. */
-class VendorRanges {
+/** One file's ranges: IPv4 and IPv6 intervals, and the service labels of the prefixes that have some. */
+class RangeSet {
   readonly v4 = new IntervalSet<number>();
   readonly v6 = new IntervalSet<bigint>();
   readonly labels = new LabelledPrefixes();
-  files: string[] = [];
-  /** Ids of the range files read: a vendor's ranges exclude an address only when all of its files were read. */
-  readonly sources = new Set<string>();
   has(address: Address): boolean {
     return address.v6 ? this.v6.has(address.value) : this.v4.has(address.value);
   }
+}
+
+/** A range file given to the verifier: what it stands for, and whether it can decide. */
+interface LoadedFile {
+  path: string;
+  /** The published file it is (null: a file of the vendor named by `<vendor>=<path>`, which verifies but never completes a family). */
+  source: CrawlerRangeSource | null;
+  vendor: CrawlerVendor;
+  /** Its ranges; null when it failed validation (then `problem` says why). */
+  ranges: RangeSet | null;
+  problem: string | null;
+  /** When it was made (its creationTime, else the store's fetchedAt, else the file's time), ms since the epoch. */
+  madeMs: number;
 }
 
 /** One prefix of a range file, with its JAFAR service labels (none: []). */
@@ -333,6 +230,9 @@ export const systemResolver: DnsResolver = {
   lookup: async (name) => (await dns.lookup(name, { all: true, verbatim: true })).map((entry) => entry.address),
 };
 
+/** Range files older than this many days do not decide impostors by default (they still verify: see rangesMaxAgeDays). */
+export const DEFAULT_RANGES_MAX_AGE_DAYS = 30;
+
 /** Options of a CrawlerVerifier. */
 export interface CrawlerVerifierOptions {
   /**
@@ -341,6 +241,15 @@ export interface CrawlerVerifierOptions {
    * (`google`: a file that is none of its published ones).
    */
   rangeFiles?: readonly string[];
+  /**
+   * A file made (by its creationTime, else the fetchedAt its store recorded, else its modification time)
+   * more than this many days before or after a request is stale for it: an address in it still verifies,
+   * but an address outside it is not-checked rather than an impostor's (vendors add and retire ranges).
+   * 1 to 3,650; default 30.
+   */
+  rangesMaxAgeDays?: number;
+  /** The time of requests that have none (ms since the epoch; default: now). */
+  nowMs?: number;
   /** Also forward-confirmed reverse DNS, for vendors that publish DNS names. */
   dns?: boolean;
   resolver?: DnsResolver;
@@ -355,98 +264,160 @@ export interface CrawlerVerifierOptions {
   dnsTimeoutMs?: number;
   /** DNS lookups at once (default 32). */
   dnsConcurrency?: number;
-  /** Files of a folder that name no range source are reported here. */
+  /** Files of a folder that name no range source, and files that fail validation, are reported here. */
   warn?: (text: string) => void;
 }
 
 /** The default DNS probe: a Googlebot address whose PTR (crawl-66-249-66-1.googlebot.com) resolves back to it. */
 export const DEFAULT_DNS_PROBE = '66.249.66.1';
 
-/** Why a verdict is unknown (counted per request, for the report). */
-type UnknownReason = 'ranges-incomplete' | 'no-ranges' | 'dns-unusable' | 'dns-error' | 'no-address' | 'no-method';
+/** Why a verdict is unknown or not-checked (counted per request, for the report). */
+type Reason = 'files' | 'dns-unusable' | 'dns-error' | 'no-address' | 'no-method';
 
-/** A verdict, why it is unknown when it is, and the services of the most specific labelled prefix of a verified address. */
+/** A verdict, why it is unknown or not-checked, the services of the most specific labelled prefix of a verified address, and the file that holds the address. */
 interface Classified {
   verdict: Verification;
-  reason: UnknownReason | null;
+  reason: Reason | null;
   services: readonly string[] | null;
+  heldBy: CrawlerRangeSource | null;
 }
-
-/** What a vendor's verification could rest on, for the report: per vendor claimed in the log. */
-export interface VendorCoverage {
-  vendor: string;
-  name: string;
-  /** The range files read. */
-  files: string[];
-  /** The vendor's published range files not read (by published name), when some were read or it publishes some. */
-  missing: string[];
-  /** Requests claiming the vendor, by verdict, and the unknown ones that are unknown because files were missing. */
-  requests: number;
-  unknownMissingFiles: number;
-}
-
-/** Verdicts kept per vendor and address; then the table starts again (memory stays bounded). */
-const VERDICT_CACHE = 200_000;
 
 /**
- * Classifies requests by claimed vendor and client address: verified (in the vendor's ranges, or confirmed
- * by DNS), failed (all of the vendor's range files read and none has the address, or DNS that names
- * another owner: an impostor) or unknown (no method for that vendor, not all of its range files read, no
- * usable address, DNS that did not answer, or a resolver that failed its check). One per audit.
+ * What is known of a family and address, whatever the request's time: in a covering file (verified), a
+ * verdict of DNS, or outside the covering files (then the verdict depends on which files were fresh at the
+ * request's time). heldBy: the file of the vendor that holds it.
+ */
+type Lookup =
+  | { kind: 'verified'; services: readonly string[] | null; heldBy: CrawlerRangeSource | null }
+  | { kind: 'dns'; verdict: Verification; reason: Reason | null; heldBy: CrawlerRangeSource | null }
+  | { kind: 'outside'; heldBy: CrawlerRangeSource | null };
+
+/** What a claim came out as, for audit: the verdict, the JAFAR services of a verified address, and the read range file of the vendor that holds the address (null: none, or DNS decided). */
+export interface ClaimVerdict {
+  verdict: Verification;
+  services: readonly string[] | null;
+  heldBy: CrawlerRangeSource | null;
+}
+
+/** What the verdicts of a crawler family's requests rested on, for the report: per family claimed in the log. */
+export interface FamilyCoverage {
+  family: string;
+  /** What the family is ("Googlebot and Google's common crawlers"). */
+  name: string;
+  vendor: string;
+  /** The covering range files read (paths). */
+  files: string[];
+  /** Its covering files not given (by published name). */
+  missing: string[];
+  /** Covering files given but older than the limit (path, age in whole days). */
+  stale: { file: string; days: number }[];
+  /** Covering files given that failed validation (path, why). */
+  invalid: { file: string; reason: string }[];
+  /** Requests claiming the family, and those not-checked for want of a file. */
+  requests: number;
+  notChecked: number;
+}
+
+/** Verdicts kept per family and address; then the table starts again (memory stays bounded). */
+const VERDICT_CACHE = 200_000;
+
+const DAY_MS = 86_400_000;
+
+interface FamilyCounts { family: CrawlerFamily; requests: number; notChecked: number; dnsUnusable: number; stale: Map<string, number> }
+
+/** The time a range file was made: its creationTime (Google's, JAFAR's), else null. */
+function creationTimeOf(text: string): number | null {
+  const match = /"creationTime"\s*:\s*"([^"]{1,64})"/.exec(text.slice(0, 4096));
+  if (match === null) return null;
+  const stamp = /[zZ]|[+-]\d\d:?\d\d$/.test(match[1]) ? match[1] : `${match[1]}Z`;
+  const ms = Date.parse(stamp);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * Classifies requests by claimed crawler family and client address (see Verification): an address is
+ * verified by a file that covers the claimed crawler (or DNS), an impostor's when every covering file was
+ * read, is fresh and holds none of it (or DNS names another owner), not-checked when a covering file is
+ * missing, stale or invalid. The vendor's other files are read too, to say where an address is from (a
+ * GPTBot from ChatGPT-User's ranges). One per audit.
  */
 export class CrawlerVerifier {
-  private readonly ranges = new Map<string, VendorRanges>();
-  private readonly verdicts = new Map<string, Classified>();
+  /** Files read, by source id; files of a vendor named `<vendor>=<path>`, by vendor id. */
+  private readonly bySource = new Map<string, LoadedFile[]>();
+  private readonly vendorFiles = new Map<string, LoadedFile[]>();
+  private readonly lookups = new Map<string, Lookup>();
   private readonly resolver: DnsResolver;
   private readonly dnsTimeoutMs: number;
   private readonly dnsProbe: string;
   private readonly limit: ReturnType<typeof pLimit>;
+  private readonly maxAgeDays: number;
+  private readonly nowMs: number;
   readonly dns: boolean;
   /** The resolver's check: null until made (on the first DNS need), then whether it passed and why not. */
   private probe: Promise<string | null> | null = null;
   private probeProblem: string | null | undefined = undefined;
-  /** Requests classified per claimed vendor, and those unknown for want of some of its files. */
-  private readonly claimed = new Map<string, { requests: number; unknownMissingFiles: number; dnsUnusable: number }>();
+  /** Requests classified per claimed family, those not-checked for want of files (and the stale files by the most days apart), and those DNS could not tell. */
+  private readonly claimed = new Map<string, FamilyCounts>();
 
   constructor(options: CrawlerVerifierOptions = {}) {
     this.dns = options.dns === true;
     this.resolver = options.resolver ?? systemResolver;
     this.dnsTimeoutMs = options.dnsTimeoutMs ?? 5_000;
     this.dnsProbe = options.dnsProbe ?? DEFAULT_DNS_PROBE;
+    this.maxAgeDays = options.rangesMaxAgeDays ?? DEFAULT_RANGES_MAX_AGE_DAYS;
+    if (!Number.isInteger(this.maxAgeDays) || this.maxAgeDays < 1 || this.maxAgeDays > 3650) throw new RobotsError('INVALID_ARGUMENT', `rangesMaxAgeDays must be a whole number of days from 1 to 3650, got ${this.maxAgeDays}`);
+    this.nowMs = options.nowMs ?? Date.now();
     if (parseAddress(this.dnsProbe) === null) throw new RobotsError('INVALID_ARGUMENT', `dnsProbe must be an IP address, got ${JSON.stringify(this.dnsProbe)}`);
     this.limit = pLimit(options.dnsConcurrency ?? 32);
     for (const path of options.rangeFiles ?? []) this.loadPath(path, options.warn ?? (() => undefined));
-    for (const vendorRanges of this.ranges.values()) {
-      vendorRanges.v4.seal();
-      vendorRanges.v6.seal();
+  }
+
+  /** The range files given, per vendor id (for reports). */
+  get loaded(): { vendor: string; files: string[] }[] {
+    const byVendor = new Map<string, string[]>();
+    for (const file of [...this.bySource.values(), ...this.vendorFiles.values()].flat()) {
+      const files = byVendor.get(file.vendor.id) ?? byVendor.set(file.vendor.id, []).get(file.vendor.id) as string[];
+      files.push(file.path);
     }
+    return [...byVendor].map(([vendor, files]) => ({ vendor, files }));
   }
 
-  /** The range files read, per vendor id, and whether all of the vendor's files were (for reports). */
-  get loaded(): { vendor: string; files: string[]; complete: boolean }[] {
-    return [...this.ranges].map(([vendor, ranges]) => ({ vendor, files: ranges.files, complete: this.complete(CRAWLER_VENDORS.find((v) => v.id === vendor) as CrawlerVendor) }));
+  /** True when a file was made within the age limit of a time. */
+  private freshAt(file: LoadedFile, atMs: number): boolean {
+    return Math.abs(atMs - file.madeMs) <= this.maxAgeDays * DAY_MS;
   }
 
-  /** True when every range file the vendor publishes was read. */
-  private complete(vendor: CrawlerVendor): boolean {
-    const ranges = this.ranges.get(vendor.id);
-    return ranges !== undefined && vendor.ranges.length > 0 && vendor.ranges.every((source) => ranges.sources.has(source.id));
+  /** The state of a published file at a time: read (a valid file made within the limit of it), stale, invalid or missing. */
+  private sourceState(source: CrawlerRangeSource, atMs: number): 'read' | 'stale' | 'invalid' | 'missing' {
+    const files = this.bySource.get(source.id) ?? [];
+    if (files.length === 0) return 'missing';
+    if (files.some((file) => file.ranges !== null && this.freshAt(file, atMs))) return 'read';
+    return files.some((file) => file.ranges !== null) ? 'stale' : 'invalid';
   }
 
-  /**
-   * Per vendor claimed by a request so far: the files read, the published files missing, the requests, and
-   * those left unknown because files were missing. For the report.
-   */
-  coverage(): VendorCoverage[] {
-    return [...this.claimed].map(([id, counts]) => {
-      const vendor = CRAWLER_VENDORS.find((v) => v.id === id) as CrawlerVendor;
-      const ranges = this.ranges.get(id);
+  /** True when every file that covers the family was read, valid and fresh at the time: an address outside them all is an impostor's. */
+  private complete(family: CrawlerFamily, atMs: number): boolean {
+    return family.covering.length > 0 && family.covering.every((source) => this.sourceState(source, atMs) === 'read');
+  }
+
+  /** Per crawler family claimed by a request so far: its covering files read, missing, stale (for some request) and invalid, its requests, and those not-checked. For the report. */
+  coverage(): FamilyCoverage[] {
+    return [...this.claimed.values()].map(({ family, requests, notChecked, stale }) => {
+      const given = family.covering.flatMap((source) => this.bySource.get(source.id) ?? []);
       return {
-        vendor: id, name: vendor.name, files: ranges?.files ?? [],
-        missing: vendor.ranges.filter((source) => ranges?.sources.has(source.id) !== true).map(publishedName),
-        requests: counts.requests, unknownMissingFiles: counts.unknownMissingFiles,
+        family: family.id, name: family.name, vendor: family.vendor.id,
+        files: given.filter((file) => file.ranges !== null).map((file) => file.path),
+        missing: family.covering.filter((source) => !this.bySource.has(source.id)).map(publishedName),
+        stale: [...stale].map(([file, days]) => ({ file, days })),
+        invalid: given.filter((file) => file.ranges === null && given.every((other) => other.source !== file.source || other.ranges === null)).map((file) => ({ file: file.path, reason: file.problem ?? '' })),
+        requests, notChecked,
       };
     });
+  }
+
+  /** The age limit of range files, in days (reports quote it). */
+  get rangesMaxAgeDays(): number {
+    return this.maxAgeDays;
   }
 
   /**
@@ -466,7 +437,7 @@ export class CrawlerVerifier {
     if (named !== null && !existsSync(path)) {
       const target = rangeTargetOf(named[1]);
       if (target === null) throw new RobotsError('RANGES_INVALID', `${path}: '${named[1]}' names no vendor or range file (vendors: ${CRAWLER_VENDORS.filter((v) => v.ranges.length > 0).map((v) => v.id).join(', ')}; files: ${CRAWLER_RANGE_SOURCES.map(publishedName).join(', ')})`);
-      this.loadFile(named[2], target.source, target.vendor);
+      this.loadFile(named[2], target.source, target.vendor, warn);
       return;
     }
     let isDirectory: boolean;
@@ -478,7 +449,7 @@ export class CrawlerVerifier {
     if (!isDirectory) {
       const source = rangeSourceOfFile(basename(path));
       if (source === null) throw new RobotsError('RANGES_INVALID', `${path}: the file name names no vendor's range file (expected a published name such as ${CRAWLER_RANGE_SOURCES.map(publishedName).slice(0, 4).join(', ')}, ..., an id such as google-common-crawlers.json, or <vendor or file>=<path>)`);
-      this.loadFile(path, source, vendorOfSource(source));
+      this.loadFile(path, source, vendorOfSource(source), warn);
       return;
     }
     const names = readdirSync(path).filter((name) => name.endsWith('.json')).sort();
@@ -488,20 +459,43 @@ export class CrawlerVerifier {
         if (!name.endsWith('.meta.json')) warn(`robotstxt: ${join(path, name)}: names no vendor's range file: skipped (name it <vendor or file>=<path> to read it)\n`);
         continue;
       }
-      this.loadFile(join(path, name), source, vendorOfSource(source));
+      this.loadFile(join(path, name), source, vendorOfSource(source), warn);
     }
   }
 
-  private loadFile(path: string, source: CrawlerRangeSource | null, vendor: CrawlerVendor): void {
-    const text = Buffer.from(readRegularFile(path, MAX_RANGE_FILE_BYTES, 'crawler range file')).toString('utf8');
-    let ranges = this.ranges.get(vendor.id);
-    if (ranges === undefined) {
-      ranges = new VendorRanges();
-      this.ranges.set(vendor.id, ranges);
+  /** When a file was made: its creationTime, else the fetchedAt of the `<id>.meta.json` beside it (a store's), else its modification time. */
+  private madeAt(path: string, text: string, source: CrawlerRangeSource | null): number {
+    const created = creationTimeOf(text);
+    if (created !== null) return created;
+    if (source !== null) {
+      try {
+        const meta = JSON.parse(readFileSync(join(dirname(path), `${source.id}.meta.json`), 'utf8')) as { fetchedAt?: unknown };
+        const fetched = typeof meta.fetchedAt === 'string' ? Date.parse(meta.fetchedAt) : NaN;
+        if (Number.isFinite(fetched)) return fetched;
+      } catch {
+        // no record beside it: the file's own time
+      }
     }
-    ranges.files.push(path);
-    if (source !== null) ranges.sources.add(source.id);
-    for (const prefix of readRangeFile(text, path)) {
+    return statSync(path).mtimeMs;
+  }
+
+  private loadFile(path: string, source: CrawlerRangeSource | null, vendor: CrawlerVendor, warn: (text: string) => void): void {
+    // unreadable (a FIFO, a device, too large, absent): an error; readable but not a range file: said, and what it covers is not-checked
+    const text = Buffer.from(readRegularFile(path, MAX_RANGE_FILE_BYTES, 'crawler range file')).toString('utf8');
+    const file: LoadedFile = { path, source, vendor, ranges: null, problem: null, madeMs: this.madeAt(path, text, source) };
+    if (source === null) (this.vendorFiles.get(vendor.id) ?? this.vendorFiles.set(vendor.id, []).get(vendor.id) as LoadedFile[]).push(file);
+    else (this.bySource.get(source.id) ?? this.bySource.set(source.id, []).get(source.id) as LoadedFile[]).push(file);
+    let prefixes: RangePrefix[];
+    try {
+      prefixes = readRangeFile(text, path);
+    } catch (error) {
+      if (!(error instanceof RobotsError) || error.code !== 'RANGES_INVALID') throw error;
+      file.problem = error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : error.message;
+      warn(`robotstxt: ${error.message}; the crawlers it covers are not checked\n`);
+      return;
+    }
+    const ranges = new RangeSet();
+    for (const prefix of prefixes) {
       let [parsed, bits] = ipaddr.parseCIDR(prefix.cidr);
       // an IPv4-mapped IPv6 prefix is an IPv4 one (addresses are read that way: ipaddr.process)
       if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) [parsed, bits] = [(parsed as ipaddr.IPv6).toIPv4Address(), bits - 96];
@@ -518,38 +512,57 @@ export class CrawlerVerifier {
         if (prefix.services.length > 0) ranges.labels.add({ v6: true, value: start }, bits, prefix.services);
       }
     }
+    ranges.v4.seal();
+    ranges.v6.seal();
+    file.ranges = ranges;
   }
 
-  /** True when ranges were loaded for some vendor (audit --verify without --verify dns needs some). */
+  /** True when some range file was given (audit --verify without --verify dns needs some). */
   get hasRanges(): boolean {
-    return this.ranges.size > 0;
+    return this.bySource.size > 0 || this.vendorFiles.size > 0;
   }
 
-  private key(vendor: CrawlerVendor, client: string): string {
-    return `${vendor.id} ${client}`;
+  private key(family: CrawlerFamily, client: string): string {
+    return `${family.id} ${client}`;
+  }
+
+  /** The first valid file of these sources (and then of the vendor's own unnamed files, when asked) that holds the address. */
+  private holder(sources: readonly CrawlerRangeSource[], address: Address, vendor: CrawlerVendor | null): LoadedFile | null {
+    for (const source of sources) {
+      for (const file of this.bySource.get(source.id) ?? []) if (file.ranges?.has(address) === true) return file;
+    }
+    if (vendor !== null) for (const file of this.vendorFiles.get(vendor.id) ?? []) if (file.ranges?.has(address) === true) return file;
+    return null;
   }
 
   /** True when classify needs a DNS answer that prepare has not fetched yet. */
-  needsDns(vendor: CrawlerVendor, client: string): boolean {
-    if (!this.dns || vendor.dnsSuffixes.length === 0 || this.verdicts.has(this.key(vendor, client))) return false;
+  needsDns(family: CrawlerFamily, client: string): boolean {
+    if (!this.dns || family.dnsSuffixes.length === 0 || this.lookups.has(this.key(family, client))) return false;
     const address = parseAddress(client);
-    return address !== null && this.ranges.get(vendor.id)?.has(address) !== true;
+    return address !== null && this.holder(family.covering, address, family.vendor) === null;
   }
 
   /**
    * Looks up, at most dnsConcurrency at once, what classify will need for these requests; before the first
    * lookup, checks the resolver on the probe address. Per chunk of lines.
    */
-  async prepare(claims: readonly { vendor: CrawlerVendor; client: string }[]): Promise<void> {
-    const wanted = new Map<string, { vendor: CrawlerVendor; client: string }>();
-    for (const claim of claims) if (this.needsDns(claim.vendor, claim.client)) wanted.set(this.key(claim.vendor, claim.client), claim);
+  async prepare(claims: readonly { family: CrawlerFamily; client: string }[]): Promise<void> {
+    const wanted = new Map<string, { family: CrawlerFamily; client: string }>();
+    for (const claim of claims) if (this.needsDns(claim.family, claim.client)) wanted.set(this.key(claim.family, claim.client), claim);
     if (wanted.size === 0) return;
     this.probe ??= this.checkResolver();
     this.probeProblem = await this.probe;
     if (this.probeProblem !== null) return; // classify answers by the ranges alone (see classified)
     await Promise.all([...wanted.values()].map((claim) => this.limit(async () => {
-      this.remember(this.key(claim.vendor, claim.client), await this.confirmedByDns(claim.vendor, claim.client));
+      this.remember(this.key(claim.family, claim.client), { kind: 'dns', ...await this.confirmedByDns(claim.family, claim.client), heldBy: this.heldElsewhere(claim.family, claim.client) });
     })));
+  }
+
+  /** The vendor's other file (not covering the family) that holds the address, or null. */
+  private heldElsewhere(family: CrawlerFamily, client: string): CrawlerRangeSource | null {
+    const address = parseAddress(client);
+    if (address === null) return null;
+    return this.holder(family.vendor.ranges.filter((source) => !family.covering.includes(source)), address, null)?.source ?? null;
   }
 
   /** Null when the resolver gives the probe's PTR name and that name resolves back to it; else why not. */
@@ -575,9 +588,9 @@ export class CrawlerVerifier {
     return `the name the resolver gave for ${probe}, a known crawler address, does not resolve back to it (${names[0]})`;
   }
 
-  private remember(key: string, classified: Classified): void {
-    if (this.verdicts.size >= VERDICT_CACHE) this.verdicts.clear();
-    this.verdicts.set(key, classified);
+  private remember(key: string, lookup: Lookup): void {
+    if (this.lookups.size >= VERDICT_CACHE) this.lookups.clear();
+    this.lookups.set(key, lookup);
   }
 
   private async withDeadline<T>(work: Promise<T>): Promise<T> {
@@ -591,23 +604,23 @@ export class CrawlerVerifier {
   }
 
   /**
-   * Forward-confirmed reverse DNS: a PTR name under one of the vendor's suffixes whose addresses include the
-   * client's. No such name: failed (when the PTR answer came or said there is none: the resolver passed its
-   * check); DNS errors: unknown.
+   * Forward-confirmed reverse DNS: a PTR name under one of the family's suffixes whose addresses include
+   * the client's. No such name: impostor (when the PTR answer came or said there is none: the resolver
+   * passed its check); DNS errors: unknown.
    */
-  private async confirmedByDns(vendor: CrawlerVendor, client: string): Promise<Classified> {
+  private async confirmedByDns(family: CrawlerFamily, client: string): Promise<Omit<Classified, 'heldBy'>> {
     const address = parseAddress(client) as Address;
-    const unknown: Classified = { verdict: 'unknown', reason: 'dns-error', services: null };
+    const unknown = { verdict: 'unknown', reason: 'dns-error', services: null } as const;
     let names: string[];
     try {
       names = await this.withDeadline(this.resolver.reverse(client.trim().replace(/^\[(.*)\]$/, '$1')));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      return code === 'ENOTFOUND' || code === 'ENODATA' ? { verdict: 'failed', reason: null, services: null } : unknown;
+      return code === 'ENOTFOUND' || code === 'ENODATA' ? { verdict: 'impostor', reason: null, services: null } : unknown;
     }
     for (const raw of names) {
       const name = asciiLowerCase(raw.replace(/\.$/, ''));
-      if (!vendor.dnsSuffixes.some((suffix) => name.endsWith(`.${suffix}`))) continue;
+      if (!family.dnsSuffixes.some((suffix) => name.endsWith(`.${suffix}`))) continue;
       let addresses: string[];
       try {
         addresses = await this.withDeadline(this.resolver.lookup(name));
@@ -616,49 +629,71 @@ export class CrawlerVerifier {
       }
       if (addresses.some((text) => { const other = parseAddress(text); return other !== null && other.v6 === address.v6 && other.value === address.value; })) return { verdict: 'verified', reason: null, services: null };
     }
-    return { verdict: 'failed', reason: null, services: null };
+    return { verdict: 'impostor', reason: null, services: null };
   }
 
   /**
-   * A request's claim: the vendor its crawler names (null: nothing to verify, unknown) and its client
-   * address. Synchronous: DNS answers come from prepare (one not prepared is unknown). Per request.
+   * A request's claim: the crawler family its crawler names (null: nothing to verify, unknown), its client
+   * address, and its time (ms; null: the verifier's now), which says which files were fresh for it.
+   * Synchronous: DNS answers come from prepare (one not prepared is unknown). Per request.
    */
-  classify(vendor: CrawlerVendor | null, client: string | null): Verification {
-    return this.classifyWithServices(vendor, client).verdict;
+  classify(family: CrawlerFamily | null, client: string | null, atMs: number | null = null): Verification {
+    return this.classifyClaim(family, client, atMs).verdict;
   }
 
-  /** classify, with the services of the most specific labelled prefix of a verified address (JAFAR), or null. Per request. */
-  classifyWithServices(vendor: CrawlerVendor | null, client: string | null): { verdict: Verification; services: readonly string[] | null } {
-    if (vendor === null) return { verdict: 'unknown', services: null };
-    const classified = this.classified(vendor, client);
-    const counts = this.claimed.get(vendor.id) ?? this.claimed.set(vendor.id, { requests: 0, unknownMissingFiles: 0, dnsUnusable: 0 }).get(vendor.id) as { requests: number; unknownMissingFiles: number; dnsUnusable: number };
+  /** classify, with the services of the most specific labelled prefix of a verified address (JAFAR) and the vendor's file that holds the address. Per request. */
+  classifyClaim(family: CrawlerFamily | null, client: string | null, atMs: number | null = null): ClaimVerdict {
+    if (family === null) return { verdict: 'unknown', services: null, heldBy: null };
+    const at = atMs ?? this.nowMs;
+    const classified = this.classified(family, client, at);
+    let counts = this.claimed.get(family.id);
+    if (counts === undefined) {
+      counts = { family, requests: 0, notChecked: 0, dnsUnusable: 0, stale: new Map() };
+      this.claimed.set(family.id, counts);
+    }
     counts.requests++;
-    if (classified.reason === 'ranges-incomplete' || classified.reason === 'no-ranges') counts.unknownMissingFiles++;
+    if (classified.reason === 'files') {
+      counts.notChecked++;
+      for (const source of family.covering) {
+        if (this.sourceState(source, at) !== 'stale') continue;
+        for (const file of this.bySource.get(source.id) ?? []) {
+          if (file.ranges === null) continue;
+          const days = Math.floor(Math.abs(at - file.madeMs) / DAY_MS);
+          if (days > (counts.stale.get(file.path) ?? -1)) counts.stale.set(file.path, days);
+        }
+      }
+    }
     if (classified.reason === 'dns-unusable') counts.dnsUnusable++;
-    return { verdict: classified.verdict, services: classified.services };
+    return { verdict: classified.verdict, services: classified.services, heldBy: classified.heldBy };
   }
 
-  private classified(vendor: CrawlerVendor, client: string | null): Classified {
-    if (client === null || client === '') return { verdict: 'unknown', reason: 'no-address', services: null };
-    const key = this.key(vendor, client);
-    const known = this.verdicts.get(key);
+  /** What is known of a family and address whatever the time (cached), or null for no usable address. */
+  private lookup(family: CrawlerFamily, client: string): Lookup | null {
+    const key = this.key(family, client);
+    const known = this.lookups.get(key);
     if (known !== undefined) return known;
     const address = parseAddress(client);
-    if (address === null) return { verdict: 'unknown', reason: 'no-address', services: null };
-    const ranges = this.ranges.get(vendor.id);
-    if (ranges?.has(address) === true) {
-      const verified: Classified = { verdict: 'verified', reason: null, services: ranges.labels.servicesOf(address) };
-      this.remember(key, verified);
-      return verified;
-    }
-    const byDns = this.dns && vendor.dnsSuffixes.length > 0;
+    if (address === null) return null;
+    const holder = this.holder(family.covering, address, family.vendor);
+    // an address in another of the vendor's files: what it is (a GPTBot from ChatGPT-User's ranges), never a verified claim
+    const lookup: Lookup = holder !== null ? { kind: 'verified', services: (holder.ranges as RangeSet).labels.servicesOf(address), heldBy: holder.source }
+      : { kind: 'outside', heldBy: this.holder(family.vendor.ranges.filter((source) => !family.covering.includes(source)), address, null)?.source ?? null };
+    this.remember(key, lookup);
+    return lookup;
+  }
+
+  private classified(family: CrawlerFamily, client: string | null, atMs: number): Classified {
+    const lookup = client === null || client === '' ? null : this.lookup(family, client);
+    if (lookup === null) return { verdict: 'unknown', reason: 'no-address', services: null, heldBy: null };
+    if (lookup.kind === 'verified') return { verdict: 'verified', reason: null, services: lookup.services, heldBy: lookup.heldBy };
+    if (lookup.kind === 'dns') return { verdict: lookup.verdict, reason: lookup.reason, services: null, heldBy: lookup.heldBy };
+    const heldBy = lookup.heldBy;
+    const byDns = this.dns && family.dnsSuffixes.length > 0;
     // a DNS answer prepare did not fetch (with a resolver that passed its check)
-    if (byDns && typeof this.probeProblem !== 'string') return { verdict: 'unknown', reason: 'dns-error', services: null };
-    // an address outside some of a vendor's files may be in another (GPTBot's file says nothing of ChatGPT-User);
+    if (byDns && typeof this.probeProblem !== 'string') return { verdict: 'unknown', reason: 'dns-error', services: null, heldBy };
+    if (this.complete(family, atMs)) return { verdict: 'impostor', reason: null, services: null, heldBy };
     // with a resolver that failed its check, what DNS alone would have told is unknown
-    const classified: Classified = this.complete(vendor) ? { verdict: 'failed', reason: null, services: null }
-      : { verdict: 'unknown', reason: byDns ? 'dns-unusable' : vendor.ranges.length === 0 ? 'no-method' : ranges === undefined ? 'no-ranges' : 'ranges-incomplete', services: null };
-    this.remember(key, classified);
-    return classified;
+    if (family.covering.length === 0) return { verdict: 'unknown', reason: byDns ? 'dns-unusable' : 'no-method', services: null, heldBy };
+    return { verdict: 'not-checked', reason: 'files', services: null, heldBy };
   }
 }

@@ -17,8 +17,8 @@ export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './l
 export type { LogRequest, LogFormat, LogFieldNames } from './log.js';
 export { RobotsAudit, AUDIT_PARTIAL_FORMAT } from './audit.js';
 export type { AuditReport, AuditPartial, CrawlerAudit, AuditOptions, AuditHistory, StatusClasses, VerificationCounts } from './audit.js';
-export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, vendorOfCrawler } from './crawler-verify.js';
-export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerRangeSource, DnsResolver, Verification } from './crawler-verify.js';
+export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, familyOfCrawler, vendorOfCrawler } from './crawler-verify.js';
+export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerFamily, CrawlerRangeSource, DnsResolver, FamilyCoverage, Verification } from './crawler-verify.js';
 export type { CrawlerCategory } from './crawler-categories.js';
 export { auditHtml } from './audit-html.js';
 export { ALLOW_ALL, DISALLOW_ALL } from './sources.js';
