@@ -33,6 +33,7 @@ const AUDIT_OWN_OPTIONS = {
   'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', requires: ['verify'], help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
   'ranges-max-age': { type: 'string', value: '<days>', whole: { fallback: 30, min: 1, max: 3650 }, requires: ['verify'], help: 'a range file made more than this many days before or after a request ({range};\ndefault 30; by its creationTime, else when the store fetched it, else its file\ntime) still verifies the addresses in it, but for that request an address\noutside it is not checked rather than an impostor\'s' },
   'dns-probe': { type: 'string', value: '<address>', requires: ['verify'], help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
+  'as-token': { type: 'boolean', help: 'read each crawler as the product token of its name alone, as the reference and\nrobotstxt check (without --as-crawler) answer: its own group, else * (by default\na crawler is read as it behaves: Googlebot-Image follows the Googlebot group\nwhen it has none of its own, AdsBot ignores *)' },
   'client-ip': { type: 'string', choices: ['remote', 'forwarded'], fallback: 'remote', requires: ['verify'], help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
   top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
   by: { type: 'string', choices: ['host'], requires: ['robots-dir', 'store', 'robots-history'], help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
@@ -208,7 +209,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     }
   }
   const perHost = robotsDir !== undefined || history !== undefined;
-  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, history, missing: missing === 'disallow' ? 'disallow' : 'allow' });
+  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, history, missing: missing === 'disallow' ? 'disallow' : 'allow', reading: values['as-token'] ? 'token' : 'crawler' });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
@@ -355,7 +356,9 @@ function table(report: AuditReport): string {
   }
   lines.push(format(header), ...rows.map(format));
   if (fetcherRows.length > 0) lines.push('', 'user-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):', ...fetcherRows.map(format));
-  lines.push('group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host');
+  lines.push(report.reading === 'token'
+    ? 'group: own group, * (the * group), differs by host; each crawler read as its product token, as the reference answers (--as-token)'
+    : 'group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host');
   if (usage) lines.push('', ...usageSection(report));
   return lines.join('\n') + '\n';
 }

@@ -4,6 +4,9 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/thread-limit.js';
 import { isUsageCategory } from '../core/usage.js';
+import { agentsAsCrawlers } from '../core/crawlers.js';
+import { asciiLowerCase, parseRobots, type RobotsTxt } from '../core/robots.js';
+import type { RobotsMatcher } from '../core/matcher.js';
 import { loadRobots, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
@@ -25,6 +28,7 @@ const CHECK_OWN_OPTIONS = {
   missing: { type: 'string', choices: ['allow', 'disallow', 'error'], fallback: 'allow', requires: ['robots-dir', 'store'], help: 'URLs whose host has no file in --robots-dir, or no record in --store (never\nfetched): allow (default, as for a missing robots.txt), disallow, or error (the\nrun stops, naming the origin). The first such origins are named on stderr.' },
   'no-host': { type: 'string', choices: ['allow', 'disallow', 'error'], requires: ['robots-dir', 'store'], help: 'lines that name no host (no http:// or https://, a host no URL parser\ntakes) with --robots-dir or --store: default what --missing says (allow when\nit says error); error stops the run at the first, naming its line. They are\ncounted and the first named on stderr.' },
   agent: AGENT_OPTION,
+  'as-crawler': { type: 'boolean', requires: ['robots'], help: 'answer each agent as its crawler behaves (as audit does), not as its product\ntoken alone (the reference, the default): Googlebot-Image, -News and -Video\nfollow the Googlebot group when the file has none of their own; AdsBot-Google\nand AdsBot-Google-Mobile ignore * (no group of their own: every URL allowed).\nEither way, where the two readings differ for the file, stderr says so.' },
   mode: MODE_OPTION,
   'max-bytes': MAX_BYTES_OPTION,
   'cache-mb': {
@@ -139,7 +143,8 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     const { runUsageCheck } = await import('../node/check/usage-check.js');
     const started = values.stats ? performance.now() : 0;
     try {
-      const outcome = await runUsageCheck(positionals[0], robots.matcher(agents), robots.usagePolicy(agents), values.usage, format, stdout as NodeJS.WritableStream & import('node:stream').Writable);
+      const asked = agentsRead(robots, agents, values['as-crawler'], stderr);
+      const outcome = await runUsageCheck(positionals[0], asked === null ? robots.matcher(agents) : ALLOW_ALL.matcher('*'), robots.usagePolicy(asked ?? agents), values.usage, format, stdout as NodeJS.WritableStream & import('node:stream').Writable);
       if (values.stats) stderr(`robotstxt: stats: ${outcome.lines} lines in ${((performance.now() - started) / 1000).toFixed(3)} s, threads 1, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
     } finally {
       robots.close();
@@ -148,7 +153,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
 
   const target: CheckPlan['target'] = robotsFile !== undefined
-    ? { kind: 'robots', matcher: loadRobots(robotsFile, mode, maxBytes, stderr).matcher(agents) }
+    ? { kind: 'robots', matcher: matcherRead(loadRobots(robotsFile, mode, maxBytes, stderr), agents, values['as-crawler'], stderr) }
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
   const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
@@ -186,6 +191,37 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
   if (values.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
   return 0;
+}
+
+/** A file with no rules: the answer for agents that no group applies to (AdsBot read as its crawler, with no group of its own). */
+const ALLOW_ALL = parseRobots('');
+
+/**
+ * The agents a file is asked for, in the reading asked (asCrawler: as each crawler behaves; else the product
+ * tokens given, as the reference), saying on stderr where the two readings differ for this file. Returns the
+ * agents to ask (the given ones when the readings agree or the token reading is asked), or null when no group
+ * applies to any of them (every URL allowed). Once per run.
+ */
+function agentsRead(robots: RobotsTxt, agents: string[], asCrawler: boolean, stderr: (text: string) => void): string[] | null {
+  const names = (token: string): boolean => robots.names(token);
+  for (const agent of agents) {
+    const crawler = agentsAsCrawlers([agent], names);
+    if (crawler.length === 1 && asciiLowerCase(crawler[0]) === asciiLowerCase(agent)) continue;
+    const asItBehaves = crawler.length === 0 ? 'no group (it ignores *): every URL allowed' : `the ${crawler[0]} group (it has none of its own)`;
+    const asToken = names(agent) ? `its own group` : 'the * group';
+    stderr(asCrawler
+      ? `robotstxt: ${terminalSafe(agent)}: answered as Google's crawler behaves (--as-crawler): ${asItBehaves}; as its product token (the reference) it would get ${asToken}\n`
+      : `robotstxt: ${terminalSafe(agent)}: answered as its product token, as the reference does: ${asToken}; Google's crawler follows ${asItBehaves} (--as-crawler answers so)\n`);
+  }
+  if (!asCrawler) return agents;
+  const asked = agentsAsCrawlers(agents, names);
+  return asked.length === 0 ? null : asked;
+}
+
+/** The matcher of a file for agents in the reading asked (see agentsRead). */
+function matcherRead(robots: RobotsTxt, agents: string[], asCrawler: boolean, stderr: (text: string) => void): RobotsMatcher {
+  const asked = agentsRead(robots, agents, asCrawler, stderr);
+  return asked === null ? ALLOW_ALL.matcher('*') : robots.matcher(asked);
 }
 
 /** The first few of many, for a summary line: `line 3, 8 and 9 more` style, `noun` before the first ('' for none). */

@@ -136,3 +136,19 @@ export function agentWarning(agent: string): string | null {
   }
   return problem;
 }
+
+/**
+ * The agents to ask a file for so that each is answered as its crawler behaves (check --as-crawler), not as
+ * its product token alone (the reference): an agent without a group of its own asks for its family's
+ * (Googlebot-Image: `googlebot`, when the file has that group); one that ignores `*` and has no group
+ * (AdsBot) is left out. An empty list: no group applies, every URL is allowed. names(token): whether the
+ * file has a group for token. GoogleOnly (RFC 9309 has neither rule). Once per file and query.
+ */
+export function agentsAsCrawlers(agents: readonly string[], names: (token: string) => boolean): string[] {
+  const asked: string[] = [];
+  for (const agent of agents) {
+    const group = groupFollowed(agent, names);
+    if (group !== null) asked.push(group === '*' ? agent : group);
+  }
+  return asked;
+}

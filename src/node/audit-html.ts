@@ -112,6 +112,7 @@ ${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRow
 ${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}
 ${timeChart(report)}
 <h2>Crawlers</h2>
+<p class="reading">${report.reading === 'token' ? 'Each crawler is read as its product token, as the reference answers (--as-token): its own group, else *.' : 'Each crawler is read as it behaves: Googlebot-Image, -News and -Video follow the Googlebot group when they have none of their own; AdsBot ignores *. (--as-token reads product tokens, as the reference answers.)'}</p>
 <table id="crawlers">${head}<tbody>${report.crawlers.map(rowOf).join('')}</tbody></table>
 ${more}${untracked}${fetchers}${usage}
 </body></html>

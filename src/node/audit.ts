@@ -139,6 +139,8 @@ export interface AuditReport {
   history: { versions: { host: string; from: string; requests: number; disallowed: number }[]; either: number; noRulesKnown: number } | null;
   /** AI usage: crawler requests robots.txt allowed against a stated preference for their purpose (every row's usage.against summed), and whether any file stated a preference for the purpose of any request judged. */
   usage: { against: number; stated: boolean };
+  /** How crawlers were read against the files: as they behave (crawler, the default) or as their product tokens (token: --as-token, the reference's reading). */
+  reading: 'crawler' | 'token';
 }
 
 /** The verdict counts as every report format says them: "6 verified, 5 impostors, 2 unknown, 1 not checked". Per report and row. */
@@ -189,6 +191,13 @@ export interface AuditOptions {
   filePerHost?: boolean;
   /** A row per host and crawler (--by host) instead of one per crawler. */
   byHost?: boolean;
+  /**
+   * How a request's crawler is read against a file: 'crawler' (default) as the crawler behaves (Googlebot-Image
+   * follows the Googlebot group when it has none of its own, AdsBot ignores `*`, a User-Agent word that a group
+   * names is that group's crawler), or 'token' as the product token of its name alone, as the reference
+   * answers (what check gives without --as-crawler).
+   */
+  reading?: 'crawler' | 'token';
   /** Requests whose host's rules are not known (robotsFor gives NO_RULES_KNOWN): not judged (allow, the default: never counted as allowed) or judged disallowed. Counted either way. */
   missing?: 'allow' | 'disallow';
   /** Verify each request's claim to be a vendor's crawler. */
@@ -462,6 +471,8 @@ export class RobotsAudit {
     const facts = this.factsOf(userAgent);
     if (!facts.bot) return null;
     const tokens = robots === null ? null : tokensOf(robots);
+    // the reference's reading: the product token's own group, else *
+    if (this.options.reading === 'token') return { agent: facts.name, group: tokens?.get(asciiLowerCase(facts.token)) ?? '*' };
     const group = groupFollowed(facts.token, (token) => tokens?.has(token) === true);
     if (group !== null && group !== '*') return { agent: facts.name, group: tokens?.get(group) as string };
     if (tokens !== null) {
@@ -937,6 +948,7 @@ export class RobotsAudit {
       verifiedBy: this.verifiedBy(),
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
       usage: { against: this.usageAgainstTotal, stated: this.usageStated },
+      reading: this.options.reading ?? 'crawler',
       history: this.withHistory ? { versions: versionList(this.versionTotals.values()), either: this.eitherTotal, noRulesKnown: this.noRulesKnownTotal } : null,
     };
   }
@@ -961,7 +973,7 @@ export class RobotsAudit {
     this.judgePending();
     return {
       format: AUDIT_PARTIAL_FORMAT,
-      shape: { verifying: this.verifying, withHistory: this.withHistory, byHost: this.options.byHost === true, missing: this.options.missing ?? 'allow' },
+      shape: { verifying: this.verifying, withHistory: this.withHistory, byHost: this.options.byHost === true, missing: this.options.missing ?? 'allow', reading: this.options.reading ?? 'crawler' },
       logs: logs.map((entry) => ({ ...entry })),
       lines: this.lineCount,
       crawlerRequests: this.crawlerRequests,
@@ -1006,11 +1018,11 @@ export class RobotsAudit {
     const shape = partials[0].shape;
     for (const part of partials) {
       if (part.format !== AUDIT_PARTIAL_FORMAT) throw new RobotsError('INVALID_ARGUMENT', `not a partial audit of this version (format ${JSON.stringify(part.format)}, expected ${AUDIT_PARTIAL_FORMAT})`);
-      if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost || part.shape.missing !== shape.missing) {
+      if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost || part.shape.missing !== shape.missing || part.shape.reading !== shape.reading) {
         throw new RobotsError('INVALID_ARGUMENT', `partial audits made with different options cannot be merged: one ${describeShape(shape)}, another ${describeShape(part.shape)}`);
       }
     }
-    const audit = new RobotsAudit(() => null, { top, byHost: shape.byHost, missing: shape.missing }, shape);
+    const audit = new RobotsAudit(() => null, { top, byHost: shape.byHost, missing: shape.missing, reading: shape.reading }, shape);
     const linesBefore = new Map<string, number>();
     for (const part of partials) {
       audit.add(part, linesBefore);
@@ -1124,7 +1136,7 @@ export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/2';
  */
 export interface AuditPartial {
   format: typeof AUDIT_PARTIAL_FORMAT;
-  shape: { verifying: boolean; withHistory: boolean; byHost: boolean; missing: 'allow' | 'disallow' };
+  shape: { verifying: boolean; withHistory: boolean; byHost: boolean; missing: 'allow' | 'disallow'; reading: 'crawler' | 'token' };
   logs: { log: string; lines: number }[];
   lines: number;
   crawlerRequests: number;
@@ -1155,7 +1167,7 @@ export interface AuditPartial {
 }
 
 function describeShape(shape: AuditPartial['shape']): string {
-  return `${shape.verifying ? 'with' : 'without'} --verify, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} --by host, --missing ${shape.missing}`;
+  return `${shape.verifying ? 'with' : 'without'} --verify, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} --by host, --missing ${shape.missing}, ${shape.reading === 'token' ? 'with' : 'without'} --as-token`;
 }
 
 /** What verification rested on in two parts of an audit: the first part's files and resolver problem, the requests added. */
