@@ -64,6 +64,12 @@ describe('one reading of an agent, said aloud (check and audit agree on every re
     expect(asCrawler.disallowed['AdsBot-Google']).toEqual([]);
     expect(asToken.disallowed['AdsBot-Google']).toEqual(['/private/a', '/private/bing/d']);
     expect(asCrawler.disallowed['Googlebot-News']).toEqual(asToken.disallowed['Googlebot-News']);
+    // check --usage reads the agent the same way (its crawl column)
+    const urls = join(dir, 'urls.txt');
+    writeFileSync(urls, 'https://a.example/nogoogle/b\nhttps://a.example/private/a\n');
+    const usage = (extra: string[]): string => robotstxt(['check', '--robots', robotsFile, '--agent', 'Googlebot-Image', '--usage', 'search', ...extra, urls]).stdout;
+    expect(usage(['--as-crawler'])).toBe('disallowed\tunknown\thttps://a.example/nogoogle/b\nallowed\tunknown\thttps://a.example/private/a\n');
+    expect(usage([])).toBe('allowed\tunknown\thttps://a.example/nogoogle/b\ndisallowed\tunknown\thttps://a.example/private/a\n');
     expect(asCrawler.said).toBe([
       "robotstxt: Googlebot-Image: answered as Google's crawler behaves (--as-crawler): the googlebot group (it has none of its own); as its product token (the reference) it would get the * group\n",
       "robotstxt: AdsBot-Google: answered as Google's crawler behaves (--as-crawler): no group (it ignores *): every URL allowed; as its product token (the reference) it would get the * group\n",

@@ -134,7 +134,7 @@ describe('merged parts = the whole (generated logs)', () => {
     expect([notPartial.status, notPartial.stdout]).toEqual([2, '']);
     expect(notPartial.stderr).toMatch(new RegExp(`^robotstxt: ${log.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a partial audit \\(robotstxt audit --format partial\\): .+\\n$`));
     const mixed = robotstxt(['audit', '--merge', plain, verified]);
-    expect([mixed.status, mixed.stdout, mixed.stderr]).toEqual([2, '', 'robotstxt: partial audits made with different options cannot be merged: one without --verify, without versions over time, without --by host, --missing allow, another with --verify, without versions over time, without --by host, --missing allow\n']);
+    expect([mixed.status, mixed.stdout, mixed.stderr]).toEqual([2, '', 'robotstxt: partial audits made with different options cannot be merged: one without --verify, without versions over time, without --by host, --missing allow, without --as-token, another with --verify, without versions over time, without --by host, --missing allow, without --as-token\n']);
     const withLogOption = robotstxt(['audit', '--merge', plain, '--since', '2015-01-01']);
     expect([withLogOption.status, withLogOption.stdout, withLogOption.stderr]).toEqual([2, '', 'robotstxt: --since does not apply with --merge (the partial audits were made with their options; --merge takes --format, --top and --output)\n']);
     const withRobots = robotstxt(['audit', '--merge', '--robots', SHOP, plain]);

@@ -144,7 +144,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     const started = values.stats ? performance.now() : 0;
     try {
       const asked = agentsRead(robots, agents, values['as-crawler'], stderr);
-      const outcome = await runUsageCheck(positionals[0], asked === null ? robots.matcher(agents) : ALLOW_ALL.matcher('*'), robots.usagePolicy(asked ?? agents), values.usage, format, stdout as NodeJS.WritableStream & import('node:stream').Writable);
+      const outcome = await runUsageCheck(positionals[0], asked === null ? ALLOW_ALL.matcher('*') : robots.matcher(asked), robots.usagePolicy(asked ?? agents), values.usage, format, stdout as NodeJS.WritableStream & import('node:stream').Writable);
       if (values.stats) stderr(`robotstxt: stats: ${outcome.lines} lines in ${((performance.now() - started) / 1000).toFixed(3)} s, threads 1, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
     } finally {
       robots.close();
