@@ -535,6 +535,29 @@ describe('audit with one robots.txt per host: rules name their file, group label
       ['Googlebot', '*', [{ file: 'b.example', line: 2, pattern: '/b', requests: 1 }]],
     ]);
   });
+  it('several hosts in one row: each top disallowed path carries its host (table, JSON, HTML); --by host rows need none', () => {
+    const shared = join(dir, 'shared-paths');
+    mkdirSync(shared);
+    writeFileSync(join(shared, 'a.example.txt'), 'User-agent: *\nDisallow: /private\n');
+    writeFileSync(join(shared, 'b.example.txt'), 'User-agent: *\nDisallow: /private\n');
+    const log = join(dir, 'shared-paths.log');
+    writeFileSync(log, [vhost('a.example', '/private/x', GOOGLEBOT), vhost('a.example', '/private/x', GOOGLEBOT), vhost('b.example', '/private/x', GOOGLEBOT), vhost('b.example', '/private/y', GOOGLEBOT)].join('\n') + '\n');
+    const report = JSON.parse(robotstxt(['audit', '--robots-dir', shared, '--format', 'json', log]).stdout);
+    expect(report.crawlers[0].topDisallowedPaths).toEqual([
+      { host: 'a.example', path: '/private/x', requests: 2, upTo: 2 },
+      { host: 'b.example', path: '/private/x', requests: 1, upTo: 1 },
+      { host: 'b.example', path: '/private/y', requests: 1, upTo: 1 },
+    ]);
+    expect(robotstxt(['audit', '--robots-dir', shared, log]).stdout.split('\n')[2]).toMatch(/ a\.example line 2 \/private \(2\)  a\.example \/private\/x \(2\)$/);
+    const html = join(dir, 'shared-paths.html');
+    robotstxt(['audit', '--robots-dir', shared, '--format', 'html', '--output', html, log]);
+    expect(readFileSync(html, 'utf8')).toContain('<td>a.example <code>/private/x</code> (2)<br>b.example <code>/private/x</code> (1)<br>b.example <code>/private/y</code> (1)</td>');
+    const byHost = JSON.parse(robotstxt(['audit', '--robots-dir', shared, '--by', 'host', '--format', 'json', log]).stdout);
+    expect(byHost.crawlers.map((c: { host: string; topDisallowedPaths: unknown }) => [c.host, c.topDisallowedPaths])).toEqual([
+      ['a.example', [{ host: null, path: '/private/x', requests: 2, upTo: 2 }]],
+      ['b.example', [{ host: null, path: '/private/x', requests: 1, upTo: 1 }, { host: null, path: '/private/y', requests: 1, upTo: 1 }]],
+    ]);
+  });
   it('--by host: a row per host and crawler, the same labels in the table, JSON and the HTML page (Chromium)', () => {
     const table = robotstxt(['audit', '--robots-dir', sites, '--by', 'host', hostsLog]);
     expect(table.stdout.split('\n').slice(1, 5)).toEqual([

@@ -57,7 +57,7 @@ describe('RobotsAudit', () => {
   it('counts the rules that disallowed and the most requested disallowed paths', () => {
     const google = report.crawlers[0];
     expect(google.rules).toEqual([{ file: null, line: 2, pattern: '/private', requests: 3 }]);
-    expect(google.topDisallowedPaths).toEqual([{ path: '/private/a', requests: 2, upTo: 2 }, { path: '/private/z', requests: 1, upTo: 1 }]);
+    expect(google.topDisallowedPaths).toEqual([{ host: null, path: '/private/a', requests: 2, upTo: 2 }, { host: null, path: '/private/z', requests: 1, upTo: 1 }]);
     expect(report.crawlers[1].rules).toEqual([{ file: null, line: 8, pattern: '/tmp', requests: 1 }, { file: null, line: 9, pattern: '/*.png$', requests: 1 }]);
   });
   it('reports malformed lines with their numbers, and an hourly timeline', () => {
@@ -196,7 +196,7 @@ describe('bounded memory on large logs', () => {
     }
     const bing = audit.report().crawlers[0];
     expect(bing.disallowed).toBe(6000 + 120);
-    expect(bing.topDisallowedPaths[0]).toEqual({ path: '/hot', requests: 120, upTo: 120 });
+    expect(bing.topDisallowedPaths[0]).toEqual({ host: null, path: '/hot', requests: 120, upTo: 120 });
     expect(bing.topDisallowedPaths.length).toBe(20);
   });
 });
@@ -428,6 +428,20 @@ describe('audit: AI usage, apart from robots.txt violations (examples/ai-robots.
     const plain = robotstxt(['audit', '--robots', fileURLToPath(new URL('../examples/shop-robots.txt', import.meta.url)), log]).stdout;
     expect(plain).not.toContain('usage no');
     expect(plain).not.toContain('AI usage');
+  });
+  it('--top cuts the usage list as it cuts the table, and says what it left out (text, JSON, HTML)', () => {
+    const lines = robotstxt(['audit', '--robots', robots, '--top', '1', log]).stdout.split('\n');
+    expect(lines.slice(-4)).toEqual([
+      "AI usage: 5 request(s) robots.txt allowed against a stated preference for the crawler's purpose (usage no; not robots.txt violations):",
+      '  GPTBot  train-ai  2  line 1 ai-train=no (1), line 4 train-ai=n (1)',
+      '  not listed: 3 by crawlers beyond --top (--top 0 lists all)',
+      '',
+    ]);
+    expect(JSON.parse(robotstxt(['audit', '--robots', robots, '--top', '1', '--format', 'json', log]).stdout).moreCrawlers).toEqual({ crawlers: 2, requests: 4, disallowed: 0, usageAgainst: 3 });
+    const html = join(dir, 'audit-usage-top.html');
+    robotstxt(['audit', '--robots', robots, '--top', '1', '--format', 'html', '--output', html, log]);
+    expect(readFileSync(html, 'utf8')).toContain('</table><p>not listed: 3 by crawlers beyond --top (--top 0 lists all).</p>');
+    expect(robotstxt(['audit', '--robots', robots, log]).stdout).not.toContain('not listed');
   });
   it.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('HTML: the usage column and table, as Chromium renders them', () => {
     const html = join(dir, 'audit-usage.html');

@@ -62,4 +62,4 @@ export function robotstxtAsync(args: string[], input?: string, killAfterMs = 30_
 }
 
 /** The last line of audit's table: what its group column says. */
-export const AUDIT_GROUP_NOTE = 'group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host';
+export const AUDIT_GROUP_NOTE = 'group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host or version';

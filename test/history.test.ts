@@ -31,6 +31,25 @@ describe('history file names: the time a version took effect', () => {
 });
 
 describe('audit --robots-history', () => {
+  it('a crawler whose group changed over time is labelled "differs by version"; across hosts "differs by host"; both "differs by host and version"', () => {
+    const history = join(tempDir(), 'history');
+    mkdirSync(join(history, 'a.example'), { recursive: true });
+    mkdirSync(join(history, 'b.example'), { recursive: true });
+    writeFileSync(join(history, 'a.example', '2026-11-01.txt'), 'User-agent: Googlebot\nDisallow: /g\n');
+    writeFileSync(join(history, 'a.example', '2026-11-10.txt'), 'User-agent: *\nDisallow: /s\n');
+    writeFileSync(join(history, 'b.example', '2026-11-01.txt'), 'User-agent: *\nDisallow: /s\n');
+    const at = (host: string, day: string, agent = 'Googlebot/2.1 (+http://www.google.com/bot.html)'): string => `${host}:80 192.0.2.1 - - [${day}/Nov/2026:08:00:00 +0000] "GET /g HTTP/1.1" 200 10 "-" "${agent}"`;
+    const labels = (lines: string[]): unknown => {
+      const log = join(history, '..', `log-${lines.length}-${lines[0].length}.log`);
+      writeFileSync(log, lines.join('\n') + '\n');
+      const r = robotstxt(['audit', '--robots-history', history, '--format', 'json', log]);
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).crawlers.map((c: { agent: string; groupLabel: string }) => [c.agent, c.groupLabel]);
+    };
+    expect(labels([at('a.example', '02'), at('a.example', '20')])).toEqual([['Googlebot', 'differs by version']]);
+    expect(labels([at('a.example', '02'), at('b.example', '20')])).toEqual([['Googlebot', 'differs by host']]);
+    expect(labels([at('a.example', '02'), at('a.example', '20'), at('b.example', '21')])).toEqual([['Googlebot', 'differs by host and version']]);
+  });
   it('JSON: the versions that judged requests, either and no rules known, per crawler and in all', () => {
     const r = robotstxt(['audit', '--robots-history', HISTORY, '--host', 'shop.example', '--format', 'json', LOG]);
     expect(r.status).toBe(0);
@@ -173,6 +192,22 @@ describe('a store that keeps versions (fetch --store at several times), and audi
         ...[`${origin}/a`, `${origin}/c`].map((url) => `  newly allowed ${url}  (now: no rule)`),
         '',
       ]);
+      // --urls lines are matched to the origin by the URL model (a scheme in capitals is the same origin), not by their text
+      const variants = join(store, '..', `variants-${port}.txt`);
+      writeFileSync(variants, [`HTTP://127.0.0.1:${port}/cart`, `http://127.0.0.1:${port}/a`].join('\n') + '\n');
+      const byModel = await robotstxtAsync(['history', origin, '--store', store, '--urls', variants, '--agent', 'Googlebot']);
+      expect(byModel.stdout.split('\n').filter((line) => line.startsWith('change ') || line.startsWith('  newly'))).toEqual([
+        'change 2026-11-01T00:00:00Z -> 2026-11-10T12:00:00Z, Googlebot: 2 newly disallowed, 0 newly allowed (of 2 URL(s))',
+        `  newly disallowed HTTP://127.0.0.1:${port}/cart  (now: disallow / (line 3))`,
+        `  newly disallowed ${origin}/a  (now: disallow / (line 3))`,
+        'change 2026-11-10T12:00:00Z -> 2026-11-14T00:00:00Z, Googlebot: 0 newly disallowed, 1 newly allowed (of 2 URL(s))',
+        `  newly allowed ${origin}/a  (now: no rule)`,
+      ]);
+      // a host named without a scheme is found under http when the store keeps it only there; a scheme named says where it is
+      const byHost = await robotstxtAsync(['history', `127.0.0.1:${port}`, '--store', store]);
+      expect([byHost.status, byHost.stdout.split('\n')[0]]).toEqual([0, `${origin}: 3 version(s) in the store`]);
+      const otherScheme = await robotstxtAsync(['history', `https://127.0.0.1:${port}`, '--store', store]);
+      expect([otherScheme.status, otherScheme.stderr]).toEqual([2, `robotstxt: the store '${store}' keeps no versions of https://127.0.0.1:${port}, but 3 of ${origin} (robotstxt history ${origin} --store ${store})\n`]);
       // diff of two stored versions, by time
       const byTime = await robotstxtAsync(['diff', '2026-11-05', '2026-11-12', '--store', store, '--origin', origin, '--agent', 'Googlebot', '--urls', urlFile, '--format', 'json']);
       expect(byTime.status, byTime.stderr).toBe(0);

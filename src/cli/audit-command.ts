@@ -2,7 +2,7 @@
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, AUDIT_PARTIAL_FORMAT, crawlerLabel, verificationCell, verificationNotes, verificationSentence, type AuditPartial, type AuditReport, type CrawlerAudit } from '../node/audit.js';
+import { RobotsAudit, AUDIT_PARTIAL_FORMAT, crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditPartial, type AuditReport, type CrawlerAudit } from '../node/audit.js';
 import type { CrawlerVerifier } from '../node/crawler-verify.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit-html.js';
@@ -318,7 +318,7 @@ const ruleText = (rule: CrawlerAudit['rules'][number]): string => `${rule.file =
 
 function table(report: AuditReport): string {
   const verifying = report.verification !== null;
-  const pathText = (p: CrawlerAudit['topDisallowedPaths'][number]): string => `${p.path} (${p.requests === p.upTo ? p.requests : `${p.requests} to ${p.upTo}`})`;
+  const pathText = (p: CrawlerAudit['topDisallowedPaths'][number]): string => `${p.host === null ? '' : `${p.host} `}${p.path} (${p.requests === p.upTo ? p.requests : `${p.requests} to ${p.upTo}`})`;
   const disallowedText = (c: CrawlerAudit): string => (c.disallowedUpTo === c.disallowed ? String(c.disallowed) : `${c.disallowed} to ${c.disallowedUpTo}`);
   const byHost = [...report.crawlers, ...report.userTriggered].some((c) => c.host !== null);
   // the AI usage column only where some file states a preference for the purpose of some request
@@ -357,8 +357,8 @@ function table(report: AuditReport): string {
   lines.push(format(header), ...rows.map(format));
   if (fetcherRows.length > 0) lines.push('', 'user-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):', ...fetcherRows.map(format));
   lines.push(report.reading === 'token'
-    ? 'group: own group, * (the * group), differs by host; each crawler read as its product token, as the reference answers (--as-token)'
-    : 'group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host');
+    ? 'group: own group, * (the * group), differs by host or version; each crawler read as its product token, as the reference answers (--as-token)'
+    : 'group: own group, follows <token> (Googlebot-Image follows Googlebot), * (the * group), no group (AdsBot ignores *), differs by host or version');
   if (usage) lines.push('', ...usageSection(report));
   return lines.join('\n') + '\n';
 }
@@ -381,7 +381,8 @@ function usageSection(report: AuditReport): string[] {
   const head = `AI usage: ${report.usage.against} request(s) robots.txt allowed against a stated preference for the crawler's purpose (usage no; not robots.txt violations)${against.length > 0 ? ':' : ''}`;
   const rows = against.map((c) => [terminalSafe(`${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)}`), c.usage?.purpose ?? '', String(c.usage?.against ?? 0), terminalSafe((c.usage?.by ?? []).slice(0, 3).map((by) => `${by.file === null ? '' : `${by.file} `}line ${by.line} ${by.preference} (${by.requests})`).join(', '))]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  return [head, ...rows.map((r) => `  ${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2].padStart(widths[2])}  ${r[3]}`.trimEnd())];
+  const leftOut = usageLeftOut(report);
+  return [head, ...rows.map((r) => `  ${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2].padStart(widths[2])}  ${r[3]}`.trimEnd()), ...(leftOut === null ? [] : [`  ${leftOut}`])];
 }
 
 /**

@@ -15,7 +15,7 @@ export const HISTORY_SPEC = {
     store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch, which keeps versions (--keep-versions)' },
     urls: { type: 'string', value: '<file>', help: 'URLs (of the origin) or paths (starting with /), one per line: for each change,\nthose whose verdict flips' },
     agent: withHelp(AGENT_OPTION, 'with --urls: the crawler whose verdicts are compared (repeatable; default *)'),
-    scheme: { type: 'string', choices: ['https', 'http'], fallback: 'https', help: 'the scheme of a host given without one (default https)' },
+    scheme: { type: 'string', choices: ['https', 'http'], fallback: 'https', help: 'the scheme of a host given without one (default https; when the store keeps\nversions of the host only under the other scheme, those are listed)' },
     format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default) or one JSON object' },
     mode: MODE_OPTION,
     'max-bytes': MAX_BYTES_OPTION,
@@ -38,14 +38,22 @@ Exit status: 0 listed, 2 usage or file errors (an origin the store has no versio
 export const COMMAND: Command = { spec: HISTORY_SPEC, run: (args, io) => runHistory(args, io.out) };
 
 export async function runHistory(args: string[], out: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(HISTORY_SPEC, args);
+  const { values, positionals, given } = parseCommand(HISTORY_SPEC, args);
   const named = positionals[0];
-  const origin = originOf(named.includes('://') ? named : `${values.scheme}://${named}/`);
+  const schemeNamed = named.includes('://') || given.has('scheme');
+  let origin = originOf(named.includes('://') ? named : `${values.scheme}://${named}/`);
   if (origin === null) throw usageError(`'${named}' names no origin (a URL such as https://example.com, or a host)`);
   const store = values.store as string;
   if (!existsSync(store)) throw usageError(`--store '${store}' does not exist`);
-  const stored = readStoredVersions(store, origin.fileKey);
-  if (stored === null) throw usageError(`the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
+  let stored = readStoredVersions(store, origin.fileKey);
+  if (stored === null) {
+    // the same host under the other scheme (its port kept when it names one): a host alone is found there; a scheme named is said
+    const other = originOf(`${origin.scheme === 'https' ? 'http' : 'https'}://${origin.hostKey}/`);
+    const otherStored = other === null ? null : readStoredVersions(store, other.fileKey);
+    if (other === null || otherStored === null) throw usageError(`the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
+    if (schemeNamed) throw usageError(`the store '${store}' keeps no versions of ${origin.origin}, but ${otherStored.versions.length} of ${other.origin} (robotstxt history ${other.origin} --store ${store})`);
+    [origin, stored] = [other, otherStored];
+  }
   const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
   const lines = values.urls === undefined ? null : urlLinesOf(origin.origin, await readUrlLines(values.urls));
   const urlCount = lines === null ? 0 : lines.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);

@@ -1,6 +1,6 @@
 // A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
 // tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
-import { crawlerLabel, verificationCell, verificationNotes, verificationSentence, type AuditReport, type CrawlerAudit } from './audit.js';
+import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditReport, type CrawlerAudit } from './audit.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const number = (n: number): string => n.toLocaleString('en');
@@ -82,14 +82,14 @@ export function auditHtml(report: AuditReport, title: string): string {
     (report.usage.stated ? `<td>${c.usage === null ? '' : number(c.usage.against)}</td>` : '') +
     (verifying ? `<td>${verificationCell(c.verification, ' / ', number)}</td>` : '') +
     `<td>${c.rules.slice(0, 3).map((r) => `${r.file === null ? '' : `${escapeHtml(r.file)} `}line ${r.line} <code>${escapeHtml(r.pattern)}</code> (${number(r.requests)})`).join('<br>')}</td>` +
-    `<td>${c.topDisallowedPaths.slice(0, 3).map((p) => `<code>${escapeHtml(p.path)}</code> (${number(p.requests)})`).join('<br>')}</td></tr>`;
+    `<td>${c.topDisallowedPaths.slice(0, 3).map((p) => `${p.host === null ? '' : `${escapeHtml(p.host)} `}<code>${escapeHtml(p.path)}</code> (${number(p.requests)})`).join('<br>')}</td></tr>`;
   const head = `<thead><tr>${byHost ? '<th>host</th>' : ''}<th>crawler</th><th>group</th><th>category</th><th>requests</th><th>disallowed</th><th>disallowed by status<br>2xx / 3xx / 4xx / 5xx</th><th>robots.txt fetches</th>${report.usage.stated ? '<th>usage no</th>' : ''}${verifying ? '<th>verified / impostor / unknown / not checked</th>' : ''}<th>rules</th><th>most requested disallowed paths</th></tr></thead>`;
   const more = report.moreCrawlers.crawlers > 0 ? `<p>${number(report.moreCrawlers.crawlers)} more crawler(s): ${number(report.moreCrawlers.requests)} requests, ${number(report.moreCrawlers.disallowed)} disallowed.</p>` : '';
   const untracked = report.untracked.requests > 0 ? `<p>${number(report.untracked.crawlers)} crawler(s) no longer tracked (fewest disallowed): ${number(report.untracked.requests)} requests, ${number(report.untracked.disallowed)} disallowed.</p>` : '';
   const fetchers = report.userTriggered.length === 0 ? '' : `<h2>User-triggered fetchers</h2><p>They fetch because a person asked, ignore robots.txt by design, and are not counted as violators.</p><table>${head}<tbody>${report.userTriggered.map(rowOf).join('')}</tbody></table>`;
   const against = [...report.crawlers, ...report.userTriggered].filter((c) => (c.usage?.against ?? 0) > 0).sort((a, b) => (b.usage?.against ?? 0) - (a.usage?.against ?? 0));
   const usage = !report.usage.stated ? '' : `<h2>AI usage</h2><p>${number(report.usage.against)} request(s) robots.txt allowed against a stated preference for the crawler's purpose (Content-Usage n, Content-Signal no). They are not robots.txt violations.</p>` +
-    (against.length === 0 ? '' : `<table id="usage"><thead><tr><th>crawler</th><th>purpose</th><th>requests against it</th><th>stated by</th></tr></thead><tbody>${against.map((c) => `<tr><td>${escapeHtml(`${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)}`)}</td><td>${escapeHtml(c.usage?.purpose ?? '')}</td><td>${number(c.usage?.against ?? 0)}</td><td>${(c.usage?.by ?? []).slice(0, 3).map((by) => `${by.file === null ? '' : `${escapeHtml(by.file)} `}line ${by.line} <code>${escapeHtml(by.preference)}</code> (${number(by.requests)})`).join('<br>')}</td></tr>`).join('')}</tbody></table>`);
+    (against.length === 0 ? '' : `<table id="usage"><thead><tr><th>crawler</th><th>purpose</th><th>requests against it</th><th>stated by</th></tr></thead><tbody>${against.map((c) => `<tr><td>${escapeHtml(`${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)}`)}</td><td>${escapeHtml(c.usage?.purpose ?? '')}</td><td>${number(c.usage?.against ?? 0)}</td><td>${(c.usage?.by ?? []).slice(0, 3).map((by) => `${by.file === null ? '' : `${escapeHtml(by.file)} `}line ${by.line} <code>${escapeHtml(by.preference)}</code> (${number(by.requests)})`).join('<br>')}</td></tr>`).join('')}</tbody></table>`) + (usageLeftOut(report, number) === null ? '' : `<p>${escapeHtml(usageLeftOut(report, number) ?? '')}.</p>`);
   const verification = report.verification === null ? '' : `<span class="verification">${verificationSentence(report.verification, number)}</span>`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

@@ -77,9 +77,11 @@ export interface CrawlerAudit {
   rules: { file: string | null; line: number; pattern: string; requests: number }[];
   /**
    * Most requested disallowed paths: requests counted exactly since the path was last tracked; `upTo` is
-   * the most it can be (requests + what an untracked time may have missed; equal when exact).
+   * the most it can be (requests + what an untracked time may have missed; equal when exact). `host`: the
+   * host of the path when a row's requests can come from several hosts (files per host or a history, without
+   * --by host), else null.
    */
-  topDisallowedPaths: { path: string; requests: number; upTo: number }[];
+  topDisallowedPaths: { host: string | null; path: string; requests: number; upTo: number }[];
   /**
    * AI usage, for crawlers whose kind has a purpose (USAGE_PURPOSES; null for the others): its requests that
    * robots.txt allowed but whose stated preference for that purpose is no (a Content-Usage category `n`, or
@@ -118,11 +120,11 @@ export interface AuditReport {
   /** The crawlers (user-triggered fetchers apart), most disallowed requests first (the first `top` of them when top is set). */
   crawlers: CrawlerAudit[];
   /** Crawlers left out by top, summed. */
-  moreCrawlers: { crawlers: number; requests: number; disallowed: number };
+  moreCrawlers: { crawlers: number; requests: number; disallowed: number; usageAgainst: number };
   /** User-triggered fetchers: they fetch because a person asked, ignore robots.txt by design, and are never counted as violators. Most requests first. */
   userTriggered: CrawlerAudit[];
   /** Requests of crawlers dropped from tracking (the fewest disallowed, to bound memory), summed: exact counts. */
-  untracked: { crawlers: number; requests: number; disallowed: number };
+  untracked: { crawlers: number; requests: number; disallowed: number; usageAgainst: number };
   /** With verification: every crawler request by verdict; null without. */
   verification: VerificationCounts | null;
   /**
@@ -141,6 +143,19 @@ export interface AuditReport {
   usage: { against: number; stated: boolean };
   /** How crawlers were read against the files: as they behave (crawler, the default) or as their product tokens (token: --as-token, the reference's reading). */
   reading: 'crawler' | 'token';
+}
+
+/**
+ * What the AI usage list of a report leaves out, as every report format says it: requests against a stated
+ * preference of crawlers beyond --top and of crawlers no longer tracked; null when the list holds them all.
+ * Per report.
+ */
+export function usageLeftOut(report: AuditReport, number: (value: number) => string = String): string | null {
+  const parts = [
+    ...(report.moreCrawlers.usageAgainst > 0 ? [`${number(report.moreCrawlers.usageAgainst)} by crawlers beyond --top (--top 0 lists all)`] : []),
+    ...(report.untracked.usageAgainst > 0 ? [`${number(report.untracked.usageAgainst)} by crawlers no longer tracked (fewest disallowed)`] : []),
+  ];
+  return parts.length === 0 ? null : `not listed: ${parts.join(', ')}`;
 }
 
 /** The verdict counts as every report format says them: "6 verified, 5 impostors, 2 unknown, 1 not checked". Per report and row. */
@@ -243,11 +258,24 @@ const hourText = (hour: number): string => `${new Date(hour * HOUR_MS).toISOStri
 export { crawlerName };
 
 /** How every report format names the group a crawler follows (one place: table, JSON and HTML agree). */
-export function groupLabel(agent: string, group: string | null, mixed = false): string {
-  if (mixed) return 'differs by host';
+export function groupLabel(agent: string, group: string | null, differs: GroupsDiffer = null): string {
+  if (differs !== null) return `differs by ${differs}`;
   if (group === null) return 'no group';
   if (group === '*') return '*';
   return asciiLowerCase(group) === asciiLowerCase(agent) ? 'own group' : `follows ${group}`;
+}
+
+/**
+ * Why one crawler's requests followed different groups: files of different hosts gave different groups, or
+ * one host's file changed over time (versions of a history or a store), or both; null when they did not.
+ */
+export type GroupsDiffer = 'host' | 'version' | 'host and version' | null;
+
+/** The reasons of two GroupsDiffer together. */
+function bothDiffer(a: GroupsDiffer, b: GroupsDiffer): GroupsDiffer {
+  if (a === null || a === b) return b ?? a;
+  if (b === null) return a;
+  return 'host and version';
 }
 
 /** How a crawler is named in the table and the HTML page (JSON says `"impostor": true`). */
@@ -276,7 +304,9 @@ interface CrawlerState {
   family: string | null;
   group: string | null;
   /** Files of different hosts gave it different groups. */
-  mixedGroups: boolean;
+  mixedGroups: GroupsDiffer;
+  /** The host (hostKey) whose file gave `group` (a different group from the same host is a version's). */
+  groupHost: string | null;
   userTriggered: boolean;
   /** Its first User-Agent (1,024 characters at most): its category is read from it when reported. */
   userAgent: string;
@@ -322,6 +352,8 @@ interface PendingRequest {
   status: number | null;
   /** The host whose file judged it, with --by host and files per host. */
   file: string | null;
+  /** The host its path is counted under (files per host or a history, without --by host: a row's paths come from several hosts), else null. */
+  pathHost: string | null;
   /** The file and group that judged it (its AI usage preferences are theirs). */
   robots: RobotsTxt;
   group: string;
@@ -387,7 +419,7 @@ export class RobotsAudit {
   private readonly userAgents = new Map<string, UserAgentFacts>();
   private readonly families = new Map<string, CrawlerFamily | null>();
   private readonly readers = new Map<string, LogLineReader>();
-  private readonly untracked = { crawlers: 0, requests: 0, disallowed: 0 };
+  private readonly untracked = { crawlers: 0, requests: 0, disallowed: 0, usageAgainst: 0 };
   private readonly verificationTotals: VerificationCounts | null;
   /** The most disallowed requests (counted + missed) of a crawler dropped from tracking. */
   private droppedFloor = 0;
@@ -620,7 +652,7 @@ export class RobotsAudit {
     }
     const impostor = verdict === 'impostor';
     const rowHost = this.options.byHost === true ? origin?.hostKey ?? null : null;
-    const state = this.stateOf(crawler.agent, rowHost, crawler.group, impostor, from, family, request.userAgent as string);
+    const state = this.stateOf(crawler.agent, rowHost, crawler.group, origin?.hostKey ?? null, impostor, from, family, request.userAgent as string);
     state.requests++;
     if (state.verification !== null && verdict !== null) state.verification[verdict]++;
     if (services !== null && state.services !== null) for (const service of services) state.services.set(service, (state.services.get(service) ?? 0) + 1);
@@ -680,7 +712,8 @@ export class RobotsAudit {
       batch = [];
       this.pending.set(matcher, batch);
     }
-    const item: PendingRequest = { alone: request.target.includes('\n') || request.target.includes('\r'), state, bucket, entry, path: request.target, status: request.status, file: versions?.current != null ? versions.current.name : this.options.filePerHost === true && origin !== null ? origin.hostKey : null, robots, group: crawler.group, version, previousMatcher, previousAllowed };
+    const item: PendingRequest = { alone: request.target.includes('\n') || request.target.includes('\r'), state, bucket, entry, path: request.target, status: request.status, file: versions?.current != null ? versions.current.name : this.options.filePerHost === true && origin !== null ? origin.hostKey : null,
+      pathHost: this.options.byHost !== true && (this.options.filePerHost === true || versions !== null) ? origin?.hostKey ?? null : null, robots, group: crawler.group, version, previousMatcher, previousAllowed };
     batch.push(item);
     if (previousMatcher !== null) {
       let older = this.olderPending.get(previousMatcher);
@@ -821,15 +854,15 @@ export class RobotsAudit {
       state.rules.set(ruleKey, entry);
     }
     state.paths ??= new PathCounter(TRACKED_PATHS);
-    state.paths.add(item.path);
+    state.paths.add(`${item.pathHost ?? ''} ${item.path}`);
   }
 
   /** The state of a crawler (an impostor apart), made when new; at 2 x MAX_CRAWLERS, the least disallowed half is dropped first. */
-  private stateOf(agent: string, host: string | null, group: string | null, impostor: boolean, from: { name: string; userDirected: boolean } | null, family: CrawlerFamily | null, userAgent: string): CrawlerState {
+  private stateOf(agent: string, host: string | null, group: string | null, groupHost: string | null, impostor: boolean, from: { name: string; userDirected: boolean } | null, family: CrawlerFamily | null, userAgent: string): CrawlerState {
     const key = crawlerKey(host, agent, impostor, from?.name ?? null);
     let state = this.crawlers.get(key);
     if (state !== undefined) {
-      if (group !== state.group) state.mixedGroups = true;
+      if (group !== state.group) state.mixedGroups = bothDiffer(state.mixedGroups, groupHost === state.groupHost ? 'version' : 'host');
       return state;
     }
     if (this.crawlers.size >= 2 * MAX_CRAWLERS) {
@@ -837,7 +870,7 @@ export class RobotsAudit {
       this.dropLeastDisallowed();
     }
     state = {
-      agent, host, impostor, from: from?.name ?? null, vendor: family?.vendor.id ?? null, family: family?.id ?? null, group, mixedGroups: false,
+      agent, host, impostor, from: from?.name ?? null, vendor: family?.vendor.id ?? null, family: family?.id ?? null, group, mixedGroups: null, groupHost,
       userTriggered: isUserTriggeredFetcher(agent) || from?.userDirected === true,
       userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
       byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
@@ -884,6 +917,7 @@ export class RobotsAudit {
       this.untracked.crawlers++;
       this.untracked.requests += state.requests;
       if (!state.userTriggered) this.untracked.disallowed += state.disallowed;
+      this.untracked.usageAgainst += state.usageAgainst;
       this.droppedFloor = Math.max(this.droppedFloor, state.disallowed + state.missed);
       this.crawlers.delete(key);
     }
@@ -941,7 +975,7 @@ export class RobotsAudit {
       outsideTime: this.outsideTime,
       malformed: { count: this.malformedCount, lines: this.malformedLines },
       crawlers: shown,
-      moreCrawlers: { crawlers: rest.length, requests: rest.reduce((sum, c) => sum + c.requests, 0), disallowed: rest.reduce((sum, c) => sum + c.disallowed, 0) },
+      moreCrawlers: { crawlers: rest.length, requests: rest.reduce((sum, c) => sum + c.requests, 0), disallowed: rest.reduce((sum, c) => sum + c.disallowed, 0), usageAgainst: rest.reduce((sum, c) => sum + (c.usage?.against ?? 0), 0) },
       userTriggered,
       untracked: { ...this.untracked },
       verification: this.verificationTotals === null ? null : { ...this.verificationTotals },
@@ -984,7 +1018,7 @@ export class RobotsAudit {
       noRulesKnown: { requests: this.noRulesTotal, origins: [...this.noRulesOrigins] },
       malformed: { count: this.malformedCount, lines: this.malformedLines.map((entry) => ({ ...entry })) },
       crawlers: [...this.crawlers.values()].map((state) => ({
-        agent: state.agent, host: state.host, impostor: state.impostor, from: state.from, vendor: state.vendor, family: state.family, group: state.group, mixedGroups: state.mixedGroups,
+        agent: state.agent, host: state.host, impostor: state.impostor, from: state.from, vendor: state.vendor, family: state.family, group: state.group, mixedGroups: state.mixedGroups, groupHost: state.groupHost,
         userTriggered: state.userTriggered, userAgent: state.userAgent, category: this.categoryOf(state), requests: state.requests, disallowed: state.disallowed,
         missed: state.missed, byStatus: { ...state.byStatus }, robotsTxtFetches: state.robotsTxtFetches,
         verification: state.verification === null ? null : { ...state.verification },
@@ -1054,15 +1088,16 @@ export class RobotsAudit {
       if (state === undefined) {
         if (this.crawlers.size >= 2 * MAX_CRAWLERS) this.dropLeastDisallowed();
         state = {
-          agent: crawler.agent, host: crawler.host, impostor: crawler.impostor, from: crawler.from, vendor: crawler.vendor, family: crawler.family, group: crawler.group, mixedGroups: crawler.mixedGroups,
+          agent: crawler.agent, host: crawler.host, impostor: crawler.impostor, from: crawler.from, vendor: crawler.vendor, family: crawler.family, group: crawler.group, mixedGroups: crawler.mixedGroups, groupHost: crawler.groupHost,
           userTriggered: crawler.userTriggered, userAgent: crawler.userAgent, requests: 0, disallowed: 0, missed: this.droppedFloor + this.partsFloor,
           byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
           verification: this.verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: this.verifying ? new Map() : null, rules: new Map(), paths: null,
           category: crawler.category, categoryUserAgent: crawler.userAgent, usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
         };
         this.crawlers.set(key, state);
-      } else if (crawler.group !== state.group || crawler.mixedGroups) {
-        state.mixedGroups = true;
+      } else {
+        state.mixedGroups = bothDiffer(state.mixedGroups, crawler.mixedGroups);
+        if (crawler.group !== state.group) state.mixedGroups = bothDiffer(state.mixedGroups, crawler.groupHost === state.groupHost ? 'version' : 'host');
       }
       state.requests += crawler.requests;
       state.disallowed += crawler.disallowed;
@@ -1104,6 +1139,7 @@ export class RobotsAudit {
     this.untracked.crawlers += part.untracked.crawlers;
     this.untracked.requests += part.untracked.requests;
     this.untracked.disallowed += part.untracked.disallowed;
+    this.untracked.usageAgainst += part.untracked.usageAgainst;
     for (const [hour, requests, disallowed] of part.hours) {
       const bucket = this.hours.get(hour) ?? { requests: 0, disallowed: 0 };
       bucket.requests += requests;
@@ -1147,7 +1183,7 @@ export interface AuditPartial {
   noRulesKnown: { requests: number; origins: string[] };
   malformed: { count: number; lines: { log: string; line: number }[] };
   crawlers: {
-    agent: string; host: string | null; impostor: boolean; from: string | null; vendor: string | null; family: string | null; group: string | null; mixedGroups: boolean;
+    agent: string; host: string | null; impostor: boolean; from: string | null; vendor: string | null; family: string | null; group: string | null; mixedGroups: GroupsDiffer; groupHost: string | null;
     userTriggered: boolean; userAgent: string; category: CrawlerCategory; requests: number; disallowed: number; missed: number;
     byStatus: StatusClasses; robotsTxtFetches: number; verification: VerificationCounts | null; services: [string, number][] | null;
     rules: { file: string | null; line: number; pattern: string; requests: number }[];
@@ -1157,7 +1193,7 @@ export interface AuditPartial {
     either: number; noRulesKnown: number; noRules: number;
   }[];
   droppedFloor: number;
-  untracked: { crawlers: number; requests: number; disallowed: number };
+  untracked: { crawlers: number; requests: number; disallowed: number; usageAgainst: number };
   /** [hour since 1970 (UTC), requests, disallowed] */
   hours: [number, number, number][];
   verification: VerificationCounts | null;
@@ -1254,10 +1290,12 @@ class PathCounter {
     }
   }
 
-  /** The n most counted: exact counts, and the most each can be. */
-  top(n: number): { path: string; requests: number; upTo: number }[] {
-    return [...this.counts].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1)).slice(0, n)
-      .map(([path, value]) => ({ path, requests: value.count, upTo: value.count + value.missed }));
+  /** The n most counted (keys `<host> <path>`, see pathKey): exact counts, and the most each can be. */
+  top(n: number): { host: string | null; path: string; requests: number; upTo: number }[] {
+    return [...this.counts].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([key, value]) => {
+      const space = key.indexOf(' ');
+      return { host: space === 0 ? null : key.slice(0, space), path: key.slice(space + 1), requests: value.count, upTo: value.count + value.missed };
+    });
   }
 }
 
