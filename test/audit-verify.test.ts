@@ -199,6 +199,16 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     expect(rowsOf({ crawlers: without.userTriggered })).toEqual([['GPTBot (from chatgpt-user.json)', 1, 1, '0/0/0/1']]);
     expect(verificationNotes(without.verifiedBy)).toEqual(['GPTBot: 2 of 2 request(s) not checked, not told from impostors: missing gptbot.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)']);
   });
+  it('a Google crawler the table does not list, verified by a user-triggered file: said (from that file) and listed with the user-triggered fetchers', () => {
+    const log = join(dir, 'google-agent.log');
+    const AGENT = 'Mozilla/5.0 (compatible; Google-Agent/1.0; +https://developers.google.com/crawling)';
+    writeFileSync(log, [entry('34.0.0.5', '/private/q', AGENT), entry('66.249.64.6', '/private/r', AGENT)].join('\n') + '\n');
+    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--format', 'json', log]).stdout);
+    expect(report.verification).toEqual({ verified: 2, impostor: 0, unknown: 0, 'not-checked': 0 });
+    expect(rowsOf(report)).toEqual([['Google-Agent', 1, 1, '1/0/0/0']]);
+    expect(rowsOf({ crawlers: report.userTriggered })).toEqual([['Google-Agent (from user-triggered-agents.json)', 1, 1, '1/0/0/0']]);
+    expect(report.userTriggered[0]).toMatchObject({ family: 'google-other', userDirected: true });
+  });
   it('every family of the table, by its covering files: in one verified, outside all an impostor, with one missing not checked (per vendor and file)', () => {
     const sample: Record<string, string> = {
       'google-common': 'Googlebot', 'google-special': 'AdsBot-Google', 'google-user-triggered': 'FeedFetcher-Google', 'google-other': 'Google-Future-Crawler',

@@ -647,7 +647,9 @@ export class RobotsAudit {
     if (this.options.verifier !== undefined) {
       const claim = this.options.verifier.classifyClaim(family, clientAddress(request, this.options.clientIp ?? 'remote'), request.timeMs);
       ({ verdict, services } = claim);
-      if (claim.heldBy !== null && family !== null && !family.covering.includes(claim.heldBy)) from = { name: publishedName(claim.heldBy), userDirected: claim.heldBy.userDirected === true };
+      // said when the file does not cover the crawler, or is a user-directed file covering a crawler that is not a user-triggered fetcher (Google's other crawlers)
+      const held = claim.heldBy;
+      if (held !== null && family !== null && (!family.covering.includes(held) || (held.userDirected === true && !family.userTriggered))) from = { name: publishedName(held), userDirected: held.userDirected === true };
       (this.verificationTotals as VerificationCounts)[verdict]++;
     }
     const impostor = verdict === 'impostor';
