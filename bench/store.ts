@@ -1,4 +1,4 @@
-// npm run bench:store: what the store costs per origin as it grows to a million origins (src/node/robots-store.ts).
+// npm run bench:store: what the store costs per origin as it grows to a million origins (src/node/store/store.ts).
 // For 10,000, 100,000 and 1,000,000 generated origins, in a new folder each: writing each origin as a fetch
 // writes it (RobotsStore.write: the record, the body, the version log, under the origin's lock), then reading
 // 10,000 origins at random as check --store reads them (robotsFromDirectory: record and body) and as audit
@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RobotsStore, readStoredVersions } from '../src/node/robots-store.js';
-import { robotsFromDirectory, robotsHostOf } from '../src/node/sources.js';
+import { RobotsStore, readStoredVersions } from '../src/node/store/index.js';
+import { robotsFromDirectory, robotsHostOf } from '../src/node/hosts/index.js';
 import { originOf } from '../src/core/url-model.js';
 import { seededRandom } from './data.js';
 import { medianOf } from './cli-runs.js';

@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { robotstxt, robotstxtAsync, tempDir, CLI, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
 import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 import { parseRobots, RobotsAudit } from '../src/node/index.js';
-import { verificationNotes } from '../src/node/audit.js';
-import { isUserTriggeredFetcher } from '../src/node/crawler-families.js';
-import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, familyOfCrawler, prefixesOfRangeFile, type DnsResolver } from '../src/node/crawler-verify.js';
+import { verificationNotes } from '../src/node/audit/index.js';
+import { isUserTriggeredFetcher } from '../src/node/crawlers/index.js';
+import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, familyOfCrawler, prefixesOfRangeFile, type DnsResolver } from '../src/node/verify/index.js';
 
 const dir = tempDir();
 const ranges = join(dir, 'ranges');

@@ -286,7 +286,7 @@ describe('--format jsonl writes URLs exactly', () => {
 
 describe("the input's last window (MultiHostMatcher's last: hosts met only there are not kept)", () => {
   it('a file of known size is at its end once its last bytes are read: a file smaller than one read, and the last of three windows', async () => {
-    const { LineReader } = await import('../src/node/line-reader.js');
+    const { LineReader } = await import('../src/node/logs/index.js');
     const dir = tempDir();
     const small = join(dir, 'small.txt');
     writeFileSync(small, 'https://a.test/x\nhttps://b.test/y\n');

@@ -3,7 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
-import { parseLogLine } from '../src/node/log.js';
+import { parseLogLine } from '../src/node/logs/index.js';
 import { modelVerdict } from './model.js';
 
 const dir = tempDir();

@@ -5,7 +5,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
 import { fetchRobots, RobotsError } from '../src/node/index.js';
-import { RobotsCache } from '../src/node/fetch/robots-cache.js';
+import { RobotsCache } from '../src/node/fetch/index.js';
 import { robotstxt, robotstxtAsync } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';
 

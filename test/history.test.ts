@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { historyTime } from '../src/node/robots-history.js';
+import { historyTime } from '../src/node/history/index.js';
 import { robotstxt, tempDir } from './cli-helpers.js';
 import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 import { modelVerdict } from './model.js';

@@ -4,13 +4,13 @@
 import { describe, it, expect } from 'vitest';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { matcherForSpec, type HostsSpec } from '../dist/src/node/hosts.js';
-import { HostShardPool } from '../dist/src/node/threads/pool.js';
-import { HostShardsAnswerer, type AnswerCounts } from '../dist/src/node/check/answerers.js';
+import { matcherForSpec, type HostsSpec } from '../dist/src/node/hosts/index.js';
+import { HostShardPool } from '../dist/src/node/threads/index.js';
+import { HostShardsAnswerer, type AnswerCounts } from '../dist/src/node/check/index.js';
 import { core } from '../dist/src/node/core-node.js';
 import { Writable } from 'node:stream';
 import { runCheck, type CheckOutcome } from '../dist/src/node/index.js';
-import { HostsThreadsPace } from '../dist/src/node/check/budget.js';
+import { HostsThreadsPace } from '../dist/src/node/check/index.js';
 import { tempDir } from './cli-helpers.js';
 import { until } from './helpers.js';
 

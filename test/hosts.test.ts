@@ -1,4 +1,4 @@
-// Many hosts (src/node/hosts.ts, assembly/hosts.ts): host names as the command line and the library find them,
+// Many hosts (src/node/hosts/hosts.ts, assembly/hosts.ts): host names as the command line and the library find them,
 // sources, the byte budget, and every verdict equal to the single-file verdict for the same body (and to
 // the model), on mixed-host chunks in random order with evictions.
 import { describe, it, expect } from 'vitest';

@@ -1,11 +1,11 @@
-// The one log reader (src/node/log.ts): Apache/nginx with trailing fields, JSON lines (default and configured
+// The one log reader (src/node/logs/log.ts): Apache/nginx with trailing fields, JSON lines (default and configured
 // keys), CloudFront and AWS ALB, each from a real-looking fixture; the same ten requests in each format give
 // the same answers in check --log, diff --log, audit and fetch --log.
 import { describe, it, expect } from 'vitest';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, tempDir } from './cli-helpers.js';
-import { LogLineReader, logTimeMs, parseLogLine, logTargetsOfChunk, type LogRequest, type LogLine, type LogEntry } from '../src/node/log.js';
+import { LogLineReader, logTimeMs, parseLogLine, logTargetsOfChunk, type LogRequest, type LogLine, type LogEntry } from '../src/node/logs/index.js';
 
 const FIXTURES = new URL('../examples/logs/', import.meta.url).pathname;
 const fixture = (name: string): string => join(FIXTURES, name);

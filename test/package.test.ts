@@ -61,6 +61,15 @@ describe('TypeScript consumers', () => {
   }, 120_000);
 });
 
+/** The relative module specifiers a source imports: from, import(), export ... from, and side-effect imports (`import './x.js'`). */
+function importsOf(text: string): { specifier: string; typeOnly: boolean }[] {
+  const found: { specifier: string; typeOnly: boolean }[] = [];
+  for (const match of text.matchAll(/(?:^|[\s;])(import|export)(\s+type)?\s+(?:[^'";]*?\sfrom\s*)?'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+    found.push({ specifier: match[3] ?? match[4], typeOnly: match[2] !== undefined });
+  }
+  return found;
+}
+
 describe('layers: runtime-neutral core <- Node <- command line', () => {
   it('src/ holds three folders and nothing else: core (any runtime), node (Node), cli (the command line)', () => {
     expect(readdirSync(join(ROOT, 'src')).sort()).toEqual(['cli', 'core', 'node']);
@@ -71,8 +80,7 @@ describe('layers: runtime-neutral core <- Node <- command line', () => {
     for (const file of coreFiles()) {
       const text = readFileSync(file, 'utf8');
       const name = relative(join(ROOT, 'src'), file);
-      for (const match of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
-        const target = match[1];
+      for (const { specifier: target } of importsOf(text)) {
         if (!target.startsWith('.') || !resolve(dirname(file), target).startsWith(join(ROOT, 'src', 'core'))) wrong.push(`${name} imports ${target}`);
       }
       for (const line of text.split('\n')) if (/(^|[^.\w])(Buffer\.|require\()/.test(line) && !/^\s*(\/\/|\*)/.test(line)) wrong.push(`${name}: ${line.trim()}`);
@@ -84,7 +92,7 @@ describe('layers: runtime-neutral core <- Node <- command line', () => {
     for (const file of readdirSync(join(ROOT, 'src', 'node'), { recursive: true }) as string[]) {
       if (!file.endsWith('.ts')) continue;
       const text = readFileSync(join(ROOT, 'src', 'node', file), 'utf8');
-      for (const match of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) if (/(^|\/)cli\//.test(match[1])) upward.push(`node/${file} imports ${match[1]}`);
+      for (const { specifier } of importsOf(text)) if (/(^|\/)cli\//.test(specifier)) upward.push(`node/${file} imports ${specifier}`);
     }
     expect(upward).toEqual([]);
   });
@@ -94,9 +102,45 @@ describe('layers: runtime-neutral core <- Node <- command line', () => {
     const upward: string[] = [];
     for (const file of sources().filter((name) => !name.startsWith('cli/'))) {
       const text = readFileSync(join(ROOT, 'src', file), 'utf8');
-      for (const match of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) if (/(^|\/)cli\//.test(match[1])) upward.push(`${file} imports ${match[1]}`);
+      for (const { specifier } of importsOf(text)) if (/(^|\/)cli\//.test(specifier)) upward.push(`${file} imports ${specifier}`);
     }
     expect(upward).toEqual([]);
     expect(sources().length).toBeGreaterThan(40);
+  });
+  /** Each source's relative imports, resolved to paths relative to src/ (.js read as the .ts it is built from). */
+  const graph = (): Map<string, { target: string; typeOnly: boolean }[]> => new Map(sources().map((file) => [file, importsOf(readFileSync(join(ROOT, 'src', file), 'utf8'))
+    .filter(({ specifier }) => specifier.startsWith('.'))
+    .map(({ specifier, typeOnly }) => ({ target: relative(join(ROOT, 'src'), resolve(dirname(join(ROOT, 'src', file)), specifier)).replace(/\.js$/, '.ts'), typeOnly }))]));
+  it('the WebAssembly wrapper (src/core/wasm/) is imported only from src/core: the rest goes through src/core/engine.ts', () => {
+    const wrong = [...graph()].flatMap(([file, targets]) => file.startsWith('core/') ? [] : targets.filter(({ target }) => target.startsWith('core/wasm/')).map(({ target }) => `${file} imports ${target}`));
+    expect(wrong).toEqual([]);
+  });
+  it('a feature folder of src/node (one with an index.ts) is entered only through its index.ts', () => {
+    const rooms = readdirSync(join(ROOT, 'src', 'node'), { withFileTypes: true }).filter((entry) => entry.isDirectory() && readdirSync(join(ROOT, 'src', 'node', entry.name)).includes('index.ts')).map((entry) => `node/${entry.name}/`);
+    expect(rooms.sort()).toEqual(['audit', 'check', 'conformance', 'crawlers', 'fetch', 'history', 'hosts', 'logs', 'store', 'threads', 'verify'].map((room) => `node/${room}/`));
+    const wrong = [...graph()].flatMap(([file, targets]) => targets.filter(({ target }) => rooms.some((room) => target.startsWith(room) && !file.startsWith(room) && target !== `${room}index.ts`)).map(({ target }) => `${file} imports ${target}`));
+    expect(wrong).toEqual([]);
+    // and src/node holds no loose feature file: the few shared modules only
+    expect(readdirSync(join(ROOT, 'src', 'node')).filter((name) => name.endsWith('.ts')).sort()).toEqual(['core-node.ts', 'heap-governor.ts', 'index.ts', 'robots-file.ts', 'test-batch.ts', 'usage-header.ts']);
+  });
+  it('no circle among the modules that load each other (type-only imports aside), and no arrow back up (core <- node <- cli)', () => {
+    const edges = new Map([...graph()].map(([file, targets]) => [file, targets.filter(({ typeOnly }) => !typeOnly).map(({ target }) => target)]));
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of edges.keys()) visit(file, []);
+    expect(circles).toEqual([]);
+    const layer = (file: string): number => (file.startsWith('core/') ? 0 : file.startsWith('node/') ? 1 : 2);
+    const upward = [...graph()].flatMap(([file, targets]) => targets.filter(({ target }) => layer(target) > layer(file)).map(({ target }) => `${file} imports ${target}`));
+    expect(upward).toEqual([]);
   });
 });

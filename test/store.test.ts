@@ -1,4 +1,4 @@
-// The store keeps its word (src/node/robots-store.ts): versions never lost under concurrent writers, bodies
+// The store keeps its word (src/node/store/store.ts): versions never lost under concurrent writers, bodies
 // named by their bytes, names from its own index checked, damaged indexes set aside and rebuilt, a store from
 // before versions seeded with the copy in force, --fail-on-change that fails closed, FIFOs refused by name.
 import { describe, expect, it } from 'vitest';

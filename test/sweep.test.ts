@@ -6,10 +6,10 @@ import { createServer as createTcpServer, connect, type Server } from 'node:net'
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultiHostMatcher, RobotsError, LogLineReader, fetchRobots, robotsFromMap } from '../src/node/index.js';
-import { RobotsCache } from '../src/node/fetch/robots-cache.js';
-import { RobotsStore, recordJson } from '../src/node/robots-store.js';
+import { RobotsCache } from '../src/node/fetch/index.js';
+import { RobotsStore, recordJson } from '../src/node/store/index.js';
 import { isFresh, isFromFuture, recordAsOf, effectOfStored, type OriginRecord } from '../src/core/fetch-rules.js';
-import { auditHtml } from '../src/node/audit-html.js';
+import { auditHtml } from '../src/node/audit/index.js';
 import { describeErrno } from '../src/node/robots-file.js';
 import { CLI, robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/node/index.js';
-import { RobotsCache } from '../src/node/fetch/robots-cache.js';
+import { RobotsCache } from '../src/node/fetch/index.js';
 import { originOfKey } from '../src/core/url-model.js';
 import { core } from '../src/node/core-node.js';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';

@@ -2,22 +2,22 @@
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, AUDIT_PARTIAL_FORMAT, crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditPartial, type AuditReport, type CrawlerAudit } from '../node/audit.js';
-import type { CrawlerVerifier } from '../node/crawler-verify.js';
+import { RobotsAudit, AUDIT_PARTIAL_FORMAT, crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditPartial, type AuditReport, type CrawlerAudit } from '../node/audit/index.js';
+import type { CrawlerVerifier } from '../node/verify/index.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
-import { auditHtml } from '../node/audit-html.js';
+import { auditHtml } from '../node/audit/index.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { terminalSafe, loadRobots } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues } from './shared-options.js';
 import { LruCache } from '../core/lru-cache.js';
-import { DEFAULT_CACHE_BYTES } from '../node/hosts.js';
-import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, NO_RULES_KNOWN, type RobotsSourceAnswer } from '../node/sources.js';
-import { LogLineReader, logTimeMs, type LogFieldNames } from '../node/log.js';
+import { DEFAULT_CACHE_BYTES } from '../node/hosts/index.js';
+import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, NO_RULES_KNOWN, type RobotsSourceAnswer } from '../node/hosts/index.js';
+import { LogLineReader, logTimeMs, type LogFieldNames } from '../node/logs/index.js';
 import type { UrlOrigin } from '../core/url-model.js';
-import type { RobotsCacheOptions } from '../node/fetch/robots-cache.js';
+import type { RobotsCacheOptions } from '../node/fetch/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
-import { forEachChunk } from '../node/line-reader.js';
+import { forEachChunk } from '../node/logs/index.js';
 import { fileWriteError, readRegularFile } from '../node/robots-file.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
@@ -148,7 +148,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const rangeFiles = [...values['crawler-ranges']];
     const stored = storeDir === undefined ? null : join(storeDir, RANGES_FOLDER);
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
-    const { CrawlerVerifier } = await import('../node/crawler-verify.js'); // ipaddr.js and DNS: only with --verify
+    const { CrawlerVerifier } = await import('../node/verify/index.js'); // ipaddr.js and DNS: only with --verify
     if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
     verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'], rangesMaxAgeDays: values['ranges-max-age'], nowMs: clockOption(values.now).start });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
@@ -161,10 +161,10 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const defaultHost = values.host ?? null;
 
   const historyDir = values['robots-history'];
-  let history: import('../node/robots-history.js').RobotsHistory | import('../node/robots-history.js').StoreHistory | undefined;
+  let history: import('../node/history/index.js').RobotsHistory | import('../node/history/index.js').StoreHistory | undefined;
   let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null | typeof NO_RULES_KNOWN;
   if (historyDir !== undefined) {
-    const { RobotsHistory } = await import('../node/robots-history.js');
+    const { RobotsHistory } = await import('../node/history/index.js');
     try {
       history = new RobotsHistory(historyDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES });
     } catch (error) {
@@ -175,7 +175,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const robots = loadRobots(robotsFile, mode, maxBytes, stderr);
     robotsFor = () => robots;
   } else {
-    // the same host names and files as check --robots-dir (src/node/hosts.ts); parsed files kept in a budget
+    // the same host names and files as check --robots-dir (src/node/hosts/hosts.ts); parsed files kept in a budget
     const cache = new LruCache<RobotsTxt | null | typeof NO_RULES_KNOWN>(DEFAULT_CACHE_BYTES, (robots) => (robots === null || robots === NO_RULES_KNOWN ? 0 : robots.bytesRead * 4));
     if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
     const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
@@ -202,7 +202,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
 
   // a store that keeps versions: each request by the version in force when it was made
   if (storeDir !== undefined && history === undefined) {
-    const { StoreHistory } = await import('../node/robots-history.js');
+    const { StoreHistory } = await import('../node/history/index.js');
     if (StoreHistory.hasVersions(storeDir)) {
       const current = robotsFor;
       history = new StoreHistory(storeDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES, current: (origin) => current(origin), warn: stderr });
@@ -405,7 +405,7 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
       }
     });
   }
-  const { RobotsCache } = await import('../node/fetch/robots-cache.js'); // the HTTP client: only when fetching
+  const { RobotsCache } = await import('../node/fetch/index.js'); // the HTTP client: only when fetching
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
   const source = cache.hostSource(named);
   try {

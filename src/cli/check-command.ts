@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
-import { maxThreads } from '../node/threads/thread-limit.js';
+import { maxThreads } from '../node/threads/index.js';
 import { isUsageCategory } from '../core/usage.js';
 import { agentsAsCrawlers } from '../core/crawlers.js';
 import { asciiLowerCase, parseRobots, type RobotsTxt } from '../core/robots.js';
@@ -10,11 +10,11 @@ import type { RobotsMatcher } from '../core/matcher.js';
 import { loadRobots, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
-import { LineReader } from '../node/line-reader.js';
-import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/pipeline.js';
-import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/budget.js';
+import { LineReader } from '../node/logs/index.js';
+import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/index.js';
+import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary } from './fetch-options.js';
-import type { RobotsCache } from '../node/fetch/robots-cache.js';
+import type { RobotsCache } from '../node/fetch/index.js';
 
 /** Largest --cache-mb: what one WebAssembly instance can address for its cache (MAX_CACHE_BYTES, 3 GiB). */
 const MAX_CACHE_MB = MAX_CACHE_BYTES / 1048576;
@@ -118,7 +118,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const missing = values.missing;
   const noHost = values['no-host'] ?? (missing === 'error' ? 'allow' : missing);
   const cacheMb = values['cache-mb'];
-  if (fetching) new (await import('../node/robots-store.js')).RobotsStore(robotsDir as string); // made when missing
+  if (fetching) new (await import('../node/store/index.js')).RobotsStore(robotsDir as string); // made when missing
   if (robotsDir !== undefined) {
     let isDirectory = false;
     try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
@@ -140,7 +140,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (values.usage !== undefined) {
     if (!isUsageCategory(values.usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${values.usage}'`);
     const robots = loadRobots(robotsFile as string, mode, maxBytes, stderr);
-    const { runUsageCheck } = await import('../node/check/usage-check.js');
+    const { runUsageCheck } = await import('../node/check/index.js');
     const started = values.stats ? performance.now() : 0;
     try {
       const asked = agentsRead(robots, agents, values['as-crawler'], stderr);
@@ -157,13 +157,13 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
   const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
-  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/log.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize, hostsThreadsPace: hostsThreadsPaceOf(process.env) };
+  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/logs/index.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize, hostsThreadsPace: hostsThreadsPaceOf(process.env) };
   let cache: RobotsCache | null = null;
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form
     const options = fetchCacheOptions(values, mode, maxBytes);
     // the HTTP client is loaded only when a run fetches (start-up stays at node's floor otherwise)
-    const { RobotsCache: Cache } = await import('../node/fetch/robots-cache.js');
+    const { RobotsCache: Cache } = await import('../node/fetch/index.js');
     cache = new Cache({ ...options, store: robotsDir as string, memoryBytes: 8 << 20 });
     plan.hostSource = { source: cache.hostSource(), concurrency: options.concurrency ?? 32 };
   }

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { builtInSuite } from '../core/conformance-suite.js';
-import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance.js';
-import { batchImplementation, commandImplementation, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance-runners.js';
-import { reportHtml, reportJson, reportText } from '../node/conformance-report.js';
+import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance/index.js';
+import { batchImplementation, commandImplementation, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance/index.js';
+import { reportHtml, reportJson, reportText } from '../node/conformance/index.js';
 
 /** What conformance states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const CONFORMANCE_SPEC = {

@@ -1,13 +1,13 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
-import { logTargetsOfChunk, LogLineReader, logTimeMs } from '../node/log.js';
+import { logTargetsOfChunk, LogLineReader, logTimeMs } from '../node/logs/index.js';
 import { originOf } from '../core/url-model.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import type { RobotsMode } from '../core/robots.js';
 import { EXIT_USAGE, terminalSafe, loadRobots, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
-import { forEachChunk } from '../node/line-reader.js';
+import { forEachChunk } from '../node/logs/index.js';
 
 /** What diff states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const DIFF_SPEC = {
@@ -46,8 +46,8 @@ Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file
 async function storedVersions(store: string, named: string, times: readonly string[], mode: RobotsMode, maxBytes: number, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
   const origin = originOf(named.includes('://') ? named : `https://${named}/`);
   if (origin === null) throw usageError(`--origin '${named}' names no origin (a URL such as https://example.com, or a host)`);
-  const { StoreHistory } = await import('../node/robots-history.js');
-  const { readStoredVersions } = await import('../node/robots-store.js');
+  const { StoreHistory } = await import('../node/history/index.js');
+  const { readStoredVersions } = await import('../node/store/index.js');
   if (readStoredVersions(store, origin.fileKey) === null) throw usageError(`the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
   const history = new StoreHistory(store, { mode, maxBytes, current: () => null });
   return times.map((time) => {

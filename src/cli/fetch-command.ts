@@ -1,17 +1,17 @@
 // robotstxt fetch: fills a robots.txt store from URLs, hosts or access logs; refreshes only what is stale.
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
-import { RobotsCache, type RobotsCacheEntry } from '../node/fetch/robots-cache.js';
-import { robotsOriginOf, type RobotsOrigin } from '../node/fetch/robots-fetch.js';
-import { RobotsStore, type StoreWriteResult } from '../node/robots-store.js';
+import { RobotsCache, type RobotsCacheEntry } from '../node/fetch/index.js';
+import { robotsOriginOf, type RobotsOrigin } from '../node/fetch/index.js';
+import { RobotsStore, type StoreWriteResult } from '../node/store/index.js';
 import type { RobotsEffect } from '../core/fetch-rules.js';
-import { LogLineReader } from '../node/log.js';
+import { LogLineReader } from '../node/logs/index.js';
 import { RobotsError } from '../core/errors.js';
 import { peakMemoryMiB, terminalSafe } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytesOption, withHelp, requires, logFieldValues, agentValues } from './shared-options.js';
 import { FETCH_OPTIONS, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
-import { forEachChunk, chunkLines } from '../node/line-reader.js';
-import { CRAWLER_RANGE_SOURCES } from '../node/crawler-verify.js';
+import { forEachChunk, chunkLines } from '../node/logs/index.js';
+import { CRAWLER_RANGE_SOURCES } from '../node/verify/index.js';
 
 /** fetch's own options, in the order --help lists them (the shared fetch options follow them). */
 const FETCH_COMMAND_OWN_OPTIONS = {
@@ -148,7 +148,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   }
   const store = values.store === undefined ? null : new RobotsStore(values.store, { keepVersions: values['keep-versions'] });
   const watched = values['fail-on-change'];
-  const watchedLines = watched === undefined ? null : await (await import('../node/version-changes.js')).readUrlLines(watched);
+  const watchedLines = watched === undefined ? null : await (await import('../node/history/index.js')).readUrlLines(watched);
   if (watched !== undefined && store?.keepVersions === 0) throw usageError('--fail-on-change needs the store to keep versions (--keep-versions 1 or more)');
   // the change each origin's fetch made to the store's versions in this run (with the bytes before and after)
   const changes: (StoreWriteResult['change'])[] = [];
@@ -191,7 +191,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   if (watchedLines === null || store === null) return 0;
   // --fail-on-change: the change each origin's fetch made in this run, over the URLs of the file (compared as
   // the bytes were before and after, whatever --keep-versions drops)
-  const { changeFlips, flipLine, urlLinesOf, linesOfOtherOrigins } = await import('../node/version-changes.js');
+  const { changeFlips, flipLine, urlLinesOf, linesOfOtherOrigins } = await import('../node/history/index.js');
   const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
   let flips = 0;
   list.forEach((origin, index) => {
@@ -243,8 +243,8 @@ async function runRangeFetch(store: string, rangeUrls: readonly string[], force:
     if (at <= 0 || !/^https?:\/\/[^\s]+$/.test(url)) throw usageError(`--ranges-url must be <id>=<http(s) URL>, got '${pair}'`);
     urls.set(pair.slice(0, at), url);
   }
-  const { fetchCrawlerRanges } = await import('../node/fetch/range-fetch.js');
-  const { fetchSettings } = await import('../node/fetch/robots-fetch.js');
+  const { fetchCrawlerRanges } = await import('../node/fetch/index.js');
+  const { fetchSettings } = await import('../node/fetch/index.js');
   const settings = fetchSettings({ userAgent: options.userAgent, timeoutMs: options.timeoutMs, targets: options.targets, now: options.now });
   let results;
   try {

@@ -1,6 +1,6 @@
 // The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
 import { usageError, requiring, type OptionTable, type OptionValues } from './command-spec.js';
-import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/robots-cache.js';
+import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/index.js';
 import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch-rules.js';
 
 /** The fetch options (see src/cli/options.ts): what parses them and what --help says of them. */

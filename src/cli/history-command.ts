@@ -1,11 +1,11 @@
 // robotstxt history <origin-or-host> --store <dir>: the versions of an origin's robots.txt a store keeps, and
-// what each change did to the verdicts of a URL list (src/node/version-changes.ts).
+// what each change did to the verdicts of a URL list (src/node/history/version-changes.ts).
 import { existsSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, AGENT_OPTION, agentValues, withHelp } from './shared-options.js';
 import { originOf } from '../core/url-model.js';
-import { readStoredVersions } from '../node/robots-store.js';
-import { versionChanges, flipLine, readUrlLines, urlLinesOf } from '../node/version-changes.js';
+import { readStoredVersions } from '../node/store/index.js';
+import { versionChanges, flipLine, readUrlLines, urlLinesOf } from '../node/history/index.js';
 import { terminalSafe } from './common.js';
 
 /** What history states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */

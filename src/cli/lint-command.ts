@@ -4,7 +4,7 @@ import { parseCommand, type Command, type CommandSpec } from './command-spec.js'
 import { MODE_OPTION, withHelp } from './shared-options.js';
 import { statSync } from 'node:fs';
 import { readFileBounded, readLimit } from '../node/robots-file.js';
-import { forEachChunk } from '../node/line-reader.js';
+import { forEachChunk } from '../node/logs/index.js';
 import { terminalSafe } from './common.js';
 
 /** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */

@@ -1,7 +1,7 @@
 // The options several commands take, each declared once (a command that says something else of one keeps
 // its declaration and changes only its help: withHelp).
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
-import { MAX_COMPILE_BYTES } from '../core/wasm/limits.js';
+import { MAX_COMPILE_BYTES } from '../core/engine.js';
 import { LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 import { usageError, type OptionSpec } from './command-spec.js';
 

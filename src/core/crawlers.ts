@@ -1,5 +1,5 @@
 // Who a User-Agent is: the crawler's name, which words name no crawler, and which group it follows (its
-// category: crawler-categories.ts). Used by audit (and lint, for user-agent lines that name no crawler).
+// category: src/node/crawlers/categories.ts). Used by audit (and lint, for user-agent lines that name no crawler).
 // Every function here is linear in the User-Agent's length.
 import { asciiLowerCase, agentTokenProblem, productToken } from './robots.js';
 

@@ -1,4 +1,4 @@
-// The JSON fields of a JSON lines log and the keys tried for each: one table for the log reader (src/node/log.ts)
+// The JSON fields of a JSON lines log and the keys tried for each: one table for the log reader (src/node/logs/log.ts)
 // and the command line's --log-field option, which reads it without loading the reader.
 
 export interface LogFieldNames {

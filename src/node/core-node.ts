@@ -3,7 +3,7 @@
 // which re-exports the thread's core (src/core/wasm/core.ts) with the loader registered.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setWasmModuleLoader } from '../core/wasm/module.js';
+import { setWasmModuleLoader } from '../core/engine.js';
 import { RobotsError } from '../core/errors.js';
 
 // From src/wasm/ (tests run the sources) or dist/src/wasm/ (the built package): the same file at the top.
@@ -15,5 +15,5 @@ setWasmModuleLoader(() => {
   return new WebAssembly.Module(readFileSync(path));
 });
 
-export * from '../core/wasm/core.js';
-export { wasmModule } from '../core/wasm/module.js';
+export * from '../core/engine.js';
+export { wasmModule } from '../core/engine.js';

@@ -5,7 +5,7 @@ import { closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, re
 import { dirname, resolve } from 'node:path';
 import { RobotsError } from '../core/errors.js';
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
-import { MAX_COMPILE_BYTES } from '../core/wasm/limits.js';
+import { MAX_COMPILE_BYTES } from '../core/engine.js';
 import { parseRobots, type RobotsMode, type RobotsTxt } from '../core/robots.js';
 
 /** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */

@@ -1,7 +1,7 @@
 // The many-host engine's pointer side (assembly/hosts.ts does the per-line work). It owns, in the heap:
 // the slot table (one record per cached matcher), the host table (host key -> slot), and per slot its blob
 // and automaton region; in the batch region, the chunk being answered. The policy (which host gets which
-// slot, eviction, budgets) is src/node/hosts.ts: it calls the phases below in order for every chunk:
+// slot, eviction, budgets) is src/node/hosts/hosts.ts: it calls the phases below in order for every chunk:
 //
 //   loadChunk(input)            copy into the batch region, scan: line starts, host entries, pending keys;
 //                               lines grouped by host entry (in order of first appearance)

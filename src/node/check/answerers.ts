@@ -8,9 +8,9 @@
 import { CHAR_LF } from '../../core/constants.js';
 import { outputFilterCode, keepsVerdict, type OutputFilter, type RobotsMatcher } from '../../core/matcher.js';
 import { core } from '../core-node.js';
-import type { MultiHostMatcher } from '../hosts.js';
-import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../threads/pool.js';
-import type { HostCounters } from '../threads/reply-codec.js';
+import type { MultiHostMatcher } from '../hosts/index.js';
+import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../threads/index.js';
+import type { HostCounters } from '../threads/index.js';
 
 /** One chunk of URL lines to answer. */
 export interface ChunkJob {

@@ -2,7 +2,7 @@
 // thread's share of --cache-mb, the input size after which worker threads pay with one robots.txt, and the
 // measured pace after which they may with many hosts. One table, used by the pipeline (pipeline.ts) and by
 // the command line's --threads / --cache-mb checks.
-import type { OutputFormat } from '../threads/pool.js';
+import type { OutputFormat } from '../threads/index.js';
 
 /**
  * One robots.txt: start workers once this much input is known to come. A line costs a quarter of a

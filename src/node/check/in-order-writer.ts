@@ -2,7 +2,7 @@
 // workers later). Answers that are ready go out at once (a slow producer such as `tail -f` sees its lines
 // answered); at most maxInFlight wait, each holding its input and output in memory.
 import type { Writable } from 'node:stream';
-import { writeOut } from '../line-reader.js';
+import { writeOut } from '../logs/index.js';
 import type { ChunkAnswer } from './answerers.js';
 
 interface Pending {

@@ -12,16 +12,16 @@
 // windows come no faster than this thread's alone are let go, and this thread answers the rest.
 import type { Writable } from 'node:stream';
 import { core } from '../core-node.js';
-import { CHUNK_BYTES } from '../line-reader.js';
+import { CHUNK_BYTES } from '../logs/index.js';
 import type { RobotsMatcher, OutputFilter } from '../../core/matcher.js';
-import type { MultiHostMatcher } from '../hosts.js';
-import type { RobotsSource } from '../sources.js';
-import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../threads/pool.js';
-import type { LogLineReader } from '../log.js';
+import type { MultiHostMatcher } from '../hosts/index.js';
+import type { RobotsSource } from '../hosts/index.js';
+import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../threads/index.js';
+import type { LogLineReader } from '../logs/index.js';
 import { WORKERS_AFTER_BYTES, HostsThreadsPace, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes } from './budget.js';
 import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
-import { sumCounters, type HostCounters } from '../threads/reply-codec.js';
+import { sumCounters, type HostCounters } from '../threads/index.js';
 import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
 
@@ -124,7 +124,7 @@ class Answerers {
   async startWorkers(): Promise<void> {
     const { plan } = this;
     if (this.workerCount < 1 || this.robotsWorkers !== null || this.shards !== null || this.workersLetGo) return;
-    const pools = await import('../threads/pool.js'); // worker threads: loaded only when they start
+    const pools = await import('../threads/index.js'); // worker threads: loaded only when they start
     const { answerSpec } = this;
     if (plan.target.kind === 'hosts') {
       const spec = plan.target.spec;
@@ -183,9 +183,9 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [] };
   const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
   // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
-  const hostsModule = spec !== null ? await import('../hosts.js') : null;
+  const hostsModule = spec !== null ? await import('../hosts/index.js') : null;
   const hosts = hostsModule !== null && spec !== null ? hostsModule.matcherForSpec(spec, plan.hostSource?.source ?? null, plan.hostSource?.concurrency) : null;
-  const logModule = plan.log !== null ? await import('../log.js') : null;
+  const logModule = plan.log !== null ? await import('../logs/index.js') : null;
   const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
   const answerers = new Answerers(plan, hosts);
   // lines naming no host, by input line number (a log line's own number), named before their chunk is written
@@ -224,7 +224,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
       if (spec === null && bytesRead >= WORKERS_AFTER_BYTES) await answerers.startWorkers();
       const job: ChunkJob = { urls: chunk, firstNumber: inputLine, numbers: null, slot, index, last: input.atEnd === true };
       if (plan.log !== null) {
-        const log = logModule as typeof import('../log.js');
+        const log = logModule as typeof import('../logs/index.js');
         const targets = log.logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
         for (const line of targets.malformedLines) {
           if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: line ${line}: not an access log line with a request target: skipped\n`);

@@ -6,8 +6,8 @@
 import type { Writable } from 'node:stream';
 import type { RobotsMatcher } from '../../core/matcher.js';
 import { USAGE_WORDS, type UsagePolicy } from '../../core/usage.js';
-import { forEachChunk, writeAll } from '../line-reader.js';
-import { core } from '../../core/wasm/core.js';
+import { forEachChunk, writeAll } from '../logs/index.js';
+import { core } from '../../core/engine.js';
 import { OUTPUT_ALL } from '../../core/constants.js';
 
 const LF = 0x0a;

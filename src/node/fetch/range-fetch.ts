@@ -4,10 +4,10 @@
 // `robotstxt fetch --crawler-ranges`; audit --verify reads the folder through CrawlerVerifier.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CRAWLER_RANGE_SOURCES, MAX_RANGE_FILE_BYTES, prefixesOfRangeFile, type CrawlerRangeSource } from '../crawler-verify.js';
+import { CRAWLER_RANGE_SOURCES, MAX_RANGE_FILE_BYTES, prefixesOfRangeFile, type CrawlerRangeSource } from '../verify/index.js';
 import { readRegularFile } from '../robots-file.js';
 import { RobotsError } from '../../core/errors.js';
-import { RobotsStore } from '../robots-store.js';
+import { RobotsStore } from '../store/index.js';
 import { fetchOrigin, robotsAgent, type FetchSettings } from './robots-fetch.js';
 import { DEFAULT_MAX_AGE_MS, RANGES_FOLDER } from '../../core/fetch-rules.js';
 

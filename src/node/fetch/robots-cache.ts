@@ -5,7 +5,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Agent } from 'undici';
 import { RobotsError } from '../../core/errors.js';
-import { ALLOW_ALL, DISALLOW_ALL, type MissingPolicy, type RobotsSource, type RobotsHost } from '../sources.js';
+import { ALLOW_ALL, DISALLOW_ALL, type MissingPolicy, type RobotsSource, type RobotsHost } from '../hosts/index.js';
 import { parseRobots, type RobotsTxt, type AgentQuery } from '../../core/robots.js';
 import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../../core/constants.js';
 import { LruCache } from '../../core/lru-cache.js';
@@ -14,7 +14,7 @@ import {
   type FetchOutcome, type Freshness, type OriginRecord, type RobotsEffect,
 } from '../../core/fetch-rules.js';
 import { FETCH_OPTION_NAMES, HostLimits, fetchOrigin, fetchSettings, robotsAgent, robotsOriginOf, robotsOriginFrom, type FetchRobotsOptions, type FetchSettings, type RobotsFetchResult, type RobotsOrigin } from './robots-fetch.js';
-import { RobotsStore, type StoreWriteResult } from '../robots-store.js';
+import { RobotsStore, type StoreWriteResult } from '../store/index.js';
 import { originOf } from '../../core/url-model.js';
 import { urlArgument, urlsArgument, optionsArgument, describe, wholeNumberArgument } from '../../core/arguments.js';
 

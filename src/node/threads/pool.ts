@@ -11,7 +11,7 @@ import { maxThreads } from './thread-limit.js';
 import { RobotsError } from '../../core/errors.js';
 import { wasmModule } from '../core-node.js';
 import type { RobotsMatcher, OutputFilter } from '../../core/matcher.js';
-import type { HostChunkResult, HostsSpec } from '../hosts.js';
+import type { HostChunkResult, HostsSpec } from '../hosts/index.js';
 import { decodeReply, type HostCounters } from './reply-codec.js';
 
 export type { HostCounters } from './reply-codec.js';
@@ -35,7 +35,7 @@ export interface LinesTask {
   numbers: Uint32Array | null;
 }
 
-export type { HostsSpec } from '../hosts.js';
+export type { HostsSpec } from '../hosts/index.js';
 
 /** One shard of a chunk for a hosts worker (internal). */
 export interface HostsTask {

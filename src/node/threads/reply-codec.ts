@@ -4,7 +4,7 @@
 // that is moved. Header words: line count, output length, then (hosts tasks; 0 in a lines reply) lines with
 // no host, hosts answered, runs of one host, the first lines with no host (NO_HOST_LINES_NAMED words: line
 // index + 1, 0 for none), and the thread's HOST_COUNTER_NAMES in that order.
-import type { MultiHostStats } from '../hosts.js';
+import type { MultiHostStats } from '../hosts/index.js';
 import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
 
 /** The host counters a hosts thread reports with every reply (summed over threads for --stats). */

@@ -5,11 +5,11 @@
 //   cache), answered by this thread's MultiHostMatcher, made when the worker starts (its warm task).
 import { workerData, move } from 'piscina';
 import { WasmCore, setThreadCore } from '../core-node.js';
-import { matcherForSpec, type MultiHostMatcher } from '../hosts.js';
+import { matcherForSpec, type MultiHostMatcher } from '../hosts/index.js';
 import type { LinesTask, HostsTask, WarmTask } from './pool.js';
 import { encodeReply } from './reply-codec.js';
 import { outputFilterCode } from '../../core/matcher.js';
-import type { CompiledRules } from '../../core/wasm/resident.js';
+import type { CompiledRules } from '../../core/engine.js';
 
 const data = workerData as { module: WebAssembly.Module };
 const engine = new WasmCore(data.module);

@@ -1,8 +1,8 @@
 // Which crawlers each vendor has, and which of its published IP range files (and DNS names) covers which
-// crawler: the one table that audit's verification (crawler-verify.ts) and its crawler kinds
-// (crawler-categories.ts: user-triggered fetchers) read. No I/O; loaded with audit.
+// crawler: the one table that audit's verification (src/node/verify/verify.ts) and its crawler kinds
+// (categories.ts: user-triggered fetchers) read. No I/O; loaded with audit.
 import { basename } from 'node:path';
-import { asciiLowerCase } from '../core/robots.js';
+import { asciiLowerCase } from '../../core/robots.js';
 
 /**
  * How a request's claim to be a crawler came out: verified (its address is in a file that covers the

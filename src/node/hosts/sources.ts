@@ -4,14 +4,14 @@
 // robotsFromMap. RobotsCache (src/node/fetch/) makes a third, a fetching one. This module names the types
 // they share, so that the many-host matcher and the fetcher need not import each other.
 import { join } from 'node:path';
-import { DEFAULT_MAX_BYTES } from '../core/constants.js';
-import { RobotsError } from '../core/errors.js';
-import { readLimit, readRobotsFileIfExists, readFileBounded, notRegularFile, ReadBuffer } from './robots-file.js';
+import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
+import { RobotsError } from '../../core/errors.js';
+import { readLimit, readRobotsFileIfExists, readFileBounded, notRegularFile, ReadBuffer } from '../robots-file.js';
 import { DirectoryIndex } from './directory-index.js';
-import { readStoredRecord, storeFileName, versionsFolder, type StoredVersion } from './robots-store.js';
-import { effectOfStored, recordAsOf } from '../core/fetch-rules.js';
-import { hostOrOriginOf, type UrlOrigin } from '../core/url-model.js';
-import { describe, optionsArgument, maxBytesArgument } from '../core/arguments.js';
+import { readStoredRecord, storeFileName, versionsFolder, type StoredVersion } from '../store/index.js';
+import { effectOfStored, recordAsOf } from '../../core/fetch-rules.js';
+import { hostOrOriginOf, type UrlOrigin } from '../../core/url-model.js';
+import { describe, optionsArgument, maxBytesArgument } from '../../core/arguments.js';
 
 /**
  * An origin as a source is asked for it (src/core/url-model.ts): the scheme, host and port an HTTP client
@@ -45,7 +45,7 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  * - askedAgainCheaply: it answers again cheaply and alike (a directory, a Map): a host met once may be
  *   answered from a body that is not kept, and asked for again when it comes back;
  * - expect(hosts): that many hosts will be asked for next (a chunk's new hosts): a directory is listed once
- *   that pays (src/node/directory-index.ts).
+ *   that pays (src/node/hosts/directory-index.ts).
  */
 export interface SourceTraits {
   askedAgainCheaply: boolean;
@@ -92,7 +92,7 @@ export function robotsHostOf(origin: UrlOrigin): RobotsHost {
 
 /**
  * A source that reads, for an origin, the store's files (`<fileKey>.txt`, else the effect of
- * `<fileKey>.json`, written by robotstxt fetch: src/node/robots-store.ts), else the files a user names by
+ * `<fileKey>.json`, written by robotstxt fetch: src/node/store/store.ts), else the files a user names by
  * host: `<host>:<port>.txt` when the origin has a port that is not its scheme's default, then `<host>.txt`
  * (those answer both http and https). A host file with a record from before origins were kept apart
  * (`<host>.json`) counts when that record's origin is this one. With none of these, nothing is known (null).
@@ -108,7 +108,7 @@ export function robotsFromDirectory(directory: string, options: { maxBytes?: num
   const prefix = join(directory, '/'); // keys hold no '/': a plain concatenation stays in the directory
   const now = options.now ?? Date.now();
   // the folder is listed once (on first use): a name it does not hold costs no system call, a regular file is
-  // read with one read, and a FIFO or a folder by a host's name is refused by name (src/node/directory-index.ts)
+  // read with one read, and a FIFO or a folder by a host's name is refused by name (src/node/hosts/directory-index.ts)
   const index = new DirectoryIndex(directory);
   const readListed = (name: string): Uint8Array | null => {
     const kind = index.lookup(name);

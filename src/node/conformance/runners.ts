@@ -13,8 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { RobotsError } from '../core/errors.js';
-import { ROBOTS_ROOT_VARIABLE } from './test-batch.js';
+import { RobotsError } from '../../core/errors.js';
+import { ROBOTS_ROOT_VARIABLE } from '../test-batch.js';
 import type { ImplementationAnswer, PreparedCase } from './conformance.js';
 
 /** Options of every contract. */

@@ -10,15 +10,15 @@
 // (versionsAt gives both). Hosts' versions are read on first use and kept within HISTORY_CACHE_BYTES.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsError } from '../core/errors.js';
-import { wholeNumberArgument } from '../core/arguments.js';
-import { parseRobots, type RobotsTxt, type RobotsMode } from '../core/robots.js';
-import type { UrlOrigin } from '../core/url-model.js';
-import { readFileBounded, readLimit, describeErrno } from './robots-file.js';
-import { HeapGovernor } from './heap-governor.js';
-import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from './robots-store.js';
-import { storedVersionBody, NO_RULES_KNOWN } from './sources.js';
-import { LruCache } from '../core/lru-cache.js';
+import { RobotsError } from '../../core/errors.js';
+import { wholeNumberArgument } from '../../core/arguments.js';
+import { parseRobots, type RobotsTxt, type RobotsMode } from '../../core/robots.js';
+import type { UrlOrigin } from '../../core/url-model.js';
+import { readFileBounded, readLimit, describeErrno } from '../robots-file.js';
+import { HeapGovernor } from '../heap-governor.js';
+import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from '../store/index.js';
+import { storedVersionBody, NO_RULES_KNOWN } from '../hosts/index.js';
+import { LruCache } from '../../core/lru-cache.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
 export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
@@ -251,7 +251,7 @@ abstract class History {
 }
 
 /**
- * The versions a store keeps (robotstxt fetch --store: src/node/robots-store.ts), as audit --store reads them
+ * The versions a store keeps (robotstxt fetch --store: src/node/store/store.ts), as audit --store reads them
  * when the store has any: each origin's versions from the time a fetch first saw each; an origin without
  * versions (fetched before versions were kept) has its current copy as its one version, in force throughout.
  * Origins' versions are read on first use and kept within HISTORY_CACHE_BYTES. One per audit run.

@@ -7,18 +7,18 @@
 //
 // Per cached host the JavaScript side keeps a few numbers in typed arrays, no string and no object: host
 // names live in the core's host table (src/core/wasm/hosts-engine.ts), and so does the matcher.
-import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES, SLOT_FLAG_MISSING_POLICY, CHAR_LF, NO_HOST_LINES_NAMED } from '../core/constants.js';
-import { outputFilterCode, type OutputFilter } from '../core/matcher.js';
-import { RobotsError } from '../core/errors.js';
-import { core, type WasmCore } from './core-node.js';
-import { bytesToRead, automatonCapBytes, AUTOMATON_GROWTH } from '../core/wasm/limits.js';
-import { encodeAgents } from '../core/wasm/bodies.js';
-import type { MatcherHeap } from '../core/wasm/heap.js';
-import { HostEngine } from '../core/wasm/hosts-engine.js';
+import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES, SLOT_FLAG_MISSING_POLICY, CHAR_LF, NO_HOST_LINES_NAMED } from '../../core/constants.js';
+import { outputFilterCode, type OutputFilter } from '../../core/matcher.js';
+import { RobotsError } from '../../core/errors.js';
+import { core, type WasmCore } from '../core-node.js';
+import { bytesToRead, automatonCapBytes, AUTOMATON_GROWTH } from '../../core/engine.js';
+import { encodeAgents } from '../../core/engine.js';
+import type { MatcherHeap } from '../../core/engine.js';
+import { HostEngine } from '../../core/engine.js';
 import { ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, sourceTraits, robotsFromDirectory, robotsHostOf, type SourceTraits, type FullVerdict, type MissingPolicy, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
-import { originOfKey } from '../core/url-model.js';
-import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument, wholeNumberArgument } from '../core/arguments.js';
-import type { RobotsMode, AgentQuery } from '../core/robots.js';
+import { originOfKey } from '../../core/url-model.js';
+import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument, wholeNumberArgument } from '../../core/arguments.js';
+import type { RobotsMode, AgentQuery } from '../../core/robots.js';
 
 /** What a check thread needs to make its MultiHostMatcher over a robots directory or store (see matcherForSpec). */
 export interface HostsSpec {

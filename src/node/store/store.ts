@@ -17,10 +17,10 @@
 import { renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
-import { RobotsError } from '../core/errors.js';
-import { wholeNumberArgument } from '../core/arguments.js';
-import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile } from './robots-file.js';
-import { effectOfStored, type OriginRecord, type FetchOutcome } from '../core/fetch-rules.js';
+import { RobotsError } from '../../core/errors.js';
+import { wholeNumberArgument } from '../../core/arguments.js';
+import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile } from '../robots-file.js';
+import { effectOfStored, type OriginRecord, type FetchOutcome } from '../../core/fetch-rules.js';
 
 export const STORE_FORMAT = 'robotstxt-wasm/store/1';
 /** A record is a few hundred bytes; more than this is not a record. */

@@ -1,6 +1,6 @@
 // Is a request that claims to be a crawler really that crawler? The vendors publish how to tell: the IP
 // ranges their crawlers use (JSON files, one per kind of crawler for some vendors) and, for some, reverse
-// DNS names confirmed by a forward lookup. The table of crawler-families.ts says which file covers which
+// DNS names confirmed by a forward lookup. The table of src/node/crawlers/families.ts says which file covers which
 // crawler (a Googlebot is judged by Google's common crawlers' file alone, a GPTBot by gptbot.json alone);
 // range files read with ipaddr.js; DNS through node:dns (or a resolver the caller gives: tests use a fake one). Used by
 // audit --verify, once per request (cached per crawler family and address).
@@ -9,13 +9,13 @@ import { basename, dirname, join } from 'node:path';
 import dns from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import pLimit from 'p-limit';
-import { RobotsError } from '../core/errors.js';
-import { asciiLowerCase } from '../core/robots.js';
-import { readRegularFile } from './robots-file.js';
-import { CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, publishedName, rangeSourceOfFile, type CrawlerFamily, type CrawlerRangeSource, type CrawlerVendor, type Verification } from './crawler-families.js';
+import { RobotsError } from '../../core/errors.js';
+import { asciiLowerCase } from '../../core/robots.js';
+import { readRegularFile } from '../robots-file.js';
+import { CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, publishedName, rangeSourceOfFile, type CrawlerFamily, type CrawlerRangeSource, type CrawlerVendor, type Verification } from '../crawlers/index.js';
 
-export { CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, VERIFICATIONS, familyOfCrawler, publishedName, rangeSourceOfFile, vendorOfCrawler } from './crawler-families.js';
-export type { CrawlerFamily, CrawlerRangeSource, CrawlerVendor, Verification } from './crawler-families.js';
+export { CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, VERIFICATIONS, familyOfCrawler, publishedName, rangeSourceOfFile, vendorOfCrawler } from '../crawlers/index.js';
+export type { CrawlerFamily, CrawlerRangeSource, CrawlerVendor, Verification } from '../crawlers/index.js';
 
 /** The largest crawler range file read or kept (Google's largest is tens of KB). */
 export const MAX_RANGE_FILE_BYTES = 8 << 20;

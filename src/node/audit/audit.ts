@@ -1,23 +1,23 @@
 // Which crawlers fetched what robots.txt forbade them: access log requests -> crawler -> group -> verdict,
-// with each request's claim to be a vendor's crawler verified (crawler-verify.ts) when asked, and what the
+// with each request's claim to be a vendor's crawler verified (src/node/verify/verify.ts) when asked, and what the
 // server answered. Used by `robotstxt audit`; fed line by line, memory stays bounded however many crawlers,
 // rules and paths a log holds.
 import { isbot } from 'isbot';
-import { LogLineReader, clientAddress, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from './log.js';
-import type { UrlOrigin } from '../core/url-model.js';
-import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../core/robots.js';
-import { FULL_VERDICT_BODY, NO_RULES_KNOWN } from './sources.js';
+import { LogLineReader, clientAddress, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from '../logs/index.js';
+import type { UrlOrigin } from '../../core/url-model.js';
+import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../../core/robots.js';
+import { FULL_VERDICT_BODY, NO_RULES_KNOWN } from '../hosts/index.js';
 
 export { NO_RULES_KNOWN };
-import type { RobotsMatcher, DecidingRule } from '../core/matcher.js';
-import { VERDICT_ALLOWED } from '../core/constants.js';
-import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../core/crawlers.js';
-import { crawlerCategory, USAGE_PURPOSES, type CrawlerCategory } from './crawler-categories.js';
-import { USAGE_DISALLOWED } from '../core/usage.js';
-import type { VersionsAt } from './robots-history.js';
-import type { CrawlerVerifier, FamilyCoverage } from './crawler-verify.js';
-import { familyOfCrawler, isUserTriggeredFetcher, publishedName, VERIFICATIONS, type CrawlerFamily, type Verification } from './crawler-families.js';
-import { RobotsError } from '../core/errors.js';
+import type { RobotsMatcher, DecidingRule } from '../../core/matcher.js';
+import { VERDICT_ALLOWED } from '../../core/constants.js';
+import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../../core/crawlers.js';
+import { crawlerCategory, USAGE_PURPOSES, type CrawlerCategory } from '../crawlers/index.js';
+import { USAGE_DISALLOWED } from '../../core/usage.js';
+import type { VersionsAt } from '../history/index.js';
+import type { CrawlerVerifier, FamilyCoverage } from '../verify/index.js';
+import { familyOfCrawler, isUserTriggeredFetcher, publishedName, VERIFICATIONS, type CrawlerFamily, type Verification } from '../crawlers/index.js';
+import { RobotsError } from '../../core/errors.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
 export interface StatusClasses {
@@ -28,7 +28,7 @@ export interface StatusClasses {
   other: number;
 }
 
-/** How many requests were verified, impostors', unknown and not checked (see Verification in crawler-verify.ts). */
+/** How many requests were verified, impostors', unknown and not checked (see Verification in src/node/verify/verify.ts). */
 export type VerificationCounts = Record<Verification, number>;
 
 /** One crawler's requests (an impostor is a crawler of its own: a row apart from the vendor's). */

@@ -4,10 +4,10 @@ import { once } from 'node:events';
 import { read as readCallback, open as openCallback, close as closeCallback, createReadStream, fstatSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Writable, Transform } from 'node:stream';
-import { CHAR_LF } from '../core/constants.js';
-import { fileError } from './robots-file.js';
-import { RobotsError } from '../core/errors.js';
-import { MAX_BATCH_BYTES } from '../core/wasm/limits.js';
+import { CHAR_LF } from '../../core/constants.js';
+import { fileError } from '../robots-file.js';
+import { RobotsError } from '../../core/errors.js';
+import { MAX_BATCH_BYTES } from '../../core/engine.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;

@@ -1,16 +1,16 @@
 // Conformance runs: another robots.txt implementation answers the same questions as this package's engine
 // (which answers as the reference), and the differences are reported by class. The implementation is run
-// through one of three contracts (conformance-runners.ts); the questions are the built-in suite
+// through one of three contracts (runners.ts); the questions are the built-in suite
 // (conformance-suite.ts) and cases generated from a folder of real robots.txt files. This module holds the
-// case model, the generation, the comparison and the report's data; conformance-report.ts formats it.
+// case model, the generation, the comparison and the report's data; report.ts formats it.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRobots, type RobotsGroup } from '../core/robots.js';
-import { TestBatch } from './test-batch.js';
-import { RobotsError } from '../core/errors.js';
-import type { ConformanceCase, ConformanceClass } from '../core/conformance-suite.js';
+import { parseRobots, type RobotsGroup } from '../../core/robots.js';
+import { TestBatch } from '../test-batch.js';
+import { RobotsError } from '../../core/errors.js';
+import type { ConformanceCase, ConformanceClass } from '../../core/conformance-suite.js';
 
-export type { ConformanceCase, ConformanceClass, ConformanceLabel } from '../core/conformance-suite.js';
+export type { ConformanceCase, ConformanceClass, ConformanceLabel } from '../../core/conformance-suite.js';
 
 /** What an implementation answered for one case. */
 export type ImplementationAnswer =

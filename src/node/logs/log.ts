@@ -23,11 +23,11 @@ import {
   LOG_METHOD_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
   LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE, LOG_LINE_URL_START, LOG_LINE_URL_END, LOG_LINE_URL_TARGET, LOG_LINE_URL_HOST,
   URL_HOST_SCHEME, URL_HOST_LINE, URL_HOST_DEFAULT, URL_HOST_NONE, CHAR_LF,
-} from '../core/constants.js';
-import { core } from './core-node.js';
-import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
-import { RobotsError } from '../core/errors.js';
-import { originOf, type UrlOrigin } from '../core/url-model.js';
+} from '../../core/constants.js';
+import { core } from '../core-node.js';
+import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../../core/log-fields.js';
+import { RobotsError } from '../../core/errors.js';
+import { originOf, type UrlOrigin } from '../../core/url-model.js';
 
 /** Which format a log line was in. */
 export type LogFormat = 'common' | 'combined' | 'vhost_combined' | 'json' | 'cloudfront' | 'alb';
@@ -147,7 +147,7 @@ export interface LogTargets {
 }
 
 /** Keys of a JSON lines log (dotted paths reach nested objects: `httpRequest.requestUrl`). */
-export { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
+export { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../../core/log-fields.js';
 
 /** CloudFront's documented field order, used when a file has no `#Fields` line. */
 const CLOUDFRONT_FIELDS = [

@@ -1,8 +1,8 @@
 // What kind of crawler a User-Agent is (search, AI training, AI assistant, SEO, other): the maintained
 // crawler-user-agents list, and the vendors' own pages for what that list does not split. Used by audit.
 import { createRequire } from 'node:module';
-import { asciiLowerCase } from '../core/robots.js';
-import { isUserTriggeredFetcher } from './crawler-families.js';
+import { asciiLowerCase } from '../../core/robots.js';
+import { isUserTriggeredFetcher } from './families.js';
 
 /** What a crawler does, for reports. */
 export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'user-triggered' | 'seo' | 'other';

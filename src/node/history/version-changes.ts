@@ -1,12 +1,12 @@
-// What each change of an origin's robots.txt did: for consecutive versions a store keeps (robots-store.ts), the
+// What each change of an origin's robots.txt did: for consecutive versions a store keeps (src/node/store/store.ts), the
 // URLs of a list whose verdict flips, per agent (RobotsDiff, as robotstxt diff reports it). Used by
 // robotstxt history and fetch --fail-on-change.
-import { parseRobots, type RobotsMode } from '../core/robots.js';
-import { RobotsDiff, type ChangedUrl } from '../core/diff.js';
-import { readStoredVersions, type StoredVersion, type VersionChange as StoreVersionChange } from './robots-store.js';
-import { storedVersionBody, FULL_VERDICT_BODY } from './sources.js';
-import { originOf } from '../core/url-model.js';
-import { forEachChunk, chunkLines } from './line-reader.js';
+import { parseRobots, type RobotsMode } from '../../core/robots.js';
+import { RobotsDiff, type ChangedUrl } from '../../core/diff.js';
+import { readStoredVersions, type StoredVersion, type VersionChange as StoreVersionChange } from '../store/index.js';
+import { storedVersionBody, FULL_VERDICT_BODY } from '../hosts/index.js';
+import { originOf } from '../../core/url-model.js';
+import { forEachChunk, chunkLines } from '../logs/index.js';
 
 /** One change between two consecutive versions, for one agent: the URLs whose verdict flips. */
 export interface VersionChange {

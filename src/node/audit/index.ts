@@ -1,0 +1,4 @@
+// The door of src/node/audit/: Which crawlers fetched what robots.txt forbade them: the audit of access logs (RobotsAudit) and its HTML page.
+// Modules outside this folder import it only through this file (test/package.test.ts holds that).
+export * from './audit.js';
+export * from './html.js';

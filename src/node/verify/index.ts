@@ -1,0 +1,3 @@
+// The door of src/node/verify/: Is a request that claims a crawler really it: range files and forward-confirmed reverse DNS (CrawlerVerifier). Loaded only with audit --verify.
+// Modules outside this folder import it only through this file (test/package.test.ts holds that).
+export * from './verify.js';
