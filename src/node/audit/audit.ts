@@ -2,193 +2,25 @@
 // with each request's claim to be a vendor's crawler verified (src/node/verify/verify.ts) when asked, and what the
 // server answered. Used by `robotstxt audit`; fed line by line, memory stays bounded however many crawlers,
 // rules and paths a log holds.
-import { isbot } from 'isbot';
 import { LogLineReader, clientAddress, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from '../logs/index.js';
 import type { UrlOrigin } from '../../core/url-model.js';
-import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../../core/robots.js';
+import { asciiLowerCase, parseRobots, type RobotsTxt } from '../../core/robots.js';
 import { FULL_VERDICT_BODY, NO_RULES_KNOWN } from '../hosts/index.js';
 
 export { NO_RULES_KNOWN };
 import type { RobotsMatcher, DecidingRule } from '../../core/matcher.js';
 import { VERDICT_ALLOWED } from '../../core/constants.js';
-import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../../core/crawlers.js';
+import { crawlerName } from '../../core/crawlers.js';
+import { CrawlerClassifier, NAME_CACHE } from './classify.js';
+import { PathCounter } from './paths.js';
+import { AUDIT_PARTIAL_FORMAT, describeShape, mergeVerifiedBy, type AuditPartial } from './partial.js';
+import { groupLabel, type AuditReport, type CrawlerAudit, type GroupsDiffer, type StatusClasses, type VerificationCounts } from './report.js';
 import { crawlerCategory, USAGE_PURPOSES, type CrawlerCategory } from '../crawlers/index.js';
 import { USAGE_DISALLOWED } from '../../core/usage.js';
 import type { VersionsAt } from '../history/index.js';
-import type { CrawlerVerifier, FamilyCoverage } from '../verify/index.js';
-import { familyOfCrawler, isUserTriggeredFetcher, publishedName, VERIFICATIONS, type CrawlerFamily, type Verification } from '../crawlers/index.js';
+import type { CrawlerVerifier } from '../verify/index.js';
+import { isUserTriggeredFetcher, publishedName, type CrawlerFamily, type Verification } from '../crawlers/index.js';
 import { RobotsError } from '../../core/errors.js';
-
-/** What the server answered, by status class (`other`: no status in the line, or 1xx). */
-export interface StatusClasses {
-  '2xx': number;
-  '3xx': number;
-  '4xx': number;
-  '5xx': number;
-  other: number;
-}
-
-/** How many requests were verified, impostors', unknown and not checked (see Verification in src/node/verify/verify.ts). */
-export type VerificationCounts = Record<Verification, number>;
-
-/** One crawler's requests (an impostor is a crawler of its own: a row apart from the vendor's). */
-export interface CrawlerAudit {
-  /** The crawler: the robots.txt product token its User-Agent carries, else a name taken from its User-Agent. */
-  agent: string;
-  /** True for requests that claim a crawler from an address its covering range files (all read) or DNS exclude. */
-  impostor: boolean;
-  /**
-   * With verification: the vendor's range file (published name) that holds its addresses when that file
-   * does not cover the crawler it claims (`chatgpt-user.json` for a GPTBot from ChatGPT-User's ranges); a
-   * row of its own. Null otherwise.
-   */
-  from: string | null;
-  /** True when it is listed with the user-triggered fetchers (never a violator): its name is a user-triggered fetcher's, or its addresses are in a user-directed range file (`from`). */
-  userDirected: boolean;
-  /** With byHost (--by host): the host (`host` or `host:port`) whose requests this row counts; else null. */
-  host: string | null;
-  /** The vendor its name claims (`google`, `bing`, `openai`, ...), or null. */
-  vendor: string | null;
-  /** The crawler family its name claims (`google-common`, `openai-gptbot`, ...: the range files that cover it; see verifiedBy.families), or null. */
-  family: string | null;
-  /** The group it follows: a product token of the file (its own, or Googlebot's for Googlebot-Image and kin), `*`, or null when none applies (AdsBot without its own group). The first one seen when files differ. */
-  group: string | null;
-  /** The group as every report format shows it (groupLabel). */
-  groupLabel: string;
-  /** True when a group that names it (or its fallback) applies, false for `*` or none. */
-  named: boolean;
-  category: CrawlerCategory;
-  requests: number;
-  /** Requests robots.txt disallowed (for user-triggered fetchers: would have disallowed; they are not violations). */
-  disallowed: number;
-  /** Requests whose rules were not known (see AuditReport.noRulesKnown). */
-  noRulesKnown: number;
-  /** The most disallowed requests it can have had: more than `disallowed` when it was dropped from tracking and came back (then the first requests after are not in these counts). */
-  disallowedUpTo: number;
-  /** Its disallowed requests by what the server answered (2xx: content served; 4xx: refused). */
-  disallowedByStatus: StatusClasses;
-  /** Its requests of /robots.txt itself (how often it read the rules). */
-  robotsTxtFetches: number;
-  /** With verification: its requests by verdict (an impostor row has only impostor ones); null without. */
-  verification: VerificationCounts | null;
-  /** With verification: its verified requests by the services of the most specific prefix their address is in (JAFAR service labels; {} when the files have none). */
-  verifiedServices: Record<string, number> | null;
-  /** Rules that disallowed its requests, most requests first; `file`: the host whose robots.txt has the rule (null with one robots.txt). */
-  rules: { file: string | null; line: number; pattern: string; requests: number }[];
-  /**
-   * Most requested disallowed paths: requests counted exactly since the path was last tracked; `upTo` is
-   * the most it can be (requests + what an untracked time may have missed; equal when exact). `host`: the
-   * host of the path when a row's requests can come from several hosts (files per host or a history, without
-   * --by host), else null.
-   */
-  topDisallowedPaths: { host: string | null; path: string; requests: number; upTo: number }[];
-  /**
-   * AI usage, for crawlers whose kind has a purpose (USAGE_PURPOSES; null for the others): its requests that
-   * robots.txt allowed but whose stated preference for that purpose is no (a Content-Usage category `n`, or
-   * the Content-Signal key `no`), by the statement that said so. Never counted as robots.txt violations.
-   */
-  usage: { purpose: string; against: number; by: { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }[] } | null;
-  /**
-   * With a history (null without): its requests by the robots.txt version that judged them (host, time it took
-   * effect), the requests within 24 h of a change the two versions judge differently (`either`: not counted
-   * as disallowed), and the requests made before the first known version or without a time (`noRulesKnown`).
-   */
-  history: { versions: { host: string; from: string; requests: number; disallowed: number }[]; either: number; noRulesKnown: number } | null;
-}
-
-export interface AuditReport {
-  /** Log lines read (blank lines and log header lines not counted). */
-  lines: number;
-  /** Requests by crawlers (audited; user-triggered fetchers included), and by anything else (browsers, not audited). */
-  crawlerRequests: number;
-  otherRequests: number;
-  /** Disallowed requests of every crawler (user-triggered fetchers not counted), exact. */
-  disallowed: number;
-  /** Allowed requests of every crawler (user-triggered fetchers not counted; reads of /robots.txt are allowed), exact. */
-  allowed: number;
-  /**
-   * Crawler requests whose rules are not known (user-triggered fetchers not counted): no file for their host, a
-   * file that could not be read, an origin the store never fetched, a time before the first version of a
-   * history. Never counted as allowed: not judged (missing allow, the default), or judged disallowed (missing
-   * disallow: then counted in `disallowed` too). `origins`: the first of them (at most 5).
-   */
-  noRulesKnown: { requests: number; origins: string[]; judged: 'not judged' | 'as disallowed' };
-  /** Requests left out by since/until (outside the range, or with no readable time). */
-  outsideTime: number;
-  /** Lines that are not access log lines: how many, and the first ones (log name, 1-based line). */
-  malformed: { count: number; lines: { log: string; line: number }[] };
-  /** The crawlers (user-triggered fetchers apart), most disallowed requests first (the first `top` of them when top is set). */
-  crawlers: CrawlerAudit[];
-  /** Crawlers left out by top, summed. */
-  moreCrawlers: { crawlers: number; requests: number; disallowed: number; usageAgainst: number };
-  /** User-triggered fetchers: they fetch because a person asked, ignore robots.txt by design, and are never counted as violators. Most requests first. */
-  userTriggered: CrawlerAudit[];
-  /** Requests of crawlers dropped from tracking (the fewest disallowed, to bound memory), summed: exact counts. */
-  untracked: { crawlers: number; requests: number; disallowed: number; usageAgainst: number };
-  /** With verification: every crawler request by verdict; null without. */
-  verification: VerificationCounts | null;
-  /**
-   * With verification: what it rested on. dns: null unless --verify dns; else the resolver's check (problem:
-   * null when it passed; else why DNS answers were not believed, and the requests left unknown by it).
-   * families: per crawler family a request claimed, the range files that cover it read, missing, stale and
-   * invalid, and the requests not checked for want of them (a family with a covering file missing cannot tell
-   * an impostor). maxAgeDays: the age past which a file is stale.
-   */
-  verifiedBy: { dns: { problem: string | null; unknown: number } | null; families: FamilyCoverage[]; maxAgeDays: number } | null;
-  /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
-  timeline: { hour: string; requests: number; disallowed: number }[];
-  /** With a history (null without): every version that judged a request, with its counts, and the either and no-rules-known totals. */
-  history: { versions: { host: string; from: string; requests: number; disallowed: number }[]; either: number; noRulesKnown: number } | null;
-  /** AI usage: crawler requests robots.txt allowed against a stated preference for their purpose (every row's usage.against summed), and whether any file stated a preference for the purpose of any request judged. */
-  usage: { against: number; stated: boolean };
-  /** How crawlers were read against the files: as they behave (crawler, the default) or as their product tokens (token: --as-token, the reference's reading). */
-  reading: 'crawler' | 'token';
-}
-
-/**
- * What the AI usage list of a report leaves out, as every report format says it: requests against a stated
- * preference of crawlers beyond --top and of crawlers no longer tracked; null when the list holds them all.
- * Per report.
- */
-export function usageLeftOut(report: AuditReport, number: (value: number) => string = String): string | null {
-  const parts = [
-    ...(report.moreCrawlers.usageAgainst > 0 ? [`${number(report.moreCrawlers.usageAgainst)} by crawlers beyond --top (--top 0 lists all)`] : []),
-    ...(report.untracked.usageAgainst > 0 ? [`${number(report.untracked.usageAgainst)} by crawlers no longer tracked (fewest disallowed)`] : []),
-  ];
-  return parts.length === 0 ? null : `not listed: ${parts.join(', ')}`;
-}
-
-/** The verdict counts as every report format says them: "6 verified, 5 impostors, 2 unknown, 1 not checked". Per report and row. */
-export function verificationSentence(counts: VerificationCounts, number: (value: number) => string = String): string {
-  return `${number(counts.verified)} verified, ${number(counts.impostor)} impostor${counts.impostor === 1 ? '' : 's'}, ${number(counts.unknown)} unknown, ${number(counts['not-checked'])} not checked`;
-}
-
-/** A row's verdict counts in a table cell (`verified/impostor/unknown/not-checked`). */
-export function verificationCell(counts: VerificationCounts | null, separator = '/', number: (value: number) => string = String): string {
-  return VERIFICATIONS.map((verdict) => number(counts?.[verdict] ?? 0)).join(separator);
-}
-
-/**
- * The sentences that say what verification could not tell and why: a crawler family whose covering range
- * files are missing, stale or invalid (its requests outside the files read are not checked, not impostors),
- * and a resolver that failed its check. The one wording of the text table and the HTML page. Per report.
- */
-export function verificationNotes(verifiedBy: AuditReport['verifiedBy']): string[] {
-  if (verifiedBy === null) return [];
-  const notes: string[] = [];
-  const name = (file: string): string => file.replace(/^.*[\\/]/, '');
-  for (const family of verifiedBy.families) {
-    if (family.notChecked === 0) continue;
-    const why = [
-      ...(family.missing.length === 0 ? [] : [`missing ${family.missing.join(', ')}`]),
-      ...family.stale.map((file) => `${name(file.file)} was made up to ${file.days} days from the requests (more than ${verifiedBy.maxAgeDays}: --ranges-max-age)`),
-      ...family.invalid.map((file) => `${name(file.file)} failed validation (${file.reason})`),
-    ];
-    notes.push(`${family.name}: ${family.notChecked} of ${family.requests} request(s) not checked, not told from impostors: ${why.join('; ')} (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)`);
-  }
-  if (verifiedBy.dns?.problem != null) notes.push(`DNS answers not believed: ${verifiedBy.dns.problem}; ${verifiedBy.dns.unknown} request(s) that DNS alone would have told are unknown`);
-  return notes;
-}
 
 /** How an audit reads and reports (all optional). */
 export interface AuditOptions {
@@ -257,31 +89,11 @@ const hourText = (hour: number): string => `${new Date(hour * HOUR_MS).toISOStri
 
 export { crawlerName };
 
-/** How every report format names the group a crawler follows (one place: table, JSON and HTML agree). */
-export function groupLabel(agent: string, group: string | null, differs: GroupsDiffer = null): string {
-  if (differs !== null) return `differs by ${differs}`;
-  if (group === null) return 'no group';
-  if (group === '*') return '*';
-  return asciiLowerCase(group) === asciiLowerCase(agent) ? 'own group' : `follows ${group}`;
-}
-
-/**
- * Why one crawler's requests followed different groups: files of different hosts gave different groups, or
- * one host's file changed over time (versions of a history or a store), or both; null when they did not.
- */
-export type GroupsDiffer = 'host' | 'version' | 'host and version' | null;
-
 /** The reasons of two GroupsDiffer together. */
 function bothDiffer(a: GroupsDiffer, b: GroupsDiffer): GroupsDiffer {
   if (a === null || a === b) return b ?? a;
   if (b === null) return a;
   return 'host and version';
-}
-
-/** How a crawler is named in the table and the HTML page (JSON says `"impostor": true`). */
-export function crawlerLabel(crawler: { agent: string; impostor: boolean; from: string | null }): string {
-  const notes = [...(crawler.impostor ? ['impostor'] : []), ...(crawler.from === null ? [] : [`from ${crawler.from}`])];
-  return notes.length === 0 ? crawler.agent : `${crawler.agent} (${notes.join(', ')})`;
 }
 
 /** A crawler's row key: a host's, an impostor's and a row of addresses from another file of its vendor apart. */
@@ -377,21 +189,6 @@ function linesOf(items: readonly PendingRequest[]): Uint8Array {
   return lines;
 }
 
-/** What a User-Agent says, independent of any robots.txt (cached per User-Agent). */
-interface UserAgentFacts {
-  /** isbot knows it as a bot (browsers never are). */
-  bot: boolean;
-  /** Its words outside URLs as robots.txt product tokens are compared: runs of [a-z0-9_-], lower case, once each. */
-  words: string[];
-  /** Its name when no product token of the file names it. */
-  name: string;
-  /** That name's product token, as the reference reads an agent. */
-  token: string;
-}
-
-/** Facts of this many User-Agents (and this many of their characters, words included) are kept; then the table starts again. */
-const USER_AGENT_CACHE = 100_000;
-const USER_AGENT_CACHE_CHARS = 32 << 20;
 /**
  * Crawlers tracked one by one (rules, paths, exact counts): when twice this many are tracked, the half with
  * the fewest disallowed requests is dropped (summed in `untracked`), and a crawler that comes back may have
@@ -399,8 +196,6 @@ const USER_AGENT_CACHE_CHARS = 32 << 20;
  * however many crawlers a log has; memory stays bounded.
  */
 export const MAX_CRAWLERS = 10_000;
-/** Categories computed for the report, and vendors of crawler names, kept up to this many. */
-const NAME_CACHE = 100_000;
 /** The most User-Agent characters the names' first User-Agents keep (a crawler's kind is read from them when needed): 8 M, 16 MiB at most. */
 const NAME_CACHE_CHARS = 8 << 20;
 
@@ -416,20 +211,17 @@ export class RobotsAudit {
   private readonly crawlers = new Map<string, CrawlerState>();
   /** Requests per hour since 1970 (UTC). */
   private readonly hours = new Map<number, { requests: number; disallowed: number }>();
-  private readonly userAgents = new Map<string, UserAgentFacts>();
-  private readonly families = new Map<string, CrawlerFamily | null>();
+  /** Request -> crawler, group, family (the audit's first step). */
+  private readonly classifier: CrawlerClassifier;
   private readonly readers = new Map<string, LogLineReader>();
   private readonly untracked = { crawlers: 0, requests: 0, disallowed: 0, usageAgainst: 0 };
   private readonly verificationTotals: VerificationCounts | null;
   /** The most disallowed requests (counted + missed) of a crawler dropped from tracking. */
   private droppedFloor = 0;
-  private userAgentChars = 0;
   /** Requests of crawlers waiting for their verdicts, per matcher (see judgePending). */
   private readonly pending = new Map<RobotsMatcher, PendingRequest[]>();
   /** Matchers by file and group (see matcherOf); files dropped from their caches are dropped here with them. */
   private readonly matchers = new WeakMap<RobotsTxt, Map<string, RobotsMatcher>>();
-  /** Groups of User-Agents in older versions of files (previousGroupOf). */
-  private readonly olderGroups = new WeakMap<RobotsTxt, Map<string, string | null>>();
   /** Requests within 24 h after a change, by the older version's matcher (judged first in judgePending). */
   private readonly olderPending = new Map<RobotsMatcher, PendingRequest[]>();
   private usageAgainstTotal = 0;
@@ -459,74 +251,12 @@ export class RobotsAudit {
    * URL model's reading of the request's URL line (the line check --log answers); null when it has none.
    */
   constructor(private readonly robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null | typeof NO_RULES_KNOWN, private readonly options: AuditOptions = {}, shape: { verifying: boolean; withHistory: boolean } | null = null) {
+    this.classifier = new CrawlerClassifier(options.reading ?? 'crawler');
     this.verifying = shape?.verifying ?? options.verifier !== undefined;
     this.withHistory = shape?.withHistory ?? options.history !== undefined;
     // requests are judged in batches: the versions the history drops wait, open, until the batch is judged
     options.history?.holdDropped();
     this.verificationTotals = this.verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null;
-  }
-
-  private factsOf(userAgent: string): UserAgentFacts {
-    let facts = this.userAgents.get(userAgent);
-    if (facts === undefined) {
-      const bot = isbot(userAgent);
-      const name = bot ? crawlerName(userAgent) : '';
-      facts = { bot, words: bot ? [...new Set(userAgentWords(userAgent).flatMap((word) => asciiLowerCase(word.text).split('.')))].filter((word) => word !== '') : [], name, token: productToken(name) };
-      if (this.userAgents.size >= USER_AGENT_CACHE || this.userAgentChars > USER_AGENT_CACHE_CHARS) {
-        this.userAgents.clear();
-        this.userAgentChars = 0;
-      }
-      this.userAgents.set(userAgent, facts);
-      this.userAgentChars += 2 * userAgent.length;
-    }
-    return facts;
-  }
-
-  private familyOf(agent: string): CrawlerFamily | null {
-    let family = this.families.get(agent);
-    if (family === undefined) {
-      family = familyOfCrawler(agent);
-      if (this.families.size >= NAME_CACHE) this.families.clear();
-      this.families.set(agent, family);
-    }
-    return family;
-  }
-
-  /**
-   * The crawler of a request and the group it follows. Its name comes from its User-Agent (crawlerName); the
-   * group is that name's product token's (as the reference reads an agent), or its Google fallback's; else
-   * the longest User-Agent word the file names as a product token (browser words such as Mozilla claim
-   * nothing); else `*` (null for AdsBot, which ignores `*`). Null for browsers and no User-Agent.
-   */
-  private crawlerOf(userAgent: string | null, robots: RobotsTxt | null): { agent: string; group: string | null } | null {
-    if (userAgent === null) return null;
-    const facts = this.factsOf(userAgent);
-    if (!facts.bot) return null;
-    const tokens = robots === null ? null : tokensOf(robots);
-    // the reference's reading: the product token's own group, else *
-    if (this.options.reading === 'token') return { agent: facts.name, group: tokens?.get(asciiLowerCase(facts.token)) ?? '*' };
-    const group = groupFollowed(facts.token, (token) => tokens?.has(token) === true);
-    if (group !== null && group !== '*') return { agent: facts.name, group: tokens?.get(group) as string };
-    if (tokens !== null) {
-      let best: string | null = null;
-      for (const word of facts.words) if (tokens.has(word) && (best === null || word.length > best.length)) best = word;
-      if (best !== null) return { agent: tokens.get(best) as string, group: tokens.get(best) as string };
-    }
-    return { agent: facts.name, group };
-  }
-
-  /** The group a User-Agent follows in an older version of a file (crawlerOf's), kept per file and User-Agent. */
-  private previousGroupOf(userAgent: string | null, robots: RobotsTxt): string | null {
-    if (userAgent === null) return null;
-    let groups = this.olderGroups.get(robots);
-    if (groups === undefined) this.olderGroups.set(robots, groups = new Map());
-    let group = groups.get(userAgent);
-    if (group === undefined) {
-      if (groups.size >= USER_AGENT_CACHE) groups.clear();
-      group = this.crawlerOf(userAgent, robots)?.group ?? null;
-      groups.set(userAgent, group);
-    }
-    return group;
   }
 
   /** A file's matcher for a group, kept per file (a request asks for it; RobotsTxt.matcher builds its key each time). */
@@ -595,8 +325,8 @@ export class RobotsAudit {
         if (entry === null || entry.request.userAgent === null) continue;
         const request = entry.request;
         const robots = this.robotsFor(entry.origin());
-        const crawler = this.crawlerOf(request.userAgent, robots === NO_RULES_KNOWN ? null : robots);
-        const family = crawler === null ? null : this.familyOf(crawler.agent);
+        const crawler = this.classifier.crawlerOf(request.userAgent, robots === NO_RULES_KNOWN ? null : robots);
+        const family = crawler === null ? null : this.classifier.familyOf(crawler.agent);
         const client = clientAddress(request, this.options.clientIp ?? 'remote');
         if (family !== null && client !== null) claims.push({ family, client });
       }
@@ -633,13 +363,13 @@ export class RobotsAudit {
     let robots = versions === null ? this.robotsFor(origin) : versions.current?.robots ?? null;
     const rulesKnown = robots !== NO_RULES_KNOWN && (versions === null || versions.current !== null);
     if (robots === NO_RULES_KNOWN) robots = this.options.missing === 'disallow' ? (this.disallowAll ??= parseRobots(FULL_VERDICT_BODY.disallow)) : null;
-    const crawler = this.crawlerOf(request.userAgent, robots);
+    const crawler = this.classifier.crawlerOf(request.userAgent, robots);
     if (crawler === null) {
       this.otherRequests++;
       return;
     }
     this.crawlerRequests++;
-    const family = this.familyOf(crawler.agent);
+    const family = this.classifier.familyOf(crawler.agent);
     let verdict: Verification | null = null;
     let services: readonly string[] | null = null;
     // the vendor's file that holds the address when it does not cover the claimed crawler: a row of its own, user-directed when that file is
@@ -697,7 +427,7 @@ export class RobotsAudit {
     let previousMatcher: RobotsMatcher | null = null;
     let previousAllowed: boolean | undefined;
     if (versions?.previous != null) {
-      const previousGroup = this.previousGroupOf(request.userAgent, versions.previous.robots);
+      const previousGroup = this.classifier.previousGroupOf(request.userAgent, versions.previous.robots);
       if (previousGroup === null) previousAllowed = true;
       else previousMatcher = this.matcherOf(versions.previous.robots, previousGroup);
     }
@@ -1164,68 +894,6 @@ export class RobotsAudit {
   }
 }
 
-/** The format tag of a partial audit (audit --format partial). */
-export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/2';
-
-/**
- * What one audit counted, whole, for a merge (RobotsAudit.partial, RobotsAudit.merged; audit --format partial
- * and --merge): its totals, every tracked crawler in the order it met them with every count (rules, every
- * tracked path, hours), and the logs it read with their line counts. JSON.
- */
-export interface AuditPartial {
-  format: typeof AUDIT_PARTIAL_FORMAT;
-  shape: { verifying: boolean; withHistory: boolean; byHost: boolean; missing: 'allow' | 'disallow'; reading: 'crawler' | 'token' };
-  logs: { log: string; lines: number }[];
-  lines: number;
-  crawlerRequests: number;
-  otherRequests: number;
-  outsideTime: number;
-  disallowed: number;
-  allowed: number;
-  noRulesKnown: { requests: number; origins: string[] };
-  malformed: { count: number; lines: { log: string; line: number }[] };
-  crawlers: {
-    agent: string; host: string | null; impostor: boolean; from: string | null; vendor: string | null; family: string | null; group: string | null; mixedGroups: GroupsDiffer; groupHost: string | null;
-    userTriggered: boolean; userAgent: string; category: CrawlerCategory; requests: number; disallowed: number; missed: number;
-    byStatus: StatusClasses; robotsTxtFetches: number; verification: VerificationCounts | null; services: [string, number][] | null;
-    rules: { file: string | null; line: number; pattern: string; requests: number }[];
-    paths: { floor: number; counts: [string, number, number][] } | null;
-    usageAgainst: number; usageBy: { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }[];
-    byVersion: { host: string; from: string; requests: number; disallowed: number }[] | null;
-    either: number; noRulesKnown: number; noRules: number;
-  }[];
-  droppedFloor: number;
-  untracked: { crawlers: number; requests: number; disallowed: number; usageAgainst: number };
-  /** [hour since 1970 (UTC), requests, disallowed] */
-  hours: [number, number, number][];
-  verification: VerificationCounts | null;
-  verifiedBy: AuditReport['verifiedBy'];
-  usage: { against: number; stated: boolean };
-  history: { either: number; noRulesKnown: number; versions: { host: string; from: string; requests: number; disallowed: number }[] };
-}
-
-function describeShape(shape: AuditPartial['shape']): string {
-  return `${shape.verifying ? 'with' : 'without'} --verify, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} --by host, --missing ${shape.missing}, ${shape.reading === 'token' ? 'with' : 'without'} --as-token`;
-}
-
-/** What verification rested on in two parts of an audit: the first part's files and resolver problem, the requests added. */
-function mergeVerifiedBy(before: AuditReport['verifiedBy'], part: AuditReport['verifiedBy']): AuditReport['verifiedBy'] {
-  const copy = (family: FamilyCoverage): FamilyCoverage => ({ ...family, files: [...family.files], missing: [...family.missing], stale: family.stale.map((file) => ({ ...file })), invalid: family.invalid.map((file) => ({ ...file })) });
-  if (part === null) return before;
-  if (before === null) return { dns: part.dns === null ? null : { ...part.dns }, families: part.families.map(copy), maxAgeDays: part.maxAgeDays };
-  const dns = before.dns === null || part.dns === null ? before.dns ?? part.dns : { problem: before.dns.problem ?? part.dns.problem, unknown: before.dns.unknown + part.dns.unknown };
-  const families = before.families.map(copy);
-  for (const family of part.families) {
-    const same = families.find((other) => other.family === family.family);
-    if (same === undefined) families.push(copy(family));
-    else {
-      same.requests += family.requests;
-      same.notChecked += family.notChecked;
-    }
-  }
-  return { dns, families, maxAgeDays: before.maxAgeDays };
-}
-
 /** A version as the audit counts by it: the object a history gives (the same one while the history keeps it). */
 interface RobotsVersionKey { readonly host: string; readonly label: string; readonly key: string }
 
@@ -1235,89 +903,6 @@ const isAlone = (item: PendingRequest): boolean => item.alone;
 /** Per-version counts in report order: by host, then time. */
 function versionList(counts: Iterable<{ host: string; from: string; requests: number; disallowed: number }>): { host: string; from: string; requests: number; disallowed: number }[] {
   return [...counts].map((entry) => ({ ...entry })).sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
-}
-
-/**
- * Bounded counts of distinct paths: at 2 x capacity, the less counted half is dropped, remembering the most
- * a dropped path could have had (floor); a path tracked again starts with that as its possible miss.
- * Amortised O(log capacity) per add; counts of paths never dropped are exact.
- */
-class PathCounter {
-  private readonly counts = new Map<string, { count: number; missed: number }>();
-  private floor = 0;
-
-  constructor(private readonly capacity: number) {}
-
-  add(path: string): void {
-    const entry = this.counts.get(path);
-    if (entry !== undefined) {
-      entry.count++;
-      return;
-    }
-    if (this.counts.size >= 2 * this.capacity) this.dropLessCounted();
-    this.counts.set(path, { count: 1, missed: this.floor });
-  }
-
-  /** Every path tracked, with its count and possible miss, and the floor (RobotsAudit.partial). */
-  entries(): { floor: number; counts: [string, number, number][] } {
-    return { floor: this.floor, counts: [...this.counts].map(([path, value]) => [path, value.count, value.missed]) };
-  }
-
-  /**
-   * Adds another counter's entries (a part of the same audit): counts add; a path the other did not track may
-   * have had up to its floor there, and one this counter did not track, up to this floor. Bounded as add is.
-   */
-  merge(other: { floor: number; counts: [string, number, number][] }): void {
-    const theirs = new Set<string>();
-    for (const [path, count, missed] of other.counts) {
-      theirs.add(path);
-      const entry = this.counts.get(path);
-      if (entry !== undefined) {
-        entry.count += count;
-        entry.missed += missed;
-        continue;
-      }
-      if (this.counts.size >= 2 * this.capacity) this.dropLessCounted();
-      this.counts.set(path, { count, missed: missed + this.floor });
-    }
-    if (other.floor > 0) for (const [path, entry] of this.counts) if (!theirs.has(path)) entry.missed += other.floor;
-    this.floor = Math.max(this.floor, other.floor);
-  }
-
-  private dropLessCounted(): void {
-    const sorted = [...this.counts].sort((a, b) => b[1].count - a[1].count);
-    for (const [dropped, value] of sorted.slice(this.capacity)) {
-      this.floor = Math.max(this.floor, value.count + value.missed);
-      this.counts.delete(dropped);
-    }
-  }
-
-  /** The n most counted (keys `<host> <path>`, see pathKey): exact counts, and the most each can be. */
-  top(n: number): { host: string | null; path: string; requests: number; upTo: number }[] {
-    return [...this.counts].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([key, value]) => {
-      const space = key.indexOf(' ');
-      return { host: space === 0 ? null : key.slice(0, space), path: key.slice(space + 1), requests: value.count, upTo: value.count + value.missed };
-    });
-  }
-}
-
-const tokenCache = new WeakMap<RobotsTxt, Map<string, string>>();
-
-/** The product tokens a file names (not `*`, not browser words such as Mozilla): lower case -> as written. */
-function tokensOf(robots: RobotsTxt): Map<string, string> {
-  let tokens = tokenCache.get(robots);
-  if (tokens === undefined) {
-    tokens = new Map();
-    for (const group of robots.groups) {
-      for (const agent of group.agents) {
-        if (agent.global || agent.productToken === '' || !isCrawlerWord(agent.productToken)) continue;
-        const lower = asciiLowerCase(agent.productToken);
-        if (!tokens.has(lower)) tokens.set(lower, agent.productToken);
-      }
-    }
-    tokenCache.set(robots, tokens);
-  }
-  return tokens;
 }
 
 /** True for a request of /robots.txt itself (a path or an absolute URL, with or without a query). */
