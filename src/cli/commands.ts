@@ -22,6 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'diff', synopsis: 'diff <old> <new> --agent <token> ...', summary: ['which URLs (a list or access logs) a robots.txt change blocks or frees'], load: () => import('./diff-command.js') },
   { name: 'audit', synopsis: 'audit --robots <file> <log>...', summary: ['which crawlers fetched what robots.txt forbade them (table, JSON, HTML)'], load: () => import('./audit-command.js') },
   { name: 'fetch', synopsis: 'fetch --store <dir> <url-or-host>...', summary: ['fetch robots.txt files over HTTP into a store (status codes,', 'redirects, timeouts, 24-hour freshness) for check and audit'], load: () => import('./fetch-command.js') },
+  { name: 'page', synopsis: 'page <url> --agent <token> --robots <file>', summary: ['what a page lets a crawler index, with robots.txt: crawling is not indexing'], load: () => import('./page-command.js') },
   { name: 'history', synopsis: 'history <origin> --store <dir>', summary: ['the versions of an origin\'s robots.txt a store keeps, and what each change flips'], load: () => import('./history-command.js') },
   { name: 'tester', synopsis: 'tester [--port N] | --build <dir>', summary: ['the robots.txt Tester page, served on 127.0.0.1 or written as files'], load: () => import('./tester-command.js') },
   { name: 'conformance', synopsis: "conformance --command '<cmd>' ...", summary: ['where another robots.txt implementation differs from the reference,', 'by class, with the smallest case of each (exit 1 when any differ)'], load: () => import('./conformance-command.js') },

@@ -13,6 +13,7 @@ export type RobotsErrorCode =
   | 'RANGES_INVALID' // a crawler IP range file is not JSON, holds no prefix, or its name names no vendor's file
   | 'BAD_CASE' // a line of test --batch is not a case: not a JSON object, a missing or wrong field, a file outside the robots folder
   | 'IMPLEMENTATION_FAILED' // the implementation of a conformance run cannot be started (no such command or module)
+  | 'PAGE_UNREACHABLE' // robotstxt page --fetch could not fetch or read the page (robots.txt allowed it)
   | 'CLOSED' // a matcher, cache or batch was used after its close()
   | 'USAGE'; // command line usage error
 

@@ -10,6 +10,8 @@ export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGrou
 export { RobotsMatcher } from './matcher.js';
 export { UsagePolicy, USAGE_CATEGORIES, REPORTED_CATEGORIES, CONTENT_SIGNAL_KEYS, DEFAULT_POLICY_TOKENS, USAGE_UNKNOWN, USAGE_ALLOWED, USAGE_DISALLOWED, readContentUsage, readContentSignal } from './usage.js';
 export type { UsageAnswer, UsageOptions, UsageVerdict, UsageDecider, UsageRule } from './usage.js';
+export { pageRules, judgePage, pageStatements, pageRuleTime, ROBOTS_TAG_PARSE_LIMIT } from './page-rules.js';
+export type { PageRules, PageAnswer, PageMeta, PageHeaders, PageRuleStatement, PageRuleSource } from './page-rules.js';
 export type { Explanation, DecidingRule, OutputFilter } from './matcher.js';
 export { RobotsError } from './errors.js';
 export type { RobotsErrorCode } from './errors.js';

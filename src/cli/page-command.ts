@@ -1,0 +1,188 @@
+// robotstxt page <url>: what a page lets a crawler index, judged with robots.txt (src/core/page-rules.ts,
+// src/node/page/): crawling is not indexing.
+import { readFileSync } from 'node:fs';
+import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp } from './shared-options.js';
+import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
+import { clockOption } from './fetch-options.js';
+import { parseRobots, type RobotsTxt } from '../core/robots.js';
+import { originOf } from '../core/url-model.js';
+import { FULL_VERDICT_BODY } from '../node/hosts/index.js';
+import { RobotsError } from '../core/errors.js';
+import type { PageReport } from '../node/page/index.js';
+
+/** What page states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const PAGE_SPEC = {
+  name: 'page',
+  options: {
+    agent: withHelp(AGENT_OPTION, 'the crawler asked about (its product token, e.g. Googlebot); one'),
+    robots: { type: 'string', value: '<file>', help: 'the site\'s robots.txt' },
+    store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch: the robots.txt of the URL\'s origin' },
+    header: { type: 'string', multiple: true, value: "'Name: value'", help: 'a response header of the page (repeatable: X-Robots-Tag and Robots-Tag are\nread, every occurrence)' },
+    html: { type: 'string', value: '<file>', help: 'the page\'s HTML (its <head> meta tags are read; the first 1 MiB)' },
+    fetch: { type: 'boolean', help: 'fetch robots.txt (unless --robots or --store) and then the page itself (GET, the\nfirst 1 MiB, no redirect followed); a URL robots.txt disallows is never requested' },
+    'timeout-ms': { type: 'string', value: 'N', whole: { fallback: 10_000, min: 1, max: 600_000 }, requires: ['fetch'], help: 'deadline of each fetch ({range}; default 10000)' },
+    'user-agent': { type: 'string', value: '<text>', requires: ['fetch'], help: 'the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))' },
+    now: { type: 'string', value: '<ISO time>', help: 'the time unavailable_after dates are compared with (default now)' },
+    format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default) or one JSON object' },
+    mode: MODE_OPTION,
+    'max-bytes': MAX_BYTES_OPTION,
+  },
+  positionals: { shown: '<url>', min: 1, max: 1, error: (count: number) => `page needs exactly one <url>, got ${count} (see robotstxt page --help)` },
+  oneOf: [['robots', 'store', 'fetch']],
+  required: ['agent'],
+  column: 24,
+  description: `What a page lets a crawler do, with robots.txt: crawl (robots.txt's verdict, the reference's), and when
+crawling is allowed, the page's own rules, from its X-Robots-Tag and Robots-Tag headers and the robots meta
+tags of its <head> (name="robots", or the crawler's token): index, follow, snippet, image and video
+previews, translate, image indexing, indexifembedded, unavailable_after, and the AI statements (noai,
+noimageai, content-signal). Conflicting rules: the more restrictive applies. A URL robots.txt disallows is
+never crawled, so its rules are not seen (seen: false): it may still be indexed from links, without its
+content, whatever its noindex says. docs/page-rules.md states every rule and its sources.
+
+Exit status: 0 the page may appear in search results for the crawler, 1 it may not (noindex seen, or
+unavailable_after passed), 2 usage errors or a page --fetch could not get.`,
+  examples: [
+    "robotstxt page https://example.com/a --agent Googlebot --robots robots.txt --header 'X-Robots-Tag: noindex'",
+    'robotstxt page https://example.com/a --agent Googlebot --robots robots.txt --html a.html --format json',
+    'robotstxt page https://example.com/a --agent Googlebot --fetch',
+  ],
+} as const satisfies CommandSpec;
+
+/** robotstxt page. */
+export const COMMAND: Command = { spec: PAGE_SPEC, run: (args, io) => runPage(args, io.out, io.err) };
+
+/** `Name: value` of --header. */
+function headerOption(text: string): [string, string] {
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? '' : text.slice(0, colon).trim();
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw usageError(`--header must be 'Name: value' (an HTTP header), got '${text}'`);
+  return [name, text.slice(colon + 1).trim()];
+}
+
+/** Runs the command; returns the exit code. */
+export async function runPage(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseCommand(PAGE_SPEC, args);
+  const url = positionals[0];
+  const origin = originOf(url);
+  if (origin === null) throw usageError(`'${url}' is no http:// or https:// URL`);
+  const agents = values.agent;
+  if (agents.length !== 1) throw usageError(`--agent names one crawler for page, got ${agents.length}`);
+  const agent = agents[0];
+  warnAboutAgents([agent], stderr);
+  const headers = values.header.map(headerOption);
+  if (values.fetch && (values.header.length > 0 || values.html !== undefined)) throw usageError('--fetch reads the page\'s own headers and HTML: --header and --html apply without it');
+  const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
+  let html: Uint8Array | null = null;
+  if (values.html !== undefined) {
+    try {
+      html = readFileSync(values.html);
+    } catch (error) {
+      throw new RobotsError('FILE_UNREADABLE', `cannot read --html ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  const { answerPage, crawlVerdict, fetchPage } = await import('../node/page/index.js');
+  let robots: RobotsTxt;
+  if (values.robots !== undefined) robots = loadRobots(values.robots, values.mode, values['max-bytes'], stderr);
+  else if (values.store !== undefined) robots = await storedRobots(values.store, origin, values['max-bytes'], values.mode, nowMs, stderr);
+  else robots = await fetchedRobots(url, values, stderr);
+  let report: PageReport;
+  try {
+    const allowed = crawlVerdict(robots, url, agent);
+    let status: number | null = null;
+    let pageHeaders = headers;
+    if (values.fetch && allowed) {
+      const { Agent } = await import('undici');
+      const dispatcher = new Agent({ connect: { timeout: values['timeout-ms'] } });
+      try {
+        const page = await fetchPage(url, { userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher });
+        status = page.status;
+        pageHeaders = page.headers;
+        html = page.body;
+        if (status >= 300 && status < 400) stderr(`robotstxt: ${terminalSafe(url)} answered ${status}${page.headers.find(([name]) => name.toLowerCase() === 'location') === undefined ? '' : ` (Location: ${terminalSafe(page.headers.find(([name]) => name.toLowerCase() === 'location')?.[1] ?? '')})`}: ask for that URL; this answer reads the redirect's own headers\n`);
+      } catch (error) {
+        if (error instanceof RobotsError && error.code === 'PAGE_UNREACHABLE') throw usageError(error.message);
+        throw error;
+      } finally {
+        await dispatcher.close().catch(() => undefined);
+      }
+    }
+    report = answerPage({ url, agent, crawlAllowed: allowed, headers: pageHeaders, html, nowMs, status });
+  } finally {
+    robots.close();
+  }
+  for (const meta of report.metasOutsideHead) {
+    if (/^(robots|googlebot|googlebot-news)$/i.test(meta.name) || meta.name.toLowerCase() === agent.toLowerCase()) stderr(`robotstxt: a meta tag outside <head> is not read: <meta name="${terminalSafe(meta.name)}" content="${terminalSafe(meta.content)}">\n`);
+  }
+  if (report.htmlTruncated) stderr('robotstxt: the HTML is longer than 1 MiB: its first 1 MiB was read\n');
+  out(values.format === 'json' ? `${JSON.stringify(pageJson(report), null, 2)}\n` : pageText(report));
+  return report.indexable ? 0 : 1;
+}
+
+/** The JSON fields of robotstxt page (the issue's contract: scripts rely on them). */
+function pageJson(report: PageReport): Record<string, unknown> {
+  return {
+    url: report.url, agent: report.agent, crawl: report.crawl, seen: report.seen, indexable: report.indexable,
+    index: report.index, follow: report.follow, snippet: report.snippet, imagePreview: report.imagePreview, videoPreview: report.videoPreview,
+    translate: report.translate, imageIndex: report.imageIndex, indexIfEmbedded: report.indexIfEmbedded, unavailableAfter: report.unavailableAfter,
+    ai: report.ai, status: report.status,
+    rules: report.seen ? report.rules.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
+    unknown: report.seen ? report.unknown.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
+    note: report.note,
+  };
+}
+
+/** The text answer: one line per field, then the statements that decided. */
+function pageText(report: PageReport): string {
+  const yes = (flag: boolean): string => (flag ? 'yes' : 'no');
+  const field = (label: string, value: string): string => `${label.padEnd(16)}${value}`;
+  const lines = [
+    `${terminalSafe(report.url)} for ${terminalSafe(report.agent)}: ${report.note}`,
+    field('crawl', report.crawl),
+    field('seen', yes(report.seen)),
+    field('index', `${yes(report.index)}${report.unavailableAfter === null ? '' : ` (unavailable after ${report.unavailableAfter})`}`),
+    field('follow', yes(report.follow)),
+    field('snippet', report.snippet.allowed ? (report.snippet.maxChars === null ? 'yes' : `yes, at most ${report.snippet.maxChars} characters`) : 'no'),
+    field('image index', yes(report.imageIndex)),
+    ...(report.imagePreview === null ? [] : [field('image preview', report.imagePreview)]),
+    ...(report.videoPreview === null ? [] : [field('video preview', `${report.videoPreview} s`)]),
+    ...(report.translate ? [] : [field('translate', 'no')]),
+    ...(report.indexIfEmbedded ? [field('indexifembedded', 'yes')] : []),
+    ...(report.ai.noai || report.ai.noimageai ? [field('ai', [report.ai.noai ? 'noai' : '', report.ai.noimageai ? 'noimageai' : ''].filter((word) => word !== '').join(', '))] : []),
+    ...Object.entries(report.ai.contentSignal).map(([key, value]) => field('content-signal', `${terminalSafe(key)}=${terminalSafe(value)}`)),
+  ];
+  if (report.seen) {
+    // each header line or meta tag once, with the rules it gave this crawler
+    const byText = new Map<string, { source: string; rules: string[]; unknown: string[] }>();
+    const entry = (rule: PageReport['rules'][number]): { source: string; rules: string[]; unknown: string[] } => byText.get(rule.text) ?? byText.set(rule.text, { source: rule.source, rules: [], unknown: [] }).get(rule.text) as { source: string; rules: string[]; unknown: string[] };
+    for (const rule of report.rules) entry(rule).rules.push(rule.rule);
+    for (const rule of report.unknown) entry(rule).unknown.push(rule.rule);
+    for (const [text, { source, rules, unknown }] of byText) {
+      const read = [...rules, ...unknown.map((rule) => `${rule}: not read`)].join(', ');
+      lines.push(`  ${source} ${terminalSafe(text)}  (${terminalSafe(read)})`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The robots.txt of a URL's origin in a store (a record's allow-all or disallow-all as such; none fetched: allowed, and said). */
+async function storedRobots(store: string, origin: NonNullable<ReturnType<typeof originOf>>, maxBytes: number, mode: RobotsTxt['mode'], nowMs: number, stderr: (text: string) => void): Promise<RobotsTxt> {
+  const { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL } = await import('../node/hosts/index.js');
+  const answer = await robotsFromDirectory(store, { maxBytes, now: nowMs })(robotsHostOf(origin));
+  if (answer === null) {
+    stderr(`robotstxt: the store has no record of ${origin.origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(store)})\n`);
+    return parseRobots(FULL_VERDICT_BODY.allow, { mode });
+  }
+  if (answer === ALLOW_ALL) return parseRobots(FULL_VERDICT_BODY.allow, { mode });
+  if (answer === DISALLOW_ALL) return parseRobots(FULL_VERDICT_BODY.disallow, { mode });
+  return parseRobots(answer as Uint8Array | string, { mode, maxBytes });
+}
+
+/** The robots.txt of a URL's origin, fetched (its outcome's rules: 4xx allow all, unreachable disallow all). */
+async function fetchedRobots(url: string, values: { 'timeout-ms': number; 'user-agent'?: string; mode: RobotsTxt['mode']; 'max-bytes': number }, stderr: (text: string) => void): Promise<RobotsTxt> {
+  const { fetchRobots } = await import('../node/fetch/index.js');
+  const result = await fetchRobots(url, { timeoutMs: values['timeout-ms'], userAgent: values['user-agent'], mode: values.mode, maxBytes: values['max-bytes'] === 0 ? undefined : values['max-bytes'] });
+  if (result.robots !== null) return result.robots;
+  stderr(`robotstxt: robots.txt of ${originOf(url)?.origin ?? url}: ${result.outcome}${result.error === null ? '' : ` (${terminalSafe(result.error)})`}: ${result.effect === 'disallow-all' ? 'every URL disallowed' : 'every URL allowed'}\n`);
+  return parseRobots(result.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow, { mode: values.mode });
+}
