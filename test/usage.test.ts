@@ -232,17 +232,17 @@ describe('robotstxt usage and check --usage', () => {
     expect(bad.stderr).toMatch(/^robotstxt: --header: Content-Usage header "train-ai=n,," is not a Structured Field Dictionary \(RFC 9651\)/);
     expect(robotstxt(['usage', file]).stderr).toBe('robotstxt: usage needs a <robots-file> and at least one <url>, got 1 argument(s) (see robotstxt usage --help)\n');
   });
-  it('check --usage train-ai: a column in text, a field in jsonl, one line per input line', () => {
+  it('check --usage train-ai: a column in text, a field in jsonl, one line per input line; the file-wide ai-train=no outranks the /blog/ rule\'s y', () => {
     const input = 'https://example.com/a\nhttps://example.com/blog/x\nhttps://example.com/private/y\n\n';
     const text = robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'train-ai', '-'], input);
     expect(text.status).toBe(0);
-    expect(text.stdout).toBe('allowed\tdisallowed\thttps://example.com/a\nallowed\tallowed\thttps://example.com/blog/x\ndisallowed\tunknown\thttps://example.com/private/y\nallowed\tdisallowed\t\n');
+    expect(text.stdout).toBe('allowed\tdisallowed\thttps://example.com/a\nallowed\tdisallowed\thttps://example.com/blog/x\ndisallowed\tunknown\thttps://example.com/private/y\nallowed\tdisallowed\t\n');
     const jsonl = robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'train-ai', '--format', 'jsonl', '-'], input);
     expect(jsonl.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
-      { input: 1, url: 'https://example.com/a', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'disallowed', line: 3 } },
-      { input: 2, url: 'https://example.com/blog/x', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'allowed', line: 4 } },
-      { input: 3, url: 'https://example.com/private/y', verdict: 'disallowed', rule: { kind: 'disallow', line: 5, pattern: '/private/' }, usage: { category: 'train-ai', verdict: 'unknown', line: null } },
-      { input: 4, url: '', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'disallowed', line: 3 } },
+      { input: 1, url: 'https://example.com/a', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'disallowed', line: 3, source: 'content-usage' } },
+      { input: 2, url: 'https://example.com/blog/x', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'disallowed', line: 1, source: 'content-signal' } },
+      { input: 3, url: 'https://example.com/private/y', verdict: 'disallowed', rule: { kind: 'disallow', line: 5, pattern: '/private/' }, usage: { category: 'train-ai', verdict: 'unknown', line: null, source: null } },
+      { input: 4, url: '', verdict: 'allowed', rule: null, usage: { category: 'train-ai', verdict: 'disallowed', line: 3, source: 'content-usage' } },
     ]);
   });
   it('check --usage: only with --robots, not with --only or --log; a category is a lower-case key', () => {
@@ -301,5 +301,41 @@ describe('lint: group-merged, its severity by whether a verdict changes', () => 
       { line: 4, severity: 'warning', code: 'content-signal-invalid', message: 'content-signal: ai-train=maybe: the value must be yes or no' },
       { line: 4, severity: 'info', code: 'content-signal-invalid', message: 'content-signal: "use" is not one of search, ai-input, ai-train: reported as written' },
     ]);
+  });
+});
+
+describe('one answer per purpose: check --usage and audit combine Content-Usage and Content-Signal the same way', () => {
+  const dir = tempDir();
+  const robotsFile = join(dir, 'robots.txt');
+  // file-wide ai-train=no and search=yes; a /blog/ rule says train-ai=y and a /search rule search=n
+  writeFileSync(robotsFile, 'Content-Signal: search=yes, ai-train=no, ai-input=no\nUser-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=y, search=y\nContent-Usage: /search search=n\nDisallow: /cart\n');
+  const PATHS = ['/products/a', '/blog/b', '/blog/c?x=1', '/search?q=tea', '/cart', '/about', '/search/help'];
+  const AGENTS: Record<string, { userAgent: string; purpose: string }> = {
+    GPTBot: { userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)', purpose: 'train-ai' },
+    Googlebot: { userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', purpose: 'search' },
+    'ChatGPT-User': { userAgent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot', purpose: 'ai-input' },
+  };
+  const logFile = join(dir, 'purposes.log');
+  writeFileSync(logFile, Object.values(AGENTS).flatMap(({ userAgent }) => PATHS.map((path) => `192.0.2.1 - - [26/Nov/2026:10:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${userAgent}"`)).join('\n') + '\n');
+  const urlsFile = join(dir, 'urls.txt');
+  writeFileSync(urlsFile, PATHS.map((path) => `https://shop.example${path}`).join('\n') + '\n');
+  it('per crawler and purpose, the requests check --usage answers disallowed are the requests audit counts against the preference, by the same statement', () => {
+    const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--format', 'json', '--top', '0', logFile]).stdout);
+    const rows = [...report.crawlers, ...report.userTriggered] as { agent: string; usage: { purpose: string; against: number; by: { source: string; line: number; preference: string; requests: number }[] } | null }[];
+    for (const [agent, { purpose }] of Object.entries(AGENTS)) {
+      const lines = robotstxt(['check', '--robots', robotsFile, '--agent', agent, '--usage', purpose, '--format', 'jsonl', urlsFile]).stdout.trim().split('\n').map((line) => JSON.parse(line) as { usage: { verdict: string; line: number | null; source: string | null } });
+      const fromCheck = new Map<string, number>();
+      for (const line of lines) if (line.usage.verdict === 'disallowed') fromCheck.set(`${line.usage.source} ${line.usage.line}`, (fromCheck.get(`${line.usage.source} ${line.usage.line}`) ?? 0) + 1);
+      const row = rows.find((c) => c.agent === agent);
+      expect(row?.usage?.purpose, agent).toBe(purpose);
+      expect(new Map(row?.usage?.by.map((by) => [`${by.source} ${by.line}`, by.requests])), agent).toEqual(fromCheck);
+    }
+    // what each purpose comes to: the signal's no outranks the /blog/ rule's y; the /search rule's n outranks the signal's yes
+    const verdicts = (agent: string, purpose: string): string[] => robotstxt(['check', '--robots', robotsFile, '--agent', agent, '--usage', purpose, urlsFile]).stdout.trim().split('\n').map((line) => line.split('\t')[1]);
+    expect(verdicts('GPTBot', 'train-ai')).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', 'unknown', 'disallowed', 'disallowed']);
+    expect(verdicts('Googlebot', 'search')).toEqual(['allowed', 'allowed', 'allowed', 'disallowed', 'unknown', 'allowed', 'disallowed']);
+    expect(verdicts('ChatGPT-User', 'ai-input')).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', 'unknown', 'disallowed', 'disallowed']);
+    const jsonl = JSON.parse(robotstxt(['check', '--robots', robotsFile, '--agent', 'GPTBot', '--usage', 'train-ai', '--format', 'jsonl', urlsFile]).stdout.split('\n')[1]);
+    expect(jsonl.usage).toEqual({ category: 'train-ai', verdict: 'disallowed', line: 1, source: 'content-signal' });
   });
 });

@@ -35,6 +35,33 @@ export const REPORTED_CATEGORIES: readonly string[] = USAGE_CATEGORIES.filter((c
 /** Cloudflare's Content-Signal keys whose values are yes or no (other keys are kept as written). */
 export const CONTENT_SIGNAL_KEYS: readonly string[] = ['search', 'ai-input', 'ai-train'];
 
+/** A purpose as both vocabularies state it: its Content-Usage category (null: none fits) and its Content-Signal key (null: none). */
+export interface UsagePurpose {
+  usage: string | null;
+  signal: string | null;
+}
+
+/**
+ * The purposes the two vocabularies share, by the name check --usage, audit and the library use: training AI
+ * (`train-ai` = Content-Signal `ai-train`), search (`search` = `search`), and AI input (`ai-input`: Content-Signal
+ * alone; Content-Usage defines no category for it). One place: check --usage, audit and RobotsTxt answer
+ * from it. A Content-Usage category not listed here is read alone (its purpose has no signal).
+ */
+export const USAGE_PURPOSE_OF: Readonly<Record<string, UsagePurpose>> = {
+  'train-ai': { usage: 'train-ai', signal: 'ai-train' },
+  'ai-train': { usage: 'train-ai', signal: 'ai-train' },
+  search: { usage: 'search', signal: 'search' },
+  'ai-input': { usage: null, signal: 'ai-input' },
+};
+
+/** The purpose a name stands for (USAGE_PURPOSE_OF), else a Content-Usage category of its own. */
+export function usagePurpose(name: string): UsagePurpose {
+  return USAGE_PURPOSE_OF[name] ?? { usage: name, signal: null };
+}
+
+/** Which statement decided a purpose verdict (PURPOSE_SOURCES index: 0 none, 1 Content-Usage, 2 Content-Signal). */
+export const PURPOSE_SOURCES: readonly (null | 'content-usage' | 'content-signal')[] = [null, 'content-usage', 'content-signal'];
+
 /** The policy product tokens asked about when the caller names none (the shared training token is added once its spelling is final). */
 export const DEFAULT_POLICY_TOKENS: readonly string[] = ['Google-Extended', 'Applebot-Extended'];
 
@@ -318,6 +345,31 @@ export class UsagePolicy {
       if (codes[index] !== USAGE_UNKNOWN) ruleLines[i] = this.rules[index].lines[0];
     }
     return { usage, lines: ruleLines };
+  }
+
+  /**
+   * One verdict per line for a purpose (usagePurpose): its Content-Usage category's verdict (the rule with the
+   * longest matching path) and its Content-Signal value for the agent, the more restrictive winning: n or no
+   * is disallowed; else y or yes is allowed; else unknown (always unknown where the crawl is disallowed). Per
+   * line, the first line of the deciding statement and which one decided (PURPOSE_SOURCES). check --usage and
+   * audit answer from it, so they cannot disagree. One call of the path matcher per batch.
+   */
+  purposeOfCrawled(lines: Uint8Array, purpose: UsagePurpose, crawl: Uint8Array): { usage: Uint8Array; lines: Uint32Array; sources: Uint8Array } {
+    // a category no rule states answers unknown everywhere: no call of the path matcher for it
+    const { usage, lines: ruleLines } = purpose.usage === null || !this.statedCategories.includes(purpose.usage) ? { usage: new Uint8Array(crawl.length), lines: new Uint32Array(crawl.length) } : this.usageOfCrawled(lines, purpose.usage, crawl);
+    const sources = new Uint8Array(crawl.length);
+    const signal = purpose.signal === null ? undefined : this.signals.get(purpose.signal);
+    const signalCode = signal === undefined ? USAGE_UNKNOWN : signal.value === 'no' ? USAGE_DISALLOWED : signal.value === 'yes' ? USAGE_ALLOWED : USAGE_UNKNOWN;
+    for (let i = 0; i < crawl.length; i++) {
+      if (crawl[i] !== VERDICT_ALLOWED) continue;
+      if (usage[i] === USAGE_DISALLOWED) sources[i] = 1;
+      else if (signalCode === USAGE_DISALLOWED || (usage[i] === USAGE_UNKNOWN && signalCode === USAGE_ALLOWED)) {
+        usage[i] = signalCode;
+        ruleLines[i] = (signal as { lines: number[] }).lines[0];
+        sources[i] = 2;
+      } else if (usage[i] === USAGE_ALLOWED) sources[i] = 1;
+    }
+    return { usage, lines: ruleLines, sources };
   }
 
   /** Gives back the path matcher's WebAssembly memory. RobotsTxt.close() calls it. */

@@ -16,7 +16,7 @@ import { PathCounter } from './paths.js';
 import { AUDIT_PARTIAL_FORMAT, describeShape, mergeVerifiedBy, type AuditPartial } from './partial.js';
 import { groupLabel, type AuditReport, type CrawlerAudit, type GroupsDiffer, type StatusClasses, type VerificationCounts } from './report.js';
 import { crawlerCategory, USAGE_PURPOSES, type CrawlerCategory } from '../crawlers/index.js';
-import { USAGE_DISALLOWED } from '../../core/usage.js';
+import { PURPOSE_SOURCES, USAGE_DISALLOWED, usagePurpose, type UsagePolicy } from '../../core/usage.js';
 import type { VersionsAt } from '../history/index.js';
 import type { CrawlerVerifier } from '../verify/index.js';
 import { isUserTriggeredFetcher, publishedName, type CrawlerFamily, type Verification } from '../crawlers/index.js';
@@ -512,26 +512,23 @@ export class RobotsAudit {
     // a group that states no preference judges nothing (and asks no crawler its kind)
     if (policy.statedCategories.length === 0 && policy.signals.size === 0) return;
     const stated = new Set(policy.statedCategories);
-    const byCategory = new Map<string, { usage: Uint8Array; lines: Uint32Array }>();
+    // one purpose verdict per line (UsagePolicy.purposeOfCrawled: what check --usage answers), per purpose met
+    const byPurpose = new Map<string, ReturnType<UsagePolicy['purposeOfCrawled']>>();
     items.forEach((item, i) => {
-      const purpose = USAGE_PURPOSES[this.categoryOf(item.state)];
-      if (purpose === undefined) return;
-      const signal = policy.signals.get(purpose.signal);
-      const usageStated = purpose.usage !== null && stated.has(purpose.usage);
-      if (usageStated || signal !== undefined) this.usageStated = true;
+      const name = USAGE_PURPOSES[this.categoryOf(item.state)];
+      if (name === undefined) return;
+      const purpose = usagePurpose(name);
+      const signal = purpose.signal === null ? undefined : policy.signals.get(purpose.signal);
+      if ((purpose.usage !== null && stated.has(purpose.usage)) || signal !== undefined) this.usageStated = true;
       if (verdicts[i] !== VERDICT_ALLOWED) return;
-      let against: { source: 'content-usage' | 'content-signal'; line: number; preference: string } | null = null;
-      if (usageStated) {
-        const category = purpose.usage as string;
-        let judged = byCategory.get(category);
-        if (judged === undefined) {
-          judged = policy.usageOfCrawled(lines, category, verdicts);
-          byCategory.set(category, judged);
-        }
-        if (judged.usage[i] === USAGE_DISALLOWED) against = { source: 'content-usage', line: judged.lines[i], preference: `${category}=n` };
+      let judged = byPurpose.get(name);
+      if (judged === undefined) {
+        judged = policy.purposeOfCrawled(lines, purpose, verdicts);
+        byPurpose.set(name, judged);
       }
-      if (against === null && signal?.value === 'no') against = { source: 'content-signal', line: signal.lines[0], preference: `${purpose.signal}=no` };
-      if (against === null) return;
+      if (judged.usage[i] !== USAGE_DISALLOWED) return;
+      const source = PURPOSE_SOURCES[judged.sources[i]] as 'content-usage' | 'content-signal';
+      const against = { source, line: judged.lines[i], preference: source === 'content-usage' ? `${purpose.usage}=n` : `${purpose.signal}=no` };
       const state = item.state;
       state.usageAgainst++;
       this.usageAgainstTotal++;
@@ -684,7 +681,7 @@ export class RobotsAudit {
         rules: [...state.rules.values()].sort((a, b) => b.requests - a.requests || a.line - b.line || ((a.file ?? '') < (b.file ?? '') ? -1 : 1)),
         topDisallowedPaths: state.paths?.top(TOP_PATHS) ?? [],
         usage: purpose === undefined ? null : {
-          purpose: purpose.usage ?? purpose.signal,
+          purpose,
           against: state.usageAgainst,
           by: [...state.usageBy.values()].sort((a, b) => b.requests - a.requests || a.line - b.line).map((entry) => ({ ...entry })),
         },

@@ -8,15 +8,15 @@ import { isUserTriggeredFetcher } from './families.js';
 export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'user-triggered' | 'seo' | 'other';
 
 /**
- * The AI usage preference each kind of crawler's purpose answers to (audit's usage column): the Content-Usage
- * category (src/core/usage.ts USAGE_CATEGORIES; null where no defined category fits) and the Content-Signal
- * key. Crawlers of other kinds (seo, other) have no stated purpose to weigh.
+ * The purpose each kind of crawler's requests answer to (audit's usage column), by its name in
+ * src/core/usage.ts USAGE_PURPOSE_OF (which says its Content-Usage category and Content-Signal key). Crawlers
+ * of other kinds (seo, other) have no stated purpose to weigh.
  */
-export const USAGE_PURPOSES: Readonly<Partial<Record<CrawlerCategory, { usage: string | null; signal: string }>>> = {
-  'ai-training': { usage: 'train-ai', signal: 'ai-train' },
-  search: { usage: 'search', signal: 'search' },
-  'ai-assistant': { usage: null, signal: 'ai-input' },
-  'user-triggered': { usage: null, signal: 'ai-input' },
+export const USAGE_PURPOSES: Readonly<Partial<Record<CrawlerCategory, 'train-ai' | 'search' | 'ai-input'>>> = {
+  'ai-training': 'train-ai',
+  search: 'search',
+  'ai-assistant': 'ai-input',
+  'user-triggered': 'ai-input',
 };
 
 /**
