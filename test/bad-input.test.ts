@@ -178,7 +178,7 @@ describe('bounded structures with exact totals', () => {
     const report = audit.report();
     // at the 20,001st crawler, 10,000 of the 10,000 with no disallowed request were dropped
     expect(report.crawlers.length).toBe(10_050);
-    expect(report.untracked).toEqual({ crawlers: 10_000, requests: 10_000, disallowed: 0 });
+    expect(report.untracked).toEqual({ crawlers: 10_000, requests: 10_000, disallowed: 0, usageAgainst: 0 });
     expect(report.crawlerRequests).toBe(20_050);
     expect(report.disallowed).toBe(10_025);
     expect(report.crawlers.reduce((sum, c) => sum + c.disallowed, 0) + report.untracked.disallowed).toBe(10_025);

@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
 import { pageRules, pageRuleTime, judgePage, ROBOTS_TAG_PARSE_LIMIT } from '../src/core/page-rules.js';
-import { htmlMetas } from '../src/node/page/index.js';
+import { answerPage, htmlMetas } from '../src/node/page/index.js';
+import { parseRobots } from '../src/node/index.js';
 
 const dir = tempDir();
 const robotsFile = join(dir, 'robots.txt');
@@ -19,18 +20,25 @@ const htmlFile = (name: string, html: string): string => {
   writeFileSync(path, html);
   return path;
 };
-/** robotstxt page --format json for a URL of example.com, with headers and an HTML head. */
-function page(agent: string, options: { headers?: string[]; metas?: string; path?: string; now?: string } = {}): { status: number | null; json: Record<string, unknown>; stderr: string } {
-  const args = ['page', `https://example.com${options.path ?? '/a'}`, '--agent', agent, '--robots', robotsFile, '--format', 'json', ...(options.headers ?? []).flatMap((header) => ['--header', header])];
-  if (options.metas !== undefined) args.push('--html', htmlFile(`page-${Math.random().toString(36).slice(2)}.html`, head(options.metas)));
-  if (options.now !== undefined) args.push('--now', options.now);
-  const r = robotstxt(args);
-  return { status: r.status, json: JSON.parse(r.stdout), stderr: r.stderr };
+const robots = parseRobots('User-agent: *\nDisallow: /private\n');
+/**
+ * A page's answer in this process (answerPage: what robotstxt page prints), for a URL of example.com with
+ * headers and an HTML head: its exit status (0 indexable, 1 not) and its fields as the command's JSON has them.
+ * The command itself is run by the tests below that need it (its JSON, --fetch, exit codes, errors).
+ */
+function page(agent: string, options: { headers?: string[]; metas?: string; path?: string; now?: string } = {}): { status: number; json: Record<string, unknown> } {
+  const url = `https://example.com${options.path ?? '/a'}`;
+  const headers = (options.headers ?? []).map((line): [string, string] => [line.slice(0, line.indexOf(':')).trim(), line.slice(line.indexOf(':') + 1).trim()]);
+  const report = answerPage({ url, agent, crawlAllowed: robots.isAllowed(url, agent), headers, html: options.metas === undefined ? null : head(options.metas), nowMs: options.now === undefined ? undefined : Date.parse(options.now) });
+  const statements = (list: typeof report.rules): unknown[] => (report.seen ? list.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : []);
+  return { status: report.indexable ? 0 : 1, json: { ...report, rules: statements(report.rules), unknown: statements(report.unknown) } };
 }
 
 describe("Google's robots meta tag and X-Robots-Tag specification, example by example", () => {
-  it('"<meta name="robots" content="noindex">": the page is not shown in search results (exit 1)', () => {
+  it('"<meta name="robots" content="noindex">": the page is not shown in search results (exit 1; the command and the library agree)', () => {
     const r = page('Googlebot', { metas: '<meta name="robots" content="noindex">' });
+    const command = robotstxt(['page', 'https://example.com/a', '--agent', 'Googlebot', '--robots', robotsFile, '--format', 'json', '--html', htmlFile('noindex.html', head('<meta name="robots" content="noindex">'))]);
+    expect([command.status, JSON.parse(command.stdout).rules, JSON.parse(command.stdout).index]).toEqual([1, r.json.rules, false]);
     expect([r.status, r.json.crawl, r.json.seen, r.json.index, r.json.follow, r.json.indexable]).toEqual([1, 'allowed', true, false, true, false]);
     expect(r.json.rules).toEqual([{ rule: 'noindex', value: null, source: 'meta', text: '<meta name="robots" content="noindex">' }]);
   });
@@ -119,7 +127,8 @@ describe('draft-illyes-repext-03: the Robots-Tag header', () => {
 
 describe('robots.txt first: a disallowed page is never seen', () => {
   it('a URL robots.txt disallows answers crawl: disallowed, seen: false whatever its headers say (it may still be indexed from links: exit 0)', () => {
-    const r = page('Googlebot', { path: '/private/x', headers: ['X-Robots-Tag: noindex', 'Robots-Tag: *;noindex'], metas: '<meta name="robots" content="noindex">' });
+    const command = robotstxt(['page', 'https://example.com/private/x', '--agent', 'Googlebot', '--robots', robotsFile, '--format', 'json', '--header', 'X-Robots-Tag: noindex', '--header', 'Robots-Tag: *;noindex', '--html', htmlFile('private.html', head('<meta name="robots" content="noindex">'))]);
+    const r = { status: command.status, json: JSON.parse(command.stdout) };
     expect(r.status).toBe(0);
     expect(r.json).toEqual({
       url: 'https://example.com/private/x', agent: 'Googlebot', crawl: 'disallowed', seen: false, indexable: true, index: true, follow: true,
