@@ -2,7 +2,7 @@
 // answers, `robotstxt usage`, `check --usage`, and lint's group-merged finding. Exact results; every crawl
 // verdict of these files is also held to the model of the reference (test/model.ts).
 import { describe, it, expect } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRobots, parseContentUsageHeader, lintRobots, readContentUsage, RobotsError, type UsageAnswer } from '../src/node/index.js';
 import { parseDictionary, Token } from 'structured-headers';
@@ -335,6 +335,16 @@ describe('one answer per purpose: check --usage and audit combine Content-Usage 
     expect(verdicts('GPTBot', 'train-ai')).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', 'unknown', 'disallowed', 'disallowed']);
     expect(verdicts('Googlebot', 'search')).toEqual(['allowed', 'allowed', 'allowed', 'disallowed', 'unknown', 'allowed', 'disallowed']);
     expect(verdicts('ChatGPT-User', 'ai-input')).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', 'unknown', 'disallowed', 'disallowed']);
+    // robotstxt usage --purpose and the library's mayUse give the same verdict and deciding statement, URL by URL
+    const urls = PATHS.map((path) => `https://shop.example${path}`);
+    for (const [agent, { purpose }] of Object.entries(AGENTS)) {
+      const fromUsage = robotstxt(['usage', robotsFile, ...urls, '--agent', agent, '--purpose', purpose, '--format', 'json']).stdout.trim().split('\n').map((line) => JSON.parse(line).purposes[0] as { verdict: string; decidedBy: { source: string; line: number } | null });
+      const fromCheck = robotstxt(['check', '--robots', robotsFile, '--agent', agent, '--usage', purpose, '--format', 'jsonl', urlsFile]).stdout.trim().split('\n').map((line) => JSON.parse(line).usage as { verdict: string; line: number | null; source: string | null });
+      expect(fromUsage.map((answer) => [answer.verdict, answer.decidedBy?.source ?? null, answer.decidedBy?.line ?? null]), agent).toEqual(fromCheck.map((answer) => [answer.verdict, answer.source, answer.line]));
+      const robots = parseRobots(readFileSync(robotsFile));
+      expect(urls.map((url) => robots.mayUse(url, agent, purpose).verdict), agent).toEqual(fromCheck.map((answer) => answer.verdict));
+      robots.close();
+    }
     const jsonl = JSON.parse(robotstxt(['check', '--robots', robotsFile, '--agent', 'GPTBot', '--usage', 'train-ai', '--format', 'jsonl', urlsFile]).stdout.split('\n')[1]);
     expect(jsonl.usage).toEqual({ category: 'train-ai', verdict: 'disallowed', line: 1, source: 'content-signal' });
   });

@@ -2,7 +2,7 @@
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
-import { DEFAULT_POLICY_TOKENS, type UsageAnswer } from '../core/usage.js';
+import { DEFAULT_POLICY_TOKENS, type PurposeAnswer, type PurposeStatement, type UsageAnswer } from '../core/usage.js';
 import { parseContentUsageHeader } from '../node/usage-header.js';
 import { RobotsError } from '../core/errors.js';
 
@@ -11,6 +11,7 @@ export const USAGE_SPEC = {
   name: 'usage',
   options: {
     agent: { type: 'string', value: '<token>', fallback: '*', help: 'the crawler asked about (default *: any crawler the file does not name)' },
+    purpose: { type: 'string', multiple: true, value: '<purpose>', help: 'one verdict for a purpose (train-ai, search, ai-input, or a Content-Usage\ncategory; repeatable): its Content-Usage rule, the --header and its\nContent-Signal key, the more restrictive winning, as check --usage and audit\nanswer; with it, only the crawl verdict and the purposes are printed' },
     token: { type: 'string', multiple: true, value: '<token>', help: `a policy product token to answer (repeatable; default ${DEFAULT_POLICY_TOKENS.join(', ')})` },
     header: { type: 'string', value: '<value>', help: 'an HTTP Content-Usage header value (a Structured Field Dictionary such as\n"train-ai=n"), combined with the robots.txt statement, n over y' },
     format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default): a table per URL; json: one object per URL per line' },
@@ -60,6 +61,11 @@ export function runUsage(args: string[], stdout: (text: string) => void, stderr:
   const robots = loadRobots(file, values.mode, values['max-bytes'], stderr);
   try {
     for (const url of urls) {
+      if (values.purpose.length > 0) {
+        const answers = values.purpose.map((purpose) => robots.mayUse(url, agent, purpose, { header }));
+        stdout(values.format === 'json' ? `${JSON.stringify({ url: answers[0].url, agent, crawl: answers[0].crawl, purposes: answers.map(({ purpose, verdict, decidedBy, statements }) => ({ purpose, verdict, decidedBy, statements })), rule: answers[0].rule })}\n` : purposeTable(answers));
+        continue;
+      }
       const answer = robots.usage(url, agent, { tokens, header });
       stdout(values.format === 'json' ? `${JSON.stringify(answer)}\n` : usageTable(answer));
     }
@@ -70,6 +76,19 @@ export function runUsage(args: string[], stdout: (text: string) => void, stderr:
 }
 
 const lineList = (lines: readonly number[]): string => (lines.length === 0 ? '' : `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`);
+
+/** One URL's purpose verdicts as text: the crawl, then a row per purpose with the statement that decided and the others weighed. */
+function purposeTable(answers: readonly PurposeAnswer[]): string {
+  const said = (statement: PurposeStatement): string => `${statement.source} ${statement.statement}${statement.line === null ? '' : ` (line ${statement.line})`}`;
+  const rows: [string, string, string][] = [['crawl', answers[0].crawl, '']];
+  for (const answer of answers) {
+    const why = answer.crawl === 'disallowed' ? 'not fetched: no preference' : answer.decidedBy === null ? 'nothing says' : [said(answer.decidedBy), ...answer.statements.filter((statement) => statement !== answer.decidedBy).map((statement) => `${statement.verdict === (answer.decidedBy as PurposeStatement).verdict ? 'with' : 'over'} ${said(statement)}`)].join(', ');
+    rows.push([`purpose ${answer.purpose}`, answer.verdict, why]);
+  }
+  const safeRows = rows.map((row) => row.map(terminalSafe));
+  const width = Math.max(...safeRows.map((row) => row[0].length));
+  return `${terminalSafe(answers[0].url)} (agent ${terminalSafe(answers[0].agent)})\n${safeRows.map(([what, verdict, why]) => `  ${what.padEnd(width)}  ${verdict.padEnd(10)}  ${why}`.trimEnd()).join('\n')}\n`;
+}
 
 /** One URL's answer as text: a row per fact, with the lines that decided. */
 function usageTable(answer: UsageAnswer): string {

@@ -62,6 +62,35 @@ export function usagePurpose(name: string): UsagePurpose {
 /** Which statement decided a purpose verdict (PURPOSE_SOURCES index: 0 none, 1 Content-Usage, 2 Content-Signal). */
 export const PURPOSE_SOURCES: readonly (null | 'content-usage' | 'content-signal')[] = [null, 'content-usage', 'content-signal'];
 
+/** One statement about a purpose, as mayUse weighs it. */
+export interface PurposeStatement {
+  source: 'content-usage' | 'content-signal' | 'header';
+  /** As stated: `train-ai=n`, `ai-train=no`. */
+  statement: string;
+  /** Its robots.txt line (null for the header). */
+  line: number | null;
+  verdict: UsageVerdict;
+}
+
+/** One purpose's verdict for one URL and agent (RobotsTxt.mayUse, robotstxt usage --purpose). */
+export interface PurposeAnswer {
+  url: string;
+  agent: string;
+  purpose: string;
+  /** The crawl verdict (the reference's): a URL the agent may not fetch gets no purpose verdict (unknown). */
+  crawl: 'allowed' | 'disallowed';
+  verdict: UsageVerdict;
+  /** The statement that decided (null: none applies, or the crawl is disallowed). */
+  decidedBy: PurposeStatement | null;
+  /** Every statement about the purpose that applies to the URL, in the order weighed. */
+  statements: PurposeStatement[];
+  /** How they combine, for people. */
+  rule: string;
+}
+
+/** How mayUse and check --usage combine a purpose's statements (the vocabularies: the more restrictive applies). */
+export const PURPOSE_RULE = 'the more restrictive statement decides: n or no disallows; else y or yes allows; else unknown (Content-Usage first, then the header, then Content-Signal, at each level)';
+
 /** The policy product tokens asked about when the caller names none (the shared training token is added once its spelling is final). */
 export const DEFAULT_POLICY_TOKENS: readonly string[] = ['Google-Extended', 'Applebot-Extended'];
 
@@ -370,6 +399,30 @@ export class UsagePolicy {
       } else if (usage[i] === USAGE_ALLOWED) sources[i] = 1;
     }
     return { usage, lines: ruleLines, sources };
+  }
+
+  /**
+   * One purpose's verdict for one URL (usagePurpose's name: train-ai, search, ai-input, or a Content-Usage
+   * category): its Content-Usage rule (longest matching path), the HTTP Content-Usage header (a parsed one,
+   * category -> y | n) and its Content-Signal key, combined as PURPOSE_RULE says, with each statement. The same
+   * combination as purposeOfCrawled (check --usage, audit), plus the header. Per URL.
+   */
+  mayUse(url: string | URL | Uint8Array, agent: string, purposeName: string, header: UsageOptions['header'] = null): PurposeAnswer {
+    const shown = typeof url === 'string' ? url : url instanceof URL ? url.href : latin1.decode(url);
+    const purpose = usagePurpose(purposeName);
+    const crawl = this.source.crawl().explain(url).allowed ? 'allowed' : 'disallowed';
+    const statements: PurposeStatement[] = [];
+    if (crawl === 'allowed') {
+      const rule = purpose.usage === null ? null : this.ruleFor(url);
+      const ruleValue = purpose.usage === null ? undefined : rule?.preferences.get(purpose.usage);
+      if (rule !== null && ruleValue !== undefined && preferenceVerdict(ruleValue) !== null) statements.push({ source: 'content-usage', statement: `${purpose.usage}=${ruleValue}`, line: rule.lines[0], verdict: preferenceVerdict(ruleValue) as UsageVerdict });
+      const headerValue = purpose.usage === null ? undefined : headerMap(header).get(purpose.usage);
+      if (headerValue !== undefined && preferenceVerdict(headerValue) !== null) statements.push({ source: 'header', statement: `${purpose.usage}=${headerValue}`, line: null, verdict: preferenceVerdict(headerValue) as UsageVerdict });
+      const signal = purpose.signal === null ? undefined : this.signals.get(purpose.signal);
+      if (signal !== undefined && (signal.value === 'yes' || signal.value === 'no')) statements.push({ source: 'content-signal', statement: `${purpose.signal}=${signal.value}`, line: signal.lines[0], verdict: signal.value === 'no' ? 'disallowed' : 'allowed' });
+    }
+    const decidedBy = statements.find((statement) => statement.verdict === 'disallowed') ?? statements.find((statement) => statement.verdict === 'allowed') ?? null;
+    return { url: shown, agent, purpose: purposeName, crawl, verdict: decidedBy?.verdict ?? 'unknown', decidedBy, statements, rule: PURPOSE_RULE };
   }
 
   /** Gives back the path matcher's WebAssembly memory. RobotsTxt.close() calls it. */
