@@ -211,8 +211,8 @@ describe('robotstxt usage and check --usage', () => {
     const result = robotstxt(['usage', file, 'https://example.com/blog/a', 'https://example.com/private/a', '--agent', 'GPTBot', '--format', 'json', '--header', 'search=n']);
     expect(result.status).toBe(0);
     expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
-      { url: 'https://example.com/blog/a', agent: 'GPTBot', crawl: 'allowed', usage: { 'train-ai': 'allowed', search: 'disallowed' }, contentSignal: { 'ai-train': 'no' }, tokens: { 'Google-Extended': 'disallowed', 'Applebot-Extended': 'allowed' }, tokenGroups: { 'Google-Extended': 'named', 'Applebot-Extended': '*' }, decidedBy: { 'train-ai': 'robots.txt', search: 'header' }, lines: { crawl: null, usage: { 'train-ai': [4], search: [] }, contentSignal: { 'ai-train': [1] }, tokens: { 'Google-Extended': 8, 'Applebot-Extended': null } } },
-      { url: 'https://example.com/private/a', agent: 'GPTBot', crawl: 'disallowed', usage: { 'train-ai': 'unknown', search: 'unknown' }, contentSignal: { 'ai-train': 'no' }, tokens: { 'Google-Extended': 'disallowed', 'Applebot-Extended': 'disallowed' }, tokenGroups: { 'Google-Extended': 'named', 'Applebot-Extended': '*' }, decidedBy: { 'train-ai': 'crawl-disallowed', search: 'crawl-disallowed' }, lines: { crawl: 5, usage: { 'train-ai': [], search: [] }, contentSignal: { 'ai-train': [1] }, tokens: { 'Google-Extended': 8, 'Applebot-Extended': 5 } } },
+      { url: 'https://example.com/blog/a', agent: 'GPTBot', crawl: 'allowed', usage: { 'train-ai': 'allowed', search: 'disallowed' }, contentSignal: { 'ai-train': 'no' }, tokens: { 'Google-Extended': 'disallowed', 'Applebot-Extended': 'allowed' }, tokenGroups: { 'Google-Extended': 'named', 'Applebot-Extended': '*' }, decidedBy: { 'train-ai': 'robots.txt', search: 'header' }, licenses: [], lines: { crawl: null, usage: { 'train-ai': [4], search: [] }, contentSignal: { 'ai-train': [1] }, tokens: { 'Google-Extended': 8, 'Applebot-Extended': null } } },
+      { url: 'https://example.com/private/a', agent: 'GPTBot', crawl: 'disallowed', usage: { 'train-ai': 'unknown', search: 'unknown' }, contentSignal: { 'ai-train': 'no' }, tokens: { 'Google-Extended': 'disallowed', 'Applebot-Extended': 'disallowed' }, tokenGroups: { 'Google-Extended': 'named', 'Applebot-Extended': '*' }, decidedBy: { 'train-ai': 'crawl-disallowed', search: 'crawl-disallowed' }, licenses: [], lines: { crawl: 5, usage: { 'train-ai': [], search: [] }, contentSignal: { 'ai-train': [1] }, tokens: { 'Google-Extended': 8, 'Applebot-Extended': 5 } } },
     ]);
   });
   it('text: a table per URL', () => {
@@ -347,5 +347,26 @@ describe('one answer per purpose: check --usage and audit combine Content-Usage 
     }
     const jsonl = JSON.parse(robotstxt(['check', '--robots', robotsFile, '--agent', 'GPTBot', '--usage', 'train-ai', '--format', 'jsonl', urlsFile]).stdout.split('\n')[1]);
     expect(jsonl.usage).toEqual({ category: 'train-ai', verdict: 'disallowed', line: 1, source: 'content-signal' });
+  });
+});
+
+describe('RSL License lines: reported by usage and lint, never judged', () => {
+  const body = 'License: https://example.com/license.xml\nUser-agent: *\nDisallow: /x\nLicense: terms.xml\n';
+  it('usage lists every License line with its line, whatever group it stands in; the crawl verdicts do not change', () => {
+    const robots = parseRobots(body);
+    expect(robots.usage('https://example.com/a', 'GPTBot').licenses).toEqual([{ url: 'https://example.com/license.xml', line: 1 }, { url: 'terms.xml', line: 4 }]);
+    expect([robots.isAllowed('https://example.com/a', 'GPTBot'), robots.isAllowed('https://example.com/x', 'GPTBot')]).toEqual([true, false]);
+    const dir = tempDir();
+    writeFileSync(join(dir, 'robots.txt'), body);
+    expect(robotstxt(['usage', join(dir, 'robots.txt'), 'https://example.com/a']).stdout.split('\n').filter((line) => line.includes('license'))).toEqual([
+      '  license (RSL)            reported    https://example.com/license.xml, line 1',
+      '  license (RSL)            reported    terms.xml, line 4',
+    ]);
+  });
+  it('lint: an info with the URL, a warning for a value that is no absolute URL, no unknown-directive', () => {
+    expect(lintRobots(bytes(body), { maxBytes: 0 }).findings).toEqual([
+      { line: 1, severity: 'info', code: 'license', message: 'license: RSL licence terms at https://example.com/license.xml: reported, not judged (no crawl verdict changes; crawlers that read RSL fetch the terms)' },
+      { line: 4, severity: 'warning', code: 'license-invalid', message: 'license: "terms.xml" is not an absolute http(s) URL: RSL expects the URL of the licence terms' },
+    ]);
   });
 });

@@ -100,6 +100,7 @@ function usageTable(answer: UsageAnswer): string {
     rows.push([`usage ${category}`, verdict, why]);
   }
   for (const [key, value] of Object.entries(answer.contentSignal)) rows.push([`content-signal ${key}`, value, lineList(answer.lines.contentSignal[key])]);
+  for (const license of answer.licenses) rows.push(['license (RSL)', 'reported', `${license.url}, line ${license.line}`]);
   for (const [token, verdict] of Object.entries(answer.tokens)) {
     const group = answer.tokenGroups[token] === 'named' ? 'its own group' : answer.tokenGroups[token] === '*' ? 'the * group' : 'no group';
     const line = answer.lines.tokens[token];

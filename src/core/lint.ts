@@ -338,6 +338,12 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
     }
     if (other.isKey('content-signal')) contentSignalProblems(other.value).forEach(({ severity, message }) => add(other.line, severity, 'content-signal-invalid', `content-signal: ${message}`));
     if (other.isKey('content-usage')) contentUsageProblems(other.value).forEach((problem) => add(other.line, 'warning', 'content-usage-invalid', `content-usage: ${problem}`));
+    if (other.isKey('license')) {
+      // RSL (Really Simple Licensing): the URL of the site's licence terms, for crawlers that read it
+      const url = other.value.trim();
+      if (/^https?:\/\/[^\s/]+/i.test(url)) add(other.line, 'info', 'license', `license: RSL licence terms at ${url}: reported, not judged (no crawl verdict changes; crawlers that read RSL fetch the terms)`);
+      else add(other.line, 'warning', 'license-invalid', `license: "${url}" is not an absolute http(s) URL: RSL expects the URL of the licence terms`);
+    }
   }
   const firstAgentLine = robots.groups[0]?.agents[0]?.line ?? Infinity;
   for (const other of robots.otherDirectives) {

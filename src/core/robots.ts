@@ -228,7 +228,7 @@ class GroupCollector implements RobotsParseHandler {
 }
 
 /** Non-standard keys that are collected (not flagged as unknown), lower case. */
-const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow', 'content-signal', 'content-usage'];
+const KNOWN_OTHER_KEYS = ['crawl-delay', 'host', 'clean-param', 'request-rate', 'visit-time', 'noindex', 'nofollow', 'content-signal', 'content-usage', 'license'];
 
 /** Group selections a RobotsTxt keeps (see RobotsTxt.selection). */
 const MAX_KEPT_SELECTIONS = 64;
@@ -451,6 +451,8 @@ export class RobotsTxt {
         rfc: this.mode === 'rfc',
         groupLines: this.groupsFor(list).flatMap((group) => group.others),
         fileWideLines: this.otherDirectives.filter((other) => other.line < firstAgentLine),
+        // RSL's License: is site-wide wherever it stands (reported, never judged)
+        licenses: this.otherDirectives.filter((other) => other.isKey('license')).map((other) => ({ url: other.value.trim(), line: other.line })),
         crawl: () => this.matcher(list),
         token: (token) => ({ matcher: this.matcher(token), named: this.names(token), grouped: this.groupsFor(token).length > 0 }),
       });

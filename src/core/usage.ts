@@ -226,6 +226,8 @@ export interface UsageAnswer {
   tokenGroups: Record<string, 'named' | '*' | 'none'>;
   /** What decided each category. */
   decidedBy: Record<string, UsageDecider>;
+  /** RSL `License:` lines (the URL of the site's licence terms, and the line): reported, never judged. */
+  licenses: { url: string; line: number }[];
   /** The deciding lines: of the crawl verdict, of each category's Content-Usage rule, of each signal, of each token's verdict (null: no rule). */
   lines: { crawl: number | null; usage: Record<string, number[]>; contentSignal: Record<string, number[]>; tokens: Record<string, number | null> };
 }
@@ -237,6 +239,8 @@ export interface UsageSource {
   groupLines: readonly UsageLine[];
   /** The lines before the first user-agent line. */
   fileWideLines: readonly UsageLine[];
+  /** RSL `License:` lines (Really Simple Licensing: the URL of the site's licence terms), wherever they stand. */
+  licenses?: readonly { url: string; line: number }[];
   /** The agent query's crawl matcher (asked each time: one the caller closed is made again). */
   crawl(): RobotsMatcher;
   /** A policy token's matcher and whether a group names it / whether any group applies to it. */
@@ -341,7 +345,7 @@ export class UsagePolicy {
       tokenLines[token] = explained.rule?.line ?? null;
     }
     return {
-      url: shown, agent, crawl, usage, contentSignal, tokens, tokenGroups, decidedBy,
+      url: shown, agent, crawl, usage, contentSignal, tokens, tokenGroups, decidedBy, licenses: (this.source.licenses ?? []).map((license) => ({ ...license })),
       lines: { crawl: crawlExplained.rule?.line ?? null, usage: usageLines, contentSignal: signalLines, tokens: tokenLines },
     };
   }
