@@ -147,6 +147,12 @@ export function agentWarning(agent: string): string | null {
 export function agentsAsCrawlers(agents: readonly string[], names: (token: string) => boolean): string[] {
   const asked: string[] = [];
   for (const agent of agents) {
+    // a crawler with no fallback group that does not ignore * gets its own group or * either way: no look at the file
+    const token = asciiLowerCase(agent);
+    if (GROUP_FALLBACK[token] === undefined && !IGNORES_GLOBAL_GROUP.has(token)) {
+      asked.push(agent);
+      continue;
+    }
     const group = groupFollowed(agent, names);
     if (group !== null) asked.push(group === '*' ? agent : group);
   }
