@@ -27,6 +27,7 @@ rmSync(outdir, { recursive: true, force: true });
 // parse5 (the HTML parser, only robotstxt page needs it) is a bundle of its own, required by the main bundle
 // from beside itself when a page is read: inside the main bundle its 300 KB were paid by every command's
 // start (read, hashed, cache-loaded) although only one command ever runs it
+/** @type {import('esbuild').Plugin} */
 const parse5Beside = { name: 'parse5-beside', setup: (b) => b.onResolve({ filter: /^parse5$/ }, () => ({ path: './parse5.cjs', external: true })) };
 await build({ ...common, entryPoints: ['parse5'], outfile: `${outdir}/parse5.cjs`, format: 'cjs' });
 await build({

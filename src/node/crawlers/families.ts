@@ -185,8 +185,13 @@ export function vendorOfCrawler(name: string): CrawlerVendor | null {
   return familyOfCrawler(name)?.vendor ?? null;
 }
 
-/** The published file name of a source (`gptbot.json`). */
-export const publishedName = (source: CrawlerRangeSource): string => basename(new URL(source.url).pathname);
+const publishedNames = new Map<CrawlerRangeSource, string>();
+/** The published file name of a source (`gptbot.json`). Per verified request (audit's `from`): read once per file. */
+export function publishedName(source: CrawlerRangeSource): string {
+  let name = publishedNames.get(source);
+  if (name === undefined) publishedNames.set(source, name = basename(new URL(source.url).pathname));
+  return name;
+}
 
 /**
  * The range source a file name stands for: `<id>.json` (as fetch --crawler-ranges stores it), the published
