@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/src/bin`;
-const dependencies = ['crawler-user-agents', 'ipaddr.js', 'isbot', 'piscina', 'undici'];
+const dependencies = ['crawler-user-agents', 'ipaddr.js', 'isbot', 'piscina', 'undici', 'warcio'];
 /** @type {import('esbuild').BuildOptions} */
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', external: dependencies, logLevel: 'warning', legalComments: 'none' };
 rmSync(outdir, { recursive: true, force: true });

@@ -210,14 +210,14 @@ describe('robotstxt test (robots_main contract)', () => {
   });
   it('unknown command and no command: exit 2', () => {
     const r = robotstxt(['frobnicate']);
-    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, usage, diff, audit, fetch, page, history, tester, conformance; see robotstxt --help)\n");
+    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, usage, diff, audit, fetch, page, pages, history, tester, conformance; see robotstxt --help)\n");
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
   it('every command\'s --help lists exactly the options it parses (one spec per command declares them), each once', async () => {
     const { COMMANDS } = await import('../src/cli/commands.ts');
     const { helpText } = await import('../src/cli/command-spec.ts');
-    expect(COMMANDS.map((command) => command.name)).toEqual(['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'history', 'tester', 'conformance']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'history', 'tester', 'conformance']);
     for (const entry of COMMANDS) {
       const { COMMAND } = await entry.load();
       expect(COMMAND.spec.name).toBe(entry.name);
@@ -271,7 +271,7 @@ describe('robotstxt test (robots_main contract)', () => {
     }
   });
   it('every command\'s --help prints usage with examples and exits 0', () => {
-    for (const command of ['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'history', 'tester', 'conformance']) {
+    for (const command of ['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'history', 'tester', 'conformance']) {
       const r = robotstxt([command, '--help']);
       expect(r.stdout).toContain(`Usage: robotstxt ${command}`);
       expect(r.stdout).toContain('Examples:');
@@ -337,7 +337,7 @@ describe('rough edges: each with its message and exit code', () => {
   it('help <command> prints that command\'s help; help <unknown> is a usage error', () => {
     expect(robotstxt(['help', 'check'])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Usage: robotstxt check /) });
     expect(robotstxt(['help', 'lint']).stdout).toMatch(/^Usage: robotstxt lint /);
-    expect(robotstxt(['help', 'nope'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: unknown command 'nope' (commands: test, check, lint, usage, diff, audit, fetch, page, history, tester, conformance; see robotstxt --help)\n" });
+    expect(robotstxt(['help', 'nope'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: unknown command 'nope' (commands: test, check, lint, usage, diff, audit, fetch, page, pages, history, tester, conformance; see robotstxt --help)\n" });
     expect(robotstxt(['help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Run robotstxt <command> --help') });
   });
   it('fetch with nothing to fetch exits 2, never "0 origin(s)" and 0', () => {

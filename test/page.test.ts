@@ -135,6 +135,7 @@ describe('robots.txt first: a disallowed page is never seen', () => {
       snippet: { allowed: true, maxChars: null }, imagePreview: null, videoPreview: null, translate: true, imageIndex: true, indexIfEmbedded: false,
       unavailableAfter: null, ai: { noai: false, noimageai: false, contentSignal: {} }, status: null, rules: [], unknown: [],
       note: "robots.txt disallows crawling, so the page's own rules are never seen: the URL may still be indexed from links, without its content (its noindex is not seen: allow crawling for it to be obeyed)",
+      traps: [{ trap: 'noindex-unseen', text: 'X-Robots-Tag: noindex / Robots-Tag: *;noindex / <meta name="robots" content="noindex">' }],
     });
     expect(judgePage(false, pageRules({ agent: 'Googlebot', headers: [['X-Robots-Tag', 'noindex']] })).seen).toBe(false);
   });

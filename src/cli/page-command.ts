@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
+import { isRobotsMetaName } from '../core/page-traps.js';
 import { clockOption } from './fetch-options.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { originOf } from '../core/url-model.js';
@@ -81,14 +82,17 @@ export async function runPage(args: string[], out: (text: string) => void, stder
       throw new RobotsError('FILE_UNREADABLE', `cannot read --html ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  const { answerPage, crawlVerdict, fetchPage } = await import('../node/page/index.js');
-  let robots: RobotsTxt;
-  if (values.robots !== undefined) robots = loadRobots(values.robots, values.mode, values['max-bytes'], stderr);
-  else if (values.store !== undefined) robots = await storedRobots(values.store, origin, values['max-bytes'], values.mode, nowMs, stderr);
-  else robots = await fetchedRobots(url, values, stderr);
+  const { answerPage, fetchPage, pageReportJson, PageRobots } = await import('../node/page/index.js');
+  const rulesOf = { agent, mode: values.mode, maxBytes: values['max-bytes'], nowMs };
+  let pageRobots: InstanceType<typeof PageRobots>;
+  if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, values.mode, values['max-bytes'], stderr) });
+  else if (values.store !== undefined) pageRobots = new PageRobots({ ...rulesOf, directory: values.store });
+  else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, values, stderr) });
   let report: PageReport;
   try {
-    const allowed = crawlVerdict(robots, url, agent);
+    const found = await pageRobots.forOrigin(origin);
+    if (found.found === 'missing') stderr(`robotstxt: the store has no record of ${origin.origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(values.store ?? '')})\n`);
+    const allowed = found.robots.matcher(agent).isAllowed(url);
     let status: number | null = null;
     let pageHeaders = headers;
     if (values.fetch && allowed) {
@@ -107,29 +111,16 @@ export async function runPage(args: string[], out: (text: string) => void, stder
         await dispatcher.close().catch(() => undefined);
       }
     }
-    report = answerPage({ url, agent, crawlAllowed: allowed, headers: pageHeaders, html, nowMs, status });
+    report = answerPage({ url, agent, crawlAllowed: allowed, robotsNoindex: found.noindex.lineFor(url), headers: pageHeaders, html, nowMs, status });
   } finally {
-    robots.close();
+    pageRobots.close();
   }
   for (const meta of report.metasOutsideHead) {
-    if (/^(robots|googlebot|googlebot-news)$/i.test(meta.name) || meta.name.toLowerCase() === agent.toLowerCase()) stderr(`robotstxt: a meta tag outside <head> is not read: <meta name="${terminalSafe(meta.name)}" content="${terminalSafe(meta.content)}">\n`);
+    if (isRobotsMetaName(meta.name, agent)) stderr(`robotstxt: a meta tag outside <head> is not read: <meta name="${terminalSafe(meta.name)}" content="${terminalSafe(meta.content)}">\n`);
   }
   if (report.htmlTruncated) stderr('robotstxt: the HTML is longer than 1 MiB: its first 1 MiB was read\n');
-  out(values.format === 'json' ? `${JSON.stringify(pageJson(report), null, 2)}\n` : pageText(report));
+  out(values.format === 'json' ? `${JSON.stringify(pageReportJson(report), null, 2)}\n` : pageText(report));
   return report.indexable ? 0 : 1;
-}
-
-/** The JSON fields of robotstxt page (the issue's contract: scripts rely on them). */
-function pageJson(report: PageReport): Record<string, unknown> {
-  return {
-    url: report.url, agent: report.agent, crawl: report.crawl, seen: report.seen, indexable: report.indexable,
-    index: report.index, follow: report.follow, snippet: report.snippet, imagePreview: report.imagePreview, videoPreview: report.videoPreview,
-    translate: report.translate, imageIndex: report.imageIndex, indexIfEmbedded: report.indexIfEmbedded, unavailableAfter: report.unavailableAfter,
-    ai: report.ai, status: report.status,
-    rules: report.seen ? report.rules.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
-    unknown: report.seen ? report.unknown.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
-    note: report.note,
-  };
 }
 
 /** The text answer: one line per field, then the statements that decided. */
@@ -150,6 +141,7 @@ function pageText(report: PageReport): string {
     ...(report.indexIfEmbedded ? [field('indexifembedded', 'yes')] : []),
     ...(report.ai.noai || report.ai.noimageai ? [field('ai', [report.ai.noai ? 'noai' : '', report.ai.noimageai ? 'noimageai' : ''].filter((word) => word !== '').join(', '))] : []),
     ...Object.entries(report.ai.contentSignal).map(([key, value]) => field('content-signal', `${terminalSafe(key)}=${terminalSafe(value)}`)),
+    ...report.traps.map((trap) => field('trap', `${trap.trap}: ${terminalSafe(trap.text)}`)),
   ];
   if (report.seen) {
     // each header line or meta tag once, with the rules it gave this crawler
@@ -163,19 +155,6 @@ function pageText(report: PageReport): string {
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The robots.txt of a URL's origin in a store (a record's allow-all or disallow-all as such; none fetched: allowed, and said). */
-async function storedRobots(store: string, origin: NonNullable<ReturnType<typeof originOf>>, maxBytes: number, mode: RobotsTxt['mode'], nowMs: number, stderr: (text: string) => void): Promise<RobotsTxt> {
-  const { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL } = await import('../node/hosts/index.js');
-  const answer = await robotsFromDirectory(store, { maxBytes, now: nowMs })(robotsHostOf(origin));
-  if (answer === null) {
-    stderr(`robotstxt: the store has no record of ${origin.origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(store)})\n`);
-    return parseRobots(FULL_VERDICT_BODY.allow, { mode });
-  }
-  if (answer === ALLOW_ALL) return parseRobots(FULL_VERDICT_BODY.allow, { mode });
-  if (answer === DISALLOW_ALL) return parseRobots(FULL_VERDICT_BODY.disallow, { mode });
-  return parseRobots(answer as Uint8Array | string, { mode, maxBytes });
 }
 
 /** The robots.txt of a URL's origin, fetched (its outcome's rules: 4xx allow all, unreachable disallow all). */

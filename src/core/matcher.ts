@@ -325,3 +325,24 @@ export function outputFilterCode(only: OutputFilter): number {
   if (only === 'disallowed') return OUTPUT_ONLY_DISALLOWED;
   throw new RobotsError('INVALID_ARGUMENT', `an output filter is all, allowed or disallowed, got ${JSON.stringify(only)}`);
 }
+
+/** In a matcher made by pathsMatcher, the line of path i is i + PATHS_FIRST_LINE (line 1 is its user-agent line). */
+export const PATHS_FIRST_LINE = 2;
+
+/**
+ * A matcher of bare paths (one string of byte values per path, as latin1 decoding gives, matched as a Disallow
+ * line's path is, the longest match deciding): how Content-Usage and Noindex: paths are matched against URLs
+ * with the engine of Allow/Disallow (same encoding rules, same worst case). Explain a URL; the deciding rule's
+ * line minus PATHS_FIRST_LINE is the path's index. Once per rule set.
+ */
+export function pathsMatcher(paths: readonly string[], rfc: boolean): RobotsMatcher {
+  const text = ['user-agent: *', ...paths.map((path) => `disallow: ${path}`)].join('\n') + '\n';
+  return new RobotsMatcher({ body: byteValues(text), rfc }, ['*']);
+}
+
+/** A string of byte values (as latin1 decoding gives) back to its bytes. */
+export function byteValues(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}

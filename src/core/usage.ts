@@ -16,7 +16,7 @@
 //   the `*` groups decided.
 // The HTTP `Content-Usage` header (an RFC 9651 dictionary) is parsed in src/node/usage-header.ts with a
 // Structured Field library and given here parsed; it combines with the robots.txt statement, `n` over `y`.
-import { RobotsMatcher } from './matcher.js';
+import { pathsMatcher, byteValues, PATHS_FIRST_LINE, type RobotsMatcher } from './matcher.js';
 import { VERDICT_ALLOWED, FLAG_RFC_MODE } from './constants.js';
 import { core } from './wasm/core.js';
 
@@ -255,9 +255,6 @@ export interface UsageOptions {
   header?: ReadonlyMap<string, string> | Readonly<Record<string, string>> | null;
 }
 
-/** Per synthetic rule line of the path matcher: the rule it stands for (line 1 is its user-agent line). */
-const FIRST_RULE_LINE = 2;
-
 /**
  * The usage preferences of one robots.txt for one agent query: its Content-Usage rules compiled into a
  * matcher of their paths (one Disallow per distinct path, so that the longest match names the deciding rule
@@ -281,7 +278,7 @@ export class UsagePolicy {
       const read = readContentUsage(latin1.decode(line.rawValue));
       if (!read.ok) continue;
       const path = read.path ?? '/';
-      const matched = latin1.decode(core().urls.normalizePattern(latin1Bytes(path), source.rfc ? FLAG_RFC_MODE : 0));
+      const matched = latin1.decode(core().urls.normalizePattern(byteValues(path), source.rfc ? FLAG_RFC_MODE : 0));
       let rule = byPath.get(matched);
       if (rule === undefined) byPath.set(matched, rule = { path, lines: [], preferences: new Map() });
       rule.lines.push(line.line);
@@ -293,7 +290,7 @@ export class UsagePolicy {
     }
     this.rules = [...byPath.values()];
     this.statedCategories = [...new Set(this.rules.flatMap((rule) => [...rule.preferences.keys()]))];
-    this.paths = this.rules.length === 0 ? null : new RobotsMatcher({ body: pathBody(this.rules), rfc: source.rfc }, ['*']);
+    this.paths = this.rules.length === 0 ? null : pathsMatcher(this.rules.map((rule) => rule.path), source.rfc);
     this.signals = contentSignals(source.groupLines, source.fileWideLines);
   }
 
@@ -301,7 +298,7 @@ export class UsagePolicy {
   ruleFor(url: string | URL | Uint8Array): UsageRule | null {
     if (this.paths === null) return null;
     const rule = this.paths.explain(url).rule;
-    return rule === null ? null : this.rules[rule.line - FIRST_RULE_LINE];
+    return rule === null ? null : this.rules[rule.line - PATHS_FIRST_LINE];
   }
 
   /** Everything usage says of one URL. Per URL; for many, usageLines. */
@@ -373,7 +370,7 @@ export class UsagePolicy {
     for (let i = 0; i < crawl.length; i++) {
       const line = decided[i];
       if (crawl[i] !== VERDICT_ALLOWED || line === 0) continue;
-      const index = line - FIRST_RULE_LINE;
+      const index = line - PATHS_FIRST_LINE;
       usage[i] = codes[index];
       if (codes[index] !== USAGE_UNKNOWN) ruleLines[i] = this.rules[index].lines[0];
     }
@@ -458,17 +455,6 @@ function headerMap(header: UsageOptions['header']): ReadonlyMap<string, string> 
   return header instanceof Map ? header : new Map(Object.entries(header));
 }
 
-/** The matcher body of the rules' paths: one Disallow line per path, as written (latin1 keeps the bytes). */
-function pathBody(rules: readonly UsageRule[]): Uint8Array {
-  return latin1Bytes(['user-agent: *', ...rules.map((rule) => `disallow: ${rule.path}`)].join('\n') + '\n');
-}
-
-/** A string of byte values (as latin1 decoding gives) back to its bytes. */
-function latin1Bytes(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
-}
 
 /** The Content-Signal values for an agent: its groups' lines decide the keys they state, file-wide lines the rest. */
 function contentSignals(groupLines: readonly UsageLine[], fileWideLines: readonly UsageLine[]): Map<string, { value: string; lines: number[] }> {

@@ -3,9 +3,11 @@
 // requested). Used by robotstxt page, once per page.
 import { request, type Dispatcher } from 'undici';
 import { judgePage, pageRules, type PageAnswer, type PageMeta } from '../../core/page-rules.js';
-import type { RobotsTxt } from '../../core/robots.js';
+import { asciiLowerCase, productToken } from '../../core/robots.js';
 import { RobotsError } from '../../core/errors.js';
-import { htmlMetas, DEFAULT_HEAD_BYTES } from './html-head.js';
+import { htmlMetas, DEFAULT_HEAD_BYTES, type HtmlMetas } from './html-head.js';
+import { pageTraps, type PageTrap } from '../../core/page-traps.js';
+import type { RobotsNoindexLine } from '../../core/robots-noindex.js';
 
 /** The answer for a URL, as robotstxt page prints it. */
 export interface PageReport extends PageAnswer {
@@ -15,6 +17,8 @@ export interface PageReport extends PageAnswer {
   htmlTruncated: boolean;
   /** With a fetch: the page's status (null: not fetched, because robots.txt disallows it or no fetch was asked). */
   status: number | null;
+  /** What the site meant and the crawler will not do (src/core/page-traps.ts). */
+  traps: PageTrap[];
 }
 
 /** What is known of a page: its headers (pairs, repeats kept) and its HTML, if any. */
@@ -23,6 +27,8 @@ export interface PageInput {
   agent: string;
   /** robots.txt's verdict for the URL and agent. */
   crawlAllowed: boolean;
+  /** The Noindex: line of robots.txt that matches the URL (RobotsNoindex), if any. */
+  robotsNoindex?: RobotsNoindexLine | null;
   headers: readonly (readonly [string, string])[];
   html: string | Uint8Array | null;
   nowMs?: number;
@@ -30,16 +36,81 @@ export interface PageInput {
   status?: number | null;
 }
 
-/** A page's answer (see PageReport). Per page. */
-export function answerPage(input: PageInput): PageReport {
-  const metas = input.html === null ? { head: [], outsideHead: [], truncated: false } : htmlMetas(input.html, input.headBytes ?? DEFAULT_HEAD_BYTES);
-  const rules = pageRules({ headers: input.headers, metas: metas.head, agent: input.agent, nowMs: input.nowMs });
-  return { url: input.url, ...judgePage(input.crawlAllowed, rules), metasOutsideHead: metas.outsideHead, htmlTruncated: metas.truncated, status: input.status ?? null };
+/** The start of a meta tag, any case. */
+const META_OPEN = /<meta/gi;
+const FRAMESET = /<frameset/i;
+const latin1 = new TextDecoder('latin1');
+
+/**
+ * The meta tags of a page's HTML that can matter to the crawler, read with parse5 from only as much of the page
+ * as holds them. Exact, because: a meta tag's name is written in the tag (or with a character reference: then
+ * the tag counts as possibly relevant), so a page with no `<meta` naming robots, the crawler's token or
+ * content-signal has no rules in its meta tags; and the HTML parser places an element by what comes before it
+ * (the tree builder never looks ahead, and no later tag moves a meta between head and body but a <frameset>,
+ * which takes the body away: a page with one is parsed whole), so the document cut after the last such tag
+ * has them where the whole page has them (property-tested against the whole parse in test/pages.test.ts). Per page: one scan, at most one parse
+ * of the page up to its last relevant meta tag (not of its whole body).
+ */
+export function pageMetas(html: string | Uint8Array | null, agent: string, headBytes = DEFAULT_HEAD_BYTES): HtmlMetas {
+  if (html === null) return { head: [], outsideHead: [], truncated: false };
+  const truncated = (typeof html === 'string' ? Buffer.byteLength(html) : html.length) > headBytes;
+  const sample = typeof html === 'string' ? html : latin1.decode(html.subarray(0, headBytes));
+  const token = asciiLowerCase(productToken(agent) || agent);
+  let end = -1;
+  for (const match of sample.matchAll(META_OPEN)) {
+    const close = tagEnd(sample, match.index + 5);
+    const tag = asciiLowerCase(sample.slice(match.index, close));
+    if (tag.includes('robots') || tag.includes('content-signal') || tag.includes(token) || tag.includes('&')) end = close;
+  }
+  if (end < 0) return { head: [], outsideHead: [], truncated };
+  // a <frameset> after them takes the body away, with its tags: the page is then parsed whole
+  if (FRAMESET.test(sample)) end = sample.length;
+  const metas = htmlMetas(typeof html === 'string' ? html.slice(0, end) : html.subarray(0, end), headBytes);
+  return { ...metas, truncated };
 }
 
-/** The crawl verdict of a URL for an agent by a robots.txt (null: none known, every URL allowed). */
-export function crawlVerdict(robots: RobotsTxt | null, url: string, agent: string): boolean {
-  return robots === null ? true : robots.matcher(agent).isAllowed(url);
+/**
+ * Where a tag that starts before `from` ends: after its `>`, as the HTML tokenizer reads attributes (a value
+ * after `=` in quotes may hold `>`); the text's end when it has none.
+ */
+function tagEnd(text: string, from: number): number {
+  let afterEquals = false;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3e) return i + 1; // >
+    if (c === 0x3d) { afterEquals = true; continue; } // =
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) continue; // whitespace keeps afterEquals
+    if (afterEquals && (c === 0x22 || c === 0x27)) { // a quoted value: to its closing quote
+      const closing = text.indexOf(text[i], i + 1);
+      if (closing < 0) return text.length;
+      i = closing;
+    }
+    afterEquals = false;
+  }
+  return text.length;
+}
+
+/** A page's answer (see PageReport). Per page. */
+export function answerPage(input: PageInput): PageReport {
+  const nowMs = input.nowMs ?? Date.now();
+  const metas = pageMetas(input.html, input.agent, input.headBytes ?? DEFAULT_HEAD_BYTES);
+  const rules = pageRules({ headers: input.headers, metas: metas.head, agent: input.agent, nowMs });
+  const traps = pageTraps({ rules, crawlAllowed: input.crawlAllowed, metasOutsideHead: metas.outsideHead, robotsNoindex: input.robotsNoindex ?? null, nowMs });
+  return { url: input.url, ...judgePage(input.crawlAllowed, rules), metasOutsideHead: metas.outsideHead, htmlTruncated: metas.truncated, status: input.status ?? null, traps };
+}
+
+/** The JSON fields of robotstxt page (the issue's contract: scripts rely on them), and of each line of robotstxt pages. Per page. */
+export function pageReportJson(report: PageReport): Record<string, unknown> {
+  return {
+    url: report.url, agent: report.agent, crawl: report.crawl, seen: report.seen, indexable: report.indexable,
+    index: report.index, follow: report.follow, snippet: report.snippet, imagePreview: report.imagePreview, videoPreview: report.videoPreview,
+    translate: report.translate, imageIndex: report.imageIndex, indexIfEmbedded: report.indexIfEmbedded, unavailableAfter: report.unavailableAfter,
+    ai: report.ai, status: report.status,
+    rules: report.seen ? report.rules.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
+    unknown: report.seen ? report.unknown.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
+    note: report.note,
+    traps: report.traps,
+  };
 }
 
 /**

@@ -1,0 +1,112 @@
+// robotstxt pages: robotstxt page over what a crawl produced (JSON lines, WARC files), one answer line per
+// page, and a summary of the traps (src/core/page-traps.ts). The library (src/node/page/) reads, judges,
+// counts and renders; this handler wires options to it.
+import { writeFileSync } from 'node:fs';
+import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec } from './command-spec.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp } from './shared-options.js';
+import { loadRobots, warnAboutAgents } from './common.js';
+import { fileWriteError } from '../node/robots-file.js';
+import type { Writable } from 'node:stream';
+import { clockOption } from './fetch-options.js';
+import { writeOut } from '../node/logs/index.js';
+
+/** What pages states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
+export const PAGES_SPEC = {
+  name: 'pages',
+  options: {
+    agent: withHelp(AGENT_OPTION, 'the crawler asked about (its product token, e.g. Googlebot); one'),
+    robots: { type: 'string', value: '<file>', help: 'the robots.txt of every page (one site)' },
+    'robots-dir': { type: 'string', value: '<dir>', help: 'per page, the robots.txt of its origin: <dir>/<host>.txt, as check --robots-dir\nreads it (a host with no file: allowed, and counted)' },
+    store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (as --robots-dir)' },
+    input: { type: 'string', choices: ['auto', 'jsonl', 'warc'], fallback: 'auto', help: 'the inputs\' form: auto (default: a name ending .warc or .warc.gz is WARC, else\nJSON lines; standard input is JSON lines), jsonl or warc' },
+    format: { type: 'string', choices: ['jsonl', 'text'], fallback: 'jsonl', help: 'jsonl (default): one JSON object per page, robotstxt page\'s fields with file,\ninput (line or record number), robots and traps; text: crawl<TAB>seen<TAB>\nindexable<TAB>traps<TAB>url' },
+    'traps-only': { type: 'boolean', help: 'print only the pages with a trap (and the records that could not be read)' },
+    'summary-json': { type: 'string', value: '<file>', help: 'also write the summary as JSON to this file' },
+    now: { type: 'string', value: '<ISO time>', help: 'the time unavailable_after dates are compared with (default now)' },
+    mode: MODE_OPTION,
+    'max-bytes': MAX_BYTES_OPTION,
+  },
+  positionals: { shown: '[<input>... | -]', min: 0, max: Infinity },
+  oneOf: [['robots', 'robots-dir', 'store']],
+  required: ['agent'],
+  column: 24,
+  description: `What the pages of a crawl let a crawler index, with robots.txt, page by page, as robotstxt page answers
+each: the inputs (files, or standard input when none or -) are JSON lines, one page per line:
+{"url": ..., "headers": {...} or [[name, value], ...], "html": ...} ("html" and "status" may be left out:
+headers alone are judged), or WARC files (response, revisit and resource records; .warc.gz too).
+On stderr at the end, a summary counts the pages and each trap: noindex-unseen (robots.txt disallows the
+page, so its noindex is never seen), conflict (rules that contradict each other), unavailable-after-past,
+meta-outside-head (a robots meta tag outside <head>, not read), noindex-in-robots-txt (a Noindex: line of
+robots.txt matches the page; not read since 2019). docs/page-rules.md defines each.
+
+A record that cannot be read (no JSON, no URL, a damaged WARC record) is printed with its number and why,
+and counted; records of a WARC file that are no pages (requests, metadata) are counted by type.
+
+Exit status: 0 every record was read, 1 some could not be, 2 usage errors or an input that cannot be opened.`,
+  examples: [
+    'robotstxt pages --robots robots.txt --agent Googlebot crawl.jsonl',
+    'robotstxt pages --robots-dir robots/ --agent Googlebot --format text --traps-only crawl.warc.gz',
+  ],
+} as const satisfies CommandSpec;
+
+/** robotstxt pages. */
+export const COMMAND: Command = { spec: PAGES_SPEC, run: (args, io) => runPages(args, io) };
+
+/** Output is written in pieces of about this size (backpressure respected between them). */
+const OUTPUT_PIECE_CHARS = 1 << 16;
+
+/** Runs the command; returns the exit code. */
+export async function runPages(args: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommand(PAGES_SPEC, args);
+  const agents = values.agent;
+  if (agents.length !== 1) throw usageError(`--agent names one crawler for pages, got ${agents.length}`);
+  const agent = agents[0];
+  warnAboutAgents([agent], io.err);
+  const inputs = positionals.length === 0 ? ['-'] : positionals;
+  if (inputs.filter((input) => input === '-').length > 1) throw usageError('standard input (-) can be read once');
+  const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
+  const { PageRobots, PagesSummary, readCrawl, crawlFormatOf, answerCrawledPage, pagesAnswerJson, pagesAnswerText } = await import('../node/page/index.js');
+  const rulesOf = { agent, mode: values.mode, maxBytes: values['max-bytes'], nowMs };
+  const robotsOf = values.robots !== undefined
+    ? new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, values.mode, values['max-bytes'], io.err) })
+    : new PageRobots({ ...rulesOf, directory: (values['robots-dir'] ?? values.store) as string });
+  const summary = new PagesSummary(agent, nowMs);
+  let pending = '';
+  const emit = async (line: string): Promise<void> => {
+    pending += `${line}\n`;
+    if (pending.length >= OUTPUT_PIECE_CHARS) {
+      const piece = pending;
+      pending = '';
+      await writeOut(io.stdout as Writable, Buffer.from(piece));
+    }
+  };
+  try {
+    for (const input of inputs) {
+      const format = crawlFormatOf(input === '-' ? undefined : input, values.input as 'auto' | 'jsonl' | 'warc');
+      for await (const record of readCrawl(input, format)) {
+        if (record.kind === 'page') {
+          const answer = await answerCrawledPage(record, input, robotsOf, { agent, nowMs });
+          summary.addAnswer(answer);
+          if (values['traps-only'] && answer.traps.length === 0) continue;
+          await emit(values.format === 'text' ? pagesAnswerText(answer) : JSON.stringify(pagesAnswerJson(answer)));
+        } else {
+          summary.addRecord(record, input);
+          if (record.kind === 'unread') await emit(values.format === 'text' ? `unread\t${input}\t${record.input}\t${JSON.stringify(record.error)}` : JSON.stringify({ file: input, input: record.input, url: record.url, error: record.error }));
+        }
+      }
+    }
+    if (pending !== '') await writeOut(io.stdout as Writable, Buffer.from(pending));
+  } finally {
+    robotsOf.close();
+  }
+  const withoutRobots = robotsOf.missingOrigins.size;
+  if (values['summary-json'] !== undefined) {
+    try {
+      writeFileSync(values['summary-json'], `${JSON.stringify(summary.toJson(withoutRobots), null, 2)}\n`);
+    } catch (error) {
+      throw fileWriteError(values['summary-json'], 'summary file', error);
+    }
+  }
+  io.err(summary.toText(withoutRobots));
+  return summary.hasUnread ? 1 : 0;
+}

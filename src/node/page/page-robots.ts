@@ -1,0 +1,81 @@
+// The robots.txt in force for a page's origin, for robotstxt page and pages: one file for every origin
+// (--robots, then owned by it), or each origin's from a folder of <host>.txt files or a store (--robots-dir, --store), parsed
+// once per origin and kept (least recently used out, their memory given back), with what robots.txt's
+// Noindex: lines say for the crawler. Per page: one look-up.
+import { parseRobots, type RobotsMode, type RobotsTxt } from '../../core/robots.js';
+import { RobotsNoindex } from '../../core/robots-noindex.js';
+import { LruCache } from '../../core/lru-cache.js';
+import type { UrlOrigin } from '../../core/url-model.js';
+import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSource } from '../hosts/index.js';
+
+/** What a page's origin has: its parsed robots.txt, its Noindex: lines for the crawler, and how it was found. */
+export interface OriginRobots {
+  robots: RobotsTxt;
+  noindex: RobotsNoindex;
+  /** file: a robots.txt; allow-all / disallow-all: a store's outcome (4xx; unreachable); missing: none known (every URL allowed). */
+  found: 'file' | 'allow-all' | 'disallow-all' | 'missing';
+}
+
+/** Memory for parsed files of origins kept at once (their bodies' bytes, about): beyond it the least recently met go. */
+const KEPT_BYTES = 64 << 20;
+
+/**
+ * The robots.txt of each origin for one crawler: from one file for all (`file`), or from a folder or store
+ * (`directory`, read as check --robots-dir reads it). Made once per run; close() gives back every file's memory.
+ */
+export class PageRobots {
+  private readonly single: OriginRobots | null;
+  private readonly source: RobotsSource | null;
+  private readonly kept: LruCache<OriginRobots>;
+  /** Origins met that the folder or store knows nothing of (their URLs allowed). */
+  readonly missingOrigins = new Set<string>();
+
+  constructor(private readonly options: { agent: string; mode: RobotsMode; maxBytes: number; nowMs: number } & ({ robots: RobotsTxt } | { directory: string })) {
+    this.kept = new LruCache<OriginRobots>(KEPT_BYTES, (entry) => entry.robots.bytesRead + 1024, (entry) => closeOrigin(entry));
+    if ('robots' in options) {
+      this.single = { robots: options.robots, noindex: new RobotsNoindex(options.robots, options.agent), found: 'file' };
+      this.source = null;
+    } else {
+      this.single = null;
+      this.source = robotsFromDirectory(options.directory, { maxBytes: options.maxBytes, now: options.nowMs });
+    }
+  }
+
+  /** The robots.txt in force for an origin. Per page (a folder's file is read once while it stays kept). */
+  async forOrigin(origin: UrlOrigin): Promise<OriginRobots> {
+    if (this.single !== null) return this.single;
+    const kept = this.kept.get(origin.origin);
+    if (kept !== undefined) return kept;
+    const answer = await (this.source as RobotsSource)(robotsHostOf(origin));
+    const { mode, maxBytes, agent } = this.options;
+    let entry: OriginRobots;
+    if (answer === null) {
+      this.missingOrigins.add(origin.origin);
+      entry = this.fullVerdict('allow', 'missing');
+    } else if (answer === ALLOW_ALL) entry = this.fullVerdict('allow', 'allow-all');
+    else if (answer === DISALLOW_ALL) entry = this.fullVerdict('disallow', 'disallow-all');
+    else {
+      const robots = parseRobots(answer, { mode, maxBytes });
+      entry = { robots, noindex: new RobotsNoindex(robots, agent), found: 'file' };
+    }
+    this.kept.set(origin.origin, entry);
+    return entry;
+  }
+
+  private fullVerdict(verdict: 'allow' | 'disallow', found: OriginRobots['found']): OriginRobots {
+    const robots = parseRobots(FULL_VERDICT_BODY[verdict], { mode: this.options.mode });
+    return { robots, noindex: new RobotsNoindex(robots, this.options.agent), found };
+  }
+
+  /** Gives back the memory of every file it holds (the one passed in with `robots` too). Idempotent. */
+  close(): void {
+    if (this.single !== null) closeOrigin(this.single);
+    for (const entry of this.kept.values()) closeOrigin(entry);
+    this.kept.clear();
+  }
+}
+
+function closeOrigin(entry: OriginRobots): void {
+  entry.noindex.close();
+  entry.robots.close();
+}
