@@ -20,7 +20,7 @@ describe('robotstxt tester --build', () => {
     const dir = tempDir();
     const r = robotstxt(['tester', '--build', dir]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^robotstxt tester: 31 files written to /);
+    expect(r.stdout).toMatch(/^robotstxt tester: 33 files written to /);
     expect(readdirSync(dir).sort()).toEqual(['build', 'dist', 'index.html', 'match-worker.js', 'tester.css', 'tester.js']);
     expect(statSync(join(dir, 'build', 'robotstxt.wasm')).size).toBeGreaterThan(10_000);
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain("default-src 'self'");
@@ -210,6 +210,46 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     await typeInto('#agent', 'Googlebot');
     await typeInto('#robots', ROBOTS);
     await answered(2, 'Googlebot');
+  });
+
+  it('the page panel: pasted headers and HTML judged with the robots.txt of the editor (crawl, seen, each rule and its statement, the traps), all of it as text', async () => {
+    /** Sets a field as a paste does (one input event), then waits for the panel's answer for that URL. */
+    const paste = async (selector: string, text: string): Promise<void> => {
+      await page.$eval(selector, (element, value) => {
+        (element as HTMLInputElement).value = value;
+        element.dispatchEvent(new Event('input', { bubbles: true }));
+      }, text);
+    };
+    const panel = async (note: string): Promise<string[][]> => {
+      await page.waitForFunction((expected: string) => document.querySelector('#page-note')?.textContent === expected, { timeout: 30_000 }, note);
+      return page.$$eval('#page-answer tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    };
+    await paste('#page-html', '');
+    await paste('#page-headers', 'X-Robots-Tag: noindex');
+    await paste('#page-url', 'https://e.com/private/x');
+    expect(await panel("https://e.com/private/x for Googlebot: robots.txt disallows crawling, so the page's own rules are never seen: the URL may still be indexed from links, without its content (its noindex is not seen: allow crawling for it to be obeyed)")).toEqual([
+      ['crawl', 'disallowed', 'line 2: Disallow: /private/'],
+      ['seen', 'no', "robots.txt disallows crawling: the page's rules are never read"],
+      ['trap', 'noindex-unseen', 'X-Robots-Tag: noindex'],
+    ]);
+    await paste('#page-headers', 'X-Robots-Tag: max-snippet:50\nnot a header line');
+    await paste('#page-html', '<!DOCTYPE html><html><head><title>t</title><meta name="robots" content="noindex"></head><body><p>x</p><meta name="robots" content="nofollow"></body></html>');
+    await paste('#page-url', 'https://e.com/a');
+    expect(await panel('https://e.com/a for Googlebot: crawling is allowed and the page tells this crawler not to index it')).toEqual([
+      ['crawl', 'allowed', 'no rule'],
+      ['seen', 'yes', ''],
+      ['index', 'no', '<meta name="robots" content="noindex">'],
+      ['follow', 'yes', 'nothing says'],
+      ['snippet', 'yes, at most 50 characters', 'X-Robots-Tag: max-snippet:50'],
+      ['image index', 'yes', 'nothing says'],
+      ['trap', 'meta-outside-head', '<meta name="robots" content="nofollow">'],
+      ['not a header', 'not a header line', 'not Name: value'],
+    ]);
+    await paste('#page-html', '');
+    await paste('#page-headers', 'X-Robots-Tag: <img src=x onerror=alert(1)>');
+    await paste('#page-url', 'https://e.com/b');
+    expect((await panel('https://e.com/b for Googlebot: crawling is allowed and the page lets this crawler index it')).at(-1)).toEqual(['not read', '<img src=x onerror=alert(1)>', 'X-Robots-Tag: <img src=x onerror=alert(1)>']);
+    expect(await page.$$eval('#page-answer img', (images) => images.length)).toBe(0);
   });
 
   it('a URL list opened from a file replaces the URLs and is checked', async () => {

@@ -370,3 +370,32 @@ describe('RSL License lines: reported by usage and lint, never judged', () => {
     ]);
   });
 });
+
+describe("mayUse with the page's own statements (noai, the content-signal meta tag)", () => {
+  const file = parseRobots('Content-Signal: search=yes, ai-train=yes\nUser-agent: *\nContent-Usage: /blog/ train-ai=y\nDisallow: /private/\n');
+  const page = (noai: boolean, contentSignal: Record<string, string> = {}) => ({ noai, noimageai: false, contentSignal });
+  it('noai refuses AI training and AI input over the file\'s yes; search stays the file\'s; a content-signal meta tag weighs per key; a URL not fetched has no purpose verdict', () => {
+    const url = 'https://example.com/blog/a';
+    expect(file.mayUse(url, 'GPTBot', 'train-ai', { page: page(true) })).toMatchObject({ verdict: 'disallowed', decidedBy: { source: 'page', statement: 'noai', line: null, verdict: 'disallowed' } });
+    expect(file.mayUse(url, 'GPTBot', 'train-ai', { page: page(true) }).statements.map((statement) => `${statement.source} ${statement.statement}`)).toEqual(['content-usage train-ai=y', 'content-signal ai-train=yes', 'page noai']);
+    expect(file.mayUse(url, 'GPTBot', 'ai-input', { page: page(true) }).verdict).toBe('disallowed');
+    expect(file.mayUse(url, 'GPTBot', 'search', { page: page(true) }).verdict).toBe('allowed');
+    expect(file.mayUse(url, 'GPTBot', 'search', { page: page(false, { search: 'no' }) })).toMatchObject({ verdict: 'disallowed', decidedBy: { source: 'page', statement: 'content-signal search=no' } });
+    expect(file.mayUse(url, 'GPTBot', 'ai-input', { page: page(false, { 'ai-input': 'yes' }) })).toMatchObject({ verdict: 'allowed', decidedBy: { source: 'page', statement: 'content-signal ai-input=yes' } });
+    expect(file.mayUse('https://example.com/private/a', 'GPTBot', 'train-ai', { page: page(true) })).toMatchObject({ crawl: 'disallowed', verdict: 'unknown', statements: [] });
+    expect(() => file.mayUse(url, 'GPTBot', 'train-ai', { pages: 1 } as never)).toThrow('unknown option "pages" in mayUse options (known: header, page)');
+  });
+  it('robotstxt usage --purpose with --page-header and --page-html: the same verdicts; one URL only', () => {
+    const dir = tempDir();
+    const robotsPath = join(dir, 'robots.txt');
+    writeFileSync(robotsPath, 'Content-Signal: search=yes, ai-train=yes\nUser-agent: *\nContent-Usage: /blog/ train-ai=y\nDisallow: /private/\n');
+    const html = join(dir, 'page.html');
+    writeFileSync(html, '<html><head><meta name="robots" content="noai"><meta name="content-signal" content="search=no"></head><body><meta name="content-signal" content="ai-input=no"></body></html>');
+    const r = robotstxt(['usage', robotsPath, 'https://example.com/blog/a', '--agent', 'GPTBot', '--purpose', 'train-ai', '--purpose', 'search', '--page-html', html]);
+    expect([r.status, r.stdout]).toEqual([0, 'https://example.com/blog/a (agent GPTBot)\n  crawl             allowed\n  purpose train-ai  disallowed  page noai, over content-usage train-ai=y (line 3), over content-signal ai-train=yes (line 1)\n  purpose search    disallowed  page content-signal search=no, over content-signal search=yes (line 1)\n']);
+    const headers = robotstxt(['usage', robotsPath, 'https://example.com/blog/a', '--agent', 'GPTBot', '--purpose', 'ai-input', '--page-header', 'X-Robots-Tag: gptbot: noai', '--format', 'json']);
+    expect(JSON.parse(headers.stdout).purposes[0]).toMatchObject({ purpose: 'ai-input', verdict: 'disallowed', decidedBy: { source: 'page', statement: 'noai' } });
+    expect(robotstxt(['usage', robotsPath, 'https://example.com/a', 'https://example.com/b', '--purpose', 'search', '--page-header', 'X-Robots-Tag: noai']).stderr).toBe('robotstxt: --page-header and --page-html describe one page: give one <url>, got 2\n');
+    expect(robotstxt(['usage', robotsPath, 'https://example.com/a', '--page-header', 'X-Robots-Tag: noai']).stderr).toBe('robotstxt: --page-header applies only with --purpose\n');
+  });
+});

@@ -3,9 +3,11 @@
 // verdicts and deciding lines as typed arrays (transferred), the text of each deciding line (from the text
 // the verdicts were computed for: the editor may have changed since), lint findings, and the verdict changes
 // against the kept previous version (RobotsDiff), with the agent and mode they were computed for. A message
-// { kind: 'usage', id, robots, agent, mode, url } is answered with RobotsTxt.usage for that URL.
+// { kind: 'usage', id, robots, agent, mode, url } is answered with RobotsTxt.usage for that URL; a message
+// { kind: 'page', id, robots, agent, mode, url, headers, metas } with the page's answer (judgePage, pageTraps):
+// the page's meta tags are read by the page itself (DOMParser: the browser's HTML parser; a worker has none).
 // @ts-expect-error -- the page serves dist/ beside this file (robotstxt tester); in the repository it lies one folder up
-import { initialize, parseRobots, lintRobots, agentWarning, RobotsDiff } from './dist/src/core/index.js';
+import { initialize, parseRobots, lintRobots, agentWarning, RobotsDiff, pageRules, judgePage, pageTraps, headerLine, RobotsNoindex } from './dist/src/core/index.js';
 
 /** This thread's side of the page's messages (a module Web Worker's global). */
 const scope = /** @type {{ postMessage(message: unknown, transfer?: Transferable[]): void, onmessage: ((event: MessageEvent) => void) | null }} */ (/** @type {unknown} */ (self));
@@ -46,7 +48,43 @@ function usageOf(robots, agent, mode, url) {
   return { ...answer, lineText: lineTexts(robots, numbers) };
 }
 
+/**
+ * What a page lets the crawler index, with the robots.txt: its headers (`Name: value` lines; other lines are
+ * returned as not read) and its meta tags (of <head>, and outside it) judged as robotstxt page judges them.
+ */
+function pageOf(robots, agent, mode, url, headerText, metas) {
+  const file = parseRobots(robots, { mode });
+  const explained = file.matcher(agent).explain(url);
+  const headers = [];
+  const notHeaders = [];
+  for (const line of headerText.split(/\r\n|\r|\n/)) {
+    if (line.trim() === '') continue;
+    const header = headerLine(line);
+    if (header === null) notHeaders.push(line.trim());
+    else headers.push(header);
+  }
+  const nowMs = Date.now();
+  const rules = pageRules({ headers, metas: metas.head, agent, nowMs });
+  const noindex = new RobotsNoindex(file, agent);
+  const robotsNoindex = noindex.lineFor(url);
+  noindex.close();
+  const traps = pageTraps({ rules, crawlAllowed: explained.allowed, metasOutsideHead: metas.outsideHead, robotsNoindex, nowMs });
+  const crawlLine = explained.rule?.line ?? 0;
+  file.close();
+  return { url, agent, ...judgePage(explained.allowed, rules), traps, notHeaders, crawlLine, lineText: lineTexts(robots, [crawlLine]) };
+}
+
 scope.onmessage = async (event) => {
+  if (event.data.kind === 'page') {
+    const { id, robots, agent, mode, url, headers, metas } = event.data;
+    try {
+      await ready;
+      scope.postMessage({ kind: 'page', id, answer: pageOf(robots, agent, mode, url, headers, metas) });
+    } catch (error) {
+      scope.postMessage({ kind: 'page', id, error: `${error.name}: ${error.message}` });
+    }
+    return;
+  }
   if (event.data.kind === 'usage') {
     const { id, robots, agent, mode, url } = event.data;
     try {

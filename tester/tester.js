@@ -110,6 +110,7 @@ function escapeHtml(text) {
 
 /** Sends the current state to the worker; only the newest answer is rendered. */
 function check() {
+  judgePageSoon();
   lastId++;
   summary.textContent = 'checking…';
   worker.postMessage({ id: lastId, robots: robots.value, previous, agent: agent.value.trim() || '*', mode: mode.value, urls: currentUrls() });
@@ -156,8 +157,68 @@ function renderUsage(answer) {
   usagePanel.hidden = false;
 }
 
+/** The page panel: its newest request (older answers are dropped). */
+let pageId = 0;
+const pageUrl = /** @type {HTMLInputElement} */ ($('page-url'));
+const pageHeaders = /** @type {HTMLTextAreaElement} */ ($('page-headers'));
+const pageHtml = /** @type {HTMLTextAreaElement} */ ($('page-html'));
+
+/**
+ * The meta tags of the pasted HTML with a name and content, in <head> and outside it, as the browser's own HTML
+ * parser builds the document (the same WHATWG algorithm robotstxt page runs with parse5); no script runs and
+ * nothing is fetched in a document made by DOMParser.
+ */
+function pageMetas(html) {
+  const document = new DOMParser().parseFromString(html, 'text/html');
+  const pick = (elements) => [...elements].map((meta) => ({ name: meta.getAttribute('name'), content: meta.getAttribute('content') }));
+  const all = document.querySelectorAll('meta[name][content]');
+  return { head: pick([...all].filter((meta) => meta.closest('head') !== null)), outsideHead: pick([...all].filter((meta) => meta.closest('head') === null)) };
+}
+
+/** Asks the worker what the page in the panel lets the crawler index, with the robots.txt of the editor. */
+function judgePagePanel() {
+  pageId++;
+  const url = pageUrl.value.trim();
+  worker.postMessage({ kind: 'page', id: pageId, robots: robots.value, agent: agent.value.trim() || '*', mode: mode.value, url, headers: pageHeaders.value, metas: pageMetas(pageHtml.value) });
+}
+let pageTimer = 0;
+const judgePageSoon = () => {
+  clearTimeout(pageTimer);
+  pageTimer = setTimeout(judgePagePanel, 250);
+};
+
+/** The page panel's rows: crawl (with its robots.txt line), then, when the page is seen, each rule and what stated it. */
+function renderPage(answer) {
+  const yes = (flag) => (flag ? 'yes' : 'no');
+  const row = (what, value, decided, kind = value) => `<tr class="${escapeHtml(kind)}"><td>${escapeHtml(what)}</td><td>${escapeHtml(value)}</td><td>${decided}</td></tr>`;
+  const statements = (names) => answer.rules.filter((rule) => names.includes(rule.rule)).map((rule) => escapeHtml(rule.text)).join('<br>') || '<i>nothing says</i>';
+  const crawlBy = answer.crawlLine === 0 ? '<i>no rule</i>' : `<span data-line="${escapeHtml(answer.crawlLine)}">line ${escapeHtml(answer.crawlLine)}: ${escapeHtml(answer.lineText[answer.crawlLine] ?? '')}</span>`;
+  const rows = [row('crawl', answer.crawl, crawlBy), row('seen', yes(answer.seen), answer.seen ? '' : '<i>robots.txt disallows crawling: the page\'s rules are never read</i>')];
+  if (answer.seen) {
+    rows.push(row('index', yes(answer.index), statements(['noindex', 'none', 'index', 'all', 'unavailable_after'])));
+    rows.push(row('follow', yes(answer.follow), statements(['nofollow', 'none', 'follow', 'all'])));
+    rows.push(row('snippet', answer.snippet.allowed ? (answer.snippet.maxChars === null ? 'yes' : `yes, at most ${answer.snippet.maxChars} characters`) : 'no', statements(['nosnippet', 'max-snippet']), answer.snippet.allowed ? 'yes' : 'no'));
+    rows.push(row('image index', yes(answer.imageIndex), statements(['noimageindex'])));
+    if (answer.imagePreview !== null) rows.push(row('image preview', answer.imagePreview, statements(['max-image-preview']), ''));
+    if (answer.unavailableAfter !== null) rows.push(row('unavailable after', answer.unavailableAfter, statements(['unavailable_after']), ''));
+    for (const rule of answer.unknown) rows.push(row('not read', rule.rule, escapeHtml(rule.text), ''));
+  }
+  for (const trap of answer.traps) rows.push(row('trap', trap.trap, escapeHtml(trap.text), 'trap'));
+  for (const line of answer.notHeaders) rows.push(row('not a header', line, '<i>not Name: value</i>', ''));
+  $('page-note').textContent = `${answer.url} for ${answer.agent}: ${answer.note}`;
+  $('page-answer').querySelector('tbody').innerHTML = rows.join('');
+}
+
+for (const field of [pageUrl, pageHeaders, pageHtml]) field.addEventListener('input', judgePageSoon);
+
 worker.onmessage = (event) => {
   const answer = event.data;
+  if (answer.kind === 'page') {
+    if (answer.id !== pageId) return;
+    if (answer.error !== undefined) $('page-note').textContent = answer.error;
+    else renderPage(answer.answer);
+    return;
+  }
   if (answer.kind === 'usage') {
     if (answer.id !== usageId) return;
     if (answer.error !== undefined) summary.textContent = answer.error;
@@ -215,7 +276,7 @@ function renderChanges(changes) {
 }
 
 /** A click on a row or finding with a data-line selects that line in the editor. */
-for (const container of [resultsBody, changesBody, findingsList, gutter, $('usage')]) {
+for (const container of [resultsBody, changesBody, findingsList, gutter, $('usage'), $('page-answer')]) {
   container.addEventListener('click', (event) => {
     const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest('[data-line]'));
     if (target === null) return;

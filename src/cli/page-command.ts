@@ -5,6 +5,7 @@ import { parseCommand, usageError, type Command, type CommandSpec } from './comm
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { isRobotsMetaName } from '../core/page-traps.js';
+import { headerLine } from '../core/page-rules.js';
 import { clockOption } from './fetch-options.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { originOf } from '../core/url-model.js';
@@ -55,10 +56,9 @@ export const COMMAND: Command = { spec: PAGE_SPEC, run: (args, io) => runPage(ar
 
 /** `Name: value` of --header. */
 function headerOption(text: string): [string, string] {
-  const colon = text.indexOf(':');
-  const name = colon < 0 ? '' : text.slice(0, colon).trim();
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw usageError(`--header must be 'Name: value' (an HTTP header), got '${text}'`);
-  return [name, text.slice(colon + 1).trim()];
+  const header = headerLine(text);
+  if (header === null) throw usageError(`--header must be 'Name: value' (an HTTP header), got '${text}'`);
+  return header;
 }
 
 /** Runs the command; returns the exit code. */

@@ -2,7 +2,9 @@
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
-import { DEFAULT_POLICY_TOKENS, type PurposeAnswer, type PurposeStatement, type UsageAnswer } from '../core/usage.js';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_POLICY_TOKENS, type PageAiStatements, type PurposeAnswer, type PurposeStatement, type UsageAnswer } from '../core/usage.js';
+import { headerLine, pageRules, type PageMeta } from '../core/page-rules.js';
 import { parseContentUsageHeader } from '../node/usage-header.js';
 import { RobotsError } from '../core/errors.js';
 
@@ -11,9 +13,11 @@ export const USAGE_SPEC = {
   name: 'usage',
   options: {
     agent: { type: 'string', value: '<token>', fallback: '*', help: 'the crawler asked about (default *: any crawler the file does not name)' },
-    purpose: { type: 'string', multiple: true, value: '<purpose>', help: 'one verdict for a purpose (train-ai, search, ai-input, or a Content-Usage\ncategory; repeatable): its Content-Usage rule, the --header and its\nContent-Signal key, the more restrictive winning, as check --usage and audit\nanswer; with it, only the crawl verdict and the purposes are printed' },
+    purpose: { type: 'string', multiple: true, value: '<purpose>', help: 'one verdict for a purpose (train-ai, search, ai-input, or a Content-Usage\ncategory; repeatable): its Content-Usage rule, the --header and its\nContent-Signal key, the more restrictive winning, as check --usage and audit\nanswer (and the page\'s own noai and content-signal, given by the page options\nbelow); with it, only the crawl verdict and the purposes are printed' },
     token: { type: 'string', multiple: true, value: '<token>', help: `a policy product token to answer (repeatable; default ${DEFAULT_POLICY_TOKENS.join(', ')})` },
     header: { type: 'string', value: '<value>', help: 'an HTTP Content-Usage header value (a Structured Field Dictionary such as\n"train-ai=n"), combined with the robots.txt statement, n over y' },
+    'page-header': { type: 'string', multiple: true, value: "'Name: value'", requires: ['purpose'], help: 'a response header of the page (repeatable; X-Robots-Tag and Robots-Tag are read):\nits noai is weighed with --purpose (one <url>)' },
+    'page-html': { type: 'string', value: '<file>', requires: ['purpose'], help: 'the page\'s HTML: the noai and content-signal meta tags of its <head> are\nweighed with --purpose (one <url>)' },
     format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default): a table per URL; json: one object per URL per line' },
     mode: MODE_OPTION,
     'max-bytes': MAX_BYTES_OPTION,
@@ -42,7 +46,7 @@ Exit status: 0 answered, 2 usage or file errors.`,
 export const COMMAND: Command = { spec: USAGE_SPEC, run: (args, io) => runUsage(args, io.out, io.err) };
 
 /** Runs the command; returns the exit code. */
-export function runUsage(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): number {
+export async function runUsage(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommand(USAGE_SPEC, args);
   const [file, ...urls] = positionals;
   const agent = values.agent;
@@ -58,11 +62,12 @@ export function runUsage(args: string[], stdout: (text: string) => void, stderr:
     }
   }
   const tokens = values.token.length > 0 ? values.token : DEFAULT_POLICY_TOKENS;
+  const page = await pageAi(values['page-header'], values['page-html'], agent, urls.length);
   const robots = loadRobots(file, values.mode, values['max-bytes'], stderr);
   try {
     for (const url of urls) {
       if (values.purpose.length > 0) {
-        const answers = values.purpose.map((purpose) => robots.mayUse(url, agent, purpose, { header }));
+        const answers = values.purpose.map((purpose) => robots.mayUse(url, agent, purpose, { header, page }));
         stdout(values.format === 'json' ? `${JSON.stringify({ url: answers[0].url, agent, crawl: answers[0].crawl, purposes: answers.map(({ purpose, verdict, decidedBy, statements }) => ({ purpose, verdict, decidedBy, statements })), rule: answers[0].rule })}\n` : purposeTable(answers));
         continue;
       }
@@ -76,6 +81,29 @@ export function runUsage(args: string[], stdout: (text: string) => void, stderr:
 }
 
 const lineList = (lines: readonly number[]): string => (lines.length === 0 ? '' : `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`);
+
+/** The page's AI statements (its noai, its content-signal meta tag) from --page-header and --page-html, or null when neither is given. */
+async function pageAi(headerLines: readonly string[], htmlFile: string | undefined, agent: string, urlCount: number): Promise<PageAiStatements | null> {
+  if (headerLines.length === 0 && htmlFile === undefined) return null;
+  if (urlCount !== 1) throw usageError(`--page-header and --page-html describe one page: give one <url>, got ${urlCount}`);
+  const headers = headerLines.map((line) => {
+    const header = headerLine(line);
+    if (header === null) throw usageError(`--page-header must be 'Name: value' (an HTTP header), got '${line}'`);
+    return header;
+  });
+  let metas: PageMeta[] = [];
+  if (htmlFile !== undefined) {
+    let html: Uint8Array;
+    try {
+      html = readFileSync(htmlFile);
+    } catch (error) {
+      throw new RobotsError('FILE_UNREADABLE', `cannot read --page-html ${htmlFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const { htmlMetas } = await import('../node/page/index.js');
+    metas = htmlMetas(html).head;
+  }
+  return pageRules({ headers, metas, agent: agent === '*' ? '*' : agent }).ai;
+}
 
 /** One URL's purpose verdicts as text: the crawl, then a row per purpose with the statement that decided and the others weighed. */
 function purposeTable(answers: readonly PurposeAnswer[]): string {

@@ -9,9 +9,13 @@ export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem
 export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
 export { RobotsMatcher } from './matcher.js';
 export { UsagePolicy, USAGE_CATEGORIES, REPORTED_CATEGORIES, CONTENT_SIGNAL_KEYS, DEFAULT_POLICY_TOKENS, USAGE_UNKNOWN, USAGE_ALLOWED, USAGE_DISALLOWED, readContentUsage, readContentSignal } from './usage.js';
-export type { UsageAnswer, UsageOptions, UsageVerdict, UsageDecider, UsageRule, PurposeAnswer, PurposeStatement, UsagePurpose } from './usage.js';
+export type { UsageAnswer, UsageOptions, UsageVerdict, UsageDecider, UsageRule, PurposeAnswer, PurposeStatement, UsagePurpose, PageAiStatements } from './usage.js';
 export { PURPOSE_RULE, USAGE_PURPOSE_OF, usagePurpose } from './usage.js';
-export { pageRules, judgePage, pageStatements, pageRuleTime, ROBOTS_TAG_PARSE_LIMIT } from './page-rules.js';
+export { pageRules, judgePage, pageStatements, pageRuleTime, headerLine, ROBOTS_TAG_PARSE_LIMIT } from './page-rules.js';
+export { pageTraps, isRobotsMetaName, PAGE_TRAPS } from './page-traps.js';
+export type { PageTrap, PageTrapKind } from './page-traps.js';
+export { RobotsNoindex } from './robots-noindex.js';
+export type { RobotsNoindexLine } from './robots-noindex.js';
 export type { PageRules, PageAnswer, PageMeta, PageHeaders, PageRuleStatement, PageRuleSource } from './page-rules.js';
 export type { Explanation, DecidingRule, OutputFilter } from './matcher.js';
 export { RobotsError } from './errors.js';

@@ -211,6 +211,19 @@ function dateOf(year: number, month: number, day: number, hour: number, minute: 
   return time - zone * 60_000;
 }
 
+/** An HTTP header's name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * One `Name: value` line as a header pair, or null when it is no header (no colon, or a name that is no
+ * token). How robotstxt page --header and the Tester's page panel read headers typed by people. Per line.
+ */
+export function headerLine(text: string): [string, string] | null {
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? '' : text.slice(0, colon).trim();
+  return HEADER_NAME.test(name) ? [name, text.slice(colon + 1).trim()] : null;
+}
+
 /** A header as pairs: from [name, value] pairs (repeated names kept) or a record (a value per name, or several). */
 export type PageHeaders = readonly (readonly [string, string])[] | Readonly<Record<string, string | readonly string[]>>;
 

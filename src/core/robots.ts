@@ -4,7 +4,7 @@ import { DEFAULT_MAX_BYTES } from './constants.js';
 import { RobotsError } from './errors.js';
 import { parseRobotsBody, type RobotsMode, type RobotsParseHandler, type ParseNoticeCode, type UserAgentFacts } from './parser.js';
 import { RobotsMatcher, addDispose } from './matcher.js';
-import { UsagePolicy, type PurposeAnswer, type UsageAnswer, type UsageOptions } from './usage.js';
+import { UsagePolicy, type PageAiStatements, type PurposeAnswer, type UsageAnswer, type UsageOptions } from './usage.js';
 import { core } from './wasm/core.js';
 import { bytesToRead } from './wasm/limits.js';
 import { encodeAgents } from './wasm/bodies.js';
@@ -432,11 +432,13 @@ export class RobotsTxt {
    * One purpose's verdict for a URL (train-ai, search, ai-input, or a Content-Usage category): its
    * Content-Usage rule, the HTTP Content-Usage header given, and its Content-Signal key, the more restrictive
    * winning (PURPOSE_RULE), with each statement; unknown where the agent may not fetch the URL. What check
-   * --usage and audit answer, per URL. Called per URL.
+   * --usage and audit answer, per URL; with `page` (a fetched page's pageRules(...).ai), its noai and
+   * content-signal meta tag are weighed too. Called per URL.
    */
-  mayUse(url: string | URL | Uint8Array, agent: string, purpose: string, options: Pick<UsageOptions, 'header'> = {}): PurposeAnswer {
+  mayUse(url: string | URL | Uint8Array, agent: string, purpose: string, options: Pick<UsageOptions, 'header'> & { page?: PageAiStatements | null } = {}): PurposeAnswer {
     const checked = urlOrBytesArgument(url, 'url');
-    return this.usagePolicy(agent).mayUse(checked, agent, purpose, options.header ?? null);
+    optionsArgument(options, ['header', 'page'], 'mayUse options');
+    return this.usagePolicy(agent).mayUse(checked, agent, purpose, options.header ?? null, options.page ?? null);
   }
 
   /** The usage policy of an agent query, made on first use and kept (as many as matchers). Called once per agent query. */

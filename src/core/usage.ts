@@ -64,10 +64,10 @@ export const PURPOSE_SOURCES: readonly (null | 'content-usage' | 'content-signal
 
 /** One statement about a purpose, as mayUse weighs it. */
 export interface PurposeStatement {
-  source: 'content-usage' | 'content-signal' | 'header';
+  source: 'content-usage' | 'content-signal' | 'header' | 'page';
   /** As stated: `train-ai=n`, `ai-train=no`. */
   statement: string;
-  /** Its robots.txt line (null for the header). */
+  /** Its robots.txt line (null for the header and the page). */
   line: number | null;
   verdict: UsageVerdict;
 }
@@ -89,7 +89,27 @@ export interface PurposeAnswer {
 }
 
 /** How mayUse and check --usage combine a purpose's statements (the vocabularies: the more restrictive applies). */
-export const PURPOSE_RULE = 'the more restrictive statement decides: n or no disallows; else y or yes allows; else unknown (Content-Usage first, then the header, then Content-Signal, at each level)';
+export const PURPOSE_RULE = 'the more restrictive statement decides: n or no disallows; else y or yes allows; else unknown (Content-Usage first, then the header, then Content-Signal, then the page\'s own statements, at each level)';
+
+/** What a page says of AI use in its robots meta tags or X-Robots-Tag (`noai`) and its content-signal meta tag (PageRules.ai). */
+export interface PageAiStatements {
+  noai: boolean;
+  contentSignal: Readonly<Record<string, string>>;
+}
+
+/**
+ * A page's own statements about a purpose: its content-signal meta tag's key for the purpose (yes / no), and
+ * `noai`, read as refusing AI training and AI input (the convention names no finer scope: the more
+ * restrictive reading). `noimageai` is about a page's images and is not weighed for the page. Per URL.
+ */
+function pageStatementsFor(purpose: UsagePurpose, page: PageAiStatements | null): PurposeStatement[] {
+  if (page === null) return [];
+  const statements: PurposeStatement[] = [];
+  if (page.noai && (purpose.signal === 'ai-train' || purpose.signal === 'ai-input')) statements.push({ source: 'page', statement: 'noai', line: null, verdict: 'disallowed' });
+  const signal = purpose.signal === null ? undefined : page.contentSignal[purpose.signal];
+  if (signal === 'yes' || signal === 'no') statements.push({ source: 'page', statement: `content-signal ${purpose.signal}=${signal}`, line: null, verdict: signal === 'no' ? 'disallowed' : 'allowed' });
+  return statements;
+}
 
 /** The policy product tokens asked about when the caller names none (the shared training token is added once its spelling is final). */
 export const DEFAULT_POLICY_TOKENS: readonly string[] = ['Google-Extended', 'Applebot-Extended'];
@@ -406,9 +426,10 @@ export class UsagePolicy {
    * One purpose's verdict for one URL (usagePurpose's name: train-ai, search, ai-input, or a Content-Usage
    * category): its Content-Usage rule (longest matching path), the HTTP Content-Usage header (a parsed one,
    * category -> y | n) and its Content-Signal key, combined as PURPOSE_RULE says, with each statement. The same
-   * combination as purposeOfCrawled (check --usage, audit), plus the header. Per URL.
+   * combination as purposeOfCrawled (check --usage, audit), plus the header and the page's own statements
+   * (pageRules(...).ai: noai, the content-signal meta tag), when given. Per URL.
    */
-  mayUse(url: string | URL | Uint8Array, agent: string, purposeName: string, header: UsageOptions['header'] = null): PurposeAnswer {
+  mayUse(url: string | URL | Uint8Array, agent: string, purposeName: string, header: UsageOptions['header'] = null, page: PageAiStatements | null = null): PurposeAnswer {
     const shown = typeof url === 'string' ? url : url instanceof URL ? url.href : latin1.decode(url);
     const purpose = usagePurpose(purposeName);
     const crawl = this.source.crawl().explain(url).allowed ? 'allowed' : 'disallowed';
@@ -421,6 +442,7 @@ export class UsagePolicy {
       if (headerValue !== undefined && preferenceVerdict(headerValue) !== null) statements.push({ source: 'header', statement: `${purpose.usage}=${headerValue}`, line: null, verdict: preferenceVerdict(headerValue) as UsageVerdict });
       const signal = purpose.signal === null ? undefined : this.signals.get(purpose.signal);
       if (signal !== undefined && (signal.value === 'yes' || signal.value === 'no')) statements.push({ source: 'content-signal', statement: `${purpose.signal}=${signal.value}`, line: signal.lines[0], verdict: signal.value === 'no' ? 'disallowed' : 'allowed' });
+      statements.push(...pageStatementsFor(purpose, page));
     }
     const decidedBy = statements.find((statement) => statement.verdict === 'disallowed') ?? statements.find((statement) => statement.verdict === 'allowed') ?? null;
     return { url: shown, agent, purpose: purposeName, crawl, verdict: decidedBy?.verdict ?? 'unknown', decidedBy, statements, rule: PURPOSE_RULE };

@@ -21,8 +21,8 @@ export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, familyOfCrawle
 export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerFamily, CrawlerRangeSource, DnsResolver, FamilyCoverage, Verification } from './verify/index.js';
 export type { CrawlerCategory } from './crawlers/index.js';
 export { auditHtml } from './audit/index.js';
-export { answerPage, htmlMetas, fetchPage } from './page/index.js';
-export type { PageReport, PageInput, HtmlMetas } from './page/index.js';
+export { answerPage, htmlMetas, fetchPage, PageRobots, readCrawl, answerCrawledPage, PagesSummary } from './page/index.js';
+export type { PageReport, PageInput, HtmlMetas, OriginRobots, CrawlRecord, CrawledPage, CrawlFormat, PagesAnswer, PagesSummaryJson } from './page/index.js';
 export { ALLOW_ALL, DISALLOW_ALL } from './hosts/index.js';
 export { fetchRobots, robotsOriginOf, DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_MS } from './fetch/index.js';
 export type { FetchRobotsOptions, RobotsFetchResult, RobotsOrigin } from './fetch/index.js';
