@@ -136,6 +136,7 @@ describe('robots.txt first: a disallowed page is never seen', () => {
       unavailableAfter: null, ai: { noai: false, noimageai: false, contentSignal: {} }, status: null, rules: [], unknown: [],
       note: "robots.txt disallows crawling, so the page's own rules are never seen: the URL may still be indexed from links, without its content (its noindex is not seen: allow crawling for it to be obeyed)",
       traps: [{ trap: 'noindex-unseen', text: 'X-Robots-Tag: noindex / Robots-Tag: *;noindex / <meta name="robots" content="noindex">' }],
+      redirects: [],
     });
     expect(judgePage(false, pageRules({ agent: 'Googlebot', headers: [['X-Robots-Tag', 'noindex']] })).seen).toBe(false);
   });
@@ -156,6 +157,44 @@ describe('robots.txt first: a disallowed page is never seen', () => {
       const json = JSON.parse(open.stdout);
       expect([open.status, json.crawl, json.seen, json.status, json.follow, json.snippet]).toEqual([0, 'allowed', true, 200, false, { allowed: true, maxChars: 30 }]);
       expect(requested).toEqual(['/robots.txt', '/robots.txt', '/open']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('--fetch follows redirects as a crawler does: each URL\'s robots.txt first', () => {
+  it('a 301 to an allowed page answers that page (its rules, its URL, the hop); a 302 to a disallowed one never requests it; a loop stops after 10 hops (a local server counts requests)', async () => {
+    const requested: string[] = [];
+    const server = createServer((request, response) => {
+      const path = request.url ?? '';
+      requested.push(path);
+      if (path === '/robots.txt') response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+      else if (path === '/old') response.writeHead(301, { location: '/new' }).end();
+      else if (path === '/to-private') response.writeHead(302, { location: '/private/x' }).end();
+      else if (path.startsWith('/loop')) response.writeHead(307, { location: `/loop${Number(path.slice(5) || 0) + 1}` }).end();
+      else if (path === '/nowhere') response.writeHead(301, { location: 'mailto:a@example.com', 'x-robots-tag': 'noindex' }).end();
+      else response.writeHead(200, { 'content-type': 'text/html', 'x-robots-tag': 'noindex' }).end(head(''));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const moved = await robotstxtAsync(['page', `${base}/old`, '--agent', 'Googlebot', '--fetch', '--format', 'json']);
+      expect([moved.status, moved.stderr]).toEqual([1, `robotstxt: ${base}/old answered 301: followed\n`]);
+      expect(JSON.parse(moved.stdout)).toMatchObject({ url: `${base}/new`, crawl: 'allowed', seen: true, index: false, status: 200, redirects: [{ url: `${base}/old`, status: 301 }] });
+      expect(requested).toEqual(['/robots.txt', '/old', '/new']);
+      requested.length = 0;
+      const hidden = await robotstxtAsync(['page', `${base}/to-private`, '--agent', 'Googlebot', '--fetch', '--format', 'json']);
+      expect(JSON.parse(hidden.stdout)).toMatchObject({ url: `${base}/private/x`, crawl: 'disallowed', seen: false, status: null, redirects: [{ url: `${base}/to-private`, status: 302 }] });
+      expect(requested).toEqual(['/robots.txt', '/to-private']);
+      requested.length = 0;
+      const loop = await robotstxtAsync(['page', `${base}/loop`, '--agent', 'Googlebot', '--fetch', '--format', 'json']);
+      expect(JSON.parse(loop.stdout)).toMatchObject({ url: `${base}/loop10`, status: 307 });
+      expect(JSON.parse(loop.stdout).redirects.length).toBe(10);
+      expect(loop.stderr.split('\n').at(-2)).toBe('robotstxt: more than 10 redirects: the last one\'s own headers are read');
+      expect(requested.length).toBe(12);
+      const nowhere = await robotstxtAsync(['page', `${base}/nowhere`, '--agent', 'Googlebot', '--fetch', '--format', 'json']);
+      expect([nowhere.status, JSON.parse(nowhere.stdout).url, JSON.parse(nowhere.stdout).index, nowhere.stderr]).toEqual([1, `${base}/nowhere`, false, `robotstxt: ${base}/nowhere answered 301 to mailto:a@example.com, which is no http(s) URL: its own headers are read\n`]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -218,6 +218,24 @@ describe('pageTraps, trap by trap', () => {
   });
 });
 
+describe('hostile pages stay answered', () => {
+  it('100,000 nested tags before a meta tag (the tree is walked without recursion), 200,000 `<meta` without a `>`, a meta tag inside another\'s value', async () => {
+    const { htmlMetas, pageMetas } = await import('../src/node/page/index.js');
+    const deep = `${'<b><i><u>'.repeat(33_000)}<meta name="robots" content="noindex">`;
+    expect(htmlMetas(deep)).toEqual({ head: [], outsideHead: [{ name: 'robots', content: 'noindex' }], truncated: false });
+    expect(pageMetas(deep, 'Googlebot').outsideHead).toEqual([{ name: 'robots', content: 'noindex' }]);
+    expect(pageMetas('<meta'.repeat(200_000), 'Googlebot')).toEqual({ head: [], outsideHead: [], truncated: false });
+    expect(pageMetas(`<head><meta name="description" content="${'<meta name=robots content=noindex>'.repeat(1000)}"></head>`, 'Googlebot').head.map((meta) => meta.name)).toEqual(['description']);
+  });
+  it('a URL whose host no URL parser takes (2,000 bytes) is said as such', async () => {
+    const file = join(dir, 'long-host.jsonl');
+    writeFileSync(file, `${JSON.stringify({ url: `https://${'a'.repeat(2000)}.com/x` })}\n`);
+    const records = [];
+    for await (const record of readCrawl(file, 'jsonl')) records.push(record);
+    expect(records).toEqual([{ kind: 'unread', input: 1, url: `https://${'a'.repeat(2000)}.com/x`, error: 'line 1: "url" has a host no URL parser takes' }]);
+  });
+});
+
 describe('readCrawl', () => {
   it('JSON lines with CRLF ends and a UTF-8 URL: read as written', async () => {
     const file = join(dir, 'crlf.jsonl');

@@ -22,7 +22,7 @@ export const PAGE_SPEC = {
     store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch: the robots.txt of the URL\'s origin' },
     header: { type: 'string', multiple: true, value: "'Name: value'", help: 'a response header of the page (repeatable: X-Robots-Tag and Robots-Tag are\nread, every occurrence)' },
     html: { type: 'string', value: '<file>', help: 'the page\'s HTML (its <head> meta tags are read; the first 1 MiB)' },
-    fetch: { type: 'boolean', help: 'fetch robots.txt (unless --robots or --store) and then the page itself (GET, the\nfirst 1 MiB, no redirect followed); a URL robots.txt disallows is never requested' },
+    fetch: { type: 'boolean', help: 'fetch robots.txt (unless --robots or --store) and then the page itself (GET, the\nfirst 1 MiB; redirects followed, up to 10, each URL\'s robots.txt first); a URL\nrobots.txt disallows is never requested' },
     'timeout-ms': { type: 'string', value: 'N', whole: { fallback: 10_000, min: 1, max: 600_000 }, requires: ['fetch'], help: 'deadline of each fetch ({range}; default 10000)' },
     'user-agent': { type: 'string', value: '<text>', requires: ['fetch'], help: 'the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))' },
     now: { type: 'string', value: '<ISO time>', help: 'the time unavailable_after dates are compared with (default now)' },
@@ -82,38 +82,49 @@ export async function runPage(args: string[], out: (text: string) => void, stder
       throw new RobotsError('FILE_UNREADABLE', `cannot read --html ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  const { answerPage, fetchPage, pageReportJson, PageRobots } = await import('../node/page/index.js');
+  const { answerPage, fetchPageFollowing, pageReportJson, PageRobots } = await import('../node/page/index.js');
   const rulesOf = { agent, mode: values.mode, maxBytes: values['max-bytes'], nowMs };
   let pageRobots: InstanceType<typeof PageRobots>;
   if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, values.mode, values['max-bytes'], stderr) });
   else if (values.store !== undefined) pageRobots = new PageRobots({ ...rulesOf, directory: values.store });
   else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, values, stderr) });
+  // a redirect to another origin: its robots.txt from the store, else fetched (once per origin)
+  const otherOrigins = new Map<string, InstanceType<typeof PageRobots>>();
+  const robotsFor = async (at: NonNullable<ReturnType<typeof originOf>>): Promise<Awaited<ReturnType<typeof pageRobots.forOrigin>>> => {
+    if (at.origin === origin.origin || values.store !== undefined) {
+      const found = await pageRobots.forOrigin(at);
+      if (found.found === 'missing') stderr(`robotstxt: the store has no record of ${at.origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(values.store ?? '')})\n`);
+      return found;
+    }
+    let other = otherOrigins.get(at.origin);
+    if (other === undefined) otherOrigins.set(at.origin, other = new PageRobots({ ...rulesOf, robots: await fetchedRobots(at.origin, values, stderr) }));
+    return other.forOrigin(at);
+  };
   let report: PageReport;
   try {
-    const found = await pageRobots.forOrigin(origin);
-    if (found.found === 'missing') stderr(`robotstxt: the store has no record of ${origin.origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(values.store ?? '')})\n`);
-    const allowed = found.robots.matcher(agent).isAllowed(url);
-    let status: number | null = null;
-    let pageHeaders = headers;
-    if (values.fetch && allowed) {
+    if (values.fetch) {
       const { Agent } = await import('undici');
       const dispatcher = new Agent({ connect: { timeout: values['timeout-ms'] } });
       try {
-        const page = await fetchPage(url, { userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher });
-        status = page.status;
-        pageHeaders = page.headers;
-        html = page.body;
-        if (status >= 300 && status < 400) stderr(`robotstxt: ${terminalSafe(url)} answered ${status}${page.headers.find(([name]) => name.toLowerCase() === 'location') === undefined ? '' : ` (Location: ${terminalSafe(page.headers.find(([name]) => name.toLowerCase() === 'location')?.[1] ?? '')})`}: ask for that URL; this answer reads the redirect's own headers\n`);
+        const followed = await fetchPageFollowing(url, { agent, userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher, robotsFor });
+        for (const hop of followed.redirects) stderr(`robotstxt: ${terminalSafe(hop.url)} answered ${hop.status}: followed\n`);
+        if (followed.stopped !== null) stderr(`robotstxt: ${terminalSafe(followed.stopped)}\n`);
+        const page = followed.page;
+        report = answerPage({ url: followed.url, agent, crawlAllowed: followed.allowed, robotsNoindex: followed.robots.noindex.lineFor(followed.url), headers: page?.headers ?? [], html: page?.body ?? null, nowMs, status: page?.status ?? null, redirects: followed.redirects });
       } catch (error) {
         if (error instanceof RobotsError && error.code === 'PAGE_UNREACHABLE') throw usageError(error.message);
         throw error;
       } finally {
         await dispatcher.close().catch(() => undefined);
       }
+    } else {
+      const found = await robotsFor(origin);
+      const allowed = found.robots.matcher(agent).isAllowed(url);
+      report = answerPage({ url, agent, crawlAllowed: allowed, robotsNoindex: found.noindex.lineFor(url), headers, html, nowMs });
     }
-    report = answerPage({ url, agent, crawlAllowed: allowed, robotsNoindex: found.noindex.lineFor(url), headers: pageHeaders, html, nowMs, status });
   } finally {
     pageRobots.close();
+    for (const other of otherOrigins.values()) other.close();
   }
   for (const meta of report.metasOutsideHead) {
     if (isRobotsMetaName(meta.name, agent)) stderr(`robotstxt: a meta tag outside <head> is not read: <meta name="${terminalSafe(meta.name)}" content="${terminalSafe(meta.content)}">\n`);

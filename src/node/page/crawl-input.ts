@@ -92,7 +92,7 @@ function pageOfJson(text: string, input: number): CrawlRecord {
   const record = value as Record<string, unknown>;
   const url = record.url;
   if (typeof url !== 'string') return { kind: 'unread', input, url: null, error: `line ${input} has no "url" string` };
-  if (originOf(url) === null) return { kind: 'unread', input, url, error: `line ${input}: "url" is no http:// or https:// URL` };
+  if (originOf(url) === null) return { kind: 'unread', input, url, error: /^\s*https?:\/\//i.test(url) ? `line ${input}: "url" has a host no URL parser takes` : `line ${input}: "url" is no http:// or https:// URL` };
   const headers = headersOfJson(record.headers);
   if (typeof headers === 'string') return { kind: 'unread', input, url, error: `line ${input}: ${headers}` };
   const html = record.html ?? null;

@@ -31,14 +31,17 @@ export function htmlMetas(html: string | Uint8Array, maxBytes = DEFAULT_HEAD_BYT
   const root = document.childNodes?.find((node) => node.nodeName === 'html');
   const head: PageMeta[] = [];
   const outsideHead: PageMeta[] = [];
-  const visit = (node: Node, inHead: boolean): void => {
+  // in document order, without recursion: a page of 100,000 nested tags is as deep as its tree
+  const pending: [Node, boolean][] = (root?.childNodes ?? []).map((child): [Node, boolean] => [child, child.nodeName === 'head']).reverse();
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, inHead] = next;
     if (node.nodeName === 'meta') {
       const name = node.attrs?.find((attr) => attr.name === 'name')?.value;
       const content = node.attrs?.find((attr) => attr.name === 'content')?.value;
       if (name !== undefined && content !== undefined) (inHead ? head : outsideHead).push({ name, content });
     }
-    for (const child of node.childNodes ?? []) visit(child, inHead || child.nodeName === 'head');
-  };
-  for (const child of root?.childNodes ?? []) visit(child, child.nodeName === 'head');
+    const children = node.childNodes ?? [];
+    for (let i = children.length - 1; i >= 0; i--) pending.push([children[i], inHead || children[i].nodeName === 'head']);
+  }
   return { head, outsideHead, truncated };
 }

@@ -5,6 +5,8 @@ import { request, type Dispatcher } from 'undici';
 import { judgePage, pageRules, type PageAnswer, type PageMeta } from '../../core/page-rules.js';
 import { asciiLowerCase, productToken } from '../../core/robots.js';
 import { RobotsError } from '../../core/errors.js';
+import { originOf, type UrlOrigin } from '../../core/url-model.js';
+import type { OriginRobots } from './page-robots.js';
 import { htmlMetas, DEFAULT_HEAD_BYTES, type HtmlMetas } from './html-head.js';
 import { pageTraps, type PageTrap } from '../../core/page-traps.js';
 import type { RobotsNoindexLine } from '../../core/robots-noindex.js';
@@ -19,6 +21,8 @@ export interface PageReport extends PageAnswer {
   status: number | null;
   /** What the site meant and the crawler will not do (src/core/page-traps.ts). */
   traps: PageTrap[];
+  /** With a fetch: the redirects followed to reach this URL, in order (each the URL asked and its status). */
+  redirects: { url: string; status: number }[];
 }
 
 /** What is known of a page: its headers (pairs, repeats kept) and its HTML, if any. */
@@ -34,6 +38,7 @@ export interface PageInput {
   nowMs?: number;
   headBytes?: number;
   status?: number | null;
+  redirects?: { url: string; status: number }[];
 }
 
 /** The start of a meta tag, any case. */
@@ -57,10 +62,13 @@ export function pageMetas(html: string | Uint8Array | null, agent: string, headB
   const sample = typeof html === 'string' ? html : latin1.decode(html.subarray(0, headBytes));
   const token = asciiLowerCase(productToken(agent) || agent);
   let end = -1;
-  for (const match of sample.matchAll(META_OPEN)) {
+  // each `<meta` is looked for after the tag before it (a `<meta` inside a tag is none): linear in the sample
+  META_OPEN.lastIndex = 0;
+  for (let match = META_OPEN.exec(sample); match !== null; match = META_OPEN.exec(sample)) {
     const close = tagEnd(sample, match.index + 5);
     const tag = asciiLowerCase(sample.slice(match.index, close));
     if (tag.includes('robots') || tag.includes('content-signal') || tag.includes(token) || tag.includes('&')) end = close;
+    META_OPEN.lastIndex = close;
   }
   if (end < 0) return { head: [], outsideHead: [], truncated };
   // a <frameset> after them takes the body away, with its tags: the page is then parsed whole
@@ -96,7 +104,7 @@ export function answerPage(input: PageInput): PageReport {
   const metas = pageMetas(input.html, input.agent, input.headBytes ?? DEFAULT_HEAD_BYTES);
   const rules = pageRules({ headers: input.headers, metas: metas.head, agent: input.agent, nowMs });
   const traps = pageTraps({ rules, crawlAllowed: input.crawlAllowed, metasOutsideHead: metas.outsideHead, robotsNoindex: input.robotsNoindex ?? null, nowMs });
-  return { url: input.url, ...judgePage(input.crawlAllowed, rules), metasOutsideHead: metas.outsideHead, htmlTruncated: metas.truncated, status: input.status ?? null, traps };
+  return { url: input.url, ...judgePage(input.crawlAllowed, rules), metasOutsideHead: metas.outsideHead, htmlTruncated: metas.truncated, status: input.status ?? null, traps, redirects: input.redirects ?? [] };
 }
 
 /** The JSON fields of robotstxt page (the issue's contract: scripts rely on them), and of each line of robotstxt pages. Per page. */
@@ -110,6 +118,7 @@ export function pageReportJson(report: PageReport): Record<string, unknown> {
     unknown: report.seen ? report.unknown.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
     note: report.note,
     traps: report.traps,
+    redirects: report.redirects,
   };
 }
 
@@ -152,4 +161,52 @@ export async function fetchPage(url: string, options: { userAgent: string; timeo
     at += chunk.length;
   }
   return { status: response.statusCode, headers, body };
+}
+
+/** Redirects a fetch follows at most (Google's crawlers follow up to 10 hops). */
+export const MAX_REDIRECTS = 10;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** A page fetched as a crawler fetches it: each hop's robots.txt first, redirects followed. */
+export interface FollowedPage {
+  /** The URL answered: the last one asked (a redirect's target, or where robots.txt stopped the chain). */
+  url: string;
+  /** robots.txt's verdict for that URL, and the robots.txt it came from. */
+  allowed: boolean;
+  robots: OriginRobots;
+  /** The redirects followed before it. */
+  redirects: { url: string; status: number }[];
+  /** The response of that URL (null when robots.txt disallows it: never requested). */
+  page: { status: number; headers: [string, string][]; body: Uint8Array } | null;
+  /** Why the chain stopped early, for people (a redirect with no usable Location, too many hops), or null. */
+  stopped: string | null;
+}
+
+/**
+ * Fetches a page as a crawler does: robots.txt of each URL's origin first (robotsFor), a URL it disallows
+ * never requested; 301, 302, 303, 307 and 308 followed to their Location, up to MAX_REDIRECTS hops. Per page.
+ */
+export async function fetchPageFollowing(url: string, options: { agent: string; userAgent: string; timeoutMs: number; dispatcher: Dispatcher; robotsFor: (origin: UrlOrigin) => Promise<OriginRobots>; maxBytes?: number }): Promise<FollowedPage> {
+  const redirects: { url: string; status: number }[] = [];
+  let current = url;
+  for (;;) {
+    const origin = originOf(current) as UrlOrigin; // the caller's URL and every Location followed are http(s) URLs
+    const robots = await options.robotsFor(origin);
+    const allowed = robots.robots.matcher(options.agent).isAllowed(current);
+    if (!allowed) return { url: current, allowed, robots, redirects, page: null, stopped: null };
+    const page = await fetchPage(current, options);
+    const location = page.headers.find(([name]) => name.toLowerCase() === 'location')?.[1];
+    if (!REDIRECT_STATUSES.has(page.status) || location === undefined) return { url: current, allowed, robots, redirects, page, stopped: REDIRECT_STATUSES.has(page.status) ? `${current} answered ${page.status} without a Location` : null };
+    let next: string;
+    try {
+      next = new URL(location, current).href;
+    } catch {
+      next = '';
+    }
+    if (originOf(next) === null) return { url: current, allowed, robots, redirects, page, stopped: `${current} answered ${page.status} to ${location}, which is no http(s) URL: its own headers are read` };
+    if (redirects.length >= MAX_REDIRECTS) return { url: current, allowed, robots, redirects, page, stopped: `more than ${MAX_REDIRECTS} redirects: the last one's own headers are read` };
+    redirects.push({ url: current, status: page.status });
+    current = next;
+  }
 }
