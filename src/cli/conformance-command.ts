@@ -68,7 +68,9 @@ export async function runConformance(args: string[], out: (text: string) => void
   const jobs = values.jobs;
   const format = values.format;
   if (values.module !== undefined) {
-    try { statSync(values.module); } catch { throw usageError(`--module '${values.module}' is not a readable file`); }
+    let isFolder: boolean;
+    try { isFolder = statSync(values.module).isDirectory(); } catch { throw usageError(`--module '${values.module}' is not a readable file`); }
+    if (isFolder) throw usageError(`--module '${values.module}' is a folder: name the module file in it (an .mjs or .js file exporting (robotsText, agent, url) => boolean)`);
   }
   if (values.name !== undefined && values.name.trim() === '') throw usageError('--name must not be empty');
   const run: Implementation = values.command !== undefined ? commandImplementation(values.command)

@@ -109,6 +109,8 @@ const rows: Row[] = [
   ['GoogleOnly_UserAgent_StarWithTextIsGlobal', 'user-agent matching', 'User-agent: * foo\nDisallow: /a\n', 'FooBot', '/a', 'disallowed'],
   ['ID_UserAgent_StarPrefixNotGlobal', 'user-agent matching', 'User-agent: *bot\nDisallow: /a\n', 'FooBot', '/a', 'allowed'],
   ['GoogleOnly_UserAgent_QueryWithVersionMatchesNothingSpecific', 'user-agent matching', 'User-agent: FooBot\nDisallow: /a\n', 'FooBot/2.1', '/a', 'allowed'],
+  ['GoogleOnly_UserAgent_FullUserAgentStringMatchesNoGroup', 'user-agent matching', 'User-agent: FooBot\nDisallow: /a\n', 'Mozilla/5.0 (compatible; FooBot/2.1)', '/a', 'allowed'],
+  ['GoogleOnly_UserAgent_FullUserAgentStringGetsGlobal', 'user-agent matching', 'User-agent: FooBot\nAllow: /\n\nUser-agent: *\nDisallow: /\n', 'Mozilla/5.0 (compatible; FooBot/2.1)', '/a', 'disallowed'],
   // groups
   ['ID_Groups_SameAgentMerged', 'groups', 'User-agent: FooBot\nDisallow: /a\n\nUser-agent: BarBot\nDisallow: /b\n\nUser-agent: FooBot\nDisallow: /c\n', 'FooBot', '/c', 'disallowed'],
   ['ID_Groups_GlobalGroupsMerged', 'groups', 'User-agent: *\nDisallow: /a\n\nUser-agent: BarBot\nDisallow: /b\n\nUser-agent: *\nDisallow: /c\n', 'FooBot', '/c', 'disallowed'],
@@ -120,6 +122,12 @@ const rows: Row[] = [
   ['ID_Groups_UnknownKeyDoesNotEndGroup', 'groups', 'User-agent: FooBot\nCrawl-delay: 5\nDisallow: /a\n', 'FooBot', '/a', 'disallowed'],
   ['ID_Groups_AgentAfterRuleStartsGroup', 'groups', 'User-agent: BarBot\nDisallow: /a\nUser-agent: FooBot\nDisallow: /b\n', 'FooBot', '/a', 'allowed'],
   ['ID_Groups_StarAndAgentIsAgentsOwn', 'groups', 'User-agent: *\nUser-agent: FooBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n', 'FooBot', '/b', 'allowed'],
+  // what other parsers are known to do differently (issue 48): blank lines, invalid agent lines, a new agent after rules
+  ['ID_Groups_BlankLineBetweenAgentsKeepsOneGroup', 'groups', 'User-agent: FooBot\n\nUser-agent: BarBot\nDisallow: /a\n', 'FooBot', '/a', 'disallowed'],
+  ['ID_Groups_BlankLineBetweenRulesKeepsGroup', 'groups', 'User-agent: FooBot\nDisallow: /a\n\nDisallow: /b\n', 'FooBot', '/b', 'disallowed'],
+  ['GoogleOnly_Groups_EmptyAgentLineKeepsGroupOpen', 'groups', 'User-agent: FooBot\nUser-agent:\nDisallow: /a\n', 'FooBot', '/a', 'disallowed'],
+  ['GoogleOnly_Groups_InvalidAgentTokenKeepsGroupOpen', 'groups', 'User-agent: FooBot\nUser-agent: (bot)\nDisallow: /a\n', 'FooBot', '/a', 'disallowed'],
+  ['ID_Groups_AgentAfterRulesStartsNewGroupForBoth', 'groups', 'User-agent: BarBot\nDisallow: /a\nUser-agent: FooBot\nDisallow: /b\n', 'BarBot', '/b', 'allowed'],
   // URL to path
   ['ID_Path_QueryMatched', 'URL to path', 'User-agent: *\nDisallow: /a?b\n', 'FooBot', '/a?b=1', 'disallowed'],
   ['ID_Path_FragmentDropped', 'URL to path', 'User-agent: *\nDisallow: /*frag\n', 'FooBot', '/a#frag', 'allowed'],
@@ -139,6 +147,10 @@ const rows: Row[] = [
   ['GoogleOnly_Percent_UnreservedInUrlNotDecoded', 'percent-encoding', 'User-agent: *\nDisallow: /~user\n', 'FooBot', '/%7Euser', 'allowed'],
   ['GoogleOnly_Percent_Latin1ByteEncoded', 'percent-encoding', bytes('User-agent: *\nDisallow: /caf\xE9\n'), 'FooBot', '/caf%E9', 'disallowed'],
   ['ID_Percent_InvalidEscapeKept', 'percent-encoding', 'User-agent: *\nDisallow: /a%zz\n', 'FooBot', '/a%zz', 'disallowed'],
+  ['ID_Percent_QueryEscapeMatchesSame', 'percent-encoding', 'User-agent: *\nDisallow: /s?q=%20x\n', 'FooBot', '/s?q=%20x', 'disallowed'],
+  ['GoogleOnly_Percent_QuerySpaceNotEncoded', 'percent-encoding', 'User-agent: *\nDisallow: /s?q=%20x\n', 'FooBot', '/s?q= x', 'allowed'],
+  ['ID_Percent_QueryPatternUtf8Encoded', 'percent-encoding', 'User-agent: *\nDisallow: /s?q=caf\u00e9\n', 'FooBot', '/s?q=caf%C3%A9', 'disallowed'],
+  ['ID_Percent_QueryEncodedSlashNotDecoded', 'percent-encoding', 'User-agent: *\nDisallow: /s?u=/x\n', 'FooBot', '/s?u=%2Fx', 'allowed'],
   // wildcards
   ['ID_Wildcard_Middle', 'wildcards', 'User-agent: *\nDisallow: /a*c\n', 'FooBot', '/abbbc', 'disallowed'],
   ['ID_Wildcard_MatchesSlashAndQuery', 'wildcards', 'User-agent: *\nDisallow: /*private\n', 'FooBot', '/x/y?q=private', 'disallowed'],
@@ -149,6 +161,7 @@ const rows: Row[] = [
   ['ID_Wildcard_DotLiteral', 'wildcards', 'User-agent: *\nDisallow: /a.c\n', 'FooBot', '/abc', 'allowed'],
   ['ID_Wildcard_PatternWithoutSlashNeverMatches', 'wildcards', 'User-agent: *\nDisallow: a\n', 'FooBot', '/a', 'allowed'],
   ['ID_Wildcard_Backtracking', 'wildcards', 'User-agent: *\nDisallow: /*a*a*a*b\n', 'FooBot', '/' + 'a'.repeat(40) + 'b', 'disallowed'],
+  ['ID_Wildcard_StarMatchesNothingAtEnd', 'wildcards', 'User-agent: *\nDisallow: /private*\n', 'FooBot', '/private', 'disallowed'],
   // end anchor
   ['ID_Dollar_EndOfPath', 'end anchor ($)', 'User-agent: *\nDisallow: /*.pdf$\n', 'FooBot', '/a.pdf', 'disallowed'],
   ['ID_Dollar_NotEndOfPath', 'end anchor ($)', 'User-agent: *\nDisallow: /*.pdf$\n', 'FooBot', '/a.pdfx', 'allowed'],
@@ -156,10 +169,13 @@ const rows: Row[] = [
   ['ID_Dollar_InMiddleIsLiteral', 'end anchor ($)', 'User-agent: *\nDisallow: /a$b\n', 'FooBot', '/a$b', 'disallowed'],
   ['ID_Dollar_OnlyDollar', 'end anchor ($)', 'User-agent: *\nDisallow: /$\n', 'FooBot', '/a', 'allowed'],
   ['ID_Dollar_AllowRootOnly', 'end anchor ($)', 'User-agent: *\nDisallow: /\nAllow: /$\n', 'FooBot', '/', 'allowed'],
+  ['ID_Dollar_WithStarBefore', 'end anchor ($)', 'User-agent: *\nDisallow: /*$\n', 'FooBot', '/anything', 'disallowed'],
   // longest match
   ['ID_Longest_AllowLonger', 'longest match', 'User-agent: *\nDisallow: /a\nAllow: /a/b\n', 'FooBot', '/a/b/c', 'allowed'],
   ['ID_Longest_DisallowLonger', 'longest match', 'User-agent: *\nAllow: /a\nDisallow: /a/b\n', 'FooBot', '/a/b/c', 'disallowed'],
   ['ID_Longest_TieGoesToAllow', 'longest match', 'User-agent: *\nDisallow: /a\nAllow: /a\n', 'FooBot', '/a', 'allowed'],
+  ['ID_Longest_TieGoesToAllowWhateverTheOrder', 'longest match', 'User-agent: *\nAllow: /a\nDisallow: /a\n', 'FooBot', '/a', 'allowed'],
+  ['ID_Longest_TieOfWildcardPatternsGoesToAllow', 'longest match', 'User-agent: *\nDisallow: /*.php\nAllow: /a*.php\n', 'FooBot', '/ab.php', 'allowed'],
   ['ID_Longest_OrderDoesNotMatter', 'longest match', 'User-agent: *\nAllow: /a/b\nDisallow: /a\n', 'FooBot', '/a/b', 'allowed'],
   ['GoogleOnly_Longest_PatternLengthNotMatchLength', 'longest match', 'User-agent: *\nDisallow: /page\nAllow: /*****\n', 'FooBot', '/page', 'allowed'],
   ['GoogleOnly_Longest_EncodedLengthCounts', 'longest match', 'User-agent: *\nAllow: /%C3\nDisallow: /\u00e9\n', 'FooBot', '/%C3%A9', 'disallowed'],

@@ -58,6 +58,13 @@ export interface ConformanceReport {
   byLabel: { label: string; cases: number; agreed: number }[];
   byClass: ClassSummary[];
   outcomes: CaseOutcome[];
+  /**
+   * Which way the differing answers go: allowed where the reference disallows (the implementation fetches
+   * what the site forbade) and disallowed where the reference allows (it leaves out what it may fetch).
+   */
+  direction: { allowsForbidden: number; forbidsAllowed: number };
+  /** The first class (in the report's order) with a case that differs or failed, or null. */
+  firstDifferingClass: ConformanceClass | null;
   speed: { implementationSeconds: number; referenceSeconds: number };
   sources: string[];
 }
@@ -231,6 +238,11 @@ export function compareAnswers(
     byLabel,
     byClass,
     outcomes,
+    direction: {
+      allowsForbidden: outcomes.filter((outcome) => 'verdict' in outcome.got && outcome.got.verdict === 'allowed' && outcome.reference.verdict === 'disallowed').length,
+      forbidsAllowed: outcomes.filter((outcome) => 'verdict' in outcome.got && outcome.got.verdict === 'disallowed' && outcome.reference.verdict === 'allowed').length,
+    },
+    firstDifferingClass: byClass.find((entry) => entry.agreed < entry.cases)?.class ?? null,
     speed: { implementationSeconds, referenceSeconds: reference.seconds },
     sources,
   };

@@ -43,6 +43,7 @@ export function reportText(report: ConformanceReport): string {
   lines.push(`robotstxt conformance: ${report.implementation}, ${report.contract}, against the reference (this package's engine)`);
   lines.push(`cases: ${report.cases} (${report.sources.join(' and ')}): ${report.agreed} agree, ${report.differed} differ, ${report.failed} failed`);
   for (const entry of report.byLabel) lines.push(`  ${labelName(entry.label)}: ${entry.agreed} of ${entry.cases} agree`);
+  if (report.differed > 0) lines.push(`direction: ${report.direction.allowsForbidden} allowed where the reference disallows (fetches what the site forbade), ${report.direction.forbidsAllowed} disallowed where it allows`);
   lines.push('');
   const width = Math.max(5, ...report.byClass.map((entry) => entry.class.length));
   lines.push(`${'class'.padEnd(width)}  cases  agree  differ  failed`);
@@ -86,6 +87,8 @@ export function reportJson(report: ConformanceReport): string {
     differed: report.differed,
     failed: report.failed,
     byLabel: report.byLabel,
+    direction: report.direction,
+    firstDifferingClass: report.firstDifferingClass,
     byClass: report.byClass.map((entry) => ({ class: entry.class, cases: entry.cases, agreed: entry.agreed, differed: entry.differed, failed: entry.failed, example: entry.example === null ? null : outcome(entry.example) })),
     differences: report.outcomes.filter((entry) => !entry.agrees).map(outcome),
     speed: { implementationSeconds: report.speed.implementationSeconds, referenceSeconds: report.speed.referenceSeconds, casesPerSecond: report.cases / report.speed.implementationSeconds, referenceCasesPerSecond: report.cases / report.speed.referenceSeconds },

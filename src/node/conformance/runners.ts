@@ -6,8 +6,9 @@
 //   cases folder) and writing one JSON line {"verdict": ...} per case, in order (`robotstxt test --batch`).
 // - module: a JavaScript module whose default export (or `isAllowed`) is
 //   (robotsText, agent, url, robotsBytes) => boolean | Promise<boolean>, run in a worker thread.
-// A case that takes longer than timeoutMs is answered `timeout`: the process or worker is killed and a new
-// one answers the cases after it. A crash is that case's `error`. After MAX_RESTARTS the remaining cases
+// A case that takes longer than timeoutMs is asked once more (a new process or worker; the run's first
+// answer has SESSION_START_MS more, for interpreters that start slowly), then answered `timeout`, which is a
+// failure, never a difference: the process or worker is killed and a new one answers the cases after it. A crash is that case's `error`. After MAX_RESTARTS the remaining cases
 // are answered `error` without asking (a broken implementation cannot make a run last for ever).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { basename, join, resolve } from 'node:path';
@@ -36,6 +37,11 @@ export interface Implementation {
 
 /** Restarts of a batch command or module worker after a timeout or crash before the rest is given up. */
 const MAX_RESTARTS = 20;
+/**
+ * More time for the first answer of a run: an interpreter that starts slowly from a cold cache (Ruby, Python
+ * with its imports, a worker loading its module) is not a timed-out case. Sessions started later are warm.
+ */
+export const SESSION_START_MS = 10_000;
 /** Cases sent to a batch command or worker ahead of the answers (its pipe and queue stay short). */
 const IN_FLIGHT = 64;
 /** The longest answer line of a batch command (an answer is a few dozen bytes): a longer one fails its case. */
@@ -147,7 +153,9 @@ export function commandImplementation(template: string): Implementation {
           const index = next++;
           const testCase = cases[index];
           const args = substitutePlaceholders(words, { robots: join(options.folder, testCase.robots), url: testCase.url, 'user-agent': testCase.agent });
+          // a timeout is asked once more (a loaded machine, a slow start) before it is reported: never a difference
           answers[index] = await runOnce(args, options.timeoutMs);
+          if ('failure' in answers[index] && (answers[index] as { failure: string }).failure === 'timeout') answers[index] = await runOnce(args, options.timeoutMs);
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, cases.length)) }, one));
@@ -228,6 +236,10 @@ function answerInSessions(
     let session: Session | null = null;
     let generation = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** The case a session timed out on, asked once more by a new session before its timeout is reported. */
+    let retried = -1;
+    /** No answer yet from the session now running (its first deadline includes its start). */
+    let starting = true;
     const finish = (): void => {
       clearTimeout(timer);
       session?.close();
@@ -239,11 +251,17 @@ function answerInSessions(
     };
     const arm = (): void => {
       clearTimeout(timer);
-      if (answered < cases.length) timer = setTimeout(() => fail('timeout', `no answer within ${timeoutMs} ms`), timeoutMs);
+      if (answered < cases.length) timer = setTimeout(() => fail('timeout', `no answer within ${timeoutMs} ms`), timeoutMs + (starting ? SESSION_START_MS : 0));
     };
     const fail = (failure: 'timeout' | 'error', detail: string): void => {
       session?.close();
       session = null;
+      if (failure === 'timeout' && retried !== answered) {
+        // asked once more, by a new session, before the timeout is reported (never counted as a difference)
+        retried = answered;
+        restarts++;
+        if (restarts <= MAX_RESTARTS) return start();
+      }
       answers[answered++] = { failure, detail };
       if (answered >= cases.length) return finish();
       restarts++;
@@ -256,11 +274,13 @@ function answerInSessions(
     const start = (): void => {
       const mine = ++generation;
       sent = answered;
+      starting = mine === 1;
       session = open(
         (answer) => {
           if (mine !== generation) return;
           if (answered >= sent) return fail('error', 'an answer to a case not asked');
           answers[answered++] = answer;
+          starting = false;
           if (answered >= cases.length) return finish();
           fill();
           arm();
