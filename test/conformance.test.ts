@@ -309,7 +309,7 @@ function readFirstFile(dir: string): string {
 }
 
 describe('a timed-out case is never a difference', () => {
-  it('a batch command slow once on a case (a loaded machine): the case is asked again and agrees; slow every time: a failure, 0 differ', () => {
+  it('a batch command slow once on a case (a loaded machine): the case is asked again and agrees; slow every time: a failure, 0 differ', { tags: ['slow'] }, () => {
     const dir = tempDir();
     const robotsDir = join(dir, 'robots');
     mkdirSync(robotsDir);
@@ -366,7 +366,7 @@ const installed = OTHER_LANGUAGES.every((other) => spawnSync(join(ADAPTERS, othe
 
 describe.skipIf(!canRun(installed, 'the parsers of other languages (conformance/*.py, *.pl, *.rb)', `apt-get install ${OTHER_LANGUAGES.map((other) => other.install).join(' ')} (.ci/run installs them)`))('the parsers of other languages, as the committed table says', () => {
   for (const other of OTHER_LANGUAGES) {
-    it(`${other.name}: its answers to the built-in suite are its row of docs/conformance.md (ID_ and GoogleOnly_ cells)`, () => {
+    it(`${other.name}: its answers to the built-in suite are its row of docs/conformance.md (ID_ and GoogleOnly_ cells)`, { tags: ['slow'] }, () => {
       const r = robotstxt(['conformance', '--batch-command', join(ADAPTERS, other.adapter), '--format', 'json']);
       const report = JSON.parse(r.stdout) as { failed: number; byLabel: { label: string; cases: number; agreed: number }[] };
       const cell = (label: string): string => {
