@@ -381,11 +381,16 @@ describe('memory with thousands of versions', () => {
     expect(asked?.robots.isAllowed('https://h0.example/1/0/0/', 'Googlebot')).toBe(true);
   });
 
-  it('heapSlackBytes is range-checked', async () => {
+  it('afterBatch: called once per closeDropped (after each judged batch), where the caller governs its heap; anything but a function is refused', async () => {
     const { RobotsHistory } = await import('../src/node/index.js');
-    for (const bad of [0, 1.5, 1 << 19, 2 ** 31, Number.NaN]) {
-      expect(() => new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, heapSlackBytes: bad })).toThrow(`heapSlackBytes must be a whole number from 1 MiB (1048576) to 1 GiB, got ${String(bad)}`);
+    for (const bad of [0, 'gc', {}, null]) {
+      expect(() => new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, afterBatch: bad as never })).toThrow('afterBatch must be a function, got ');
     }
-    expect(new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, heapSlackBytes: 32 << 20 }).mustCloseDropped).toBe(false);
+    let calls = 0;
+    const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, afterBatch: () => { calls++; } });
+    expect(history.mustCloseDropped).toBe(false);
+    history.closeDropped();
+    history.closeDropped();
+    expect(calls).toBe(2);
   });
 });

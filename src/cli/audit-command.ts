@@ -19,6 +19,7 @@ import type { RobotsCacheOptions } from '../node/fetch/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
 import { forEachChunk } from '../node/logs/index.js';
 import { fileWriteError, readRegularFile } from '../node/robots-file.js';
+import { HeapGovernor } from './heap-governor.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
 const AUDIT_OWN_OPTIONS = {
@@ -98,10 +99,16 @@ here); offline, download the vendors' JSON files (their URLs: robotstxt fetch --
 
 /**
  * With versions over time, the JavaScript heap is kept within this much of what lives in it (see
- * HistoryOptions.heapSlackBytes): measured with 2,000 hosts of 20 versions each in random order, V8 otherwise
+ * HistoryOptions.afterBatch): measured with 2,000 hosts of 20 versions each in random order, V8 otherwise
  * let the heap reach 280 MiB for 70 MiB live.
  */
 const HISTORY_HEAP_SLACK_BYTES = 32 << 20;
+
+/** The hook a history calls after each judged batch (HistoryOptions.afterBatch): this process's heap kept within HISTORY_HEAP_SLACK_BYTES of what lives. */
+function governHeap(): () => void {
+  const heap = new HeapGovernor(HISTORY_HEAP_SLACK_BYTES);
+  return () => heap.check();
+}
 
 /** robotstxt audit. */
 export const COMMAND: Command = { spec: AUDIT_SPEC, run: (args, io) => runAudit(args, io.out, io.err), streams: () => true };
@@ -166,7 +173,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   if (historyDir !== undefined) {
     const { RobotsHistory } = await import('../node/history/index.js');
     try {
-      history = new RobotsHistory(historyDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES });
+      history = new RobotsHistory(historyDir, { mode, maxBytes, afterBatch: governHeap() });
     } catch (error) {
       throw usageError((error as Error).message);
     }
@@ -205,7 +212,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     const { StoreHistory } = await import('../node/history/index.js');
     if (StoreHistory.hasVersions(storeDir)) {
       const current = robotsFor;
-      history = new StoreHistory(storeDir, { mode, maxBytes, heapSlackBytes: HISTORY_HEAP_SLACK_BYTES, current: (origin) => current(origin), warn: stderr });
+      history = new StoreHistory(storeDir, { mode, maxBytes, afterBatch: governHeap(), current: (origin) => current(origin), warn: stderr });
     }
   }
   const perHost = robotsDir !== undefined || history !== undefined;

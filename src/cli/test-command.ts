@@ -7,7 +7,7 @@ import { MODE_OPTION, maxBytesOption } from './shared-options.js';
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { TestBatch, ROBOTS_ROOT_VARIABLE } from '../node/test-batch.js';
-import { HeapGovernor } from '../node/heap-governor.js';
+import { HeapGovernor } from './heap-governor.js';
 import { forEachChunk, writeAll } from '../node/logs/index.js';
 
 /** What test states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */

@@ -11,11 +11,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../../core/errors.js';
-import { wholeNumberArgument } from '../../core/arguments.js';
+import { describe } from '../../core/arguments.js';
 import { parseRobots, type RobotsTxt, type RobotsMode } from '../../core/robots.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from '../robots-file.js';
-import { HeapGovernor } from '../heap-governor.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from '../store/index.js';
 import { storedVersionBody, NO_RULES_KNOWN } from '../hosts/index.js';
 import { LruCache } from '../../core/lru-cache.js';
@@ -205,11 +204,12 @@ abstract class History {
   protected readonly cache: VersionCache;
   private lastOrigin: UrlOrigin | null = null;
   private lastVersions: RobotsVersion[] = [];
-  private readonly heap: HeapGovernor | null;
+  private readonly afterBatch: (() => void) | null;
 
   constructor(options: HistoryOptions) {
     this.cache = new VersionCache({ mode: options.mode, maxBytes: options.maxBytes });
-    this.heap = options.heapSlackBytes === undefined ? null : new HeapGovernor(wholeNumberArgument('heapSlackBytes', options.heapSlackBytes, 0, 1 << 20, 1 << 30, '1 MiB (1048576) to 1 GiB'));
+    if (options.afterBatch !== undefined && typeof options.afterBatch !== 'function') throw new RobotsError('INVALID_ARGUMENT', `afterBatch must be a function, got ${describe(options.afterBatch)}`);
+    this.afterBatch = options.afterBatch ?? null;
   }
 
   /** An origin's versions, oldest first. */
@@ -241,7 +241,7 @@ abstract class History {
   /** Closes the parsed versions dropped from the cache since the last call (after holdDropped; the audit calls it after each judged batch). */
   closeDropped(): void {
     this.cache.closeDropped();
-    this.heap?.check();
+    this.afterBatch?.();
   }
 
   /** True when versions dropped from the cache wait past their bound: the audit judges its pending requests now (then closeDropped). Per request. */
@@ -304,17 +304,17 @@ export class StoreHistory extends History {
   }
 }
 
-/** How a history parses its versions, and how much garbage the JavaScript heap may hold. */
+/** How a history parses its versions, and what runs after each judged batch. */
 export interface HistoryOptions {
   mode: RobotsMode;
   maxBytes: number;
   /**
-   * Keep the JavaScript heap within this many bytes of what lived after the last full collection, collecting
-   * when it is past (checked after each judged batch; default: V8's own schedule). A log whose requests each
-   * meet another version parses a version per request: V8 let the heap grow to four times what lived. The
-   * command line sets 32 MiB; a program that shares the process may prefer its own schedule.
+   * Called after each judged batch, once the versions it dropped are closed: where a caller that owns its
+   * process may govern the JavaScript heap. A log whose requests each meet another version parses a version
+   * per request, and V8 let the heap grow to four times what lived; robotstxt audit collects garbage here
+   * once the heap holds 32 MiB more than lived (src/cli/heap-governor.ts). Default: nothing (V8's schedule).
    */
-  heapSlackBytes?: number;
+  afterBatch?: () => void;
 }
 
 /** The versions of each host in a history folder, read on first use. One per audit run. */

@@ -1,4 +1,6 @@
-// A bound on the JavaScript heap of a long batch run. V8 lets its old generation grow to a multiple of what
+// A bound on the JavaScript heap of a long batch run of the command line (test --batch, audit with versions
+// over time). It exposes V8's collector, a process-wide flag: the command line owns its process, a library
+// does not, so this lives here and the library offers a hook (HistoryOptions.afterBatch). V8 lets its old generation grow to a multiple of what
 // lives there before it collects, and entries a cache drops after they were promoted are old garbage
 // (measured: test --batch over 300,000 distinct bodies with a 64 MiB cache peaked at 225 MiB, with 12 MiB
 // live after a full collection; 157 MiB with --max-old-space-size=200). A governor collects as soon as the
