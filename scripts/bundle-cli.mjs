@@ -15,7 +15,7 @@
 // except p-limit, which ships only as an ES module (a CommonJS require of it needs Node 20.19 or later).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -47,6 +47,12 @@ await build({ ...common, entryPoints: ['dist/src/node/threads/worker.js'], outfi
 // the launcher wraps the bundle's text in a function: no hashbang line inside it
 const bundleText = readFileSync(`${outdir}/robotstxt-main.cjs`, 'utf8');
 writeFileSync(`${outdir}/robotstxt-main.cjs`, bundleText.replace(/^#![^\n]*\n/, ''));
-copyFileSync(`${root}scripts/cli-launcher.cjs`, `${outdir}/robotstxt.cjs`);
+// the launcher gets the code cache's seal (scripts/seal.wat) assembled into it: one file, no builtin loaded for it
+const { default: binaryen } = await import('binaryen');
+const sealModule = binaryen.parseText(readFileSync(`${root}scripts/seal.wat`, 'utf8'));
+if (!sealModule.validate()) throw new Error('scripts/seal.wat is not a valid module');
+const sealBase64 = Buffer.from(sealModule.emitBinary()).toString('base64');
+sealModule.dispose();
+writeFileSync(`${outdir}/robotstxt.cjs`, readFileSync(`${root}scripts/cli-launcher.cjs`, 'utf8').replace("'__SEAL_WASM_BASE64__'", `'${sealBase64}'`));
 chmodSync(`${outdir}/robotstxt.cjs`, 0o755);
 execFileSync(process.execPath, [`${root}scripts/make-code-cache.cjs`], { stdio: ['ignore', 'ignore', 'pipe'] });

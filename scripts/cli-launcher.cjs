@@ -4,13 +4,13 @@
 // V8 is given the code it compiled for the bundle in an earlier run (robotstxt-main.cache, made at build time
 // by scripts/make-code-cache.cjs), so a run neither parses the 0.6 MB bundle nor compiles the functions the
 // training run used. The cache is used only when it was made for this exact bundle and is intact: its file
-// starts with the SHA-256 of the bundle it was made for and of its own code (checked here, ~1 ms; V8 itself
-// compares a cache with the source's length only, and runs flipped bits). A cache that fails either check or
+// starts with a 256-bit hash of the bundle it was made for and one of its own code (checked here, ~1 ms, by a
+// WebAssembly function, scripts/seal.wat, so that no builtin is loaded for it: node:crypto cost 6-12 ms of
+// every start; V8 itself compares a cache with the source's length only, and runs flipped bits). A cache that fails either check or
 // that V8 rejects (another Node version, other V8 flags) costs its read and nothing else: the bundle is then
 // compiled as usual. Called once per command.
 'use strict';
-const { createHash } = require('node:crypto');
-const { readFileSync } = require('node:fs');
+const { closeSync, fstatSync, openSync, readFileSync, readSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
@@ -18,8 +18,13 @@ const { Script } = require('node:vm');
 const bundlePath = join(__dirname, 'robotstxt-main.cjs');
 const cachePath = join(__dirname, 'robotstxt-main.cache');
 
-/** The first line of a code cache file; then the bundle's and the code's SHA-256 (hex), a line each, then the code. */
-const CACHE_MAGIC = 'robotstxt code cache 1';
+/** The first line of a code cache file; then the bundle's and the code's seal (64 hex digits), a line each, then the code. */
+const CACHE_MAGIC = 'robotstxt code cache 2';
+/** The cache file's header: the magic line and two seal lines. */
+const HEADER_LENGTH = CACHE_MAGIC.length + 1 + 65 + 65;
+
+/** scripts/seal.wat, assembled by scripts/bundle-cli.mjs when it copies this file to dist/src/bin/. */
+const SEAL_WASM = '__SEAL_WASM_BASE64__';
 
 /** The bundle's bytes (read once per run). */
 function readBundle() {
@@ -28,7 +33,7 @@ function readBundle() {
 
 /**
  * The bundle as a V8 script (Node's CommonJS wrapper around its text); cachedData: V8's code for it, or undefined.
- * @param {Buffer | undefined} cachedData
+ * @param {Uint8Array | undefined} cachedData
  * @param {Buffer} [bundle]
  * @returns {import('node:vm').Script}
  */
@@ -36,12 +41,56 @@ function compileBundle(cachedData, bundle = readBundle()) {
   return new Script(`(function (exports, require, module, __filename, __dirname) {${bundle.toString('utf8')}\n})`, { filename: bundlePath, cachedData });
 }
 
+/** @typedef {{ memory: WebAssembly.Memory, hash: (start: number, length: number, out: number) => void }} Sealer */
+/** @type {WebAssembly.Module | null | undefined} */
+let sealModule;
+
 /**
- * The SHA-256 of bytes, in hex.
- * @param {Buffer} bytes
+ * A new instance of scripts/seal.wat (its own memory: views a caller holds into one are never overwritten by
+ * another's use), or null where this node has no WebAssembly (--jitless): no cache is used then.
+ * @returns {Sealer | null}
  */
-function sha256(bytes) {
-  return createHash('sha256').update(bytes).digest('hex');
+function newSealer() {
+  if (sealModule === undefined) {
+    try {
+      sealModule = new WebAssembly.Module(Buffer.from(SEAL_WASM, 'base64'));
+    } catch {
+      sealModule = null;
+    }
+  }
+  return sealModule === null ? null : /** @type {Sealer} */ (/** @type {unknown} */ (new WebAssembly.Instance(sealModule).exports));
+}
+
+const roundUp8 = (/** @type {number} */ length) => Math.ceil(length / 8) * 8;
+
+/** The sealer's memory, at least `bytes` long (grown once, before any view of it is made). */
+function memoryOf(/** @type {Sealer} */ seal, /** @type {number} */ bytes) {
+  const have = seal.memory.buffer.byteLength;
+  if (have < bytes) seal.memory.grow(Math.ceil((bytes - have) / 65536));
+  return seal.memory.buffer;
+}
+
+/**
+ * The seal of `length` bytes of the sealer's memory from `start` (any address; zero bytes after them pad the
+ * last word): 64 hex digits, written by scripts/seal.wat to the 32 bytes at `out` (8-aligned).
+ */
+function sealAt(/** @type {Sealer} */ seal, /** @type {number} */ start, /** @type {number} */ length, /** @type {number} */ out) {
+  seal.hash(start, length, out);
+  return Array.from(new BigUint64Array(seal.memory.buffer, out, 4), (lane) => lane.toString(16).padStart(16, '0')).join('');
+}
+
+/**
+ * The seal of bytes (copied into the sealer's memory): how the build seals a cache. Null without WebAssembly.
+ * @param {Uint8Array} bytes
+ */
+function seal(bytes) {
+  const sealer = newSealer();
+  if (sealer === null) return null;
+  const out = roundUp8(bytes.length + 8);
+  const memory = new Uint8Array(memoryOf(sealer, out + 32));
+  memory.set(bytes);
+  memory.fill(0, bytes.length, bytes.length + 8);
+  return sealAt(sealer, 0, bytes.length, out);
 }
 
 /**
@@ -50,7 +99,7 @@ function sha256(bytes) {
  * @param {Buffer} code
  */
 function sealCodeCache(bundle, code) {
-  return Buffer.concat([Buffer.from(`${CACHE_MAGIC}\n${sha256(bundle)}\n${sha256(code)}\n`, 'latin1'), code]);
+  return Buffer.concat([Buffer.from(`${CACHE_MAGIC}\n${seal(bundle)}\n${seal(code)}\n`, 'latin1'), code]);
 }
 
 /**
@@ -60,6 +109,15 @@ function sealCodeCache(bundle, code) {
 function runBundle(script) {
   const bundleModule = { exports: {}, filename: bundlePath, id: bundlePath, loaded: false };
   script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundlePath), bundleModule, bundlePath, __dirname);
+}
+
+/** The code of a cache file whose header seals it for this bundle and this code, or undefined. */
+function checkedCode(/** @type {Buffer} */ file, /** @type {string | null} */ bundleSeal, /** @type {(code: Buffer) => string | null} */ sealOfCode) {
+  if (file.length <= HEADER_LENGTH || bundleSeal === null) return undefined;
+  const [magic, bundleHash, codeHash] = file.subarray(0, HEADER_LENGTH).toString('latin1').split('\n');
+  const code = file.subarray(HEADER_LENGTH);
+  if (magic !== CACHE_MAGIC || bundleHash !== bundleSeal || codeHash !== sealOfCode(code)) return undefined;
+  return code;
 }
 
 /**
@@ -74,17 +132,66 @@ function readCodeCache(bundle = readBundle()) {
   } catch {
     return undefined;
   }
-  const headerLength = CACHE_MAGIC.length + 1 + 65 + 65;
-  if (file.length <= headerLength) return undefined;
-  const [magic, bundleHash, codeHash] = file.subarray(0, headerLength).toString('latin1').split('\n');
-  const code = file.subarray(headerLength);
-  if (magic !== CACHE_MAGIC || bundleHash !== sha256(bundle) || codeHash !== sha256(code)) return undefined;
-  return code;
+  return checkedCode(file, seal(bundle), seal);
+}
+
+/**
+ * A file read straight into the sealer's memory at `at`, followed by 8 zero bytes (the padding a seal of any
+ * tail of it reads): a view of it, or null when it cannot be read whole. Its pages are touched once, where it
+ * is then hashed and compiled from.
+ */
+function readInto(/** @type {Sealer} */ sealer, /** @type {number} */ fd, /** @type {number} */ size, /** @type {number} */ at) {
+  const view = Buffer.from(sealer.memory.buffer, at, size);
+  let read = 0;
+  while (read < size) {
+    const count = readSync(fd, view, read, size - read, read);
+    if (count === 0) return null;
+    read += count;
+  }
+  new Uint8Array(sealer.memory.buffer, at + size, 8).fill(0);
+  return view;
+}
+
+/**
+ * The bundle and its checked code for this run (the start's path): both files read into the sealer's memory
+ * and sealed where they lie, with no copy (WebAssembly loads need no alignment). Without WebAssembly, or with
+ * no readable cache, the bundle alone.
+ * @returns {{ bundle: Buffer, code: Buffer | undefined }}
+ */
+function readSealed() {
+  const sealer = newSealer();
+  let cacheFd;
+  try {
+    cacheFd = openSync(cachePath, 'r');
+  } catch {
+    return { bundle: readBundle(), code: undefined };
+  }
+  try {
+    const bundleFd = openSync(bundlePath, 'r');
+    try {
+      if (sealer === null) return { bundle: readBundle(), code: undefined };
+      const bundleSize = fstatSync(bundleFd).size;
+      const cacheSize = fstatSync(cacheFd).size;
+      // memory: the bundle, 8 zero bytes, the cache file, 8 zero bytes, 32 bytes for a seal
+      const cacheAt = roundUp8(bundleSize + 8);
+      const out = roundUp8(cacheAt + cacheSize + 8);
+      memoryOf(sealer, out + 32);
+      const bundle = readInto(sealer, bundleFd, bundleSize, 0);
+      const file = bundle === null ? null : readInto(sealer, cacheFd, cacheSize, cacheAt);
+      if (bundle === null || file === null) return { bundle: readBundle(), code: undefined };
+      const code = checkedCode(file, sealAt(sealer, 0, bundleSize, out), (tail) => sealAt(sealer, cacheAt + tail.byteOffset - file.byteOffset, tail.length, out));
+      return { bundle, code };
+    } finally {
+      closeSync(bundleFd);
+    }
+  } finally {
+    closeSync(cacheFd);
+  }
 }
 
 if (require.main === module) {
-  const bundle = readBundle();
-  runBundle(compileBundle(readCodeCache(bundle), bundle));
+  const { bundle, code } = readSealed();
+  runBundle(compileBundle(code, bundle));
 } else {
-  module.exports = { compileBundle, runBundle, cachePath, readBundle, readCodeCache, sealCodeCache };
+  module.exports = { compileBundle, runBundle, cachePath, readBundle, readCodeCache, readSealed, sealCodeCache };
 }

@@ -1,7 +1,7 @@
 // Makes V8's code cache for the command line's bundle (dist/src/bin/robotstxt-main.cache): one training run
 // of `robotstxt check --robots-dir` over the examples (the many-host path, which shares its argument parsing,
 // input reading, engine and output with the other commands), then the code V8 compiled for the bundle is
-// written, sealed with the SHA-256 of the bundle and of the code (scripts/cli-launcher.cjs checks both). Run by scripts/bundle-cli.mjs as its own process (standard output discarded): the build's last step.
+// written, sealed with a hash of the bundle and of the code (scripts/seal.wat) (scripts/cli-launcher.cjs checks both). Run by scripts/bundle-cli.mjs as its own process (standard output discarded): the build's last step.
 'use strict';
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');

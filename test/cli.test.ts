@@ -17,9 +17,9 @@ writeFileSync(emptyFile, '');
 
 describe('start-up: a command loads only what it uses (the bundled bin, dist/src/bin/robotstxt.cjs)', () => {
   // every module a command loads is start-up time on every run; the heavy ones are loaded where they are used
-  // (net is loaded for a piped standard input; the test's input is one; crypto is loaded by the launcher, which
-  // checks its code cache's seal with SHA-256 before it uses it)
-  const heavyBuiltins = ['zlib', 'worker_threads', 'dns/promises', 'fs/promises'];
+  // (net is loaded for a piped standard input; the test's input is one; the launcher checks its code cache's
+  // seal with a WebAssembly function, scripts/seal.wat: node:crypto cost 6-12 ms of every start)
+  const heavyBuiltins = ['zlib', 'worker_threads', 'dns/promises', 'fs/promises', 'crypto'];
   it('check with one robots.txt: no npm package, no zlib, worker threads, network module or fs/promises (which loads readline and watchers)', () => {
     const run = modulesLoadedBy(['check', '--robots', robotsFile, '--agent', 'Googlebot', '-'], 'https://e.com/private/x\n');
     expect(run.status).toBe(0);
@@ -60,6 +60,11 @@ describe('start-up: the launcher runs the bundle with the code cache the build m
     const run = withLauncher('process.stdout.write(String(launcher.compileBundle(launcher.readCodeCache()).cachedDataRejected));');
     expect([run.stdout, run.stderr, run.status]).toEqual(['false', '', 0]);
   });
+  it('the start\'s own path (the files read into the seal\'s memory and sealed there) finds the same code, and V8 takes it', () => {
+    const run = withLauncher(`const { bundle, code } = launcher.readSealed();
+process.stdout.write(String([bundle.equals(launcher.readBundle()), code !== undefined && Buffer.from(code).equals(launcher.readCodeCache()), launcher.compileBundle(code, bundle).cachedDataRejected]));`);
+    expect([run.stdout, run.stderr, run.status]).toEqual(['true,true,false', '', 0]);
+  });
   /** A copy of the bin folder beside links to what the bundle finds relative to itself; the launcher's path in it. */
   const binCopy = (): string => {
     const root = tempDir();
@@ -69,7 +74,10 @@ describe('start-up: the launcher runs the bundle with the code cache the build m
     for (const name of ['build', 'node_modules', 'package.json']) symlinkSync(join(dirname(CLI), '..', '..', '..', name), join(root, name));
     return join(bin, 'robotstxt.cjs');
   };
-  const cacheState = (launcherCopy: string): string => spawnSync(process.execPath, ['-e', `process.stdout.write(String(require(${JSON.stringify(launcherCopy)}).readCodeCache() === undefined ? 'no cache' : 'cache'))`], { encoding: 'utf8' }).stdout;
+  /** Whether the launcher would use the cache: by both of its paths (readCodeCache, and the start's readSealed), which must agree. */
+  const cacheState = (launcherCopy: string): string => spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)});
+const found = [launcher.readCodeCache() !== undefined, launcher.readSealed().code !== undefined];
+process.stdout.write(found[0] !== found[1] ? 'the two paths differ' : found[0] ? 'cache' : 'no cache')`], { encoding: 'utf8' }).stdout;
   const disallowedRun = (launcherCopy: string) => spawnSync(process.execPath, [launcherCopy, 'test', robotsFile, 'Bingbot', 'https://e.com/private/x'], { encoding: 'utf8' });
   const DISALLOWED_RUN = ["user-agent 'Bingbot' with URI 'https://e.com/private/x': DISALLOWED\n", '', 1];
   it('a cache made for another bundle of the same length is never used, though V8 takes it (it compares lengths only)', () => {

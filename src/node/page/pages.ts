@@ -13,6 +13,8 @@ export interface PagesAnswer extends PageReport {
   /** The input it was read from (`-`: standard input) and its line or record number there. */
   file: string;
   input: number;
+  /** The page's origin as the URL model reads it (`https://example.com`), read once per page. */
+  origin: string;
   robots: OriginRobots['found'];
 }
 
@@ -23,7 +25,7 @@ export async function answerCrawledPage(page: CrawledPage, file: string, robotsO
   const found = await robotsOf.forOrigin(origin);
   const crawlAllowed = found.robots.matcher(options.agent).isAllowed(page.url);
   const report = answerPage({ url: page.url, agent: options.agent, crawlAllowed, robotsNoindex: found.noindex.lineFor(page.url), headers: page.headers, html: page.html, nowMs: options.nowMs, headBytes: options.headBytes, status: page.status });
-  return { file, input: page.input, ...report, robots: found.found };
+  return { file, input: page.input, ...report, origin: origin.origin, robots: found.found };
 }
 
 /** A page's JSON line (robotstxt page's fields, with file, input, robots and traps). Per page. */
@@ -85,8 +87,7 @@ export class PagesSummary {
     this.pages++;
     if (answer.crawl === 'allowed') this.allowed++;
     if (answer.indexable) this.indexable++;
-    const origin = originOf(answer.url);
-    if (origin !== null && this.origins.size < 1_000_000) this.origins.add(origin.origin);
+    if (this.origins.size < 1_000_000) this.origins.add(answer.origin);
     const counted = new Set<PageTrapKind>();
     for (const trap of answer.traps) {
       const tally = this.traps.get(trap.trap) as { pages: number; examples: { url: string; text: string }[] };
