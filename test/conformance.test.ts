@@ -168,7 +168,7 @@ describe('bounded: hanging, crashing and missing implementations', () => {
   const robotsDir = join(dir, 'robots');
   mkdirSync(robotsDir);
   writeFileSync(join(robotsDir, 'one.txt'), 'User-agent: *\nDisallow: /a\nAllow: /a/b\n');
-  it('a module that never returns for one case: that case is asked once more, then a timeout (a failure, never a difference), its worker killed, the next worker answers the rest', () => {
+  it('a module that never returns for one case: that case is asked once more, then a timeout (a failure, never a difference), its worker killed, the next worker answers the rest', { tags: ['slow'] }, () => {
     const path = join(dir, 'hang.mjs');
     writeFileSync(path, `import { parseRobots } from '${LIBRARY}';
 export default function (text, agent, url, bytes) {
