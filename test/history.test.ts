@@ -337,7 +337,7 @@ describe('memory with thousands of versions', () => {
   const chunk = new TextEncoder().encode(lines.join('\n') + '\n');
 
   it('versions dropped from the cache while their requests wait are judged and closed in bounded batches, with the report of one batch', async () => {
-    const { RobotsHistory, RobotsAudit } = await import('../src/node/index.js');
+    const { RobotsHistory, RobotsAudit, rulesOfHistory } = await import('../src/node/index.js');
     const audit = async (earlyJudging: boolean): Promise<{ report: unknown; batches: number[] }> => {
       const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000 });
       const batches: number[] = [];
@@ -348,7 +348,7 @@ describe('memory with thousands of versions', () => {
         closeDropped: () => { batches.push(requests); requests = 0; history.closeDropped(); },
         get mustCloseDropped() { return earlyJudging && history.mustCloseDropped; },
       };
-      const robotsAudit = new RobotsAudit(() => null, { history: counted, requireHost: true, filePerHost: true });
+      const robotsAudit = new RobotsAudit(rulesOfHistory(counted), { requireHost: true, filePerHost: true });
       await robotsAudit.addChunk(chunk, 1);
       return { report: robotsAudit.report(), batches: batches.filter((count) => count > 0) };
     };

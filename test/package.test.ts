@@ -124,6 +124,15 @@ describe('layers: runtime-neutral core <- Node <- command line', () => {
     // and src/node holds no loose feature file: the few shared modules only
     expect(readdirSync(join(ROOT, 'src', 'node')).filter((name) => name.endsWith('.ts')).sort()).toEqual(['core-node.ts', 'index.ts', 'robots-file.ts', 'test-batch.ts', 'usage-header.ts']);
   });
+  it('the audit flows one way: audit.ts -> judge.ts -> tally.ts -> classify.ts, each importing none of the steps after it (type imports too)', () => {
+    const steps = ['node/audit/audit.ts', 'node/audit/judge.ts', 'node/audit/tally.ts', 'node/audit/classify.ts'];
+    const edges = graph();
+    const backwards = steps.flatMap((file, i) => (edges.get(file) ?? []).filter(({ target }) => steps.slice(0, i).includes(target)).map(({ target }) => `${file} imports ${target}`));
+    expect(backwards).toEqual([]);
+    // each step imports the next (the flow is real), and the rules in force know none of the steps
+    expect(steps.slice(0, -1).map((file, i) => (edges.get(file) ?? []).some(({ target }) => target === steps[i + 1]))).toEqual([true, true, true]);
+    expect((edges.get('node/audit/rules-in-force.ts') ?? []).filter(({ target }) => steps.includes(target))).toEqual([]);
+  });
   it('no circle among the modules that load each other (type-only imports aside), and no arrow back up (core <- node <- cli)', () => {
     const edges = new Map([...graph()].map(([file, targets]) => [file, targets.filter(({ typeOnly }) => !typeOnly).map(({ target }) => target)]));
     const circles: string[] = [];

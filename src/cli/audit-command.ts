@@ -2,24 +2,21 @@
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, AUDIT_PARTIAL_FORMAT, auditTable, noRulesSentence, type AuditPartial } from '../node/audit/index.js';
+import { RobotsAudit, AUDIT_PARTIAL_FORMAT, auditTable, noRulesSentence, rulesOf, rulesOfDirectory, rulesOfHistory, type AuditPartial, type AuditRules } from '../node/audit/index.js';
 import type { CrawlerVerifier } from '../node/verify/index.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit/index.js';
-import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { loadRobots } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues } from './shared-options.js';
-import { LruCache } from '../core/lru-cache.js';
-import { DEFAULT_CACHE_BYTES } from '../node/hosts/index.js';
-import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, NO_RULES_KNOWN, type RobotsSourceAnswer } from '../node/hosts/index.js';
-import { LogLineReader, logTimeMs, type LogFieldNames } from '../node/logs/index.js';
-import type { UrlOrigin } from '../core/url-model.js';
+import { robotsHostOf } from '../node/hosts/index.js';
+import { logTimeMs, originsOfLogs, type LogFieldNames } from '../node/logs/index.js';
 import type { RobotsCacheOptions } from '../node/fetch/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
 import { forEachChunk } from '../node/logs/index.js';
 import { fileWriteError, readRegularFile } from '../node/robots-file.js';
 import { HeapGovernor } from './heap-governor.js';
+import { inFlagWords } from './library-errors.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
 const AUDIT_OWN_OPTIONS = {
@@ -150,6 +147,8 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const top = values.top;
   const verify = values.verify;
   const clientIp = values['client-ip'];
+  /** --now: stored records and range files are judged as of this time. */
+  const nowMs = clockOption(values.now).start;
   let verifier: CrawlerVerifier | undefined;
   if (verify !== undefined) {
     const rangeFiles = [...values['crawler-ranges']];
@@ -157,7 +156,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
     const { CrawlerVerifier } = await import('../node/verify/index.js'); // ipaddr.js and DNS: only with --verify
     if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
-    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'], rangesMaxAgeDays: values['ranges-max-age'], nowMs: clockOption(values.now).start });
+    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'], rangesMaxAgeDays: values['ranges-max-age'], nowMs });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
   const sinceMs = timeOption('since', values.since);
@@ -168,55 +167,30 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const defaultHost = values.host ?? null;
 
   const historyDir = values['robots-history'];
-  let history: import('../node/history/index.js').RobotsHistory | import('../node/history/index.js').StoreHistory | undefined;
-  let robotsFor: (origin: UrlOrigin | null) => RobotsTxt | null | typeof NO_RULES_KNOWN;
+  let rules: AuditRules;
   if (historyDir !== undefined) {
     const { RobotsHistory } = await import('../node/history/index.js');
     try {
-      history = new RobotsHistory(historyDir, { mode, maxBytes, afterBatch: governHeap() });
+      rules = rulesOfHistory(new RobotsHistory(historyDir, { mode, maxBytes, afterBatch: governHeap() }));
     } catch (error) {
-      throw usageError((error as Error).message);
+      throw usageError(error instanceof RobotsError ? inFlagWords(error.code, error.message) : (error as Error).message);
     }
-    robotsFor = () => NO_RULES_KNOWN; // (each request is judged by its version: see AuditOptions.history)
   } else if (robotsFile !== undefined) {
     const robots = loadRobots(robotsFile, mode, maxBytes, stderr);
-    robotsFor = () => robots;
+    rules = rulesOf(() => robots);
   } else {
-    // the same host names and files as check --robots-dir (src/node/hosts/hosts.ts); parsed files kept in a budget
-    const cache = new LruCache<RobotsTxt | null | typeof NO_RULES_KNOWN>(DEFAULT_CACHE_BYTES, (robots) => (robots === null || robots === NO_RULES_KNOWN ? 0 : robots.bytesRead * 4));
+    // the same host names and files as check --robots-dir (src/node/hosts/hosts.ts)
     if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
-    const source = robotsFromDirectory(robotsDir as string, { maxBytes, now: clockOption(values.now).start });
-    robotsFor = (origin) => {
-      if (origin === null) return NO_RULES_KNOWN;
-      const cached = cache.get(origin.origin);
-      if (cached !== undefined) return cached;
-      let body: Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
-      try {
-        body = source(robotsHostOf(origin)) as Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
-      } catch (error) {
-        // a file that cannot be read (a folder or FIFO by its name, no permission): said, and its host's rules are not known
-        if (!(error instanceof RobotsError) || error.code !== 'FILE_UNREADABLE') throw error;
-        stderr(`robotstxt: ${error.message}: the requests of ${origin.origin} have no rules known\n`);
-        body = null;
-      }
-      if (body === null && missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (no file or store record of it in ${robotsDir as string}; --missing error)`);
-      // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
-      const robots = body === null ? NO_RULES_KNOWN : body === ALLOW_ALL ? null : parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), { mode, maxBytes });
-      cache.set(origin.origin, robots);
-      return robots;
-    };
-  }
-
-  // a store that keeps versions: each request by the version in force when it was made
-  if (storeDir !== undefined && history === undefined) {
-    const { StoreHistory } = await import('../node/history/index.js');
-    if (StoreHistory.hasVersions(storeDir)) {
-      const current = robotsFor;
-      history = new StoreHistory(storeDir, { mode, maxBytes, afterBatch: governHeap(), current: (origin) => current(origin), warn: stderr });
+    const directory = rulesOfDirectory(robotsDir as string, { mode, maxBytes, nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: stderr });
+    rules = directory;
+    // a store that keeps versions: each request by the version in force when it was made
+    if (storeDir !== undefined) {
+      const { StoreHistory } = await import('../node/history/index.js');
+      if (StoreHistory.hasVersions(storeDir)) rules = rulesOfHistory(new StoreHistory(storeDir, { mode, maxBytes, afterBatch: governHeap(), current: directory.robotsFor, warn: stderr }));
     }
   }
-  const perHost = robotsDir !== undefined || history !== undefined;
-  const audit = new RobotsAudit(robotsFor, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, history, missing: missing === 'disallow' ? 'disallow' : 'allow', reading: values['as-token'] ? 'token' : 'crawler' });
+  const perHost = robotsDir !== undefined || rules.versioned;
+  const audit = new RobotsAudit(rules, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, missing: missing === 'disallow' ? 'disallow' : 'allow', reading: values['as-token'] ? 'token' : 'crawler' });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
   const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
@@ -313,35 +287,20 @@ async function readStandardInput(limit: number): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-/** The one sentence about requests whose rules were not known (stderr and the table). */
 /**
- * audit --fetch: reads the logs once for their hosts, then fetches (within the limits) those the store lacks
- * or has stale. The audit itself then reads the store like a robots directory.
+ * audit --fetch: the origins of the logs' requests (read once), then those the store lacks or has stale
+ * fetched (within the limits). The audit itself then reads the store like a robots directory.
  */
 async function fetchLogHosts(logs: string[], defaultHost: string | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void, logFields: LogFieldNames): Promise<void> {
-  const origins = new Map<string, UrlOrigin>();
   // the host of lines that name none is --host's, which the user named; every other host comes from the log
-  const named = new Set<string>();
-  for (const log of logs) {
-    const logReader = new LogLineReader({ fields: logFields });
-    await forEachChunk(log, 'log file', (chunk) => {
-      for (const entry of logReader.readChunk(chunk, { withHost: true, defaultHost })) {
-        if (entry === null || typeof entry === 'string') continue; // counted and reported by the audit itself
-        const origin = entry.origin();
-        if (origin === null) continue;
-        origins.set(origin.origin, origin);
-        if (entry.urlHost === 'default') named.add(origin.origin);
-      }
-    });
-  }
+  const { origins, named } = await originsOfLogs(logs, { defaultHost, fields: logFields });
   const { RobotsCache } = await import('../node/fetch/index.js'); // the HTTP client: only when fetching
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
   const source = cache.hostSource(named);
   try {
-    await forEachInLanes([...origins.values()], options.concurrency ?? 32, async (origin) => { await source(robotsHostOf(origin)); });
+    await forEachInLanes(origins, options.concurrency ?? 32, async (origin) => { await source(robotsHostOf(origin)); });
   } finally {
     await cache.close();
   }
-  const { fromStore } = cache.stats;
-  stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, fromStore)}\n`);
+  stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, cache.stats.fromStore)}\n`);
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import '../node/core-node.js'; // the WebAssembly core, read from build/ on first use
 import { RobotsError } from '../core/errors.js';
 import { EXIT_USAGE } from './common.js';
+import { inCommandWords } from './library-errors.js';
 import { COMMANDS, commandNamed, mainHelp } from './commands.js';
 import { hasOption, helpText, type Command, type CommandIo } from './command-spec.js';
 
@@ -101,8 +102,9 @@ function writeOutOnSignals(): void {
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
-  (error: unknown) => {
-    if (isOutputError(error)) outputFailed(error);
+  (thrown: unknown) => {
+    if (isOutputError(thrown)) outputFailed(thrown);
+    const error = inCommandWords(thrown);
     if (error instanceof RobotsError) {
       process.stderr.write(`robotstxt: ${error.message}\n`);
       process.exitCode = EXIT_USAGE;

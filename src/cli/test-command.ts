@@ -8,6 +8,7 @@ import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { TestBatch, ROBOTS_ROOT_VARIABLE } from '../node/test-batch.js';
 import { HeapGovernor } from './heap-governor.js';
+import { inFlagWords } from './library-errors.js';
 import { forEachChunk, writeAll } from '../node/logs/index.js';
 
 /** What test states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
@@ -97,7 +98,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
       let answers: string[] = [];
       let pending = 0;
       for (const line of lines) {
-        const answer = batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+        const answer = inFlagWords('BAD_CASE', batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line));
         answers.push(answer);
         pending += answer.length;
         if (pending >= ANSWER_FLUSH_BYTES || answers.length >= ANSWER_FLUSH_LINES) {

@@ -202,3 +202,14 @@ export function hostOrOriginOf(input: unknown, what: string): { scheme: 'http' |
   if (origin === null || (port !== null && Number(port[1]) > 65535)) throw bad();
   return { scheme: null, hostKey: port === null ? origin.host : `${origin.host}:${Number(port[1])}` };
 }
+
+/**
+ * True for a request target of /robots.txt itself: a path or an absolute URL, with or without a query (its
+ * PATH reading, case as written). An audit counts such a request as the crawler reading the rules (RFC 9309
+ * 2.3), never as a violation. Per audited request.
+ */
+export function isRobotsTxtTarget(target: string): boolean {
+  const path = target.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#]*/, '');
+  const end = path.search(/[?#]/);
+  return (end < 0 ? path : path.slice(0, end)) === '/robots.txt';
+}

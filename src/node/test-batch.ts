@@ -175,7 +175,7 @@ export class TestBatch {
     if (full === undefined) {
       full = resolve(this.root, path);
       const inside = relative(this.root, full);
-      if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is outside the robots folder ${this.root} (see --robots-root)`);
+      if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is outside the robots folder ${this.root} (see the root option)`);
       if (this.paths.size >= MAX_REMEMBERED_PATHS) this.paths.clear();
       this.paths.set(path, full);
     }

@@ -4,7 +4,7 @@
 import { isbot } from 'isbot';
 import { asciiLowerCase, productToken, type RobotsTxt } from '../../core/robots.js';
 import { crawlerName, groupFollowed, isCrawlerWord, userAgentWords } from '../../core/crawlers.js';
-import { familyOfCrawler, type CrawlerFamily } from '../crawlers/index.js';
+import { crawlerCategory, familyOfCrawler, type CrawlerCategory, type CrawlerFamily } from '../crawlers/index.js';
 
 /** What a User-Agent says, independent of any robots.txt (cached per User-Agent). */
 interface UserAgentFacts {
@@ -25,10 +25,11 @@ const USER_AGENT_CACHE_CHARS = 32 << 20;
 /** Families of crawler names (and, in the audit, the names' first User-Agents) kept up to this many. */
 export const NAME_CACHE = 100_000;
 
-/** A request's crawler and the group it follows (null for AdsBot without a group of its own). */
+/** A request's crawler, the group it follows (null for AdsBot without a group of its own) and the crawler family its name claims. */
 export interface ClassifiedCrawler {
   agent: string;
   group: string | null;
+  family: CrawlerFamily | null;
 }
 
 /** Reads requests' crawlers (see the file's head). Per request, from RobotsAudit. */
@@ -58,8 +59,8 @@ export class CrawlerClassifier {
     return facts;
   }
 
-  /** The crawler family a crawler's name claims (cached per name). Per request. */
-  familyOf(agent: string): CrawlerFamily | null {
+  /** The crawler family a crawler's name claims (cached per name). */
+  private familyOf(agent: string): CrawlerFamily | null {
     let family = this.families.get(agent);
     if (family === undefined) {
       family = familyOfCrawler(agent);
@@ -70,26 +71,32 @@ export class CrawlerClassifier {
   }
 
   /**
-   * The crawler of a request and the group it follows. Its name comes from its User-Agent (crawlerName); the
-   * group is that name's product token's (as the reference reads an agent), or its Google fallback's; else
-   * the longest User-Agent word the file names as a product token (browser words such as Mozilla claim
-   * nothing); else `*` (null for AdsBot, which ignores `*`). Null for browsers and no User-Agent.
+   * The crawler of a request, the group it follows and the family it claims. Its name comes from its User-Agent
+   * (crawlerName); the group is that name's product token's (as the reference reads an agent), or its Google
+   * fallback's; else the longest User-Agent word the file names as a product token (browser words such as
+   * Mozilla claim nothing); else `*` (null for AdsBot, which ignores `*`). Null for browsers and no
+   * User-Agent. Per request.
    */
   crawlerOf(userAgent: string | null, robots: RobotsTxt | null): ClassifiedCrawler | null {
     if (userAgent === null) return null;
     const facts = this.factsOf(userAgent);
     if (!facts.bot) return null;
     const tokens = robots === null ? null : tokensOf(robots);
-    // the reference's reading: the product token's own group, else *
-    if (this.reading === 'token') return { agent: facts.name, group: tokens?.get(asciiLowerCase(facts.token)) ?? '*' };
-    const group = groupFollowed(facts.token, (token) => tokens?.has(token) === true);
-    if (group !== null && group !== '*') return { agent: facts.name, group: tokens?.get(group) as string };
-    if (tokens !== null) {
-      let best: string | null = null;
-      for (const word of facts.words) if (tokens.has(word) && (best === null || word.length > best.length)) best = word;
-      if (best !== null) return { agent: tokens.get(best) as string, group: tokens.get(best) as string };
+    let agent = facts.name;
+    let group: string | null;
+    if (this.reading === 'token') {
+      // the reference's reading: the product token's own group, else *
+      group = tokens?.get(asciiLowerCase(facts.token)) ?? '*';
+    } else {
+      group = groupFollowed(facts.token, (token) => tokens?.has(token) === true);
+      if (group !== null && group !== '*') group = tokens?.get(group) as string;
+      else if (tokens !== null) {
+        let best: string | null = null;
+        for (const word of facts.words) if (tokens.has(word) && (best === null || word.length > best.length)) best = word;
+        if (best !== null) agent = group = tokens.get(best) as string;
+      }
     }
-    return { agent: facts.name, group };
+    return { agent, group, family: this.familyOf(agent) };
   }
 
   /** The group a User-Agent follows in an older version of a file (crawlerOf's), kept per file and User-Agent. */
@@ -124,4 +131,56 @@ function tokensOf(robots: RobotsTxt): Map<string, string> {
     tokenCache.set(robots, tokens);
   }
   return tokens;
+}
+
+/** The most User-Agent characters the names' first User-Agents keep (a crawler's kind is read from them when needed): 8 M, 16 MiB at most. */
+const NAME_CACHE_CHARS = 8 << 20;
+
+/** What a crawler's kind is read from, and the kind once read (CrawlerState in tally.ts holds these). */
+export interface KindSource {
+  readonly agent: string;
+  /** The first User-Agent seen with its name when it was first counted. */
+  readonly categoryUserAgent: string;
+  category: CrawlerCategory | null;
+}
+
+/**
+ * Crawlers' kinds (search, ai-training, ...), read from a name and the first User-Agent seen with it, when first
+ * needed (a usage judgement, a report, a partial): a crawler dropped before then never pays for the some 1,500
+ * patterns (1 M lines of distinct bots paid 40 us a line for them). One per audit (its tally holds it).
+ */
+export class CrawlerKinds {
+  /** Crawler name -> the first User-Agent seen with it (its category is read from that one), and the category read. */
+  private readonly names = new Map<string, { userAgent: string; category: CrawlerCategory | null }>();
+  /** The characters of the User-Agents kept in names (at most NAME_CACHE_CHARS). */
+  private textChars = 0;
+
+  /** The User-Agent a new crawler's kind is read from: the first seen with its name (kept up to NAME_CACHE names and NAME_CACHE_CHARS characters). Per new crawler. */
+  firstUserAgent(agent: string, userAgent: string): string {
+    const nameKey = asciiLowerCase(agent);
+    let entry = this.names.get(nameKey);
+    if (entry === undefined) {
+      const text = userAgent.slice(0, 1024);
+      if (this.names.size >= NAME_CACHE || this.textChars + text.length > NAME_CACHE_CHARS) {
+        this.names.clear();
+        this.textChars = 0;
+      }
+      entry = { userAgent: text, category: null };
+      this.names.set(nameKey, entry);
+      this.textChars += text.length;
+    }
+    return entry.userAgent;
+  }
+
+  /** A crawler's kind, read once per name and first User-Agent when first needed (kept in the crawler). */
+  kindOf(crawler: KindSource): CrawlerCategory {
+    if (crawler.category !== null) return crawler.category;
+    const entry = this.names.get(asciiLowerCase(crawler.agent));
+    if (entry !== undefined && entry.userAgent === crawler.categoryUserAgent && entry.category !== null) crawler.category = entry.category;
+    else {
+      crawler.category = crawlerCategory(crawler.agent, crawler.categoryUserAgent);
+      if (entry !== undefined && entry.userAgent === crawler.categoryUserAgent) entry.category = crawler.category;
+    }
+    return crawler.category;
+  }
 }

@@ -1,7 +1,8 @@
-// The door of src/node/audit/: Which crawlers fetched what robots.txt forbade them: the audit of access logs (RobotsAudit: classify, judge, tally) and its reports (the wording, the table, the HTML page).
+// The door of src/node/audit/: Which crawlers fetched what robots.txt forbade them: the audit of access logs (RobotsAudit: classify, judge, tally; the rules in force it judges by) and its reports (the wording, the table, the HTML page).
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
 export * from './audit.js';
 export * from './html.js';
-export * from './partial.js';
+export { AUDIT_PARTIAL_FORMAT, type AuditPartial } from './partial.js';
 export * from './report.js';
+export { rulesOf, rulesOfDirectory, rulesOfHistory, type AuditRules, type AuditHistory, type RulesInForce, type RobotsFor, type DirectoryRulesOptions, type DirectoryRules } from './rules-in-force.js';
 export * from './table.js';

@@ -198,7 +198,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
     for (const index of answer.noHost.examples) {
       if (outcome.noHostExamples.length < NO_HOST_LINES_NAMED) outcome.noHostExamples.push(numbers !== undefined ? numbers[index] : linesBefore + index + 1);
     }
-    if (spec?.noHost === 'error') throw new RobotsError('HOST_UNKNOWN', `line ${outcome.noHostExamples[0]} names no host (no http:// or https:// URL with a host): --no-host error stops here`);
+    if (spec?.noHost === 'error') throw new RobotsError('HOST_UNKNOWN', `line ${outcome.noHostExamples[0]} names no host (no http:// or https:// URL with a host): noHost 'error' stops here`);
   });
   // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
   const numbersLines = plan.format === 'jsonl';

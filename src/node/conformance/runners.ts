@@ -140,7 +140,7 @@ function spawnGroup(words: readonly string[], options: Parameters<typeof spawn>[
 export function commandImplementation(template: string): Implementation {
   const words = splitCommand(template);
   if (!words.some((word) => word.includes('%robots%')) || !words.some((word) => word.includes('%url%')) || !words.some((word) => word.includes('%user-agent%'))) {
-    throw new RobotsError('USAGE', `--command must contain %robots%, %url% and %user-agent%, got ${JSON.stringify(template)}`);
+    throw new RobotsError('USAGE', `a command template must contain %robots%, %url% and %user-agent%, got ${JSON.stringify(template)}`);
   }
   return {
     name: commandName(words),

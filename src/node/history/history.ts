@@ -325,7 +325,7 @@ export class RobotsHistory extends History {
     super(options);
     let isDirectory = false;
     try { isDirectory = statSync(directory).isDirectory(); } catch { isDirectory = false; }
-    if (!isDirectory) throw new RobotsError('FILE_UNREADABLE', `--robots-history '${directory}' is not a readable directory`);
+    if (!isDirectory) throw new RobotsError('FILE_UNREADABLE', `history folder '${directory}' is not a readable directory`);
     this.limit = readLimit(options.maxBytes);
   }
 

@@ -520,7 +520,7 @@ export class MultiHostMatcher {
         }
       }
       if (body === null || body === undefined) {
-        if (this.missingPolicy === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${canonical} (the source has no file or store record of it; missing: 'error', --missing error)`);
+        if (this.missingPolicy === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${canonical} (the source has no file or store record of it; missing: 'error')`);
         this.counters.missing++;
         if (this.missingOrigins.length < MISSING_ORIGINS_NAMED && !this.missingOrigins.includes(canonical)) this.missingOrigins.push(canonical);
         this.engine.resolve(entry, this.fixedSlot(this.missingPolicy));
