@@ -209,7 +209,8 @@ export class RobotsAudit {
       this.judgeBatch();
       tally.dropLeastDisallowed();
     }
-    const { state, bucket } = tally.countRequest(key, { agent: crawler.agent, host: rowHost, group: crawler.group, groupHost: hostKey, impostor: verdict === 'impostor', from, family, userAgent: request.userAgent as string }, request.timeMs);
+    const bucket = tally.countHour(request.timeMs);
+    const state = tally.countRequest(key, crawler.group, hostKey) ?? tally.countNewCrawler(key, { agent: crawler.agent, host: rowHost, group: crawler.group, groupHost: hostKey, impostor: verdict === 'impostor', from, family, userAgent: request.userAgent as string });
     if (verdict !== null) tally.countVerification(state, verdict, services);
     if (!rulesKnown) tally.countNoRules(state, origin?.origin ?? null);
     let version: PendingRequest['version'] = null;

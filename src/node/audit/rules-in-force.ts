@@ -66,7 +66,17 @@ function unversioned(at: AuditRules['at']): AuditRules {
 /** The rules robotsFor gives each origin, at every time (audit --robots: one file; tests and programs: any function). */
 export function rulesOf(robotsFor: RobotsFor): AuditRules {
   if (typeof robotsFor !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'robotsFor must be a function of the origin');
-  return unversioned((origin) => inForce(robotsFor(origin)));
+  // most requests of a log meet the file the request before met: its answer is kept at hand
+  let lastRobots: RobotsTxt | null | typeof NO_RULES_KNOWN | undefined;
+  let lastAnswer: RulesInForce = NOT_KNOWN;
+  return unversioned((origin) => {
+    const robots = robotsFor(origin);
+    if (robots !== lastRobots) {
+      lastAnswer = inForce(robots);
+      lastRobots = robots;
+    }
+    return lastAnswer;
+  });
 }
 
 /** The versions of a history in force at each request's time (audit --robots-history, audit --store with versions). */

@@ -191,29 +191,33 @@ export class AuditTally {
   }
 
   /**
-   * A crawler's counts with one more request (made when new, its row as first seen; a group from another
-   * file marks it mixed), and the request's hour's bucket counted (null: no time). Per crawler request.
+   * A tracked crawler's counts with one more request (a group from another file marks it mixed), or undefined
+   * when it is not tracked (then countNewCrawler). Per crawler request.
    */
-  countRequest(key: string, crawler: NewCrawler, timeMs: number | null): { state: CrawlerState; bucket: { requests: number; disallowed: number } | null } {
-    let state = this.crawlers.get(key);
-    if (state !== undefined) {
-      if (crawler.group !== state.group) state.mixedGroups = bothDiffer(state.mixedGroups, crawler.groupHost === state.groupHost ? 'version' : 'host');
-    } else {
-      state = this.newCrawler(crawler);
-      this.crawlers.set(key, state);
-    }
+  countRequest(key: string, group: string | null, groupHost: string | null): CrawlerState | undefined {
+    const state = this.crawlers.get(key);
+    if (state === undefined) return undefined;
+    if (group !== state.group) state.mixedGroups = bothDiffer(state.mixedGroups, groupHost === state.groupHost ? 'version' : 'host');
     state.requests++;
-    let bucket: { requests: number; disallowed: number } | null = null;
-    if (timeMs !== null) {
-      const hour = Math.floor(timeMs / HOUR_MS);
-      bucket = this.hours.get(hour) ?? null;
-      if (bucket === null) {
-        bucket = { requests: 0, disallowed: 0 };
-        this.hours.set(hour, bucket);
-      }
-      bucket.requests++;
-    }
-    return { state, bucket };
+    return state;
+  }
+
+  /** A crawler tracked from now on (its row as first seen), with its first request. Per new crawler. */
+  countNewCrawler(key: string, crawler: NewCrawler): CrawlerState {
+    const state = this.newCrawler(crawler);
+    this.crawlers.set(key, state);
+    state.requests++;
+    return state;
+  }
+
+  /** The hour's counts of a request at timeMs, with the request counted (null: the line has no time). Per crawler request. */
+  countHour(timeMs: number | null): { requests: number; disallowed: number } | null {
+    if (timeMs === null) return null;
+    const hour = Math.floor(timeMs / HOUR_MS);
+    let bucket = this.hours.get(hour);
+    if (bucket === undefined) this.hours.set(hour, bucket = { requests: 0, disallowed: 0 });
+    bucket.requests++;
+    return bucket;
   }
 
   private newCrawler({ agent, host, group, groupHost, impostor, from, family, userAgent }: NewCrawler): CrawlerState {
