@@ -53,7 +53,7 @@ function checkDisallowed(extra: string[]): { disallowed: Record<string, string[]
 }
 
 describe('one reading of an agent, said aloud (check and audit agree on every request)', () => {
-  it('check --as-crawler and audit (as crawlers behave) agree; so do check and audit --as-token (the reference); the readings differ', () => {
+  it('check --as-crawler and audit (as crawlers behave) agree; so do check and audit --as-token (the reference); the readings differ', { tags: ['slow'] }, () => {
     const asCrawler = checkDisallowed(['--as-crawler']);
     const asToken = checkDisallowed([]);
     expect(auditDisallowed([])).toEqual(asCrawler.disallowed);

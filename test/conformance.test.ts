@@ -138,7 +138,7 @@ describe('a deliberately wrong adapter (--module)', () => {
     expect(text.split('\n')[4]).toBe('direction: 1 allowed where the reference disallows (fetches what the site forbade), 7 disallowed where it allows');
     expect(text).toMatch(/\nend anchor \(\$\) +7 +4 +3 +0\n/);
   });
-  it('JSON and HTML reports carry the same differences; the page is self-contained', () => {
+  it('JSON and HTML reports carry the same differences; the page is self-contained', { tags: ['slow'] }, () => {
     const json = JSON.parse(robotstxt(['conformance', '--module', toy, '--format', 'json']).stdout);
     expect(json.differences.map((entry: { id: string }) => entry.id)).toEqual(['ID_UserAgent_NoPrefixMatch', 'ID_UserAgent_GroupNotAppliedToLongerName', 'GoogleOnly_UserAgent_QueryWithVersionMatchesNothingSpecific', 'GoogleOnly_UserAgent_FullUserAgentStringMatchesNoGroup', 'GoogleOnly_UserAgent_FullUserAgentStringGetsGlobal', 'ID_Dollar_NotEndOfPath', 'ID_Dollar_QueryIsPartOfPath', 'ID_Dollar_OnlyDollar']);
     expect(json.byClass.find((entry: { class: string }) => entry.class === 'end anchor ($)').example).toEqual({ id: 'ID_Dollar_OnlyDollar', class: 'end anchor ($)', label: 'standard', body: '"User-agent: *\\nDisallow: /$\\n"', agent: 'FooBot', url: 'https://example.com/a', expected: { verdict: 'allowed', line: null }, got: { verdict: 'disallowed' } });
@@ -279,7 +279,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     const report = JSON.parse(r.stdout);
     expect([report.agreed, report.failed]).toEqual([suite.length, 0]);
   });
-  it('no such command or module, or a bad option: exit 2 with one line', () => {
+  it('no such command or module, or a bad option: exit 2 with one line', { tags: ['slow'] }, () => {
     expect(robotstxt(['conformance', '--command', 'no-such-program-here %robots% %url% %user-agent%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: cannot run 'no-such-program-here': no such command\n" });
     expect(robotstxt(['conformance', '--command', 'robots_main %robots% %url%'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: --command must contain %robots%, %url% and %user-agent%, got \"robots_main %robots% %url%\"\n" });
     expect(robotstxt(['conformance'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: conformance needs exactly one of --command '<cmd>', --batch-command '<cmd>' or --module <file.mjs>\n" });

@@ -222,7 +222,7 @@ describe('robotstxt fetch', () => {
     expect(origins.requests.length).toBe(5);
   });
 
-  it('usage errors: exit 2 with the option named', () => {
+  it('usage errors: exit 2 with the option named', { tags: ['slow'] }, () => {
     const cases: [string[], string][] = [
       [['fetch', '--timeout-ms', '0', 'a.example'], '--timeout-ms must be a whole number from 1 to 600000, got \'0\''],
       [['fetch', '--concurrency', 'many', 'a.example'], '--concurrency must be a whole number from 1 to 4096, got \'many\''],

@@ -8,7 +8,7 @@ import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit/index.js';
 import { loadRobots } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
-import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues } from './shared-options.js';
+import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues, readingOf } from './shared-options.js';
 import { robotsHostOf } from '../node/hosts/index.js';
 import { logTimeMs, originsOfLogs, type LogFieldNames } from '../node/logs/index.js';
 import type { RobotsCacheOptions } from '../node/fetch/index.js';
@@ -142,8 +142,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const missing = values.missing;
   if (fetching && positionals.includes('-')) throw usageError('--fetch reads the logs twice (hosts first): give log files, not standard input');
   const format = values.format;
-  const mode = values.mode;
-  const maxBytes = values['max-bytes'];
+  const reading = readingOf(values);
   const top = values.top;
   const verify = values.verify;
   const clientIp = values['client-ip'];
@@ -171,22 +170,22 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   if (historyDir !== undefined) {
     const { RobotsHistory } = await import('../node/history/index.js');
     try {
-      rules = rulesOfHistory(new RobotsHistory(historyDir, { mode, maxBytes, afterBatch: governHeap() }));
+      rules = rulesOfHistory(new RobotsHistory(historyDir, { ...reading, afterBatch: governHeap() }));
     } catch (error) {
       throw usageError(error instanceof RobotsError ? inFlagWords(error.code, error.message) : (error as Error).message);
     }
   } else if (robotsFile !== undefined) {
-    const robots = loadRobots(robotsFile, mode, maxBytes, stderr);
+    const robots = loadRobots(robotsFile, reading, stderr);
     rules = rulesOf(() => robots);
   } else {
     // the same host names and files as check --robots-dir (src/node/hosts/hosts.ts)
-    if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, mode, maxBytes), robotsDir as string, stderr, logFields);
-    const directory = rulesOfDirectory(robotsDir as string, { mode, maxBytes, nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: stderr });
+    if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, reading), robotsDir as string, stderr, logFields);
+    const directory = rulesOfDirectory(robotsDir as string, { ...reading, nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: stderr });
     rules = directory;
     // a store that keeps versions: each request by the version in force when it was made
     if (storeDir !== undefined) {
       const { StoreHistory } = await import('../node/history/index.js');
-      if (StoreHistory.hasVersions(storeDir)) rules = rulesOfHistory(new StoreHistory(storeDir, { mode, maxBytes, afterBatch: governHeap(), current: directory.robotsFor, warn: stderr }));
+      if (StoreHistory.hasVersions(storeDir)) rules = rulesOfHistory(new StoreHistory(storeDir, { ...reading, afterBatch: governHeap(), current: directory.robotsFor, warn: stderr }));
     }
   }
   const perHost = robotsDir !== undefined || rules.versioned;

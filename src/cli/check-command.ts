@@ -9,7 +9,7 @@ import { asciiLowerCase, parseRobots, type RobotsTxt } from '../core/robots.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import { loadRobots, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
-import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
 import { LineReader } from '../node/logs/index.js';
 import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/index.js';
 import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/index.js';
@@ -113,8 +113,8 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const robotsDir = values['robots-dir'] ?? storeDir;
   const fetching = values.fetch;
   if (fetching && given.has('threads') && values.threads !== 1) throw usageError('--fetch runs in one thread (--threads 1)');
-  const mode = values.mode;
-  const maxBytes = values['max-bytes'];
+  const reading = readingOf(values);
+  const { mode, maxBytes } = reading;
   const missing = values.missing;
   const noHost = values['no-host'] ?? (missing === 'error' ? 'allow' : missing);
   const cacheMb = values['cache-mb'];
@@ -139,7 +139,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   if (values.usage !== undefined) {
     if (!isUsageCategory(values.usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${values.usage}'`);
-    const robots = loadRobots(robotsFile as string, mode, maxBytes, stderr);
+    const robots = loadRobots(robotsFile as string, reading, stderr);
     const { runUsageCheck } = await import('../node/check/index.js');
     const started = values.stats ? performance.now() : 0;
     try {
@@ -153,7 +153,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
 
   const target: CheckPlan['target'] = robotsFile !== undefined
-    ? { kind: 'robots', matcher: matcherRead(loadRobots(robotsFile, mode, maxBytes, stderr), agents, values['as-crawler'], stderr) }
+    ? { kind: 'robots', matcher: matcherRead(loadRobots(robotsFile, reading, stderr), agents, values['as-crawler'], stderr) }
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
   const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
@@ -161,7 +161,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   let cache: RobotsCache | null = null;
   if (fetching) {
     // bodies in memory only while they are compiled: the matcher keeps the compiled form
-    const options = fetchCacheOptions(values, mode, maxBytes);
+    const options = fetchCacheOptions(values, reading);
     // the HTTP client is loaded only when a run fetches (start-up stays at node's floor otherwise)
     const { RobotsCache: Cache } = await import('../node/fetch/index.js');
     cache = new Cache({ ...options, store: robotsDir as string, memoryBytes: 8 << 20 });

@@ -1,6 +1,6 @@
 // Helpers shared by the commands: the usage exit code, reading robots files, warnings, terminal-safe text.
 import { readFileSync } from 'node:fs';
-import type { RobotsTxt, RobotsMode } from '../core/robots.js';
+import type { RobotsTxt, RobotsReading } from '../core/robots.js';
 import { agentWarning } from '../core/crawlers.js';
 import { fileError, readRobotsLikeRobotsMain } from '../node/robots-file.js';
 
@@ -13,8 +13,8 @@ export const EXIT_USAGE = 2;
  * Parses a robots file, reading at most the bytes that are parsed (the size limit plus one). With stderr, a
  * file cut at the limit is named there: a verdict must not silently differ from `robotstxt test`'s.
  */
-export function loadRobots(path: string, mode: RobotsMode, maxBytes: number, stderr?: (text: string) => void): RobotsTxt {
-  const robots = readRobotsLikeRobotsMain(path, mode, maxBytes);
+export function loadRobots(path: string, reading: RobotsReading, stderr?: (text: string) => void): RobotsTxt {
+  const robots = readRobotsLikeRobotsMain(path, reading);
   if (stderr !== undefined && robots.truncated) {
     stderr(`robotstxt: warning: '${path}' is longer than ${robots.bytesRead} bytes: only the first ${robots.bytesRead} are read (--max-bytes, as Google's crawler reads files; --max-bytes 0 reads it whole, as robotstxt test does)\n`);
   }

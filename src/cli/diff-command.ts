@@ -3,10 +3,10 @@ import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '..
 import { logTargetsOfChunk, LogLineReader, logTimeMs } from '../node/logs/index.js';
 import { originOf } from '../core/url-model.js';
 import type { RobotsMatcher } from '../core/matcher.js';
-import type { RobotsMode } from '../core/robots.js';
+import type { RobotsReading } from '../core/robots.js';
 import { EXIT_USAGE, terminalSafe, loadRobots, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
-import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues } from './shared-options.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
 import { forEachChunk } from '../node/logs/index.js';
 
 /** What diff states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
@@ -43,13 +43,13 @@ Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file
 } as const satisfies CommandSpec;
 
 /** diff --store --origin: the matchers of the versions the store had in force at the two times. */
-async function storedVersions(store: string, named: string, times: readonly string[], mode: RobotsMode, maxBytes: number, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
+async function storedVersions(store: string, named: string, times: readonly string[], reading: RobotsReading, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
   const origin = originOf(named.includes('://') ? named : `https://${named}/`);
   if (origin === null) throw usageError(`--origin '${named}' names no origin (a URL such as https://example.com, or a host)`);
   const { StoreHistory } = await import('../node/history/index.js');
   const { readStoredVersions } = await import('../node/store/index.js');
   if (readStoredVersions(store, origin.fileKey) === null) throw usageError(`the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
-  const history = new StoreHistory(store, { mode, maxBytes, current: () => null });
+  const history = new StoreHistory(store, { ...reading, current: () => null });
   return times.map((time) => {
     const ms = logTimeMs(time);
     if (ms === null) throw usageError(`with --store, <old-robots> and <new-robots> are times such as 2026-11-10 or 2026-11-10T12:00:00Z, got '${time}'`);
@@ -72,11 +72,10 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const format = values.format;
   const limit = values.limit;
   const failOn = values['fail-on'];
-  const mode = values.mode;
-  const maxBytes = values['max-bytes'];
+  const reading = readingOf(values);
   const [before, after] = values.store === undefined
-    ? [loadRobots(positionals[0], mode, maxBytes, stderr).matcher(agents), loadRobots(positionals[1], mode, maxBytes, stderr).matcher(agents)]
-    : await storedVersions(values.store, values.origin as string, positionals, mode, maxBytes, agents);
+    ? [loadRobots(positionals[0], reading, stderr).matcher(agents), loadRobots(positionals[1], reading, stderr).matcher(agents)]
+    : await storedVersions(values.store, values.origin as string, positionals, reading, agents);
   const diff = new RobotsDiff(before, after);
   if (urls !== undefined) await forEachChunk(urls, 'URL file', (chunk) => diff.addLines(chunk));
   for (const log of logs) {

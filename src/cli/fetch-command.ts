@@ -8,7 +8,7 @@ import { LogLineReader } from '../node/logs/index.js';
 import { RobotsError } from '../core/errors.js';
 import { peakMemoryMiB, terminalSafe } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
-import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytesOption, withHelp, requires, logFieldValues, agentValues } from './shared-options.js';
+import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytesOption, withHelp, requires, logFieldValues, agentValues, readingOf } from './shared-options.js';
 import { FETCH_OPTIONS, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
 import { forEachChunk, chunkLines } from '../node/logs/index.js';
 import { CRAWLER_RANGE_SOURCES } from '../node/verify/index.js';
@@ -74,10 +74,9 @@ interface BadInput {
 
 export async function runFetch(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals } = parseCommand(FETCH_SPEC, args);
-  const mode = values.mode;
-  const maxBytes = values['max-bytes'];
+  const reading = readingOf(values);
   const format = values.format;
-  const options = fetchCacheOptions(values, mode, maxBytes);
+  const options = fetchCacheOptions(values, reading);
   // (--crawler-ranges requires --store)
   if (values['crawler-ranges']) return runRangeFetch(values.store as string, values['ranges-url'], values.force, positionals, options, out, stderr);
   const logs = values.log;
@@ -199,7 +198,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     if (change === null || change === undefined || change.before === null) return;
     const lines = urlLinesOf(origin.origin, watchedLines);
     if (lines.length === 0) return;
-    for (const flip of changeFlips(change, agents, lines, { mode, maxBytes })) {
+    for (const flip of changeFlips(change, agents, lines, reading)) {
       const said = `robotstxt fetch: ${origin.origin} changed (${flip.before.firstSeen} -> ${flip.after.firstSeen}), ${flip.agent}: `;
       for (const url of flip.newlyDisallowed) { flips++; stderr(said + terminalSafe(flipLine('newly disallowed', url)) + '\n'); }
       for (const url of flip.newlyAllowed) { flips++; stderr(said + terminalSafe(flipLine('newly allowed', url)) + '\n'); }

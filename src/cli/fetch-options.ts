@@ -1,4 +1,5 @@
 // The fetch options that fetch, check --fetch and audit --fetch share: one parser, one help text.
+import type { RobotsReading } from '../core/robots.js';
 import { usageError, requiring, type OptionTable, type OptionValues } from './command-spec.js';
 import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/index.js';
 import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch-rules.js';
@@ -55,7 +56,7 @@ export function clockOption(value: unknown): { now: () => number; start: number 
 }
 
 /** The RobotsCache options of the parsed fetch options (store not included). */
-export function fetchCacheOptions(values: FetchValues, mode: RobotsCacheOptions['mode'], maxBytes: number): RobotsCacheOptions & { now: () => number } {
+export function fetchCacheOptions(values: FetchValues, { mode, maxBytes }: RobotsReading): RobotsCacheOptions & { now: () => number } {
   const userAgent = values['user-agent'];
   // what undici can send as a header value (tab, printable ASCII, Latin-1): anything else is refused at start
   if (userAgent !== undefined && (userAgent.trim() === '' || userAgent.length > 1024 || /[^\t\x20-\x7e\x80-\xff]/.test(userAgent))) throw usageError('--user-agent must be 1 to 1024 characters: tab, printable ASCII and Latin-1 only (no line breaks or control characters)');

@@ -2,7 +2,7 @@
 // what each change did to the verdicts of a URL list (src/node/history/version-changes.ts).
 import { existsSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
-import { MODE_OPTION, MAX_BYTES_OPTION, AGENT_OPTION, agentValues, withHelp } from './shared-options.js';
+import { MODE_OPTION, MAX_BYTES_OPTION, AGENT_OPTION, agentValues, withHelp, readingOf } from './shared-options.js';
 import { originOf } from '../core/url-model.js';
 import { readStoredVersions } from '../node/store/index.js';
 import { versionChanges, flipLine, readUrlLines, urlLinesOf } from '../node/history/index.js';
@@ -57,7 +57,7 @@ export async function runHistory(args: string[], out: (text: string) => void): P
   const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
   const lines = values.urls === undefined ? null : urlLinesOf(origin.origin, await readUrlLines(values.urls));
   const urlCount = lines === null ? 0 : lines.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
-  const changes = lines === null ? [] : versionChanges(store, origin.fileKey, agents, lines, { mode: values.mode, maxBytes: values['max-bytes'] });
+  const changes = lines === null ? [] : versionChanges(store, origin.fileKey, agents, lines, readingOf(values));
   if (values.format === 'json') {
     out(JSON.stringify({ origin: origin.origin, versions: stored.versions, changes: changes.map((change) => ({ agent: change.agent, before: change.before.firstSeen, after: change.after.firstSeen, newlyDisallowed: change.newlyDisallowed, newlyAllowed: change.newlyAllowed })) }, null, 2) + '\n');
     return 0;

@@ -2,7 +2,7 @@
 // src/node/page/): crawling is not indexing.
 import { readFileSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
-import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp } from './shared-options.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { isRobotsMetaName } from '../core/page-traps.js';
 import { headerLine } from '../core/page-rules.js';
@@ -83,9 +83,9 @@ export async function runPage(args: string[], out: (text: string) => void, stder
     }
   }
   const { answerPage, fetchPageFollowing, pageReportJson, PageRobots } = await import('../node/page/index.js');
-  const rulesOf = { agent, mode: values.mode, maxBytes: values['max-bytes'], nowMs };
+  const rulesOf = { agent, ...readingOf(values), nowMs };
   let pageRobots: InstanceType<typeof PageRobots>;
-  if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, values.mode, values['max-bytes'], stderr) });
+  if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), stderr) });
   else if (values.store !== undefined) pageRobots = new PageRobots({ ...rulesOf, directory: values.store });
   else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, values, stderr) });
   // a redirect to another origin: its robots.txt from the store, else fetched (once per origin)

@@ -3,7 +3,7 @@
 // counts and renders; this handler wires options to it.
 import { writeFileSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec } from './command-spec.js';
-import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp } from './shared-options.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';
 import { loadRobots, warnAboutAgents } from './common.js';
 import { fileWriteError } from '../node/robots-file.js';
 import type { Writable } from 'node:stream';
@@ -66,9 +66,9 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
   if (inputs.filter((input) => input === '-').length > 1) throw usageError('standard input (-) can be read once');
   const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
   const { PageRobots, PagesSummary, readCrawl, crawlFormatOf, answerCrawledPage, pagesAnswerJson, pagesAnswerText } = await import('../node/page/index.js');
-  const rulesOf = { agent, mode: values.mode, maxBytes: values['max-bytes'], nowMs };
+  const rulesOf = { agent, ...readingOf(values), nowMs };
   const robotsOf = values.robots !== undefined
-    ? new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, values.mode, values['max-bytes'], io.err) })
+    ? new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), io.err) })
     : new PageRobots({ ...rulesOf, directory: (values['robots-dir'] ?? values.store) as string });
   const summary = new PagesSummary(agent, nowMs);
   let pending = '';

@@ -1,6 +1,7 @@
 // The options several commands take, each declared once (a command that says something else of one keeps
 // its declaration and changes only its help: withHelp).
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
+import type { RobotsReading } from '../core/robots.js';
 import { MAX_COMPILE_BYTES } from '../core/engine.js';
 import { LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 import { usageError, type OptionSpec } from './command-spec.js';
@@ -15,6 +16,11 @@ export function maxBytesOption(fallback: number, help = 'read at most N bytes of
 
 /** --max-bytes as check, diff and audit read files: 512,000 bytes, as Google's crawler reads them. */
 export const MAX_BYTES_OPTION = maxBytesOption(DEFAULT_MAX_BYTES);
+
+/** --mode and --max-bytes as one record (RobotsReading): the one place a command reads them. */
+export function readingOf(values: { readonly mode: 'google' | 'rfc'; readonly 'max-bytes': number }): RobotsReading {
+  return { mode: values.mode, maxBytes: values['max-bytes'] };
+}
 
 /** --agent <token>, repeatable: the crawlers asked about. */
 export const AGENT_OPTION = { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot; repeat to pool several groups' } as const satisfies OptionSpec;

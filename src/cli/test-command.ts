@@ -126,7 +126,7 @@ export function runTest(args: string[], stdout: (text: string) => void, stderr: 
   // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise
   const maxBytes = values['max-bytes'];
   // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
-  const robots = readRobotsLikeRobotsMain(file, values.mode, maxBytes);
+  const robots = readRobotsLikeRobotsMain(file, { mode: values.mode, maxBytes });
   const allowed = robots.isAllowed(url, agent);
   stdout(`user-agent '${agent}' with URI '${url}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}\n`);
   if (robots.bytesRead === 0) stdout('notice: robots file is empty so all user-agents are allowed\n');

@@ -1,6 +1,6 @@
 // robotstxt usage <robots-file> <url>...: the AI usage preferences a robots.txt states for URLs (src/core/usage.ts).
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
-import { MODE_OPTION, MAX_BYTES_OPTION } from './shared-options.js';
+import { MODE_OPTION, MAX_BYTES_OPTION, readingOf } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_POLICY_TOKENS, type PageAiStatements, type PurposeAnswer, type PurposeStatement, type UsageAnswer } from '../core/usage.js';
@@ -63,7 +63,7 @@ export async function runUsage(args: string[], stdout: (text: string) => void, s
   }
   const tokens = values.token.length > 0 ? values.token : DEFAULT_POLICY_TOKENS;
   const page = await pageAi(values['page-header'], values['page-html'], agent, urls.length);
-  const robots = loadRobots(file, values.mode, values['max-bytes'], stderr);
+  const robots = loadRobots(file, readingOf(values), stderr);
   try {
     for (const url of urls) {
       if (values.purpose.length > 0) {

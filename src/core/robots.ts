@@ -20,6 +20,9 @@ export interface RobotsOptions {
   maxBytes?: number;
 }
 
+/** How a robots.txt is read, whole: its mode and how many of its bytes (0: all). Threaded as one record from the options that set it to every reader of files. */
+export type RobotsReading = Required<RobotsOptions>;
+
 /** An allow or disallow line as written (value bytes raw, not yet normalised). */
 export interface RobotsRule {
   kind: 'allow' | 'disallow';

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { RobotsError } from '../core/errors.js';
 import { DEFAULT_MAX_BYTES } from '../core/constants.js';
 import { MAX_COMPILE_BYTES } from '../core/engine.js';
-import { parseRobots, type RobotsMode, type RobotsTxt } from '../core/robots.js';
+import { parseRobots, type RobotsReading, type RobotsTxt } from '../core/robots.js';
 
 /** The error for a file that cannot be read: "cannot read <what> '<path>': <reason>". */
 export function fileError(path: string, what: string, error: unknown): RobotsError {
@@ -58,10 +58,10 @@ export function describeErrno(code: string): string {
  * compile takes is INPUT_TOO_LARGE naming the file (bytesToRead's rule), never answered from its first part.
  * Called once per file.
  */
-export function readRobotsLikeRobotsMain(path: string, mode: RobotsMode, maxBytes: number): RobotsTxt {
+export function readRobotsLikeRobotsMain(path: string, reading: RobotsReading): RobotsTxt {
   // (the read stops one byte past the limit, and parseRobots applies the rule)
   try {
-    return parseRobots(readFileBounded(path, readLimit(maxBytes)), { mode, maxBytes });
+    return parseRobots(readFileBounded(path, readLimit(reading.maxBytes)), reading);
   } catch (error) {
     if (error instanceof RobotsError && error.code === 'INPUT_TOO_LARGE') throw new RobotsError('INPUT_TOO_LARGE', `robots file '${path}': ${error.message}`);
     throw error;

@@ -182,7 +182,7 @@ export class TestBatch {
     const key = `${mode}:${full}`;
     let robots = this.kept.get(key)?.robots;
     if (robots === undefined || robots === null) {
-      robots = readRobotsLikeRobotsMain(full, mode, this.maxBytes);
+      robots = readRobotsLikeRobotsMain(full, { mode, maxBytes: this.maxBytes });
       this.kept.set(key, { robots, matcher: null });
     }
     return robots;
