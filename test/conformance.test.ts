@@ -138,7 +138,7 @@ describe('a deliberately wrong adapter (--module)', () => {
     expect(text.split('\n')[4]).toBe('direction: 1 allowed where the reference disallows (fetches what the site forbade), 7 disallowed where it allows');
     expect(text).toMatch(/\nend anchor \(\$\) +7 +4 +3 +0\n/);
   });
-  it('JSON and HTML reports carry the same differences; the page is self-contained', { tags: ['slow'] }, () => {
+  it('JSON and HTML reports carry the same differences; the page is self-contained', { tags: ['slow'], timeout: 90_000 }, () => {
     const json = JSON.parse(robotstxt(['conformance', '--module', toy, '--format', 'json']).stdout);
     expect(json.differences.map((entry: { id: string }) => entry.id)).toEqual(['ID_UserAgent_NoPrefixMatch', 'ID_UserAgent_GroupNotAppliedToLongerName', 'GoogleOnly_UserAgent_QueryWithVersionMatchesNothingSpecific', 'GoogleOnly_UserAgent_FullUserAgentStringMatchesNoGroup', 'GoogleOnly_UserAgent_FullUserAgentStringGetsGlobal', 'ID_Dollar_NotEndOfPath', 'ID_Dollar_QueryIsPartOfPath', 'ID_Dollar_OnlyDollar']);
     expect(json.byClass.find((entry: { class: string }) => entry.class === 'end anchor ($)').example).toEqual({ id: 'ID_Dollar_OnlyDollar', class: 'end anchor ($)', label: 'standard', body: '"User-agent: *\\nDisallow: /$\\n"', agent: 'FooBot', url: 'https://example.com/a', expected: { verdict: 'allowed', line: null }, got: { verdict: 'disallowed' } });
@@ -160,7 +160,7 @@ describe('a deliberately wrong adapter (--module)', () => {
     expect(dom).toContain(`<p id="summary">${suite.length} cases: ${suite.length - 8} agree, 8 differ, 0 failed.</p>`);
     expect(dom).toContain('<h3>user-agent matching: 5 differ, 0 failed</h3>');
     expect(dom).toContain('<tr class="bad"><td>end anchor ($)</td><td>7</td><td>4</td><td>3</td><td>0</td></tr>');
-  }, 90_000);
+  });
 });
 
 describe('bounded: hanging, crashing and missing implementations', () => {

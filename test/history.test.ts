@@ -128,7 +128,7 @@ describe('audit --robots-history', () => {
 });
 
 describe('a store that keeps versions (fetch --store at several times), and audit --store by version', () => {
-  it('three fetches of a robots.txt that changes twice keep three versions with exact times; an unchanged fetch adds none; the bound drops the oldest; audit gives the figures --robots-history gives', { tags: ['slow'] }, async () => {
+  it('three fetches of a robots.txt that changes twice keep three versions with exact times; an unchanged fetch adds none; the bound drops the oldest; audit gives the figures --robots-history gives', { tags: ['slow'], timeout: 120_000 }, async () => {
     const { createServer } = await import('node:http');
     const { robotstxtAsync } = await import('./cli-helpers.js');
     let body = readFileSync(join(HISTORY, 'shop.example', '2026-11-01.txt'));
@@ -234,7 +234,7 @@ describe('a store that keeps versions (fetch --store at several times), and audi
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-  }, 120_000);
+  });
 });
 
 describe('a store written before versions', () => {
