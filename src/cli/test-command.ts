@@ -98,7 +98,9 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
       let answers: string[] = [];
       let pending = 0;
       for (const line of lines) {
-        const answer = inFlagWords('BAD_CASE', batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line));
+        const answered = batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+        // (an error's message in the command line's words; a verdict line is left as it is)
+        const answer = answered.startsWith('{"error"') ? inFlagWords('BAD_CASE', answered) : answered;
         answers.push(answer);
         pending += answer.length;
         if (pending >= ANSWER_FLUSH_BYTES || answers.length >= ANSWER_FLUSH_LINES) {

@@ -135,7 +135,6 @@ export function addPartial(tally: AuditTally, part: AuditPartial, linesBefore: R
   for (const entry of part.malformed.lines) {
     if (tally.malformedLines.length < MAX_MALFORMED_LINES) tally.malformedLines.push({ log: entry.log, line: entry.line + (linesBefore.get(entry.log) ?? 0) });
   }
-  const verifying = tally.shape.verifying;
   // a crawler this part does not track may have had up to its dropped floor there (and one it tracks, its own miss)
   const seen = new Set<string>();
   for (const crawler of part.crawlers) {
@@ -144,14 +143,10 @@ export function addPartial(tally: AuditTally, part: AuditPartial, linesBefore: R
     let state = tally.crawlers.get(key);
     if (state === undefined) {
       if (tally.crawlers.size >= 2 * MAX_CRAWLERS) tally.dropLeastDisallowed();
-      state = {
+      state = tally.track(key, {
         agent: crawler.agent, host: crawler.host, impostor: crawler.impostor, from: crawler.from, vendor: crawler.vendor, family: crawler.family, group: crawler.group, mixedGroups: crawler.mixedGroups, groupHost: crawler.groupHost,
-        userTriggered: crawler.userTriggered, userAgent: crawler.userAgent, requests: 0, disallowed: 0, missed: tally.droppedFloor + tally.partsFloor,
-        byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
-        verification: verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: verifying ? new Map() : null, rules: new Map(), paths: null,
-        category: crawler.category, categoryUserAgent: crawler.userAgent, usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
-      };
-      tally.crawlers.set(key, state);
+        userTriggered: crawler.userTriggered, userAgent: crawler.userAgent, category: crawler.category, categoryUserAgent: crawler.userAgent,
+      }, tally.droppedFloor + tally.partsFloor);
     } else {
       state.mixedGroups = bothDiffer(state.mixedGroups, crawler.mixedGroups);
       if (crawler.group !== state.group) state.mixedGroups = bothDiffer(state.mixedGroups, crawler.groupHost === state.groupHost ? 'version' : 'host');

@@ -95,6 +95,9 @@ export interface CrawlerState {
   noRules: number;
 }
 
+/** What names a crawler's row and its kind (the rest of CrawlerState is its counts). */
+export type CrawlerRow = Pick<CrawlerState, 'agent' | 'host' | 'impostor' | 'from' | 'vendor' | 'family' | 'group' | 'mixedGroups' | 'groupHost' | 'userTriggered' | 'userAgent' | 'category' | 'categoryUserAgent'>;
+
 /** What a crawler is when first counted (the classifier's answer and the verification's). */
 export interface NewCrawler {
   agent: string;
@@ -203,10 +206,25 @@ export class AuditTally {
   }
 
   /** A crawler tracked from now on (its row as first seen), with its first request. Per new crawler. */
-  countNewCrawler(key: string, crawler: NewCrawler): CrawlerState {
-    const state = this.newCrawler(crawler);
-    this.crawlers.set(key, state);
+  countNewCrawler(key: string, { agent, host, group, groupHost, impostor, from, family, userAgent }: NewCrawler): CrawlerState {
+    const state = this.track(key, {
+      agent, host, impostor, from: from?.name ?? null, vendor: family?.vendor.id ?? null, family: family?.id ?? null, group, mixedGroups: null, groupHost,
+      userTriggered: isUserTriggeredFetcher(agent) || from?.userDirected === true, userAgent: userAgent.slice(0, 1024),
+      category: null, categoryUserAgent: this.kinds.firstUserAgent(agent, userAgent),
+    }, this.droppedFloor);
     state.requests++;
+    return state;
+  }
+
+  /** A crawler tracked from now on, its counts at zero (missed: what it may have had before). Per new crawler, and per crawler a merged part adds. */
+  track(key: string, row: CrawlerRow, missed: number): CrawlerState {
+    const verifying = this.shape.verifying;
+    const state: CrawlerState = {
+      ...row, requests: 0, disallowed: 0, missed, byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
+      verification: verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: verifying ? new Map() : null, rules: new Map(), paths: null,
+      usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
+    };
+    this.crawlers.set(key, state);
     return state;
   }
 
@@ -218,17 +236,6 @@ export class AuditTally {
     if (bucket === undefined) this.hours.set(hour, bucket = { requests: 0, disallowed: 0 });
     bucket.requests++;
     return bucket;
-  }
-
-  private newCrawler({ agent, host, group, groupHost, impostor, from, family, userAgent }: NewCrawler): CrawlerState {
-    return {
-      agent, host, impostor, from: from?.name ?? null, vendor: family?.vendor.id ?? null, family: family?.id ?? null, group, mixedGroups: null, groupHost,
-      userTriggered: isUserTriggeredFetcher(agent) || from?.userDirected === true,
-      userAgent: userAgent.slice(0, 1024), requests: 0, disallowed: 0, missed: this.droppedFloor,
-      byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
-      verification: this.shape.verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: this.shape.verifying ? new Map() : null, rules: new Map(), paths: null,
-      category: null, categoryUserAgent: this.kinds.firstUserAgent(agent, userAgent), usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
-    };
   }
 
   /** A request's verification verdict and the services its address is labelled with. */
