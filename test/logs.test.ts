@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, tempDir } from './cli-helpers.js';
-import { LogLineReader, logTimeMs, parseLogLine, logTargetsOfChunk, type LogRequest, type LogLine, type LogEntry } from '../src/node/logs/index.js';
+import { LogLineReader, logTimeMs, parseLogLine, type LogRequest, type LogLine, type LogEntry } from '../src/node/logs/index.js';
 
 const FIXTURES = new URL('../examples/logs/', import.meta.url).pathname;
 const fixture = (name: string): string => join(FIXTURES, name);
@@ -64,6 +64,9 @@ describe('LogLineReader: each format', () => {
       forwardedFor: null,
     });
     expect(parseLogLine('http 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET http://a.example:8080/p HTTP/1.1" "bot" - -')).toMatchObject({ target: 'http://a.example:8080/p', host: 'a.example' });
+    // a quoted field's escapes are undone by the core's rule (a backslash quotes the next byte), as in Apache/nginx fields
+    expect(parseLogLine('https 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET HTTPS://a.example:443/p\\\\q?x=\\"1\\" HTTP/1.1" "bot \\"quoted\\" \\\\ end\\\\" - -')).toMatchObject({ target: 'HTTPS://a.example/p\\q?x="1"', host: 'a.example', userAgent: 'bot "quoted" \\ end\\' });
+    expect(parseLogLine('https 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET /p HTTP/1.1" "bot \\" - -')).toBeNull();
   });
   it('JSON: nginx escape=json keys, a request line split; GCP httpRequest.* keys; configured keys with a dotted path and epoch seconds', () => {
     expect(requestsOf('nginx.jsonl')[1]).toMatchObject({ format: 'json', host: 'shop.example', method: 'GET', target: '/cart?id=1', status: 200, timeMs: Date.UTC(2026, 10, 21, 12, 1, 7) });
@@ -92,7 +95,9 @@ describe('LogLineReader: each format', () => {
 });
 
 /** The request of each entry (headers, blank lines and nulls as they are). */
-const requestOfEach = (lines: LogLine[]): unknown[] => lines.map((line) => (line !== null && typeof line === 'object' ? line.request : line));
+const requestOfEach = (lines: LogLine[]): unknown[] => lines.map((line) => (line !== null && typeof line === 'object' ? fieldsOf(line.request) : line));
+/** A request's fields as a plain record (an Apache/nginx entry reads them when asked). */
+const fieldsOf = (request: LogRequest): LogRequest => ({ format: request.format, host: request.host, vhost: request.vhost, client: request.client, time: request.time, timeMs: request.timeMs, method: request.method, target: request.target, status: request.status, referer: request.referer, userAgent: request.userAgent, forwardedFor: request.forwardedFor });
 
 describe('LogLineReader.readChunk: a chunk read in bulk gives what reading it line by line gives', () => {
   /** The chunk line by line, as read() reads one line: blank lines apart, a CR ending a line dropped. */
@@ -218,14 +223,31 @@ describe('URL lines: made by the core for every format, the same for audit, fetc
     expect(urlsOf(new LogLineReader().readChunk(chunk)).map((line) => line?.split(' ')[0] ?? null)).toEqual(['line', 'none', 'scheme', 'line', 'none', 'scheme', null]);
     expect(urlsOf(new LogLineReader().readChunk(chunk, { withHost: false, defaultHost: null }))).toEqual(['none /cartx22?q=1', 'none relative', 'none https://other.example/x', 'none /json/a', 'none /json/b', 'none http://alb.example/p', null]);
   });
-  it("check --log's bulk path (logTargetsOfChunk) makes the very same lines, in input order, and names the first without a host", () => {
+  it("check --log's bulk path (readUrlLines) makes the very same lines, in input order, and names the first without a host", () => {
     const entries = new LogLineReader().readChunk(chunk, { withHost: true, defaultHost: null });
-    const bulk = logTargetsOfChunk(new LogLineReader(), chunk, 1, true, null, 10);
+    const bulk = new LogLineReader().readUrlLines(chunk, { firstLineNumber: 1, withHost: true, defaultHost: null, maxMalformed: 10 });
     const expected = entries.filter((line): line is LogEntry => line !== null && typeof line === 'object').map((entry) => Buffer.from(entry.url).toString('latin1') + '\n').join('');
     expect(Buffer.from(bulk.urls).toString('latin1')).toBe(expected);
     expect([...bulk.numbers]).toEqual([1, 2, 3, 4, 5, 6]);
     expect([bulk.lines, bulk.malformed, bulk.malformedLines, bulk.firstRelative]).toEqual([7, 1, [7], 1]);
-    expect(logTargetsOfChunk(new LogLineReader(), chunk, 1, true, Buffer.from('h.example'), 10).firstRelative).toBe(-1);
+    expect(new LogLineReader().readUrlLines(chunk, { firstLineNumber: 1, withHost: true, defaultHost: 'h.example', maxMalformed: 10 }).firstRelative).toBe(-1);
+  });
+  it('a chunk of more other-format lines than the first pass lists (5,000 JSON lines among Apache lines and junk): the same lines and numbers by both reads', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      if (i % 6 === 0) lines.push(`shop.example 1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET /apache/${i} HTTP/1.1" 200 5 "-" "Googlebot/2.1"`);
+      else if (i % 600 === 1) lines.push(`junk ${i}`);
+      else lines.push(`{"uri":"/json/${i}","host":"json.example","http_user_agent":"Googlebot"}`);
+    }
+    const many = Buffer.from(lines.join('\n') + '\n', 'latin1');
+    const entries = new LogLineReader().readChunk(many, { withHost: true, defaultHost: null });
+    const bulk = new LogLineReader().readUrlLines(many, { firstLineNumber: 11, withHost: true, defaultHost: null, maxMalformed: 3 });
+    const requests = entries.flatMap((line, i) => (line !== null && typeof line === 'object' ? [{ number: i + 11, url: Buffer.from(line.url).toString('latin1') }] : []));
+    expect(requests.length).toBe(5990);
+    expect(Buffer.from(bulk.urls).toString('latin1')).toBe(requests.map(({ url }) => `${url}\n`).join(''));
+    expect([...bulk.numbers]).toEqual(requests.map(({ number }) => number));
+    expect([bulk.lines, bulk.malformed, bulk.malformedLines, bulk.firstRelative]).toEqual([6000, 10, [12, 612, 1212], -1]);
+    expect(Buffer.from(bulk.urls).toString('latin1').split('\n').slice(0, 3)).toEqual(['http://shop.example/apache/0', 'http://json.example/json/2', 'http://json.example/json/3']);
   });
 });
 

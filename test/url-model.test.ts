@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/node/index.js';
 import { RobotsCache } from '../src/node/fetch/index.js';
-import { originOfKey } from '../src/core/url-model.js';
+import { originOfKey, withoutDefaultPort } from '../src/core/url-model.js';
 import { core } from '../src/node/core-node.js';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';
@@ -65,6 +65,19 @@ describe('originOf (audit, fetch, the cache) picks the origin WHATWG picks, also
       const line = prefix + text;
       expect(originOf(line)?.origin ?? null, JSON.stringify(line)).toBe(whatwgOrigin(line));
     }), { numRuns: 30_000, seed: 29 });
+  });
+});
+
+describe('withoutDefaultPort: an explicit default port is dropped, which never changes the origin', () => {
+  it('drops :443 of https and :80 of http (any case), keeps every other port and text', () => {
+    expect(['https://a.example:443/p?q', 'HTTP://a.example:80', 'http://a.example:80?x', 'https://a.example:443#f', 'https://a.example:80/p', 'http://a.example:443/p', 'https://a.example:4430/p', 'https://u:443@a.example/p', '/relative:80', 'ftp://a.example:80/p'].map(withoutDefaultPort)).toEqual(
+      ['https://a.example/p?q', 'HTTP://a.example', 'http://a.example?x', 'https://a.example#f', 'https://a.example:80/p', 'http://a.example:443/p', 'https://a.example:4430/p', 'https://u:443@a.example/p', '/relative:80', 'ftp://a.example:80/p']);
+  });
+  it('never changes the origin WHATWG reads (generated URLs)', () => {
+    fc.assert(fc.property(fc.constantFrom('http', 'https', 'HTTPS'), fc.constantFrom('a.example', 'b.example.', '[::1]', 'u:p@c.example', 'x'), fc.constantFrom('', ':80', ':443', ':8080', ':'), fc.constantFrom('', '/', '/p?q', '#f', '?a:443'), (scheme, host, port, rest) => {
+      const url = `${scheme}://${host}${port}${rest}`;
+      expect(originOf(withoutDefaultPort(url))?.origin ?? null).toBe(originOf(url)?.origin ?? null);
+    }));
   });
 });
 

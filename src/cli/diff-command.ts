@@ -1,6 +1,6 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
-import { logTargetsOfChunk, LogLineReader, logTimeMs } from '../node/logs/index.js';
+import { LogLineReader, logTimeMs } from '../node/logs/index.js';
 import { originOf } from '../core/url-model.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import type { RobotsReading } from '../core/robots.js';
@@ -84,7 +84,7 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
     let lineNumber = 0;
     let malformed = 0;
     await forEachChunk(log, 'log file', (chunk) => {
-      const targets = logTargetsOfChunk(logReader, chunk, lineNumber + 1, false, null, 0);
+      const targets = logReader.readUrlLines(chunk, { firstLineNumber: lineNumber + 1, withHost: false, defaultHost: null, maxMalformed: 0 });
       lineNumber += targets.lines;
       malformed += targets.malformed;
       if (targets.urls.length > 0) diff.addLines(targets.urls);

@@ -23,6 +23,11 @@ export interface RobotsOptions {
 /** How a robots.txt is read, whole: its mode and how many of its bytes (0: all). Threaded as one record from the options that set it to every reader of files. */
 export type RobotsReading = Required<RobotsOptions>;
 
+/** The reading part of a larger settings record (fetch settings, history options), for parseRobots, which takes no other key. Per file parsed. */
+export function readingPart(settings: RobotsReading): RobotsReading {
+  return { mode: settings.mode, maxBytes: settings.maxBytes };
+}
+
 /** An allow or disallow line as written (value bytes raw, not yet normalised). */
 export interface RobotsRule {
   kind: 'allow' | 'disallow';

@@ -213,3 +213,18 @@ export function isRobotsTxtTarget(target: string): boolean {
   const end = path.search(/[?#]/);
   return (end < 0 ? path : path.slice(0, end)) === '/robots.txt';
 }
+
+/** An authority that ends in its scheme's default port (ALB logs write `:443` and `:80` on every URL). */
+const DEFAULT_PORT_AUTHORITY = /^(?:(https):\/\/[^/?#\\]*?:443|(http):\/\/[^/?#\\]*?:80)(?=[/?#\\]|$)/i;
+
+/**
+ * An absolute http(s) URL without an explicit default port (`https://a.example:443/p` -> `https://a.example/p`),
+ * which never changes its origin; any other text as it is. The log reader's, per request target that names
+ * a host (ALB and JSON logs).
+ */
+export function withoutDefaultPort(url: string): string {
+  const withPort = DEFAULT_PORT_AUTHORITY.exec(url);
+  if (withPort === null) return url;
+  const cut = withPort[0].length - (withPort[1] !== undefined ? 4 : 3);
+  return url.slice(0, cut) + url.slice(withPort[0].length);
+}

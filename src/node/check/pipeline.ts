@@ -186,7 +186,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   const hostsModule = spec !== null ? await import('../hosts/index.js') : null;
   const hosts = hostsModule !== null && spec !== null ? hostsModule.matcherForSpec(spec, plan.hostSource?.source ?? null, plan.hostSource?.concurrency) : null;
   const logModule = plan.log !== null ? await import('../logs/index.js') : null;
-  const defaultHost = plan.log?.defaultHost != null ? Buffer.from(plan.log.defaultHost, 'latin1') : null;
+  const defaultHost = plan.log?.defaultHost ?? null;
   const answerers = new Answerers(plan, hosts);
   // lines naming no host, by input line number (a log line's own number), named before their chunk is written
   const numbersOfChunks = new Map<number, Uint32Array>();
@@ -225,7 +225,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
       const job: ChunkJob = { urls: chunk, firstNumber: inputLine, numbers: null, slot, index, last: input.atEnd === true };
       if (plan.log !== null) {
         const log = logModule as typeof import('../logs/index.js');
-        const targets = log.logTargetsOfChunk(plan.log.reader, chunk, inputLine, spec !== null, defaultHost, MAX_REPORTED_LOG_ERRORS);
+        const targets = plan.log.reader.readUrlLines(chunk, { firstLineNumber: inputLine, withHost: spec !== null, defaultHost: plan.log.defaultHost, maxMalformed: MAX_REPORTED_LOG_ERRORS });
         for (const line of targets.malformedLines) {
           if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: line ${line}: not an access log line with a request target: skipped\n`);
           reportedLogErrors++;

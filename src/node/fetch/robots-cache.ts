@@ -6,7 +6,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { Agent } from 'undici';
 import { RobotsError } from '../../core/errors.js';
 import { ALLOW_ALL, DISALLOW_ALL, type MissingPolicy, type RobotsSource, type RobotsHost } from '../hosts/index.js';
-import { parseRobots, type RobotsTxt, type AgentQuery } from '../../core/robots.js';
+import { parseRobots, readingPart, type RobotsTxt, type AgentQuery } from '../../core/robots.js';
 import { VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../../core/constants.js';
 import { LruCache } from '../../core/lru-cache.js';
 import {
@@ -275,7 +275,7 @@ export class RobotsCache {
   }
 
   private keep(origin: RobotsOrigin, record: OriginRecord, body: Uint8Array | null, robots: RobotsTxt | null = null): Kept {
-    const parsed = record.kept !== 'body' || body === null ? null : robots ?? parseRobots(body, { mode: this.settings.mode, maxBytes: this.settings.maxBytes });
+    const parsed = record.kept !== 'body' || body === null ? null : robots ?? parseRobots(body, readingPart(this.settings));
     const kept: Kept = { record, body: parsed === null ? null : body, robots: parsed };
     this.kept.set(origin.origin, kept);
     return kept;

@@ -13,7 +13,7 @@ import { RobotsError } from '../../core/errors.js';
 import { MAX_HOST_KEY_BYTES } from '../../core/constants.js';
 import { originOf, type UrlOrigin } from '../../core/url-model.js';
 import { describe, optionsArgument, wholeNumberArgument } from '../../core/arguments.js';
-import { parseRobots, type RobotsTxt } from '../../core/robots.js';
+import { parseRobots, readingPart, type RobotsTxt } from '../../core/robots.js';
 import type { RobotsMode } from '../../core/parser.js';
 import {
   MAX_REDIRECT_HOPS, cacheControlMaxAgeMs, outcomeOfStatus,
@@ -338,7 +338,7 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
       endedAt: settings.now(),
       effect: outcome === 'ok' || outcome === 'not-modified' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all',
       body, truncated: extra.truncated ?? false, refusedByTargets: extra.refusedByTargets ?? false,
-      robots: outcome === 'ok' ? parseRobots(body, { mode: settings.mode, maxBytes: settings.maxBytes }) : null,
+      robots: outcome === 'ok' ? parseRobots(body, readingPart(settings)) : null,
       timings: { totalMs: performance.now() - started, headersMs },
     };
   };

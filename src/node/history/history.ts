@@ -12,7 +12,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../../core/errors.js';
 import { describe } from '../../core/arguments.js';
-import { parseRobots, type RobotsTxt, type RobotsMode } from '../../core/robots.js';
+import { parseRobots, readingPart, type RobotsTxt, type RobotsMode } from '../../core/robots.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno } from '../robots-file.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from '../store/index.js';
@@ -207,7 +207,7 @@ abstract class History {
   private readonly afterBatch: (() => void) | null;
 
   constructor(options: HistoryOptions) {
-    this.cache = new VersionCache({ mode: options.mode, maxBytes: options.maxBytes });
+    this.cache = new VersionCache(readingPart(options));
     if (options.afterBatch !== undefined && typeof options.afterBatch !== 'function') throw new RobotsError('INVALID_ARGUMENT', `afterBatch must be a function, got ${describe(options.afterBatch)}`);
     this.afterBatch = options.afterBatch ?? null;
   }
@@ -289,7 +289,7 @@ export class StoreHistory extends History {
       const current = this.options.current(origin);
       if (current === NO_RULES_KNOWN) return [];
       const label = 'the current copy (no versions kept)';
-      return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, name: `${origin.hostKey}@${label}`, robots: current ?? parseRobots('', { mode: this.options.mode, maxBytes: this.options.maxBytes }) }];
+      return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, name: `${origin.hostKey}@${label}`, robots: current ?? parseRobots('', readingPart(this.options)) }];
     }
     const folder = join(this.directory, versionsFolder(storeFileName(origin.fileKey)));
     // one version (one fetch, or nothing changed since): nothing says when it began, so it holds throughout

@@ -1,7 +1,7 @@
 // What each change of an origin's robots.txt did: for consecutive versions a store keeps (src/node/store/store.ts), the
 // URLs of a list whose verdict flips, per agent (RobotsDiff, as robotstxt diff reports it). Used by
 // robotstxt history and fetch --fail-on-change.
-import { parseRobots, type RobotsMode } from '../../core/robots.js';
+import { parseRobots, readingPart, type RobotsMode } from '../../core/robots.js';
 import { RobotsDiff, type ChangedUrl } from '../../core/diff.js';
 import { readStoredVersions, type StoredVersion, type VersionChange as StoreVersionChange } from '../store/index.js';
 import { storedVersionBody, FULL_VERDICT_BODY } from '../hosts/index.js';
@@ -26,7 +26,7 @@ export function versionChanges(directory: string, key: string, agents: readonly 
   const stored = readStoredVersions(directory, key);
   if (stored === null || stored.versions.length < 2) return [];
   const changes: VersionChange[] = [];
-  const parsed = stored.versions.map((version) => parseRobots(storedVersionBody(directory, key, version, options.maxBytes), { mode: options.mode, maxBytes: options.maxBytes }));
+  const parsed = stored.versions.map((version) => parseRobots(storedVersionBody(directory, key, version, options.maxBytes), readingPart(options)));
   try {
     for (let i = Math.max(1, options.fromIndex ?? 1); i < stored.versions.length; i++) {
       for (const agent of agents) {

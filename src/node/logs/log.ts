@@ -16,8 +16,10 @@
 // Every request comes with its URL line, made by the core for every format (assembly/log.ts: escapes undone,
 // `http://<host>` in front of a relative target, the line's host else the default host): whose robots.txt
 // answers a request is that line's origin (the URL model), for check --log, diff --log, audit and fetch --log
-// alike. The one chunk reader is LogLineReader.readChunk (requests with their URL lines: audit, fetch --log);
-// logTargetsOfChunk gives only the URL lines, with no object per request (check --log, diff --log).
+// alike. One reader, LogLineReader, reads a chunk two ways from the same core call and the same reading of
+// other formats: readChunk gives each line's request with its URL line (audit, fetch --log), its fields
+// decoded to strings only when asked; readUrlLines gives only the URL lines, with no object per request
+// (check --log, diff --log). ALB's escapes are undone by the core's rule, default ports dropped by the URL model.
 import {
   LOG_VHOST_START, LOG_VHOST_END, LOG_CLIENT_START, LOG_CLIENT_END, LOG_TIME_START, LOG_TIME_END, LOG_METHOD_START,
   LOG_METHOD_END, LOG_STATUS, LOG_REFERER_START, LOG_REFERER_END, LOG_AGENT_START, LOG_AGENT_END,
@@ -27,7 +29,7 @@ import {
 import { core } from '../core-node.js';
 import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../../core/log-fields.js';
 import { RobotsError } from '../../core/errors.js';
-import { originOf, type UrlOrigin } from '../../core/url-model.js';
+import { originOf, withoutDefaultPort, type UrlOrigin } from '../../core/url-model.js';
 import { forEachChunk } from './line-reader.js';
 
 /** Which format a log line was in. */
@@ -118,7 +120,7 @@ export class LogEntry {
    */
   origin(): UrlOrigin | null {
     if (this.urlHost === 'none') return null;
-    return originOfLogText(this.lines.toString('latin1', this.urlStart, this.urlHost === 'scheme' || this.rawTarget !== null ? this.urlEnd : this.targetStart));
+    return originOfLogBytes(this.lines, this.urlStart, this.urlHost === 'scheme' || this.rawTarget !== null ? this.urlEnd : this.targetStart);
   }
 }
 
@@ -132,7 +134,7 @@ export interface UrlLineOptions {
 }
 const WITH_LINE_HOSTS: UrlLineOptions = { withHost: true, defaultHost: null };
 
-/** URL lines of a chunk of log lines (logTargetsOfChunk): no object per request. */
+/** URL lines of a chunk of log lines (readUrlLines): no object per request. */
 export interface LogTargets {
   /** LF-ended URL lines, one per log line with a request target. */
   urls: Uint8Array;
@@ -195,42 +197,125 @@ export function logTimeMs(text: string | number): number | null {
 
 const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 
-/** A field's text: one char per byte (latin1, as logs carry bytes), with the log's escapes undone by the core when asked and it has a backslash. */
-function field(bytes: Buffer, start: number, end: number, unescape: boolean): string {
-  const text = bytes.toString('latin1', start, end);
-  return unescape && text.includes('\\') ? asBuffer(core().logs.unescape(bytes.subarray(start, end))).toString('latin1') : text;
+/** Text of one char per byte with the log's escapes undone by the core (a backslash quotes the next byte). */
+function unescapedText(text: string): string {
+  return asBuffer(core().logs.unescape(Buffer.from(text, 'latin1'))).toString('latin1');
 }
 
+/** Bytes of what follows an Apache/nginx line's User-Agent read for its X-Forwarded-For. */
+const MAX_AFTER_AGENT_BYTES = 4096;
+
 /**
- * The request of an Apache/nginx line the core has read: the line is bytes[lineStart, lineEnd), its LOG_*
- * offsets (relative to lineStart) in record from index `at`; its target is its URL line's. Strings are made
- * only of the fields kept.
+ * The request of an Apache/nginx line the core has read, its fields decoded to strings only when first asked
+ * (an audit reads the User-Agent, time and target of most lines and the rest of few): the line is
+ * bytes[lineStart, lineEnd), its LOG_* offsets (relative to lineStart) in record from index `at`, its target
+ * its URL line's from targetStart to urlEnd. One per request line of audit and fetch --log.
  */
-function apacheRequestOf(bytes: Buffer, lineStart: number, lineEnd: number, record: Int32Array, at: number, target: string): LogRequest {
-  const offset = (field: number): number => record[at + (field >> 2)];
-  const text = (start: number, end: number, unescape = false): string => field(bytes, lineStart + offset(start), lineStart + offset(end), unescape);
-  const hasVhost = offset(LOG_VHOST_START) >= 0;
-  const hasReferer = offset(LOG_REFERER_START) >= 0;
-  const referer = hasReferer ? text(LOG_REFERER_START, LOG_REFERER_END, true) : '-';
-  const userAgent = hasReferer ? text(LOG_AGENT_START, LOG_AGENT_END, true) : '-';
-  const time = text(LOG_TIME_START, LOG_TIME_END);
-  const host = hasVhost ? text(LOG_VHOST_START, LOG_VHOST_END) : null;
-  // what follows the User-Agent (nginx's $request_time, "$http_x_forwarded_for", ...): read up to 4 KiB of it
-  const afterAgent = hasReferer ? lineStart + offset(LOG_AGENT_END) + 1 : lineEnd;
-  return {
-    format: hasVhost ? 'vhost_combined' : hasReferer ? 'combined' : 'common',
-    host,
-    vhost: host,
-    client: text(LOG_CLIENT_START, LOG_CLIENT_END),
-    time,
-    timeMs: logTimeMs(time),
-    method: text(LOG_METHOD_START, LOG_METHOD_END, true),
-    target,
-    status: offset(LOG_STATUS) < 0 ? null : offset(LOG_STATUS),
-    referer: referer === '-' ? null : referer,
-    userAgent: userAgent === '-' ? null : userAgent,
-    forwardedFor: afterAgent < lineEnd ? firstQuotedField(field(bytes, afterAgent, Math.min(lineEnd, afterAgent + 4096), false)) : null,
-  };
+class ApacheRequest implements LogRequest {
+  // each field once read (undefined: not yet)
+  private hostText: string | null | undefined = undefined;
+  private clientText: string | undefined = undefined;
+  private timeText: string | undefined = undefined;
+  private timeMsValue: number | null | undefined = undefined;
+  private methodText: string | undefined = undefined;
+  private targetText: string | undefined = undefined;
+  private refererText: string | null | undefined = undefined;
+  private userAgentText: string | null | undefined = undefined;
+  private forwardedForText: string | null | undefined = undefined;
+
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly lineStart: number,
+    private readonly lineEnd: number,
+    private readonly record: Int32Array,
+    private readonly at: number,
+    private readonly lines: Buffer,
+    private readonly targetStart: number,
+    private readonly urlEnd: number,
+  ) {}
+
+  private offset(field: number): number {
+    return this.record[this.at + (field >> 2)];
+  }
+
+  /** A field's text (one char per byte), with the log's escapes undone when asked and it has a backslash. */
+  private text(start: number, end: number, unescape = false): string {
+    const from = this.lineStart + this.offset(start);
+    const to = this.lineStart + this.offset(end);
+    const text = this.bytes.toString('latin1', from, to);
+    return unescape && text.includes('\\') ? asBuffer(core().logs.unescape(this.bytes.subarray(from, to))).toString('latin1') : text;
+  }
+
+  /** A field of the combined format, '-' read as null. */
+  private combinedField(start: number, end: number): string | null {
+    if (this.offset(LOG_REFERER_START) < 0) return null;
+    const text = this.text(start, end, true);
+    return text === '-' ? null : text;
+  }
+
+  get format(): LogFormat {
+    return this.offset(LOG_VHOST_START) >= 0 ? 'vhost_combined' : this.offset(LOG_REFERER_START) >= 0 ? 'combined' : 'common';
+  }
+
+  get host(): string | null {
+    if (this.hostText === undefined) this.hostText = this.offset(LOG_VHOST_START) >= 0 ? this.text(LOG_VHOST_START, LOG_VHOST_END) : null;
+    return this.hostText;
+  }
+
+  get vhost(): string | null {
+    return this.host;
+  }
+
+  get client(): string {
+    return (this.clientText ??= this.text(LOG_CLIENT_START, LOG_CLIENT_END));
+  }
+
+  get time(): string {
+    return (this.timeText ??= this.text(LOG_TIME_START, LOG_TIME_END));
+  }
+
+  get timeMs(): number | null {
+    if (this.timeMsValue === undefined) this.timeMsValue = logTimeMs(this.time);
+    return this.timeMsValue;
+  }
+
+  get method(): string {
+    return (this.methodText ??= this.text(LOG_METHOD_START, LOG_METHOD_END, true));
+  }
+
+  get target(): string {
+    return (this.targetText ??= this.lines.toString('latin1', this.targetStart, this.urlEnd));
+  }
+
+  get status(): number | null {
+    const status = this.offset(LOG_STATUS);
+    return status < 0 ? null : status;
+  }
+
+  get referer(): string | null {
+    if (this.refererText === undefined) this.refererText = this.combinedField(LOG_REFERER_START, LOG_REFERER_END);
+    return this.refererText;
+  }
+
+  get userAgent(): string | null {
+    if (this.userAgentText === undefined) this.userAgentText = this.combinedField(LOG_AGENT_START, LOG_AGENT_END);
+    return this.userAgentText;
+  }
+
+  get forwardedFor(): string | null {
+    if (this.forwardedForText === undefined) {
+      // what follows the User-Agent (nginx's $request_time, "$http_x_forwarded_for", ...)
+      const afterAgent = this.offset(LOG_REFERER_START) >= 0 ? this.lineStart + this.offset(LOG_AGENT_END) + 1 : this.lineEnd;
+      this.forwardedForText = afterAgent < this.lineEnd ? firstQuotedField(this.bytes.toString('latin1', afterAgent, Math.min(this.lineEnd, afterAgent + MAX_AFTER_AGENT_BYTES))) : null;
+    }
+    return this.forwardedForText;
+  }
+}
+
+/** A request as a plain record of its fields (read once): what the one-line readers give. */
+function plainRequest(request: LogRequest): LogRequest {
+  const { format, host, vhost, client, time, timeMs, method, target, status, referer, userAgent, forwardedFor } = request;
+  return { format, host, vhost, client, time, timeMs, method, target, status, referer, userAgent, forwardedFor };
 }
 
 /**
@@ -261,23 +346,19 @@ function percentDecoded(text: string): string {
   return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** An authority that ends in its scheme's default port (ALB logs write `:443` and `:80` on every URL). */
-const DEFAULT_PORT_AUTHORITY = /^(?:(https):\/\/[^/?#\\]*?:443|(http):\/\/[^/?#\\]*?:80)(?=[/?#\\]|$)/i;
-
 /**
  * The host of an absolute http(s) URL target as an HTTP client reads it (the URL model; without its port),
- * and the target with an explicit default port dropped (which never changes its origin).
+ * and the target without an explicit default port (the URL model's withoutDefaultPort).
  */
 function absoluteTarget(target: string): { target: string; host: string | null } {
   const host = originOfLogText(target)?.host ?? null;
-  if (host === null) return { target, host: null };
-  const withPort = DEFAULT_PORT_AUTHORITY.exec(target);
-  if (withPort === null) return { target, host };
-  const cut = withPort[0].length - (withPort[1] !== undefined ? 4 : 3);
-  return { target: target.slice(0, cut) + target.slice(withPort[0].length), host };
+  return host === null ? { target, host: null } : { target: withoutDefaultPort(target), host };
 }
 
-/** Space-separated fields, a `"..."` field taken whole (a backslash quotes the next char); null when a quote is not closed. */
+/**
+ * Space-separated fields, a `"..."` field taken whole with the log's escapes undone by the core (the one
+ * rule: a backslash quotes the next byte); null when a quote is not closed. ALB lines.
+ */
 function quotedFields(line: string): string[] | null {
   const fields: string[] = [];
   let at = 0;
@@ -288,17 +369,16 @@ function quotedFields(line: string): string[] | null {
     }
     if (line[at] === '"') {
       let end = at + 1;
-      let text = '';
-      let from = end;
+      let escaped = false;
       while (end < line.length && line[end] !== '"') {
         if (line[end] === '\\') {
-          text += line.slice(from, end);
-          from = end + 1;
+          escaped = true;
           end += 2;
         } else end++;
       }
       if (end >= line.length) return null;
-      fields.push(text + line.slice(from, end));
+      const text = line.slice(at + 1, end);
+      fields.push(escaped ? unescapedText(text) : text);
       at = end + 1;
     } else {
       let end = line.indexOf(' ', at);
@@ -375,7 +455,7 @@ export class LogLineReader {
    */
   read(line: string): LogRequest | 'header' | null {
     const entry = this.readLine(line, WITH_LINE_HOSTS);
-    return entry === 'blank' ? null : entry === null || entry === 'header' ? entry : entry.request;
+    return entry === 'blank' ? null : entry === null || entry === 'header' ? entry : plainRequest(entry.request);
   }
 
   /** One line with its URL line (see readChunk). */
@@ -396,8 +476,8 @@ export class LogLineReader {
     const results: LogLine[] = [];
     const fields = LOG_LINE_RECORD_SIZE >> 2;
     const defaultHost = urls.defaultHost === null ? null : Buffer.from(urls.defaultHost, 'latin1');
-    // requests of other formats, whose URL lines the core makes afterwards (one call)
-    const others: { index: number; request: LogRequest }[] = [];
+    // lines of other formats, whose URL lines the core makes afterwards (one call)
+    const others: { index: number; text: string }[] = [];
     for (let from = 0; from < chunk.length;) {
       // pieces of about 64 KiB (whole lines): the records of a piece take at most 88 bytes a line
       let to = chunk.indexOf(CHAR_LF, Math.min(chunk.length, from + CHUNK_PIECE_BYTES));
@@ -412,32 +492,116 @@ export class LogLineReader {
         if (records[at + (LOG_LINE_PARSED >> 2)] === 1) {
           const urlEnd = records[at + (LOG_LINE_URL_END >> 2)];
           const targetStart = records[at + (LOG_LINE_URL_TARGET >> 2)];
-          const request = apacheRequestOf(piece, start, end, records, at, lines.toString('latin1', targetStart, urlEnd));
+          const request = new ApacheRequest(piece, start, end, records, at, lines, targetStart, urlEnd);
           results.push(new LogEntry(request, lines, records[at + (LOG_LINE_URL_START >> 2)], targetStart, urlEnd, URL_HOST_SOURCES[records[at + (LOG_LINE_URL_HOST >> 2)]], null));
         } else if (start === end) {
           results.push('blank');
         } else {
-          const request = this.readOtherFormat(piece.toString('latin1', start, end));
-          if (request === null || request === 'header') {
-            results.push(request);
-          } else {
-            others.push({ index: results.length, request });
-            results.push(null); // (its entry, once its URL line is made)
-          }
+          others.push({ index: results.length, text: piece.toString('latin1', start, end) });
+          results.push(null); // (its entry, once read)
         }
       }
       from = to;
     }
     if (others.length > 0) {
-      const targets = others.map(({ request }) => Buffer.from(request.target, 'latin1'));
-      const made = core().logs.urlLines(others.map(({ request }, i) => ({ target: targets[i], host: request.host === null ? null : Buffer.from(request.host, 'latin1') })), { withHost: urls.withHost, defaultHost });
-      const lines = asBuffer(made.urls);
-      others.forEach(({ index, request }, i) => {
-        const urlStart = i === 0 ? 0 : made.ends[i - 1] + 1;
-        results[index] = new LogEntry(request, lines, urlStart, urlStart, made.ends[i], URL_HOST_SOURCES[made.hosts[i]], targets[i]);
-      });
+      const read = this.readOthers(others.map(({ text }) => text), urls.withHost, defaultHost);
+      others.forEach(({ index }, i) => { results[index] = read[i]; });
     }
     return results;
+  }
+
+  /**
+   * The lines the core did not read as Apache/nginx (JSON, W3C header or line, ALB, or none), each read as
+   * its format and their URL lines made by the core in one call: an entry, 'header' or null per line, in
+   * order. Once per chunk that has such lines (readChunk, readUrlLines).
+   */
+  private readOthers(texts: readonly string[], withHost: boolean, defaultHost: Buffer | null): (LogEntry | 'header' | null)[] {
+    const read = texts.map((text) => this.readOtherFormat(text));
+    const requests = read.filter((request): request is LogRequest => request !== null && request !== 'header');
+    if (requests.length === 0) return read as ('header' | null)[];
+    const targets = requests.map((request) => Buffer.from(request.target, 'latin1'));
+    const made = core().logs.urlLines(requests.map((request, i) => ({ target: targets[i], host: request.host === null ? null : Buffer.from(request.host, 'latin1') })), { withHost, defaultHost });
+    const lines = asBuffer(made.urls);
+    let i = 0;
+    return read.map((request) => {
+      if (request === null || request === 'header') return request;
+      const urlStart = i === 0 ? 0 : made.ends[i - 1] + 1;
+      const entry = new LogEntry(request, lines, urlStart, urlStart, made.ends[i], URL_HOST_SOURCES[made.hosts[i]], targets[i]);
+      i++;
+      return entry;
+    });
+  }
+
+  /**
+   * The URL lines of a chunk of log lines (the command line's bulk path: check --log and diff --log), with no
+   * object per Apache/nginx request: those lines are read by the core in one call; the lines it does not know
+   * are read as readChunk reads them (readOthers), and both are merged in input order. The first line is
+   * number firstLineNumber; the numbers of the first maxMalformed lines that are no requests are kept.
+   * Header lines are neither URLs nor malformed. Once per chunk.
+   */
+  readUrlLines(chunk: Uint8Array, options: UrlLineOptions & { firstLineNumber: number; maxMalformed: number }): LogTargets {
+    const { firstLineNumber, withHost } = options;
+    const defaultHost = options.defaultHost === null ? null : Buffer.from(options.defaultHost, 'latin1');
+    // the core lists the lines it cannot read; a chunk with more of them (a JSON, CloudFront or ALB log) is
+    // read again with room for every line's number, which the first pass counted
+    const coreOptions = { records: false, withHost, defaultHost };
+    let fast = core().logs.readChunk(chunk, firstLineNumber, { ...coreOptions, maxOther: OTHER_FORMAT_LINES });
+    if (fast.other === 0) return { urls: fast.urls, numbers: fast.numbers, lines: fast.lines, malformed: 0, malformedLines: [], firstRelative: fast.firstRelative };
+    if (fast.other > OTHER_FORMAT_LINES) fast = core().logs.readChunk(chunk, firstLineNumber, { ...coreOptions, maxOther: fast.lines });
+    // the lines the core could not read: where each starts and ends in the chunk (one pass)
+    const numbers: number[] = [];
+    const texts: string[] = [];
+    let line = firstLineNumber;
+    let start = 0;
+    const wanted = fast.otherLines;
+    while (numbers.length < wanted.length && start <= chunk.length) {
+      let end = chunk.indexOf(CHAR_LF, start);
+      if (end < 0) end = chunk.length;
+      if (line === wanted[numbers.length]) {
+        const stop = end > start && chunk[end - 1] === 0x0d ? end - 1 : end;
+        numbers.push(line);
+        texts.push(asBuffer(chunk).toString('latin1', start, stop));
+      }
+      line++;
+      start = end + 1;
+    }
+    const read: { number: number; entry: LogEntry }[] = [];
+    const malformedLines: number[] = [];
+    let malformed = 0;
+    this.readOthers(texts, withHost, defaultHost).forEach((entry, i) => {
+      if (entry === 'header') return;
+      if (entry === null || entry.targetLength === 0) {
+        if (malformedLines.length < options.maxMalformed) malformedLines.push(numbers[i]);
+        malformed++;
+        return;
+      }
+      read.push({ number: numbers[i], entry });
+    });
+    if (read.length === 0) return { urls: fast.urls, numbers: fast.numbers, lines: fast.lines, malformed, malformedLines, firstRelative: fast.firstRelative };
+    // merge the URL lines of both kinds by line number (each kind is in input order)
+    const parts: Uint8Array[] = [];
+    const merged: number[] = [];
+    let firstRelative = -1;
+    let fastAt = 0;
+    let fastIndex = 0;
+    let otherIndex = 0;
+    while (fastIndex < fast.numbers.length || otherIndex < read.length) {
+      const takeOther = fastIndex >= fast.numbers.length || (otherIndex < read.length && read[otherIndex].number < fast.numbers[fastIndex]);
+      if (takeOther) {
+        const { number, entry } = read[otherIndex++];
+        parts.push(entry.url, LF);
+        merged.push(number);
+        if (firstRelative < 0 && entry.urlHost === 'none') firstRelative = merged.length - 1;
+      } else {
+        const end = fast.urls.indexOf(CHAR_LF, fastAt);
+        parts.push(fast.urls.subarray(fastAt, end + 1));
+        merged.push(fast.numbers[fastIndex]);
+        if (firstRelative < 0 && fastIndex === fast.firstRelative) firstRelative = merged.length - 1;
+        fastAt = end + 1;
+        fastIndex++;
+      }
+    }
+    return { urls: Buffer.concat(parts), numbers: Uint32Array.from(merged), lines: fast.lines, malformed, malformedLines, firstRelative };
   }
 
   /** A line the core did not read as Apache/nginx: JSON, a W3C header or line, ALB, or null. */
@@ -544,89 +708,33 @@ const CHUNK_PIECE_BYTES = 64 << 10;
 /** Lines of other formats listed by the core's first pass over a chunk (Apache logs have none or a few). */
 const OTHER_FORMAT_LINES = 4096;
 
-/**
- * The URL lines of a chunk of log lines (the command line's bulk path: check --log and diff --log), with no
- * object per request: Apache/nginx lines are read by the WebAssembly core in one call; the lines it does not
- * know go to reader (JSON, CloudFront, ALB), their URL lines are made by the core in one more call, and both
- * are merged in input order. With withHost, a relative target gets `http://<host>` in front (the line's host,
- * else defaultHost). Header lines are neither URLs nor malformed. Once per chunk.
- */
-export function logTargetsOfChunk(reader: LogLineReader, chunk: Uint8Array, firstLineNumber: number, withHost: boolean, defaultHost: Uint8Array | null, maxMalformed: number): LogTargets {
-  // the core lists the lines it cannot read; a chunk with more of them (a JSON, CloudFront or ALB log) is
-  // read again with room for every line's number, which the first pass counted
-  const options = { records: false, withHost, defaultHost };
-  let fast = core().logs.readChunk(chunk, firstLineNumber, { ...options, maxOther: OTHER_FORMAT_LINES });
-  if (fast.other === 0) return { urls: fast.urls, numbers: fast.numbers, lines: fast.lines, malformed: 0, malformedLines: [], firstRelative: fast.firstRelative };
-  if (fast.other > OTHER_FORMAT_LINES) fast = core().logs.readChunk(chunk, firstLineNumber, { ...options, maxOther: fast.lines });
-  // the lines the core could not read: where each starts and ends in the chunk (one pass)
-  const others = new Map<number, string>();
-  let line = firstLineNumber;
-  let start = 0;
-  let next = 0;
-  const wanted = fast.otherLines;
-  while (next < wanted.length && start <= chunk.length) {
-    let end = chunk.indexOf(CHAR_LF, start);
-    if (end < 0) end = chunk.length;
-    if (line === wanted[next]) {
-      const stop = end > start && chunk[end - 1] === 0x0d ? end - 1 : end;
-      others.set(line, asBuffer(chunk).toString('latin1', start, stop));
-      next++;
-    }
-    line++;
-    start = end + 1;
-  }
-  const read: { number: number; request: LogRequest }[] = [];
-  const malformedLines: number[] = [];
-  let malformed = 0;
-  for (const [number, text] of others) {
-    const request = reader.read(text);
-    if (request === 'header') continue;
-    if (request === null || request.target === '') {
-      if (malformedLines.length < maxMalformed) malformedLines.push(number);
-      malformed++;
-      continue;
-    }
-    read.push({ number, request });
-  }
-  if (read.length === 0) return { urls: fast.urls, numbers: fast.numbers, lines: fast.lines, malformed, malformedLines, firstRelative: fast.firstRelative };
-  const made = core().logs.urlLines(read.map(({ request }) => ({ target: Buffer.from(request.target, 'latin1'), host: request.host === null ? null : Buffer.from(request.host, 'latin1') })), { withHost, defaultHost });
-  // merge the core's URL lines of both kinds by line number (each kind is in input order)
-  const parts: Uint8Array[] = [];
-  const numbers: number[] = [];
-  let firstRelative = -1;
-  let fastAt = 0;
-  let fastIndex = 0;
-  let otherIndex = 0;
-  while (fastIndex < fast.numbers.length || otherIndex < read.length) {
-    const takeOther = fastIndex >= fast.numbers.length || (otherIndex < read.length && read[otherIndex].number < fast.numbers[fastIndex]);
-    if (takeOther) {
-      const from = otherIndex === 0 ? 0 : made.ends[otherIndex - 1] + 1;
-      parts.push(made.urls.subarray(from, made.ends[otherIndex] + 1));
-      numbers.push(read[otherIndex].number);
-      if (firstRelative < 0 && made.hosts[otherIndex] === URL_HOST_NONE) firstRelative = numbers.length - 1;
-      otherIndex++;
-    } else {
-      const end = fast.urls.indexOf(CHAR_LF, fastAt);
-      parts.push(fast.urls.subarray(fastAt, end + 1));
-      numbers.push(fast.numbers[fastIndex]);
-      if (firstRelative < 0 && fastIndex === fast.firstRelative) firstRelative = numbers.length - 1;
-      fastAt = end + 1;
-      fastIndex++;
-    }
-  }
-  return { urls: Buffer.concat(parts), numbers: Uint32Array.from(numbers), lines: fast.lines, malformed, malformedLines, firstRelative };
+const LF = Uint8Array.of(CHAR_LF);
+
+/** The origin of a URL in a log's text (one char per byte, as logs carry bytes: UTF-8 decoded first, as a client reads it). Per JSON or ALB target. */
+function originOfLogText(text: string): UrlOrigin | null {
+  return /[\x80-\xff]/.test(text) ? originOf(Buffer.from(text, 'latin1')) : originOf(text);
 }
 
-/** The origin of a URL in a log's text (one char per byte, as logs carry bytes: UTF-8 decoded first, as a client reads it). */
-function originOfLogText(text: string): UrlOrigin | null {
-  // most lines of a log name the host of the line before (or the same --host): that text's origin again
-  if (text === lastOriginText.text) return lastOriginText.origin;
-  const origin = originOf(/[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1') : text);
-  lastOriginText.text = text;
-  lastOriginText.origin = origin;
+/**
+ * The origin of a URL line, bytes[start, end) (UTF-8 decoded by the URL model, as a client reads it). Most
+ * lines of a log name the host of the line before (or the same default host): that prefix's origin again,
+ * with no string made. Per request.
+ */
+function originOfLogBytes(bytes: Uint8Array, start: number, end: number): UrlOrigin | null {
+  const last = lastOrigin.bytes;
+  const length = end - start;
+  if (length === last.length) {
+    let at = 0;
+    while (at < length && bytes[start + at] === last[at]) at++;
+    if (at === length) return lastOrigin.origin;
+  }
+  const url = bytes.slice(start, end);
+  const origin = originOf(url);
+  lastOrigin.bytes = url;
+  lastOrigin.origin = origin;
   return origin;
 }
-const lastOriginText: { text: string; origin: UrlOrigin | null } = { text: '', origin: null };
+const lastOrigin: { bytes: Uint8Array; origin: UrlOrigin | null } = { bytes: new Uint8Array(0), origin: null };
 
 /**
  * The error of a log line whose robots.txt cannot be known (no host field, no default host): audit and check --log
