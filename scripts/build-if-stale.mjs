@@ -32,7 +32,7 @@ const SOURCES = ['src', 'assembly', 'bench', 'scripts', 'asconfig.json', 'tsconf
  * @returns {boolean}
  */
 export function outputIsStale() {
-  const outputs = [join(ROOT, 'dist/src/bin/robotstxt.cjs'), join(ROOT, 'dist/src/bin/robotstxt-main.cache'), join(ROOT, 'build/robotstxt.wasm')];
+  const outputs = [join(ROOT, 'dist/src/bin/robotstxt.cjs'), join(ROOT, 'dist/src/bin/robotstxt-main.cache'), join(ROOT, 'dist/src/bin/robotstxt-verdicts.cache'), join(ROOT, 'build/robotstxt.wasm')];
   if (!outputs.every((file) => existsSync(file))) return true;
   const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
   return Math.max(...SOURCES.map((source) => newest(join(ROOT, source)))) > built;

@@ -1,22 +1,37 @@
 #!/usr/bin/env node
 // The command line's start (copied by scripts/bundle-cli.mjs to dist/src/bin/robotstxt.cjs, the package's
-// `bin`). It runs the bundle beside it (robotstxt-main.cjs) as Node runs a CommonJS file, with one difference:
-// V8 is given the code it compiled for the bundle in an earlier run (robotstxt-main.cache, made at build time
-// by scripts/make-code-cache.cjs), so a run neither parses the 0.6 MB bundle nor compiles the functions the
-// training run used. The cache is used only when it was made for this exact bundle and is intact: its file
-// starts with a 256-bit hash of the bundle it was made for and one of its own code (checked here, ~1 ms, by a
-// WebAssembly function, scripts/seal.wat, so that no builtin is loaded for it: node:crypto cost 6-12 ms of
-// every start; V8 itself compares a cache with the source's length only, and runs flipped bits). A cache that fails either check or
-// that V8 rejects (another Node version, other V8 flags) costs its read and nothing else: the bundle is then
-// compiled as usual. Called once per command.
+// `bin`). It runs one of the bundles beside it as Node runs a CommonJS file: the verdict commands (check and
+// test: a line filter started once per partition of a cluster's job, and robots_main's contract, started once
+// per URL) run robotstxt-verdicts.cjs, which holds only them (about half the code); every other command, and
+// help, runs robotstxt-main.cjs. One difference from Node: V8 is given the code it compiled for that bundle in
+// an earlier run (robotstxt-<bundle>.cache, made at build time by scripts/make-code-cache.cjs), so a run
+// neither parses the bundle nor compiles the functions the training run used. A cache is used only when it
+// was made for this exact bundle and is intact: its file starts with a 256-bit hash of the bundle it was made
+// for and one of its own code (checked here, ~1 ms, by a WebAssembly function, scripts/seal.wat, so that no
+// builtin is loaded for it: node:crypto cost 6-12 ms of every start; V8 itself compares a cache with the
+// source's length only, and runs flipped bits). A cache that fails either check or that V8 rejects (another
+// Node version, other V8 flags) costs its read and nothing else: the bundle is then compiled as usual.
+// Called once per command.
 'use strict';
 const { closeSync, fstatSync, openSync, readFileSync, readSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
-const bundlePath = join(__dirname, 'robotstxt-main.cjs');
-const cachePath = join(__dirname, 'robotstxt-main.cache');
+/** The commands the verdicts bundle holds (scripts/bundle-cli.mjs builds it of them); main holds every command. */
+const VERDICT_COMMANDS = ['check', 'test'];
+
+/** The bundle a command line runs, by its first argument (the command): 'verdicts' or 'main'. Once per run. */
+function bundleNameOf(/** @type {string | undefined} */ command) {
+  return command !== undefined && VERDICT_COMMANDS.includes(command) ? 'verdicts' : 'main';
+}
+
+/** @typedef {{ bundlePath: string, cachePath: string }} BundleFiles */
+
+/** A bundle's files: its code and its code cache, beside this file. */
+function filesOf(/** @type {string} */ name) {
+  return { bundlePath: join(__dirname, `robotstxt-${name}.cjs`), cachePath: join(__dirname, `robotstxt-${name}.cache`) };
+}
 
 /** The first line of a code cache file; then the bundle's and the code's seal (64 hex digits), a line each, then the code. */
 const CACHE_MAGIC = 'robotstxt code cache 2';
@@ -27,18 +42,19 @@ const HEADER_LENGTH = CACHE_MAGIC.length + 1 + 65 + 65;
 const SEAL_WASM = '__SEAL_WASM_BASE64__';
 
 /** The bundle's bytes (read once per run). */
-function readBundle() {
-  return readFileSync(bundlePath);
+function readBundle(/** @type {BundleFiles} */ files) {
+  return readFileSync(files.bundlePath);
 }
 
 /**
  * The bundle as a V8 script (Node's CommonJS wrapper around its text); cachedData: V8's code for it, or undefined.
+ * @param {BundleFiles} files
  * @param {Uint8Array | undefined} cachedData
  * @param {Buffer} [bundle]
  * @returns {import('node:vm').Script}
  */
-function compileBundle(cachedData, bundle = readBundle()) {
-  return new Script(`(function (exports, require, module, __filename, __dirname) {${bundle.toString('utf8')}\n})`, { filename: bundlePath, cachedData });
+function compileBundle(files, cachedData, bundle = readBundle(files)) {
+  return new Script(`(function (exports, require, module, __filename, __dirname) {${bundle.toString('utf8')}\n})`, { filename: files.bundlePath, cachedData });
 }
 
 /** @typedef {{ memory: WebAssembly.Memory, hash: (start: number, length: number, out: number) => void }} Sealer */
@@ -104,9 +120,11 @@ function sealCodeCache(bundle, code) {
 
 /**
  * Runs the compiled bundle: the command line reads process.argv and runs its command.
+ * @param {BundleFiles} files
  * @param {import('node:vm').Script} script
  */
-function runBundle(script) {
+function runBundle(files, script) {
+  const { bundlePath } = files;
   const bundleModule = { exports: {}, filename: bundlePath, id: bundlePath, loaded: false };
   script.runInThisContext().call(bundleModule.exports, bundleModule.exports, createRequire(bundlePath), bundleModule, bundlePath, __dirname);
 }
@@ -125,10 +143,10 @@ function checkedCode(/** @type {Buffer} */ file, /** @type {string | null} */ bu
  * made for another bundle (edited or replaced after the build, even at the same length), or code that is not
  * what was sealed (a damaged file).
  */
-function readCodeCache(bundle = readBundle()) {
+function readCodeCache(/** @type {BundleFiles} */ files, bundle = readBundle(files)) {
   let file;
   try {
-    file = readFileSync(cachePath);
+    file = readFileSync(files.cachePath);
   } catch {
     return undefined;
   }
@@ -158,18 +176,18 @@ function readInto(/** @type {Sealer} */ sealer, /** @type {number} */ fd, /** @t
  * no readable cache, the bundle alone.
  * @returns {{ bundle: Buffer, code: Buffer | undefined }}
  */
-function readSealed() {
+function readSealed(/** @type {BundleFiles} */ files) {
   const sealer = newSealer();
   let cacheFd;
   try {
-    cacheFd = openSync(cachePath, 'r');
+    cacheFd = openSync(files.cachePath, 'r');
   } catch {
-    return { bundle: readBundle(), code: undefined };
+    return { bundle: readBundle(files), code: undefined };
   }
   try {
-    const bundleFd = openSync(bundlePath, 'r');
+    const bundleFd = openSync(files.bundlePath, 'r');
     try {
-      if (sealer === null) return { bundle: readBundle(), code: undefined };
+      if (sealer === null) return { bundle: readBundle(files), code: undefined };
       const bundleSize = fstatSync(bundleFd).size;
       const cacheSize = fstatSync(cacheFd).size;
       // memory: the bundle, 8 zero bytes, the cache file, 8 zero bytes, 32 bytes for a seal
@@ -178,7 +196,7 @@ function readSealed() {
       memoryOf(sealer, out + 32);
       const bundle = readInto(sealer, bundleFd, bundleSize, 0);
       const file = bundle === null ? null : readInto(sealer, cacheFd, cacheSize, cacheAt);
-      if (bundle === null || file === null) return { bundle: readBundle(), code: undefined };
+      if (bundle === null || file === null) return { bundle: readBundle(files), code: undefined };
       const code = checkedCode(file, sealAt(sealer, 0, bundleSize, out), (tail) => sealAt(sealer, cacheAt + tail.byteOffset - file.byteOffset, tail.length, out));
       return { bundle, code };
     } finally {
@@ -189,9 +207,28 @@ function readSealed() {
   }
 }
 
+/**
+ * The launcher's calls for one bundle ('main' or 'verdicts'), for the build (scripts/make-code-cache.cjs) and
+ * the tests: its files, and each call above bound to them.
+ */
+function launcherOf(/** @type {string} */ name) {
+  const files = filesOf(name);
+  return {
+    bundlePath: files.bundlePath,
+    cachePath: files.cachePath,
+    readBundle: () => readBundle(files),
+    compileBundle: (/** @type {Uint8Array | undefined} */ cachedData, /** @type {Parameters<typeof compileBundle>[2]} */ bundle) => compileBundle(files, cachedData, bundle),
+    runBundle: (/** @type {import('node:vm').Script} */ script) => runBundle(files, script),
+    readCodeCache: (/** @type {Parameters<typeof readCodeCache>[1]} */ bundle) => readCodeCache(files, bundle),
+    readSealed: () => readSealed(files),
+    sealCodeCache,
+  };
+}
+
 if (require.main === module) {
-  const { bundle, code } = readSealed();
-  runBundle(compileBundle(code, bundle));
+  const files = filesOf(bundleNameOf(process.argv[2]));
+  const { bundle, code } = readSealed(files);
+  runBundle(files, compileBundle(files, code, bundle));
 } else {
-  module.exports = { compileBundle, runBundle, cachePath, readBundle, readCodeCache, readSealed, sealCodeCache };
+  module.exports = { ...launcherOf('main'), launcherOf, bundleNameOf, VERDICT_COMMANDS };
 }

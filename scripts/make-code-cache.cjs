@@ -1,4 +1,5 @@
-// Makes V8's code cache for the command line's bundle (dist/src/bin/robotstxt-main.cache): one training run
+// Makes V8's code cache for one of the command line's bundles (`node make-code-cache.cjs main|verdicts`:
+// dist/src/bin/robotstxt-<bundle>.cache): one training run
 // of `robotstxt check --robots-dir` over the examples (the many-host path, which shares its argument parsing,
 // input reading, engine and output with the other commands), then the code V8 compiled for the bundle is
 // written, sealed with a hash of the bundle and of the code (scripts/seal.wat) (scripts/cli-launcher.cjs checks both). Run by scripts/bundle-cli.mjs as its own process (standard output discarded): the build's last step.
@@ -8,7 +9,9 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const launcherPath = join(root, 'dist', 'src', 'bin', 'robotstxt.cjs');
-const { compileBundle, runBundle, cachePath, readBundle, sealCodeCache } = require(launcherPath);
+const name = process.argv[2];
+if (name !== 'main' && name !== 'verdicts') throw new Error(`make-code-cache: which bundle? main or verdicts, got ${name}`);
+const { compileBundle, runBundle, cachePath, readBundle, sealCodeCache } = require(launcherPath).launcherOf(name);
 
 const bundle = readBundle();
 const script = compileBundle(undefined, bundle);

@@ -1,6 +1,6 @@
 // The command line's contract: exact output lines, exit codes and error messages.
 import { describe, it, expect } from 'vitest';
-import { writeFileSync, mkdirSync, readFileSync, statSync, copyFileSync, symlinkSync, utimesSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readFileSync, statSync, copyFileSync, symlinkSync, utimesSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -56,40 +56,68 @@ describe('start-up: a command loads only what it uses (the bundled bin, dist/src
 describe('start-up: the launcher runs the bundle with the code cache the build made (scripts/cli-launcher.cjs)', () => {
   /** Runs a script in a new node that requires the launcher as `launcher`; its output and status. */
   const withLauncher = (script: string) => spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(CLI)});\n${script}`], { encoding: 'utf8' });
-  it('V8 of this node takes the cache the build made', () => {
-    const run = withLauncher('process.stdout.write(String(launcher.compileBundle(launcher.readCodeCache()).cachedDataRejected));');
-    expect([run.stdout, run.stderr, run.status]).toEqual(['false', '', 0]);
-  });
-  it('the start\'s own path (the files read into the seal\'s memory and sealed there) finds the same code, and V8 takes it', () => {
-    const run = withLauncher(`const { bundle, code } = launcher.readSealed();
-process.stdout.write(String([bundle.equals(launcher.readBundle()), code !== undefined && Buffer.from(code).equals(launcher.readCodeCache()), launcher.compileBundle(code, bundle).cachedDataRejected]));`);
-    expect([run.stdout, run.stderr, run.status]).toEqual(['true,true,false', '', 0]);
+  for (const name of ['main', 'verdicts']) {
+    it(`V8 of this node takes the cache the build made for the ${name} bundle`, () => {
+      const run = withLauncher(`const bundle = launcher.launcherOf('${name}');
+process.stdout.write(String(bundle.compileBundle(bundle.readCodeCache()).cachedDataRejected));`);
+      expect([run.stdout, run.stderr, run.status]).toEqual(['false', '', 0]);
+    });
+    it(`the start's own path (the files read into the seal's memory and sealed there) finds the same code for the ${name} bundle, and V8 takes it`, () => {
+      const run = withLauncher(`const launch = launcher.launcherOf('${name}');
+const { bundle, code } = launch.readSealed();
+process.stdout.write(String([bundle.equals(launch.readBundle()), code !== undefined && Buffer.from(code).equals(launch.readCodeCache()), launch.compileBundle(code, bundle).cachedDataRejected]));`);
+      expect([run.stdout, run.stderr, run.status]).toEqual(['true,true,false', '', 0]);
+    });
+  }
+  it('check and test start from the verdicts bundle, every other command and help from main', () => {
+    const run = withLauncher(`process.stdout.write(['check', 'test', 'lint', 'audit', 'help', '--version', undefined].map((command) => launcher.bundleNameOf(command)).join(','));`);
+    expect([run.stdout, run.stderr, run.status]).toEqual(['verdicts,verdicts,main,main,main,main,main', '', 0]);
   });
   /** A copy of the bin folder beside links to what the bundle finds relative to itself; the launcher's path in it. */
   const binCopy = (): string => {
     const root = tempDir();
     const bin = join(root, 'dist', 'src', 'bin');
     mkdirSync(bin, { recursive: true });
-    for (const name of ['robotstxt.cjs', 'robotstxt-main.cjs', 'robotstxt-main.cache']) copyFileSync(join(dirname(CLI), name), join(bin, name));
+    for (const name of ['robotstxt.cjs', 'robotstxt-main.cjs', 'robotstxt-main.cache', 'robotstxt-verdicts.cjs', 'robotstxt-verdicts.cache']) copyFileSync(join(dirname(CLI), name), join(bin, name));
     for (const name of ['build', 'node_modules', 'package.json']) symlinkSync(join(dirname(CLI), '..', '..', '..', name), join(root, name));
     return join(bin, 'robotstxt.cjs');
   };
-  /** Whether the launcher would use the cache: by both of its paths (readCodeCache, and the start's readSealed), which must agree. */
-  const cacheState = (launcherCopy: string): string => spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)});
+  it('each bundle runs its own commands: without the main bundle test and check still answer, and lint cannot start; without the verdicts bundle test cannot start; the verdicts bundle holds no other command', () => {
+    const launcherCopy = binCopy();
+    const bin = dirname(launcherCopy);
+    const lint = (): number | null => spawnSync(process.execPath, [launcherCopy, 'lint', robotsFile], { encoding: 'utf8' }).status;
+    expect(lint()).toBe(0);
+    rmSync(join(bin, 'robotstxt-main.cjs'));
+    rmSync(join(bin, 'robotstxt-main.cache'));
+    const run = disallowedRun(launcherCopy);
+    expect([run.stdout, run.stderr, run.status]).toEqual(DISALLOWED_RUN);
+    const check = spawnSync(process.execPath, [launcherCopy, 'check', '--robots', robotsFile, '--agent', 'Bingbot'], { input: 'https://e.com/private/x\n', encoding: 'utf8' });
+    expect([check.stdout, check.stderr, check.status]).toEqual(['disallowed\thttps://e.com/private/x\n', '', 0]);
+    expect(lint()).not.toBe(0);
+    const elsewhere = spawnSync(process.execPath, ['-e', `const launch = require(${JSON.stringify(launcherCopy)}).launcherOf('verdicts');
+process.argv = [process.execPath, ${JSON.stringify(launcherCopy)}, 'lint', ${JSON.stringify(robotsFile)}];
+launch.runBundle(launch.compileBundle(launch.readCodeCache()));`], { encoding: 'utf8' });
+    expect(elsewhere.stderr).toContain('robotstxt: internal error: Error: robotstxt lint is not in the verdicts bundle (the launcher runs it with robotstxt-main.cjs)');
+    expect(elsewhere.status).toBe(70);
+    rmSync(join(bin, 'robotstxt-verdicts.cjs'));
+    expect(disallowedRun(launcherCopy).status).not.toBe(0);
+  });
+  /** Whether the launcher would use the cache of the bundle test runs (verdicts): by both of its paths (readCodeCache, and the start's readSealed), which must agree. */
+  const cacheState = (launcherCopy: string): string => spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)}).launcherOf('verdicts');
 const found = [launcher.readCodeCache() !== undefined, launcher.readSealed().code !== undefined];
 process.stdout.write(found[0] !== found[1] ? 'the two paths differ' : found[0] ? 'cache' : 'no cache')`], { encoding: 'utf8' }).stdout;
   const disallowedRun = (launcherCopy: string) => spawnSync(process.execPath, [launcherCopy, 'test', robotsFile, 'Bingbot', 'https://e.com/private/x'], { encoding: 'utf8' });
   const DISALLOWED_RUN = ["user-agent 'Bingbot' with URI 'https://e.com/private/x': DISALLOWED\n", '', 1];
   it('a cache made for another bundle of the same length is never used, though V8 takes it (it compares lengths only)', () => {
     const launcherCopy = binCopy();
-    const bundlePath = join(dirname(launcherCopy), 'robotstxt-main.cjs');
+    const bundlePath = join(dirname(launcherCopy), 'robotstxt-verdicts.cjs');
     const bundle = readFileSync(bundlePath);
     const variant = Buffer.from(bundle.toString('latin1').replaceAll('"DISALLOWED"', '"FORBIDDEN!"'), 'latin1');
     expect(variant.length).toBe(bundle.length);
     expect(variant.equals(bundle)).toBe(false);
     // the variant's code, trained on the test command and sealed for the variant, then the bundle put back
     writeFileSync(bundlePath, variant);
-    const train = spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)});
+    const train = spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)}).launcherOf('verdicts');
 const bundle = launcher.readBundle();
 const script = launcher.compileBundle(undefined, bundle);
 process.argv = [process.execPath, ${JSON.stringify(launcherCopy)}, 'test', ${JSON.stringify(robotsFile)}, 'Bingbot', 'https://e.com/private/x'];
@@ -102,17 +130,17 @@ launcher.runBundle(script);`], { encoding: 'utf8' });
     const run = disallowedRun(launcherCopy);
     expect([run.stdout, run.stderr, run.status]).toEqual(DISALLOWED_RUN);
     // what the seal prevents: V8 takes the variant's code for this bundle
-    const taken = spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)});
+    const taken = spawnSync(process.execPath, ['-e', `const launcher = require(${JSON.stringify(launcherCopy)}).launcherOf('verdicts');
 const code = require('node:fs').readFileSync(launcher.cachePath).subarray(${'robotstxt code cache 1'.length + 1 + 65 + 65});
 process.stdout.write(String(launcher.compileBundle(code).cachedDataRejected));`], { encoding: 'utf8' });
     expect([taken.stdout, taken.status]).toEqual(['false', 0]);
   });
   it('a damaged cache (a byte changed in its code or its header, cut short, empty, unsealed) is never used; timestamps do not matter', () => {
     const launcherCopy = binCopy();
-    const cachePath = join(dirname(launcherCopy), 'robotstxt-main.cache');
+    const cachePath = join(dirname(launcherCopy), 'robotstxt-verdicts.cache');
     const sealed = readFileSync(cachePath);
     const later = new Date(Date.now() + 120_000);
-    utimesSync(join(dirname(launcherCopy), 'robotstxt-main.cjs'), later, later);
+    utimesSync(join(dirname(launcherCopy), 'robotstxt-verdicts.cjs'), later, later);
     expect(cacheState(launcherCopy)).toBe('cache');
     const damaged = [
       Buffer.concat([sealed.subarray(0, sealed.length - 100), Buffer.from([sealed[sealed.length - 100] ^ 0x10]), sealed.subarray(sealed.length - 99)]),
