@@ -2,6 +2,7 @@
 // keys), CloudFront and AWS ALB, each from a real-looking fixture; the same ten requests in each format give
 // the same answers in check --log, diff --log, audit and fetch --log.
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, tempDir } from './cli-helpers.js';
@@ -165,6 +166,15 @@ describe('the same requests in every format give the same answers', () => {
     expect(verdicts).toEqual(['allowed', 'disallowed', 'disallowed', 'allowed', 'allowed', 'disallowed', 'disallowed', 'allowed', 'allowed', 'disallowed']);
     expect(r.stderr).toBe('robotstxt: line 53: not an access log line with a request target: skipped\nrobotstxt: 1 of 53 input lines were not access log lines\n');
   });
+  it('an empty line is nothing, in every format: check --log and audit neither answer nor report it (a JSON log with empty lines, CR LF included)', () => {
+    const dir = tempDir();
+    const log = join(dir, 'blank.jsonl');
+    writeFileSync(log, '{"uri":"/cart"}\n\n\r\n{"uri":"/brands/kitchen"}\nnot json\n\n');
+    const check = robotstxt(['check', '--robots', SHOP, '--agent', 'Googlebot', '--log', log]);
+    expect([check.stdout, check.stderr, check.status]).toEqual(['disallowed\t/cart\nallowed\t/brands/kitchen\n', 'robotstxt: line 5: not an access log line with a request target: skipped\nrobotstxt: 1 of 6 input lines were not access log lines\n', 0]);
+    const audit = JSON.parse(robotstxt(['audit', '--robots', SHOP, '--format', 'json', log]).stdout) as { lines: number; malformed: { count: number; lines: { line: number }[] } };
+    expect([audit.lines, audit.malformed.count, audit.malformed.lines.map((entry) => entry.line)]).toEqual([3, 1, [5]]);
+  });
   it('check --robots-dir --log takes the host from CloudFront, ALB and JSON lines', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'sites'));
@@ -248,6 +258,37 @@ describe('URL lines: made by the core for every format, the same for audit, fetc
     expect([...bulk.numbers]).toEqual(requests.map(({ number }) => number));
     expect([bulk.lines, bulk.malformed, bulk.malformedLines, bulk.firstRelative]).toEqual([6000, 10, [12, 612, 1212], -1]);
     expect(Buffer.from(bulk.urls).toString('latin1').split('\n').slice(0, 3)).toEqual(['http://shop.example/apache/0', 'http://json.example/json/2', 'http://json.example/json/3']);
+  });
+});
+
+describe('the two views of one chunk agree, and the chunk agrees with its lines read one by one (generated chunks)', () => {
+  /** Lines of every format with hostile pieces: escapes, CR, a host or none, absolute targets with default ports, bytes >= 0x80, junk. */
+  const lineOf = fc.oneof(
+    fc.tuple(fc.constantFrom('', 'shop.example ', 'Shop.Example:443 ', 'b\xe9.example '), fc.constantFrom('/a', '/caf\xc3\xa9?q=\\x22', 'https://o.example:443/p', 'relative', '/x\r'), fc.constantFrom('"-" "Googlebot/2.1"', '"r" "ua \\"q\\""', '', '"-" "GPTBot" 0.1 "1.2.3.4, 5.6.7.8"'))
+      .map(([vhost, target, tail]) => `${vhost}1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET ${target} HTTP/1.1" 200 5 ${tail}`.trimEnd()),
+    fc.constantFrom('{"uri":"/json/a","host":"j.example:8080","http_user_agent":"Googlebot"}', '{"request":"GET /json/b HTTP/1.1","ua":"bingbot"}', '{"uri":"https://k.example:443/c"}', '{"message":"no target"}'),
+    fc.constantFrom('#Fields: date time cs-uri-stem cs(User-Agent) cs-uri-query x-host-header', '#Version: 1.0', '2026-11-21\t10:00:00\t/w\tcurl/8.0\tx=1\tw.example', '2026-11-21\t10:00:01\t/v\tbot\t-\t-'),
+    fc.constantFrom('http 2026-11-21T11:00:00Z app/x/1 1.2.3.4:5 - 0 0 0 200 200 1 1 "GET http://alb.example:80/p HTTP/1.1" "b \\"x\\"" - -', 'https 2026-11-21T11:00:00Z app/x 1.2.3.4:5 "GET /open HTTP/1.1'),
+    fc.constantFrom('', '\r', '   ', 'junk', '\xff\xfe'),
+  );
+  it('readUrlLines gives the URL lines and numbers of readChunk\'s requests, and readChunk gives what read() gives line by line', () => {
+    fc.assert(fc.property(fc.array(lineOf, { minLength: 1, maxLength: 40 }), fc.boolean(), fc.constantFrom(null, 'd.example'), (lines, withHost, defaultHost) => {
+      const chunk = Buffer.from(lines.join('\n') + '\n', 'latin1');
+      const entries = new LogLineReader().readChunk(chunk, { withHost, defaultHost });
+      expect(entries.length).toBe(lines.length);
+      const bulk = new LogLineReader().readUrlLines(chunk, { firstLineNumber: 1, withHost, defaultHost, maxMalformed: 1000 });
+      const requests = entries.flatMap((line, i) => (line !== null && typeof line === 'object' ? [{ number: i + 1, line }] : []));
+      expect(Buffer.from(bulk.urls).toString('latin1')).toBe(requests.map(({ line }) => `${Buffer.from(line.url).toString('latin1')}\n`).join(''));
+      expect([...bulk.numbers]).toEqual(requests.map(({ number }) => number));
+      expect(bulk.lines).toBe(lines.length);
+      const firstRelative = requests.findIndex(({ line }) => line.urlHost === 'none');
+      expect(bulk.firstRelative).toBe(firstRelative);
+      // every line that is no request, header or blank is malformed, and named
+      expect(bulk.malformedLines).toEqual(entries.flatMap((line, i) => (line === null ? [i + 1] : [])));
+      const oneByOne = new LogLineReader();
+      const expected = lines.map((text) => text.replace(/\r$/, '')).map((text) => (text === '' ? 'blank' : oneByOne.read(text)));
+      expect(entries.map((line) => (line !== null && typeof line === 'object' ? fieldsOf(line.request) : line))).toEqual(expected);
+    }), { numRuns: 150 });
   });
 });
 

@@ -537,7 +537,7 @@ export class LogLineReader {
    * object per Apache/nginx request: those lines are read by the core in one call; the lines it does not know
    * are read as readChunk reads them (readOthers), and both are merged in input order. The first line is
    * number firstLineNumber; the numbers of the first maxMalformed lines that are no requests are kept.
-   * Header lines are neither URLs nor malformed. Once per chunk.
+   * Header lines and empty lines are neither URLs nor malformed. Once per chunk.
    */
   readUrlLines(chunk: Uint8Array, options: UrlLineOptions & { firstLineNumber: number; maxMalformed: number }): LogTargets {
     const { firstLineNumber, withHost } = options;
@@ -569,7 +569,8 @@ export class LogLineReader {
     const malformedLines: number[] = [];
     let malformed = 0;
     this.readOthers(texts, withHost, defaultHost).forEach((entry, i) => {
-      if (entry === 'header') return;
+      // a header line, or an empty one (nothing, as readChunk's 'blank'; the core lists it among a chunk's other lines)
+      if (entry === 'header' || texts[i] === '') return;
       if (entry === null || entry.targetLength === 0) {
         if (malformedLines.length < options.maxMalformed) malformedLines.push(numbers[i]);
         malformed++;
