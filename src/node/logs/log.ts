@@ -35,32 +35,32 @@ import { forEachChunk } from './line-reader.js';
 /** Which format a log line was in. */
 export type LogFormat = 'common' | 'combined' | 'vhost_combined' | 'json' | 'cloudfront' | 'alb';
 
-/** One request from an access log line. */
+/** One request from an access log line (read, never written: an Apache/nginx line's fields are read from its bytes when first asked). */
 export interface LogRequest {
-  format: LogFormat;
+  readonly format: LogFormat;
   /**
    * The host the request was sent to, without a port, when the line says: the vhost field, a JSON host key,
    * CloudFront's x-host-header (else cs(Host)), or the host of an absolute request target (ALB).
    */
-  host: string | null;
+  readonly host: string | null;
   /** The same as host (its first name, kept for existing callers). */
-  vhost: string | null;
-  client: string;
+  readonly vhost: string | null;
+  readonly client: string;
   /** The time as written in the line. */
-  time: string;
+  readonly time: string;
   /** The time in milliseconds since 1970 (UTC), or null when it cannot be read. */
-  timeMs: number | null;
-  method: string;
+  readonly timeMs: number | null;
+  readonly method: string;
   /** The request target as sent: usually a path with query, sometimes an absolute URL. */
-  target: string;
-  status: number | null;
-  referer: string | null;
-  userAgent: string | null;
+  readonly target: string;
+  readonly status: number | null;
+  readonly referer: string | null;
+  readonly userAgent: string | null;
   /**
    * The X-Forwarded-For header when the line carries it (a JSON key, CloudFront's x-forwarded-for, or a
    * quoted field after the User-Agent of an Apache/nginx line), else null. See clientAddress.
    */
-  forwardedFor: string | null;
+  readonly forwardedFor: string | null;
 }
 
 /** Whose host a request's URL line names: its own (an absolute target), the line's host field, the default host (--host), or none. */
@@ -243,7 +243,7 @@ class ApacheRequest implements LogRequest {
     const from = this.lineStart + this.offset(start);
     const to = this.lineStart + this.offset(end);
     const text = this.bytes.toString('latin1', from, to);
-    return unescape && text.includes('\\') ? asBuffer(core().logs.unescape(this.bytes.subarray(from, to))).toString('latin1') : text;
+    return unescape && text.includes('\\') ? unescapedText(text) : text;
   }
 
   /** A field of the combined format, '-' read as null. */
