@@ -258,7 +258,7 @@ const scratchRecord = memory.data(LOG_LINE_RECORD_SIZE);
  * line's host or the default host [defaultHostPtr, +defaultHostLen) in front of a relative target when
  * withHost), LF-ended, at urlsPtr, and its input line number (firstLineNumber + index) at numbersPtr. The
  * numbers of the first maxOther lines that are not such lines go to otherPtr (their format is the host's to
- * read: JSON, CloudFront, ALB, or none). With recordsPtr != 0, per line a LOG_LINE_RECORD_SIZE record there:
+ * read: JSON, CloudFront, ALB, or none); an empty line is neither. With recordsPtr != 0, per line a LOG_LINE_RECORD_SIZE record there:
  * where the line is, whether it was read (LOG_LINE_PARSED), its LOG_* fields and where its URL line is
  * (LOG_LINE_URL_*). Writes the LOG_RESULT_* record at resultPtr. URL lines take at most
  * inputLen + (8 + defaultHostLen) x lines bytes. Returns the number of URL lines.
@@ -284,8 +284,11 @@ export function readLogChunk(inputPtr: usize, inputLen: usize, firstLineNumber: 
       store<i32>(record + LOG_LINE_PARSED, parsed ? 1 : 0);
     }
     if (!parsed) {
-      if (other < maxOther) store<u32>(otherPtr + <usize>other * 4, number);
-      other++;
+      // an empty line (a CR alone included) is nothing: neither a URL line nor another format's line
+      if (stop != p) {
+        if (other < maxOther) store<u32>(otherPtr + <usize>other * 4, number);
+        other++;
+      }
       p = lineEnd + 1;
       continue;
     }

@@ -33,8 +33,7 @@ rmSync(outdir, { recursive: true, force: true });
 /** @type {import('esbuild').Plugin} */
 const parse5Beside = { name: 'parse5-beside', setup: (b) => b.onResolve({ filter: /^parse5$/ }, () => ({ path: './parse5.cjs', external: true })) };
 await build({ ...common, entryPoints: ['parse5'], outfile: `${outdir}/parse5.cjs`, format: 'cjs' });
-/** The main bundle's options: every command. */
-/** @type {import('esbuild').BuildOptions} */
+/** @type {import('esbuild').BuildOptions} The main bundle's options (every command); the verdicts bundle adds a plugin. */
 const cli = {
   ...common,
   plugins: [parse5Beside],
@@ -50,7 +49,7 @@ const cli = {
 await build({ ...cli, outfile: `${outdir}/robotstxt-main.cjs` });
 // the verdicts bundle: the registry's other commands are left out (the launcher never sends them here; were
 // one run, it would fail loudly, not answer)
-const { VERDICT_COMMANDS } = createRequire(import.meta.url)('./cli-launcher.cjs');
+const { BUNDLES, VERDICT_COMMANDS } = createRequire(import.meta.url)('./cli-launcher.cjs');
 /** @type {import('esbuild').Plugin} */
 const verdictsOnly = {
   name: 'verdicts-only',
@@ -65,7 +64,7 @@ const verdictsOnly = {
 await build({ ...cli, plugins: [parse5Beside, verdictsOnly], outfile: `${outdir}/robotstxt-verdicts.cjs` });
 await build({ ...common, entryPoints: ['dist/src/node/threads/worker.js'], outfile: `${outdir}/worker.js`, format: 'esm' });
 // the launcher wraps a bundle's text in a function: no hashbang line inside it
-for (const name of ['main', 'verdicts']) {
+for (const name of BUNDLES) {
   const bundleText = readFileSync(`${outdir}/robotstxt-${name}.cjs`, 'utf8');
   writeFileSync(`${outdir}/robotstxt-${name}.cjs`, bundleText.replace(/^#![^\n]*\n/, ''));
 }
@@ -77,4 +76,4 @@ const sealBase64 = Buffer.from(sealModule.emitBinary()).toString('base64');
 sealModule.dispose();
 writeFileSync(`${outdir}/robotstxt.cjs`, readFileSync(`${root}scripts/cli-launcher.cjs`, 'utf8').replace("'__SEAL_WASM_BASE64__'", `'${sealBase64}'`));
 chmodSync(`${outdir}/robotstxt.cjs`, 0o755);
-for (const name of ['main', 'verdicts']) execFileSync(process.execPath, [`${root}scripts/make-code-cache.cjs`, name], { stdio: ['ignore', 'ignore', 'pipe'] });
+for (const name of BUNDLES) execFileSync(process.execPath, [`${root}scripts/make-code-cache.cjs`, name], { stdio: ['ignore', 'ignore', 'pipe'] });

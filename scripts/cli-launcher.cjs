@@ -18,6 +18,8 @@ const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
+/** The bundles beside the launcher, by name (scripts/bundle-cli.mjs builds each, scripts/make-code-cache.cjs trains each). */
+const BUNDLES = ['main', 'verdicts'];
 /** The commands the verdicts bundle holds (scripts/bundle-cli.mjs builds it of them); main holds every command. */
 const VERDICT_COMMANDS = ['check', 'test'];
 
@@ -230,5 +232,5 @@ if (require.main === module) {
   const { bundle, code } = readSealed(files);
   runBundle(files, compileBundle(files, code, bundle));
 } else {
-  module.exports = { ...launcherOf('main'), launcherOf, bundleNameOf, VERDICT_COMMANDS };
+  module.exports = { ...launcherOf('main'), launcherOf, bundleNameOf, BUNDLES, VERDICT_COMMANDS };
 }

@@ -9,9 +9,10 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const launcherPath = join(root, 'dist', 'src', 'bin', 'robotstxt.cjs');
+const launcher = require(launcherPath);
 const name = process.argv[2];
-if (name !== 'main' && name !== 'verdicts') throw new Error(`make-code-cache: which bundle? main or verdicts, got ${name}`);
-const { compileBundle, runBundle, cachePath, readBundle, sealCodeCache } = require(launcherPath).launcherOf(name);
+if (!launcher.BUNDLES.includes(name)) throw new Error(`make-code-cache: which bundle? one of ${launcher.BUNDLES.join(', ')}, got ${name}`);
+const { compileBundle, runBundle, cachePath, readBundle, sealCodeCache } = launcher.launcherOf(name);
 
 const bundle = readBundle();
 const script = compileBundle(undefined, bundle);

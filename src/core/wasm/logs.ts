@@ -17,7 +17,7 @@ export interface LogChunk {
   numbers: Uint32Array;
   /** Input lines read. */
   lines: number;
-  /** Lines that are no Apache/nginx request lines (another format, or none), and the numbers of the first of them. */
+  /** Lines that are no Apache/nginx request lines (another format, or none; empty lines are not counted), and the numbers of the first of them. */
   other: number;
   otherLines: number[];
   /** The index of the first URL line that names no host (URL_HOST_NONE), or -1. */

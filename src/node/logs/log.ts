@@ -569,8 +569,7 @@ export class LogLineReader {
     const malformedLines: number[] = [];
     let malformed = 0;
     this.readOthers(texts, withHost, defaultHost).forEach((entry, i) => {
-      // a header line, or an empty one (nothing, as readChunk's 'blank'; the core lists it among a chunk's other lines)
-      if (entry === 'header' || texts[i] === '') return;
+      if (entry === 'header') return;
       if (entry === null || entry.targetLength === 0) {
         if (malformedLines.length < options.maxMalformed) malformedLines.push(numbers[i]);
         malformed++;
