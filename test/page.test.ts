@@ -133,7 +133,7 @@ describe('robots.txt first: a disallowed page is never seen', () => {
     expect(r.json).toEqual({
       url: 'https://example.com/private/x', agent: 'Googlebot', crawl: 'disallowed', seen: false, indexable: true, index: true, follow: true,
       snippet: { allowed: true, maxChars: null }, imagePreview: null, videoPreview: null, translate: true, imageIndex: true, indexIfEmbedded: false,
-      unavailableAfter: null, ai: { noai: false, noimageai: false, contentSignal: {} }, status: null, rules: [], unknown: [],
+      unavailableAfter: null, ai: { noai: false, noimageai: false, contentSignal: {} }, status: null, response: 'unknown', rules: [], unknown: [],
       note: "robots.txt disallows crawling, so the page's own rules are never seen: the URL may still be indexed from links, without its content (its noindex is not seen: allow crawling for it to be obeyed)",
       traps: [{ trap: 'noindex-unseen', text: 'X-Robots-Tag: noindex / Robots-Tag: *;noindex / <meta name="robots" content="noindex">' }],
       redirects: [],

@@ -1,12 +1,13 @@
 // robotstxt page <url>: what a page lets a crawler index, judged with robots.txt (src/core/page-rules.ts,
 // src/node/page/): crawling is not indexing.
 import { readFileSync } from 'node:fs';
-import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, wholeNumber, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { isRobotsMetaName } from '../core/page-traps.js';
-import { headerLine } from '../core/page-rules.js';
-import { clockOption } from './fetch-options.js';
+import { headerLine, pageResponseOf } from '../core/page-rules.js';
+import type { FetchTargets } from '../core/fetch-rules.js';
+import { clockOption, FETCH_OPTIONS } from './fetch-options.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { originOf } from '../core/url-model.js';
 import { FULL_VERDICT_BODY } from '../node/hosts/index.js';
@@ -22,9 +23,11 @@ export const PAGE_SPEC = {
     store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch: the robots.txt of the URL\'s origin' },
     header: { type: 'string', multiple: true, value: "'Name: value'", help: 'a response header of the page (repeatable: X-Robots-Tag and Robots-Tag are\nread, every occurrence)' },
     html: { type: 'string', value: '<file>', help: 'the page\'s HTML (its <head> meta tags are read; the first 1 MiB)' },
+    status: { type: 'string', value: 'N', help: 'the page\'s HTTP status (100 to 999), weighed as Google does: 2xx the page, 3xx\nnot the page (its target may be indexed), 4xx but 429 not indexed, 429 and 5xx\nnot indexed from this response (default: not known, the rules alone decide)' },
     fetch: { type: 'boolean', help: 'fetch robots.txt (unless --robots or --store) and then the page itself (GET, the\nfirst 1 MiB; redirects followed, up to 10, each URL\'s robots.txt first); a URL\nrobots.txt disallows is never requested' },
     'timeout-ms': { type: 'string', value: 'N', whole: { fallback: 10_000, min: 1, max: 600_000 }, requires: ['fetch'], help: 'deadline of each fetch ({range}; default 10000)' },
     'user-agent': { type: 'string', value: '<text>', requires: ['fetch'], help: 'the User-Agent header of fetches (default robotstxt-wasm/0.1 (+...))' },
+    targets: { ...FETCH_OPTIONS.targets, requires: ['fetch'], help: 'which addresses the fetches may reach, each hop of a redirect too: default, the URL\nyou name is fetched as named, and no redirect may lead from a public address to\na loopback, private or link-local one; public, no such address at all and\nredirects only to the same port; any, no check. A refused redirect is not\nfollowed: the redirect itself is the answer' },
     now: { type: 'string', value: '<ISO time>', help: 'the time unavailable_after dates are compared with (default now)' },
     format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default) or one JSON object' },
     mode: MODE_OPTION,
@@ -42,8 +45,14 @@ noimageai, content-signal). Conflicting rules: the more restrictive applies. A U
 never crawled, so its rules are not seen (seen: false): it may still be indexed from links, without its
 content, whatever its noindex says. docs/page-rules.md states every rule and its sources.
 
-Exit status: 0 the page may appear in search results for the crawler, 1 it may not (noindex seen, or
-unavailable_after passed), 2 usage errors or a page --fetch could not get.`,
+The page's HTTP status (fetched, or --status) is weighed as Google documents it: 2xx is the page; a
+redirect (3xx) is not the page (its target may be indexed); 4xx but 429 is not indexed; 429 and 5xx are
+retried and not indexed from that response. A fetched body is decoded (gzip, deflate, br); a body in any
+other encoding is said and never judged.
+
+Exit status: 0 the page may appear in search results for the crawler, 1 it may not (noindex seen,
+unavailable_after passed, or a status that is not the page), 2 usage errors or a page --fetch could not get
+or read.`,
   examples: [
     "robotstxt page https://example.com/a --agent Googlebot --robots robots.txt --header 'X-Robots-Tag: noindex'",
     'robotstxt page https://example.com/a --agent Googlebot --robots robots.txt --html a.html --format json',
@@ -72,7 +81,8 @@ export async function runPage(args: string[], out: (text: string) => void, stder
   const agent = agents[0];
   warnAboutAgents([agent], stderr);
   const headers = values.header.map(headerOption);
-  if (values.fetch && (values.header.length > 0 || values.html !== undefined)) throw usageError('--fetch reads the page\'s own headers and HTML: --header and --html apply without it');
+  const status = values.status === undefined ? null : wholeNumber('status', values.status, { fallback: 200, min: 100, max: 999 });
+  if (values.fetch && (values.header.length > 0 || values.html !== undefined || values.status !== undefined)) throw usageError('--fetch reads the page\'s own status, headers and HTML: --status, --header and --html apply without it');
   const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
   let html: Uint8Array | null = null;
   if (values.html !== undefined) {
@@ -106,10 +116,12 @@ export async function runPage(args: string[], out: (text: string) => void, stder
       const { Agent } = await import('undici');
       const dispatcher = new Agent({ connect: { timeout: values['timeout-ms'] } });
       try {
-        const followed = await fetchPageFollowing(url, { agent, userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher, robotsFor });
+        const followed = await fetchPageFollowing(url, { agent, userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher, robotsFor, targets: values.targets as FetchTargets });
         for (const hop of followed.redirects) stderr(`robotstxt: ${terminalSafe(hop.url)} answered ${hop.status}: followed\n`);
         if (followed.stopped !== null) stderr(`robotstxt: ${terminalSafe(followed.stopped)}\n`);
         const page = followed.page;
+        // a body that cannot be decoded is never judged as the page (its compressed bytes are no HTML)
+        if (page !== null && page.bodyError !== null && pageResponseOf(page.status) === 'content') throw new RobotsError('PAGE_UNREACHABLE', `cannot read ${followed.url}: ${page.bodyError}: the page is not judged`);
         report = answerPage({ url: followed.url, agent, crawlAllowed: followed.allowed, robotsNoindex: followed.robots.noindex.lineFor(followed.url), headers: page?.headers ?? [], html: page?.body ?? null, nowMs, status: page?.status ?? null, redirects: followed.redirects });
       } catch (error) {
         if (error instanceof RobotsError && error.code === 'PAGE_UNREACHABLE') throw usageError(error.message);
@@ -120,7 +132,7 @@ export async function runPage(args: string[], out: (text: string) => void, stder
     } else {
       const found = await robotsFor(origin);
       const allowed = found.robots.matcher(agent).isAllowed(url);
-      report = answerPage({ url, agent, crawlAllowed: allowed, robotsNoindex: found.noindex.lineFor(url), headers, html, nowMs });
+      report = answerPage({ url, agent, crawlAllowed: allowed, robotsNoindex: found.noindex.lineFor(url), headers, html, nowMs, status });
     }
   } finally {
     pageRobots.close();
@@ -142,6 +154,7 @@ function pageText(report: PageReport): string {
     `${terminalSafe(report.url)} for ${terminalSafe(report.agent)}: ${report.note}`,
     field('crawl', report.crawl),
     field('seen', yes(report.seen)),
+    ...(report.status === null ? [] : [field('status', `${report.status} (${report.response})`)]),
     field('index', `${yes(report.index)}${report.unavailableAfter === null ? '' : ` (unavailable after ${report.unavailableAfter})`}`),
     field('follow', yes(report.follow)),
     field('snippet', report.snippet.allowed ? (report.snippet.maxChars === null ? 'yes' : `yes, at most ${report.snippet.maxChars} characters`) : 'no'),
@@ -169,9 +182,9 @@ function pageText(report: PageReport): string {
 }
 
 /** The robots.txt of a URL's origin, fetched (its outcome's rules: 4xx allow all, unreachable disallow all). */
-async function fetchedRobots(url: string, values: { 'timeout-ms': number; 'user-agent'?: string; mode: RobotsTxt['mode']; 'max-bytes': number }, stderr: (text: string) => void): Promise<RobotsTxt> {
+async function fetchedRobots(url: string, values: { 'timeout-ms': number; 'user-agent'?: string; mode: RobotsTxt['mode']; 'max-bytes': number; targets: string }, stderr: (text: string) => void): Promise<RobotsTxt> {
   const { fetchRobots } = await import('../node/fetch/index.js');
-  const result = await fetchRobots(url, { timeoutMs: values['timeout-ms'], userAgent: values['user-agent'], mode: values.mode, maxBytes: values['max-bytes'] === 0 ? undefined : values['max-bytes'] });
+  const result = await fetchRobots(url, { timeoutMs: values['timeout-ms'], userAgent: values['user-agent'], mode: values.mode, maxBytes: values['max-bytes'] === 0 ? undefined : values['max-bytes'], targets: values.targets as FetchTargets });
   if (result.robots !== null) return result.robots;
   stderr(`robotstxt: robots.txt of ${originOf(url)?.origin ?? url}: ${result.outcome}${result.error === null ? '' : ` (${terminalSafe(result.error)})`}: ${result.effect === 'disallow-all' ? 'every URL disallowed' : 'every URL allowed'}\n`);
   return parseRobots(result.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow, { mode: values.mode });

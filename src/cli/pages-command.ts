@@ -91,7 +91,7 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
           await emit(values.format === 'text' ? pagesAnswerText(answer) : JSON.stringify(pagesAnswerJson(answer)));
         } else {
           summary.addRecord(record, input);
-          if (record.kind === 'unread') await emit(values.format === 'text' ? `unread\t${input}\t${record.input}\t${JSON.stringify(record.error)}` : JSON.stringify({ file: input, input: record.input, url: record.url, error: record.error }));
+          if (record.kind === 'unread') await emit(values.format === 'text' ? `unread\t${input}\t${record.input ?? "-"}\t${JSON.stringify(record.error)}` : JSON.stringify({ file: input, input: record.input, url: record.url, error: record.error }));
         }
       }
     }

@@ -4,6 +4,7 @@
 // robots.txt controls crawling; these control indexing and serving, and are seen only when the page is
 // crawled (judgePage). Any runtime; linear in the headers' and tags' length. Rules: docs/page-rules.md.
 import { asciiLowerCase, productToken } from './robots.js';
+import { contentSignalAfter, readContentSignal } from './usage.js';
 
 /** Where a statement came from. */
 export type PageRuleSource = 'header' | 'meta';
@@ -53,12 +54,50 @@ export interface PageRules {
   unknown: PageRuleStatement[];
 }
 
+/**
+ * What the HTTP status of a crawled page means for indexing it (Google's documentation of HTTP status codes):
+ * unknown (no status given: the page is judged by its rules alone), content (2xx: the page, judged by its
+ * rules), no-content (204), not-modified (304: the copy crawled before stands), redirect (3xx: not the page;
+ * its target may be indexed), client-error (4xx but 429: not indexed, dropped from the index), server-error
+ * (429 and 5xx: retried later; this response is not indexed), invalid (no final status: 1xx, 600 and above).
+ */
+export type PageResponse = 'unknown' | 'content' | 'no-content' | 'not-modified' | 'redirect' | 'client-error' | 'server-error' | 'invalid';
+
+/** The one reading of a crawled page's HTTP status (null: none given). Per page. */
+export function pageResponseOf(status: number | null): PageResponse {
+  if (status === null) return 'unknown';
+  if (!Number.isInteger(status) || status < 200 || status > 599) return 'invalid';
+  if (status === 204) return 'no-content';
+  if (status < 300) return 'content';
+  if (status === 304) return 'not-modified';
+  if (status < 400) return 'redirect';
+  if (status < 500 && status !== 429) return 'client-error';
+  return 'server-error';
+}
+
+/** Why a response of each kind is or is not indexed, for people (the note of a page's answer). */
+const RESPONSE_NOTE: Readonly<Record<PageResponse, string>> = {
+  unknown: '',
+  content: '',
+  'no-content': 'answered 204 No Content: there is no content to index',
+  'not-modified': '',
+  redirect: 'answered with a redirect (3xx), which is not the page: its target may be indexed, this URL is not',
+  'client-error': 'answered with a client error (4xx): the URL is not indexed, and dropped from the index if it was',
+  'server-error': 'answered with a server error (5xx or 429): the crawler retries later; this response is not indexed (a page indexed before stays for a while)',
+  invalid: 'answered with no final HTTP status: nothing to index',
+};
+
 /** What a page gives a crawler, with robots.txt: crawl (the reference's verdict) and whether its rules are seen. */
 export interface PageAnswer extends PageRules {
   crawl: 'allowed' | 'disallowed';
   /** False when robots.txt disallows crawling: the page's rules are never seen (the URL may still be indexed from links). */
   seen: boolean;
-  /** True when the page may appear in search results: seen and indexable, or not seen (indexable from links, without content). */
+  /** What the page's HTTP status means for indexing (pageResponseOf; `unknown` when no status was given). */
+  response: PageResponse;
+  /**
+   * True when the page may appear in search results: seen, answered with content (or no status given) and
+   * indexable by its rules; or not seen (indexable from links, without content).
+   */
   indexable: boolean;
   /** A sentence for people: what the combination means. */
   note: string;
@@ -109,11 +148,15 @@ function statementsOfList(value: string, source: PageRuleSource, scope: string |
         if (part === '') continue;
       }
     }
-    let { rule, value: ruleValue } = ruleOf(part);
-    if (rule === 'unavailable_after' && ruleValue !== null) {
-      // an RFC 850 or RFC 822 date has commas of its own: the parts after it belong to it until one is a rule
-      while (i + 1 < parts.length && !isKnown(ruleOf(parts[i + 1]).rule) && !/^\s*[A-Za-z0-9_.-]+\s*:\s*[A-Za-z_-]+/.test(parts[i + 1])) {
-        ruleValue = `${ruleValue},${parts[++i]}`.trim();
+    const { rule, value: stated } = ruleOf(part);
+    let ruleValue = stated;
+    if (rule === 'unavailable_after' && ruleValue !== null && i + 1 < parts.length && pageRuleTime(ruleValue) === null) {
+      // an RFC 850 or RFC 822/1123 date has one comma of its own, after the weekday: the next part belongs to
+      // the date when the two together are one (never more than one part: a rule after the date stays a rule)
+      const joined = `${ruleValue},${parts[i + 1]}`.trim();
+      if (pageRuleTime(joined) !== null) {
+        ruleValue = joined;
+        i++;
       }
     }
     statements.push({ rule, value: ruleValue, source, agent, text });
@@ -323,32 +366,43 @@ export function pageRules(input: { headers?: PageHeaders; metas?: readonly PageM
     answer.unavailableAfter = new Date(unavailableMs).toISOString();
     if (nowMs >= unavailableMs) answer.index = false;
   }
+  // several content-signal tags: no over yes, as for robots.txt's Content-Signal lines (contentSignalAfter)
+  const signals = new Map<string, string>();
   for (const meta of input.metas ?? []) {
     if (asciiLowerCase(meta.name.trim()) !== 'content-signal') continue;
-    for (const part of meta.content.slice(0, MAX_VALUE_CHARS).split(',')) {
-      const [key, signal] = part.split('=').map((word) => asciiLowerCase(word.trim()));
-      if (key !== undefined && key !== '' && signal !== undefined && signal !== '') answer.ai.contentSignal[key] = signal;
+    for (const [key, value] of readContentSignal(meta.content.slice(0, MAX_VALUE_CHARS)).values) {
+      if (value === '') continue;
+      const after = contentSignalAfter(signals.get(key), key, value);
+      if (after !== null) signals.set(key, after);
     }
   }
+  answer.ai.contentSignal = Object.fromEntries(signals);
   return answer;
 }
 
 /**
- * The answer for a URL: robots.txt's verdict (crawlAllowed) with the page's rules. A disallowed URL is never
- * crawled, so its rules are not seen (`seen: false`) and the defaults stand: it may still be indexed from
- * links, without its content (Google's robots.txt introduction). Per page.
+ * The answer for a URL: robots.txt's verdict (crawlAllowed) with the page's rules and its HTTP status (null:
+ * none given). A disallowed URL is never crawled, so its rules and status are not seen (`seen: false`) and the
+ * defaults stand: it may still be indexed from links, without its content (Google's robots.txt
+ * introduction). A crawled URL is indexable when its status gives content (pageResponseOf) and its rules allow
+ * it. Per page.
  */
-export function judgePage(crawlAllowed: boolean, rules: PageRules): PageAnswer {
+export function judgePage(crawlAllowed: boolean, rules: PageRules, status: number | null = null): PageAnswer {
   if (!crawlAllowed) {
     const unseen = pageRules({ agent: rules.agent });
     const stated = rules.rules.some((rule) => rule.rule === 'noindex' || rule.rule === 'none');
     return {
-      ...unseen, crawl: 'disallowed', seen: false, indexable: true,
+      ...unseen, crawl: 'disallowed', seen: false, response: 'unknown', indexable: true,
       note: `robots.txt disallows crawling, so the page's own rules are never seen: the URL may still be indexed from links, without its content${stated ? ' (its noindex is not seen: allow crawling for it to be obeyed)' : ''}`,
     };
   }
+  const response = pageResponseOf(status);
+  if (response !== 'unknown' && response !== 'content' && response !== 'not-modified') {
+    return { ...rules, crawl: 'allowed', seen: true, response, indexable: false, note: `crawling is allowed; the page ${RESPONSE_NOTE[response]}` };
+  }
+  const copy = response === 'not-modified' ? ' (304 Not Modified: the copy crawled before stands, and its own rules are not in this response)' : '';
   return {
-    ...rules, crawl: 'allowed', seen: true, indexable: rules.index,
-    note: rules.index ? 'crawling is allowed and the page lets this crawler index it' : rules.unavailableAfter !== null && rules.rules.every((rule) => rule.rule !== 'noindex' && rule.rule !== 'none') ? `crawling is allowed; the page is unavailable after ${rules.unavailableAfter}` : 'crawling is allowed and the page tells this crawler not to index it',
+    ...rules, crawl: 'allowed', seen: true, response, indexable: rules.index,
+    note: (rules.index ? 'crawling is allowed and the page lets this crawler index it' : rules.unavailableAfter !== null && rules.rules.every((rule) => rule.rule !== 'noindex' && rule.rule !== 'none') ? `crawling is allowed; the page is unavailable after ${rules.unavailableAfter}` : 'crawling is allowed and the page tells this crawler not to index it') + copy,
   };
 }

@@ -191,6 +191,19 @@ export function readContentSignal(value: string): { values: Map<string, string>;
   return { values, invalid };
 }
 
+/**
+ * The value a Content-Signal key holds once one more statement of it is read (several lines of robots.txt,
+ * several content-signal meta tags of a page): for search, ai-input and ai-train only yes and no count (any
+ * case; null: this statement is not taken) and no wins over yes; other keys keep the first value stated.
+ * The one rule for both sources. Per statement.
+ */
+export function contentSignalAfter(before: string | undefined, key: string, value: string): string | null {
+  if (!CONTENT_SIGNAL_KEYS.includes(key)) return before ?? value;
+  const normal = value.toLowerCase();
+  if (normal !== 'yes' && normal !== 'no') return null;
+  return before === 'no' ? 'no' : normal;
+}
+
 /** What lint says of a Content-Usage value: why it cannot be used, or what in it states nothing (empty: nothing). */
 export function contentUsageProblems(value: string): string[] {
   const read = readContentUsage(value);
@@ -486,14 +499,13 @@ function contentSignals(groupLines: readonly UsageLine[], fileWideLines: readonl
     for (const line of lines) {
       if (!line.isKey('content-signal')) continue;
       for (const [key, value] of readContentSignal(latin1.decode(line.rawValue)).values) {
-        const yesNo = CONTENT_SIGNAL_KEYS.includes(key);
-        const normal = yesNo ? value.toLowerCase() : value;
-        if (yesNo && normal !== 'yes' && normal !== 'no') continue; // lint reports it
         const before = stated.get(key);
-        if (before === undefined) stated.set(key, { value: normal, lines: [line.line] });
+        const after = contentSignalAfter(before?.value, key, value);
+        if (after === null) continue; // lint reports it
+        if (before === undefined) stated.set(key, { value: after, lines: [line.line] });
         else {
           before.lines.push(line.line);
-          if (yesNo && normal === 'no') before.value = 'no'; // several lines: no over yes; other keys keep the first
+          before.value = after;
         }
       }
     }

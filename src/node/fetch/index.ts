@@ -3,3 +3,4 @@
 export * from './range-fetch.js';
 export * from './robots-cache.js';
 export * from './robots-fetch.js';
+export * from './content-encoding.js';

@@ -2,12 +2,11 @@
 // a deadline for the whole fetch (connect, headers and a body that trickles), Content-Encoding decoded with
 // the size limit applied to the decoded bytes, and the status read by the rules in fetch-rules.ts.
 // The body is kept as bytes, never decoded as text.
-import { pipeline } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { Agent, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { decodeContent, type DecodedBody } from './content-encoding.js';
 import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
 import { MAX_HOST_KEY_BYTES } from '../../core/constants.js';
@@ -150,7 +149,8 @@ export interface FetchSettings {
   resolveHost: (hostname: string) => Promise<string[]>;
 }
 
-async function resolveWithDns(hostname: string): Promise<string[]> {
+/** Resolves a host name with node:dns (every address), as the targets check does by default. */
+export async function resolveWithDns(hostname: string): Promise<string[]> {
   return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
@@ -179,7 +179,7 @@ function internalWhere(hostname: string, address: string): string {
 }
 
 /** The addresses a URL's host stands for: itself when it is an address, else what the resolver says. */
-async function addressesOf(url: URL, settings: FetchSettings): Promise<string[]> {
+async function addressesOf(url: URL, settings: Pick<FetchSettings, 'resolveHost'>): Promise<string[]> {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (ipaddr.isValid(host)) return [host];
   try {
@@ -191,9 +191,11 @@ async function addressesOf(url: URL, settings: FetchSettings): Promise<string[]>
 
 /**
  * Why a hop to `next` is refused under the targets policy, or null when it may go: `from` is the URL that
- * answered with the redirect (null for the first hop).
+ * answered with the redirect (null for the first hop); fromContent: the first URL was read from content (a
+ * log, a URL list), not named by the caller. The one rule of what every fetch may reach (robots.txt, range
+ * files, pages), hop by hop. Per hop.
  */
-async function refusedTarget(next: URL, from: URL | null, settings: FetchSettings, fromContent: boolean): Promise<string | null> {
+export async function refusedTarget(next: URL, from: URL | null, settings: Pick<FetchSettings, 'targets' | 'resolveHost'>, fromContent: boolean): Promise<string | null> {
   if (settings.targets === 'any') return null;
   if (settings.targets === 'public' && from !== null && (next.port || (next.protocol === 'https:' ? '443' : '80')) !== (from.port || (from.protocol === 'https:' ? '443' : '80'))) {
     return `redirect to another port refused (${next.protocol}//${next.host}; --targets public allows the same port only)`;
@@ -366,7 +368,7 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
         response.body.on('error', () => undefined);
         // the body is read inside the host limit too: a trickling body holds its host's slot
         const read = response.statusCode >= 200 && response.statusCode <= 299
-          ? await readBody(response.body, header(response.headers, 'content-encoding'), settings.maxBytes, controller.signal)
+          ? await decodeContent(response.body, header(response.headers, 'content-encoding'), settings.maxBytes, { release: () => response.body.destroy(), signal: controller.signal })
           : (response.body.destroy(), null);
         return { response, read };
       });
@@ -444,96 +446,4 @@ function describeNetworkError(error: unknown): string {
   }
 }
 
-interface BodyRead {
-  bytes: Uint8Array;
-  truncated: boolean;
-  /** Why the body cannot be used (broken encoding, connection lost); null when it can. */
-  error: string | null;
-}
-
-/**
- * Reads a body, decoding gzip, deflate (zlib or raw) and br, keeping at most maxBytes decoded bytes and
- * reading no further once it has them: a decompression bomb costs at most maxBytes plus one output chunk.
- * Compressed input is read up to 4 x maxBytes + 64 KiB (a stream that decodes to almost nothing is cut there).
- */
-async function readBody(body: Dispatcher.ResponseData['body'], encoding: string | null, maxBytes: number, signal: AbortSignal): Promise<BodyRead> {
-  const name = (encoding ?? 'identity').trim().toLowerCase();
-  const parts: Buffer[] = [];
-  let length = 0;
-  let truncated = false;
-  const take = (chunk: Buffer): boolean => {
-    const room = maxBytes - length;
-    if (chunk.length > room) {
-      if (room > 0) parts.push(chunk.subarray(0, room));
-      length = maxBytes;
-      truncated = true;
-      return false;
-    }
-    parts.push(chunk);
-    length += chunk.length;
-    return true;
-  };
-  const done = (error: string | null): BodyRead => ({ bytes: parts.length === 1 ? parts[0] : Buffer.concat(parts, length), truncated, error });
-  try {
-    if (name === 'identity' || name === '') {
-      for await (const chunk of body) if (!take(chunk as Buffer)) break;
-      return done(null);
-    }
-    const rawLimit = 4 * maxBytes + (64 << 10);
-    let raw = 0;
-    const chunks = body[Symbol.asyncIterator]();
-    const first = await chunks.next();
-    if (first.done === true) return done(null); // an empty body, whatever its encoding says
-    const firstChunk = first.value as Buffer;
-    const decoder = name === 'gzip' || name === 'x-gzip' ? createGunzip()
-      : name === 'br' ? createBrotliDecompress()
-      : name === 'deflate' ? (looksLikeZlib(firstChunk) ? createInflate() : createInflateRaw())
-      : null;
-    if (decoder === null) {
-      body.destroy();
-      return done(`unsupported Content-Encoding '${name.slice(0, 40)}'`);
-    }
-    let cut = false;
-    async function* rawChunks(): AsyncGenerator<Buffer> {
-      let chunk: Buffer | null = firstChunk;
-      while (chunk !== null) {
-        raw += chunk.length;
-        if (raw > rawLimit) {
-          cut = true;
-          return;
-        }
-        yield chunk;
-        const next = await chunks.next();
-        chunk = next.done === true ? null : next.value as Buffer;
-      }
-    }
-    const decoded = pipeline(rawChunks, decoder, () => undefined);
-    try {
-      for await (const chunk of decoded) {
-        if (signal.aborted) throw new Error('aborted');
-        if (!take(chunk as Buffer)) break;
-      }
-    } catch (error) {
-      if (signal.aborted) throw error;
-      if (cut) {
-        truncated = true; // the compressed input was cut at its limit: what was decoded is kept
-        return done(null);
-      }
-      const code = (error as { code?: string }).code ?? '';
-      if (code.startsWith('Z_') || code.startsWith('ERR_')) return done(`broken ${name} body (${(error as Error).message})`);
-      throw error;
-    } finally {
-      decoder.destroy();
-      body.destroy();
-    }
-    if (cut) truncated = true;
-    return done(null);
-  } finally {
-    if (!body.destroyed && truncated) body.destroy();
-  }
-}
-
-/** A zlib stream header: CM 8 and a valid check (RFC 1950); else HTTP "deflate" is taken as raw deflate. */
-function looksLikeZlib(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
-}
+type BodyRead = DecodedBody;

@@ -9,7 +9,7 @@ import { originOf } from '../../core/url-model.js';
 import { RobotsError } from '../../core/errors.js';
 import { fileError } from '../robots-file.js';
 import { DEFAULT_HEAD_BYTES } from './html-head.js';
-import type { WARCRecord } from 'warcio';
+import type { WarcRecordRead } from '../warc/index.js';
 
 /** A page of a crawl: its URL, response headers (repeats kept), HTML (the first bytes read, or null) and status. */
 export interface CrawledPage {
@@ -25,7 +25,8 @@ export interface CrawledPage {
 /** A record that could not be read as a page: its number and why (said, counted, never judged). */
 export interface UnreadRecord {
   kind: 'unread';
-  input: number;
+  /** Its line or record number; null for a damaged stretch of a WARC file (its offsets are in the error). */
+  input: number | null;
   url: string | null;
   error: string;
 }
@@ -133,11 +134,18 @@ function isHtml(contentType: string | null | undefined): boolean {
   return contentType === null || contentType === undefined || contentType === '' || /html/i.test(contentType);
 }
 
-/** The records of a WARC file. A file warcio cannot read on is said once, at the record where it stopped. */
+/** Bytes read from a WARC file at a time. */
+const WARC_READ_BYTES = 1 << 20;
+
+/**
+ * The records of a WARC file, read by src/node/warc/ (bounded: a record's header, its kept bytes; a damaged
+ * gzip member, a wrong Content-Length, bytes that are no record are said with their offsets, and reading
+ * goes on). Every record comes back as a page, a record that is no page, or unread with why.
+ */
 async function* warcRecords(path: string | undefined, headBytes: number): AsyncGenerator<CrawlRecord> {
-  const { WARCParser } = await import('warcio');
+  const { readWarc } = await import('../warc/index.js');
   const name = path ?? '-';
-  const stream = path === undefined || path === '-' ? process.stdin : createReadStream(path);
+  const stream = path === undefined || path === '-' ? process.stdin : createReadStream(path, { highWaterMark: WARC_READ_BYTES });
   const opened = new Promise<void>((resolve, reject) => {
     if (stream === process.stdin) resolve();
     else stream.once('open', () => resolve()).once('error', reject);
@@ -147,39 +155,14 @@ async function* warcRecords(path: string | undefined, headBytes: number): AsyncG
   } catch (error) {
     throw fileError(name, 'WARC file', error);
   }
-  let input = 0;
-  const parser = new WARCParser(endingSource(stream), { keepHeadersCase: true });
-  // each record is given once the next one is parsed: warcio gives a record whose headers the file cut as a
-  // record of what it had, and only the next parse finds the end, so the record is said to be cut, not judged
-  let held: { read: CrawlRecord; label: string; cut: boolean } | null = null;
-  const cutShort = (record: { read: CrawlRecord; label: string }): CrawlRecord => ({ kind: 'unread', input: record.read.input, url: record.read.kind === 'skipped' ? null : record.read.url, error: `WARC record ${record.read.input} of '${name}' (${record.label}) cannot be read (${new CutShort().message})` });
   try {
-    while (true) {
-      let record;
-      try {
-        record = await parser.parse();
-      } catch (error) {
-        if (error instanceof CutShort && held !== null) {
-          yield held.cut ? held.read : cutShort(held);
-          return;
-        }
-        if (held !== null) yield held.read;
-        yield { kind: 'unread', input: input + 1, url: null, error: `WARC record ${input + 1} of '${name}' cannot be read (${(error as Error).message}): the rest of the file is not read` };
-        return;
-      }
-      if (held !== null) yield held.read;
-      held = null;
-      if (record === null) return;
-      input++;
-      const label = record.warcTargetURI ?? record.warcType;
-      try {
-        const read = await warcPage(record, input, name, headBytes);
-        // the rest of the record is read through now: a body the file cuts short is this record's error
-        await record.skipFully();
-        held = { read, label, cut: false };
-      } catch (error) {
-        const cut = error instanceof CutShort;
-        held = { read: cut ? cutShort({ read: { kind: 'skipped', input, type: '' }, label }) : { kind: 'unread', input, url: record.warcTargetURI ?? null, error: `WARC record ${input} of '${name}' (${label}) cannot be read (${(error as Error).message})` }, label, cut };
+    // one byte more than read: htmlMetas then says the page was cut
+    for await (const item of readWarc(stream as AsyncIterable<Uint8Array>, { payloadBytes: headBytes + 1 })) {
+      if (item.kind === 'record') yield warcPage(item.record, name);
+      else if (item.kind === 'unread') {
+        yield { kind: 'unread', input: item.number, url: item.targetUri, error: `WARC record ${item.number} of '${name}' (${item.targetUri ?? item.type ?? `at byte ${item.offset}`}) cannot be read (${item.reason})` };
+      } else {
+        yield { kind: 'unread', input: null, url: null, error: `'${name}' is damaged from byte ${item.from}${item.to === null ? ' to its end' : ` to byte ${item.to}`} (${item.reason}): any record there is not read` };
       }
     }
   } catch (error) {
@@ -190,73 +173,18 @@ async function* warcRecords(path: string | undefined, headBytes: number): AsyncG
   }
 }
 
-/** A WARC record as a page, or why it is none; its body's head read (the rest left). */
-async function warcPage(record: WARCRecord, input: number, name: string, headBytes: number): Promise<CrawlRecord> {
-  const type = record.warcType;
-  const url = record.warcTargetURI ?? null;
+/** A WARC record as a page, or why it is none. */
+function warcPage(record: WarcRecordRead, name: string): CrawlRecord {
+  const input = record.number;
+  const type = record.type ?? '(no WARC-Type)';
+  const url = record.targetUri;
   if (!PAGE_TYPES.has(type)) return { kind: 'skipped', input, type };
   if (url === null) return { kind: 'unread', input, url: null, error: `WARC record ${input} of '${name}' (${type}) has no WARC-Target-URI` };
   if (originOf(url) === null) return { kind: 'skipped', input, type: `${type} of no http(s) URL` };
-  const http = record.httpHeaders;
+  const http = record.http;
   if (type !== 'resource' && http === null) return { kind: 'skipped', input, type: `${type} without HTTP headers` };
-  const headers: [string, string][] = [];
-  if (http !== null) for (const [header, value] of http.headers as Iterable<[string, string]>) headers.push([header, value]);
-  const contentType = http === null ? record.warcContentType : headers.find(([header]) => header.toLowerCase() === 'content-type')?.[1];
-  // one byte more than read: htmlMetas then says the page was cut
-  const html = type !== 'revisit' && isHtml(contentType) ? await headOf(record.contentReader, headBytes + 1) : null;
-  const status = http === null ? null : Number(http.statusCode);
-  return { kind: 'page', input, url, headers, html, status: Number.isInteger(status) ? status : null };
-}
-
-/** The error of a WARC file that ends inside a record. */
-class CutShort extends Error {
-  constructor() {
-    super('the file ends inside it: cut short?');
-  }
-}
-
-/** Reads after the end of the input that mean warcio is waiting inside a record the file cut short. */
-const READS_AFTER_END = 3;
-
-/**
- * The file's chunks for warcio, ending in an error when it keeps reading past the end: warcio 2.4 asks an
- * ended source again and again when a file ends inside a record (a truncated download) and never returns.
- */
-function endingSource(stream: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-      const chunks = stream[Symbol.asyncIterator]();
-      let ended = false;
-      let readsAfterEnd = 0;
-      return {
-        async next(): Promise<IteratorResult<Uint8Array>> {
-          if (ended) {
-            if (++readsAfterEnd > READS_AFTER_END) throw new CutShort();
-            return { done: true, value: undefined };
-          }
-          const next = await chunks.next();
-          if (next.done === true) ended = true;
-          return next;
-        },
-      };
-    },
-  };
-}
-
-/** The first `limit` bytes of a body (the rest is left to the parser, which skips it). */
-async function headOf(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk.subarray(0, limit - length));
-    length += Math.min(chunk.length, limit - length);
-    if (length >= limit) break;
-  }
-  const head = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    head.set(chunk, at);
-    at += chunk.length;
-  }
-  return head;
+  const headers: [string, string][] = http === null ? [] : http.headers;
+  const contentType = http === null ? record.contentType : headers.find(([header]) => header.toLowerCase() === 'content-type')?.[1];
+  const html = type !== 'revisit' && isHtml(contentType) ? record.payload : null;
+  return { kind: 'page', input, url, headers, html, status: http?.status ?? null };
 }

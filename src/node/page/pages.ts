@@ -33,10 +33,10 @@ export function pagesAnswerJson(answer: PagesAnswer): Record<string, unknown> {
   return { file: answer.file, input: answer.input, ...pageReportJson(answer), robots: answer.robots };
 }
 
-/** A page's text line: crawl, seen, indexable, its traps, its URL (tab-separated). Per page. */
+/** A page's text line: crawl, seen, indexable, its HTTP status (- when not known), its traps, its URL (tab-separated). Per page. */
 export function pagesAnswerText(answer: PagesAnswer): string {
   const traps = answer.traps.length === 0 ? '-' : [...new Set(answer.traps.map((trap) => trap.trap))].join(',');
-  return `${answer.crawl}\t${answer.seen ? 'seen' : 'unseen'}\t${answer.indexable ? 'indexable' : 'not-indexable'}\t${traps}\t${terminalSafe(answer.url)}`;
+  return `${answer.crawl}\t${answer.seen ? 'seen' : 'unseen'}\t${answer.indexable ? 'indexable' : 'not-indexable'}\t${answer.status ?? '-'}\t${traps}\t${terminalSafe(answer.url)}`;
 }
 
 /** How many examples the summary keeps of each trap and of unread records. */
@@ -48,11 +48,13 @@ export interface PagesSummaryJson {
   now: string;
   records: number;
   pages: number;
-  unread: { count: number; examples: { file: string; input: number; error: string }[] };
+  unread: { count: number; examples: { file: string; input: number | null; error: string }[] };
   skipped: Record<string, number>;
   crawl: { allowed: number; disallowed: number };
   indexable: number;
   notIndexable: number;
+  /** Crawled pages by what their HTTP status means (pageResponseOf): unknown, content, redirect, client-error, ... */
+  responses: Record<string, number>;
   traps: Record<PageTrapKind, { pages: number; examples: { url: string; text: string }[] }>;
   origins: { count: number; withoutRobots: number };
 }
@@ -62,12 +64,13 @@ export class PagesSummary {
   private records = 0;
   private pages = 0;
   private unreadCount = 0;
-  private readonly unreadExamples: { file: string; input: number; error: string }[] = [];
+  private readonly unreadExamples: { file: string; input: number | null; error: string }[] = [];
   private readonly skipped = new Map<string, number>();
   private allowed = 0;
   private indexable = 0;
   private readonly traps = new Map<PageTrapKind, { pages: number; examples: { url: string; text: string }[] }>(PAGE_TRAPS.map((trap) => [trap, { pages: 0, examples: [] }]));
   private readonly origins = new Set<string>();
+  private readonly responses = new Map<string, number>();
 
   constructor(private readonly agent: string, private readonly nowMs: number) {}
 
@@ -87,6 +90,7 @@ export class PagesSummary {
     this.pages++;
     if (answer.crawl === 'allowed') this.allowed++;
     if (answer.indexable) this.indexable++;
+    if (answer.seen) this.responses.set(answer.response, (this.responses.get(answer.response) ?? 0) + 1);
     if (this.origins.size < 1_000_000) this.origins.add(answer.origin);
     const counted = new Set<PageTrapKind>();
     for (const trap of answer.traps) {
@@ -110,6 +114,7 @@ export class PagesSummary {
       skipped: Object.fromEntries(this.skipped),
       crawl: { allowed: this.allowed, disallowed: this.pages - this.allowed },
       indexable: this.indexable, notIndexable: this.pages - this.indexable,
+      responses: Object.fromEntries(this.responses),
       traps: Object.fromEntries(this.traps) as PagesSummaryJson['traps'],
       origins: { count: this.origins.size, withoutRobots },
     };
@@ -122,6 +127,7 @@ export class PagesSummary {
     const lines = [
       `pages: ${json.pages} judged for ${terminalSafe(json.agent)} from ${json.records} records${json.unread.count === 0 ? '' : `, ${json.unread.count} unread`}${skipped === '' ? '' : ` (not pages: ${terminalSafe(skipped)})`}`,
       `crawl: ${json.crawl.allowed} allowed, ${json.crawl.disallowed} disallowed; ${json.indexable} indexable, ${json.notIndexable} not; ${plural(json.origins.count, 'origin')}${withoutRobots === 0 ? '' : `, ${withoutRobots} without robots.txt known (allowed)`}`,
+      ...(Object.keys(json.responses).every((kind) => kind === 'unknown' || kind === 'content') ? [] : [`responses of the crawled pages: ${Object.entries(json.responses).map(([kind, count]) => `${count} ${kind}`).join(', ')} (only content is indexed: a redirect is not the page, 4xx and 5xx are not indexed)`]),
       'traps:',
     ];
     for (const trap of PAGE_TRAPS) {
