@@ -181,7 +181,7 @@ describe('robotstxt fetch', () => {
       `10.0.0.1 - - [01/Mar/2026:10:00:00 +0000] "GET ${origins.origin(0)}/x HTTP/1.1" 200 5 "-" "Googlebot/2.1"`,
       `10.0.0.1 - - [01/Mar/2026:10:00:01 +0000] "GET /y HTTP/1.1" 200 5 "-" "Googlebot/2.1"`, // its host is --host's
     ].join('\n') + '\n');
-    const refused = `disallow-all\t${origins.origin(0)}\tfetched\tunreachable - (an origin from a log or URL list at an internal address, not fetched (127.0.0.1 is a loopback address; name it yourself, or --targets any))`;
+    const refused = `disallow-all\t${origins.origin(0)}\trefused\tunreachable - (an origin from a log or URL list at an internal address, not fetched (127.0.0.1 is a loopback address; name it yourself, or --targets any))`;
     const store = tempDir();
     const byLog = await robotstxtAsync(['fetch', '--store', store, '--log', log, '--host', origins.key(1), '--scheme', 'http']);
     expect(byLog.stdout).toBe(`${refused}\nrules\t${origins.origin(1)}\tfetched\tok 200\n`);
@@ -197,12 +197,18 @@ describe('robotstxt fetch', () => {
     const auditStore = tempDir();
     const audit = await robotstxtAsync(['audit', '--store', auditStore, '--fetch', '--host', origins.key(1), '--scheme', 'http', '--format', 'json', log]);
     expect(audit.status).toBe(0);
-    expect(audit.stderr).toContain('2 fetched (1 ok, 0 not-modified, 0 not-found, 1 unreachable), 0 fresh in the store; 1 of the unreachable were refused by --targets (internal addresses: the store records say which; --targets any fetches them)');
+    expect(audit.stderr).toContain('1 fetched (1 ok, 0 not-modified, 0 not-found, 0 unreachable), 0 fresh in the store; 1 refused by --targets (internal addresses: not fetched, not stored, their URLs disallowed in this run; --targets any, or naming the origin, fetches them)');
     const requestsBefore = origins.requests.length;
-    const check = await robotstxtAsync(['check', '--store', tempDir(), '--fetch', '--agent', 'Googlebot'], `${origins.origin(0)}/private\n`);
-    expect([check.status, check.stdout]).toEqual([0, `disallowed\t${origins.origin(0)}/private\n`]); // unreachable: disallow all
-    expect(check.stderr).toContain('robots.txt: 1 fetched (0 ok, 0 not-modified, 0 not-found, 1 unreachable), 0 fresh in the store; 1 of the unreachable were refused by --targets');
+    const checkStore = tempDir();
+    const check = await robotstxtAsync(['check', '--store', checkStore, '--fetch', '--agent', 'Googlebot'], `${origins.origin(0)}/private\n${origins.origin(0)}/x\n`);
+    expect([check.status, check.stdout]).toEqual([0, `disallowed\t${origins.origin(0)}/private\ndisallowed\t${origins.origin(0)}/x\n`]); // refused: disallowed in this run
+    expect(check.stderr).toContain('robots.txt: 0 fetched (0 ok, 0 not-modified, 0 not-found, 0 unreachable), 0 fresh in the store; 1 refused by --targets');
     expect(origins.requests.length).toBe(requestsBefore);
+    // a refusal is no fetch outcome: nothing stored, so --targets any (as the message says) fetches it at once
+    expect(readdirSync(checkStore).filter((name) => name.endsWith('.json'))).toEqual([]);
+    const anyCheck = await robotstxtAsync(['check', '--store', checkStore, '--fetch', '--targets', 'any', '--agent', 'Googlebot'], `${origins.origin(0)}/private\n${origins.origin(0)}/x\n`);
+    expect(anyCheck.stdout).toBe(`disallowed\t${origins.origin(0)}/private\nallowed\t${origins.origin(0)}/x\n`);
+    expect(origins.requests.length).toBe(requestsBefore + 1);
   });
 
   it('a record dated in the future (a run with --now ahead, a clock set wrong) is stale: the next run fetches it again and says so', { tags: ['slow'] }, async () => {

@@ -75,7 +75,7 @@ describe('fetch targets', () => {
     const named = await fetchRobots(running.origin(0));
     expect(named.outcome).toBe('ok');
     const cli = await robotstxtAsync(['fetch', '--targets', 'public', running.origin(0)]);
-    expect(cli.stdout).toBe(`disallow-all\t${running.origin(0)}\tfetched\tunreachable - (fetch to an internal address refused (127.0.0.1 is a loopback address; --targets public))\n`);
+    expect(cli.stdout).toBe(`disallow-all\t${running.origin(0)}\trefused\tunreachable - (fetch to an internal address refused (127.0.0.1 is a loopback address; --targets public))\n`);
   });
 
   it('options: a User-Agent undici cannot send and an unknown --targets are usage errors at start; misspelt options are refused', async () => {

@@ -218,13 +218,13 @@ function textLine(entry: RobotsCacheEntry): string {
   const detail = record.error !== null ? ` (${record.error})` : record.hops > 0 ? ` (${record.hops} redirect${record.hops > 1 ? 's' : ''} to ${record.finalUrl})` : '';
   const notes = entry.stored?.notes ?? [];
   const mended = notes.length === 0 ? '' : ` (store: ${terminalSafe(notes.join('; '))})`;
-  return `${entry.effect}\t${entry.origin}\t${entry.source === 'fetch' ? 'fetched' : 'fresh'}\t${record.outcome} ${record.status === 0 ? '-' : record.status}${detail}${mended}\n`;
+  return `${entry.effect}\t${entry.origin}\t${entry.source === 'fetch' ? 'fetched' : entry.source === 'refused' ? 'refused' : 'fresh'}\t${record.outcome} ${record.status === 0 ? '-' : record.status}${detail}${mended}\n`;
 }
 
 function jsonLine(entry: RobotsCacheEntry): string {
   const record = entry.record;
   return JSON.stringify({
-    origin: entry.origin, key: entry.key, effect: entry.effect, source: entry.source === 'fetch' ? 'fetched' : 'fresh',
+    origin: entry.origin, key: entry.key, effect: entry.effect, source: entry.source === 'fetch' ? 'fetched' : entry.source === 'refused' ? 'refused' : 'fresh',
     outcome: record.outcome, status: record.status, error: record.error, hops: record.hops, finalUrl: record.finalUrl,
     checkedAt: new Date(record.checkedAt).toISOString(), kept: record.kept, failures: record.failures,
     failingSince: record.failingSince === null ? null : new Date(record.failingSince).toISOString(),

@@ -87,7 +87,7 @@ export function fetchedSummary(fetches: RobotsCacheStats['fetches']): string {
  */
 export function storeSummary(stats: RobotsCacheStats, fresh: number): string {
   const future = stats.futureRecords > 0 ? `; ${stats.futureRecords} stored record(s) were dated in the future (a clock set ahead, or --now): stale, fetched again` : '';
-  const refused = stats.refusedByTargets > 0 ? `; ${stats.refusedByTargets} of the unreachable were refused by --targets (internal addresses: the store records say which; --targets any fetches them)` : '';
+  const refused = stats.refusedByTargets > 0 ? `; ${stats.refusedByTargets} refused by --targets (internal addresses: not fetched, not stored, their URLs disallowed in this run; --targets any, or naming the origin, fetches them)` : '';
   return `${fetchedSummary(stats.fetches)}, ${fresh} fresh in the store${refused}${future}`;
 }
 

@@ -98,10 +98,11 @@ export class ReadBuffer {
 
 /**
  * What a reader knows of a file before opening it: nothing ('any': read until a read gives nothing), that it
- * is a regular file ('regular', from a directory listing: a short read is its end), or that it must be looked
- * at first ('check': opened without blocking and refused unless it is a regular file).
+ * is a regular file ('regular', from a directory listing: a short read is its end), that it must be looked
+ * at first ('check': opened without blocking and refused unless it is a regular file), or that it is a file
+ * of a store, which this program writes ('own': as 'check', and never read through a symbolic link).
  */
-export type FileKind = 'any' | 'regular' | 'check';
+export type FileKind = 'any' | 'regular' | 'check' | 'own';
 
 /** The error for a file that is a folder, FIFO, socket or device where a regular file is read (FILE_UNREADABLE, naming it). */
 export function notRegularFile(path: string, what: string, directory: boolean): RobotsError {
@@ -117,8 +118,9 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
   let fd: number;
   try {
     // (opened without blocking when it must be looked at first: a FIFO never holds the run on its open)
-    fd = openSync(path, kind === 'check' ? fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) : 'r');
+    fd = openSync(path, kind === 'check' || kind === 'own' ? fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (kind === 'own' ? fsConstants.O_NOFOLLOW ?? 0 : 0) : 'r');
   } catch (error) {
+    if (kind === 'own' && (error as NodeJS.ErrnoException).code === 'ELOOP') throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': it is a symbolic link (a store's files are never read through links)`, { cause: error });
     throw fileError(path, what, error);
   }
   try {
@@ -126,10 +128,10 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
     // the file read until a read gives nothing (a read that returns 0 costs less than asking for the size),
     // or, for a file known to be regular, until a read gives less than asked for
     let size = 0;
-    if (into === null || kind === 'check') {
+    if (into === null || kind === 'check' || kind === 'own') {
       try {
         const stat = fstatSync(fd);
-        if (kind === 'check' && !stat.isFile()) throw notRegularFile(path, what, stat.isDirectory());
+        if ((kind === 'check' || kind === 'own') && !stat.isFile()) throw notRegularFile(path, what, stat.isDirectory());
         size = stat.isFile() ? stat.size : 0;
       } catch (error) {
         if (error instanceof RobotsError) throw error;

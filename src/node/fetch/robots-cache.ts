@@ -49,11 +49,17 @@ export interface RobotsCacheEntry {
   effect: RobotsEffect;
   /** The kept robots.txt, parsed (null unless effect is rules). */
   robots: RobotsTxt | null;
-  /** Where this answer came from: a fetch made for it, the memory of this cache, or the store. */
-  source: 'fetch' | 'memory' | 'store';
+  /**
+   * Where this answer came from: a fetch made for it, the memory of this cache, the store, or a fetch the
+   * targets policy refused (nothing was sent: its URLs are disallowed for this run, and nothing is stored).
+   */
+  source: 'fetch' | 'memory' | 'store' | 'refused';
   /** A fetch written to a store: the change of its versions (null: none) and what the store mended (notes). */
   stored?: StoreWriteResult;
 }
+
+/** Refused origins remembered in one run (each a few hundred bytes). */
+const REFUSALS_KEPT = 100_000;
 
 /** Counters of a RobotsCache. */
 export interface RobotsCacheStats {
@@ -97,6 +103,8 @@ export class RobotsCache {
   private readonly missing: MissingPolicy;
   private readonly kept: LruCache<Kept>;
   private readonly inFlight = new Map<string, Promise<RobotsCacheEntry>>();
+  /** Origins the targets policy refused in this run (never stored), with whether they came from content; the oldest let go past REFUSALS_KEPT. */
+  private readonly refusals = new Map<string, { entry: RobotsCacheEntry; fromContent: boolean }>();
   private readonly counters: RobotsCacheStats = { fetches: { 'ok': 0, 'not-modified': 0, 'not-found': 0, 'unreachable': 0 }, fromMemory: 0, fromStore: 0, failedOrigins: 0, futureRecords: 0, refusedByTargets: 0 };
   /** Called when checkUrls cannot answer an origin by its rules (its URLs are then disallowed). */
   onError: ((origin: string, error: RobotsError) => void) | null = null;
@@ -223,6 +231,9 @@ export class RobotsCache {
 
   private entryOf(origin: RobotsOrigin, force: boolean): Promise<RobotsCacheEntry> {
     const now = this.settings.now();
+    // refused once in this run, refused again (the same settings, the same addresses): asked of nobody
+    const refused = this.refusals.get(origin.origin);
+    if (refused !== undefined && (!refused.fromContent || origin.fromContent === true)) return Promise.resolve(refused.entry);
     if (!force) {
       const inMemory = this.kept.get(origin.origin);
       if (inMemory !== undefined && isFresh(inMemory.record, now, this.freshness)) {
@@ -262,8 +273,18 @@ export class RobotsCache {
       }
     }
     const result = await fetchOrigin(origin, this.settings, this.agent, previous?.record ?? null, this.hostLimits);
+    if (result.refusedByTargets) {
+      // a refusal is no fetch outcome: nothing was asked of the origin, so nothing is recorded or stored (another
+      // run with other --targets, or one naming the origin, fetches it); this run answers its URLs as disallowed
+      this.counters.refusedByTargets++;
+      const refused = recordAfterFetch(null, result, this.settings.mode);
+      const entry = this.entryFrom(origin, { record: refused, body: null, robots: null }, 'refused', this.settings.now());
+      this.refusals.set(origin.origin, { entry, fromContent: origin.fromContent === true });
+      if (this.refusals.size > REFUSALS_KEPT) this.refusals.delete(this.refusals.keys().next().value as string);
+      this.onFetch?.(result, entry);
+      return entry;
+    }
     this.counters.fetches[result.outcome]++;
-    if (result.refusedByTargets) this.counters.refusedByTargets++;
     const record = recordAfterFetch(previous?.record ?? null, result, this.settings.mode);
     const body = result.outcome === 'ok' ? result.body : record.kept === 'body' ? previous?.body ?? null : null;
     const stored = this.store?.write(origin.key, record, result.outcome === 'ok' ? result.body : null) ?? null;

@@ -8,7 +8,7 @@ import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
 import { readLimit, readRobotsFileIfExists, readFileBounded, notRegularFile, ReadBuffer } from '../robots-file.js';
 import { DirectoryIndex } from './directory-index.js';
-import { readStoredRecord, storeFileName, versionsFolder, type StoredVersion } from '../store/index.js';
+import { readStoredRecord, storeFileName, storedVersionsFolder, type StoredVersion } from '../store/index.js';
 import { effectOfStored, recordAsOf } from '../../core/fetch-rules.js';
 import { hostOrOriginOf, type UrlOrigin } from '../../core/url-model.js';
 import { describe, optionsArgument, maxBytesArgument } from '../../core/arguments.js';
@@ -81,7 +81,7 @@ export const NO_RULES_KNOWN: unique symbol = Symbol('robots: no rules known');
 export const FULL_VERDICT_BODY: Record<FullVerdict, string> = { allow: '', disallow: 'User-agent: *\nDisallow: /\n' };
 /** The body a stored version stands for: its file (at most maxBytes + 1 read), or the stand-in of its effect. Per version parsed. */
 export function storedVersionBody(directory: string, key: string, version: StoredVersion, maxBytes: number): Uint8Array | string {
-  if (version.effect === 'rules' && version.body !== null) return readFileBounded(join(directory, versionsFolder(storeFileName(key)), version.body), readLimit(maxBytes), 'stored robots.txt version', null, 'check');
+  if (version.effect === 'rules' && version.body !== null) return readFileBounded(join(storedVersionsFolder(directory, key), version.body), readLimit(maxBytes), 'stored robots.txt version', null, 'own');
   return version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow;
 }
 

@@ -14,13 +14,14 @@
 // write goes to a temporary file of a short name in the same directory and is renamed over the old one: a
 // crash or a concurrent run leaves each file whole (old or new). check --robots-dir reads the same files: a
 // body when there is one, else the record's effect.
-import { renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync, readdirSync, existsSync, statSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import { RobotsError } from '../../core/errors.js';
 import { wholeNumberArgument } from '../../core/arguments.js';
 import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile } from '../robots-file.js';
 import { effectOfStored, type OriginRecord, type FetchOutcome } from '../../core/fetch-rules.js';
+import { HeldLock } from './origin-lock.js';
 
 export const STORE_FORMAT = 'robotstxt-wasm/store/1';
 /** A record is a few hundred bytes; more than this is not a record. */
@@ -130,7 +131,7 @@ export function readStoredRecord(directory: string, key: string): OriginRecord |
   }
   let bytes: Uint8Array;
   try {
-    bytes = readFileBounded(path, RECORD_LIMIT + 1, 'store record', null, 'check');
+    bytes = readFileBounded(path, RECORD_LIMIT + 1, 'store record', null, 'own');
   } catch (error) {
     if (meansNoSuchFile(error)) return null;
     throw error;
@@ -211,9 +212,13 @@ function versionProblem(entry: unknown): string | null {
  * that is not a plain file name) is FILE_UNREADABLE naming it. Per origin read.
  */
 export function readStoredVersions(directory: string, key: string): StoredVersions | null {
-  const path = join(directory, versionsFolder(storeFileName(key)), 'index.json');
+  const folder = join(directory, versionsFolder(storeFileName(key)));
+  const kind = entryKind(folder);
+  if (kind === 'absent') return null;
+  if (kind !== 'directory') throw new RobotsError('FILE_UNREADABLE', `store versions folder '${folder}' is ${kind === 'link' ? 'a symbolic link' : 'not a folder'}: not read (a store's folders are never followed through links)`);
+  const path = join(folder, 'index.json');
   if (!existsSync(path)) return null;
-  const text = Buffer.from(readFileBounded(path, 16 << 20, 'store versions', null, 'check')).toString('utf8');
+  const text = Buffer.from(readFileBounded(path, 16 << 20, 'store versions', null, 'own')).toString('utf8');
   const bad = (why: string): RobotsError => new RobotsError('FILE_UNREADABLE', `store versions '${path}' are not valid: ${why}`);
   let value: StoredVersions;
   try {
@@ -229,6 +234,27 @@ export function readStoredVersions(directory: string, key: string): StoredVersio
   return value;
 }
 
+/** What is at a path, not following a link there: absent, a directory, a symbolic link, or something else. */
+function entryKind(path: string): 'absent' | 'directory' | 'link' | 'other' {
+  let stat;
+  try {
+    stat = lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (meansNoSuchFile(error)) return 'absent';
+    throw new RobotsError('FILE_UNREADABLE', `cannot read '${path}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
+  }
+  if (stat === undefined) return 'absent';
+  return stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'directory' : 'other';
+}
+
+/** The versions folder of a store key (its path), refusing one that is a link or no folder (readers of history). Per origin read. */
+export function storedVersionsFolder(directory: string, key: string): string {
+  const folder = join(directory, versionsFolder(storeFileName(key)));
+  const kind = entryKind(folder);
+  if (kind === 'link' || kind === 'other') throw new RobotsError('FILE_UNREADABLE', `store versions folder '${folder}' is ${kind === 'link' ? 'a symbolic link' : 'not a folder'}: not read (a store's folders are never followed through links)`);
+  return folder;
+}
+
 /** What a fetch did to an origin's versions: the version in force before (null: none known) and after, each with its body (effect rules). */
 export interface VersionChange {
   before: { version: StoredVersion; body: Uint8Array | null } | null;
@@ -241,11 +267,8 @@ export interface StoreWriteResult {
   notes: string[];
 }
 
-/** How long a writer waits for another's lock on an origin, and when a lock is taken to be left by a process that died. */
-const LOCK_WAIT_MS = 30_000;
-const STALE_LOCK_MS = 60_000;
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const sleep = (ms: number): void => { Atomics.wait(sleeper, 0, 0, ms); };
+/** How long a writer waits for another's lock on an origin by default (a lock is taken over only from a writer that is gone). */
+export const DEFAULT_LOCK_WAIT_MS = 30_000;
 
 /**
  * A store directory (made when missing). Used by RobotsCache, the fetch command and check/audit --fetch;
@@ -256,9 +279,15 @@ export class RobotsStore {
   /** Versions kept per origin (0: none kept, the store as before versions). */
   readonly keepVersions: number;
 
-  constructor(directory: string, options: { keepVersions?: number } = {}) {
+  /** How long a write waits for another writer's lock on the same origin, in ms. */
+  readonly lockWaitMs: number;
+  /** The lock held by the write under way (each file written checks it is still this process's), or null. */
+  private lock: HeldLock | null = null;
+
+  constructor(directory: string, options: { keepVersions?: number; lockWaitMs?: number } = {}) {
     this.directory = directory;
     this.keepVersions = wholeNumberArgument('keepVersions', options.keepVersions, DEFAULT_KEPT_VERSIONS, 0, MAX_KEPT_VERSIONS);
+    this.lockWaitMs = wholeNumberArgument('lockWaitMs', options.lockWaitMs, DEFAULT_LOCK_WAIT_MS, 0, 3_600_000);
     try {
       makeDirectory(directory);
     } catch (error) {
@@ -276,7 +305,7 @@ export class RobotsStore {
   body(key: string, maxBytes: number): Uint8Array | null {
     const path = join(this.directory, `${storeFileName(key)}.txt`);
     if (!existsSync(path)) return null;
-    return readFileBounded(path, readLimit(maxBytes), 'stored robots.txt', null, 'check');
+    return readFileBounded(path, readLimit(maxBytes), 'stored robots.txt', null, 'own');
   }
 
   /**
@@ -293,32 +322,27 @@ export class RobotsStore {
       const seed = this.keepVersions > 0 ? this.versionsOrSeed(key, name, notes) : null;
       if (body !== null) this.replace(`${name}.txt`, body);
       this.replace(`${name}.json`, recordJson(record));
-      if (record.kept !== 'body') rmSync(join(this.directory, `${name}.txt`), { force: true });
+      if (record.kept !== 'body') {
+        this.lock?.check();
+        rmSync(join(this.directory, `${name}.txt`), { force: true });
+      }
       const change = seed === null ? null : this.keepVersion(key, name, record, body, seed);
       return { change, notes };
     });
   }
 
-  /** Runs `work` holding the lock of an origin's files (`<name>.lock`, made exclusively; a lock older than STALE_LOCK_MS is taken to be a dead process's). */
+  /**
+   * Runs `work` holding the lock of an origin's files (src/node/store/origin-lock.ts: taken over only from a
+   * writer that is gone; every file written under it checks first that it is still this process's).
+   */
   private locked<T>(name: string, work: () => T): T {
-    const lock = join(this.directory, `${name}.lock`);
-    const started = Date.now();
-    for (let wait = 1; ; wait = Math.min(50, wait * 2)) {
-      try {
-        writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new RobotsError('FILE_UNWRITABLE', `cannot write '${lock}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
-        const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-        if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
-        else if (Date.now() - started > LOCK_WAIT_MS) throw new RobotsError('FILE_UNWRITABLE', `cannot write the store's files of ${name}: '${lock}' has been held by another process for ${Math.round(age / 1000)} s`);
-        else sleep(wait);
-      }
-    }
+    const lock = HeldLock.take(join(this.directory, `${name}.lock`), name, this.lockWaitMs);
+    this.lock = lock;
     try {
       return work();
     } finally {
-      rmSync(lock, { force: true });
+      this.lock = null;
+      lock.release();
     }
   }
 
@@ -329,6 +353,20 @@ export class RobotsStore {
    */
   private versionsOrSeed(key: string, name: string, notes: string[]): StoredVersions {
     const folder = versionsFolder(name);
+    // a versions folder that is a link (or no folder) is never written through: it is set aside, and the
+    // versions begin again here
+    const kind = entryKind(join(this.directory, folder));
+    if (kind === 'link' || kind === 'other') {
+      const aside = `${folder}.set-aside-${timeFileName(Date.now())}`;
+      try {
+        this.lock?.check();
+        renameSync(join(this.directory, folder), join(this.directory, aside));
+      } catch (error) {
+        if (error instanceof RobotsError) throw error;
+        throw new RobotsError('FILE_UNWRITABLE', `cannot set aside '${join(this.directory, folder)}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
+      }
+      notes.push(`the versions folder '${join(this.directory, folder)}' was ${kind === 'link' ? 'a symbolic link' : 'no folder'}: set aside as ${aside} (a store is never written through links), the versions begin again with the copy in force`);
+    }
     let known: StoredVersions | null = null;
     try {
       known = readStoredVersions(this.directory, key);
@@ -411,7 +449,7 @@ export class RobotsStore {
   private versionBody(folder: string, version: StoredVersion): Uint8Array | null {
     if (version.body === null) return null;
     try {
-      return readFileBounded(join(this.directory, folder, version.body), 16 << 20, 'stored robots.txt version', null, 'check');
+      return readFileBounded(join(this.directory, folder, version.body), 16 << 20, 'stored robots.txt version', null, 'own');
     } catch {
       return null;
     }
@@ -432,9 +470,12 @@ export class RobotsStore {
     const temporary = join(this.directory, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
       writeFileSync(temporary, data);
+      // under an origin's lock: still this process's (a writer stopped for long finds it lost, and fails)
+      this.lock?.check();
       renameSync(temporary, join(this.directory, name));
     } catch (error) {
       rmSync(temporary, { force: true });
+      if (error instanceof RobotsError) throw error;
       throw new RobotsError('FILE_UNWRITABLE', `cannot write '${join(this.directory, name)}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
     }
   }
