@@ -132,12 +132,45 @@ describe('merged parts = the whole (generated logs)', () => {
     writeFileSync(verified, robotstxt(['audit', '--robots', SHOP, '--verify', '--crawler-ranges', RANGES, '--format', 'partial', log]).stdout);
     const notPartial = robotstxt(['audit', '--merge', log]);
     expect([notPartial.status, notPartial.stdout]).toEqual([2, '']);
-    expect(notPartial.stderr).toMatch(new RegExp(`^robotstxt: ${log.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a partial audit \\(robotstxt audit --format partial\\): .+\\n$`));
+    expect(notPartial.stderr).toMatch(new RegExp(`^robotstxt: ${log.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a partial audit \\(robotstxt audit --format partial writes one\\): .+\\n$`));
     const mixed = robotstxt(['audit', '--merge', plain, verified]);
     expect([mixed.status, mixed.stdout, mixed.stderr]).toEqual([2, '', 'robotstxt: partial audits made with different options cannot be merged: one without --verify, without versions over time, without --by host, --missing allow, without --as-token, another with --verify, without versions over time, without --by host, --missing allow, without --as-token\n']);
     const withLogOption = robotstxt(['audit', '--merge', plain, '--since', '2015-01-01']);
     expect([withLogOption.status, withLogOption.stdout, withLogOption.stderr]).toEqual([2, '', 'robotstxt: --since does not apply with --merge (the partial audits were made with their options; --merge takes --format, --top and --output)\n']);
     const withRobots = robotstxt(['audit', '--merge', '--robots', SHOP, plain]);
     expect(withRobots.status).toBe(2);
+    const none = robotstxt(['audit', '--merge']);
+    expect([none.status, none.stderr]).toEqual([2, 'robotstxt: audit --merge needs at least one partial audit (a file that audit --format partial wrote, or - for standard input)\n']);
+  });
+  it('a damaged or edited part is refused naming the file and the field (exit 2), never merged into an invented report; the same part twice is said (a warning: empty or equal partitions are harmless)', () => {
+    const dir = tempDir();
+    const log = join(dir, 'a.log');
+    writeFileSync(log, ['10.0.0.1 - - [17/May/2015:10:05:03 +0000] "GET /cart HTTP/1.1" 200 1 "-" "Googlebot/2.1"', '10.0.0.1 - - [17/May/2015:10:05:04 +0000] "GET /x HTTP/1.1" 200 1 "-" "GPTBot/1.0"'].join('\n') + '\n');
+    const good = JSON.parse(robotstxt(['audit', '--robots', SHOP, '--format', 'partial', log]).stdout) as Record<string, unknown> & { crawlers: Record<string, unknown>[] };
+    const edits: [string, (part: typeof good) => unknown, string][] = [
+      ['negative', (part) => { part.crawlerRequests = -994; return part; }, '"crawlerRequests" is -994, not a count (a whole number of 0 or more)'],
+      ['string', (part) => { part.crawlers[0].requests = '12'; return part; }, '"crawlers[0].requests" is "12", not a count (a whole number of 0 or more)'],
+      ['fraction', (part) => { part.lines = 1.5; return part; }, '"lines" is 1.5, not a count (a whole number of 0 or more)'],
+      ['share over 100%', (part) => { part.crawlers[0].disallowed = (part.crawlers[0].requests as number) + 1; return part; }, `"crawlers[0]": disallowed (${(good.crawlers[0].requests as number) + 1}) is more than requests (${good.crawlers[0].requests as number})`],
+      ['not a list', (part) => { part.hours = {}; return part; }, '"hours" is {}, not a list'],
+      ['missing', (part) => { delete part.untracked; return part; }, '"untracked" is missing, not an object'],
+      ['a field of another shape', (part) => { part.crawlers[0].extra = 1; return part; }, '"crawlers[0].extra" is no field of a partial audit'],
+      ['a number too large', (part) => { part.allowed = 2 ** 60; return part; }, `"allowed" is ${JSON.stringify(2 ** 60)}, not a count (a whole number of 0 or more)`],
+      ['not an object', () => [1, 2], 'it is [1,2], not a JSON object'],
+      ['another format', (part) => { part.format = 'robotstxt-wasm/audit-partial/1'; return part; }, 'its "format" is "robotstxt-wasm/audit-partial/1", not robotstxt-wasm/audit-partial/2 (robotstxt audit --format partial writes one; a part from another version is made again with this one)'],
+    ];
+    for (const [name, edit, field] of edits) {
+      const file = join(dir, `${name.replace(/\W+/g, '-')}.json`);
+      writeFileSync(file, JSON.stringify(edit(structuredClone(good))));
+      const r = robotstxt(['audit', '--merge', file]);
+      expect([r.status, r.stdout, r.stderr], name).toEqual([2, '', `robotstxt: ${file} is not a partial audit (robotstxt audit --format partial writes one): ${field}\n`]);
+    }
+    const once = join(dir, 'once.json');
+    const copy = join(dir, 'copy.json');
+    writeFileSync(once, JSON.stringify(good));
+    writeFileSync(copy, `${JSON.stringify(good, null, 1)}\n`);
+    const twice = robotstxt(['audit', '--merge', once, copy, '--format', 'json']);
+    expect([twice.status, twice.stderr]).toEqual([0, `robotstxt: warning: ${copy} holds the same counts as ${once}, field for field: if it is the same part given twice, its requests are counted twice\n`]);
+    expect(JSON.parse(twice.stdout).crawlerRequests).toBe(2 * (good.crawlerRequests as number));
   });
 });

@@ -2,7 +2,7 @@
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, AUDIT_PARTIAL_FORMAT, auditTable, noRulesSentence, rulesOf, rulesOfDirectory, rulesOfHistory, type AuditPartial, type AuditRules } from '../node/audit/index.js';
+import { RobotsAudit, checkedPartial, repeatedPart, auditTable, noRulesSentence, rulesOf, rulesOfDirectory, rulesOfHistory, type AuditPartial, type AuditRules } from '../node/audit/index.js';
 import type { CrawlerVerifier } from '../node/verify/index.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit/index.js';
@@ -49,7 +49,7 @@ const AUDIT_OWN_OPTIONS = {
 export const AUDIT_SPEC = {
   name: 'audit',
   options: { ...AUDIT_OWN_OPTIONS, ...FETCHING_OPTIONS },
-  positionals: { shown: '<log>...', min: 1, max: Infinity, error: () => 'audit needs at least one <log> (- for standard input; see robotstxt audit --help)' },
+  positionals: { shown: '<log>...', min: 1, max: Infinity, error: (_count: number, given: ReadonlySet<string>) => (given.has('merge') ? 'audit --merge needs at least one partial audit (a file that audit --format partial wrote, or - for standard input)' : 'audit needs at least one <log> (- for standard input; see robotstxt audit --help)') },
   oneOf: [['robots', 'robots-dir', 'store', 'robots-history', 'merge']],
   sections: [{ title: 'Fetch options (with --fetch; --now also judges stored records without it):', names: FETCH_SECTION, column: 26 }],
   column: 24,
@@ -251,12 +251,14 @@ async function mergeAudits(files: string[], format: string, top: number, output:
     const bytes = file === '-' ? await readStandardInput(PARTIAL_LIMIT) : readRegularFile(file, PARTIAL_LIMIT, 'partial audit');
     let partial: AuditPartial;
     try {
-      partial = JSON.parse(new TextDecoder().decode(bytes)) as AuditPartial;
+      partial = checkedPartial(JSON.parse(new TextDecoder().decode(bytes)));
     } catch (error) {
-      throw usageError(`${file} is not a partial audit (robotstxt audit --format partial): ${(error as Error).message}`);
+      if (error instanceof RobotsError && error.code !== 'INVALID_ARGUMENT') throw error;
+      throw usageError(`${file} is not a partial audit (robotstxt audit --format partial writes one): ${(error as Error).message}`);
     }
-    if (typeof partial !== 'object' || partial === null || partial.format !== AUDIT_PARTIAL_FORMAT) throw usageError(`${file} is not a partial audit (robotstxt audit --format partial writes one; its "format" is ${AUDIT_PARTIAL_FORMAT})`);
     partials.push(partial);
+    const repeated = repeatedPart(partials);
+    if (repeated !== null && repeated[1] === partials.length - 1) stderr(`robotstxt: warning: ${file} holds the same counts as ${files[repeated[0]]}, field for field: if it is the same part given twice, its requests are counted twice\n`);
     for (const entry of partial.logs) {
       const same = logs.find((known) => known.log === entry.log);
       if (same === undefined) logs.push({ ...entry });

@@ -43,7 +43,7 @@ export interface CommandSpec<T extends OptionTable = OptionTable> {
   readonly name: string;
   readonly options: T;
   /** Its positional arguments as the usage line shows them ('' for none), and how many it takes. */
-  readonly positionals: { readonly shown: string; readonly min: number; readonly max: number; readonly error?: (count: number) => string };
+  readonly positionals: { readonly shown: string; readonly min: number; readonly max: number; readonly error?: (count: number, given: ReadonlySet<string>) => string };
   /** Groups of options of which exactly one must be given (the usage line shows them first). */
   readonly oneOf?: readonly (readonly string[])[];
   /** Options that must be given (shown next in the usage line). */
@@ -178,7 +178,7 @@ export function parseCommand<T extends OptionTable>(spec: CommandSpec<T>, args: 
   }
   const { min, max } = spec.positionals;
   if (raw.positionals.length < min || raw.positionals.length > max) {
-    throw usageError(spec.positionals.error?.(raw.positionals.length) ?? `${spec.name} takes ${min === max ? `${min}` : max === Infinity ? `at least ${min}` : min === 0 ? `at most ${max}` : `${min} to ${max}`} argument(s) (${spec.positionals.shown}), got ${raw.positionals.length} (see robotstxt ${spec.name} --help)`);
+    throw usageError(spec.positionals.error?.(raw.positionals.length, given) ?? `${spec.name} takes ${min === max ? `${min}` : max === Infinity ? `at least ${min}` : min === 0 ? `at most ${max}` : `${min} to ${max}`} argument(s) (${spec.positionals.shown}), got ${raw.positionals.length} (see robotstxt ${spec.name} --help)`);
   }
   for (const group of spec.oneOf ?? []) {
     if (group.filter((name) => given.has(name)).length !== 1) throw usageError(`${spec.name} needs exactly one of ${optionList(group, table)}`);

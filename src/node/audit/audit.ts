@@ -4,6 +4,7 @@
 // rules and paths a log holds. The audit flows one way: a request is classified (classify.ts), its rules in
 // force found (rules-in-force.ts), counted (tally.ts) and queued to be judged (judge.ts), which hands its
 // verdict to the tally; this file reads the lines and says when a batch is judged.
+import { checkedPartial } from './partial-check.js';
 import { LogLineReader, clientAddress, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from '../logs/index.js';
 import { parseRobots, type RobotsTxt } from '../../core/robots.js';
 import { isRobotsTxtTarget } from '../../core/url-model.js';
@@ -11,7 +12,7 @@ import { FULL_VERDICT_BODY, NO_RULES_KNOWN } from '../hosts/index.js';
 import type { RobotsMatcher } from '../../core/matcher.js';
 import { crawlerName } from '../../core/crawlers.js';
 import { CrawlerClassifier } from './classify.js';
-import { AUDIT_PARTIAL_FORMAT, addPartial, describeShape, mergeVerifiedBy, partialOf, type AuditPartial } from './partial.js';
+import { addPartial, describeShape, mergeVerifiedBy, partialOf, type AuditPartial } from './partial.js';
 import type { AuditReport } from './report.js';
 import type { RobotsVersion } from '../history/index.js';
 import type { CrawlerVerifier } from '../verify/index.js';
@@ -286,16 +287,24 @@ export class RobotsAudit {
    */
   static merged(partials: readonly AuditPartial[], top = 0): RobotsAudit {
     if (partials.length === 0) throw new RobotsError('INVALID_ARGUMENT', 'no partial audit to merge');
-    const shape = partials[0].shape;
-    for (const part of partials) {
-      if (part.format !== AUDIT_PARTIAL_FORMAT) throw new RobotsError('INVALID_ARGUMENT', `not a partial audit of this version (format ${JSON.stringify(part.format)}, expected ${AUDIT_PARTIAL_FORMAT})`);
+    // every field checked first: a damaged part is refused naming its field, never added into an invented report
+    const parts = partials.map((partial, i) => {
+      try {
+        return checkedPartial(partial);
+      } catch (error) {
+        if (error instanceof RobotsError) throw new RobotsError('INVALID_ARGUMENT', `part ${i + 1} is not a partial audit: ${error.message}`);
+        throw error;
+      }
+    });
+    const shape = parts[0].shape;
+    for (const part of parts) {
       if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost || part.shape.missing !== shape.missing || part.shape.reading !== shape.reading) {
         throw new RobotsError('INVALID_ARGUMENT', `partial audits made with different options cannot be merged: one ${describeShape(shape)}, another ${describeShape(part.shape)}`);
       }
     }
     const audit = new RobotsAudit(() => null, { top, byHost: shape.byHost, missing: shape.missing, reading: shape.reading }, shape);
     const linesBefore = new Map<string, number>();
-    for (const part of partials) {
+    for (const part of parts) {
       addPartial(audit.tally, part, linesBefore);
       audit.mergedVerifiedBy = mergeVerifiedBy(audit.mergedVerifiedBy, part.verifiedBy);
       for (const { log, lines } of part.logs) linesBefore.set(log, (linesBefore.get(log) ?? 0) + lines);

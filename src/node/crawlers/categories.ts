@@ -4,8 +4,10 @@ import { createRequire } from 'node:module';
 import { asciiLowerCase } from '../../core/robots.js';
 import { isUserTriggeredFetcher } from './families.js';
 
+/** What a crawler does, for reports: every category, in the order reports list them. */
+export const CRAWLER_CATEGORIES = ['search', 'ai-training', 'ai-assistant', 'user-triggered', 'seo', 'other'] as const;
 /** What a crawler does, for reports. */
-export type CrawlerCategory = 'search' | 'ai-training' | 'ai-assistant' | 'user-triggered' | 'seo' | 'other';
+export type CrawlerCategory = (typeof CRAWLER_CATEGORIES)[number];
 
 /**
  * The purpose each kind of crawler's requests answer to (audit's usage column), by its name in
