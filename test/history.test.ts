@@ -207,12 +207,19 @@ describe('a store that keeps versions (fetch --store at several times), and audi
       const byHost = await robotstxtAsync(['history', `127.0.0.1:${port}`, '--store', store]);
       expect([byHost.status, byHost.stdout.split('\n')[0]]).toEqual([0, `${origin}: 3 version(s) in the store`]);
       const otherScheme = await robotstxtAsync(['history', `https://127.0.0.1:${port}`, '--store', store]);
-      expect([otherScheme.status, otherScheme.stderr]).toEqual([2, `robotstxt: the store '${store}' keeps no versions of https://127.0.0.1:${port}, but 3 of ${origin} (robotstxt history ${origin} --store ${store})\n`]);
+      expect([otherScheme.status, otherScheme.stderr]).toEqual([2, `robotstxt: the store '${store}' keeps no versions of https://127.0.0.1:${port}, but 3 of ${origin} (name ${origin})\n`]);
       // diff of two stored versions, by time
       const byTime = await robotstxtAsync(['diff', '2026-11-05', '2026-11-12', '--store', store, '--origin', origin, '--agent', 'Googlebot', '--urls', urlFile, '--format', 'json']);
       expect(byTime.status, byTime.stderr).toBe(0);
       const diffReport = JSON.parse(byTime.stdout);
-      expect([diffReport.newlyDisallowedRequests, diffReport.newlyAllowedRequests, diffReport.newlyDisallowed.map((c: { url: string }) => c.url).sort()]).toEqual([4, 0, ['/a', '/cart', `http://127.0.0.1:${port}/c`, 'https://elsewhere.example/a']]);
+      // the line of another origin is left out and said (it was judged by this origin's rules)
+      expect([diffReport.newlyDisallowedRequests, diffReport.newlyAllowedRequests, diffReport.newlyDisallowed.map((c: { url: string }) => c.url).sort()]).toEqual([3, 0, [`${origin}/a`, `${origin}/c`, `${origin}/cart`]]);
+      expect(byTime.stderr).toBe(`robotstxt: 1 line(s) of ${urlFile} name another origin or none (the first: https://elsewhere.example/a): left out, only ${origin}'s versions are compared\n`);
+      // --origin read as history reads its argument: a host alone is found under http when the store keeps it only there
+      const bareHost = await robotstxtAsync(['diff', '2026-11-05', '2026-11-12', '--store', store, '--origin', `127.0.0.1:${port}`, '--agent', 'Googlebot', '--urls', urlFile, '--format', 'json']);
+      expect([bareHost.status, JSON.parse(bareHost.stdout).newlyDisallowedRequests]).toEqual([0, 3]);
+      const listedOthers = await robotstxtAsync(['history', origin, '--store', store, '--urls', urlFile, '--agent', 'Googlebot']);
+      expect(listedOthers.stderr).toBe(`robotstxt: 1 line(s) of ${urlFile} name another origin or none (the first: https://elsewhere.example/a): left out, only ${origin}'s versions are compared\n`);
       const early = await robotstxtAsync(['diff', '2026-10-01', '2026-11-12', '--store', store, '--origin', origin, '--agent', 'Googlebot', '--urls', urlFile]);
       expect([early.status, early.stderr]).toEqual([2, `robotstxt: the store has no version of ${origin} in force at 2026-10-01 (its first was seen later)\n`]);
       // fetch --fail-on-change: an unchanged fetch exits 0; one whose change flips a watched URL exits 1 and prints it

@@ -1,5 +1,8 @@
 // Helpers shared by the commands: the usage exit code, reading robots files, warnings, terminal-safe text.
 import { readFileSync } from 'node:fs';
+import { RobotsError } from '../core/errors.js';
+import { usageError } from './command-spec.js';
+import { terminalSafe as safeText } from '../core/terminal.js';
 import type { RobotsTxt, RobotsReading } from '../core/robots.js';
 import { agentWarning } from '../core/crawlers.js';
 import { fileError, readRobotsLikeRobotsMain } from '../node/robots-file.js';
@@ -44,3 +47,22 @@ export function warnAboutAgents(agents: readonly string[], stderr: (text: string
 }
 
 export { terminalSafe } from '../core/terminal.js';
+
+/**
+ * The origin a command of the store's versions names (history <origin>, diff --store --origin), read by the
+ * library's one rule (originInStore), its refusals as usage errors. Once per run.
+ */
+export async function storedOrigin(store: string, named: string, scheme?: 'https' | 'http'): Promise<import('../node/history/index.js').OriginInStore> {
+  const { originInStore } = await import('../node/history/index.js');
+  try {
+    return originInStore(store, named, { scheme });
+  } catch (error) {
+    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.message);
+    throw error;
+  }
+}
+
+/** Says on stderr the URL lines a comparison of one origin's versions left out (lines of other origins). */
+export function otherOriginLines(count: number, first: string | null, origin: string, source: string, stderr: (text: string) => void): void {
+  if (count > 0) stderr(`robotstxt: ${count} line(s) of ${source} name another origin or none (the first: ${safeText((first ?? '').slice(0, 200))}): left out, only ${origin}'s versions are compared\n`);
+}

@@ -1,10 +1,10 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
 import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
 import { LogLineReader, logTimeMs } from '../node/logs/index.js';
-import { originOf } from '../core/url-model.js';
+import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import type { RobotsReading } from '../core/robots.js';
-import { EXIT_USAGE, terminalSafe, loadRobots, warnAboutAgents } from './common.js';
+import { EXIT_USAGE, terminalSafe, loadRobots, warnAboutAgents, storedOrigin, otherOriginLines } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
 import { forEachChunk } from '../node/logs/index.js';
@@ -43,12 +43,8 @@ Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file
 } as const satisfies CommandSpec;
 
 /** diff --store --origin: the matchers of the versions the store had in force at the two times. */
-async function storedVersions(store: string, named: string, times: readonly string[], reading: RobotsReading, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
-  const origin = originOf(named.includes('://') ? named : `https://${named}/`);
-  if (origin === null) throw usageError(`--origin '${named}' names no origin (a URL such as https://example.com, or a host)`);
+async function storedVersions(store: string, origin: UrlOrigin, times: readonly string[], reading: RobotsReading, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
   const { StoreHistory } = await import('../node/history/index.js');
-  const { readStoredVersions } = await import('../node/store/index.js');
-  if (readStoredVersions(store, origin.fileKey) === null) throw usageError(`the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
   const history = new StoreHistory(store, { ...reading, current: () => null });
   return times.map((time) => {
     const ms = logTimeMs(time);
@@ -73,11 +69,30 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const limit = values.limit;
   const failOn = values['fail-on'];
   const reading = readingOf(values);
-  const [before, after] = values.store === undefined
+  // with --store, one origin's versions: the origin read as history reads it, and the input's lines of other origins left out and counted
+  const stored = values.store === undefined ? null : { store: values.store, ...(await storedOrigin(values.store, values.origin as string)) };
+  const [before, after] = stored === null
     ? [loadRobots(positionals[0], reading, stderr).matcher(agents), loadRobots(positionals[1], reading, stderr).matcher(agents)]
-    : await storedVersions(values.store, values.origin as string, positionals, reading, agents);
+    : await storedVersions(stored.store, stored.origin, positionals, reading, agents);
   const diff = new RobotsDiff(before, after);
-  if (urls !== undefined) await forEachChunk(urls, 'URL file', (chunk) => diff.addLines(chunk));
+  const ownOriginLines = stored === null ? null : (await import('../node/history/index.js')).ownOriginLines;
+  const others = { count: 0, first: null as string | null };
+  const addLines = (chunk: Uint8Array): void => {
+    if (stored === null || ownOriginLines === null) return diff.addLines(chunk);
+    const own = ownOriginLines(chunk, stored.origin.origin);
+    others.count += own.other;
+    others.first ??= own.firstOther;
+    if (own.lines.length > 0) diff.addLines(own.lines);
+  };
+  const sayOthers = (source: string): void => {
+    if (stored !== null) otherOriginLines(others.count, others.first, stored.origin.origin, source, stderr);
+    others.count = 0;
+    others.first = null;
+  };
+  if (urls !== undefined) {
+    await forEachChunk(urls, 'URL file', addLines);
+    sayOthers(urls);
+  }
   for (const log of logs) {
     // the request targets of the log lines, in bulk (the log reader of check --log)
     const logReader = new LogLineReader({ fields: logFields });
@@ -87,8 +102,9 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
       const targets = logReader.readUrlLines(chunk, { firstLineNumber: lineNumber + 1, withHost: false, defaultHost: null, maxMalformed: 0 });
       lineNumber += targets.lines;
       malformed += targets.malformed;
-      if (targets.urls.length > 0) diff.addLines(targets.urls);
+      if (targets.urls.length > 0) addLines(targets.urls);
     });
+    sayOthers(log);
     if (malformed > 0) stderr(`robotstxt: ${log}: ${malformed} of ${lineNumber} lines were not access log lines (skipped)\n`);
   }
   const report = diff.report();

@@ -3,10 +3,8 @@
 import { existsSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, AGENT_OPTION, agentValues, withHelp, readingOf } from './shared-options.js';
-import { originOf } from '../core/url-model.js';
-import { readStoredVersions } from '../node/store/index.js';
-import { versionChanges, flipLine, readUrlLines, urlLinesOf } from '../node/history/index.js';
-import { terminalSafe } from './common.js';
+import { versionChanges, flipLine, readUrlLines, ownOriginLines } from '../node/history/index.js';
+import { terminalSafe, storedOrigin, otherOriginLines } from './common.js';
 
 /** What history states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const HISTORY_SPEC = {
@@ -35,27 +33,20 @@ Exit status: 0 listed, 2 usage or file errors (an origin the store has no versio
 } as const satisfies CommandSpec;
 
 /** robotstxt history. */
-export const COMMAND: Command = { spec: HISTORY_SPEC, run: (args, io) => runHistory(args, io.out) };
+export const COMMAND: Command = { spec: HISTORY_SPEC, run: (args, io) => runHistory(args, io.out, io.err) };
 
-export async function runHistory(args: string[], out: (text: string) => void): Promise<number> {
+export async function runHistory(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { values, positionals, given } = parseCommand(HISTORY_SPEC, args);
-  const named = positionals[0];
-  const schemeNamed = named.includes('://') || given.has('scheme');
-  let origin = originOf(named.includes('://') ? named : `${values.scheme}://${named}/`);
-  if (origin === null) throw usageError(`'${named}' names no origin (a URL such as https://example.com, or a host)`);
   const store = values.store as string;
   if (!existsSync(store)) throw usageError(`--store '${store}' does not exist`);
-  let stored = readStoredVersions(store, origin.fileKey);
-  if (stored === null) {
-    // the same host under the other scheme (its port kept when it names one): a host alone is found there; a scheme named is said
-    const other = originOf(`${origin.scheme === 'https' ? 'http' : 'https'}://${origin.hostKey}/`);
-    const otherStored = other === null ? null : readStoredVersions(store, other.fileKey);
-    if (other === null || otherStored === null) throw usageError(`the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
-    if (schemeNamed) throw usageError(`the store '${store}' keeps no versions of ${origin.origin}, but ${otherStored.versions.length} of ${other.origin} (robotstxt history ${other.origin} --store ${store})`);
-    [origin, stored] = [other, otherStored];
-  }
+  const { origin, versions: stored } = await storedOrigin(store, positionals[0], given.has('scheme') ? values.scheme as 'https' | 'http' : undefined);
   const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
-  const lines = values.urls === undefined ? null : urlLinesOf(origin.origin, await readUrlLines(values.urls));
+  let lines: Uint8Array | null = null;
+  if (values.urls !== undefined) {
+    const own = ownOriginLines(Buffer.from(`${(await readUrlLines(values.urls)).join('\n')}\n`), origin.origin);
+    otherOriginLines(own.other, own.firstOther, origin.origin, values.urls, stderr);
+    lines = own.lines;
+  }
   const urlCount = lines === null ? 0 : lines.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
   const changes = lines === null ? [] : versionChanges(store, origin.fileKey, agents, lines, readingOf(values));
   if (values.format === 'json') {

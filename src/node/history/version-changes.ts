@@ -3,9 +3,10 @@
 // robotstxt history and fetch --fail-on-change.
 import { parseRobots, readingPart, type RobotsMode } from '../../core/robots.js';
 import { RobotsDiff, type ChangedUrl } from '../../core/diff.js';
-import { readStoredVersions, type StoredVersion, type VersionChange as StoreVersionChange } from '../store/index.js';
+import { readStoredVersions, type StoredVersion, type StoredVersions, type VersionChange as StoreVersionChange } from '../store/index.js';
+import { RobotsError } from '../../core/errors.js';
 import { storedVersionBody, FULL_VERDICT_BODY } from '../hosts/index.js';
-import { originOf } from '../../core/url-model.js';
+import { originOf, type UrlOrigin } from '../../core/url-model.js';
 import { forEachChunk, chunkLines } from '../logs/index.js';
 
 /** One change between two consecutive versions, for one agent: the URLs whose verdict flips. */
@@ -100,4 +101,54 @@ export function changeFlips(change: StoreVersionChange, agents: readonly string[
     before.close();
     after.close();
   }
+}
+
+/** An origin named to a command of a store's versions (history, diff --store --origin), found in the store. */
+export interface OriginInStore {
+  origin: UrlOrigin;
+  versions: StoredVersions;
+}
+
+/**
+ * The one reading of an origin argument for the store's versions: a URL or origin names its scheme; a host
+ * (`example.com`, `host:port`) means `scheme` (https unless given), and when the store keeps no versions there
+ * but keeps them for the same host under the other scheme (its port kept), that origin. INVALID_ARGUMENT when
+ * it names no origin, or the store keeps no versions of it (naming the other scheme's when the scheme was
+ * named and that one has some). Per command run.
+ */
+export function originInStore(store: string, named: string, options: { scheme?: 'https' | 'http' } = {}): OriginInStore {
+  const schemeNamed = named.includes('://') || options.scheme !== undefined;
+  let origin = originOf(named.includes('://') ? named : `${options.scheme ?? 'https'}://${named}/`);
+  if (origin === null) throw new RobotsError('INVALID_ARGUMENT', `'${named}' names no origin (a URL such as https://example.com, or a host)`);
+  const stored = readStoredVersions(store, origin.fileKey);
+  if (stored !== null) return { origin, versions: stored };
+  // the same host under the other scheme (its port kept when it names one): a host alone is found there; a scheme named is said
+  const other = originOf(`${origin.scheme === 'https' ? 'http' : 'https'}://${origin.hostKey}/`);
+  const otherStored = other === null ? null : readStoredVersions(store, other.fileKey);
+  if (other === null || otherStored === null) throw new RobotsError('INVALID_ARGUMENT', `the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
+  if (schemeNamed) throw new RobotsError('INVALID_ARGUMENT', `the store '${store}' keeps no versions of ${origin.origin}, but ${otherStored.versions.length} of ${other.origin} (name ${other.origin})`);
+  origin = other;
+  return { origin, versions: otherStored };
+}
+
+/**
+ * The URL lines of a chunk that belong to an origin (a path starting with `/` is taken as the origin's, an
+ * absolute URL by the URL model's origin), and how many lines named another origin or none: what a
+ * comparison of one origin's versions reads, and what it leaves out. Per chunk.
+ */
+export function ownOriginLines(chunk: Uint8Array, origin: string): { lines: Uint8Array; other: number; firstOther: string | null } {
+  const text = new TextDecoder().decode(chunk);
+  const own: string[] = [];
+  let other = 0;
+  let firstOther: string | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line === '') continue;
+    if (line.startsWith('/') || originOf(line)?.origin === origin) own.push(line.startsWith('/') ? `${origin}${line}` : line);
+    else {
+      other++;
+      firstOther ??= line;
+    }
+  }
+  return { lines: Buffer.from(own.length === 0 ? '' : `${own.join('\n')}\n`), other, firstOther };
 }
