@@ -97,3 +97,24 @@ describe('one reading of an agent, said aloud (check and audit agree on every re
     expect(robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--as-crawler', logFile]).stderr).toBe('robotstxt: --as-crawler applies only with --robots\n');
   });
 });
+
+describe('a crawler whose name holds digits (MJ12bot): check --as-crawler answers as audit counts', () => {
+  it('`User-agent: MJ12bot` names the group MJ (the reference ends the token at the digit): audit counts MJ12bot disallowed there, check --as-crawler and --agent MJ agree, and the warning says which --agent reproduces the audit', () => {
+    const file = join(dir, 'mj.txt');
+    writeFileSync(file, 'User-agent: MJ12bot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n');
+    const log = join(dir, 'mj.log');
+    writeFileSync(log, `${['/a', '/private/b'].map((path) => entry(path, 'Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)')).join('\n')}\n`);
+    const audit = JSON.parse(robotstxt(['audit', '--robots', file, '--format', 'json', log]).stdout);
+    expect(audit.crawlers.map((c: { agent: string; group: string; requests: number; disallowed: number }) => [c.agent, c.group, c.requests, c.disallowed])).toEqual([['MJ12bot', 'MJ', 2, 2]]);
+    const asCrawler = robotstxt(['check', '--robots', file, '--agent', 'MJ12bot', '--as-crawler', '--log', log]);
+    expect(asCrawler.stdout).toBe('disallowed\t/a\ndisallowed\t/private/b\n');
+    expect(asCrawler.stderr).toBe([
+      "robotstxt: warning: agent 'MJ12bot' is not a product token: it matches no user-agent line, only the * group can apply (the token is 'MJ'); audit reads a crawler named MJ12bot by that token: --agent MJ (or --as-crawler) answers as audit counts it",
+      "robotstxt: MJ12bot: answered as the crawler behaves (--as-crawler): the MJ group (its name's product token, as the file's user-agent lines are read); as its product token (the reference) it would get the * group",
+      '',
+    ].join('\n'));
+    expect(robotstxt(['check', '--robots', file, '--agent', 'MJ', '--log', log]).stdout).toBe('disallowed\t/a\ndisallowed\t/private/b\n');
+    // the reference's reading: MJ12bot as a product token matches no line
+    expect(robotstxt(['check', '--robots', file, '--agent', 'MJ12bot', '--log', log]).stdout).toBe('allowed\t/a\ndisallowed\t/private/b\n');
+  });
+});

@@ -106,7 +106,7 @@ describe('the code blocks of the pages', () => {
       expect([run.status, run.stderr], js).toEqual([0, '']);
     }, 90_000);
   }
-  it.skipIf(!canRun(daskPresent, 'the Dask block of docs/checking-urls.md', 'apt-get install python3-distributed (.ci/run installs it)'))('docs/checking-urls.md: the Dask block, saved and run as a script, writes one check run\'s answers', { tags: ['slow'] }, () => {
+  it.skipIf(!canRun(daskPresent, 'the Dask block of docs/checking-urls.md', 'apt-get install python3-distributed (.ci/run installs it)'))('docs/checking-urls.md: the Dask block, saved and run as a script, writes one check run\'s answers', { tags: ['slow'], timeout: 150_000 }, () => {
     const dask = blocks.find((block) => block.language === 'python' && block.how?.kind === 'run');
     expect(dask?.code).toContain('dask.bag');
     const { dir, bin } = folderFor();
@@ -120,5 +120,5 @@ describe('the code blocks of the pages', () => {
     const one = robotstxt(['check', '--robots-dir', join(dir, 'robots'), '--agent', 'Googlebot', '-'], `${urls.join('\n')}\n`);
     expect(written).toBe(one.stdout);
     expect(existsSync(join(dir, 'verdicts'))).toBe(true);
-  }, 150_000);
+  });
 });

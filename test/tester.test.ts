@@ -81,6 +81,19 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
   };
   const rows = (): Promise<string[][]> => page.$$eval('#results tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
 
+  it('a built page opened as a file (file://, where no module script runs) says to serve its folder; served, the note is gone', async () => {
+    const dir = tempDir();
+    expect(robotstxt(['tester', '--build', dir]).status).toBe(0);
+    const asFile = await browser.newPage();
+    try {
+      await asFile.goto(`file://${join(dir, 'index.html')}`);
+      const note = await asFile.$eval('#serve-note', (element) => ({ text: element.textContent, shown: !(element as HTMLElement).hidden && (element as HTMLElement).offsetHeight > 0 }));
+      expect(note).toEqual({ text: 'This page works once a web server serves it: run robotstxt tester, or serve this folder with any static web server and open its address. Opened as a file, browsers do not run its scripts, and nothing on it would answer.', shown: true });
+    } finally {
+      await asFile.close();
+    }
+    expect(await page.$eval('#serve-note', (element) => (element as HTMLElement).hidden)).toBe(true);
+  });
   it('typed robots.txt and URLs: each verdict, its deciding line and rule', async () => {
     await typeInto('#robots', ROBOTS);
     await typeInto('#urls', URLS);
@@ -250,6 +263,20 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     await paste('#page-url', 'https://e.com/b');
     expect((await panel('https://e.com/b for Googlebot: crawling is allowed and the page lets this crawler index it')).at(-1)).toEqual(['not read', '<img src=x onerror=alert(1)>', 'X-Robots-Tag: <img src=x onerror=alert(1)>']);
     expect(await page.$$eval('#page-answer img', (images) => images.length)).toBe(0);
+    // the page's HTTP status, weighed by the one rule (pageResponseOf): a 404 is not indexed, whatever its rules say
+    await paste('#page-headers', '');
+    await paste('#page-status', '404');
+    await paste('#page-url', 'https://e.com/gone');
+    expect(await panel('https://e.com/gone for Googlebot: crawling is allowed; the page answered with a client error (4xx): the URL is not indexed, and dropped from the index if it was')).toEqual([
+      ['crawl', 'allowed', 'no rule'],
+      ['seen', 'yes', ''],
+      ['status', '404 (client-error)', "not indexed, whatever the page's rules say"],
+      ['index', 'yes', 'nothing says'],
+      ['follow', 'yes', 'nothing says'],
+      ['snippet', 'yes', 'nothing says'],
+      ['image index', 'yes', 'nothing says'],
+    ]);
+    await paste('#page-status', '');
   });
 
   it('a URL list opened from a file replaces the URLs and is checked', async () => {

@@ -4,7 +4,7 @@
 // the verdicts were computed for: the editor may have changed since), lint findings, and the verdict changes
 // against the kept previous version (RobotsDiff), with the agent and mode they were computed for. A message
 // { kind: 'usage', id, robots, agent, mode, url } is answered with RobotsTxt.usage for that URL; a message
-// { kind: 'page', id, robots, agent, mode, url, headers, metas } with the page's answer (judgePage, pageTraps):
+// { kind: 'page', id, robots, agent, mode, url, headers, metas, status } with the page's answer (judgePage, pageTraps):
 // the page's meta tags are read by the page itself (DOMParser: the browser's HTML parser; a worker has none).
 // @ts-expect-error -- the page serves dist/ beside this file (robotstxt tester); in the repository it lies one folder up
 import { initialize, parseRobots, lintRobots, agentWarning, RobotsDiff, pageRules, judgePage, pageTraps, headerLine, RobotsNoindex } from './dist/src/core/index.js';
@@ -52,7 +52,7 @@ function usageOf(robots, agent, mode, url) {
  * What a page lets the crawler index, with the robots.txt: its headers (`Name: value` lines; other lines are
  * returned as not read) and its meta tags (of <head>, and outside it) judged as robotstxt page judges them.
  */
-function pageOf(robots, agent, mode, url, headerText, metas) {
+function pageOf(robots, agent, mode, url, headerText, metas, status) {
   const file = parseRobots(robots, { mode });
   const explained = file.matcher(agent).explain(url);
   const headers = [];
@@ -71,15 +71,15 @@ function pageOf(robots, agent, mode, url, headerText, metas) {
   const traps = pageTraps({ rules, crawlAllowed: explained.allowed, metasOutsideHead: metas.outsideHead, robotsNoindex, nowMs });
   const crawlLine = explained.rule?.line ?? 0;
   file.close();
-  return { url, agent, ...judgePage(explained.allowed, rules), traps, notHeaders, crawlLine, lineText: lineTexts(robots, [crawlLine]) };
+  return { url, agent, status, ...judgePage(explained.allowed, rules, status), traps, notHeaders, crawlLine, lineText: lineTexts(robots, [crawlLine]) };
 }
 
 scope.onmessage = async (event) => {
   if (event.data.kind === 'page') {
-    const { id, robots, agent, mode, url, headers, metas } = event.data;
+    const { id, robots, agent, mode, url, headers, metas, status } = event.data;
     try {
       await ready;
-      scope.postMessage({ kind: 'page', id, answer: pageOf(robots, agent, mode, url, headers, metas) });
+      scope.postMessage({ kind: 'page', id, answer: pageOf(robots, agent, mode, url, headers, metas, status ?? null) });
     } catch (error) {
       scope.postMessage({ kind: 'page', id, error: `${error.name}: ${error.message}` });
     }

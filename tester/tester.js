@@ -16,6 +16,8 @@ const LARGE_URL_TEXT = 1 << 20;
  * @returns {HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement}
  */
 const $ = (id) => /** @type {HTMLInputElement & HTMLTextAreaElement & HTMLSelectElement} */ (document.getElementById(id));
+// the script runs, so the page is served: the note for a page opened as a file goes
+$('serve-note').hidden = true;
 const robots = $('robots');
 const gutter = $('gutter');
 const highlight = $('highlight');
@@ -162,6 +164,7 @@ let pageId = 0;
 const pageUrl = /** @type {HTMLInputElement} */ ($('page-url'));
 const pageHeaders = /** @type {HTMLTextAreaElement} */ ($('page-headers'));
 const pageHtml = /** @type {HTMLTextAreaElement} */ ($('page-html'));
+const pageStatus = /** @type {HTMLInputElement} */ ($('page-status'));
 
 /**
  * The meta tags of the pasted HTML with a name and content, in <head> and outside it, as the browser's own HTML
@@ -179,7 +182,10 @@ function pageMetas(html) {
 function judgePagePanel() {
   pageId++;
   const url = pageUrl.value.trim();
-  worker.postMessage({ kind: 'page', id: pageId, robots: robots.value, agent: agent.value.trim() || '*', mode: mode.value, url, headers: pageHeaders.value, metas: pageMetas(pageHtml.value) });
+  // a status is three digits (100 to 999); anything else is no status given
+  const statusText = pageStatus.value.trim();
+  const status = /^[1-9]\d\d$/.test(statusText) ? Number(statusText) : null;
+  worker.postMessage({ kind: 'page', id: pageId, robots: robots.value, agent: agent.value.trim() || '*', mode: mode.value, url, headers: pageHeaders.value, metas: pageMetas(pageHtml.value), status });
 }
 let pageTimer = 0;
 const judgePageSoon = () => {
@@ -194,6 +200,7 @@ function renderPage(answer) {
   const statements = (names) => answer.rules.filter((rule) => names.includes(rule.rule)).map((rule) => escapeHtml(rule.text)).join('<br>') || '<i>nothing says</i>';
   const crawlBy = answer.crawlLine === 0 ? '<i>no rule</i>' : `<span data-line="${escapeHtml(answer.crawlLine)}">line ${escapeHtml(answer.crawlLine)}: ${escapeHtml(answer.lineText[answer.crawlLine] ?? '')}</span>`;
   const rows = [row('crawl', answer.crawl, crawlBy), row('seen', yes(answer.seen), answer.seen ? '' : '<i>robots.txt disallows crawling: the page\'s rules are never read</i>')];
+  if (answer.seen && answer.status !== null) rows.push(row('status', `${answer.status} (${answer.response})`, answer.response === 'content' || answer.response === 'not-modified' ? '' : '<i>not indexed, whatever the page\'s rules say</i>', answer.response === 'content' ? 'yes' : 'no'));
   if (answer.seen) {
     rows.push(row('index', yes(answer.index), statements(['noindex', 'none', 'index', 'all', 'unavailable_after'])));
     rows.push(row('follow', yes(answer.follow), statements(['nofollow', 'none', 'follow', 'all'])));
@@ -209,7 +216,7 @@ function renderPage(answer) {
   $('page-answer').querySelector('tbody').innerHTML = rows.join('');
 }
 
-for (const field of [pageUrl, pageHeaders, pageHtml]) field.addEventListener('input', judgePageSoon);
+for (const field of [pageUrl, pageStatus, pageHeaders, pageHtml]) field.addEventListener('input', judgePageSoon);
 
 worker.onmessage = (event) => {
   const answer = event.data;

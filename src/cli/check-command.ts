@@ -5,7 +5,7 @@ import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/index.js';
 import { isUsageCategory } from '../core/usage.js';
 import { agentsAsCrawlers } from '../core/crawlers.js';
-import { asciiLowerCase, parseRobots, type RobotsTxt } from '../core/robots.js';
+import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../core/robots.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import { loadRobots, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
@@ -51,16 +51,17 @@ order over far more hosts than fit, sort it by host first
   host: { type: 'string', value: '<name>', requires: ['log'], help: 'the host of --log requests whose line names none (for --robots-dir)' },
   stats: { type: 'boolean', help: 'at the end, one line on stderr: lines, seconds, URLs/s, the threads that ran,\npeak memory, and with --robots-dir the hosts compiled, answered from their\nfile without a compile, missing, evicted and cached, and the window' },
   threads: {
-    type: 'string', value: 'N', whole: { fallback: availableParallelism(), min: 1, max: maxThreads(), machine: 'default the available cores (1 with --robots-dir); 1 to 4 per core' },
-    help: `threads answering URLs ({range}): this one and N - 1 workers, started
-only once the input is long enough: 64 MiB with --robots; with --robots-dir once
-the work to come, at the pace this thread has answered alone, would take ${HOSTS_THREADS_AFTER_MS / 1000} s
-(ROBOTSTXT_HOSTS_THREADS_AFTER_MS, in ms; 0: at once), and workers whose windows
-come no faster than this thread's alone are let go. Default: available cores
-with --robots, 1 with --robots-dir (there threads take buckets of hosts as
-they get free, each with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB per worker,
-${workerOverheadMb('jsonl')} with jsonl: --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl).
-Output order is kept.`,
+    type: 'string', value: 'N', whole: { fallback: availableParallelism(), min: 1, max: maxThreads(), machine: 'default the available cores (1 with --robots-dir); 1 to 4 per core', here: `default ${availableParallelism()}, the cores; 1 with --robots-dir; 1 to ${maxThreads()}` },
+    help: `threads answering URLs ({range}):
+this one and N - 1 workers, started only once the input is long enough: 64 MiB
+with --robots; with --robots-dir once the work to come, at the pace this thread
+has answered alone, would take ${HOSTS_THREADS_AFTER_MS / 1000} s (ROBOTSTXT_HOSTS_THREADS_AFTER_MS, in ms;
+0: at once), and workers whose windows come no faster than this thread's alone
+are let go. With --robots-dir threads take buckets of hosts as they get free,
+each with its own share of --cache-mb, after ${workerOverheadMb('text')} MiB per worker (${workerOverheadMb('jsonl')} with
+jsonl): --threads 2 needs --cache-mb ${minCacheMbForThreads(2, 'text')}, or ${minCacheMbForThreads(2, 'jsonl')} with jsonl.
+Output order is kept. When fewer threads run than --threads asks, stderr says so
+and why.`,
   },
 } as const satisfies OptionTable;
 
@@ -189,6 +190,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     if (storeDir !== undefined) stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
     else stderr(`robotstxt: ${missingHosts} host(s) have no robots.txt file in ${terminalSafe(robotsDir as string)}${terminalSafe(names)}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}${missing === 'allow' ? '; --missing disallow or error for hosts whose rules must be known' : ''})\n`);
   }
+  if (given.has('threads') && outcome.fewerThreads !== null) stderr(`robotstxt: --threads ${threads}: 1 thread ran, as ${outcome.fewerThreads}\n`);
   if (values.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
   return 0;
 }
@@ -207,11 +209,14 @@ function agentsRead(robots: RobotsTxt, agents: string[], asCrawler: boolean, std
   for (const agent of agents) {
     const crawler = agentsAsCrawlers([agent], names);
     if (crawler.length === 1 && asciiLowerCase(crawler[0]) === asciiLowerCase(agent)) continue;
-    const asItBehaves = crawler.length === 0 ? 'no group (it ignores *): every URL allowed' : `the ${crawler[0]} group (it has none of its own)`;
+    const asItBehaves = crawler.length === 0 ? 'no group (it ignores *): every URL allowed'
+      : productToken(agent) === crawler[0] ? `the ${crawler[0]} group (its name's product token, as the file's user-agent lines are read)` : `the ${crawler[0]} group (it has none of its own)`;
     const asToken = names(agent) ? `its own group` : 'the * group';
+    // Google's family fallbacks and AdsBot are Google's crawlers; a name like MJ12bot is read by its product token
+    const crawlerWord = productToken(agent) === agent ? 'Google\'s crawler' : 'the crawler';
     stderr(asCrawler
-      ? `robotstxt: ${terminalSafe(agent)}: answered as Google's crawler behaves (--as-crawler): ${asItBehaves}; as its product token (the reference) it would get ${asToken}\n`
-      : `robotstxt: ${terminalSafe(agent)}: answered as its product token, as the reference does: ${asToken}; Google's crawler follows ${asItBehaves} (--as-crawler answers so)\n`);
+      ? `robotstxt: ${terminalSafe(agent)}: answered as ${crawlerWord} behaves (--as-crawler): ${asItBehaves}; as its product token (the reference) it would get ${asToken}\n`
+      : `robotstxt: ${terminalSafe(agent)}: answered as its product token, as the reference does: ${asToken}; ${crawlerWord} follows ${asItBehaves} (--as-crawler answers so)\n`);
   }
   if (!asCrawler) return agents;
   const asked = agentsAsCrawlers(agents, names);

@@ -24,7 +24,7 @@ export interface OptionSpec {
    * A whole-number option: its value when absent, and its range; `machine`: how docs/cli.md states a default
    * or range that depends on the machine (the cores), where --help states this machine's numbers.
    */
-  readonly whole?: { readonly fallback: number; readonly min: number; readonly max: number; readonly machine?: string };
+  readonly whole?: { readonly fallback: number; readonly min: number; readonly max: number; readonly machine?: string; readonly here?: string };
   /** The values it takes (any other is a usage error naming them). */
   readonly choices?: readonly string[];
   /** Its value when absent (a choice or text option). */
@@ -245,7 +245,7 @@ export function optionsHelp(table: OptionTable, column: number, names: readonly 
     if (spec === undefined) throw new Error(`--help names an option the table does not declare: --${name}`);
     const value = shownValue(spec);
     const label = `  --${name}${value === undefined ? '' : ` ${value}`}`;
-    const range = spec.whole === undefined ? '' : `default ${spec.whole.fallback}; ${spec.whole.min} to ${spec.whole.max}`;
+    const range = spec.whole === undefined ? '' : spec.whole.here ?? `default ${spec.whole.fallback}; ${spec.whole.min} to ${spec.whole.max}`;
     const [first, ...rest] = spec.help.replaceAll('{range}', range).split('\n');
     if (first === '') lines.push(label);
     else lines.push(label.length <= column - 2 ? label.padEnd(column) + first : `${label}  ${first}`);

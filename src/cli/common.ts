@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { RobotsError } from '../core/errors.js';
 import { usageError } from './command-spec.js';
 import { terminalSafe as safeText } from '../core/terminal.js';
-import type { RobotsTxt, RobotsReading } from '../core/robots.js';
+import { productToken, type RobotsTxt, type RobotsReading } from '../core/robots.js';
 import { agentWarning } from '../core/crawlers.js';
 import { fileError, readRobotsLikeRobotsMain } from '../node/robots-file.js';
 
@@ -42,7 +42,11 @@ export function peakMemoryMiB(): number {
 export function warnAboutAgents(agents: readonly string[], stderr: (text: string) => void): void {
   for (const agent of new Set(agents)) {
     const problem = agentWarning(agent);
-    if (problem !== null) stderr(`robotstxt: warning: ${problem}\n`);
+    if (problem === null) continue;
+    // a crawler's name such as MJ12bot: audit reads its requests by the name's product token
+    const token = productToken(agent);
+    const audited = token !== '' && /^[A-Za-z0-9_-]+$/.test(agent) ? `; audit reads a crawler named ${agent} by that token: --agent ${token} (or --as-crawler) answers as audit counts it` : '';
+    stderr(`robotstxt: warning: ${problem}${audited}\n`);
   }
 }
 

@@ -147,13 +147,16 @@ export function agentWarning(agent: string): string | null {
 export function agentsAsCrawlers(agents: readonly string[], names: (token: string) => boolean): string[] {
   const asked: string[] = [];
   for (const agent of agents) {
-    // a crawler with no fallback group that does not ignore * gets its own group or * either way: no look at the file
-    const token = asciiLowerCase(agent);
-    if (GROUP_FALLBACK[token] === undefined && !IGNORES_GLOBAL_GROUP.has(token)) {
-      asked.push(agent);
+    // a crawler is read by its name's product token, as audit reads one (MJ12bot: MJ, the group that
+    // `User-agent: MJ12bot` names, since the reference ends a user-agent line's token at its first digit)
+    const token = productToken(agent) || agent;
+    const lower = asciiLowerCase(token);
+    // a crawler with no fallback group that does not ignore * gets its own group or * either way
+    if (GROUP_FALLBACK[lower] === undefined && !IGNORES_GLOBAL_GROUP.has(lower)) {
+      asked.push(token !== agent && names(lower) ? token : agent);
       continue;
     }
-    const group = groupFollowed(agent, names);
+    const group = groupFollowed(token, names);
     if (group !== null) asked.push(group === '*' ? agent : group);
   }
   return asked;

@@ -18,7 +18,7 @@ import type { MultiHostMatcher } from '../hosts/index.js';
 import type { RobotsSource } from '../hosts/index.js';
 import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../threads/index.js';
 import type { LogLineReader } from '../logs/index.js';
-import { WORKERS_AFTER_BYTES, HostsThreadsPace, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes } from './budget.js';
+import { WORKERS_AFTER_BYTES, HOSTS_THREADS_AFTER_MS, HostsThreadsPace, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes } from './budget.js';
 import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
 import { sumCounters, type HostCounters } from '../threads/index.js';
@@ -61,6 +61,8 @@ export interface CheckOutcome {
   lines: number;
   /** Threads that answered chunks (1 when workers never started or were not needed). */
   threadsUsed: number;
+  /** Why fewer threads ran than the plan allowed (plan.threads above 1, one thread ran), or null. */
+  fewerThreads: string | null;
   chunks: number;
   /** Chunks (or shards) answered by workers. */
   chunksInWorkers: number;
@@ -180,7 +182,7 @@ class Answerers {
  * the command line; a caller filtering URL dumps may call it the same way.
  */
 export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: Writable, stderr: (text: string) => void): Promise<CheckOutcome> {
-  const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [] };
+  const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, fewerThreads: null, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [] };
   const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
   // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
   const hostsModule = spec !== null ? await import('../hosts/index.js') : null;
@@ -279,6 +281,11 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   outcome.recomputed = answerers.counts.recomputed;
   outcome.noHostLines = answerers.counts.noHostLines;
   if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
+  else if (plan.threads > 1) {
+    outcome.fewerThreads = spec === null
+      ? `the input (${bytesRead} bytes) ended before ${WORKERS_AFTER_BYTES >> 20} MiB, where worker threads start to pay for themselves`
+      : `the work, at the pace this thread answered alone, never looked longer than ${(pace?.afterMs ?? HOSTS_THREADS_AFTER_MS) / 1000} s, when worker threads start (ROBOTSTXT_HOSTS_THREADS_AFTER_MS, in ms; 0 starts them at once)`;
+  }
   if (hosts !== null) {
     outcome.hosts = sumCounters([hosts.stats, ...(answerers.shards?.workerCountersNow() ?? [])]);
     outcome.missingOrigins = hosts.stats.missingOrigins;
