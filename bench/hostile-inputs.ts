@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGzip } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import { writeSectionResults } from './results-file.js';
 import { cliPath as CLI } from './cli-runs.js';
@@ -64,13 +64,16 @@ const row = (what: string, r: Run, note: string): void => {
   console.log(line);
 };
 
-/** A gzip stream of one line of `bytes` bytes (plus a short one after), written as it is compressed. */
-const gzipLine = (bytes: number) => async (input: Writable): Promise<void> => {
+/**
+ * Gzips `head`, then `bytes` bytes of the byte `fill`, then `tail` into input as they are compressed (end:
+ * whether input ends with the gzip stream).
+ */
+async function gzipRun(input: Writable, head: string, bytes: number, fill: number, tail: string, end = true): Promise<void> {
   const gzip = createGzip({ level: 1 });
   waiting.push(gzip);
-  gzip.pipe(input);
-  const block = Buffer.alloc(1 << 20, 0x62);
-  gzip.write('http://a/');
+  gzip.pipe(input, { end });
+  const block = Buffer.alloc(1 << 20, fill);
+  gzip.write(head);
   let left = bytes;
   await stream(gzip, () => {
     if (left <= 0) return null;
@@ -78,9 +81,12 @@ const gzipLine = (bytes: number) => async (input: Writable): Promise<void> => {
     left -= piece.length;
     return piece;
   });
-  gzip.end('\nhttp://a/private\n');
+  gzip.end(tail);
   if (!stopped) await new Promise((resolve) => { gzip.on('end', resolve); input.on('close', resolve); });
-};
+}
+
+/** A gzip stream of one line of `bytes` bytes (plus a short one after), written as it is compressed. */
+const gzipLine = (bytes: number) => (input: Writable): Promise<void> => gzipRun(input, 'http://a/', bytes, 0x62, '\nhttp://a/private\n');
 
 /** A log of `count` lines, each from a different bot ("compatible; Crawler<i>bot/1.0"). */
 const distinctBots = (count: number) => async (input: Writable): Promise<void> => {
@@ -102,6 +108,19 @@ const longAgents = (count: number, bytes: number) => async (input: Writable): Pr
     i++;
     return `1.2.3.4 - - [21/Nov/2026:08:00:00 +0000] "GET /private/x HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; ${words} Scanbot/1.0)"\n`;
   });
+};
+
+/** A .warc.gz: a response record whose header carries a field of `bytes` bytes (its own gzip member), then a page. */
+const warcHeader = (bytes: number) => async (input: Writable): Promise<void> => {
+  await gzipRun(input, 'WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a/long\r\nX-Long: ', bytes, 0x61, '\r\nContent-Length: 0\r\n\r\n\r\n\r\n', false);
+  const page = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><head><meta name="robots" content="noindex"></head></html>');
+  if (!stopped) input.write(gzipSync(Buffer.concat([Buffer.from(`WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a/page\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: ${page.length}\r\n\r\n`), page, Buffer.from('\r\n\r\n')])));
+};
+
+/** One JSON line of about 5.2 MB: 80 X-Robots-Tag headers, each 64 KiB of `part, part, ...`. */
+const headerLine = (part: string) => async (input: Writable): Promise<void> => {
+  const value = `${part}, `.repeat(Math.ceil((64 << 10) / (part.length + 2))).slice(0, 64 << 10);
+  input.write(`${JSON.stringify({ url: 'http://a/x', headers: Array.from({ length: 80 }, () => ['X-Robots-Tag', value]) })}\n`);
 };
 
 console.log('| input | time | peak memory | exit | outcome |\n|---|---|---|---|---|');
@@ -174,6 +193,12 @@ const cloudFront = (fields: number, lines: number) => async (input: Writable): P
 };
 row('check --log: CloudFront, 33-field header, 100,000 lines', await run(['check', '--log', '--robots', robots, '--agent', 'x', '-'], cloudFront(33, 100_000)), 'answered');
 row('check --log: CloudFront, 1,000,000-field header, 100,000 lines', await run(['check', '--log', '--robots', robots, '--agent', 'x', '-'], cloudFront(1_000_000, 100_000)), 'answered');
+// 5. pages over WARC: a record whose header runs for 600 MB (a .warc.gz of about 0.6 MB), beside one whose header is tidy
+row('pages: .warc.gz, a record with a tidy header, then a page', await run(['pages', '--robots', robots, '--agent', 'x', '--input', 'warc', '-'], warcHeader(100)), 'the page answered');
+row('pages: .warc.gz, a record whose header runs 600 MB, then a page', await run(['pages', '--robots', robots, '--agent', 'x', '--input', 'warc', '-'], warcHeader(600 << 20)), 'the record said unread (past 256 KiB), the page answered');
+// 6. pages: a 5.2 MB JSON line of unavailable_after parts (each part joined to the date in turn, once), beside plain rules of the same size
+row('pages: a 5.2 MB line of plain X-Robots-Tag rules', await run(['pages', '--robots', robots, '--agent', 'x', '-'], headerLine('noindex')), 'answered');
+row('pages: a 5.2 MB line of unavailable_after parts', await run(['pages', '--robots', robots, '--agent', 'x', '-'], headerLine('unavailable_after: soon')), 'answered');
 rmSync(dir, { recursive: true, force: true });
 
 const section = [

@@ -256,10 +256,10 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const report = JSON.parse(robotstxt([...args, log]).stdout);
     expect(report.verification).toEqual({ verified: 1, impostor: 0, unknown: 0, 'not-checked': 1 });
     expect(report.verifiedBy.families[0]).toMatchObject({ stale: [{ file: join(old, 'common-crawlers.json'), days: 81 }], notChecked: 1 });
-    expect(verificationNotes(report.verifiedBy)).toEqual(["Googlebot and Google's common crawlers: 1 of 2 request(s) not checked, not told from impostors: common-crawlers.json was made up to 81 days from the requests (more than 30: --ranges-max-age) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
+    expect(verificationNotes(report.verifiedBy)).toEqual(["Googlebot and Google's common crawlers: 1 of 2 request(s) not checked, not told from impostors: common-crawlers.json (81 days) made more than 30 days from the requests (--ranges-max-age; any takes files of any age) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
     expect(JSON.parse(robotstxt([...args, '--ranges-max-age', '90', log]).stdout).verification).toEqual({ verified: 1, impostor: 1, unknown: 0, 'not-checked': 0 });
     const bad = robotstxt([...args, '--ranges-max-age', '0', log]);
-    expect([bad.stderr, bad.status]).toEqual(['robotstxt: --ranges-max-age must be a whole number from 1 to 3650, got \'0\'\n', 2]);
+    expect([bad.stderr, bad.status]).toEqual(['robotstxt: --ranges-max-age must be a number of days from 1 to 36500, or any, got \'0\'\n', 2]);
   });
   it('a covering file that fails validation is said on stderr and its crawlers are not checked (the audit goes on)', () => {
     const broken = join(dir, 'broken');

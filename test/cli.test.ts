@@ -384,7 +384,7 @@ describe('rough edges: each with its message and exit code', () => {
     const list = join(dir, 'one-bad.txt');
     writeFileSync(list, 'https:8080/robots\nhttp://127.0.0.1:9/\n');
     const listed = robotstxt(['fetch', '--urls', list], '');
-    expect([listed.status, listed.stdout]).toEqual([0, 'disallow-all\thttp://127.0.0.1:9\tfetched\tunreachable - (an origin from a log or URL list at an internal address, not fetched (127.0.0.1 is a loopback address; name it yourself, or --targets any))\n']);
+    expect([listed.status, listed.stdout]).toEqual([0, 'disallow-all\thttp://127.0.0.1:9\trefused\tunreachable - (an origin from a log or URL list at an internal address, not fetched (127.0.0.1 is a loopback address; name it yourself, or --targets any))\n']);
     expect(listed.stderr.split('\n')[1]).toBe(`robotstxt fetch: 1 input(s) named no origin: ${list}:1 ("https:8080/robots" is ambiguous: a URL (https://0.0.31.144/) or a host named "https" with a port; write https://<host>/ for a URL, or another host name)`);
   });
   it('audit on a file that is not an access log exits 2 saying so', () => {

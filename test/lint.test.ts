@@ -119,7 +119,7 @@ describe('robotstxt lint', () => {
     expect([r.status, r.stdout]).toEqual([1, '-:2: error: "nope" starts with neither "/" nor "*": it never matches any URL [pattern-never-matches]\n-: 1 error(s), 0 warning(s), 0 note(s)\n']);
   });
   it('usage and file errors: exit 2', () => {
-    expect(robotstxt(['lint']).stderr).toBe('robotstxt: lint needs exactly one <robots-file>, got 0 (see robotstxt lint --help)\n');
+    expect(robotstxt(['lint']).stderr).toBe('robotstxt: lint needs at least one <robots-file> (- for standard input; see robotstxt lint --help)\n');
     expect(robotstxt(['lint', join(dir, 'nope')]).status).toBe(2);
     expect(robotstxt(['lint', '--format', 'xml', bad]).stderr).toBe("robotstxt: --format must be text or json, got 'xml'\n");
     expect(robotstxt(['lint', '--help']).stdout).toContain('Examples:');

@@ -85,6 +85,33 @@ describe.skipIf(process.platform !== 'linux')('the store lock with a writer stop
     expect(readdirSync(store).filter((name) => name.includes('.lock'))).toEqual([]);
   });
 
+  it('a writer stopped for 65 s inside its lock (past the 60 s after which its lock used to be taken over): the writer waiting on it neither takes it nor gives up early, and no version is lost', { tags: ['slow'], timeout: 120_000 }, async () => {
+    const store = tempDir();
+    const ready = join(store, '..', `ready-${Math.random().toString(36).slice(2)}`);
+    const writer = stoppingWriter(store, ready, 'User-agent: *\nDisallow: /first\n', Date.parse('2026-06-01T00:00:00Z'));
+    children.push(writer.child);
+    await until(() => existsSync(ready) && stopped(writer.child.pid as number), 'the first writer stopped inside its lock');
+    const stoppedAt = Date.now();
+    // the second writer, in a child of its own, waits up to 90 s for the lock
+    const script = `
+      const { RobotsStore } = await import(${JSON.stringify(STORE_MODULE)});
+      const record = ${JSON.stringify(recordAt(Date.parse('2026-06-01T01:00:00Z')))};
+      new RobotsStore(${JSON.stringify(store)}, { lockWaitMs: 90000 }).write(${JSON.stringify(KEY)}, record, new TextEncoder().encode('User-agent: *\\nDisallow: /second\\n'));
+      process.stdout.write('written at ' + Date.now());`;
+    const second = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(second);
+    let secondOut = '';
+    second.stdout?.on('data', (chunk: Buffer) => { secondOut += chunk.toString(); });
+    const secondDone = new Promise<number | null>((resolve) => second.on('exit', resolve));
+    await until(() => Date.now() - stoppedAt >= 65_000, 'the first writer stopped for 65 s', 70_000, 500);
+    expect(secondOut).toBe(''); // still waiting: the lock of a live writer is never taken over by age
+    expect(existsSync(join(store, `${KEY}.json`))).toBe(false);
+    writer.child.kill('SIGCONT');
+    expect(await writer.done).toEqual({ code: 0, stderr: '' });
+    expect(await secondDone).toBe(0);
+    expect(bodyOf(readStoredVersions(store, KEY), store)).toEqual(['User-agent: *\nDisallow: /first\n', 'User-agent: *\nDisallow: /second\n']);
+  });
+
   it('a writer whose lock was taken while it was stopped (removed by hand) writes nothing when continued: no stale index over the newer version', async () => {
     const store = tempDir();
     new RobotsStore(store).write(KEY, recordAt(Date.parse('2026-05-01T00:00:00Z')), new TextEncoder().encode('User-agent: *\nDisallow: /zero\n'));

@@ -75,6 +75,30 @@ describe('a wrong Content-Length: the record is said unread, the next one is rea
   });
 });
 
+describe('robotstxt pages over such files: exit 1, the bad record said, the next page answered', () => {
+  it('a Content-Length that is no number, and a header that runs for 64 MB in a .warc.gz', async () => {
+    const html = '<html><head><meta name="robots" content="noindex"></head></html>';
+    const next = record('response', 'https://example.com/next', response(200, [['Content-Type', 'text/html']], html));
+    const notNumber = join(dir, 'not-a-number.warc');
+    writeFileSync(notNumber, Buffer.concat([record('response', 'https://example.com/first', response(200, [], 'x'), { length: 'twelve' }), next]));
+    const r = robotstxt(['pages', '--robots', robotsFile, '--agent', 'Googlebot', '--format', 'text', notNumber]);
+    expect([r.status, r.stdout]).toEqual([1, `unread\t${notNumber}\t1\t"WARC record 1 of '${notNumber}' (https://example.com/first) cannot be read (its Content-Length \\"twelve\\" is no byte count)"\nallowed\tseen\tnot-indexable\t200\t-\thttps://example.com/next\n`]);
+    const gzip = createGzip();
+    const parts: Buffer[] = [];
+    gzip.on('data', (chunk: Buffer) => parts.push(chunk));
+    const done = new Promise((resolve) => gzip.on('end', resolve));
+    gzip.write('WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/long\r\nX-Long: ');
+    const junk = Buffer.alloc(1 << 20, 0x61);
+    for (let i = 0; i < 64; i++) gzip.write(junk);
+    gzip.end('\r\n\r\n');
+    await done;
+    const bomb = join(dir, 'header-bomb.warc.gz');
+    writeFileSync(bomb, Buffer.concat([...parts, gzipSync(next)]));
+    const b = robotstxt(['pages', '--robots', robotsFile, '--agent', 'Googlebot', '--format', 'text', bomb]);
+    expect([b.status, b.stdout]).toEqual([1, `unread\t${bomb}\t1\t"WARC record 1 of '${bomb}' (https://example.com/long) cannot be read (its WARC header runs past 256 KiB)"\nallowed\tseen\tnot-indexable\t200\t-\thttps://example.com/next\n`]);
+  });
+});
+
 describe('bounds', () => {
   it('a header of 64 MB (a 64 KB .warc.gz): the record is said unread at 256 KiB, the next one read; memory stays bounded (bench:hostile measures it)', async () => {
     const gzip = createGzip();

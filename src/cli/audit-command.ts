@@ -13,7 +13,7 @@ import { robotsHostOf } from '../node/hosts/index.js';
 import { logTimeMs, originsOfLogs, type LogFieldNames } from '../node/logs/index.js';
 import type { RobotsCacheOptions } from '../node/fetch/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
-import { forEachChunk } from '../node/logs/index.js';
+import { forEachChunk, readInputWhole } from '../node/logs/index.js';
 import { fileWriteError, readRegularFile } from '../node/robots-file.js';
 import { HeapGovernor } from './heap-governor.js';
 import { inFlagWords } from './library-errors.js';
@@ -29,7 +29,7 @@ const AUDIT_OWN_OPTIONS = {
   merge: { type: 'boolean', help: 'the arguments are partial audits (--format partial) of parts of the same logs, in\ntheir order: adds them into the report one audit of them all gives (the\nformat, top and output options apply; lines of a log read in parts, such as -,\nare numbered as in the whole)' },
   verify: { type: 'string', choices: ['ranges', 'dns'], value: '[ranges|dns]', help: 'verify crawlers\' claims by the vendors\' IP ranges (ranges, the default), or by\nranges and else forward-confirmed reverse DNS (dns: one lookup pair per address)' },
   'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', requires: ['verify'], help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
-  'ranges-max-age': { type: 'string', value: '<days>', whole: { fallback: 30, min: 1, max: 3650 }, requires: ['verify'], help: 'a range file made more than this many days before or after a request ({range};\ndefault 30; by its creationTime, else when the store fetched it, else its file\ntime) still verifies the addresses in it, but for that request an address\noutside it is not checked rather than an impostor\'s' },
+  'ranges-max-age': { type: 'string', value: '<days>|any', requires: ['verify'], help: 'a range file made more than this many days before or after a request (1 to\n36500, default 30; by its creationTime, else when the store fetched it, else\nits file time) still verifies the addresses in it, but for that request an\naddress outside it is not checked rather than an impostor\'s; any: files of any\nage decide (an old log verified with today\'s files, on purpose)' },
   'dns-probe': { type: 'string', value: '<address>', requires: ['verify'], help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
   'as-token': { type: 'boolean', help: 'read each crawler as the product token of its name alone, as the reference and\nrobotstxt check (without --as-crawler) answer: its own group, else * (by default\na crawler is read as it behaves: Googlebot-Image follows the Googlebot group\nwhen it has none of its own, AdsBot ignores *)' },
   'client-ip': { type: 'string', choices: ['remote', 'forwarded'], fallback: 'remote', requires: ['verify'], help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
@@ -155,7 +155,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
     const { CrawlerVerifier } = await import('../node/verify/index.js'); // ipaddr.js and DNS: only with --verify
     if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
-    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'], rangesMaxAgeDays: values['ranges-max-age'], nowMs });
+    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'], rangesMaxAgeDays: rangesMaxAge(values['ranges-max-age']), nowMs });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
   const sinceMs = timeOption('since', values.since);
@@ -278,14 +278,9 @@ async function mergeAudits(files: string[], format: string, top: number, output:
 
 /** Standard input whole, up to limit bytes (a longer one is an error). */
 async function readStandardInput(limit: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    length += chunk.length;
-    if (length > limit) throw new RobotsError('INPUT_TOO_LARGE', `cannot read partial audit '-': more than ${limit} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  const { body, fileBytes } = await readInputWhole('-', 'partial audit', limit);
+  if (fileBytes > limit) throw new RobotsError('INPUT_TOO_LARGE', `cannot read partial audit '-': more than ${limit} bytes`);
+  return body;
 }
 
 /**
@@ -304,4 +299,12 @@ async function fetchLogHosts(logs: string[], defaultHost: string | null, options
     await cache.close();
   }
   stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, cache.stats.fromStore)}\n`);
+}
+
+/** --ranges-max-age: days (1 to 36500) or any; 30 when not given. */
+function rangesMaxAge(value: string | undefined): number | 'any' {
+  if (value === undefined) return 30;
+  if (value === 'any') return 'any';
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 36_500) throw usageError(`--ranges-max-age must be a number of days from 1 to 36500, or any, got '${value}'`);
+  return Number(value);
 }

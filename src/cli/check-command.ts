@@ -7,7 +7,8 @@ import { isUsageCategory } from '../core/usage.js';
 import { agentsAsCrawlers } from '../core/crawlers.js';
 import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../core/robots.js';
 import type { RobotsMatcher } from '../core/matcher.js';
-import { loadRobots, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
+import { loadRobotsInput, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
+import { RobotsError } from '../core/errors.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
 import { LineReader } from '../node/logs/index.js';
@@ -110,6 +111,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const agents = agentValues(values.agent);
   warnAboutAgents(agents, stderr);
   const robotsFile = values.robots;
+  if (robotsFile === '-' && (positionals[0] === undefined || positionals[0] === '-')) throw usageError('--robots - reads the robots.txt from standard input: give the URLs as a file (standard input can be read once)');
   const storeDir = values.store;
   const robotsDir = values['robots-dir'] ?? storeDir;
   const fetching = values.fetch;
@@ -140,7 +142,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   if (values.usage !== undefined) {
     if (!isUsageCategory(values.usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${values.usage}'`);
-    const robots = loadRobots(robotsFile as string, reading, stderr);
+    const robots = await loadRobotsInput(robotsFile as string, reading, stderr);
     const { runUsageCheck } = await import('../node/check/index.js');
     const started = values.stats ? performance.now() : 0;
     try {
@@ -154,7 +156,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
 
   const target: CheckPlan['target'] = robotsFile !== undefined
-    ? { kind: 'robots', matcher: matcherRead(loadRobots(robotsFile, reading, stderr), agents, values['as-crawler'], stderr) }
+    ? { kind: 'robots', matcher: matcherRead(await loadRobotsInput(robotsFile, reading, stderr), agents, values['as-crawler'], stderr) }
     : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
   const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
@@ -179,8 +181,16 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     const { fromStore } = cache.stats;
     stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, fromStore)}\n`);
   }
+  if (outcome.malformed > 0 && outcome.malformed === outcome.lines) {
+    // no line was a request: the input is no access log (a binary file, another format), never an empty answer with exit 0
+    throw new RobotsError('USAGE', `not an access log: none of the ${outcome.lines} line(s) of ${positionals[0] === undefined || positionals[0] === '-' ? 'standard input' : terminalSafe(positionals[0])} is a request line of a format check --log reads (see robotstxt check --help)`);
+  }
   if (outcome.malformed > 0) stderr(`robotstxt: ${outcome.malformed} of ${outcome.lines} input lines were not access log lines\n`);
-  if ((outcome.hosts?.cutBodies ?? 0) > 0) stderr(`robotstxt: warning: ${outcome.hosts?.cutBodies} robots.txt compile(s) read only the first ${maxBytes} bytes (--max-bytes, as Google's crawler reads files) of a longer file; --max-bytes 0 reads files whole, as robotstxt test does\n`);
+  if ((outcome.hosts?.cutBodies ?? 0) > 0) {
+    // the files named (their origins), not compiles counted: a host compiled again is one file
+    const named = outcome.cutOrigins.length > 0 ? `${outcome.cutOrigins.map(terminalSafe).join(', ')}${outcome.cutOrigins.length >= 5 ? ' and maybe more' : ''}` : 'files read by the worker threads';
+    stderr(`robotstxt: warning: robots.txt longer than ${maxBytes} bytes, read only up to there (--max-bytes, as Google's crawler reads files): ${named}; --max-bytes 0 reads files whole, as robotstxt test does\n`);
+  }
   if (outcome.noHostLines > 0) {
     stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host (${listed('line', outcome.noHostExamples, outcome.noHostLines)}): answered as ${String(noHost)}ed (--no-host ${String(noHost)}; URLs need http:// or https:// and a host)\n`);
   }

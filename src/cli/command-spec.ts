@@ -223,8 +223,48 @@ function parseRaw(table: OptionTable, args: readonly string[], command: string):
     return { values: values as Record<string, string | boolean | string[] | undefined>, positionals };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '');
-    throw usageError(`${message} (see robotstxt ${command} --help)`);
+    // a misspelt option: the nearest one the command takes
+    const unknown = /^Unknown option '--([^'=]+)/.exec(message)?.[1];
+    const near = unknown === undefined ? null : nearestName(unknown, Object.keys(table));
+    throw usageError(`${message}${near === null ? '' : `; did you mean --${near}?`} (see robotstxt ${command} --help)`);
   }
+}
+
+/**
+ * The name among `names` nearest to a misspelt one (edit distance, a swap of two letters counting one), when
+ * it is near enough to be meant: at most 1 edit for names of up to 4 letters, 2 beyond. The one "did you
+ * mean" of options and commands. Per misspelling.
+ */
+export function nearestName(misspelt: string, names: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const distance = editDistance(misspelt.toLowerCase(), name.toLowerCase());
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  const allowed = misspelt.length <= 4 ? 1 : 2;
+  return best !== null && bestDistance <= allowed ? best : null;
+}
+
+/** Optimal string alignment distance (insertions, deletions, substitutions, adjacent swaps). Linear in memory. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return Infinity;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j], before[j - 2] + 1);
+    }
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length];
 }
 
 /** An option's default as --help and docs/cli.md state it ('' when it has none to state). */

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { RobotsError } from '../core/errors.js';
 import { usageError } from './command-spec.js';
 import { terminalSafe as safeText } from '../core/terminal.js';
-import { productToken, type RobotsTxt, type RobotsReading } from '../core/robots.js';
+import { parseRobots, productToken, type RobotsTxt, type RobotsReading } from '../core/robots.js';
 import { agentWarning } from '../core/crawlers.js';
-import { fileError, readRobotsLikeRobotsMain } from '../node/robots-file.js';
+import { fileError, readLimit, readRobotsLikeRobotsMain } from '../node/robots-file.js';
 
 export { fileError };
 
@@ -21,6 +21,19 @@ export function loadRobots(path: string, reading: RobotsReading, stderr?: (text:
   if (stderr !== undefined && robots.truncated) {
     stderr(`robotstxt: warning: '${path}' is longer than ${robots.bytesRead} bytes: only the first ${robots.bytesRead} are read (--max-bytes, as Google's crawler reads files; --max-bytes 0 reads it whole, as robotstxt test does)\n`);
   }
+  return robots;
+}
+
+/**
+ * loadRobots, and `-` for standard input (read whole up to the bytes parsed, as a file is; then the URLs or
+ * cases must come from a file). Once per run.
+ */
+export async function loadRobotsInput(path: string, reading: RobotsReading, stderr?: (text: string) => void): Promise<RobotsTxt> {
+  if (path !== '-') return loadRobots(path, reading, stderr);
+  const { readInputWhole } = await import('../node/logs/index.js');
+  const { body } = await readInputWhole('-', 'robots.txt', readLimit(reading.maxBytes));
+  const robots = parseRobots(body, reading);
+  if (stderr !== undefined && robots.truncated) stderr(`robotstxt: warning: the robots.txt of standard input is longer than ${robots.bytesRead} bytes: only the first ${robots.bytesRead} are read (--max-bytes, as Google's crawler reads files; --max-bytes 0 reads it whole, as robotstxt test does)\n`);
   return robots;
 }
 

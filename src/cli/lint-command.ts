@@ -1,26 +1,12 @@
 // robotstxt lint <robots-file>: findings with line numbers and severity; exit 1 when there are errors.
 import { lintRobots } from '../core/lint.js';
-import { parseCommand, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { RobotsError } from '../core/errors.js';
 import { MODE_OPTION, withHelp } from './shared-options.js';
 import { statSync } from 'node:fs';
 import { readFileBounded, readLimit } from '../node/robots-file.js';
-import { forEachChunk } from '../node/logs/index.js';
+import { readInputWhole } from '../node/logs/index.js';
 import { terminalSafe } from './common.js';
-
-/** Standard input: at most `limit` bytes of it, and its whole size (read to the end; the line reader recognises gzip as for every input). */
-async function readStandardInput(limit: number): Promise<{ body: Uint8Array; fileBytes: number }> {
-  const parts: Buffer[] = [];
-  let length = 0;
-  let fileBytes = 0;
-  await forEachChunk('-', 'standard input', (chunk) => {
-    fileBytes += chunk.length;
-    if (length < limit) {
-      parts.push(Buffer.from(chunk.subarray(0, limit - length)));
-      length += Math.min(chunk.length, limit - length);
-    }
-  });
-  return { body: Buffer.concat(parts, length), fileBytes };
-}
 
 /** A file: at most `limit` bytes of it, and its size (a regular file's, else what was read). */
 function readFile(path: string, limit: number): { body: Uint8Array; fileBytes: number } {
@@ -43,7 +29,7 @@ export const LINT_SPEC = {
     format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default): "<file>:<line>: <severity>: <message> [<code>]" lines and a summary' },
     mode: withHelp(MODE_OPTION, 'which parser rules apply (default google)'),
   },
-  positionals: { shown: '(<robots-file> | -)', min: 1, max: 1, error: (count: number) => `lint needs exactly one <robots-file>, got ${count} (see robotstxt lint --help)` },
+  positionals: { shown: '(<robots-file> | -)...', min: 1, max: Infinity, error: () => 'lint needs at least one <robots-file> (- for standard input; see robotstxt lint --help)' },
   column: 23,
   description: `Reports what is wrong or risky in a robots.txt, with line numbers and severity (error, warning, info):
 unknown directives, directives Google does not act on (Noindex, Nofollow, Request-rate, Visit-time,
@@ -55,32 +41,50 @@ rule with equal or higher priority matches every URL they match). A file that is
 (HTML, XML, UTF-16) gets one error that says so.
 The whole file is read (crawlers read 500 KiB: a larger file is reported).
 
-Exit status: 0 no errors, 1 errors found, 2 usage or file errors.`,
+Several files are linted one after the other, each with its own summary (with --format json, one object
+each); a file that cannot be read is named and the others are still linted.
+
+Exit status: 0 no errors, 1 errors found, 2 usage or file errors (a file that could not be read).`,
   examples: [
     'robotstxt lint robots.txt',
+    'robotstxt lint robots/*.txt',
     'curl -s https://example.com/robots.txt | robotstxt lint -',
     'robotstxt lint --format json robots.txt | jq \'.findings[] | select(.severity == "error")\'',
   ],
 } as const satisfies CommandSpec;
 
 /** robotstxt lint. */
-export const COMMAND: Command = { spec: LINT_SPEC, run: (args, io) => runLint(args, io.out) };
+export const COMMAND: Command = { spec: LINT_SPEC, run: (args, io) => runLint(args, io.out, io.err) };
 
-export async function runLint(args: string[], stdout: (text: string) => void): Promise<number> {
+export async function runLint(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): Promise<number> {
   const { values, positionals } = parseCommand(LINT_SPEC, args);
+  if (positionals.filter((file) => file === '-').length > 1) throw usageError('standard input (-) can be read once');
   const format = values.format;
-  const file = positionals[0];
-  // '-': standard input (a pipe, a socket or a redirected file), read up to the same bound as a file; lint
-  // says where linting stops past that bound, and names the real size
   const mode = values.mode;
-  const { body, fileBytes } = file === '-' ? await readStandardInput(readLimit(0)) : readFile(file, readLimit(0));
-  const report = lintRobots(body, { mode, maxBytes: 0, fileBytes });
-  if (format === 'json') {
-    stdout(JSON.stringify({ file, errors: report.errors, warnings: report.warnings, infos: report.infos, findings: report.findings }, null, 2) + '\n');
-  } else {
-    // messages quote the file's text: control characters are written as \xNN (a file cannot drive the terminal)
-    for (const finding of report.findings) stdout(`${terminalSafe(file)}:${finding.line}: ${finding.severity}: ${terminalSafe(finding.message)} [${finding.code}]\n`);
-    stdout(`${terminalSafe(file)}: ${report.errors} error(s), ${report.warnings} warning(s), ${report.infos} note(s)\n`);
+  let errors = false;
+  let unreadable = false;
+  for (const file of positionals) {
+    // '-': standard input (a pipe, a socket or a redirected file), read up to the same bound as a file; lint
+    // says where linting stops past that bound, and names the real size
+    let read: { body: Uint8Array; fileBytes: number };
+    try {
+      read = file === '-' ? await readInputWhole('-', 'standard input', readLimit(0)) : readFile(file, readLimit(0));
+    } catch (error) {
+      // one file that cannot be read is named; the others are linted
+      if (!(error instanceof RobotsError) || positionals.length === 1) throw error;
+      stderr(`robotstxt: ${error.message}\n`);
+      unreadable = true;
+      continue;
+    }
+    const report = lintRobots(read.body, { mode, maxBytes: 0, fileBytes: read.fileBytes });
+    errors ||= report.errors > 0;
+    if (format === 'json') {
+      stdout(JSON.stringify({ file, errors: report.errors, warnings: report.warnings, infos: report.infos, findings: report.findings }, null, 2) + '\n');
+    } else {
+      // messages quote the file's text: control characters are written as \xNN (a file cannot drive the terminal)
+      for (const finding of report.findings) stdout(`${terminalSafe(file)}:${finding.line}: ${finding.severity}: ${terminalSafe(finding.message)} [${finding.code}]\n`);
+      stdout(`${terminalSafe(file)}: ${report.errors} error(s), ${report.warnings} warning(s), ${report.infos} note(s)\n`);
+    }
   }
-  return report.errors > 0 ? 1 : 0;
+  return unreadable ? 2 : errors ? 1 : 0;
 }

@@ -7,7 +7,7 @@ import { RobotsError } from '../core/errors.js';
 import { EXIT_USAGE } from './common.js';
 import { inCommandWords } from './library-errors.js';
 import { COMMANDS, commandNamed, mainHelp } from './commands.js';
-import { hasOption, helpText, type Command, type CommandIo } from './command-spec.js';
+import { hasOption, helpText, nearestName, type Command, type CommandIo } from './command-spec.js';
 
 function version(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -18,6 +18,10 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const io: CommandIo = { out: (text) => { process.stdout.write(text); }, err: (text) => { process.stderr.write(text); }, stdout: process.stdout };
   const names = COMMANDS.map((entry) => entry.name).join(', ');
+  const unknownCommand = (name: string): RobotsError => {
+    const near = nearestName(name, COMMANDS.map((entry) => entry.name));
+    return new RobotsError('USAGE', `unknown command '${name}'${near === null ? '' : ` (did you mean ${near}?)`} (commands: ${names}; see robotstxt --help)`);
+  };
   switch (command) {
     case 'help': {
       // `robotstxt help <command>`: that command's help
@@ -25,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
         io.out(mainHelp() + '\n');
         return 0;
       }
-      if (commandNamed(rest[0]) === undefined) throw new RobotsError('USAGE', `unknown command '${rest[0]}' (commands: ${names}; see robotstxt --help)`);
+      if (commandNamed(rest[0]) === undefined) throw unknownCommand(rest[0]);
       return main([rest[0], '--help']);
     }
     case undefined:
@@ -39,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     default: {
       const entry = commandNamed(command);
-      if (entry === undefined) throw new RobotsError('USAGE', `unknown command '${command}' (commands: ${names}; see robotstxt --help)`);
+      if (entry === undefined) throw unknownCommand(command);
       const { COMMAND } = await entry.load();
       // --help among its options (for test: before its first argument, robots_main's contract: `test <file>
       // -h <url>` asks about the agent named -h, and its verdict is the exit code)

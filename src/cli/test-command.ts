@@ -1,7 +1,7 @@
 // robotstxt test <robots-file> <user-agent> <url>: the reference's robots_main contract.
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { warnAboutAgents, EXIT_USAGE } from './common.js';
+import { warnAboutAgents, loadRobotsInput, EXIT_USAGE } from './common.js';
 import { parseCommand, hasOption, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, maxBytesOption } from './shared-options.js';
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
@@ -120,7 +120,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
 }
 
 /** Runs the command; returns the exit code. Writes to the given streams (tests pass their own). */
-export function runTest(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): number {
+export async function runTest(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): Promise<number> {
   const { values, positionals } = parseCommand(TEST_SPEC, args);
   if (positionals.length !== 3) throw usageError(`test needs exactly 3 arguments <robots-file> <user-agent> <url>, got ${positionals.length} (see robotstxt test --help)`);
   const [file, agent, url] = positionals;
@@ -128,7 +128,7 @@ export function runTest(args: string[], stdout: (text: string) => void, stderr: 
   // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise
   const maxBytes = values['max-bytes'];
   // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
-  const robots = readRobotsLikeRobotsMain(file, { mode: values.mode, maxBytes });
+  const robots = file === '-' ? await loadRobotsInput('-', { mode: values.mode, maxBytes }) : readRobotsLikeRobotsMain(file, { mode: values.mode, maxBytes });
   const allowed = robots.isAllowed(url, agent);
   stdout(`user-agent '${agent}' with URI '${url}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}\n`);
   if (robots.bytesRead === 0) stdout('notice: robots file is empty so all user-agents are allowed\n');

@@ -94,7 +94,7 @@ const part = objectOf<AuditPartial>({
 export function checkedPartial(value: unknown): AuditPartial {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RobotsError('INVALID_ARGUMENT', `it is ${shown(value)}, not a JSON object`);
   if ((value as Record<string, unknown>).format !== AUDIT_PARTIAL_FORMAT) {
-    throw new RobotsError('INVALID_ARGUMENT', `its "format" is ${shown((value as Record<string, unknown>).format)}, not ${AUDIT_PARTIAL_FORMAT} (robotstxt audit --format partial writes one; a part from another version is made again with this one)`);
+    throw new RobotsError('INVALID_ARGUMENT', `its "format" is ${shown((value as Record<string, unknown>).format)}, not ${AUDIT_PARTIAL_FORMAT} (a part from another version of robotstxt-wasm is made again with this one)`);
   }
   try {
     const read = part(value, '');

@@ -118,9 +118,9 @@ export interface AuditReport {
    * null when it passed; else why DNS answers were not believed, and the requests left unknown by it).
    * families: per crawler family a request claimed, the range files that cover it read, missing, stale and
    * invalid, and the requests not checked for want of them (a family with a covering file missing cannot tell
-   * an impostor). maxAgeDays: the age past which a file is stale.
+   * an impostor). maxAgeDays: the age past which a file is stale (null: any age is taken).
    */
-  verifiedBy: { dns: { problem: string | null; unknown: number } | null; families: FamilyCoverage[]; maxAgeDays: number } | null;
+  verifiedBy: { dns: { problem: string | null; unknown: number } | null; families: FamilyCoverage[]; maxAgeDays: number | null } | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
   /** With a history (null without): every version that judged a request, with its counts, and the either and no-rules-known totals. */
@@ -165,9 +165,12 @@ export function verificationNotes(verifiedBy: AuditReport['verifiedBy']): string
   const name = (file: string): string => file.replace(/^.*[\\/]/, '');
   for (const family of verifiedBy.families) {
     if (family.notChecked === 0) continue;
+    // each file once (the same name given twice, from two folders, is one file to the reader), its largest gap
+    const stale = new Map<string, number>();
+    for (const file of family.stale) stale.set(name(file.file), Math.max(stale.get(name(file.file)) ?? 0, file.days));
     const why = [
       ...(family.missing.length === 0 ? [] : [`missing ${family.missing.join(', ')}`]),
-      ...family.stale.map((file) => `${name(file.file)} was made up to ${file.days} days from the requests (more than ${verifiedBy.maxAgeDays}: --ranges-max-age)`),
+      ...(stale.size === 0 ? [] : [`${[...stale].map(([file, days]) => `${file} (${days} days)`).join(', ')} made more than ${verifiedBy.maxAgeDays} days from the requests (--ranges-max-age; any takes files of any age)`]),
       ...family.invalid.map((file) => `${name(file.file)} failed validation (${file.reason})`),
     ];
     notes.push(`${family.name}: ${family.notChecked} of ${family.requests} request(s) not checked, not told from impostors: ${why.join('; ')} (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)`);

@@ -77,6 +77,8 @@ export interface CheckOutcome {
   hosts: HostCounters | null;
   /** Robots directory: the first origins this thread found no robots.txt for (at most 5; workers' are counted, not named). */
   missingOrigins: string[];
+  /** The first origins whose robots.txt was read in part (longer than maxBytes), as this thread met them. */
+  cutOrigins: string[];
   /** The largest window input was read into (one robots.txt: the chunk size). */
   windowBytes: number;
 }
@@ -182,7 +184,7 @@ class Answerers {
  * the command line; a caller filtering URL dumps may call it the same way.
  */
 export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: Writable, stderr: (text: string) => void): Promise<CheckOutcome> {
-  const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, fewerThreads: null, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [] };
+  const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, fewerThreads: null, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [], cutOrigins: [] };
   const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
   // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
   const hostsModule = spec !== null ? await import('../hosts/index.js') : null;
@@ -289,6 +291,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   if (hosts !== null) {
     outcome.hosts = sumCounters([hosts.stats, ...(answerers.shards?.workerCountersNow() ?? [])]);
     outcome.missingOrigins = hosts.stats.missingOrigins;
+    outcome.cutOrigins = hosts.stats.cutOrigins;
   }
   if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: ${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines\n`);
   return outcome;

@@ -125,7 +125,7 @@ export function originInStore(store: string, named: string, options: { scheme?: 
   // the same host under the other scheme (its port kept when it names one): a host alone is found there; a scheme named is said
   const other = originOf(`${origin.scheme === 'https' ? 'http' : 'https'}://${origin.hostKey}/`);
   const otherStored = other === null ? null : readStoredVersions(store, other.fileKey);
-  if (other === null || otherStored === null) throw new RobotsError('INVALID_ARGUMENT', `the store '${store}' keeps no versions of ${origin.origin} (fetch it with robotstxt fetch --store ${store})`);
+  if (other === null || otherStored === null) throw new RobotsError('INVALID_ARGUMENT', `the store '${store}' keeps no versions of ${origin.origin} (fetch it into the store first)`);
   if (schemeNamed) throw new RobotsError('INVALID_ARGUMENT', `the store '${store}' keeps no versions of ${origin.origin}, but ${otherStored.versions.length} of ${other.origin} (name ${other.origin})`);
   origin = other;
   return { origin, versions: otherStored };

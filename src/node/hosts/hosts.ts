@@ -85,6 +85,8 @@ export interface MultiHostStats {
   noHostLines: number;
   /** The first origins (at most 5) the source knew nothing of (counted in `missing`). */
   missingOrigins: string[];
+  /** The first origins (at most 5) whose robots.txt was longer than maxBytes (read in part), by this thread. */
+  cutOrigins: string[];
   /** Hosts with a compiled matcher now. */
   cachedHosts: number;
   /** Bytes counted against the budget now. */
@@ -249,6 +251,7 @@ export class MultiHostMatcher {
   /** The slots that answer every URL allowed or disallowed (-1 until needed; never evicted). */
   private readonly fixedSlots: Record<FullVerdict, number> = { allow: -1, disallow: -1 };
   private readonly missingOrigins: string[] = [];
+  private readonly cutOrigins: string[] = [];
   /** Hosts with a compiled matcher now. */
   private cachedHosts = 0;
   /** Cached slots in eviction order, and per slot its fill count and its pin stamp when the clock last passed it. */
@@ -338,7 +341,7 @@ export class MultiHostMatcher {
 
   /** Counters so far and the cache's state. */
   get stats(): MultiHostStats {
-    return { ...this.counters, missingOrigins: [...this.missingOrigins], cachedHosts: this.cachedHosts, cacheBytes: this.accountedBytes(), budgetBytes: this.budget };
+    return { ...this.counters, missingOrigins: [...this.missingOrigins], cutOrigins: [...this.cutOrigins], cachedHosts: this.cachedHosts, cacheBytes: this.accountedBytes(), budgetBytes: this.budget };
   }
 
   /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
@@ -632,7 +635,10 @@ export class MultiHostMatcher {
     } catch (error) {
       throw new RobotsError('INPUT_TOO_LARGE', `the robots.txt of ${host.origin}: ${(error as Error).message}`);
     }
-    if (read.length < body.length) this.counters.cutBodies++;
+    if (read.length < body.length) {
+      this.counters.cutBodies++;
+      if (this.cutOrigins.length < MISSING_ORIGINS_NAMED && !this.cutOrigins.includes(host.origin)) this.cutOrigins.push(host.origin);
+    }
     return read;
   }
 

@@ -231,6 +231,31 @@ export async function forEachChunk(path: string | undefined, what: string, visit
  * The lines of a chunk of whole lines as strings of one char per byte (latin1: no byte is lost), a CR
  * before the LF removed; a final LF ends the last line. For the commands that read logs line by line.
  */
+/**
+ * An input read whole up to `limit` bytes: a file, or standard input for `-` (gzip recognised, as every input
+ * is); its bytes past the limit are read and counted (fileBytes), not kept. The one reader of a whole robots
+ * file or partial audit from standard input (lint -, test -, check --robots -, audit --merge -). Per input.
+ */
+export async function readInputWhole(path: string, what: string, limit: number): Promise<{ body: Uint8Array; fileBytes: number }> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  let fileBytes = 0;
+  await forEachChunk(path, what, (chunk) => {
+    fileBytes += chunk.length;
+    if (length < limit) {
+      parts.push(chunk.slice(0, limit - length));
+      length += Math.min(chunk.length, limit - length);
+    }
+  });
+  const body = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    body.set(part, at);
+    at += part.length;
+  }
+  return { body, fileBytes };
+}
+
 export function chunkLines(chunk: Uint8Array): string[] {
   const lines = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('latin1').split('\n');
   if (lines[lines.length - 1] === '') lines.pop();

@@ -230,6 +230,9 @@ export const systemResolver: DnsResolver = {
   lookup: async (name) => (await dns.lookup(name, { all: true, verbatim: true })).map((entry) => entry.address),
 };
 
+/** The largest age limit a number can set (100 years: a log of any year with today's files); past it, 'any'. */
+export const MAX_RANGES_AGE_DAYS = 36_500;
+
 /** Range files older than this many days do not decide impostors by default (they still verify: see rangesMaxAgeDays). */
 export const DEFAULT_RANGES_MAX_AGE_DAYS = 30;
 
@@ -245,9 +248,9 @@ export interface CrawlerVerifierOptions {
    * A file made (by its creationTime, else the fetchedAt its store recorded, else its modification time)
    * more than this many days before or after a request is stale for it: an address in it still verifies,
    * but an address outside it is not-checked rather than an impostor's (vendors add and retire ranges).
-   * 1 to 3,650; default 30.
+   * 1 to 36,500; default 30; 'any': files of any age decide (an old log verified with today's files, on purpose).
    */
-  rangesMaxAgeDays?: number;
+  rangesMaxAgeDays?: number | 'any';
   /** The time of requests that have none (ms since the epoch; default: now). */
   nowMs?: number;
   /** Also forward-confirmed reverse DNS, for vendors that publish DNS names. */
@@ -350,7 +353,8 @@ export class CrawlerVerifier {
   private readonly dnsTimeoutMs: number;
   private readonly dnsProbe: string;
   private readonly limit: ReturnType<typeof pLimit>;
-  private readonly maxAgeDays: number;
+  /** Days a range file may lie from a request and still decide impostors; null: any (files of any age decide, on purpose). */
+  private readonly maxAgeDays: number | null;
   private readonly nowMs: number;
   readonly dns: boolean;
   /** The resolver's check: null until made (on the first DNS need), then whether it passed and why not. */
@@ -364,8 +368,9 @@ export class CrawlerVerifier {
     this.resolver = options.resolver ?? systemResolver;
     this.dnsTimeoutMs = options.dnsTimeoutMs ?? 5_000;
     this.dnsProbe = options.dnsProbe ?? DEFAULT_DNS_PROBE;
-    this.maxAgeDays = options.rangesMaxAgeDays ?? DEFAULT_RANGES_MAX_AGE_DAYS;
-    if (!Number.isInteger(this.maxAgeDays) || this.maxAgeDays < 1 || this.maxAgeDays > 3650) throw new RobotsError('INVALID_ARGUMENT', `rangesMaxAgeDays must be a whole number of days from 1 to 3650, got ${this.maxAgeDays}`);
+    const maxAge = options.rangesMaxAgeDays ?? DEFAULT_RANGES_MAX_AGE_DAYS;
+    if (maxAge !== 'any' && (!Number.isInteger(maxAge) || maxAge < 1 || maxAge > MAX_RANGES_AGE_DAYS)) throw new RobotsError('INVALID_ARGUMENT', `rangesMaxAgeDays must be a whole number of days from 1 to ${MAX_RANGES_AGE_DAYS}, or 'any', got ${String(maxAge)}`);
+    this.maxAgeDays = maxAge === 'any' ? null : maxAge;
     this.nowMs = options.nowMs ?? Date.now();
     if (parseAddress(this.dnsProbe) === null) throw new RobotsError('INVALID_ARGUMENT', `dnsProbe must be an IP address, got ${JSON.stringify(this.dnsProbe)}`);
     this.limit = pLimit(options.dnsConcurrency ?? 32);
@@ -384,7 +389,7 @@ export class CrawlerVerifier {
 
   /** True when a file was made within the age limit of a time. */
   private freshAt(file: LoadedFile, atMs: number): boolean {
-    return Math.abs(atMs - file.madeMs) <= this.maxAgeDays * DAY_MS;
+    return this.maxAgeDays === null || Math.abs(atMs - file.madeMs) <= this.maxAgeDays * DAY_MS;
   }
 
   /** The state of a published file at a time: read (a valid file made within the limit of it), stale, invalid or missing. */
@@ -415,8 +420,8 @@ export class CrawlerVerifier {
     });
   }
 
-  /** The age limit of range files, in days (reports quote it). */
-  get rangesMaxAgeDays(): number {
+  /** The age limit of range files, in days (reports quote it); null when any age is taken. */
+  get rangesMaxAgeDays(): number | null {
     return this.maxAgeDays;
   }
 
