@@ -587,6 +587,6 @@ describe('audit with one robots.txt per host: rules name their file, group label
     expect(page).toContain('<td>a.example line 2 <code>/g</code> (2)</td>');
     expect(page).toContain('<tr><td>b.example</td><td>Googlebot-Image</td><td>*</td>');
     const bad = robotstxt(['audit', '--robots', robotsFile, '--by', 'host', hostsLog]);
-    expect([bad.stderr, bad.status]).toEqual(['robotstxt: --by applies only with --robots-dir, --store or --robots-history\n', 2]);
+    expect([bad.stderr, bad.status]).toEqual(['robotstxt: --by applies only with --robots-dir, --store, --robots-history or --pack\n', 2]);
   });
 });

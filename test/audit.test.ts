@@ -133,7 +133,7 @@ describe('robotstxt audit', () => {
   });
   it('usage and file errors: exit 2', () => {
     const cases: [string[], string][] = [
-      [['audit', logFile], 'robotstxt: audit needs exactly one of --robots <file>, --robots-dir <dir>, --store <dir>, --robots-history <dir> or --merge\n'],
+      [['audit', logFile], 'robotstxt: audit needs exactly one of --robots <file>, --robots-dir <dir>, --store <dir>, --robots-history <dir>, --pack <file> or --merge\n'],
       [['audit', '--robots', robotsFile], 'robotstxt: audit needs at least one <log> (- for standard input; see robotstxt audit --help)\n'],
       [['audit', '--robots', robotsFile, '--format', 'pdf', logFile], "robotstxt: --format must be table, json, html or partial, got 'pdf'\n"],
       [['audit', '--robots', robotsFile, join(dir, 'nope.log')], `robotstxt: cannot read log file '${join(dir, 'nope.log')}': no such file\n`],

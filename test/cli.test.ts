@@ -246,14 +246,14 @@ describe('robotstxt test (robots_main contract)', () => {
   });
   it('unknown command and no command: exit 2', () => {
     const r = robotstxt(['frobnicate']);
-    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, usage, diff, audit, fetch, page, pages, history, tester, conformance; see robotstxt --help)\n");
+    expect(r.stderr).toBe("robotstxt: unknown command 'frobnicate' (commands: test, check, lint, usage, diff, audit, fetch, page, pages, pack, history, tester, conformance; see robotstxt --help)\n");
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
   it('every command\'s --help lists exactly the options it parses (one spec per command declares them), each once', async () => {
     const { COMMANDS } = await import('../src/cli/commands.ts');
     const { helpText } = await import('../src/cli/command-spec.ts');
-    expect(COMMANDS.map((command) => command.name)).toEqual(['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'history', 'tester', 'conformance']);
+    expect(COMMANDS.map((command) => command.name)).toEqual(['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'pack', 'history', 'tester', 'conformance']);
     for (const entry of COMMANDS) {
       const { COMMAND } = await entry.load();
       expect(COMMAND.spec.name).toBe(entry.name);
@@ -307,7 +307,7 @@ describe('robotstxt test (robots_main contract)', () => {
     }
   });
   it('every command\'s --help prints usage with examples and exits 0', () => {
-    for (const command of ['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'history', 'tester', 'conformance']) {
+    for (const command of ['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'pack', 'history', 'tester', 'conformance']) {
       const r = robotstxt([command, '--help']);
       expect(r.stdout).toContain(`Usage: robotstxt ${command}`);
       expect(r.stdout).toContain('Examples:');
@@ -351,12 +351,12 @@ describe('robotstxt check', () => {
   });
   it('usage errors: exit 2 with one line on stderr', () => {
     const cases: [string[], string][] = [
-      [['check', '--agent', 'a'], 'robotstxt: check needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>\n'],
+      [['check', '--agent', 'a'], 'robotstxt: check needs exactly one of --robots <file>, --robots-dir <dir>, --store <dir> or --pack <file>\n'],
       [['check', '--robots', robotsFile], 'robotstxt: check needs at least one --agent <token> (see robotstxt check --help)\n'],
       [['check', '--robots', robotsFile, '--agent', 'a', '--bogus'], "robotstxt: Unknown option '--bogus' (see robotstxt check --help)\n"],
       [['check', '--robots', join(dir, 'nope.txt'), '--agent', 'a'], `robotstxt: cannot read robots file '${join(dir, 'nope.txt')}': no such file\n`],
       [['check', '--robots', robotsFile, '--agent', 'a', join(dir, 'nope-urls.txt')], `robotstxt: cannot read URL file '${join(dir, 'nope-urls.txt')}': no such file\n`],
-      [['check', '--robots', robotsFile, '--agent', 'a', '--missing', 'allow'], 'robotstxt: --missing applies only with --robots-dir or --store\n'],
+      [['check', '--robots', robotsFile, '--agent', 'a', '--missing', 'allow'], 'robotstxt: --missing applies only with --robots-dir, --store or --pack\n'],
       [['check', '--robots-dir', join(dir, 'nope'), '--agent', 'a'], `robotstxt: --robots-dir '${join(dir, 'nope')}' is not a readable directory\n`],
       [['check', '--robots', robotsFile, '--agent', '--only', 'disallowed'], 'robotstxt: --agent needs a value, got the option --only (write --agent=--only if that is the value; see robotstxt check --help)\n'],
     ];
@@ -373,7 +373,7 @@ describe('rough edges: each with its message and exit code', () => {
   it('help <command> prints that command\'s help; help <unknown> is a usage error', () => {
     expect(robotstxt(['help', 'check'])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Usage: robotstxt check /) });
     expect(robotstxt(['help', 'lint']).stdout).toMatch(/^Usage: robotstxt lint /);
-    expect(robotstxt(['help', 'nope'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: unknown command 'nope' (commands: test, check, lint, usage, diff, audit, fetch, page, pages, history, tester, conformance; see robotstxt --help)\n" });
+    expect(robotstxt(['help', 'nope'])).toEqual({ status: 2, stdout: '', stderr: "robotstxt: unknown command 'nope' (commands: test, check, lint, usage, diff, audit, fetch, page, pages, pack, history, tester, conformance; see robotstxt --help)\n" });
     expect(robotstxt(['help'])).toMatchObject({ status: 0, stdout: expect.stringContaining('Run robotstxt <command> --help') });
   });
   it('fetch with nothing to fetch exits 2, never "0 origin(s)" and 0', () => {

@@ -211,7 +211,7 @@ describe('unavailable_after dates and usage errors', () => {
   });
   it('exit 2 with one line', () => {
     const cases: [string[], string][] = [
-      [['page', 'https://example.com/a', '--agent', 'Googlebot'], 'page needs exactly one of --robots <file>, --store <dir> or --fetch'],
+      [['page', 'https://example.com/a', '--agent', 'Googlebot'], 'page needs exactly one of --robots <file>, --store <dir>, --pack <file> or --fetch'],
       [['page', 'example.com/a', '--agent', 'Googlebot', '--robots', robotsFile], "'example.com/a' is no http:// or https:// URL"],
       [['page', 'https://example.com/a', '--agent', 'Googlebot', '--robots', robotsFile, '--header', 'no colon here'], "--header must be 'Name: value' (an HTTP header), got 'no colon here'"],
       [['page', 'https://example.com/a', '--agent', 'Googlebot', '--agent', 'Bingbot', '--robots', robotsFile], '--agent names one crawler for page, got 2'],

@@ -78,6 +78,6 @@ describe('papercuts', () => {
     expect(robotstxt(['check', '--robot', SHOP]).stderr).toBe("robotstxt: Unknown option '--robot'; did you mean --robots? (see robotstxt check --help)\n");
     expect(robotstxt(['pages', '--robots-dri', 'x']).stderr).toBe("robotstxt: Unknown option '--robots-dri'; did you mean --robots-dir? (see robotstxt pages --help)\n");
     expect(robotstxt(['audit', '--zzzz']).stderr).toBe("robotstxt: Unknown option '--zzzz' (see robotstxt audit --help)\n");
-    expect(robotstxt(['chekc']).stderr).toBe("robotstxt: unknown command 'chekc' (did you mean check?) (commands: test, check, lint, usage, diff, audit, fetch, page, pages, history, tester, conformance; see robotstxt --help)\n");
+    expect(robotstxt(['chekc']).stderr).toBe("robotstxt: unknown command 'chekc' (did you mean check?) (commands: test, check, lint, usage, diff, audit, fetch, page, pages, pack, history, tester, conformance; see robotstxt --help)\n");
   });
 });

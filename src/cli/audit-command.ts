@@ -1,15 +1,17 @@
 // robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
+import type { UrlOrigin } from '../core/url-model.js';
 import { RobotsError } from '../core/errors.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, checkedPartial, repeatedPart, auditTable, noRulesSentence, rulesOf, rulesOfDirectory, rulesOfHistory, type AuditPartial, type AuditRules } from '../node/audit/index.js';
+import { RobotsAudit, checkedPartial, repeatedPart, auditTable, noRulesSentence, rulesOf, rulesOfTimed, rulesOfDirectory, rulesOfHistory, type AuditPartial, type AuditRules } from '../node/audit/index.js';
 import type { CrawlerVerifier } from '../node/verify/index.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit/index.js';
-import { loadRobots } from './common.js';
+import { loadRobots, terminalSafe } from './common.js';
+import { openedPack } from './pack-command.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues, readingOf } from './shared-options.js';
-import { robotsHostOf } from '../node/hosts/index.js';
+import { NO_RULES_KNOWN, robotsHostOf } from '../node/hosts/index.js';
 import { logTimeMs, originsOfLogs, type LogFieldNames } from '../node/logs/index.js';
 import type { RobotsCacheOptions } from '../node/fetch/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
@@ -23,6 +25,7 @@ const AUDIT_OWN_OPTIONS = {
   robots: { type: 'string', value: '<file>', help: 'the site\'s robots.txt' },
   'robots-dir': { type: 'string', value: '<dir>', help: 'per request, <dir>/<host>.txt for the vhost field\'s host, or --host (a host with\na .json record of robotstxt fetch but no .txt: allow all or disallow all)' },
   store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
+  pack: { type: 'string', value: '<file>', help: 'a pack made by robotstxt pack: per request, its origin\'s robots.txt, as the\ncheck command reads it; an origin captured several times, by the capture in\nforce when the request was made (its versions, as a store\'s)' },
   'robots-history': { type: 'string', value: '<dir>', help: 'versions over time: <dir>/<host>/<time>.txt, each file named by the time it took\neffect (2026-11-12T10-00-00Z.txt, or a date); each request is judged by the version\nin force at its log time (within 24 h after a change by both: "either" when they\ndisagree; before the first version: "no rules known")' },
   fetch: { type: 'boolean', requires: ['store'], help: 'with --store: first fetch the robots.txt of every host of the logs that the store\nlacks or has stale (the logs are read twice: files, not standard input)' },
   format: { type: 'string', choices: ['table', 'json', 'html', 'partial'], fallback: 'table', help: 'table (default), one JSON object, a self-contained HTML report with charts, or\npartial: every count of this run, for --merge with the runs over the other\nparts of the logs (a cluster\'s partitions: see "Beyond one machine")' },
@@ -34,13 +37,13 @@ const AUDIT_OWN_OPTIONS = {
   'as-token': { type: 'boolean', help: 'read each crawler as the product token of its name alone, as the reference and\nrobotstxt check (without --as-crawler) answer: its own group, else * (by default\na crawler is read as it behaves: Googlebot-Image follows the Googlebot group\nwhen it has none of its own, AdsBot ignores *)' },
   'client-ip': { type: 'string', choices: ['remote', 'forwarded'], fallback: 'remote', requires: ['verify'], help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
   top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
-  by: { type: 'string', choices: ['host'], requires: ['robots-dir', 'store', 'robots-history'], help: 'with --robots-dir or --store: a row per host and crawler (the host column)' },
+  by: { type: 'string', choices: ['host'], requires: ['robots-dir', 'store', 'robots-history', 'pack'], help: 'with --robots-dir, --store or --pack: a row per host and crawler (the host\ncolumn)' },
   since: { type: 'string', value: '<time>', help: 'only requests at or after this time: 2026-11-01, 2026-11-01T08:00, ISO 8601 with a\nzone, or seconds since 1970 (a time without a zone is UTC)' },
   until: { type: 'string', value: '<time>', help: 'only requests before this time' },
   'log-field': LOG_FIELD_OPTION,
   output: { type: 'string', value: '<file>', help: 'write the report there instead of standard output' },
-  host: { type: 'string', value: '<name>', requires: ['robots-dir', 'store', 'robots-history'], help: 'with --robots-dir or --store: the host of requests whose line names none (no vhost\nfield, no host key)' },
-  missing: { type: 'string', choices: ['allow', 'disallow', 'error'], fallback: 'allow', requires: ['robots-dir', 'store', 'robots-history'], help: 'requests whose rules are not known (no file for their host, a file that cannot\nbe read, an origin the store never fetched, a time before the first version):\nallow (default: not judged; never counted as allowed), disallow (judged\ndisallowed), or error (the audit stops, naming the origin). Counted either way,\nthe first origins named on stderr, in JSON and in HTML.' },
+  host: { type: 'string', value: '<name>', requires: ['robots-dir', 'store', 'robots-history', 'pack'], help: 'with --robots-dir, --store or --pack: the host of requests whose line names\nnone (no vhost field, no host key; requests are judged as http://<host>)' },
+  missing: { type: 'string', choices: ['allow', 'disallow', 'error'], fallback: 'allow', requires: ['robots-dir', 'store', 'robots-history', 'pack'], help: 'requests whose rules are not known (no file for their host, a file that cannot\nbe read, an origin the store never fetched, a time before the first version):\nallow (default: not judged; never counted as allowed), disallow (judged\ndisallowed), or error (the audit stops, naming the origin). Counted either way,\nthe first origins named on stderr, in JSON and in HTML.' },
   mode: withHelp(MODE_OPTION, 'which rules apply (default google)'),
   'max-bytes': MAX_BYTES_OPTION,
 } as const satisfies OptionTable;
@@ -50,7 +53,7 @@ export const AUDIT_SPEC = {
   name: 'audit',
   options: { ...AUDIT_OWN_OPTIONS, ...FETCHING_OPTIONS },
   positionals: { shown: '<log>...', min: 1, max: Infinity, error: (_count: number, given: ReadonlySet<string>) => (given.has('merge') ? 'audit --merge needs at least one partial audit (a file that audit --format partial wrote, or - for standard input)' : 'audit needs at least one <log> (- for standard input; see robotstxt audit --help)') },
-  oneOf: [['robots', 'robots-dir', 'store', 'robots-history', 'merge']],
+  oneOf: [['robots', 'robots-dir', 'store', 'robots-history', 'pack', 'merge']],
   sections: [{ title: 'Fetch options (with --fetch; --now also judges stored records without it):', names: FETCH_SECTION, column: 26 }],
   column: 24,
   description: `Reads access logs (formats below; gzip files or standard input are recognised by their first bytes; - is
@@ -164,10 +167,30 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const logFields = logFieldValues(values['log-field']);
   /** --host: the host of lines that name none (with --robots-dir or --store). */
   const defaultHost = values.host ?? null;
+  // a log line names no scheme: its requests are judged as http://<host> (a URL given here was read as a host named "https")
+  if (defaultHost !== null && !/^[^\s/\\?#@]+$/.test(defaultHost)) throw usageError(`--host names a host (shop.example, or shop.example:8080), got '${terminalSafe(defaultHost)}': requests of lines that name no host are judged as http://<host>`);
 
   const historyDir = values['robots-history'];
+  const packFile = values.pack;
   let rules: AuditRules;
-  if (historyDir !== undefined) {
+  if (packFile !== undefined) {
+    const { packRobotsAt, packHistory } = await import('../node/pack/index.js');
+    const { pack, reading: packReading } = await openedPack(packFile, 256 << 20, values, given);
+    const noEntry = (origin: UrlOrigin): void => {
+      if (missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (the pack ${packFile} has no entry of it; missing: 'error')`);
+    };
+    if (pack.captureCount > pack.originCount) {
+      // origins captured several times: each request by the capture in force then, as a store's versions
+      rules = rulesOfHistory(packHistory(pack, { ...packReading, afterBatch: governHeap(), noEntry }));
+    } else {
+      const robotsAt = packRobotsAt(pack, packReading);
+      rules = rulesOfTimed((origin, timeMs) => {
+        const robots = robotsAt(origin, timeMs);
+        if (robots === NO_RULES_KNOWN && origin !== null) noEntry(origin);
+        return robots;
+      });
+    }
+  } else if (historyDir !== undefined) {
     const { RobotsHistory } = await import('../node/history/index.js');
     try {
       rules = rulesOfHistory(new RobotsHistory(historyDir, { ...reading, afterBatch: governHeap() }));
@@ -188,7 +211,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
       if (StoreHistory.hasVersions(storeDir)) rules = rulesOfHistory(new StoreHistory(storeDir, { ...reading, afterBatch: governHeap(), current: directory.robotsFor, warn: stderr }));
     }
   }
-  const perHost = robotsDir !== undefined || rules.versioned;
+  const perHost = robotsDir !== undefined || packFile !== undefined || rules.versioned;
   const audit = new RobotsAudit(rules, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, missing: missing === 'disallow' ? 'disallow' : 'allow', reading: values['as-token'] ? 'token' : 'crawler' });
   let totalBytes = 0;
   for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }

@@ -1,4 +1,5 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
+import { openedPack } from './pack-command.js';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
@@ -25,15 +26,16 @@ const CHECK_OWN_OPTIONS = {
   robots: { type: 'string', value: '<file>', help: 'the robots.txt to apply to every URL' },
   'robots-dir': { type: 'string', value: '<dir>', help: 'per URL, <dir>/<host>.txt (host lower-cased, an IDN in its xn-- form, one\ntrailing dot dropped; <host>:<port>.txt first when the URL names a port)\nA host with no .txt but a .json record of robotstxt fetch gets the record\'s\noutcome: allow all (4xx), or disallow all (unreachable; allow all after 30 days)' },
   store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (the same files as --robots-dir)' },
+  pack: { type: 'string', value: '<file>', help: 'a pack made by robotstxt pack: per URL, its origin\'s robots.txt as --robots-dir\nreads it, compiled already (one agent asks no compile); its mode and --max-bytes\nare the pack\'s' },
   fetch: { type: 'boolean', requires: ['store'], help: 'with --store: fetch what the store lacks or has stale, before its URLs are\nanswered (one thread; fetch options below apply)' },
-  missing: { type: 'string', choices: ['allow', 'disallow', 'error'], fallback: 'allow', requires: ['robots-dir', 'store'], help: 'URLs whose host has no file in --robots-dir, or no record in --store (never\nfetched): allow (default, as for a missing robots.txt), disallow, or error (the\nrun stops, naming the origin). The first such origins are named on stderr.' },
-  'no-host': { type: 'string', choices: ['allow', 'disallow', 'error'], requires: ['robots-dir', 'store'], help: 'lines that name no host (no http:// or https://, a host no URL parser\ntakes) with --robots-dir or --store: default what --missing says (allow when\nit says error); error stops the run at the first, naming its line. They are\ncounted and the first named on stderr.' },
+  missing: { type: 'string', choices: ['allow', 'disallow', 'error'], fallback: 'allow', requires: ['robots-dir', 'store', 'pack'], help: 'URLs whose host has no file in --robots-dir, no record in --store (never\nfetched) or no entry in --pack: allow (default, as for a missing robots.txt), disallow, or error (the\nrun stops, naming the origin). The first such origins are named on stderr.' },
+  'no-host': { type: 'string', choices: ['allow', 'disallow', 'error'], requires: ['robots-dir', 'store', 'pack'], help: 'lines that name no host (no http:// or https://, a host no URL parser\ntakes) with --robots-dir or --store: default what --missing says (allow when\nit says error); error stops the run at the first, naming its line. They are\ncounted and the first named on stderr.' },
   agent: AGENT_OPTION,
   'as-crawler': { type: 'boolean', requires: ['robots'], help: 'answer each agent as its crawler behaves (as audit does), not as its product\ntoken alone (the reference, the default): Googlebot-Image, -News and -Video\nfollow the Googlebot group when the file has none of their own; AdsBot-Google\nand AdsBot-Google-Mobile ignore * (no group of their own: every URL allowed).\nEither way, where the two readings differ for the file, stderr says so.' },
   mode: MODE_OPTION,
   'max-bytes': MAX_BYTES_OPTION,
   'cache-mb': {
-    type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES >> 20, min: 1, max: MAX_CACHE_MB }, requires: ['robots-dir', 'store'],
+    type: 'string', value: 'N', whole: { fallback: DEFAULT_CACHE_BYTES >> 20, min: 1, max: MAX_CACHE_MB }, requires: ['robots-dir', 'store', 'pack'],
     help: `memory for compiled robots files with --robots-dir, all threads together,
 and for the input being answered ({range}: what one
 WebAssembly instance addresses); least recently used hosts are dropped and
@@ -71,7 +73,7 @@ export const CHECK_SPEC = {
   name: 'check',
   options: { ...CHECK_OWN_OPTIONS, ...FETCHING_OPTIONS },
   positionals: { shown: '[<urls-file> | -]', min: 0, max: 1, error: (count: number) => `check takes at most one <urls-file>, got ${count}` },
-  oneOf: [['robots', 'robots-dir', 'store']],
+  oneOf: [['robots', 'robots-dir', 'store', 'pack']],
   required: ['agent'],
   sections: [{ title: 'Fetch options (with --fetch; --now also judges stored records without it):', names: FETCH_SECTION }],
   description: `Reads one URL per line (LF or CRLF) from <urls-file> or standard input and writes exactly one line
@@ -113,16 +115,23 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const robotsFile = values.robots;
   if (robotsFile === '-' && (positionals[0] === undefined || positionals[0] === '-')) throw usageError('--robots - reads the robots.txt from standard input: give the URLs as a file (standard input can be read once)');
   const storeDir = values.store;
-  const robotsDir = values['robots-dir'] ?? storeDir;
+  const packFile = values.pack;
+  const robotsDir = values['robots-dir'] ?? storeDir ?? (packFile !== undefined ? '' : undefined);
   const fetching = values.fetch;
   if (fetching && given.has('threads') && values.threads !== 1) throw usageError('--fetch runs in one thread (--threads 1)');
-  const reading = readingOf(values);
+  let reading = readingOf(values);
+  if (packFile !== undefined) {
+    // the pack is opened (and checked) here: its reading is the run's (a damaged pack stops the run before any output);
+    // kept open: the matcher of this thread reads the same, once
+    const { packMemoryBytes } = await import('../node/pack/index.js');
+    reading = (await openedPack(packFile, packMemoryBytes(values['cache-mb'] * 1048576), values, given)).reading;
+  }
   const { mode, maxBytes } = reading;
   const missing = values.missing;
   const noHost = values['no-host'] ?? (missing === 'error' ? 'allow' : missing);
   const cacheMb = values['cache-mb'];
   if (fetching) new (await import('../node/store/index.js')).RobotsStore(robotsDir as string); // made when missing
-  if (robotsDir !== undefined) {
+  if (robotsDir !== undefined && packFile === undefined) {
     let isDirectory = false;
     try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
     if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
@@ -157,7 +166,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
 
   const target: CheckPlan['target'] = robotsFile !== undefined
     ? { kind: 'robots', matcher: matcherRead(await loadRobotsInput(robotsFile, reading, stderr), agents, values['as-crawler'], stderr) }
-    : { kind: 'hosts', spec: { directory: robotsDir as string, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
+    : { kind: 'hosts', spec: { directory: robotsDir as string, pack: packFile ?? null, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
   const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
   const reader = await LineReader.open(positionals[0], 'URL file');
   const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/logs/index.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize, hostsThreadsPace: hostsThreadsPaceOf(process.env) };
@@ -197,11 +206,12 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const missingHosts = outcome.hosts?.missing ?? 0;
   if (missingHosts > 0) {
     const names = outcome.missingOrigins.length > 0 ? ` (${listed('', outcome.missingOrigins, missingHosts)})` : '';
-    if (storeDir !== undefined) stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
+    if (packFile !== undefined) stderr(`robotstxt: ${missingHosts} origin(s) have no entry in the pack ${terminalSafe(packFile)}${terminalSafe(names)}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}${missing === 'allow' ? '; --missing disallow or error for hosts whose rules must be known' : ''})\n`);
+    else if (storeDir !== undefined) stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
     else stderr(`robotstxt: ${missingHosts} host(s) have no robots.txt file in ${terminalSafe(robotsDir as string)}${terminalSafe(names)}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}${missing === 'allow' ? '; --missing disallow or error for hosts whose rules must be known' : ''})\n`);
   }
   if (given.has('threads') && outcome.fewerThreads !== null) stderr(`robotstxt: --threads ${threads}: 1 thread ran, as ${outcome.fewerThreads}\n`);
-  if (values.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb));
+  if (values.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb, packFile !== undefined));
   return 0;
 }
 
@@ -247,14 +257,14 @@ function listed(noun: string, first: readonly (number | string)[], total: number
 }
 
 /** The --stats line: what ran, how fast, how much memory. */
-function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number): string {
+function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number, packed: boolean): string {
   const rate = (outcome.lines / seconds / 1e6).toFixed(2);
   let text = `robotstxt: stats: ${outcome.lines} lines in ${seconds.toFixed(3)} s (${rate} M lines/s), threads ${outcome.threadsUsed}, peak memory ${peakMemoryMiB().toFixed(1)} MiB`;
   if (outcome.threadsUsed > 1) text += ` (${outcome.chunksInWorkers} of ${outcome.chunks} chunks${outcome.hosts !== null ? ' split by host' : ''} in workers)`;
   if (outcome.hosts !== null) {
     const hosts = outcome.hosts;
     const stored = hosts.allowAll + hosts.disallowAll > 0 ? `, ${hosts.allowAll} allow-all and ${hosts.disallowAll} disallow-all by stored outcome` : '';
-    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
+    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${packed ? `${hosts.packed} from the pack, ` : ''}${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
   }
   if (outcome.recomputed > 0) text += `; ${outcome.recomputed} batch(es) answered again here after a worker failed`;
   return text + '\n';

@@ -1,5 +1,6 @@
 // robotstxt page <url>: what a page lets a crawler index, judged with robots.txt (src/core/page-rules.ts,
 // src/node/page/): crawling is not indexing.
+import { openedPack } from './pack-command.js';
 import { readFileSync } from 'node:fs';
 import { parseCommand, usageError, wholeNumber, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';
@@ -21,6 +22,7 @@ export const PAGE_SPEC = {
     agent: withHelp(AGENT_OPTION, 'the crawler asked about (its product token, e.g. Googlebot); one'),
     robots: { type: 'string', value: '<file>', help: 'the site\'s robots.txt' },
     store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch: the robots.txt of the URL\'s origin' },
+    pack: { type: 'string', value: '<file>', help: 'a pack made by robotstxt pack: the newest capture of the URL\'s origin (the\npack\'s --max-bytes, and its mode unless --mode is given)' },
     header: { type: 'string', multiple: true, value: "'Name: value'", help: 'a response header of the page (repeatable: X-Robots-Tag and Robots-Tag are\nread, every occurrence)' },
     html: { type: 'string', value: '<file>', help: 'the page\'s HTML (its <head> meta tags are read; the first 1 MiB)' },
     status: { type: 'string', value: 'N', help: 'the page\'s HTTP status (100 to 999), weighed as Google does: 2xx the page, 3xx\nnot the page (its target may be indexed), 4xx but 429 not indexed, 429 and 5xx\nnot indexed from this response (default: not known, the rules alone decide)' },
@@ -34,7 +36,7 @@ export const PAGE_SPEC = {
     'max-bytes': MAX_BYTES_OPTION,
   },
   positionals: { shown: '<url>', min: 1, max: 1, error: (count: number) => `page needs exactly one <url>, got ${count} (see robotstxt page --help)` },
-  oneOf: [['robots', 'store', 'fetch']],
+  oneOf: [['robots', 'store', 'pack', 'fetch']],
   required: ['agent'],
   column: 24,
   description: `What a page lets a crawler do, with robots.txt: crawl (robots.txt's verdict, the reference's), and when
@@ -72,7 +74,7 @@ function headerOption(text: string): [string, string] {
 
 /** Runs the command; returns the exit code. */
 export async function runPage(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(PAGE_SPEC, args);
+  const { values, positionals, given } = parseCommand(PAGE_SPEC, args);
   const url = positionals[0];
   const origin = originOf(url);
   if (origin === null) throw usageError(`'${url}' is no http:// or https:// URL`);
@@ -93,17 +95,23 @@ export async function runPage(args: string[], out: (text: string) => void, stder
     }
   }
   const { answerPage, fetchPageFollowing, pageReportJson, PageRobots } = await import('../node/page/index.js');
-  const rulesOf = { agent, ...readingOf(values), nowMs };
+  let rulesOf = { agent, ...readingOf(values), nowMs };
   let pageRobots: InstanceType<typeof PageRobots>;
   if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), stderr) });
   else if (values.store !== undefined) pageRobots = new PageRobots({ ...rulesOf, directory: values.store });
-  else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, values, stderr) });
-  // a redirect to another origin: its robots.txt from the store, else fetched (once per origin)
+  else if (values.pack !== undefined) {
+    const { pack, reading } = await openedPack(values.pack, 64 << 20, values, given);
+    const { packBodies } = await import('../node/pack/index.js');
+    rulesOf = { agent, ...reading, nowMs };
+    pageRobots = new PageRobots({ ...rulesOf, source: packBodies(pack) });
+  } else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, values, stderr) });
+  // a redirect to another origin: its robots.txt from the store or the pack, else fetched (once per origin)
+  const kept = values.store !== undefined ? `the store has no record of {origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(values.store)})` : values.pack !== undefined ? `the pack ${terminalSafe(values.pack)} has no entry of {origin}: its URLs are answered as allowed` : null;
   const otherOrigins = new Map<string, InstanceType<typeof PageRobots>>();
   const robotsFor = async (at: NonNullable<ReturnType<typeof originOf>>): Promise<Awaited<ReturnType<typeof pageRobots.forOrigin>>> => {
-    if (at.origin === origin.origin || values.store !== undefined) {
+    if (at.origin === origin.origin || kept !== null) {
       const found = await pageRobots.forOrigin(at);
-      if (found.found === 'missing') stderr(`robotstxt: the store has no record of ${at.origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(values.store ?? '')})\n`);
+      if (found.found === 'missing' && kept !== null) stderr(`robotstxt: ${kept.replace('{origin}', () => at.origin)}\n`);
       return found;
     }
     let other = otherOrigins.get(at.origin);

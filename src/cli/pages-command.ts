@@ -1,6 +1,7 @@
 // robotstxt pages: robotstxt page over what a crawl produced (JSON lines, WARC files), one answer line per
 // page, and a summary of the traps (src/core/page-traps.ts). The library (src/node/page/) reads, judges,
 // counts and renders; this handler wires options to it.
+import { openedPack } from './pack-command.js';
 import { writeFileSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';
@@ -18,6 +19,7 @@ export const PAGES_SPEC = {
     robots: { type: 'string', value: '<file>', help: 'the robots.txt of every page (one site)' },
     'robots-dir': { type: 'string', value: '<dir>', help: 'per page, the robots.txt of its origin: <dir>/<host>.txt, as check --robots-dir\nreads it (a host with no file: allowed, and counted)' },
     store: { type: 'string', value: '<dir>', help: 'a store filled by robotstxt fetch (as --robots-dir)' },
+    pack: { type: 'string', value: '<file>', help: 'a pack made by robotstxt pack: per page, its origin\'s newest capture, as\ncheck --pack reads it (the pack\'s --max-bytes, and its mode unless --mode is\ngiven)' },
     input: { type: 'string', choices: ['auto', 'jsonl', 'warc'], fallback: 'auto', help: 'the inputs\' form: auto (default: a name ending .warc or .warc.gz is WARC, else\nJSON lines; standard input is JSON lines), jsonl or warc' },
     format: { type: 'string', choices: ['jsonl', 'text'], fallback: 'jsonl', help: 'jsonl (default): one JSON object per page, robotstxt page\'s fields with file,\ninput (line or record number), robots and traps; text: crawl<TAB>seen<TAB>\nindexable<TAB>traps<TAB>url' },
     'traps-only': { type: 'boolean', help: 'print only the pages with a trap (and the records that could not be read)' },
@@ -27,7 +29,7 @@ export const PAGES_SPEC = {
     'max-bytes': MAX_BYTES_OPTION,
   },
   positionals: { shown: '[<input>... | -]', min: 0, max: Infinity },
-  oneOf: [['robots', 'robots-dir', 'store']],
+  oneOf: [['robots', 'robots-dir', 'store', 'pack']],
   required: ['agent'],
   column: 24,
   description: `What the pages of a crawl let a crawler index, with robots.txt, page by page, as robotstxt page answers
@@ -52,12 +54,15 @@ Exit status: 0 every record was read, 1 some could not be, 2 usage errors or an 
 /** robotstxt pages. */
 export const COMMAND: Command = { spec: PAGES_SPEC, run: (args, io) => runPages(args, io) };
 
+/** A pack of at most this size is read whole; a larger one in pages (each origin's body read when first met). */
+const PACK_MEMORY_BYTES = 64 << 20;
+
 /** Output is written in pieces of about this size (backpressure respected between them). */
 const OUTPUT_PIECE_CHARS = 1 << 16;
 
 /** Runs the command; returns the exit code. */
 export async function runPages(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseCommand(PAGES_SPEC, args);
+  const { values, positionals, given } = parseCommand(PAGES_SPEC, args);
   const agents = values.agent;
   if (agents.length !== 1) throw usageError(`--agent names one crawler for pages, got ${agents.length}`);
   const agent = agents[0];
@@ -66,10 +71,15 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
   if (inputs.filter((input) => input === '-').length > 1) throw usageError('standard input (-) can be read once');
   const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
   const { PageRobots, PagesSummary, readCrawl, crawlFormatOf, answerCrawledPage, pagesAnswerJson, pagesAnswerText } = await import('../node/page/index.js');
-  const rulesOf = { agent, ...readingOf(values), nowMs };
-  const robotsOf = values.robots !== undefined
-    ? new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), io.err) })
-    : new PageRobots({ ...rulesOf, directory: (values['robots-dir'] ?? values.store) as string });
+  let rulesOf = { agent, ...readingOf(values), nowMs };
+  let robotsOf: InstanceType<typeof PageRobots>;
+  if (values.pack !== undefined) {
+    const { pack, reading } = await openedPack(values.pack, PACK_MEMORY_BYTES, values, given);
+    const { packBodies } = await import('../node/pack/index.js');
+    rulesOf = { agent, ...reading, nowMs };
+    robotsOf = new PageRobots({ ...rulesOf, source: packBodies(pack) });
+  } else if (values.robots !== undefined) robotsOf = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), io.err) });
+  else robotsOf = new PageRobots({ ...rulesOf, directory: (values['robots-dir'] ?? values.store) as string });
   const summary = new PagesSummary(agent, nowMs);
   let pending = '';
   const emit = async (line: string): Promise<void> => {

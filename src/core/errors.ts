@@ -14,6 +14,7 @@ export type RobotsErrorCode =
   | 'BAD_CASE' // a line of test --batch is not a case: not a JSON object, a missing or wrong field, a file outside the robots folder
   | 'IMPLEMENTATION_FAILED' // the implementation of a conformance run cannot be started (no such command or module)
   | 'PAGE_UNREACHABLE' // robotstxt page --fetch could not fetch or read the page (robots.txt allowed it)
+  | 'PACK_INVALID' // a file given as a robots.txt pack is none, is damaged or cut, or was packed by another version
   | 'CLOSED' // a matcher, cache or batch was used after its close()
   | 'USAGE'; // command line usage error
 

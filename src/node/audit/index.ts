@@ -5,5 +5,5 @@ export * from './html.js';
 export { AUDIT_PARTIAL_FORMAT, type AuditPartial } from './partial.js';
 export { checkedPartial, repeatedPart } from './partial-check.js';
 export * from './report.js';
-export { rulesOf, rulesOfDirectory, rulesOfHistory, type AuditRules, type AuditHistory, type RulesInForce, type RobotsFor, type DirectoryRulesOptions, type DirectoryRules } from './rules-in-force.js';
+export { rulesOf, rulesOfTimed, rulesOfDirectory, rulesOfHistory, type AuditRules, type AuditHistory, type RulesInForce, type RobotsFor, type DirectoryRulesOptions, type DirectoryRules } from './rules-in-force.js';
 export * from './table.js';

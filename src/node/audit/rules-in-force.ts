@@ -79,6 +79,24 @@ export function rulesOf(robotsFor: RobotsFor): AuditRules {
   });
 }
 
+/**
+ * The rules robotsAt gives each origin at each request's time (audit --pack: the capture in force then; a
+ * request without a time gets the newest). Per request.
+ */
+export function rulesOfTimed(robotsAt: (origin: UrlOrigin | null, timeMs: number | null) => RobotsTxt | null | typeof NO_RULES_KNOWN): AuditRules {
+  if (typeof robotsAt !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'robotsAt must be a function of the origin and the time');
+  let lastRobots: RobotsTxt | null | typeof NO_RULES_KNOWN | undefined;
+  let lastAnswer: RulesInForce = NOT_KNOWN;
+  return unversioned((origin, timeMs) => {
+    const robots = robotsAt(origin, timeMs);
+    if (robots !== lastRobots) {
+      lastAnswer = inForce(robots);
+      lastRobots = robots;
+    }
+    return lastAnswer;
+  });
+}
+
 /** The versions of a history in force at each request's time (audit --robots-history, audit --store with versions). */
 export function rulesOfHistory(history: AuditHistory): AuditRules {
   return {

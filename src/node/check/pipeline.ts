@@ -188,7 +188,8 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
   // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
   const hostsModule = spec !== null ? await import('../hosts/index.js') : null;
-  const hosts = hostsModule !== null && spec !== null ? hostsModule.matcherForSpec(spec, plan.hostSource?.source ?? null, plan.hostSource?.concurrency) : null;
+  const packed = spec?.pack ? (await import('../pack/index.js')).packSourceForSpec(spec) : null;
+  const hosts = hostsModule !== null && spec !== null ? hostsModule.matcherForSpec(spec, plan.hostSource?.source ?? packed, plan.hostSource?.concurrency) : null;
   const logModule = plan.log !== null ? await import('../logs/index.js') : null;
   const defaultHost = plan.log?.defaultHost ?? null;
   const answerers = new Answerers(plan, hosts);

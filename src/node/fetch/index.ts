@@ -3,4 +3,3 @@
 export * from './range-fetch.js';
 export * from './robots-cache.js';
 export * from './robots-fetch.js';
-export * from './content-encoding.js';

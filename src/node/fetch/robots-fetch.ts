@@ -6,7 +6,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { decodeContent, type DecodedBody } from './content-encoding.js';
+import { decodeContent, type DecodedBody } from '../content-encoding.js';
 import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
 import { MAX_HOST_KEY_BYTES } from '../../core/constants.js';

@@ -74,8 +74,8 @@ class VersionCache {
   /** What the dropped versions cost (the cache's estimate): past DROPPED_MAX_BYTES their requests are judged at once (mustCloseDropped). */
   private droppedBytes = 0;
   private readonly parsed = new LruCache<RobotsTxt>(HISTORY_CACHE_BYTES, parsedVersionCost, (robots) => {
-    const version = this.owners.get(robots);
-    if (version !== undefined) version.parsed = null;
+    for (const version of this.owners.get(robots) ?? []) version.parsed = null;
+    this.owners.delete(robots);
     if (!this.holding) {
       robots.close();
       return;
@@ -88,8 +88,8 @@ class VersionCache {
   holdDropped(): void {
     this.holding = true;
   }
-  /** The version each parsed file was parsed for (its reference is cleared when the cache drops it). */
-  private readonly owners = new WeakMap<RobotsTxt, { parsed: RobotsTxt | null }>();
+  /** The versions that hold each parsed file (one file may be several versions': a body seen again, one body of many origins); their references are cleared when the cache drops it. */
+  private readonly owners = new WeakMap<RobotsTxt, Set<{ parsed: RobotsTxt | null }>>();
 
   /** Gives back the memory of the versions dropped since the last call (their compiled matchers). After each judged batch. */
   closeDropped(): void {
@@ -129,7 +129,9 @@ class VersionCache {
       robots = parseRobots(version.body(), this.options);
       this.parsed.set(id, robots);
     }
-    this.owners.set(robots, version);
+    const holders = this.owners.get(robots);
+    if (holders === undefined) this.owners.set(robots, new Set([version]));
+    else holders.add(version);
     return robots;
   }
 }
@@ -300,6 +302,41 @@ export class StoreHistory extends History {
       const from = single ? -8.64e15 : Date.parse(version.firstSeen);
       const label = single ? `${new Date(Date.parse(version.firstSeen)).toISOString()} (its only version)` : new Date(from).toISOString();
       return this.cache.version(from, label, origin.hostKey, file, body);
+    });
+  }
+}
+
+/** One capture of an origin as CapturedHistory reads it: when it was seen (null: not said), what identifies its rules, and its body. */
+export interface OriginCapture {
+  time: number | null;
+  /** Equal for captures of the same rules (a body's index, an effect): consecutive ones are one version, seen again. */
+  same: string;
+  body: () => Uint8Array | string;
+}
+
+/**
+ * The versions an origin's captures give (a pack's: audit --pack, src/node/pack/), as a store's give its own:
+ * consecutive captures of the same rules are one version, from the first of them; an origin captured once has
+ * that one version in force throughout; an origin without captures, none (its requests: no rules known).
+ * Captures are read by `capturesOf` on first use; parsed versions share the cache by `same` (origins whose
+ * bodies are one body parse it once). One per audit run.
+ */
+export class CapturedHistory extends History {
+  constructor(private readonly capturesOf: (origin: UrlOrigin) => readonly OriginCapture[], options: HistoryOptions) {
+    super(options);
+  }
+
+  protected versionsOf(origin: UrlOrigin): RobotsVersion[] {
+    return this.cache.versionsOf(origin.fileKey, () => {
+      const captures = this.capturesOf(origin);
+      const firsts = captures.filter((capture, i) => i === 0 || capture.same !== captures[i - 1].same);
+      return firsts.map((capture) => {
+        const single = firsts.length === 1;
+        const from = single || capture.time === null ? -8.64e15 : capture.time;
+        const seen = capture.time === null ? 'a capture of no time' : new Date(capture.time).toISOString();
+        const label = single ? `${seen} (its only version)` : seen;
+        return this.cache.version(from, label, origin.hostKey, capture.same, capture.body);
+      });
     });
   }
 }

@@ -15,7 +15,7 @@ import { bytesToRead, automatonCapBytes, AUTOMATON_GROWTH } from '../../core/eng
 import { encodeAgents } from '../../core/engine.js';
 import type { MatcherHeap } from '../../core/engine.js';
 import { HostEngine } from '../../core/engine.js';
-import { ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, sourceTraits, robotsFromDirectory, robotsHostOf, type SourceTraits, type FullVerdict, type MissingPolicy, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
+import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, sourceTraits, robotsFromDirectory, robotsHostOf, type SourceTraits, type FullVerdict, type MissingPolicy, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
 import { originOfKey } from '../../core/url-model.js';
 import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument, wholeNumberArgument } from '../../core/arguments.js';
 import type { RobotsMode, AgentQuery } from '../../core/robots.js';
@@ -23,6 +23,8 @@ import type { RobotsMode, AgentQuery } from '../../core/robots.js';
 /** What a check thread needs to make its MultiHostMatcher over a robots directory or store (see matcherForSpec). */
 export interface HostsSpec {
   directory: string;
+  /** A pack file (robotstxt pack) instead of the directory: each thread opens it (src/node/pack/). */
+  pack?: string | null;
   agents: string[];
   mode: RobotsMode;
   maxBytes: number;
@@ -79,6 +81,8 @@ export interface MultiHostStats {
   disallowAll: number;
   /** Compiled hosts dropped to stay within the budget. */
   evicted: number;
+  /** Hosts whose rules came compiled already (a pack's blob), kept as they came. */
+  packed: number;
   /** Compiles of bodies longer than maxBytes, read only up to there (a host compiled again counts again). */
   cutBodies: number;
   /** Lines that named no host (relative URLs, no scheme, bad host names). */
@@ -262,7 +266,7 @@ export class MultiHostMatcher {
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
   private fullAtStamp = -1;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly counters = { lines: 0, compiled: 0, direct: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
+  private readonly counters = { lines: 0, compiled: 0, direct: 0, packed: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
   /** Hosts with a matcher the running chunk's rounds matched. */
   private chunkHosts = 0;
   /** Hosts forgotten (answered from the landing block) that are met again. */
@@ -299,6 +303,7 @@ export class MultiHostMatcher {
     this.missingPolicy = missing;
     this.noHostVerdict = noHost;
     this.fixedSlot(noHost); // the slot lines without a host get: made now, as every chunk groups by it
+    if (this.traits?.packData !== undefined) this.engine.packRegion(this.traits.packData);
   }
 
   /** The slot that answers every URL allowed or disallowed (made on first use; never evicted). */
@@ -532,6 +537,24 @@ export class MultiHostMatcher {
       if (body === ALLOW_ALL || body === DISALLOW_ALL) {
         this.counters[body === ALLOW_ALL ? 'allowAll' : 'disallowAll']++;
         this.engine.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
+        continue;
+      }
+      if (body instanceof CompiledRules) {
+        // a pack's blob, compiled for this query already: kept as it is
+        let slot: number;
+        if (body.data !== null) {
+          // a pack read whole: its data goes in the matcher's memory once, and its rules are used where they lie
+          this.engine.packRegion(body.data);
+          slot = this.engine.packedSlot(body.offset, body.length);
+        } else slot = this.engine.blobSlot(body.blob as Uint8Array);
+        this.counters.packed++;
+        this.cache(slot, HOST_COST_BYTES);
+        if (canonical !== key) this.engine.rememberHost(canonical, slot);
+        this.engine.resolve(entry, slot);
+        if (!this.makeRoom() && this.engine.lines > 1) {
+          if (explain) return { kind: 'split' };
+          this.answerRound(resolvedBefore(i + 1));
+        }
         continue;
       }
       const bytes = this.readBytes(bodyBytes(body, host), host);

@@ -28,10 +28,22 @@ export const ALLOW_ALL: unique symbol = Symbol('robots: allow all');
 export const DISALLOW_ALL: unique symbol = Symbol('robots: disallow all');
 
 /**
- * A robots.txt body as a source gives it; null: nothing is known of the host (the missing policy applies);
- * ALLOW_ALL / DISALLOW_ALL: what a fetch found (see src/core/fetch-rules.ts).
+ * A source's answer of rules compiled already for the matcher's agent query and mode (a pack's blob:
+ * src/node/pack/): kept as it is, no compile. Made by the pack's source only, which knows the query.
  */
-export type RobotsSourceAnswer = Uint8Array | ArrayBuffer | DataView | string | null | typeof ALLOW_ALL | typeof DISALLOW_ALL;
+export class CompiledRules {
+  /**
+   * blob: the rules' bytes; or, for a pack read whole, `data` (its data area, the same array for every
+   * answer of the pack) and where the rules lie in it, used in place once the data is in the matcher's memory.
+   */
+  constructor(readonly blob: Uint8Array | null, readonly data: Uint8Array | null = null, readonly offset = 0, readonly length = 0) {}
+}
+
+/**
+ * A robots.txt body as a source gives it; null: nothing is known of the host (the missing policy applies);
+ * ALLOW_ALL / DISALLOW_ALL: what a fetch found (see src/core/fetch-rules.ts); CompiledRules: a pack's.
+ */
+export type RobotsSourceAnswer = Uint8Array | ArrayBuffer | DataView | string | null | typeof ALLOW_ALL | typeof DISALLOW_ALL | CompiledRules;
 
 /**
  * Where a MultiHostMatcher gets a host's robots.txt: called once per host while the host stays cached.
@@ -45,11 +57,14 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  * - askedAgainCheaply: it answers again cheaply and alike (a directory, a Map): a host met once may be
  *   answered from a body that is not kept, and asked for again when it comes back;
  * - expect(hosts): that many hosts will be asked for next (a chunk's new hosts): a directory is listed once
- *   that pays (src/node/hosts/directory-index.ts).
+ *   that pays (src/node/hosts/directory-index.ts);
+ * - packData: a pack's data, put in the matcher's memory when it is made (once, not on its first host).
  */
 export interface SourceTraits {
   askedAgainCheaply: boolean;
   expect?(hosts: number): void;
+  /** A pack's data area its answers lie in (CompiledRules with `data`): the matcher puts it in its memory when made. */
+  packData?: Uint8Array;
 }
 const SOURCE_TRAITS: unique symbol = Symbol('robots source traits');
 
@@ -58,7 +73,8 @@ export function sourceTraits(source: RobotsSource): SourceTraits | null {
   return (source as { [SOURCE_TRAITS]?: SourceTraits })[SOURCE_TRAITS] ?? null;
 }
 
-function withTraits(source: RobotsSource, traits: SourceTraits): RobotsSource {
+/** A source with the traits the package's own sources tell the matcher (see SourceTraits). Once per source. */
+export function withTraits(source: RobotsSource, traits: SourceTraits): RobotsSource {
   return Object.assign(source, { [SOURCE_TRAITS]: traits });
 }
 

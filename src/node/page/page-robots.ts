@@ -1,12 +1,12 @@
 // The robots.txt in force for a page's origin, for robotstxt page and pages: one file for every origin
-// (--robots, then owned by it), or each origin's from a folder of <host>.txt files or a store (--robots-dir, --store), parsed
+// (--robots, then owned by it), or each origin's from a folder of <host>.txt files, a store or a pack (--robots-dir, --store, --pack), parsed
 // once per origin and kept (least recently used out, their memory given back), with what robots.txt's
 // Noindex: lines say for the crawler. Per page: one look-up.
 import { parseRobots, type RobotsMode, type RobotsTxt } from '../../core/robots.js';
 import { RobotsNoindex } from '../../core/robots-noindex.js';
 import { LruCache } from '../../core/lru-cache.js';
 import type { UrlOrigin } from '../../core/url-model.js';
-import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type RobotsSource } from '../hosts/index.js';
+import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type CompiledRules, type RobotsSource } from '../hosts/index.js';
 
 /** What a page's origin has: its parsed robots.txt, its Noindex: lines for the crawler, and how it was found. */
 export interface OriginRobots {
@@ -20,8 +20,8 @@ export interface OriginRobots {
 const KEPT_BYTES = 64 << 20;
 
 /**
- * The robots.txt of each origin for one crawler: from one file for all (`file`), or from a folder or store
- * (`directory`, read as check --robots-dir reads it). Made once per run; close() gives back every file's memory.
+ * The robots.txt of each origin for one crawler: from one file for all (`robots`), from a folder or store
+ * (`directory`, read as check --robots-dir reads it), or from a source of bodies (`source`: a pack's). Made once per run; close() gives back every file's memory.
  */
 export class PageRobots {
   private readonly single: OriginRobots | null;
@@ -30,14 +30,14 @@ export class PageRobots {
   /** Origins met that the folder or store knows nothing of (their URLs allowed). */
   readonly missingOrigins = new Set<string>();
 
-  constructor(private readonly options: { agent: string; mode: RobotsMode; maxBytes: number; nowMs: number } & ({ robots: RobotsTxt } | { directory: string })) {
+  constructor(private readonly options: { agent: string; mode: RobotsMode; maxBytes: number; nowMs: number } & ({ robots: RobotsTxt } | { directory: string } | { source: RobotsSource })) {
     this.kept = new LruCache<OriginRobots>(KEPT_BYTES, (entry) => entry.robots.bytesRead + 1024, (entry) => closeOrigin(entry));
     if ('robots' in options) {
       this.single = { robots: options.robots, noindex: new RobotsNoindex(options.robots, options.agent), found: 'file' };
       this.source = null;
     } else {
       this.single = null;
-      this.source = robotsFromDirectory(options.directory, { maxBytes: options.maxBytes, now: options.nowMs });
+      this.source = 'source' in options ? options.source : robotsFromDirectory(options.directory, { maxBytes: options.maxBytes, now: options.nowMs });
     }
   }
 
@@ -55,7 +55,8 @@ export class PageRobots {
     } else if (answer === ALLOW_ALL) entry = this.fullVerdict('allow', 'allow-all');
     else if (answer === DISALLOW_ALL) entry = this.fullVerdict('disallow', 'disallow-all');
     else {
-      const robots = parseRobots(answer, { mode, maxBytes });
+      // (a folder, a store and a pack's bodies give bodies: compiled rules come from robotsFromPack only)
+      const robots = parseRobots(answer as Exclude<typeof answer, CompiledRules>, { mode, maxBytes });
       entry = { robots, noindex: new RobotsNoindex(robots, agent), found: 'file' };
     }
     this.kept.set(origin.origin, entry);

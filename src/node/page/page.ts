@@ -10,7 +10,8 @@ import type { OriginRobots } from './page-robots.js';
 import { htmlMetas, DEFAULT_HEAD_BYTES, type HtmlMetas } from './html-head.js';
 import { pageTraps, type PageTrap } from '../../core/page-traps.js';
 import type { RobotsNoindexLine } from '../../core/robots-noindex.js';
-import { decodeContent, refusedTarget, resolveWithDns, type FetchTargets } from '../fetch/index.js';
+import { refusedTarget, resolveWithDns, type FetchTargets } from '../fetch/index.js';
+import { decodeContent } from '../content-encoding.js';
 
 /** The answer for a URL, as robotstxt page prints it. */
 export interface PageReport extends PageAnswer {

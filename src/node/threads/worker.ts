@@ -6,6 +6,7 @@
 import { workerData, move } from 'piscina';
 import { WasmCore, setThreadCore } from '../core-node.js';
 import { matcherForSpec, type MultiHostMatcher } from '../hosts/index.js';
+import { packSourceForSpec } from '../pack/index.js';
 import type { LinesTask, HostsTask, WarmTask } from './pool.js';
 import { encodeReply } from './reply-codec.js';
 import { outputFilterCode } from '../../core/matcher.js';
@@ -22,7 +23,7 @@ let hostsOutput = new Uint8Array(0);
 
 /** Answers a shard of many hosts: its reply, packed, to move back. */
 async function answerHosts(task: HostsTask): Promise<Uint8Array> {
-  hosts ??= matcherForSpec(task.spec);
+  hosts ??= matcherForSpec(task.spec, task.spec.pack ? packSourceForSpec(task.spec) : null);
   const result = await hosts.checkLinesWithOutput(task.input, { format: task.format, only: task.only, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
   const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, noHostExamples: result.noHostExamples, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, null);
   // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
@@ -35,7 +36,7 @@ let hostsTurn: Promise<unknown> = Promise.resolve();
 /** Called by piscina once per task. */
 export default async function runTask(task: LinesTask | HostsTask | WarmTask): Promise<unknown> {
   if (task.kind === 'warm') {
-    if (task.spec !== undefined) hosts ??= matcherForSpec(task.spec);
+    if (task.spec !== undefined) hosts ??= matcherForSpec(task.spec, task.spec.pack ? packSourceForSpec(task.spec) : null);
     return true;
   }
   if (task.kind === 'hosts') {

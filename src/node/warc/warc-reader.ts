@@ -8,7 +8,7 @@
 // A record is never judged from another record's bytes: it is given only once its end is where its
 // Content-Length says, and, in a .warc.gz, once its gzip member has ended whole (CRC checked).
 import { AsyncIterReader, HeadersMultiMap, StatusAndHeadersParser } from 'warcio';
-import { decodeContent } from '../fetch/index.js';
+import { decodeContent } from '../content-encoding.js';
 import { warcPieces, type WarcPiece } from './gzip-members.js';
 
 /** The most bytes of a record's WARC header block read; a longer one makes the record unread. */
@@ -423,7 +423,7 @@ class WarcFramer {
       this.replayOverflow = true;
       return;
     }
-    this.replay.push(part.slice());
+    this.replay.push(new Uint8Array(part)); // (a copy: part may be a Node Buffer, whose slice is a view)
     this.replayBytes += part.length;
   }
 
@@ -553,7 +553,7 @@ async function recordOf(framed: FramedRecord, payloadBytes: number): Promise<War
     payload = payload.subarray(0, payloadBytes);
     truncated = true;
   }
-  return { kind: 'record', record: { number: framed.number, offset: framed.offset, warcHeaders, type, targetUri, contentType, http, payload: payload.slice(), payloadTruncated: truncated } };
+  return { kind: 'record', record: { number: framed.number, offset: framed.offset, warcHeaders, type, targetUri, contentType, http, payload: new Uint8Array(payload), payloadTruncated: truncated } };
 }
 
 function startsWithHttp(bytes: Uint8Array): boolean {

@@ -1,0 +1,267 @@
+// A robots.txt pack read (src/core/pack/layout.ts says its bytes): its header checked (magic, format, the
+// engine's semantics, length, checksums) before anything else is read, then origins looked up in O(1) (a bucket
+// of the hash index, the key compared), each capture's body and the blob compiled for an agent handed out.
+// Any runtime: the bytes come from a PackStorage (all of them in memory, or a file read in pages by the Node
+// side). A pack that is not one, is cut or damaged, or was made by another version is refused with one
+// sentence (PACK_INVALID), never read.
+import { RobotsError } from '../errors.js';
+import { asciiLowerCase } from '../robots.js';
+import {
+  PACK_MAGIC, PACK_FORMAT, ENGINE_SEMANTICS, FLAG_RFC, HEADER_BYTES, H_FORMAT, H_SEMANTICS, H_FLAGS, H_MAX_BYTES, H_ORIGINS, H_BODIES,
+  H_BLOBS, H_BUCKETS, H_LENGTH, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_HEADER_CRC, H_BUILT_AT, H_CAPTURES, H_TOKENS, ORIGIN_BYTES,
+  CAPTURE_BYTES, BODY_BYTES, TOKEN_BYTES, BLOB_BYTES, EFFECT_RULES, EFFECT_ALLOW_ALL, EFFECT_DISALLOW_ALL, indexLayout, keyHash, crc32, getU64, type IndexLayout,
+} from './layout.js';
+
+/** Where a pack's bytes are: `read` gives [offset, offset + length) (a view valid until the next read). */
+export interface PackStorage {
+  readonly size: number;
+  read(offset: number, length: number): Uint8Array;
+  /** All of the pack's bytes, when they are in memory (a pack read whole). */
+  readonly bytes?: Uint8Array;
+  /** True when each read gives a new array the reader may keep (no copy needed). */
+  readonly fresh?: boolean;
+}
+
+/** Bytes in memory as a PackStorage (a pack read whole, or given as bytes). */
+export function bytesStorage(bytes: Uint8Array): PackStorage {
+  return { size: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length), bytes };
+}
+
+/** One capture of an origin: when it was seen, what its URLs get, and its body (effect rules). */
+export interface PackCapture {
+  /** ms since 1970, or null when the source said no time. */
+  time: number | null;
+  effect: 'rules' | 'allow-all' | 'disallow-all';
+  /** The body's index in the pack (effect rules), else null. */
+  body: number | null;
+  /** The HTTP status the source recorded (0: none), and the redirects followed to it. */
+  status: number;
+  hops: number;
+}
+
+/** What opening a pack may skip: `data` checks the whole data area's checksum at once (a pack read whole); else each body and blob is checked when first read. */
+export interface PackOpenOptions {
+  verifyData?: boolean;
+  /** How the pack is named in errors (its path). */
+  name?: string;
+  /** CRC-32 as zlib computes it (Node passes zlib.crc32, native; default: crc32 of layout.ts). */
+  crc32?: (bytes: Uint8Array) => number;
+}
+
+const EFFECTS = ['rules', 'allow-all', 'disallow-all'] as const;
+
+/**
+ * A robots.txt pack: made once per run by its reader (check --pack, audit --pack, the library's RobotsPack);
+ * each look-up is O(1) in the pack's size (a bucket's few origins compared, a body's few tokens searched).
+ */
+export class RobotsPack {
+  /** The mode the pack's bodies were compiled in (google or rfc). */
+  readonly mode: 'google' | 'rfc';
+  /** The reading limit the bodies were cut at (0: read whole). */
+  readonly maxBytes: number;
+  readonly originCount: number;
+  /** Captures of all origins (more than originCount: some origin was seen several times, and audit judges by capture). */
+  readonly captureCount: number;
+  readonly bodyCount: number;
+  readonly blobCount: number;
+  readonly builtAt: number;
+  private readonly buckets: number;
+  private readonly indexOffset: number;
+  private readonly layout: IndexLayout;
+  private readonly index: DataView;
+  private readonly indexBytes: Uint8Array;
+  /** Bodies and blobs whose checksum was checked, a bit each (all of them when the data area was checked whole). */
+  private readonly checked: Uint8Array;
+  private readonly dataChecked: boolean;
+  private readonly name: string;
+  private readonly checksum: (bytes: Uint8Array) => number;
+
+  private constructor(private readonly storage: PackStorage, options: PackOpenOptions) {
+    this.name = options.name ?? 'the pack';
+    this.checksum = options.crc32 ?? ((bytes) => crc32(bytes));
+    const refuse = (why: string): never => {
+      throw new RobotsError('PACK_INVALID', `${this.name} ${why}`);
+    };
+    if (storage.size < HEADER_BYTES) refuse(`is not a robots.txt pack (${storage.size} bytes: shorter than a pack's header; robotstxt pack makes one)`);
+    const header = new Uint8Array(storage.read(0, HEADER_BYTES)); // (a copy: a Node Buffer's slice would be a view)
+    if (PACK_MAGIC.some((byte, i) => header[i] !== byte)) refuse('is not a robots.txt pack (robotstxt pack makes one)');
+    const view = new DataView(header.buffer);
+    const format = view.getUint32(H_FORMAT, true);
+    const semantics = view.getUint32(H_SEMANTICS, true);
+    if (this.checksum(header.subarray(0, H_HEADER_CRC)) !== view.getUint32(H_HEADER_CRC, true)) refuse('is damaged: its header fails its checksum (rebuild it with robotstxt pack)');
+    if (format !== PACK_FORMAT || semantics !== ENGINE_SEMANTICS) refuse(`was packed by another version of robotstxt-wasm (format ${format}, engine ${semantics.toString(16)}; this one reads format ${PACK_FORMAT}, engine ${ENGINE_SEMANTICS.toString(16)}): rebuild it with robotstxt pack`);
+    const length = getU64(view, H_LENGTH);
+    if (length !== storage.size) refuse(`is cut or damaged: ${storage.size} bytes where its header says ${length} (rebuild it with robotstxt pack)`);
+    this.mode = (view.getUint32(H_FLAGS, true) & FLAG_RFC) !== 0 ? 'rfc' : 'google';
+    this.maxBytes = view.getUint32(H_MAX_BYTES, true);
+    this.originCount = view.getUint32(H_ORIGINS, true);
+    this.captureCount = view.getUint32(H_CAPTURES, true);
+    this.bodyCount = view.getUint32(H_BODIES, true);
+    this.blobCount = view.getUint32(H_BLOBS, true);
+    this.buckets = view.getUint32(H_BUCKETS, true);
+    this.builtAt = view.getFloat64(H_BUILT_AT, true);
+    this.indexOffset = getU64(view, H_INDEX_OFFSET);
+    const indexLength = getU64(view, H_INDEX_LENGTH);
+    if (this.indexOffset < HEADER_BYTES || this.indexOffset + indexLength !== length) refuse('is damaged: its index lies outside it (rebuild it with robotstxt pack)');
+    // the index is read whole (a few tens of bytes per origin) and checked; the data area when asked, else piece by piece
+    this.indexBytes = new Uint8Array(storage.read(this.indexOffset, indexLength));
+    if (this.checksum(this.indexBytes) !== view.getUint32(H_INDEX_CRC, true)) refuse('is damaged: its index fails its checksum (rebuild it with robotstxt pack)');
+    this.index = new DataView(this.indexBytes.buffer);
+    this.layout = indexLayout({ buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: view.getUint32(H_TOKENS, true), blobs: this.blobCount, stringBytes: 0 });
+    if (this.layout.strings > indexLength || this.buckets === 0 || (this.buckets & (this.buckets - 1)) !== 0) refuse('is damaged: its index does not hold its sections (rebuild it with robotstxt pack)');
+    this.dataChecked = options.verifyData === true;
+    this.checked = new Uint8Array(this.dataChecked ? 0 : Math.ceil((this.bodyCount + this.blobCount) / 8));
+    if (this.dataChecked) {
+      const dataLength = this.indexOffset - HEADER_BYTES;
+      if (this.checksum(storage.read(HEADER_BYTES, dataLength)) !== view.getUint32(H_DATA_CRC, true)) refuse('is damaged: its data fails its checksum (rebuild it with robotstxt pack)');
+    }
+  }
+
+  /** Opens a pack over its bytes (checked: magic, format, engine, length, index; the data area too when verifyData). Once per run. */
+  static open(storage: PackStorage, options: PackOpenOptions = {}): RobotsPack {
+    return new RobotsPack(storage, options);
+  }
+
+  /** A pack given as bytes (read whole: every checksum checked at once). */
+  static fromBytes(bytes: Uint8Array, options: Omit<PackOpenOptions, 'verifyData'> = {}): RobotsPack {
+    if (!(bytes instanceof Uint8Array)) throw new RobotsError('INVALID_ARGUMENT', 'a pack is given as a Uint8Array of its bytes');
+    return new RobotsPack(bytesStorage(bytes), { ...options, verifyData: true });
+  }
+
+  /** The origin record of a key (a store file key, `host:port` or `host`), as its index, or -1. O(1). */
+  originIndex(key: string): number {
+    const hash = keyHash(key);
+    const bucket = hash & (this.buckets - 1);
+    const from = this.index.getUint32(this.layout.buckets + 4 * bucket, true);
+    const to = this.index.getUint32(this.layout.buckets + 4 * (bucket + 1), true);
+    for (let i = from; i < to; i++) {
+      const at = this.layout.origins + i * ORIGIN_BYTES;
+      if (this.index.getUint32(at, true) !== hash) continue;
+      const offset = this.index.getUint32(at + 4, true);
+      const length = this.index.getUint32(at + 8, true);
+      if (length !== key.length) continue;
+      let same = true;
+      const strings = this.layout.strings + offset;
+      for (let j = 0; j < length && same; j++) same = this.indexBytes[strings + j] === (key.charCodeAt(j) & 0xff);
+      if (same) return i;
+    }
+    return -1;
+  }
+
+  /** The key of an origin record (for listings). */
+  originKey(origin: number): string {
+    const at = this.layout.origins + origin * ORIGIN_BYTES;
+    const offset = this.index.getUint32(at + 4, true);
+    const length = this.index.getUint32(at + 8, true);
+    let key = '';
+    for (let j = 0; j < length; j++) key += String.fromCharCode(this.indexBytes[this.layout.strings + offset + j]);
+    return key;
+  }
+
+  /** The captures of an origin record, oldest first. */
+  captures(origin: number): PackCapture[] {
+    const at = this.layout.origins + origin * ORIGIN_BYTES;
+    const first = this.index.getUint32(at + 12, true);
+    const count = this.index.getUint32(at + 16, true);
+    const out: PackCapture[] = [];
+    for (let i = first; i < first + count; i++) out.push(this.capture(i));
+    return out;
+  }
+
+  /** The newest capture of an origin record (what a reader without times answers with). */
+  latest(origin: number): PackCapture {
+    const at = this.layout.origins + origin * ORIGIN_BYTES;
+    return this.capture(this.index.getUint32(at + 12, true) + this.index.getUint32(at + 16, true) - 1);
+  }
+
+  private capture(i: number): PackCapture {
+    const at = this.layout.captures + i * CAPTURE_BYTES;
+    const time = this.index.getFloat64(at, true);
+    const body = this.index.getInt32(at + 8, true);
+    const effect = this.index.getUint16(at + 12, true);
+    return { time: Number.isNaN(time) ? null : time, body: body < 0 ? null : body, effect: EFFECTS[effect] ?? 'rules', status: this.index.getUint16(at + 14, true), hops: this.index.getUint16(at + 16, true) };
+  }
+
+  /** A body's bytes (a copy), checked against its checksum when first read. Per origin met. */
+  body(body: number): Uint8Array {
+    const at = this.layout.bodies + body * BODY_BYTES;
+    return this.data(getU64(this.index, at), this.index.getUint32(at + 8, true), this.index.getUint32(at + 12, true), `body ${body}`, body);
+  }
+
+  /**
+   * The blob compiled for one agent (its product token, any case) from a body: the token's own groups when
+   * the body names it, else the star groups. Per origin met.
+   */
+  blob(body: number, agent: string): Uint8Array {
+    return this.blobAt(this.blobIndex(body, agent));
+  }
+
+  /** The blob index of an agent in a body (see blob). */
+  blobIndex(body: number, agent: string): number {
+    const at = this.layout.bodies + body * BODY_BYTES;
+    const first = this.index.getUint32(at + 16, true);
+    const count = this.index.getUint32(at + 20, true);
+    const token = asciiLowerCase(agent);
+    // binary search of the body's tokens (sorted by their bytes)
+    let low = first;
+    let high = first + count - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const entry = this.layout.tokens + middle * TOKEN_BYTES;
+      const compared = this.compareString(this.index.getUint32(entry, true), this.index.getUint32(entry + 4, true), token);
+      if (compared === 0) return this.index.getUint32(entry + 8, true);
+      if (compared < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return this.index.getUint32(at + 24, true);
+  }
+
+  /**
+   * The pack's data area (bodies and blobs) when the pack is in memory and checked whole, else null: a
+   * many-host matcher puts it in its memory once and uses blobs where they lie (blobPlace).
+   */
+  dataArea(): Uint8Array | null {
+    const bytes = this.storage.bytes;
+    return bytes !== undefined && this.dataChecked ? bytes.subarray(HEADER_BYTES, this.indexOffset) : null;
+  }
+
+  /** Where the blob of an agent in a body lies in the data area (see dataArea): offset and length. Per origin met. */
+  blobPlace(body: number, agent: string): { offset: number; length: number } {
+    const at = this.layout.blobs + this.blobIndex(body, agent) * BLOB_BYTES;
+    return { offset: getU64(this.index, at) - HEADER_BYTES, length: this.index.getUint32(at + 8, true) };
+  }
+
+  /** A blob's bytes by index (a copy), checked when first read. */
+  blobAt(blob: number): Uint8Array {
+    const at = this.layout.blobs + blob * BLOB_BYTES;
+    return this.data(getU64(this.index, at), this.index.getUint32(at + 8, true), this.index.getUint32(at + 12, true), `blob ${blob}`, this.bodyCount + blob);
+  }
+
+  /** Bytes of the data area (a copy), checked once against their checksum; id: the body's index, or bodyCount + the blob's. */
+  private data(offset: number, length: number, crc: number, what: string, id: number): Uint8Array {
+    if (offset < HEADER_BYTES || offset + length > this.indexOffset) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its ${what} lies outside its data (rebuild it with robotstxt pack)`);
+    const read = this.storage.read(offset, length);
+    const bytes = this.storage.fresh === true ? read : new Uint8Array(read);
+    if (!this.dataChecked && (this.checked[id >>> 3] & (1 << (id & 7))) === 0) {
+      if (this.checksum(bytes) !== crc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its ${what} fails its checksum (rebuild it with robotstxt pack)`);
+      this.checked[id >>> 3] |= 1 << (id & 7);
+    }
+    return bytes;
+  }
+
+  /** Compares the string at strings[offset, offset + length) with a lower-case token, as bytes. */
+  private compareString(offset: number, length: number, token: string): number {
+    const base = this.layout.strings + offset;
+    const shared = Math.min(length, token.length);
+    for (let i = 0; i < shared; i++) {
+      const difference = this.indexBytes[base + i] - (token.charCodeAt(i) & 0xff);
+      if (difference !== 0) return difference;
+    }
+    return length - token.length;
+  }
+
+  /** The effect code of a capture as a word (the writer's codes). */
+  static effectCode(effect: PackCapture['effect']): number {
+    return effect === 'rules' ? EFFECT_RULES : effect === 'allow-all' ? EFFECT_ALLOW_ALL : EFFECT_DISALLOW_ALL;
+  }
+}

@@ -1,0 +1,144 @@
+// A pack as what the readers of many hosts ask: the many-host matcher's source (check --pack, the library's
+// multi-host matcher), and each origin's robots.txt as a file (audit --pack, pages --pack). An origin is looked
+// up as a robots directory names its files (src/node/hosts/sources.ts robotsFromDirectory): the store's file
+// key first, then `host:port` when the URL names a port that is not its scheme's default, then `host`.
+import { RobotsError } from '../../core/errors.js';
+import type { RobotsPack, PackCapture } from '../../core/pack/index.js';
+import { asciiLowerCase, parseRobots, type RobotsTxt } from '../../core/robots.js';
+import { LruCache } from '../../core/lru-cache.js';
+import type { RobotsMode } from '../../core/parser.js';
+import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource } from '../hosts/index.js';
+import { openPackFile } from './file.js';
+import { CapturedHistory, type HistoryOptions, type OriginCapture } from '../history/index.js';
+import type { UrlOrigin } from '../../core/url-model.js';
+
+/** The pack's record of an origin, looked up as a directory's files are (store key, host:port, host): its index, or -1. Per origin. */
+export function packOriginOf(pack: RobotsPack, origin: UrlOrigin): number {
+  const stored = pack.originIndex(origin.fileKey);
+  if (stored >= 0) return stored;
+  if (origin.port !== null) {
+    const withPort = pack.originIndex(origin.hostKey);
+    if (withPort >= 0) return withPort;
+  }
+  return pack.originIndex(origin.host);
+}
+
+/**
+ * The pack as a many-host source for an agent query: per origin its newest capture: rules compiled already,
+ * used where they lie in the pack's data in the matcher's memory (CompiledRules, no compile, no copy), when
+ * the query is one agent in the pack's mode and the pack was read whole; else the body (answered or compiled
+ * by the matcher as a folder's file is); ALLOW_ALL and DISALLOW_ALL for what a fetch found; null when the pack
+ * has no entry (the missing policy applies). Once per matcher.
+ */
+export function robotsFromPack(pack: RobotsPack, options: { agents: readonly string[]; mode: RobotsMode; maxBytes: number }): RobotsSource {
+  if (options.maxBytes !== pack.maxBytes) throw new RobotsError('INVALID_ARGUMENT', `the pack's bodies were read up to ${pack.maxBytes === 0 ? 'their end' : `${pack.maxBytes} bytes`}; it answers with that reading only (maxBytes ${pack.maxBytes}), not ${options.maxBytes}`);
+  const single = options.agents.length === 1 && options.mode === pack.mode ? asciiLowerCase(options.agents[0]) : null;
+  // a pack in memory: its blobs are used where they lie once its data is in the matcher's memory
+  const data = pack.dataArea();
+  // several agents, the other mode, or a pack read in pages: the bodies, which the matcher answers from
+  // directly or compiles as it does a folder's files (a blob copied per host costs more than that, and
+  // more memory, when the pack does not lie in memory)
+  if (single === null || data === null) return packBodies(pack);
+  return withTraits((host: RobotsHost) => {
+    const newest = newestOf(pack, host);
+    if (typeof newest !== 'number') return newest;
+    const place = pack.blobPlace(newest, single);
+    return new CompiledRules(null, data, place.offset, place.length);
+  }, { askedAgainCheaply: true, packData: data });
+}
+
+/**
+ * The pack as a source of bodies (never compiled rules): per origin its newest capture's body, ALLOW_ALL or
+ * DISALLOW_ALL for what a fetch found, null when the pack has no entry. Readers that parse each origin's file
+ * themselves (page --pack, pages --pack) and matchers the compiled rules do not fit. Once per reader.
+ */
+export function packBodies(pack: RobotsPack): RobotsSource {
+  return withTraits((host: RobotsHost) => {
+    const newest = newestOf(pack, host);
+    return typeof newest === 'number' ? pack.body(newest) : newest;
+  }, { askedAgainCheaply: true });
+}
+
+/** What an origin's newest capture holds: its body's index, what a fetch found (ALLOW_ALL, DISALLOW_ALL), or null when the pack has no entry. Per origin met. */
+function newestOf(pack: RobotsPack, host: RobotsHost): number | typeof ALLOW_ALL | typeof DISALLOW_ALL | null {
+  const origin = packOriginOf(pack, host);
+  if (origin < 0) return null;
+  const capture = pack.latest(origin);
+  if (capture.effect === 'disallow-all') return DISALLOW_ALL;
+  if (capture.effect === 'allow-all' || capture.body === null) return ALLOW_ALL;
+  return capture.body;
+}
+
+/** The capture of an origin in force at a time (the newest seen at or before it; the first when all are later, or no time is given). Per request judged. */
+export function captureAt(captures: readonly PackCapture[], timeMs: number | null): PackCapture {
+  if (timeMs === null) return captures[captures.length - 1];
+  let found = captures[0];
+  for (const capture of captures) if (capture.time === null || capture.time <= timeMs) found = capture;
+  return found;
+}
+
+/**
+ * The source of a check thread's spec with a pack (HostsSpec.pack): the pack opened once per thread
+ * (openPackFile keeps it: read whole when it is at most a quarter of the thread's cache budget, its data then
+ * also lying in the matcher's memory, within that budget; else read in pages). Per thread.
+ */
+export function packSourceForSpec(spec: HostsSpec): RobotsSource {
+  return robotsFromPack(openPackFile(spec.pack as string, packMemoryBytes(spec.cacheBytes)).pack, { agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes });
+}
+
+/** The bytes a pack may take in memory whole for a cache budget (a quarter of it): the one rule of check and its workers. */
+export function packMemoryBytes(cacheBytes: number): number {
+  return Math.floor(cacheBytes / 4);
+}
+
+/**
+ * Each origin's robots.txt in force at a time, as audit --pack and pages --pack read a pack: the capture in force
+ * then (captureAt), its body parsed once and kept (parsed files within KEPT_BYTES, least recently used out);
+ * null for a capture of no robots.txt (every URL allowed), the file of `Disallow: /` for an unreachable one, and
+ * NO_RULES_KNOWN for an origin the pack has no entry of. Once per run.
+ */
+export function packRobotsAt(pack: RobotsPack, reading: { mode: RobotsMode; maxBytes: number }): (origin: UrlOrigin | null, timeMs: number | null) => RobotsTxt | null | typeof NO_RULES_KNOWN {
+  // a file dropped is not closed here: requests an audit holds to judge in a batch may still be judged by it
+  // (its memory goes back when it is collected, as rulesOfDirectory's files do)
+  const kept = new LruCache<RobotsTxt>(KEPT_BYTES, (robots) => robots.bytesRead + 1024);
+  let disallowAll: RobotsTxt | null = null;
+  return (origin, timeMs) => {
+    if (origin === null) return NO_RULES_KNOWN;
+    const index = packOriginOf(pack, origin);
+    if (index < 0) return NO_RULES_KNOWN;
+    const capture = captureAt(pack.captures(index), timeMs);
+    if (capture.effect === 'allow-all' || (capture.effect === 'rules' && capture.body === null)) return null;
+    if (capture.effect === 'disallow-all') return disallowAll ??= parseRobots(FULL_VERDICT_BODY.disallow, reading);
+    const key = String(capture.body);
+    let robots = kept.get(key);
+    if (robots === undefined) kept.set(key, robots = parseRobots(pack.body(capture.body as number), reading));
+    return robots;
+  };
+}
+
+/**
+ * A pack whose origins were captured several times as a history (audit --pack): each origin's captures its
+ * versions (CapturedHistory: the same body captured again is the version seen again), so that requests are
+ * judged by the version in force then and those within 24 hours of a change are counted as a store's are;
+ * noEntry is told of an origin the pack has none of (it may throw). Once per run.
+ */
+export function packHistory(pack: RobotsPack, options: HistoryOptions & { noEntry?: (origin: UrlOrigin) => void }): CapturedHistory {
+  return new CapturedHistory((origin) => {
+    const index = packOriginOf(pack, origin);
+    if (index < 0) {
+      options.noEntry?.(origin);
+      return [];
+    }
+    return pack.captures(index).map((capture): OriginCapture => {
+      if (capture.effect === 'rules' && capture.body !== null) {
+        const body = capture.body;
+        return { time: capture.time, same: `body ${body}`, body: () => pack.body(body) };
+      }
+      const effect = capture.effect === 'disallow-all' ? 'disallow' : 'allow';
+      return { time: capture.time, same: effect, body: () => FULL_VERDICT_BODY[effect] };
+    });
+  }, options);
+}
+
+/** Parsed files of a pack kept at once (their bodies' bytes, about). */
+const KEPT_BYTES = 64 << 20;

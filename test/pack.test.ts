@@ -1,0 +1,359 @@
+// Packs (robotstxt pack, --pack): what a pack answers is what its inputs answer, verdict for verdict, read
+// whole in memory (rules compiled in the pack, used where they lie) or in pages (bodies read as asked); a pack
+// that is cut, damaged, foreign or from another format is refused in one line with exit 2; each input (a
+// folder, a store, JSON lines, WARC files) is read as its command documents, its unreadable parts said.
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync, crc32 } from 'node:zlib';
+import { PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC } from '../src/core/pack/index.js';
+import {
+  MultiHostMatcher, RobotsPack, PackWriter, openPackFile, robotsFromPack, ALLOW_ALL, DISALLOW_ALL, RobotsError,
+  DEFAULT_MAX_BYTES, type RobotsHost, type RobotsSourceAnswer, type RobotsMode, type CaptureInput,
+} from '../src/node/index.js';
+import { body, url, pattern } from './robots-arbitraries.js';
+import { raw } from './helpers.js';
+import { robotstxt, robotstxtAsync, tempDir, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
+import { corpusFiles } from './corpus-helpers.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const dir = tempDir();
+let packs = 0;
+
+/** One origin as the property test makes it: its key (host or host:port) and its captures, oldest first. */
+interface GivenOrigin {
+  key: string;
+  captures: { effect: 'rules' | 'allow-all' | 'disallow-all'; body: Uint8Array }[];
+}
+
+/** The answer a folder (or a store) gives for the newest capture, as robotsFromMap looks hosts up. */
+function expectedSource(origins: readonly GivenOrigin[]): (host: RobotsHost) => RobotsSourceAnswer {
+  const byKey = new Map(origins.map((origin) => [origin.key, origin.captures[origin.captures.length - 1]]));
+  return (host) => {
+    const newest = (host.port !== null ? byKey.get(host.hostKey) : undefined) ?? byKey.get(host.host);
+    if (newest === undefined) return null;
+    return newest.effect === 'allow-all' ? ALLOW_ALL : newest.effect === 'disallow-all' ? DISALLOW_ALL : newest.body;
+  };
+}
+
+function writePack(origins: readonly GivenOrigin[], mode: RobotsMode, maxBytes = DEFAULT_MAX_BYTES): string {
+  const path = join(dir, `p${packs++}.pack`);
+  const writer = new PackWriter(path, { mode, maxBytes });
+  for (const origin of origins) {
+    const captures: CaptureInput[] = origin.captures.map((capture, index) => ({ time: Date.UTC(2026, 0, 1 + index), effect: capture.effect, body: capture.effect === 'rules' ? capture.body : null, status: capture.effect === 'rules' ? 200 : capture.effect === 'allow-all' ? 404 : 503, hops: 0 }));
+    writer.addOrigin(origin.key, captures);
+  }
+  writer.finish();
+  return path;
+}
+
+async function verdicts(source: (host: RobotsHost) => RobotsSourceAnswer | Promise<RobotsSourceAnswer>, agents: string[], mode: RobotsMode, lines: Uint8Array, cacheBytes?: number): Promise<number[]> {
+  const matcher = new MultiHostMatcher({ agents, source, mode, ...(cacheBytes === undefined ? {} : { cacheBytes }) });
+  try {
+    return [...await matcher.checkLines(lines)];
+  } finally {
+    matcher.close();
+  }
+}
+
+const KEYS = ['example.com', 'h.com', 'h.com:8080', 'e.com', 'a.test'];
+const HOSTS = ['http://example.com', 'https://example.com', 'https://u:p@h.com:8080', 'http://h.com', 'http://h.com:8080', 'https://e.com', 'http://a.test', 'http://none.test', 'example.com', ''];
+const capture = fc.record({ effect: fc.constantFrom('rules', 'rules', 'rules', 'allow-all', 'disallow-all') as fc.Arbitrary<'rules' | 'allow-all' | 'disallow-all'>, body });
+const origins = fc.subarray(KEYS, { minLength: 1 }).chain((keys) => fc.tuple(...keys.map((key) => fc.array(capture, { minLength: 1, maxLength: 3 }).map((captures): GivenOrigin => ({ key, captures })))));
+// paths made of the rules' own pieces (most match some rule), and URLs of any shape
+const line = fc.tuple(fc.constantFrom(...HOSTS), fc.oneof({ weight: 3, arbitrary: pattern }, { weight: 1, arbitrary: url })).map(([host, rest]) => host + (rest.startsWith('/') || rest === '' ? rest : `/${rest}`));
+// one agent in the pack's mode mostly: the query a pack's compiled rules answer
+const AGENTS = ['Googlebot', 'googlebot', 'Bingbot', 'Googlebot-Image', 'Bot', '*', 'other'];
+const query = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AGENTS).map((agent) => [agent]) }, { weight: 1, arbitrary: fc.subarray(AGENTS, { minLength: 2, maxLength: 2 }) });
+
+describe('a pack answers as its inputs do (property)', () => {
+  it('whole in memory (compiled rules where they lie) and in pages (bodies), for one agent or several, either mode, against the bodies themselves', async () => {
+    await fc.assert(fc.asyncProperty(origins, query, fc.constantFrom<RobotsMode>('google', 'rfc'), fc.constantFrom<RobotsMode | null>(null, null, null, 'google', 'rfc'), fc.array(line, { minLength: 1, maxLength: 30 }), async (given, agents, packMode, otherMode, urls) => {
+      const queryMode = otherMode ?? packMode;
+      const path = writePack(given, packMode);
+      const lines = raw(urls.join('\n') + '\n');
+      const expected = await verdicts(expectedSource(given), agents, queryMode, lines);
+      const context = `pack ${packMode}, query ${queryMode} ${JSON.stringify(agents)}, origins ${JSON.stringify(given.map((origin) => [origin.key, origin.captures.map((c) => [c.effect, Buffer.from(c.body).toString('latin1')])]))}, urls ${JSON.stringify(urls)}`;
+      const whole = RobotsPack.fromBytes(readFileSync(path));
+      expect(await verdicts(robotsFromPack(whole, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `whole: ${context}`).toEqual(expected);
+      const paged = openPackFile(path, 0);
+      try {
+        expect(paged.whole).toBe(false);
+        expect(await verdicts(robotsFromPack(paged.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `paged: ${context}`).toEqual(expected);
+      } finally {
+        paged.close();
+      }
+    }), { numRuns: 600 });
+  });
+
+  it('2,000 origins in a 1 MiB cache: hosts evicted and met again answer alike, from the pack read whole as from the bodies', async () => {
+    const given = fc.sample(fc.tuple(body, fc.constantFrom('rules', 'rules', 'rules', 'rules', 'allow-all', 'disallow-all') as fc.Arbitrary<'rules' | 'allow-all' | 'disallow-all'>), { numRuns: 2000, seed: 20261202 })
+      .map(([text, effect], index): GivenOrigin => ({ key: `host${index}.test`, captures: [{ effect, body: text }] }));
+    // a body of 40 KB among them, so its compiled rules are large
+    given[7] = { key: 'host7.test', captures: [{ effect: 'rules', body: raw('User-agent: *\n' + Array.from({ length: 2000 }, (_, i) => `Disallow: /p${i}/*x$\n`).join('')) }] };
+    const paths = fc.sample(url, { numRuns: 20_000, seed: 7 });
+    const lines = raw(paths.map((rest, index) => `http://host${(index * 7919) % 2100}.test/${rest}`).join('\n') + '\n');
+    const path = writePack(given, 'google');
+    const expected = await verdicts(expectedSource(given), ['Googlebot'], 'google', lines, 1 << 20);
+    expect(expected.filter((verdict) => verdict === 2).length).toBeGreaterThan(1000);
+    const whole = RobotsPack.fromBytes(readFileSync(path));
+    expect(await verdicts(robotsFromPack(whole, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), ['Googlebot'], 'google', lines, 1 << 20)).toEqual(expected);
+  });
+
+  it('a reading limit other than the pack\'s is refused: the pack answers with the bodies as they were cut', () => {
+    const path = writePack([{ key: 'a.test', captures: [{ effect: 'rules', body: raw('User-agent: *\nDisallow: /x\n') }] }], 'google', 0);
+    const pack = RobotsPack.fromBytes(readFileSync(path));
+    expect(pack.maxBytes).toBe(0);
+    expect(() => robotsFromPack(pack, { agents: ['bot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES })).toThrow(new RobotsError('INVALID_ARGUMENT', "the pack's bodies were read up to their end; it answers with that reading only (maxBytes 0), not 512000"));
+  });
+});
+
+const ROBOTS = join('examples', 'robots');
+const HOSTS_URLS = join('examples', 'hosts-urls.txt');
+
+describe('robotstxt pack and check --pack', () => {
+  const pack = join(dir, 'examples.pack');
+  it('packs a robots folder; check --pack answers every line as check --robots-dir does, for each crawler and output', () => {
+    const made = robotstxt(['pack', '--robots-dir', ROBOTS, '--out', pack]);
+    expect(made.status).toBe(0);
+    expect(made.stderr).toMatch(new RegExp(`^robotstxt pack: 5 origins \\(5 captures\\), 5 distinct bodies \\([\\d.]+ kB of [\\d.]+ kB given\\), 11 compiled rule sets \\([\\d.]+ kB\\); ${pack.replaceAll('.', '\\.')}: [\\d.]+ kB\n$`));
+    for (const agent of ['Googlebot', 'Bingbot', 'GPTBot', 'other']) {
+      for (const extra of [[], ['--format', 'jsonl'], ['--only', 'disallowed'], ['--missing', 'disallow']]) {
+        const byDir = robotstxt(['check', '--robots-dir', ROBOTS, '--agent', agent, ...extra, HOSTS_URLS]);
+        const byPack = robotstxt(['check', '--pack', pack, '--agent', agent, ...extra, HOSTS_URLS]);
+        expect([byPack.status, byPack.stdout], `${agent} ${extra.join(' ')}`).toEqual([byDir.status, byDir.stdout]);
+        expect(byDir.stdout.length, `${agent} ${extra.join(' ')}`).toBeGreaterThan(extra[0] === '--only' ? 10 : 100);
+      }
+    }
+    // what the folder calls a host with no file, the pack calls an origin without an entry
+    expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', HOSTS_URLS]).stderr.split('\n')).toContain(`robotstxt: 1 origin(s) have no entry in the pack ${pack} (https://nofile.example): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)`);
+  });
+
+  it('a pack read in pages (--cache-mb 1: a quarter of it is less than the pack) answers alike', () => {
+    const big = join(dir, 'big');
+    mkdirSync(big);
+    for (const name of ['shop.example', 'blog.example', 'docs.example']) copyFileSync(join(ROBOTS, `${name}.txt`), join(big, `${name}.txt`));
+    // 400 KB of rules makes the pack larger than a quarter of 1 MiB
+    writeFileSync(join(big, 'news.example.txt'), 'User-agent: *\n' + Array.from({ length: 20_000 }, (_, i) => `Disallow: /n${i}$\n`).join(''));
+    const bigPack = join(dir, 'big.pack');
+    expect(robotstxt(['pack', '--robots-dir', big, '--out', bigPack]).status).toBe(0);
+    const byDir = robotstxt(['check', '--robots-dir', big, '--agent', 'Googlebot', '--cache-mb', '1', HOSTS_URLS]);
+    const byPack = robotstxt(['check', '--pack', bigPack, '--agent', 'Googlebot', '--cache-mb', '1', HOSTS_URLS]);
+    expect([byPack.status, byPack.stdout]).toEqual([byDir.status, byDir.stdout]);
+  });
+
+  it('pages --pack and page --pack answer each page as --robots-dir and --store do; an origin without an entry is counted', () => {
+    const crawl = join('examples', 'pages', 'crawl.jsonl');
+    const withOther = join(dir, 'crawl-other.jsonl');
+    writeFileSync(withOther, readFileSync(crawl, 'utf8') + JSON.stringify({ url: 'https://elsewhere.example/a', status: 200, headers: { 'Content-Type': 'text/html' } }) + '\n');
+    for (const format of ['jsonl', 'text']) {
+      const byDir = robotstxt(['pages', '--robots-dir', ROBOTS, '--agent', 'Googlebot', '--format', format, '--now', '2026-12-01T00:00:00Z', withOther]);
+      const byPack = robotstxt(['pages', '--pack', pack, '--agent', 'Googlebot', '--format', format, '--now', '2026-12-01T00:00:00Z', withOther]);
+      expect([byPack.status, byPack.stdout, byPack.stderr], format).toEqual([byDir.status, byDir.stdout, byDir.stderr]);
+      expect(byPack.stdout.split('\n').length).toBeGreaterThan(6);
+    }
+    const one = ['https://shop.example/cart/x', '--agent', 'Googlebot', '--header', 'X-Robots-Tag: noindex'];
+    const byPack = robotstxt(['page', ...one, '--pack', pack]);
+    const byRobots = robotstxt(['page', ...one, '--robots', join(ROBOTS, 'shop.example.txt')]);
+    expect([byPack.status, byPack.stdout]).toEqual([byRobots.status, byRobots.stdout]);
+    expect(byPack.stdout).toMatch(/disallowed/);
+    const none = robotstxt(['page', 'https://elsewhere.example/', '--agent', 'Googlebot', '--pack', pack]);
+    expect(none.stderr).toBe(`robotstxt: the pack ${pack} has no entry of https://elsewhere.example: its URLs are answered as allowed\n`);
+  });
+
+  it('a pack that is cut, damaged, no pack, or missing is refused in one line, exit 2, before any line is answered', () => {
+    const bytes = readFileSync(pack);
+    const cut = join(dir, 'cut.pack');
+    writeFileSync(cut, bytes.subarray(0, 1000));
+    const damaged = join(dir, 'damaged.pack');
+    const flipped = Buffer.from(bytes);
+    flipped[bytes.length - 500] ^= 0x20;
+    writeFileSync(damaged, flipped);
+    const header = join(dir, 'header.pack');
+    const otherHeader = Buffer.from(bytes);
+    otherHeader[20] ^= 1;
+    writeFileSync(header, otherHeader);
+    // a pack of another format, its header otherwise whole (its checksum made again)
+    const older = join(dir, 'older.pack');
+    const olderHeader = Buffer.from(bytes);
+    olderHeader.writeUInt32LE(PACK_FORMAT + 1, H_FORMAT);
+    olderHeader.writeUInt32LE(crc32(olderHeader.subarray(0, H_HEADER_CRC)), H_HEADER_CRC);
+    writeFileSync(older, olderHeader);
+    const gzipped = join(dir, 'pack.gz');
+    writeFileSync(gzipped, gzipSync(bytes));
+    const cases: [string, string][] = [
+      [cut, `robotstxt: '${cut}' is cut or damaged: 1000 bytes where its header says ${bytes.length} (rebuild it with robotstxt pack)\n`],
+      [damaged, `robotstxt: '${damaged}' is damaged: its index fails its checksum (rebuild it with robotstxt pack)\n`],
+      [header, `robotstxt: '${header}' is damaged: its header fails its checksum (rebuild it with robotstxt pack)\n`],
+      [older, `robotstxt: '${older}' was packed by another version of robotstxt-wasm (format ${PACK_FORMAT + 1}, engine ${ENGINE_SEMANTICS.toString(16)}; this one reads format ${PACK_FORMAT}, engine ${ENGINE_SEMANTICS.toString(16)}): rebuild it with robotstxt pack\n`],
+      [gzipped, `robotstxt: '${gzipped}' is not a robots.txt pack (robotstxt pack makes one)\n`],
+      [join('examples', 'shop-robots.txt'), "robotstxt: 'examples/shop-robots.txt' is not a robots.txt pack (robotstxt pack makes one)\n"],
+      [join(dir, 'absent.pack'), `robotstxt: cannot read pack '${join(dir, 'absent.pack')}': no such file\n`],
+      [dir, `robotstxt: cannot read pack '${dir}': is a directory\n`],
+    ];
+    for (const [file, message] of cases) {
+      for (const command of [['check', '--pack', file, '--agent', 'Googlebot', HOSTS_URLS], ['audit', '--pack', file, join('examples', 'access.log')]]) {
+        const result = robotstxt(command);
+        expect([result.status, result.stdout, result.stderr], command.join(' ')).toEqual([2, '', message]);
+      }
+    }
+  });
+
+  it('the data checked in pages: a damaged body is refused when it is read, naming the pack', () => {
+    const bytes = readFileSync(pack);
+    const damaged = join(dir, 'damaged-body.pack');
+    const flipped = Buffer.from(bytes);
+    // the first body starts right after the 96-byte header
+    flipped[100] ^= 0x20;
+    writeFileSync(damaged, flipped);
+    const whole = robotstxt(['check', '--pack', damaged, '--agent', 'Googlebot', HOSTS_URLS]);
+    expect([whole.status, whole.stdout, whole.stderr]).toEqual([2, '', `robotstxt: '${damaged}' is damaged: its data fails its checksum (rebuild it with robotstxt pack)\n`]);
+    const opened = openPackFile(damaged, 0);
+    try {
+      expect(() => { for (let body = 0; body < opened.pack.bodyCount; body++) opened.pack.body(body); }).toThrow(`'${damaged}' is damaged: its body 0 fails its checksum (rebuild it with robotstxt pack)`);
+    } finally {
+      opened.close();
+    }
+  });
+
+  it('check --pack with --max-bytes other than the pack\'s, or with --robots-dir, is a usage error', () => {
+    const other = robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', '--max-bytes', '1000', HOSTS_URLS]);
+    expect([other.status, other.stderr]).toEqual([2, `robotstxt: --max-bytes 1000: the pack's bodies were read up to 512000 bytes, and it answers with that reading (leave --max-bytes out, or pack again)\n`]);
+    const both = robotstxt(['check', '--pack', pack, '--robots-dir', ROBOTS, '--agent', 'Googlebot', HOSTS_URLS]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toBe('robotstxt: check needs exactly one of --robots <file>, --robots-dir <dir>, --store <dir> or --pack <file>\n');
+  });
+});
+
+describe('pack inputs', () => {
+  it('JSON lines: captures by time, statuses read by the fetch rules; audit --pack judges each request by the capture in force then', () => {
+    const fetches = join(dir, 'fetches.jsonl');
+    writeFileSync(fetches, [
+      JSON.stringify({ url: 'http://shop.example/robots.txt', status: 200, body: 'User-agent: *\nDisallow: /cart\n', time: '2026-03-01T00:00:00Z' }),
+      JSON.stringify({ url: 'http://shop.example/robots.txt', status: 200, body: 'User-agent: *\nDisallow: /\n', time: '2026-03-10T12:00:00Z' }),
+      JSON.stringify({ url: 'https://down.example/robots.txt', status: 503, time: '2026-03-01T00:00:00Z' }),
+      JSON.stringify({ url: 'https://gone.example/robots.txt', status: 404, time: '2026-03-01T00:00:00Z' }),
+      '{"url": "https://bad.example/robots.txt", "status": "ok"}',
+      'not json',
+      '',
+    ].join('\n'));
+    const pack = join(dir, 'jsonl.pack');
+    const made = robotstxt(['pack', '--jsonl', fetches, '--out', pack]);
+    expect(made.status).toBe(1);
+    expect(made.stderr.split('\n').slice(0, 2)).toEqual([`robotstxt pack: ${fetches}:5: "status" is no HTTP status`, `robotstxt pack: ${fetches}:6: no JSON (Unexpected token 'o', "not json" is not valid JSON)`]);
+    expect(made.stderr.split('\n')[2]).toMatch(/^robotstxt pack: 3 origins \(4 captures\), 2 distinct bodies/);
+    // check: the newest capture
+    const urls = 'http://shop.example/cart\nhttp://shop.example/about\nhttps://down.example/x\nhttps://gone.example/x\n';
+    expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot'], urls).stdout).toBe('disallowed\thttp://shop.example/cart\ndisallowed\thttp://shop.example/about\ndisallowed\thttps://down.example/x\nallowed\thttps://gone.example/x\n');
+    // audit: the rules in force at each request
+    const log = join(dir, 'shop.log');
+    writeFileSync(log, [
+      '66.249.66.1 - - [05/Mar/2026:10:00:00 +0000] "GET /about HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"',
+      '66.249.66.1 - - [05/Mar/2026:10:00:01 +0000] "GET /cart HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"',
+      '66.249.66.1 - - [20/Mar/2026:10:00:00 +0000] "GET /about HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"',
+    ].join('\n') + '\n');
+    const audit = JSON.parse(robotstxt(['audit', '--pack', pack, '--host', 'shop.example', '--format', 'json', log]).stdout);
+    const google = audit.crawlers.find((crawler: { agent: string }) => crawler.agent === 'Googlebot');
+    expect([google.requests, google.disallowed]).toEqual([3, 2]);
+  });
+
+  it('WARC files of robots.txt fetches: redirects followed inside them, an HTML target read as rules (as Google reads it), every fetch a capture, a cut record said', () => {
+    const warc = join(dir, 'robots.warc.gz');
+    const record = (uri: string, date: string, status: number, headers: [string, string][], payload: string): Buffer => {
+      const block = Buffer.from(`HTTP/1.1 ${status} X\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${payload}`, 'latin1');
+      const head = ['WARC/1.0', 'WARC-Type: response', `WARC-Target-URI: ${uri}`, `WARC-Date: ${date}`, 'Content-Type: application/http; msgtype=response', `Content-Length: ${block.length}`];
+      return gzipSync(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), block, Buffer.from('\r\n\r\n')]));
+    };
+    const damaged = gzipSync(Buffer.from('WARC/1.0\r\nWARC-Type: response\r\n')).subarray(0, 20);
+    writeFileSync(warc, Buffer.concat([
+      record('http://a.example/robots.txt', '2026-04-01T00:00:00Z', 301, [['Location', 'https://a.example/robots.txt']], ''),
+      record('https://a.example/robots.txt', '2026-04-01T00:00:01Z', 200, [], 'User-agent: *\nDisallow: /a-private\n'),
+      record('http://html.example/robots.txt', '2026-04-01T00:00:00Z', 302, [['Location', '/home']], ''),
+      record('http://html.example/home', '2026-04-01T00:00:01Z', 200, [['Content-Type', 'text/html']], '<html><body>Welcome</body></html>'),
+      record('http://lost.example/robots.txt', '2026-04-01T00:00:00Z', 301, [['Location', 'http://elsewhere.example/robots.txt']], ''),
+      record('http://down.example/robots.txt', '2026-04-01T00:00:00Z', 500, [], ''),
+      damaged,
+      record('http://page.example/index.html', '2026-04-01T00:00:00Z', 200, [], 'x'),
+      record('https://a.example/robots.txt', '2026-04-02T00:00:00Z', 200, [], 'User-agent: *\nDisallow: /\n'),
+    ]));
+    const pack = join(dir, 'warc.pack');
+    const made = robotstxt(['pack', '--warc', warc, '--out', pack]);
+    expect(made.status).toBe(1);
+    const lines = made.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, -1).sort()).toEqual([
+      'robotstxt pack: http://lost.example/robots.txt: redirected (301) to http://elsewhere.example/robots.txt, which the input does not hold: this fetch gives no capture',
+      'robotstxt pack: http://page.example/index.html: a response that is no origin\'s /robots.txt and no redirect of one led to: not packed',
+      `robotstxt pack: ${warc} bytes 1144-1164: damaged (a damaged gzip member (invalid literal/length code)): any record there is not read`,
+      `robotstxt pack: ${warc} record 7: a record cannot be read (it lies in a damaged gzip member (invalid literal/length code) (from byte 1144))`,
+    ].sort());
+    expect(lines[lines.length - 1]).toMatch(/^robotstxt pack: 4 origins \(5 captures\), 4 distinct bodies .*; 9 WARC records, 8 responses \(1 redirect targets, 1 other\)$/);
+    const urls = 'http://a.example/a-private\nhttps://a.example/x\nhttp://html.example/x\nhttp://lost.example/x\nhttp://down.example/x\n';
+    expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot'], urls).stdout).toBe('disallowed\thttp://a.example/a-private\ndisallowed\thttps://a.example/x\nallowed\thttp://html.example/x\nallowed\thttp://lost.example/x\ndisallowed\thttp://down.example/x\n');
+  });
+
+  it('a store filled by fetch at three times: audit --pack judges each request by the version then in force, as audit --store does', async () => {
+    let body = readFileSync(join('examples', 'robots-history', 'shop.example', '2026-11-01.txt'));
+    const server = createServer((request, response) => {
+      if (request.url !== '/robots.txt') { response.writeHead(404); response.end(); return; }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const store = tempDir();
+    try {
+      for (const [now, file] of [['2026-11-01T00:00:00Z', '2026-11-01.txt'], ['2026-11-10T12:00:00Z', '2026-11-10T12-00-00Z.txt'], ['2026-11-14T00:00:00Z', '2026-11-14.txt']]) {
+        body = readFileSync(join('examples', 'robots-history', 'shop.example', file));
+        const fetched = await robotstxtAsync(['fetch', '--store', store, '--scheme', 'http', `127.0.0.1:${port}`, '--now', now]);
+        expect(fetched.status, fetched.stderr).toBe(0);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const pack = join(dir, 'store.pack');
+    const made = robotstxt(['pack', '--store', store, '--now', '2026-11-15T00:00:00Z', '--out', pack]);
+    expect([made.status, made.stderr]).toEqual([0, expect.stringMatching(/^robotstxt pack: 1 origins \(3 captures\), 3 distinct bodies/)]);
+    const log = join('examples', 'logs', 'history.log');
+    const byStore = robotstxt(['audit', '--store', store, '--host', `127.0.0.1:${port}`, '--format', 'json', log]);
+    const byPack = robotstxt(['audit', '--pack', pack, '--host', `127.0.0.1:${port}`, '--format', 'json', log]);
+    expect(byPack.status).toBe(0);
+    const figures = (text: string): unknown => { const report = JSON.parse(text); return [report.crawlers, report.history.versions]; };
+    expect(figures(byPack.stdout)).toEqual(figures(byStore.stdout));
+    expect(JSON.parse(byPack.stdout).history.versions.map((version: { requests: number; disallowed: number }) => [version.requests, version.disallowed])).toEqual([[2, 1], [3, 2], [4, 2]]);
+  });
+});
+
+describe.skipIf(corpusMissingReason !== null)('the real Apache log (10,000 lines) and real robots.txt files', () => {
+  it('audit --pack equals audit --robots-dir, JSON and table, by host too; with two captures, each request by the one in force', () => {
+    const folder = join(dir, 'real');
+    mkdirSync(folder);
+    // the log's one site under a real file of the corpus (one with rules for the crawlers the log holds)
+    const body = corpusFiles().map((file) => readFileSync(file)).find((bytes) => /Disallow: \/\w/.test(bytes.toString('latin1')) && bytes.length > 2000) as Buffer;
+    writeFileSync(join(folder, 'semicomplete.com.txt'), body);
+    const pack = join(dir, 'real.pack');
+    expect(robotstxt(['pack', '--robots-dir', folder, '--out', pack]).status).toBe(0);
+    for (const extra of [['--format', 'json'], ['--format', 'table'], ['--format', 'json', '--by', 'host']]) {
+      const byDir = robotstxt(['audit', '--robots-dir', folder, '--host', 'semicomplete.com', ...extra, CORPUS_LOG]);
+      const byPack = robotstxt(['audit', '--pack', pack, '--host', 'semicomplete.com', ...extra, CORPUS_LOG]);
+      expect([byPack.status, byPack.stdout, byPack.stderr], extra.join(' ')).toEqual([byDir.status, byDir.stdout, byDir.stderr]);
+    }
+    const whole = JSON.parse(robotstxt(['audit', '--pack', pack, '--host', 'semicomplete.com', '--format', 'json', CORPUS_LOG]).stdout);
+    expect([whole.crawlerRequests, whole.disallowed > 0]).toEqual([2819, true]);
+    // two captures: everything allowed until 17 May 2015 12:00, then the real file
+    const fetches = join(dir, 'real.jsonl');
+    writeFileSync(fetches, [
+      JSON.stringify({ url: 'http://semicomplete.com/robots.txt', status: 404, time: '2015-05-01T00:00:00Z' }),
+      JSON.stringify({ url: 'http://semicomplete.com/robots.txt', status: 200, body: body.toString('latin1'), time: '2015-05-17T12:00:00Z' }),
+    ].join('\n') + '\n');
+    const timed = join(dir, 'real-timed.pack');
+    expect(robotstxt(['pack', '--jsonl', fetches, '--out', timed]).status).toBe(0);
+    const report = JSON.parse(robotstxt(['audit', '--pack', timed, '--host', 'semicomplete.com', '--format', 'json', CORPUS_LOG]).stdout);
+    const versions = report.history.versions.map((version: { from: string; requests: number }) => version.from);
+    expect(versions).toEqual(['2015-05-01T00:00:00.000Z', '2015-05-17T12:00:00.000Z']);
+    const first = report.history.versions[0];
+    expect(first.disallowed).toBe(0);
+    expect(first.requests + report.history.versions[1].requests + report.history.either).toBeGreaterThan(2000);
+  });
+});
