@@ -246,7 +246,7 @@ describe('robotstxt fetch', () => {
       [['fetch', '--ranges-url', 'a=https://b', 'a.example'], '--ranges-url applies only with --crawler-ranges'],
       [['fetch', '--host', 'h.example', 'a.example'], '--host applies only with --log'],
       [['check', '--robots', 'r.txt', '--now', '2026-01-01', '--agent', 'x'], '--now applies only with --robots-dir or --store'],
-      [['check', '--robots', 'r.txt', '--robots-dir', '.', '--agent', 'x'], 'check needs exactly one of --robots <file>, --robots-dir <dir> or --store <dir>'],
+      [['check', '--robots', 'r.txt', '--robots-dir', '.', '--agent', 'x'], 'check needs exactly one of --robots <file>, --robots-dir <dir>, --store <dir> or --pack <file>'],
       [['check', '--robots', 'r.txt'], 'check needs at least one --agent <token> (see robotstxt check --help)'],
     ];
     for (const [args, message] of cases) {
