@@ -1,19 +1,20 @@
 #!/usr/bin/python3
 """Filter URL dumps with `robotstxt check` on Dask distributed, as a cluster job runs it.
 
-    /usr/bin/python3 examples/dask-check.py <urls> <robots-dir> <agent> [--workers N] [--blocksize SIZE] [--out DIR]
+    /usr/bin/python3 examples/dask-check.py <urls> <robots-dir or pack> <agent> [--workers N] [--blocksize SIZE] [--out DIR]
 
 <urls>: a file, a glob ('dumps/*.txt') or several of them, read by dask.bag.read_text in blocks of SIZE
 (default 64MiB; lines are never cut, and only LF ends a line). Each partition is piped through one
-`robotstxt check --robots-dir <robots-dir> --agent <agent>` process as it is: no shuffle, a partition
-compiles the hosts it meets (input sorted by host keeps them apart). The answers are `verdict<TAB>url`, one
+`robotstxt check --robots-dir <robots-dir> --agent <agent>` process as it is (or `--pack <pack>` when a file
+made by `robotstxt pack` is given in place of the folder: the one file each worker needs): no shuffle, a
+partition compiles the hosts it meets (input sorted by host keeps them apart). The answers are `verdict<TAB>url`, one
 line per input line, and the partitions are written in input order: to standard output, or with --out DIR
 to DIR/part-00000.txt, DIR/part-00001.txt, ... (together: what one robotstxt check over the input writes).
 What a partition's command says on stderr (hosts without a robots.txt, lines without a host) is passed on,
 named by partition. The command is `robotstxt` on PATH, or what the ROBOTSTXT variable names (e.g.
 "node dist/src/bin/robotstxt.cjs"); when it cannot be run, one line says so and the exit status is 2.
 A LocalCluster of --workers processes (default 2) runs it here; give a scheduler's address in
-DASK_SCHEDULER to run on a cluster (robotstxt-wasm and the robots directory must be on every worker).
+DASK_SCHEDULER to run on a cluster (robotstxt-wasm and the robots directory or pack must be on every worker).
 Debian's python3-distributed installs Dask into the system Python: run this with /usr/bin/python3.
 """
 import argparse
@@ -62,7 +63,9 @@ def main(argv):
     if not program or shutil.which(program[0]) is None:
         sys.stderr.write(f"dask-check.py: the robotstxt command was not found ({shlex.join(program) or 'empty ROBOTSTXT'}): install robotstxt-wasm, or set ROBOTSTXT to the command\n")
         return 2
-    command = program + ["check", "--robots-dir", robots_dir, "--agent", agent, "-"]
+    # a folder of <host>.txt files, or a pack (one file): robotstxt says which is wrong when neither reads
+    source = ["--pack", robots_dir] if os.path.isfile(robots_dir) else ["--robots-dir", robots_dir]
+    command = program + ["check", *source, "--agent", agent, "-"]
     scheduler = os.environ.get("DASK_SCHEDULER")
     cluster = None if scheduler else LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
     try:

@@ -28,7 +28,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
   return out;
 }
 
-describe.skipIf(!canRun(daskPresent, 'the Dask examples', 'apt-get install python3-distributed (.ci/run installs it)'))('examples/dask-check.py and dask-audit.py on a Dask LocalCluster', { tags: ['slow'] }, () => {
+describe.skipIf(!canRun(daskPresent, 'the Dask examples', 'apt-get install python3-distributed (.ci/run installs it)'))('examples/dask-check.py (a folder or a pack) and dask-audit.py on a Dask LocalCluster', { tags: ['slow'] }, () => {
   it('check: dumps read by read_text in blocks (a glob of two files), each block piped through robotstxt check: one process\'s output, byte for byte; its notes passed on by partition', () => {
     // the example's URLs 40 times over in a seeded random order, with lines the URL model reads in odd ways,
     // a URL with U+2028 (no line break but LF splits lines), bytes that are no UTF-8, and lines naming no host
@@ -50,7 +50,14 @@ describe.skipIf(!canRun(daskPresent, 'the Dask examples', 'apt-get install pytho
     expect(dask.stdout).toBe(one.stdout);
     // the lines that name no host are said by the partitions that had them
     expect(dask.stderr).toMatch(/^partition \d+: robotstxt: /m);
-  }, 150_000);
+    // a pack in place of the folder: the same output, byte for byte
+    const pack = join(dir, 'robots.pack');
+    expect(robotstxt(['pack', '--robots-dir', join(ROOT, 'examples', 'robots'), '--out', pack]).status).toBe(0);
+    const packed = spawnSync(PYTHON, [join(ROOT, 'examples', 'dask-check.py'), join(dir, 'dump-*.txt'), pack, 'Googlebot', '--blocksize', '8KiB'], { cwd: ROOT, encoding: 'latin1', timeout: 120_000, env: ROBOTSTXT });
+    expect(packed.status, packed.stderr.slice(-2000)).toBe(0);
+    expect(packed.stdout).toBe(one.stdout);
+    expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', whole]).stdout).toBe(one.stdout);
+  }, 240_000);
   it('check --out DIR: one file per partition, together one process\'s output; a command that cannot be found: one line, exit 2', () => {
     const dir = tempDir();
     const dump = join(dir, 'urls.txt');

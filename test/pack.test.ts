@@ -4,7 +4,7 @@
 // folder, a store, JSON lines, WARC files) is read as its command documents, its unreadable parts said.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, crc32 } from 'node:zlib';
 import { PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC } from '../src/core/pack/index.js';
@@ -216,6 +216,18 @@ describe('robotstxt pack and check --pack', () => {
     } finally {
       opened.close();
     }
+  });
+
+  it('an input with no origin\'s robots.txt in it writes nothing (exit 2), never an empty pack that answers every URL as missing', () => {
+    const out = join(dir, 'nothing.pack');
+    const notWarc = robotstxt(['pack', '--warc', join('examples', 'shop-robots.txt'), '--out', out]);
+    expect([notWarc.status, notWarc.stderr]).toEqual([2, `robotstxt pack: examples/shop-robots.txt bytes 0-end: damaged (no WARC record starts there): any record there is not read\nrobotstxt pack: no origin's robots.txt was read from the input; 0 WARC records, 0 responses (0 redirect targets, 0 other): ${out} not written\n`]);
+    const emptyFolder = join(dir, 'empty-folder');
+    mkdirSync(emptyFolder);
+    const empty = robotstxt(['pack', '--robots-dir', emptyFolder, '--out', out]);
+    expect([empty.status, empty.stderr]).toEqual([2, `robotstxt pack: no origin's robots.txt was read from the input: ${out} not written\n`]);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith('nothing.pack'))).toEqual([]);
   });
 
   it('check --pack with --max-bytes other than the pack\'s, or with --robots-dir, is a usage error', () => {

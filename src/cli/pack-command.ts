@@ -95,10 +95,16 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
     writer.abort();
     throw error;
   }
-  const written = writer.finish();
   if (process.stderr.isTTY === true) io.err('\r');
   for (const problem of problems.slice(0, PROBLEMS_NAMED)) io.err(`robotstxt pack: ${terminalSafe(problem.where)}: ${terminalSafe(problem.why)}\n`);
   if (problems.length > PROBLEMS_NAMED) io.err(`robotstxt pack: ${problems.length - PROBLEMS_NAMED} more input(s) left out\n`);
+  if (writer.originCount === 0) {
+    // a pack of nothing answers every URL as missing: never written in place of what the user meant to pack
+    writer.abort();
+    io.err(`robotstxt pack: no origin's robots.txt was read from the input${extra}: ${terminalSafe(out)} not written\n`);
+    return 2;
+  }
+  const written = writer.finish();
   const mb = (bytes: number): string => (bytes < 1000 ? `${bytes} B` : bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`);
   io.err(`robotstxt pack: ${written.origins} origins (${written.captures} captures), ${written.bodies} distinct bodies (${mb(written.bodyBytes)} of ${mb(written.bodyBytesGiven)} given), ${written.blobs} compiled rule sets (${mb(written.blobBytes)}); ${terminalSafe(out)}: ${mb(written.bytes)}${extra}\n`);
   return problems.length > 0 ? 1 : 0;
