@@ -234,6 +234,21 @@ describe('hostile pages stay answered', () => {
     expect(pageMetas('<meta'.repeat(200_000), 'Googlebot')).toEqual({ head: [], outsideHead: [], truncated: false });
     expect(pageMetas(`<head><meta name="description" content="${'<meta name=robots content=noindex>'.repeat(1000)}"></head>`, 'Googlebot').head.map((meta) => meta.name)).toEqual(['description']);
   });
+  it('20 X-Robots-Tag lines of 64 KiB (9,000 rules each): each rule once in the report, its line cut at 256 characters with its length; a nosnippet against a max-snippet found in linear time', () => {
+    const value = 'noindex, '.repeat(7282).slice(0, 64 << 10);
+    const line = JSON.stringify({ url: 'https://example.com/x', headers: Array.from({ length: 20 }, () => ['X-Robots-Tag', value]) });
+    const r = pages(['--robots', robotsFile, '-'], line + '\n');
+    expect(r.status).toBe(0);
+    expect(r.lines.length).toBe(1);
+    expect(r.lines[0].length).toBeLessThan(2000);
+    const report = JSON.parse(r.lines[0]);
+    const text = `X-Robots-Tag: ${value.trim().slice(0, 256 - 'X-Robots-Tag: '.length)}... (${'X-Robots-Tag: '.length + value.trim().length} characters)`;
+    expect([report.indexable, report.rules]).toEqual([false, [{ rule: 'noindex', value: null, source: 'header', text }]]);
+    const both = 'nosnippet, max-snippet:20, '.repeat(2428).slice(0, 64 << 10);
+    const conflict = JSON.parse(pages(['--robots', robotsFile, '-'], JSON.stringify({ url: 'https://example.com/y', headers: Array.from({ length: 20 }, () => ['X-Robots-Tag', both]) }) + '\n').lines[0]);
+    expect(conflict.rules.map((rule: { rule: string; value: string | null }) => [rule.rule, rule.value])).toEqual([['nosnippet', null], ['max-snippet', '20']]);
+    expect(conflict.traps.map((trap: { trap: string }) => trap.trap)).toEqual(['conflict']);
+  });
   it('a URL whose host no URL parser takes (2,000 bytes) is said as such', async () => {
     const file = join(dir, 'long-host.jsonl');
     writeFileSync(file, `${JSON.stringify({ url: `https://${'a'.repeat(2000)}.com/x` })}\n`);

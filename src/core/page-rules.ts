@@ -18,7 +18,7 @@ export interface PageRuleStatement {
   source: PageRuleSource;
   /** The product token it is scoped to (lower case), or null for every crawler. */
   agent: string | null;
-  /** The header line or meta tag it was read from, as written (`X-Robots-Tag: googlebot: noindex`). */
+  /** The header line or meta tag it was read from, as written (`X-Robots-Tag: googlebot: noindex`; past 256 characters, cut and its length said). */
   text: string;
 }
 
@@ -275,20 +275,35 @@ function headerPairs(headers: PageHeaders): [string, string][] {
   return Object.entries(headers as Record<string, string | readonly string[]>).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as [string, string]] : value.map((one) => [name, one] as [string, string])));
 }
 
+/** Characters of a header line or meta tag a statement names it by: beyond them the text is cut and its length said. */
+const STATEMENT_TEXT_CHARS = 256;
+
+/**
+ * A header line or meta tag as its statements name it: as written, or its first STATEMENT_TEXT_CHARS
+ * characters and its length (each of a line's statements names it: a 64 KiB line of 9,000 rules would be
+ * written 9,000 times in a report).
+ */
+function statementText(text: string): string {
+  return text.length <= STATEMENT_TEXT_CHARS ? text : `${text.slice(0, STATEMENT_TEXT_CHARS)}... (${text.length} characters)`;
+}
+
 /** Every statement of a page's headers and meta tags, whoever they address, in the order read. */
 export function pageStatements(headers: PageHeaders, metas: readonly PageMeta[]): PageRuleStatement[] {
   const statements: PageRuleStatement[] = [];
+  const add = (found: readonly PageRuleStatement[]): void => {
+    for (const statement of found) statements.push(statement);
+  };
   for (const [name, value] of headerPairs(headers)) {
     const lower = asciiLowerCase(name.trim());
-    const text = `${name.trim()}: ${value.trim()}`;
-    if (lower === 'x-robots-tag') statements.push(...statementsOfList(value, 'header', null, text, true));
-    else if (lower === 'robots-tag') statements.push(...statementsOfRobotsTag(value, text));
+    const text = statementText(`${name.trim()}: ${value.trim()}`);
+    if (lower === 'x-robots-tag') add(statementsOfList(value, 'header', null, text, true));
+    else if (lower === 'robots-tag') add(statementsOfRobotsTag(value, text));
   }
   for (const meta of metas) {
     const name = asciiLowerCase(meta.name.trim());
     if (name === 'content-signal' || name === '') continue; // read by pageRules for the AI statements
-    const text = `<meta name="${meta.name}" content="${meta.content}">`;
-    statements.push(...statementsOfList(meta.content, 'meta', name === 'robots' ? null : name, text, false));
+    const text = statementText(`<meta name="${meta.name}" content="${meta.content}">`);
+    add(statementsOfList(meta.content, 'meta', name === 'robots' ? null : name, text, false));
   }
   return statements;
 }

@@ -55,7 +55,10 @@ function conflicts(rules: readonly PageRuleStatement[]): PageRuleStatement[][] {
   }
   const nosnippet = rules.filter((rule) => rule.rule === 'nosnippet');
   const snippetAllowed = rules.filter((rule) => rule.rule === 'max-snippet' && rule.value !== null && /^\d+$/.test(rule.value) && Number(rule.value) > 0);
-  if (nosnippet.length > 0 && snippetAllowed.length > 0) found.push(rules.filter((rule) => nosnippet.includes(rule) || snippetAllowed.includes(rule)));
+  if (nosnippet.length > 0 && snippetAllowed.length > 0) {
+    const either = new Set([...nosnippet, ...snippetAllowed]);
+    found.push(rules.filter((rule) => either.has(rule)));
+  }
   return found;
 }
 

@@ -2,7 +2,7 @@
 // meta tags), and, when asked, the page fetched (robots.txt first: a URL robots.txt disallows is never
 // requested). Used by robotstxt page, once per page.
 import { request, type Dispatcher } from 'undici';
-import { judgePage, pageRules, type PageAnswer, type PageMeta } from '../../core/page-rules.js';
+import { judgePage, pageRules, type PageAnswer, type PageMeta, type PageRuleStatement } from '../../core/page-rules.js';
 import { asciiLowerCase, productToken } from '../../core/robots.js';
 import { RobotsError } from '../../core/errors.js';
 import { originOf, type UrlOrigin } from '../../core/url-model.js';
@@ -154,12 +154,28 @@ export function pageReportJson(report: PageReport): Record<string, unknown> {
     index: report.index, follow: report.follow, snippet: report.snippet, imagePreview: report.imagePreview, videoPreview: report.videoPreview,
     translate: report.translate, imageIndex: report.imageIndex, indexIfEmbedded: report.indexIfEmbedded, unavailableAfter: report.unavailableAfter,
     ai: report.ai, status: report.status, response: report.response,
-    rules: report.seen ? report.rules.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
-    unknown: report.seen ? report.unknown.map(({ rule, value, source, text }) => ({ rule, value, source, text })) : [],
+    rules: report.seen ? distinctStatements(report.rules) : [],
+    unknown: report.seen ? distinctStatements(report.unknown) : [],
     note: report.note,
     traps: report.traps,
     redirects: report.redirects,
   };
+}
+
+/**
+ * Statements as reports list them: each once, in the order first read (a rule a line repeats is the same rule:
+ * a 64 KiB header of 9,000 noindex is one noindex, not a report of 9,000). Per page.
+ */
+function distinctStatements(statements: readonly PageRuleStatement[]): { rule: string; value: string | null; source: string; text: string }[] {
+  const seen = new Set<string>();
+  const out: { rule: string; value: string | null; source: string; text: string }[] = [];
+  for (const { rule, value, source, text } of statements) {
+    const key = `${rule}\0${value ?? '\u0001'}\0${source}\0${text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ rule, value, source, text });
+  }
+  return out;
 }
 
 /** How robotstxt page fetches: the request's User-Agent and deadline, the dispatcher, what the fetch may reach. */
