@@ -426,7 +426,7 @@ export function groupLinesByEntry(lineCount: u32, entriesPtr: usize, table: usiz
  * missingSlot for lines that name no host (no key, or a key resolved as naming none). Returns the lines of
  * the round that name no host (also at resultPtr + GROUP_RESULT_NO_HOST_LINES). Linear in the groups.
  */
-export function slotGroups(groupsPtr: usize, from: u32, to: u32, table: usize, missingSlot: u32, resultPtr: usize): u32 {
+export function slotGroups(groupsPtr: usize, from: u32, to: u32, table: usize, missingSlot: u32, resultPtr: usize, scratchPtr: usize, slotCount: u32): u32 {
   let noHost: u32 = 0;
   for (let g = from; g < to; g++) {
     const record = groupsPtr + <usize>g * GROUP_SIZE;
@@ -439,8 +439,39 @@ export function slotGroups(groupsPtr: usize, from: u32, to: u32, table: usize, m
       store<u32>(record + GROUP_SLOT, slotWord - 1);
     }
   }
+  if (to - from > 1 && slotCount > 0) sortGroupsBySlot(groupsPtr, from, to, scratchPtr, slotCount);
   store<u32>(resultPtr + GROUP_RESULT_NO_HOST_LINES, noHost);
   return noHost;
+}
+
+/**
+ * Orders the round's group records by slot (stable; a counting sort in scratch: (slotCount + 1) words, then
+ * the records): hosts answered by one matcher (a pack's origins of one body) are matched one after another,
+ * its blob and automaton still in cache. O(groups + slots).
+ */
+function sortGroupsBySlot(groupsPtr: usize, from: u32, to: u32, scratchPtr: usize, slotCount: u32): void {
+  const starts = scratchPtr;
+  const out = (scratchPtr + <usize>(slotCount + 1) * 4 + 15) & ~<usize>15;
+  memory.fill(starts, 0, <usize>(slotCount + 1) * 4);
+  for (let g = from; g < to; g++) {
+    const slot = load<u32>(groupsPtr + <usize>g * GROUP_SIZE + GROUP_SLOT);
+    const at = starts + (<usize>slot + 1) * 4;
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  let sum: u32 = 0;
+  for (let slot: u32 = 0; slot <= slotCount; slot++) {
+    const at = starts + <usize>slot * 4;
+    sum += load<u32>(at);
+    store<u32>(at, sum);
+  }
+  for (let g = from; g < to; g++) {
+    const record = groupsPtr + <usize>g * GROUP_SIZE;
+    const at = starts + <usize>load<u32>(record + GROUP_SLOT) * 4;
+    const index = load<u32>(at);
+    store<u32>(at, index + 1);
+    memory.copy(out + <usize>index * GROUP_SIZE, record, GROUP_SIZE);
+  }
+  memory.copy(groupsPtr + <usize>from * GROUP_SIZE, out, <usize>(to - from) * GROUP_SIZE);
 }
 
 /**

@@ -4,17 +4,22 @@
 // times under three host names (so the pack's deduplication has its real share, as a crawl's copies of one
 // CMS's file do). Whole process, each command with its URL file on standard input, one thread; the
 // reference answers the same stream through its API, its run split into parts interleaved with ours
-// (alternating, medians). Rows: ~10 URLs per host in random host order, ~37 sorted by host, and one URL per
-// host (what a run pays per host met). Also the pack's build time and size beside the bodies' bytes, and
-// the time inside the run per host (--stats). Writes its section of bench/RESULTS.md. Skips, with the reason
-// printed, when the corpus or the reference is absent.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// (alternating, medians; each part written just before it runs, as a random stream of 800,000 URLs is
+// gigabytes of the reference's input). Rows: ~62 URLs per host in random host order and sorted by host (about
+// 800,000 URLs each), one URL per host (what a run pays per host met, less an empty run), one URL (the time
+// to the first verdict). Then the random stream from a .gz file and from a pipe of 4 KiB writes beside the
+// plain file, and the pack with a cache a quarter of its size (peak memory against --cache-mb + 100 MiB).
+// Also the pack's build time and size beside the bodies' bytes and beside the folder's floor (a fresh process
+// reading every file and compiling each once, bench/compile-floor.ts). Writes its section of
+// bench/RESULTS.md. Skips, with the reason printed, when the corpus or the reference is absent.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { heavyTailCorpus, type CrawlHost } from './heavy-tail-corpus.js';
 import { writeSectionResults } from './results-file.js';
-import { cliPath as CLI, medianOf as median, runCli } from './cli-runs.js';
+import { cliPath as CLI, medianOf, runCli, timedRun } from './cli-runs.js';
 import { buildReferenceOracle } from './reference-oracle.js';
 import { timed, writeReferenceParts, type TimedRun } from './crawl-runs.js';
 import { seededRandom } from './data.js';
@@ -26,6 +31,13 @@ const RUNS = quick ? 1 : 5;
 const COPIES = 3;
 const corpusRoot = join(root, '..', 'shared', 'corpus', 'robots');
 const { oracle, referenceNote } = buildReferenceOracle(root);
+
+const compileFloorPath = fileURLToPath(new URL('./compile-floor.js', import.meta.url));
+
+/** Part k of `count` consecutive parts of a stream (about equal line counts). */
+function partOf<T>(stream: readonly T[], k: number, count: number): T[] {
+  return stream.slice(Math.round((k * stream.length) / count), Math.round(((k + 1) * stream.length) / count));
+}
 
 const lines: string[] = ['## Many hosts from a pack', ''];
 if (!existsSync(corpusRoot) || referenceNote !== '') {
@@ -57,6 +69,12 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       summary = built.stderr.trim();
     }
     const packBytes = statSync(pack).size;
+    const floors: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const floorRun = timedRun(process.execPath, [compileFloorPath, robotsDir, '0'], empty);
+      if (floorRun.status !== 0) throw new Error(`bench/compile-floor.ts failed (exit ${floorRun.status}): ${floorRun.stderr}`);
+      floors.push(floorRun.seconds);
+    }
     const random = seededRandom(5);
     /** URL streams over the copies: the corpus's own streams, each line's host moved to a random copy. */
     const streamOf = (perHost: number, order: 'random' | 'sorted', seed: number): { host: number; url: string }[] => {
@@ -69,52 +87,88 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     };
     const oneEach = hosts.map((host, index) => ({ host: index, url: `https://${host.name}${host.paths[0] ?? '/'}` }));
     const shuffledOnes = [...oneEach].sort(() => random() - 0.5);
+    const commands: [string, string[]][] = [
+      ['--robots-dir', ['check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', '0', '--threads', '1', '-']],
+      ['--pack', ['check', '--pack', pack, '--agent', AGENT, '--threads', '1', '-']],
+    ];
     const rows: string[] = [];
-    const inside: string[] = [];
-    for (const [label, stream] of [
-      ['~10 per host, random host order', streamOf(10, 'random', 7)],
-      ['~37 per host, sorted by host', streamOf(37, 'sorted', 11)],
+    const seconds = new Map<string, number>();
+    const streams = [
+      ['~62 per host, random host order', streamOf(62, 'random', 7)],
+      ['~62 per host, sorted by host', streamOf(62, 'sorted', 11)],
       ['one per host, random host order', shuffledOnes],
-    ] as const) {
+      ['one URL', shuffledOnes.slice(0, 1)],
+    ] as const;
+    const urlFiles: string[] = [];
+    for (const [label, stream] of streams) {
       const urlFile = join(dir, `urls-${rows.length}.txt`);
+      urlFiles.push(urlFile);
       writeFileSync(urlFile, stream.map((line) => line.url).join('\n') + '\n');
-      const parts = await writeReferenceParts(join(dir, `reference-${rows.length}`), stream, hosts, AGENT, 0, RUNS);
-      const runs = new Map<string, TimedRun[]>([['reference', []], ['--robots-dir', []], ['--pack', []], ['--pack --cache-mb 256', []]]);
-      const commands: [string, string[]][] = [
-        ['--robots-dir', ['check', '--robots-dir', robotsDir, '--agent', AGENT, '--max-bytes', '0', '--threads', '1', '-']],
-        ['--pack', ['check', '--pack', pack, '--agent', AGENT, '--threads', '1', '-']],
-        ['--pack --cache-mb 256', ['check', '--pack', pack, '--agent', AGENT, '--threads', '1', '--cache-mb', '256', '-']],
-      ];
+      const runs = new Map<string, TimedRun[]>([['reference', []], ...commands.map(([name]): [string, TimedRun[]] => [name, []])]);
       for (let r = 0; r < RUNS; r++) {
-        (runs.get('reference') as TimedRun[]).push(await timed(oracle, [], parts[r]));
+        // the reference's part r, written now and removed after it ran
+        const [part] = await writeReferenceParts(join(dir, `reference-${rows.length}-${r}`), partOf(stream, r, RUNS), hosts, AGENT, 0, 1);
+        (runs.get('reference') as TimedRun[]).push(await timed(oracle, [], part));
+        rmSync(part);
         for (const [name, args] of commands) (runs.get(name) as TimedRun[]).push(await timed(process.execPath, [CLI, ...args], urlFile));
       }
-      for (const part of parts) rmSync(part);
       const reference = (runs.get('reference') as TimedRun[]).reduce((sum, run) => sum + run.seconds, 0);
       const cells = commands.map(([name]) => {
         const own = runs.get(name) as TimedRun[];
-        const seconds = median(own.map((run) => run.seconds));
-        return `${seconds.toFixed(3)} s (**${(reference / seconds).toFixed(1)}x**, ${Math.max(...own.map((run) => run.peakMiB)).toFixed(0)} MiB)`;
+        const median = medianOf(own.map((run) => run.seconds));
+        seconds.set(`${label} ${name}`, median);
+        return `${median.toFixed(3)} s (**${(reference / median).toFixed(1)}x**, ${Math.max(...own.map((run) => run.peakMiB)).toFixed(0)} MiB)`;
       });
       const row = `| ${label} (${stream.length.toLocaleString('en')} URLs) | ${reference.toFixed(3)} s | ${cells.join(' | ')} |`;
       rows.push(row);
       console.log(row);
-      // inside the run: --stats's seconds, no process start
-      for (const [name, args] of commands) {
-        const seconds = median(Array.from({ length: RUNS }, () => Number(/lines in ([\d.]+) s/.exec(runCli([...args.slice(0, -1), '--stats', '-'], urlFile).stderr)?.[1] ?? 'NaN')));
-        inside.push(`${label}, ${name}: ${seconds.toFixed(3)} s (${(seconds * 1e6 / hosts.length).toFixed(1)} µs per host)`);
-      }
     }
+    // an empty run (start-up and opening): a host's cost is the one-per-host run less it
+    const emptyRuns = new Map(commands.map(([name, args]) => [name, medianOf(Array.from({ length: RUNS }, () => runCli(args, empty).seconds))]));
+    const perHost = commands.map(([name]) => `${name} ${(((seconds.get(`one per host, random host order ${name}`) as number) - (emptyRuns.get(name) as number)) * 1e6 / hosts.length).toFixed(1)} µs (empty run ${(emptyRuns.get(name) as number).toFixed(3)} s)`);
+    // the random stream from a .gz file and through a pipe of small writes, beside the plain file (alternating)
+    const randomFile = urlFiles[0];
+    const gzFile = `${randomFile}.gz`;
+    writeFileSync(gzFile, gzipSync(readFileSync(randomFile), { level: 6 }));
+    const inputRows: string[] = [];
+    for (const [name, args] of commands) {
+      const plain: number[] = [];
+      const gz: number[] = [];
+      const piped: number[] = [];
+      for (let r = 0; r < RUNS; r++) {
+        plain.push((await timed(process.execPath, [CLI, ...args], randomFile)).seconds);
+        gz.push((await timed(process.execPath, [CLI, ...args.slice(0, -1), gzFile], empty)).seconds);
+        piped.push((await timed('/bin/sh', ['-c', `dd bs=4096 status=none | exec "$0" "$@"`, process.execPath, CLI, ...args], randomFile)).seconds);
+      }
+      const base = medianOf(plain);
+      const cell = (values: number[]): string => `${medianOf(values).toFixed(3)} s (**${(medianOf(values) / base).toFixed(2)}x**)`;
+      inputRows.push(`| check ${name} | ${base.toFixed(3)} s | ${cell(gz)} | ${cell(piped)} |`);
+    }
+    // a pack 4x (and more) the cache: blobs evicted and read again, memory within --cache-mb + 100 MiB
+    const smallCache = Math.max(1, Math.floor(packBytes / 4 / 1048576) - 1);
+    const smallRuns: TimedRun[] = [];
+    for (let r = 0; r < RUNS; r++) smallRuns.push(await timed(process.execPath, [CLI, 'check', '--pack', pack, '--agent', AGENT, '--threads', '1', '--cache-mb', String(smallCache), '-'], randomFile));
+    const smallLine = `check --pack --cache-mb ${smallCache} (the pack is ${(packBytes / 1048576 / smallCache).toFixed(1)}x the cache), ~62 per host in random host order: ${medianOf(smallRuns.map((run) => run.seconds)).toFixed(3)} s, peak ${Math.max(...smallRuns.map((run) => run.peakMiB)).toFixed(0)} MiB (bound: ${smallCache + 100} MiB)`;
+    const build = medianOf(builds);
+    const floor = medianOf(floors);
     lines.push(
-      `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); one thread; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
+      `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); agent ${AGENT}; one thread; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
       '',
-      `The pack: built in ${median(builds).toFixed(2)} s (median of ${RUNS}), ${(packBytes / 1e6).toFixed(1)} MB for ${(bodyBytes / 1e6).toFixed(1)} MB of bodies (${(packBytes / bodyBytes).toFixed(2)}x). \`${summary.replace(/\S*crawl\.pack/, 'crawl.pack')}\``,
+      `The pack: built in ${build.toFixed(2)} s (median of ${RUNS}; ${(build * 1e6 / hosts.length).toFixed(0)} µs per host), **${(build / floor).toFixed(2)}x** the folder's floor (${floor.toFixed(2)} s: a fresh process reading every file and compiling each once, bench/compile-floor.ts); ${(packBytes / 1e6).toFixed(1)} MB for ${(bodyBytes / 1e6).toFixed(1)} MB of bodies (**${(packBytes / bodyBytes).toFixed(2)}x**). \`${summary.replace(/\S*crawl\.pack/, 'crawl.pack')}\``,
       '',
-      '| URLs | reference | check --robots-dir | check --pack (default cache: read in pages) | check --pack --cache-mb 256 (read whole) |',
-      '|---|---|---|---|---|',
+      '| URLs | reference | check --robots-dir | check --pack |',
+      '|---|---|---|---|',
       ...rows,
       '',
-      `Inside the run (--stats, no process start; medians): ${inside.join('; ')}.`,
+      `Per host met (one URL per host, less an empty run, over ${hosts.length.toLocaleString('en')} hosts): ${perHost.join('; ')}.`,
+      '',
+      'The ~62-per-host random stream from a plain file, a `.gz` file (gzip -6) and a pipe of 4 KiB writes (`dd bs=4096 | robotstxt check ... -`), alternating; ratios: time over the plain file\'s:',
+      '',
+      '| command | plain file | .gz file | pipe of 4 KiB writes |',
+      '|---|---|---|---|',
+      ...inputRows,
+      '',
+      `${smallLine}.`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

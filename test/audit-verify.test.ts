@@ -451,7 +451,7 @@ describe('robotstxt fetch --crawler-ranges (local servers)', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('fills the store (every file of the table), keeps fresh files, reports a failure and exits 1 when nothing is kept', async () => {
+  it('fills the store (every file of the table), keeps fresh files, reports a failure and exits 1 when nothing is kept', { tags: ['slow'] }, async () => {
     for (const source of CRAWLER_RANGE_SOURCES) served.set(`/${source.id}.json`, { status: 200, body: googleFile(['192.0.2.0/24', '2001:db8::/32']) });
     served.set('/anthropic-bots.json', { status: 503, body: 'busy' });
     const store = join(tempDir(), 'store');

@@ -2,7 +2,8 @@
 import { describe, it, expect } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { robotstxt, tempDir, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { robotstxt, tempDir, CLI, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
 import { parseLogLine } from '../src/node/logs/index.js';
 import { modelVerdict } from './model.js';
 
@@ -113,6 +114,41 @@ describe('gzip input (detected by its first bytes)', () => {
     expect(robotstxt(['check', '--robots', robots, '--agent', 'x', gz]).stdout).toBe(plain);
     expect(robotstxt(['check', '--robots', robots, '--agent', 'x', '-'], gzipSync(urls)).stdout).toBe(plain);
     expect(robotstxt(['check', '--robots', robots, '--agent', 'x'], '\x1f').stdout).toBe('allowed\t\x1f\n'); // one byte: not gzip
+  });
+  it('windows do not depend on the size of a read: 60,000 URLs of 2,000 hosts from a .gz file come in as many windows as from the plain file, and through a pipe of 4 KiB writes give the same output', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const folder = join(dir, 'windows-robots');
+    mkdirSync(folder, { recursive: true });
+    for (let h = 0; h < 2000; h++) writeFileSync(join(folder, `h${h}.test.txt`), `User-agent: *\nDisallow: /p${h % 7}\n`);
+    const lines = Array.from({ length: 60_000 }, (_, i) => `https://h${(i * 7919) % 2000}.test/p${i % 9}/${'x'.repeat(i % 40)}`).join('\n') + '\n';
+    const plainFile = join(dir, 'window-urls.txt');
+    writeFileSync(plainFile, lines);
+    const gzFile = `${plainFile}.gz`;
+    writeFileSync(gzFile, gzipSync(lines));
+    const args = ['check', '--robots-dir', folder, '--agent', 'bot', '--cache-mb', '16', '--stats'];
+    const windowsOf = (stderr: string): string => /(\d+ window\(s\)) of up to/.exec(stderr)?.[1] ?? stderr;
+    const plain = robotstxt([...args, plainFile]);
+    const gz = robotstxt([...args, gzFile]);
+    expect(plain.stdout.split('\n').length).toBe(60_001);
+    expect([gz.status, gz.stdout, windowsOf(gz.stderr)]).toEqual([0, plain.stdout, windowsOf(plain.stderr)]);
+    expect(windowsOf(plain.stderr)).toBe('2 window(s)'); // about 2.5 MB in windows of 2 MiB
+    const piped = spawnSync('/bin/sh', ['-c', 'dd bs=4096 status=none < "$0" | "$@"', plainFile, process.execPath, CLI, ...args.slice(0, -1), '-'], { encoding: 'latin1', maxBuffer: 1 << 26 });
+    expect([piped.status, piped.stdout]).toEqual([0, plain.stdout]);
+  });
+  it('a producer that pauses gets its lines answered before it writes more (as tail -f needs)', async () => {
+    const child = spawn(process.execPath, [CLI, 'check', '--robots', robots, '--agent', 'x', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    const answered = (count: number): Promise<void> => new Promise((resolve) => {
+      const look = (): void => { if (out.split('\n').length > count) resolve(); else child.stdout.once('data', (text: Buffer) => { out += text.toString(); look(); }); };
+      look();
+    });
+    child.stdin.write('https://e.com/private/x\n');
+    await answered(1);
+    child.stdin.write('https://e.com/a\nhttps://e.com/private/ok\n');
+    await answered(3);
+    child.stdin.end();
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    expect([status, out]).toEqual([0, 'disallowed\thttps://e.com/private/x\nallowed\thttps://e.com/a\nallowed\thttps://e.com/private/ok\n']);
   });
   it('check --log and diff --log read gzip logs', async () => {
     const { gzipSync } = await import('node:zlib');

@@ -1,13 +1,14 @@
-// Packs (robotstxt pack, --pack): what a pack answers is what its inputs answer, verdict for verdict, read
-// whole in memory (rules compiled in the pack, used where they lie) or in pages (bodies read as asked); a pack
+// Packs (robotstxt pack, --pack): what a pack answers is what its inputs answer, verdict for verdict, given as
+// bytes or read from its file where asked (rules compiled in the pack read into the matcher's memory once per
+// body for one agent in the pack's mode; bodies for other queries); a pack
 // that is cut, damaged, foreign or from another format is refused in one line with exit 2; each input (a
 // folder, a store, JSON lines, WARC files) is read as its command documents, its unreadable parts said.
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync, writeFileSync, mkdirSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, crc32 } from 'node:zlib';
-import { PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC } from '../src/core/pack/index.js';
+import { PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, bytesStorage } from '../src/core/pack/index.js';
 import {
   MultiHostMatcher, RobotsPack, PackWriter, openPackFile, robotsFromPack, ALLOW_ALL, DISALLOW_ALL, RobotsError,
   DEFAULT_MAX_BYTES, type RobotsHost, type RobotsSourceAnswer, type RobotsMode, type CaptureInput,
@@ -69,37 +70,43 @@ const AGENTS = ['Googlebot', 'googlebot', 'Bingbot', 'Googlebot-Image', 'Bot', '
 const query = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AGENTS).map((agent) => [agent]) }, { weight: 1, arbitrary: fc.subarray(AGENTS, { minLength: 2, maxLength: 2 }) });
 
 describe('a pack answers as its inputs do (property)', () => {
-  it('whole in memory (compiled rules where they lie) and in pages (bodies), for one agent or several, either mode, against the bodies themselves', async () => {
+  it('from bytes and from its file (compiled rules for one agent in the pack\'s mode, else bodies), for one agent or several, either mode, against the bodies themselves', async () => {
     await fc.assert(fc.asyncProperty(origins, query, fc.constantFrom<RobotsMode>('google', 'rfc'), fc.constantFrom<RobotsMode | null>(null, null, null, 'google', 'rfc'), fc.array(line, { minLength: 1, maxLength: 30 }), async (given, agents, packMode, otherMode, urls) => {
       const queryMode = otherMode ?? packMode;
       const path = writePack(given, packMode);
       const lines = raw(urls.join('\n') + '\n');
       const expected = await verdicts(expectedSource(given), agents, queryMode, lines);
       const context = `pack ${packMode}, query ${queryMode} ${JSON.stringify(agents)}, origins ${JSON.stringify(given.map((origin) => [origin.key, origin.captures.map((c) => [c.effect, Buffer.from(c.body).toString('latin1')])]))}, urls ${JSON.stringify(urls)}`;
-      const whole = RobotsPack.fromBytes(readFileSync(path));
-      expect(await verdicts(robotsFromPack(whole, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `whole: ${context}`).toEqual(expected);
-      const paged = openPackFile(path, 0);
+      const fromBytes = RobotsPack.fromBytes(readFileSync(path));
+      expect(await verdicts(robotsFromPack(fromBytes, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `bytes: ${context}`).toEqual(expected);
+      const file = openPackFile(path);
       try {
-        expect(paged.whole).toBe(false);
-        expect(await verdicts(robotsFromPack(paged.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `paged: ${context}`).toEqual(expected);
+        expect(await verdicts(robotsFromPack(file.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `file: ${context}`).toEqual(expected);
       } finally {
-        paged.close();
+        file.close();
       }
     }), { numRuns: 600 });
   });
 
-  it('2,000 origins in a 1 MiB cache: hosts evicted and met again answer alike, from the pack read whole as from the bodies', async () => {
-    const given = fc.sample(fc.tuple(body, fc.constantFrom('rules', 'rules', 'rules', 'rules', 'allow-all', 'disallow-all') as fc.Arbitrary<'rules' | 'allow-all' | 'disallow-all'>), { numRuns: 2000, seed: 20261202 })
+  it('2,000 origins, each body under two names, in a 1 MiB cache: hosts evicted and met again answer alike (one copy of a body\'s rules shared, dropped, read again), from bytes and from the file', async () => {
+    const first = fc.sample(fc.tuple(body, fc.constantFrom('rules', 'rules', 'rules', 'rules', 'allow-all', 'disallow-all') as fc.Arbitrary<'rules' | 'allow-all' | 'disallow-all'>), { numRuns: 1000, seed: 20261202 })
       .map(([text, effect], index): GivenOrigin => ({ key: `host${index}.test`, captures: [{ effect, body: text }] }));
     // a body of 40 KB among them, so its compiled rules are large
-    given[7] = { key: 'host7.test', captures: [{ effect: 'rules', body: raw('User-agent: *\n' + Array.from({ length: 2000 }, (_, i) => `Disallow: /p${i}/*x$\n`).join('')) }] };
+    first[7] = { key: 'host7.test', captures: [{ effect: 'rules', body: raw('User-agent: *\n' + Array.from({ length: 2000 }, (_, i) => `Disallow: /p${i}/*x$\n`).join('')) }] };
+    const given = [...first, ...first.map((origin, index): GivenOrigin => ({ ...origin, key: `host${1000 + index}.test` }))];
     const paths = fc.sample(url, { numRuns: 20_000, seed: 7 });
     const lines = raw(paths.map((rest, index) => `http://host${(index * 7919) % 2100}.test/${rest}`).join('\n') + '\n');
     const path = writePack(given, 'google');
     const expected = await verdicts(expectedSource(given), ['Googlebot'], 'google', lines, 1 << 20);
     expect(expected.filter((verdict) => verdict === 2).length).toBeGreaterThan(1000);
-    const whole = RobotsPack.fromBytes(readFileSync(path));
-    expect(await verdicts(robotsFromPack(whole, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), ['Googlebot'], 'google', lines, 1 << 20)).toEqual(expected);
+    const fromBytes = RobotsPack.fromBytes(readFileSync(path));
+    expect(await verdicts(robotsFromPack(fromBytes, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), ['Googlebot'], 'google', lines, 1 << 20)).toEqual(expected);
+    const file = openPackFile(path);
+    try {
+      expect(await verdicts(robotsFromPack(file.pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), ['Googlebot'], 'google', lines, 1 << 20)).toEqual(expected);
+    } finally {
+      file.close();
+    }
   });
 
   it('a reading limit other than the pack\'s is refused: the pack answers with the bodies as they were cut', () => {
@@ -115,6 +122,10 @@ const HOSTS_URLS = join('examples', 'hosts-urls.txt');
 
 describe('robotstxt pack and check --pack', () => {
   const pack = join(dir, 'examples.pack');
+  // the examples' pack, for every test here (the first makes it again and reads what pack says)
+  beforeAll(() => {
+    expect(robotstxt(['pack', '--robots-dir', ROBOTS, '--out', pack]).status).toBe(0);
+  });
   it('packs a robots folder; check --pack answers every line as check --robots-dir does, for each crawler and output', () => {
     const made = robotstxt(['pack', '--robots-dir', ROBOTS, '--out', pack]);
     expect(made.status).toBe(0);
@@ -130,11 +141,11 @@ describe('robotstxt pack and check --pack', () => {
     expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', HOSTS_URLS]).stderr.split('\n')).toContain(`robotstxt: 1 origin(s) have no entry in the pack ${pack} (https://nofile.example): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)`);
   });
 
-  it('a pack read in pages (--cache-mb 1: a quarter of it is less than the pack) answers alike', () => {
+  it('a pack larger than the cache (--cache-mb 1, a compiled rule set of 1 MB among small ones) answers alike', () => {
     const big = join(dir, 'big');
     mkdirSync(big);
     for (const name of ['shop.example', 'blog.example', 'docs.example']) copyFileSync(join(ROBOTS, `${name}.txt`), join(big, `${name}.txt`));
-    // 400 KB of rules makes the pack larger than a quarter of 1 MiB
+    // 400 KB of rules (its compiled rules larger still) make the pack larger than the cache
     writeFileSync(join(big, 'news.example.txt'), 'User-agent: *\n' + Array.from({ length: 20_000 }, (_, i) => `Disallow: /n${i}$\n`).join(''));
     const bigPack = join(dir, 'big.pack');
     expect(robotstxt(['pack', '--robots-dir', big, '--out', bigPack]).status).toBe(0);
@@ -143,7 +154,7 @@ describe('robotstxt pack and check --pack', () => {
     expect([byPack.status, byPack.stdout]).toEqual([byDir.status, byDir.stdout]);
   });
 
-  it('pages --pack and page --pack answer each page as --robots-dir and --store do; an origin without an entry is counted', () => {
+  it('pages --pack and page --pack answer each page as --robots-dir and --store do; an origin without an entry is counted', { tags: ['slow'] }, () => {
     const crawl = join('examples', 'pages', 'crawl.jsonl');
     const withOther = join(dir, 'crawl-other.jsonl');
     writeFileSync(withOther, readFileSync(crawl, 'utf8') + JSON.stringify({ url: 'https://elsewhere.example/a', status: 200, headers: { 'Content-Type': 'text/html' } }) + '\n');
@@ -202,7 +213,7 @@ describe('robotstxt pack and check --pack', () => {
     }
   });
 
-  it('the data checked in pages: a damaged body is refused when it is read, naming the pack', () => {
+  it('a damaged body: the file refused at open, before any line is answered; a pack opened without the whole check refuses the piece when it is read, naming the pack', () => {
     const bytes = readFileSync(pack);
     const damaged = join(dir, 'damaged-body.pack');
     const flipped = Buffer.from(bytes);
@@ -211,12 +222,22 @@ describe('robotstxt pack and check --pack', () => {
     writeFileSync(damaged, flipped);
     const whole = robotstxt(['check', '--pack', damaged, '--agent', 'Googlebot', HOSTS_URLS]);
     expect([whole.status, whole.stdout, whole.stderr]).toEqual([2, '', `robotstxt: '${damaged}' is damaged: its data fails its checksum (rebuild it with robotstxt pack)\n`]);
-    const opened = openPackFile(damaged, 0);
-    try {
-      expect(() => { for (let body = 0; body < opened.pack.bodyCount; body++) opened.pack.body(body); }).toThrow(`'${damaged}' is damaged: its body 0 fails its checksum (rebuild it with robotstxt pack)`);
-    } finally {
-      opened.close();
-    }
+    expect(() => openPackFile(damaged)).toThrow(`'${damaged}' is damaged: its data fails its checksum (rebuild it with robotstxt pack)`);
+    const piecewise = RobotsPack.open(bytesStorage(flipped), { name: 'the flipped pack' });
+    expect(() => { for (let body = 0; body < piecewise.bodyCount; body++) piecewise.body(body); }).toThrow('the flipped pack is damaged: its body 0 fails its checksum (rebuild it with robotstxt pack)');
+    // a blob damaged: refused when read into its target, and again when asked again
+    const blobFlipped = Buffer.from(bytes);
+    const intact = RobotsPack.fromBytes(bytes);
+    const blobOffset = bytes.indexOf(Buffer.from(intact.blobAt(0)));
+    expect(blobOffset).toBeGreaterThan(0);
+    blobFlipped[blobOffset] ^= 0x01;
+    const blobs = RobotsPack.open(bytesStorage(blobFlipped), { name: 'the other pack' });
+    const target = new Uint8Array(blobs.blobLength(0));
+    expect(() => blobs.blobInto(0, target)).toThrow('the other pack is damaged: its blob 0 fails its checksum (rebuild it with robotstxt pack)');
+    expect(() => blobs.blobInto(0, target)).toThrow('the other pack is damaged: its blob 0 fails its checksum (rebuild it with robotstxt pack)');
+    const good = new Uint8Array(intact.blobLength(0));
+    intact.blobInto(0, good);
+    expect(good).toEqual(intact.blobAt(0));
   });
 
   it('an input with no origin\'s robots.txt in it writes nothing (exit 2), never an empty pack that answers every URL as missing', () => {

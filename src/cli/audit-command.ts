@@ -175,7 +175,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   let rules: AuditRules;
   if (packFile !== undefined) {
     const { packRobotsAt, packHistory } = await import('../node/pack/index.js');
-    const { pack, reading: packReading } = await openedPack(packFile, 256 << 20, values, given);
+    const { pack, reading: packReading } = await openedPack(packFile, values, given);
     const noEntry = (origin: UrlOrigin): void => {
       if (missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (the pack ${packFile} has no entry of it; missing: 'error')`);
     };

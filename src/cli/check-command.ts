@@ -123,8 +123,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (packFile !== undefined) {
     // the pack is opened (and checked) here: its reading is the run's (a damaged pack stops the run before any output);
     // kept open: the matcher of this thread reads the same, once
-    const { packMemoryBytes } = await import('../node/pack/index.js');
-    reading = (await openedPack(packFile, packMemoryBytes(values['cache-mb'] * 1048576), values, given)).reading;
+    reading = (await openedPack(packFile, values, given)).reading;
   }
   const { mode, maxBytes } = reading;
   const missing = values.missing;
@@ -264,7 +263,7 @@ function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number, pack
   if (outcome.hosts !== null) {
     const hosts = outcome.hosts;
     const stored = hosts.allowAll + hosts.disallowAll > 0 ? `, ${hosts.allowAll} allow-all and ${hosts.disallowAll} disallow-all by stored outcome` : '';
-    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${packed ? `${hosts.packed} from the pack, ` : ''}${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, windows of up to ${outcome.windowBytes / 1048576} MiB`;
+    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${packed ? `${hosts.packed} from the pack, ` : ''}${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, ${outcome.chunks} window(s) of up to ${outcome.windowBytes / 1048576} MiB`;
   }
   if (outcome.recomputed > 0) text += `; ${outcome.recomputed} batch(es) answered again here after a worker failed`;
   return text + '\n';

@@ -54,9 +54,6 @@ Exit status: 0 every record was read, 1 some could not be, 2 usage errors or an 
 /** robotstxt pages. */
 export const COMMAND: Command = { spec: PAGES_SPEC, run: (args, io) => runPages(args, io) };
 
-/** A pack of at most this size is read whole; a larger one in pages (each origin's body read when first met). */
-const PACK_MEMORY_BYTES = 64 << 20;
-
 /** Output is written in pieces of about this size (backpressure respected between them). */
 const OUTPUT_PIECE_CHARS = 1 << 16;
 
@@ -74,7 +71,7 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
   let rulesOf = { agent, ...readingOf(values), nowMs };
   let robotsOf: InstanceType<typeof PageRobots>;
   if (values.pack !== undefined) {
-    const { pack, reading } = await openedPack(values.pack, PACK_MEMORY_BYTES, values, given);
+    const { pack, reading } = await openedPack(values.pack, values, given);
     const { packBodies } = await import('../node/pack/index.js');
     rulesOf = { agent, ...reading, nowMs };
     robotsOf = new PageRobots({ ...rulesOf, source: packBodies(pack) });

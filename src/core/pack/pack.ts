@@ -20,6 +20,10 @@ export interface PackStorage {
   readonly bytes?: Uint8Array;
   /** True when each read gives a new array the reader may keep (no copy needed). */
   readonly fresh?: boolean;
+  /** Reads [offset, offset + target.length) into target (a file: straight into it, no array between). */
+  readInto?(offset: number, target: Uint8Array): void;
+  /** The CRC-32 of [offset, offset + length), read a piece at a time (a file: through one small buffer). */
+  checksum?(offset: number, length: number, crc32: (bytes: Uint8Array, crc: number) => number): number;
 }
 
 /** Bytes in memory as a PackStorage (a pack read whole, or given as bytes). */
@@ -39,13 +43,13 @@ export interface PackCapture {
   hops: number;
 }
 
-/** What opening a pack may skip: `data` checks the whole data area's checksum at once (a pack read whole); else each body and blob is checked when first read. */
+/** verifyData: the whole data area's checksum checked at open (nothing is read before it holds); else each body and blob is checked when first read. */
 export interface PackOpenOptions {
   verifyData?: boolean;
   /** How the pack is named in errors (its path). */
   name?: string;
-  /** CRC-32 as zlib computes it (Node passes zlib.crc32, native; default: crc32 of layout.ts). */
-  crc32?: (bytes: Uint8Array) => number;
+  /** CRC-32 as zlib computes it, continuing from crc (Node passes zlib.crc32, native; default: crc32 of layout.ts). */
+  crc32?: (bytes: Uint8Array, crc: number) => number;
 }
 
 const EFFECTS = ['rules', 'allow-all', 'disallow-all'] as const;
@@ -75,10 +79,12 @@ export class RobotsPack {
   private readonly dataChecked: boolean;
   private readonly name: string;
   private readonly checksum: (bytes: Uint8Array) => number;
+  private readonly continued: (bytes: Uint8Array, crc: number) => number;
 
   private constructor(private readonly storage: PackStorage, options: PackOpenOptions) {
     this.name = options.name ?? 'the pack';
-    this.checksum = options.crc32 ?? ((bytes) => crc32(bytes));
+    this.continued = options.crc32 ?? crc32;
+    this.checksum = (bytes) => this.continued(bytes, 0);
     const refuse = (why: string): never => {
       throw new RobotsError('PACK_INVALID', `${this.name} ${why}`);
     };
@@ -113,7 +119,8 @@ export class RobotsPack {
     this.checked = new Uint8Array(this.dataChecked ? 0 : Math.ceil((this.bodyCount + this.blobCount) / 8));
     if (this.dataChecked) {
       const dataLength = this.indexOffset - HEADER_BYTES;
-      if (this.checksum(storage.read(HEADER_BYTES, dataLength)) !== view.getUint32(H_DATA_CRC, true)) refuse('is damaged: its data fails its checksum (rebuild it with robotstxt pack)');
+      const sum = storage.checksum !== undefined ? storage.checksum(HEADER_BYTES, dataLength, this.continued) : this.checksum(storage.read(HEADER_BYTES, dataLength));
+      if (sum !== view.getUint32(H_DATA_CRC, true)) refuse('is damaged: its data fails its checksum (rebuild it with robotstxt pack)');
     }
   }
 
@@ -216,19 +223,24 @@ export class RobotsPack {
     return this.index.getUint32(at + 24, true);
   }
 
-  /**
-   * The pack's data area (bodies and blobs) when the pack is in memory and checked whole, else null: a
-   * many-host matcher puts it in its memory once and uses blobs where they lie (blobPlace).
-   */
-  dataArea(): Uint8Array | null {
-    const bytes = this.storage.bytes;
-    return bytes !== undefined && this.dataChecked ? bytes.subarray(HEADER_BYTES, this.indexOffset) : null;
+  /** A blob's length in bytes (see blobInto). */
+  blobLength(blob: number): number {
+    return this.index.getUint32(this.layout.blobs + blob * BLOB_BYTES + 8, true);
   }
 
-  /** Where the blob of an agent in a body lies in the data area (see dataArea): offset and length. Per origin met. */
-  blobPlace(body: number, agent: string): { offset: number; length: number } {
-    const at = this.layout.blobs + this.blobIndex(body, agent) * BLOB_BYTES;
-    return { offset: getU64(this.index, at) - HEADER_BYTES, length: this.index.getUint32(at + 8, true) };
+  /**
+   * Reads a blob into target (blobLength bytes: a many-host matcher's block in its memory, so that no array
+   * lies between the file and it), checked when first read. Per blob a matcher takes in.
+   */
+  blobInto(blob: number, target: Uint8Array): void {
+    const at = this.layout.blobs + blob * BLOB_BYTES;
+    const offset = getU64(this.index, at);
+    const length = this.index.getUint32(at + 8, true);
+    if (target.length !== length) throw new RobotsError('INVALID_ARGUMENT', `blob ${blob} is ${length} bytes, not ${target.length}`);
+    this.placeCheck(offset, length, `blob ${blob}`);
+    if (this.storage.readInto !== undefined) this.storage.readInto(offset, target);
+    else target.set(this.storage.read(offset, length));
+    this.checkOnce(target, this.index.getUint32(at + 12, true), `blob ${blob}`, this.bodyCount + blob);
   }
 
   /** A blob's bytes by index (a copy), checked when first read. */
@@ -239,14 +251,22 @@ export class RobotsPack {
 
   /** Bytes of the data area (a copy), checked once against their checksum; id: the body's index, or bodyCount + the blob's. */
   private data(offset: number, length: number, crc: number, what: string, id: number): Uint8Array {
-    if (offset < HEADER_BYTES || offset + length > this.indexOffset) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its ${what} lies outside its data (rebuild it with robotstxt pack)`);
+    this.placeCheck(offset, length, what);
     const read = this.storage.read(offset, length);
     const bytes = this.storage.fresh === true ? read : new Uint8Array(read);
-    if (!this.dataChecked && (this.checked[id >>> 3] & (1 << (id & 7))) === 0) {
-      if (this.checksum(bytes) !== crc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its ${what} fails its checksum (rebuild it with robotstxt pack)`);
-      this.checked[id >>> 3] |= 1 << (id & 7);
-    }
+    this.checkOnce(bytes, crc, what, id);
     return bytes;
+  }
+
+  private placeCheck(offset: number, length: number, what: string): void {
+    if (offset < HEADER_BYTES || offset + length > this.indexOffset) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its ${what} lies outside its data (rebuild it with robotstxt pack)`);
+  }
+
+  /** Checks a piece's checksum the first time it is read (none when the data area was checked whole at open). */
+  private checkOnce(bytes: Uint8Array, crc: number, what: string, id: number): void {
+    if (this.dataChecked || (this.checked[id >>> 3] & (1 << (id & 7))) !== 0) return;
+    if (this.checksum(bytes) !== crc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its ${what} fails its checksum (rebuild it with robotstxt pack)`);
+    this.checked[id >>> 3] |= 1 << (id & 7);
   }
 
   /** Compares the string at strings[offset, offset + length) with a lower-case token, as bytes. */

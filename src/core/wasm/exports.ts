@@ -81,7 +81,7 @@ export interface CoreExports {
   /** Lines grouped by host entry once per chunk; pending entries rewritten as their group indexes; returns the group count. */
   groupLinesByEntry(lineCount: number, entriesPtr: number, table: number, stamp: number, groupsPtr: number, orderPtr: number, pendingPtr: number, pendingCount: number): number;
   /** The slots of a round's groups [from, to); returns its lines without a host (GROUP_RESULT_* at resultPtr too). */
-  slotGroups(groupsPtr: number, from: number, to: number, table: number, missingSlot: number, resultPtr: number): number;
+  slotGroups(groupsPtr: number, from: number, to: number, table: number, missingSlot: number, resultPtr: number, scratchPtr: number, slotCount: number): number;
   /** Verdicts of the groups [firstGroup, groupCount); returns the group it stopped at (groupCount when done). */
   matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number, firstGroup: number): number;
   /** The slot of a host key, or -1. */

@@ -46,8 +46,6 @@ const REMEMBERED_PREFIX = '\0';
 
 /** blobBlocks' value for a transient slot: its body lies in the landing block (see transientSlot). */
 const TRANSIENT = -2;
-/** blobBlocks' value for a slot whose blob lies in a pack's data in the heap (see packRegion, packedSlot). */
-const PACKED = -3;
 /** The landing block's size at most (a budget under 16 MiB gets a 16th of it, at least MIN_LANDING_BYTES): transient bodies fit it with their header and slack. */
 const LANDING_BYTES = 1 << 20;
 const MIN_LANDING_BYTES = 64 << 10;
@@ -129,11 +127,6 @@ export class HostEngine {
   private landingOffsets: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
   /** The transient slots of the current round. */
   private readonly transients: number[] = [];
-  /** A pack's data area in the heap (packRegion: one block, kept until close), and per packed slot its blob's offset and length there. */
-  private packBlock = -1;
-  private packData: Uint8Array | null = null;
-  private packOffsets: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
-  private packLengths: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
 
   constructor(private readonly core: WasmCore) {
     this.frame = core.frame;
@@ -167,8 +160,7 @@ export class HostEngine {
   /** Bytes the engine's own blocks take in the heap (host table, slot table, and the chunk). */
   get ownBytes(): number {
     return this.frame.heap.size(this.tableBlock) + this.frame.heap.size(this.slotsBlock) + (this.chunkBlock >= 0 ? this.frame.heap.size(this.chunkBlock) : 0) +
-      (this.agentsBlock >= 0 ? this.frame.heap.size(this.agentsBlock) : 0) + (this.landingBlock >= 0 ? this.frame.heap.size(this.landingBlock) : 0) +
-      (this.packBlock >= 0 ? this.frame.heap.size(this.packBlock) : 0);
+      (this.agentsBlock >= 0 ? this.frame.heap.size(this.agentsBlock) : 0) + (this.landingBlock >= 0 ? this.frame.heap.size(this.landingBlock) : 0);
   }
 
   /** Host table entries in use (keys remembered, with or without a matcher). */
@@ -240,37 +232,21 @@ export class HostEngine {
   }
 
   /**
-   * Puts a pack's data area (its bodies and compiled blobs, src/core/pack/layout.ts) in the heap, once: its
-   * blobs are then used where they lie (packedSlot), with no copy or block per host. Returns its bytes in the
-   * heap (the same data again: 0). One pack per engine.
-   */
-  packRegion(data: Uint8Array): number {
-    if (this.packData === data) return 0;
-    if (this.packData !== null) throw new RobotsError('INVALID_ARGUMENT', 'one pack per many-host matcher');
-    this.packBlock = this.frame.heap.allocate(Math.max(16, data.length));
-    this.frame.memoryBytes().set(data, this.frame.heap.address(this.packBlock));
-    this.packData = data;
-    this.addressEpoch = -1;
-    return this.frame.heap.size(this.packBlock);
-  }
-
-  /** A slot whose blob lies in the pack's data (packRegion) at [offset, offset + length): no copy. Returns the slot. */
-  packedSlot(offset: number, length: number): number {
-    const slot = this.newSlot();
-    this.packOffsets[slot] = offset;
-    this.packLengths[slot] = length;
-    this.fillSlot(slot, PACKED, 0);
-    return slot;
-  }
-
-  /**
    * A slot for rules compiled already (a pack's blob, compiled for this engine's agent query and mode by
-   * src/core/pack/compile.ts): copied into a heap block as it is, no compile. Returns the slot.
+   * src/core/pack/compile.ts): `fill` writes their `length` bytes straight into a heap block (a file read into
+   * it; it must not call the engine; when it throws, the slot and block are given back). Returns the slot.
    */
-  blobSlot(blob: Uint8Array): number {
+  blobSlot(length: number, fill: (target: Uint8Array) => void): number {
     const slot = this.newSlot();
-    const block = this.frame.heap.allocate(blob.length);
-    this.frame.memoryBytes().set(blob, this.frame.heap.address(block));
+    const block = this.frame.heap.allocate(Math.max(1, length));
+    const address = this.frame.heap.address(block);
+    try {
+      fill(this.frame.memoryBytes().subarray(address, address + length));
+    } catch (error) {
+      this.frame.heap.free(block);
+      this.freeSlots.push(slot);
+      throw error;
+    }
     this.fillSlot(slot, block, 0);
     return slot;
   }
@@ -392,7 +368,6 @@ export class HostEngine {
   /** The address of a slot's blob or raw body (valid until the next heap allocation). */
   private blobAddress(slot: number): number {
     const block = this.blobBlocks[slot];
-    if (block === PACKED) return this.frame.heap.address(this.packBlock) + this.packOffsets[slot];
     return block === TRANSIENT ? this.frame.heap.address(this.landingBlock) + this.landingOffsets[slot] : this.frame.heap.address(block);
   }
 
@@ -459,8 +434,6 @@ export class HostEngine {
     this.blobBlocks = grow(this.blobBlocks);
     this.automatonBlocks = grow(this.automatonBlocks);
     this.landingOffsets = grow(this.landingOffsets);
-    this.packOffsets = grow(this.packOffsets);
-    this.packLengths = grow(this.packLengths);
     this.slotCapacity = capacity;
   }
 
@@ -488,9 +461,8 @@ export class HostEngine {
     }
     this.blobBlocks.fill(-1);
     this.automatonBlocks.fill(-1);
-    for (const block of [this.tableBlock, this.slotsBlock, this.chunkBlock, this.agentsBlock, this.landingBlock, this.packBlock]) if (block >= 0) heap.free(block);
-    this.tableBlock = this.slotsBlock = this.chunkBlock = this.agentsBlock = this.landingBlock = this.packBlock = -1;
-    this.packData = null;
+    for (const block of [this.tableBlock, this.slotsBlock, this.chunkBlock, this.agentsBlock, this.landingBlock]) if (block >= 0) heap.free(block);
+    this.tableBlock = this.slotsBlock = this.chunkBlock = this.agentsBlock = this.landingBlock = -1;
     this.slotCount = 0;
     this.freeSlots.length = 0;
     this.transients.length = 0;
@@ -509,7 +481,6 @@ export class HostEngine {
   /** Blob length of a slot (for sizing its automaton). */
   blobBytes(slot: number): number {
     const blob = this.blobBlocks[slot];
-    if (blob === PACKED) return this.packLengths[slot];
     return blob === TRANSIENT ? 0 : this.frame.heap.size(blob);
   }
 
@@ -558,7 +529,7 @@ export class HostEngine {
       const record = (base + slot * SLOT_SIZE) >>> 2;
       const blob = this.blobBlocks[slot];
       const automaton = this.automatonBlocks[slot];
-      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 || blob === TRANSIENT || blob === PACKED ? this.blobAddress(slot) : 0;
+      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 || blob === TRANSIENT ? this.blobAddress(slot) : 0;
       words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.frame.heap.address(automaton) : 0;
     }
     this.addressEpoch = this.frame.heap.epoch;
@@ -747,7 +718,7 @@ export class HostEngine {
 
   /** Whether a slot holds a compiled matcher or a body (transient slots included). */
   isFilled(slot: number): boolean {
-    return this.blobBlocks[slot] >= 0 || this.blobBlocks[slot] === TRANSIENT || this.blobBlocks[slot] === PACKED;
+    return this.blobBlocks[slot] >= 0 || this.blobBlocks[slot] === TRANSIENT;
   }
 
   /** Pins a slot for the current chunk (it will not be chosen for eviction while the chunk runs). */
@@ -761,7 +732,10 @@ export class HostEngine {
    */
   round(from: number, to: number, missingSlot: number): void {
     const layout = this.chunk as ChunkLayout;
-    this.noHostLines += this.exports.slotGroups(this.chunkAt(layout.groups), from, to, this.frame.heap.address(this.tableBlock), missingSlot, this.frame.resultPtr);
+    // scratch for the order by slot (slotGroups): a word per slot, then the round's records
+    const scratch = this.frame.workPtr;
+    this.frame.reserve(scratch + (this.slotCount + 1) * 4 + 16 + (to - from) * GROUP_SIZE);
+    this.noHostLines += this.exports.slotGroups(this.chunkAt(layout.groups), from, to, this.frame.heap.address(this.tableBlock), missingSlot, this.frame.resultPtr, scratch, this.slotCount);
     this.roundFrom = from;
     this.roundTo = to;
   }

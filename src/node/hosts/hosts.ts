@@ -261,6 +261,9 @@ export class MultiHostMatcher {
   /** Cached slots in eviction order, and per slot its fill count and its pin stamp when the clock last passed it. */
   private readonly clock = new SlotClock();
   private fills: Uint32Array = new Uint32Array(256);
+  /** A source's compiled rules (CompiledRules.key) and the slot that holds them, valid while that slot's fill count is the one noted. */
+  private readonly compiledSlots = new Map<number, number>();
+  private readonly compiledFills = new Map<number, number>();
   private seenStamp: Uint32Array = new Uint32Array(256);
   private usedBytes = 0;
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
@@ -303,7 +306,6 @@ export class MultiHostMatcher {
     this.missingPolicy = missing;
     this.noHostVerdict = noHost;
     this.fixedSlot(noHost); // the slot lines without a host get: made now, as every chunk groups by it
-    if (this.traits?.packData !== undefined) this.engine.packRegion(this.traits.packData);
   }
 
   /** The slot that answers every URL allowed or disallowed (made on first use; never evicted). */
@@ -540,15 +542,19 @@ export class MultiHostMatcher {
         continue;
       }
       if (body instanceof CompiledRules) {
-        // a pack's blob, compiled for this query already: kept as it is
+        // a pack's blob, compiled for this query already: read into a block as it is, once for every origin
+        // of its body while it stays cached
+        const known = this.compiledSlots.get(body.key);
         let slot: number;
-        if (body.data !== null) {
-          // a pack read whole: its data goes in the matcher's memory once, and its rules are used where they lie
-          this.engine.packRegion(body.data);
-          slot = this.engine.packedSlot(body.offset, body.length);
-        } else slot = this.engine.blobSlot(body.blob as Uint8Array);
+        if (known !== undefined && this.engine.isFilled(known) && this.fills[known] === this.compiledFills.get(body.key)) {
+          slot = known;
+        } else {
+          slot = this.engine.blobSlot(body.length, body.fill);
+          this.cache(slot, HOST_COST_BYTES);
+          this.compiledSlots.set(body.key, slot);
+          this.compiledFills.set(body.key, this.fills[slot]);
+        }
         this.counters.packed++;
-        this.cache(slot, HOST_COST_BYTES);
         if (canonical !== key) this.engine.rememberHost(canonical, slot);
         this.engine.resolve(entry, slot);
         if (!this.makeRoom() && this.engine.lines > 1) {

@@ -29,14 +29,15 @@ export const DISALLOW_ALL: unique symbol = Symbol('robots: disallow all');
 
 /**
  * A source's answer of rules compiled already for the matcher's agent query and mode (a pack's blob:
- * src/node/pack/): kept as it is, no compile. Made by the pack's source only, which knows the query.
+ * src/node/pack/): read into the matcher's memory as they are, no compile, and kept once for every origin
+ * whose answer has the same key. Made by the pack's source only, which knows the query. Per origin met.
  */
 export class CompiledRules {
   /**
-   * blob: the rules' bytes; or, for a pack read whole, `data` (its data area, the same array for every
-   * answer of the pack) and where the rules lie in it, used in place once the data is in the matcher's memory.
+   * key: the rules' identity in their source (origins of one body share it: one copy in the matcher);
+   * length: their bytes; fill: writes them into a target of that length (it may throw: a damaged pack).
    */
-  constructor(readonly blob: Uint8Array | null, readonly data: Uint8Array | null = null, readonly offset = 0, readonly length = 0) {}
+  constructor(readonly key: number, readonly length: number, readonly fill: (target: Uint8Array) => void) {}
 }
 
 /**
@@ -57,14 +58,11 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  * - askedAgainCheaply: it answers again cheaply and alike (a directory, a Map): a host met once may be
  *   answered from a body that is not kept, and asked for again when it comes back;
  * - expect(hosts): that many hosts will be asked for next (a chunk's new hosts): a directory is listed once
- *   that pays (src/node/hosts/directory-index.ts);
- * - packData: a pack's data, put in the matcher's memory when it is made (once, not on its first host).
+ *   that pays (src/node/hosts/directory-index.ts).
  */
 export interface SourceTraits {
   askedAgainCheaply: boolean;
   expect?(hosts: number): void;
-  /** A pack's data area its answers lie in (CompiledRules with `data`): the matcher puts it in its memory when made. */
-  packData?: Uint8Array;
 }
 const SOURCE_TRAITS: unique symbol = Symbol('robots source traits');
 

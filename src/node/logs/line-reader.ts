@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { read as readCallback, open as openCallback, close as closeCallback, createReadStream, fstatSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type { Writable, Transform } from 'node:stream';
+import type { Readable, Writable, Transform } from 'node:stream';
 import { CHAR_LF } from '../../core/constants.js';
 import { fileError } from '../robots-file.js';
 import { RobotsError } from '../../core/errors.js';
@@ -17,10 +17,25 @@ const readFd = promisify(readCallback);
 const openFd = promisify(openCallback);
 const closeFd = promisify(closeCallback);
 
-/** Where bytes come from: a file descriptor read in place, or (gzip) decompressed chunks. */
+/**
+ * Where bytes come from: a file read in place (its reads never wait for a producer), or a stream (a pipe or
+ * terminal on standard input, gzip's decompressed chunks), whose bytes are taken as they are there and waited
+ * for otherwise.
+ */
 interface ByteSource {
-  /** Reads up to length bytes into target at offset; 0 at the end. */
+  /** Reads up to length bytes into target at offset, waiting for at least one; 0 at the end. */
   read(target: Uint8Array, offset: number, length: number): Promise<number>;
+  /**
+   * A stream's: copies up to length bytes that are there now into target at offset, without waiting (0: none
+   * now, or the end: see ended). Absent for a file.
+   */
+  readNow?(target: Uint8Array, offset: number, length: number): number;
+  /** A stream's: resolves true when bytes (or the end) are there, false when waitMs pass first. */
+  waitFor?(waitMs: number): Promise<boolean>;
+  /** A stream's: true once its end was reached and every byte taken. */
+  readonly ended?: boolean;
+  /** A stream's: true when it comes from a producer that may pause (a pipe, a terminal), false for a file's gzip. */
+  readonly producer?: boolean;
   close(): Promise<void>;
   /** Bytes taken from the file so far (compressed bytes for gzip): for progress against the file size. */
   rawBytes: number;
@@ -51,33 +66,103 @@ function fdSource(fd: number, owned: boolean, head: Uint8Array): ByteSource {
   };
 }
 
-/** Decompressed bytes of a gzip fd (the head already read is fed first). */
-function gzipSource(fd: number, owned: boolean, head: Uint8Array, gunzip: Transform): ByteSource {
-  gunzip.write(head);
-  const raw = createReadStream('', { fd, autoClose: false, highWaterMark: CHUNK_BYTES });
-  raw.pipe(gunzip);
-  const chunks = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+/**
+ * The bytes of a stream in paused mode (standard input that is a pipe or a terminal: a socket, never a read
+ * that holds a thread; gzip's output), taken as they are there: whatever size its reads come in, a window is
+ * filled until it is full or the stream pauses. Its error rejects the next read or wait. Closing destroys it
+ * (and `also`), so no read is left waiting for an idle producer.
+ */
+function streamSource(stream: Readable, also: () => void, countsRaw: boolean, producer: boolean, head: Uint8Array = new Uint8Array(0)): ByteSource {
   let pending: Uint8Array = new Uint8Array(0);
-  const source = {
-    rawBytes: head.length,
-    async read(target: Uint8Array, offset: number, length: number): Promise<number> {
-      while (pending.length === 0) {
-        const next = await chunks.next();
-        if (next.done === true) return 0;
-        pending = next.value;
+  let failure: Error | null = null;
+  let ended = false;
+  stream.on('error', (error: Error) => { failure ??= error; });
+  stream.on('end', () => { ended = true; });
+  stream.pause();
+  // (after pause: standard input unshifted before it is paused gives nothing)
+  if (head.length > 0) stream.unshift(Buffer.from(head));
+  const take = (target: Uint8Array, offset: number, length: number): number => {
+    if (failure !== null) throw failure;
+    let count = 0;
+    while (count < length) {
+      if (pending.length === 0) {
+        const next = stream.read() as Buffer | null;
+        if (next === null) break;
+        pending = next;
       }
-      const count = Math.min(length, pending.length);
-      target.set(pending.subarray(0, count), offset);
-      pending = pending.subarray(count);
-      return count;
+      const piece = Math.min(length - count, pending.length);
+      target.set(pending.subarray(0, piece), offset + count);
+      pending = pending.subarray(piece);
+      count += piece;
+    }
+    if (countsRaw) source.rawBytes += count;
+    return count;
+  };
+  const source: ByteSource = {
+    rawBytes: 0,
+    producer,
+    get ended() {
+      return ended && pending.length === 0 && stream.readableLength === 0;
     },
-    async close(): Promise<void> {
-      if (owned) await closeFd(fd);
+    readNow: take,
+    async waitFor(waitMs) {
+      if (failure !== null) throw failure;
+      if (pending.length > 0 || stream.readableLength > 0 || ended) return true;
+      return new Promise<boolean>((resolve, reject) => {
+        let timer: NodeJS.Timeout | null = null;
+        const done = (value: boolean | Error): void => {
+          stream.off('readable', onReadable);
+          stream.off('end', onReadable);
+          stream.off('error', onError);
+          if (timer !== null) clearTimeout(timer);
+          if (value instanceof Error) reject(value);
+          else resolve(value);
+        };
+        const onReadable = (): void => done(true);
+        const onError = (error: Error): void => done(error);
+        stream.on('readable', onReadable);
+        stream.on('end', onReadable);
+        stream.on('error', onError);
+        if (Number.isFinite(waitMs)) timer = setTimeout(() => done(false), waitMs);
+        // a stream in paused mode reads on when asked: ask (its buffered bytes, if any, come with 'readable')
+        stream.read(0);
+      });
+    },
+    async read(target, offset, length) {
+      for (;;) {
+        const count = take(target, offset, length);
+        if (count > 0 || source.ended) return count;
+        await source.waitFor?.(Infinity);
+      }
+    },
+    async close() {
+      stream.destroy();
+      also();
     },
   };
+  return source;
+}
+
+/** Decompressed bytes of a gzip input (the head already read is fed first): a file's, or standard input's stream. */
+function gzipSource(fd: number, owned: boolean, head: Uint8Array, gunzip: Transform, stdin: Readable | null): ByteSource {
+  gunzip.write(head);
+  const raw: Readable = stdin ?? createReadStream('', { fd, autoClose: false, highWaterMark: CHUNK_BYTES });
+  raw.pipe(gunzip);
+  const source = streamSource(gunzip, () => {
+    raw.unpipe(gunzip);
+    raw.destroy();
+    if (owned) closeCallback(fd, () => undefined);
+  }, false, stdin !== null);
+  source.rawBytes = head.length;
   raw.on('data', (chunk: string | Buffer) => { source.rawBytes += chunk.length; });
   return source;
 }
+
+/** readStream's answer when the producer paused with a whole line in the window. */
+const PAUSED = -1;
+
+/** A window waits at most this long for more bytes from a stream once it holds a whole line: then it is answered (a slow producer's lines are not held back). */
+const STREAM_PAUSE_MS = 20;
 
 /**
  * Reads an input (a file or standard input, gzip or not: its first two bytes tell) as chunks of whole lines,
@@ -138,17 +223,29 @@ export class LineReader {
     }
     const start = head.slice(0, sniffed);
     const gzip = sniffed === 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
+    let regular = false;
     let size: number | null = null;
-    if (!gzip) {
-      try {
-        const stat = fstatSync(fd);
-        if (stat.isFile()) size = stat.size;
-      } catch {
-        size = null;
-      }
+    try {
+      const stat = fstatSync(fd);
+      regular = stat.isFile();
+      if (regular && !gzip) size = stat.size;
+    } catch {
+      size = null;
     }
-    // node:zlib is loaded only for gzip input
-    return new LineReader(gzip ? gzipSource(fd, owned, start, (await import('node:zlib')).createGunzip()) : fdSource(fd, owned, start), size, path ?? '-', what, gzip);
+    // standard input that is no file (a pipe, a socket, a terminal) is read as a stream: its reads come in
+    // the producer's sizes, and a read that waits must not hold a thread (the process could not end)
+    // (an input that ended inside the sniffed head is all there: no stream, whose end would never be told again)
+    const stdin = !owned && !regular && sniffed === 2 ? process.stdin : null;
+    let source: ByteSource;
+    if (gzip) {
+      // node:zlib is loaded only for gzip input
+      source = gzipSource(fd, owned, start, (await import('node:zlib')).createGunzip({ chunkSize: 1 << 18 }), stdin);
+    } else if (stdin !== null) {
+      source = streamSource(stdin, () => undefined, true, true, start);
+    } else {
+      source = fdSource(fd, owned, start);
+    }
+    return new LineReader(source, size, path ?? '-', what, gzip);
   }
 
   /**
@@ -161,9 +258,33 @@ export class LineReader {
     try {
       return await this.source.read(buffer, length, buffer.length - length);
     } catch (error) {
-      if (!this.gzip) throw fileError(this.name, this.what, error);
-      throw new RobotsError('FILE_UNREADABLE', `cannot read ${this.what} '${this.name}': corrupt or truncated gzip data (${(error as Error).message})`);
+      throw this.readError(error);
     }
+  }
+
+  /**
+   * From a stream: the bytes there now (waiting for some when none are), or PAUSED when the window holds a
+   * whole line and none came for STREAM_PAUSE_MS; 0 at the end.
+   */
+  private async readStream(buffer: Uint8Array, length: number): Promise<number> {
+    const source = this.source as Required<ByteSource>;
+    try {
+      for (;;) {
+        const got = source.readNow(buffer, length, buffer.length - length);
+        if (got > 0 || source.ended) return got;
+        // a producer that pauses with a whole line in the window has it answered; a file's gzip is read on
+        const holdsLine = source.producer && length > 0 && buffer.subarray(0, length).lastIndexOf(CHAR_LF) >= 0;
+        if (!await source.waitFor(holdsLine ? STREAM_PAUSE_MS : Infinity)) return PAUSED;
+      }
+    } catch (error) {
+      throw this.readError(error);
+    }
+  }
+
+  private readError(error: unknown): RobotsError {
+    if (error instanceof RobotsError) return error;
+    if (!this.gzip) return fileError(this.name, this.what, error);
+    return new RobotsError('FILE_UNREADABLE', `cannot read ${this.what} '${this.name}': corrupt or truncated gzip data (${(error as Error).message})`);
   }
 
   async next(target: Uint8Array): Promise<Uint8Array | null> {
@@ -173,17 +294,20 @@ export class LineReader {
     let searched = this.carry.length; // the carry holds no LF
     this.carry = new Uint8Array(0);
     while (true) {
-      // Fill while data flows: stop when nearly full, or after a short read (a slow producer such as
-      // `tail -f` gets its lines answered now, not when a whole chunk has arrived).
+      // Fill while data flows: a stream until the window is full or its producer (a pipe, a terminal) pauses
+      // (STREAM_PAUSE_MS with a whole line in the window), whatever the size of its reads; a file's gzip until
+      // full; a file (or a named pipe given by path) until nearly full or after a short read. A slow producer such as `tail -f` gets its lines answered now, not when a
+      // whole window has arrived.
       while (!this.ended && length < buffer.length) {
-        const bytesRead = await this.read(buffer, length);
+        const bytesRead = this.source.readNow !== undefined ? await this.readStream(buffer, length) : await this.read(buffer, length);
         if (bytesRead === 0) {
           this.ended = true;
           await this.source.close();
           break;
         }
+        if (bytesRead === PAUSED) break;
         length += bytesRead;
-        if (length >= buffer.length - PIPE_READ_BYTES || bytesRead < PIPE_READ_BYTES) break;
+        if (this.source.readNow === undefined && (length >= buffer.length - PIPE_READ_BYTES || bytesRead < PIPE_READ_BYTES)) break;
       }
       if (this.ended) {
         if (length === 0) return null;

@@ -1,13 +1,19 @@
-// A pack file opened in Node: read whole when it fits the memory given (every checksum checked at once, with
-// zlib's native CRC-32), else read where asked (the index whole at open; each body or blob when it is needed,
-// checked when first read). Memory: the index, and the bodies the reader holds, whatever the pack's size.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+// A pack file opened in Node: its header and index read and checked at open, and its data area's checksum
+// too (streamed through one small buffer: a pack up to WHOLE_CHECK_BYTES is refused before anything is
+// answered from it); then each body or blob read where asked, straight into the array that keeps it (a many-host
+// matcher's block in its memory). Memory: the index, and what the readers keep, whatever the pack's size. A
+// pack is not read whole into memory: on this machine's kernel each new page costs more than the read itself
+// (docs/performance.md, "Packs"), and a run uses the blobs of one agent, about a quarter of the data.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { RobotsError } from '../../core/errors.js';
-import { RobotsPack, bytesStorage, type PackStorage } from '../../core/pack/index.js';
+import { RobotsPack, type PackStorage } from '../../core/pack/index.js';
 import { fileError } from '../robots-file.js';
 
-const crc32 = (bytes: Uint8Array): number => zlibCrc32(bytes);
+const crc32 = (bytes: Uint8Array, crc: number): number => zlibCrc32(bytes, crc);
+/** Packs up to this size have their whole data checked at open (about 1.1 s per GiB here); larger ones each piece when first read. */
+export const WHOLE_CHECK_BYTES = 1 << 30;
+const CHECK_BUFFER_BYTES = 1 << 18;
 
 /** A file read where asked (the index once, at open; then each body or blob as it is needed): exact reads, no page cache. */
 class FileStorage implements PackStorage {
@@ -16,12 +22,18 @@ class FileStorage implements PackStorage {
   constructor(private readonly fd: number, readonly size: number, private readonly name: string) {}
 
   read(offset: number, length: number): Uint8Array {
-    if (offset < 0 || offset + length > this.size) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: a read past its end (rebuild it with robotstxt pack)`);
     const bytes = new Uint8Array(length);
+    this.readInto(offset, bytes);
+    return bytes;
+  }
+
+  readInto(offset: number, target: Uint8Array): void {
+    const length = target.length;
+    if (offset < 0 || offset + length > this.size) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: a read past its end (rebuild it with robotstxt pack)`);
     let read = 0;
     try {
       while (read < length) {
-        const got = readSync(this.fd, bytes, read, length - read, offset + read);
+        const got = readSync(this.fd, target, read, length - read, offset + read);
         if (got === 0) break;
         read += got;
       }
@@ -29,7 +41,17 @@ class FileStorage implements PackStorage {
       throw fileError(this.name, 'pack', error);
     }
     if (read < length) throw new RobotsError('PACK_INVALID', `${this.name} is cut: it ended while being read (rebuild it with robotstxt pack)`);
-    return bytes;
+  }
+
+  checksum(offset: number, length: number, crc: (bytes: Uint8Array, crc: number) => number): number {
+    const buffer = new Uint8Array(Math.min(CHECK_BUFFER_BYTES, Math.max(1, length)));
+    let sum = 0;
+    for (let at = 0; at < length; at += buffer.length) {
+      const piece = buffer.subarray(0, Math.min(buffer.length, length - at));
+      this.readInto(offset + at, piece);
+      sum = crc(piece, sum);
+    }
+    return sum;
   }
 
   close(): void {
@@ -37,20 +59,19 @@ class FileStorage implements PackStorage {
   }
 }
 
-/** A pack opened from a file, and how to give its memory back. */
+/** A pack opened from a file, and how to give its file back. */
 export interface OpenedPack {
   pack: RobotsPack;
-  /** True when the file was read whole. */
-  whole: boolean;
   close(): void;
 }
 
 /**
- * Opens a pack file: read whole when it is at most `memoryBytes`, else in pages (a page budget of a quarter of
- * memoryBytes, at least 1 MiB). A file that is no pack, is cut or damaged, or was packed by another version
- * is refused (PACK_INVALID, one sentence naming it); a file that cannot be read, FILE_UNREADABLE. Once per run.
+ * Opens a pack file (its header, index and, up to WHOLE_CHECK_BYTES, its whole data checked; then read where
+ * asked). A file that is no pack, is cut or damaged, or was packed by another version is refused
+ * (PACK_INVALID, one sentence naming it); a file that cannot be read, FILE_UNREADABLE. Once per run (a second
+ * open of the same path in a thread reuses the first).
  */
-export function openPackFile(path: string, memoryBytes: number): OpenedPack {
+export function openPackFile(path: string): OpenedPack {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -67,37 +88,22 @@ export function openPackFile(path: string, memoryBytes: number): OpenedPack {
     if (error instanceof RobotsError) throw error;
     throw fileError(path, 'pack', error);
   }
-  const name = `'${path}'`;
-  const key = `${path}\0${size <= memoryBytes ? 'whole' : 'paged'}`;
-  const known = openedFiles.get(key);
+  const known = openedFiles.get(path);
   if (known !== undefined) {
     closeSync(fd);
     return known;
   }
+  const storage = new FileStorage(fd, size, `'${path}'`);
   let result: OpenedPack;
-  if (size <= memoryBytes) {
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(fd);
-    } catch (error) {
-      throw fileError(path, 'pack', error);
-    } finally {
-      closeSync(fd);
-    }
-    result = { pack: RobotsPack.open(bytesStorage(bytes), { name, verifyData: true, crc32 }), whole: true, close: () => { openedFiles.delete(key); } };
-  } else {
-    const storage = new FileStorage(fd, size, name);
-    try {
-      result = { pack: RobotsPack.open(storage, { name, crc32 }), whole: false, close: () => { openedFiles.delete(key); storage.close(); } };
-    } catch (error) {
-      storage.close();
-      throw error;
-    }
+  try {
+    result = { pack: RobotsPack.open(storage, { name: `'${path}'`, crc32, verifyData: size <= WHOLE_CHECK_BYTES }), close: () => { openedFiles.delete(path); storage.close(); } };
+  } catch (error) {
+    storage.close();
+    throw error;
   }
-  openedFiles.set(key, result);
+  openedFiles.set(path, result);
   return result;
 }
 
-/** Packs this thread has open, by path and how they were read: a second open of one (check's own check, then its matcher) reuses it. */
+/** Packs this thread has open, by path: a second open of one (check's own check, then its matcher) reuses it. */
 const openedFiles = new Map<string, OpenedPack>();
-

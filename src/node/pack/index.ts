@@ -3,6 +3,6 @@
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
 export { PackWriter, type CaptureInput, type PackWritten } from './writer.js';
 export { openPackFile, type OpenedPack } from './file.js';
-export { robotsFromPack, packBodies, packSourceForSpec, packMemoryBytes, packOriginOf, packRobotsAt, packHistory, captureAt } from './source.js';
+export { robotsFromPack, packBodies, packSourceForSpec, packOriginOf, packRobotsAt, packHistory, captureAt } from './source.js';
 export { directoryOrigins, jsonlOrigins, cutBody, type PackOrigin, type InputProblem } from './inputs.js';
 export { warcOrigins, type WarcInputCounts } from './warc-input.js';

@@ -24,27 +24,24 @@ export function packOriginOf(pack: RobotsPack, origin: UrlOrigin): number {
 }
 
 /**
- * The pack as a many-host source for an agent query: per origin its newest capture: rules compiled already,
- * used where they lie in the pack's data in the matcher's memory (CompiledRules, no compile, no copy), when
- * the query is one agent in the pack's mode and the pack was read whole; else the body (answered or compiled
- * by the matcher as a folder's file is); ALLOW_ALL and DISALLOW_ALL for what a fetch found; null when the pack
- * has no entry (the missing policy applies). Once per matcher.
+ * The pack as a many-host source for an agent query: per origin its newest capture: when the query is one
+ * agent in the pack's mode, the rules compiled for it already (CompiledRules: read from the pack straight into
+ * the matcher's memory, once per distinct body, no compile); else the body (answered or compiled by the
+ * matcher as a folder's file is); ALLOW_ALL and DISALLOW_ALL for what a fetch found; null when the pack has no
+ * entry (the missing policy applies). Once per matcher.
  */
 export function robotsFromPack(pack: RobotsPack, options: { agents: readonly string[]; mode: RobotsMode; maxBytes: number }): RobotsSource {
   if (options.maxBytes !== pack.maxBytes) throw new RobotsError('INVALID_ARGUMENT', `the pack's bodies were read up to ${pack.maxBytes === 0 ? 'their end' : `${pack.maxBytes} bytes`}; it answers with that reading only (maxBytes ${pack.maxBytes}), not ${options.maxBytes}`);
   const single = options.agents.length === 1 && options.mode === pack.mode ? asciiLowerCase(options.agents[0]) : null;
-  // a pack in memory: its blobs are used where they lie once its data is in the matcher's memory
-  const data = pack.dataArea();
-  // several agents, the other mode, or a pack read in pages: the bodies, which the matcher answers from
-  // directly or compiles as it does a folder's files (a blob copied per host costs more than that, and
-  // more memory, when the pack does not lie in memory)
-  if (single === null || data === null) return packBodies(pack);
+  // several agents or the other mode: the bodies, which the matcher answers from directly or compiles as it
+  // does a folder's files
+  if (single === null) return packBodies(pack);
   return withTraits((host: RobotsHost) => {
     const newest = newestOf(pack, host);
     if (typeof newest !== 'number') return newest;
-    const place = pack.blobPlace(newest, single);
-    return new CompiledRules(null, data, place.offset, place.length);
-  }, { askedAgainCheaply: true, packData: data });
+    const blob = pack.blobIndex(newest, single);
+    return new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target));
+  }, { askedAgainCheaply: true });
 }
 
 /**
@@ -77,18 +74,9 @@ export function captureAt(captures: readonly PackCapture[], timeMs: number | nul
   return found;
 }
 
-/**
- * The source of a check thread's spec with a pack (HostsSpec.pack): the pack opened once per thread
- * (openPackFile keeps it: read whole when it is at most a quarter of the thread's cache budget, its data then
- * also lying in the matcher's memory, within that budget; else read in pages). Per thread.
- */
+/** The source of a check thread's spec with a pack (HostsSpec.pack): the pack opened once per thread (openPackFile keeps it). Per thread. */
 export function packSourceForSpec(spec: HostsSpec): RobotsSource {
-  return robotsFromPack(openPackFile(spec.pack as string, packMemoryBytes(spec.cacheBytes)).pack, { agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes });
-}
-
-/** The bytes a pack may take in memory whole for a cache budget (a quarter of it): the one rule of check and its workers. */
-export function packMemoryBytes(cacheBytes: number): number {
-  return Math.floor(cacheBytes / 4);
+  return robotsFromPack(openPackFile(spec.pack as string).pack, { agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes });
 }
 
 /**
