@@ -110,7 +110,8 @@ export class RobotsPack {
     const indexLength = getU64(view, H_INDEX_LENGTH);
     if (this.indexOffset < HEADER_BYTES || this.indexOffset + indexLength !== length) refuse('is damaged: its index lies outside it (rebuild it with robotstxt pack)');
     // the index is read whole (a few tens of bytes per origin) and checked; the data area when asked, else piece by piece
-    this.indexBytes = new Uint8Array(storage.read(this.indexOffset, indexLength));
+    const index = storage.read(this.indexOffset, indexLength);
+    this.indexBytes = storage.fresh === true ? index : new Uint8Array(index); // (kept: a view of the caller's bytes would pin them)
     if (this.checksum(this.indexBytes) !== view.getUint32(H_INDEX_CRC, true)) refuse('is damaged: its index fails its checksum (rebuild it with robotstxt pack)');
     this.index = new DataView(this.indexBytes.buffer);
     this.layout = indexLayout({ buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: view.getUint32(H_TOKENS, true), blobs: this.blobCount, stringBytes: 0 });

@@ -36,11 +36,16 @@ export function robotsFromPack(pack: RobotsPack, options: { agents: readonly str
   // several agents or the other mode: the bodies, which the matcher answers from directly or compiles as it
   // does a folder's files
   if (single === null) return packBodies(pack);
+  // one answer per blob, made when first asked (at most the pack's blob count): an origin met again, or
+  // another of the same body, makes no new object
+  const answers = new Map<number, CompiledRules>();
   return withTraits((host: RobotsHost) => {
     const newest = newestOf(pack, host);
     if (typeof newest !== 'number') return newest;
     const blob = pack.blobIndex(newest, single);
-    return new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target));
+    let answer = answers.get(blob);
+    if (answer === undefined) answers.set(blob, answer = new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target)));
+    return answer;
   }, { askedAgainCheaply: true });
 }
 
