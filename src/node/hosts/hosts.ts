@@ -300,7 +300,7 @@ export class MultiHostMatcher {
     this.core = core();
     this.core.frame.heap.reserveBudget(this.budget);
     this.engine = new HostEngine(this.core);
-    this.engine.setLandingBudget(this.budget);
+    this.engine.raw.setLandingBudget(this.budget);
     this.lease = new HeapLease(this.engine, this.core.frame.heap, this.budget);
     droppedMatchers.register(this, this.lease, this.lease);
     this.missingPolicy = missing;
@@ -310,7 +310,7 @@ export class MultiHostMatcher {
 
   /** The slot that answers every URL allowed or disallowed (made on first use; never evicted). */
   private fixedSlot(verdict: FullVerdict): number {
-    if (this.fixedSlots[verdict] < 0) this.fixedSlots[verdict] = this.engine.compileSlot(encoder.encode(FULL_VERDICT_BODY[verdict]), this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
+    if (this.fixedSlots[verdict] < 0) this.fixedSlots[verdict] = this.engine.compiled.compileSlot(encoder.encode(FULL_VERDICT_BODY[verdict]), this.agents, this.rfc, SLOT_FLAG_MISSING_POLICY);
     return this.fixedSlots[verdict];
   }
 
@@ -321,7 +321,7 @@ export class MultiHostMatcher {
     this.core.frame.heap.releaseBudget(this.budget);
     this.budget = bytes;
     this.lease.budget = bytes;
-    this.engine.setLandingBudget(bytes);
+    this.engine.raw.setLandingBudget(bytes);
     this.core.frame.heap.reserveBudget(bytes);
   }
 
@@ -408,7 +408,7 @@ export class MultiHostMatcher {
     while (true) {
       const attempt = this.attempt(lines, format, bodies);
       if (attempt.kind === 'done') {
-        this.engine.trimChunk(this.budgetPart(2));
+        this.engine.chunks.trimChunk(this.budgetPart(2));
         this.makeRoom(false); // the chunk's hosts are no longer needed together: back within the budget
         parts.push(attempt.result);
         return attempt.result.verdicts.length;
@@ -475,15 +475,15 @@ export class MultiHostMatcher {
     const explain = format.format === 'jsonl';
     this.chunkHosts = 0;
     // the chunk with its per-line arrays in at most half the budget, its host names in at most a quarter
-    const pending = this.engine.loadChunk(lines, this.budgetPart(4), this.budgetPart(2), explain, (more) => this.makeRoom(false, more));
+    const pending = this.engine.chunks.loadChunk(lines, this.budgetPart(4), this.budgetPart(2), explain, (more) => this.makeRoom(false, more));
     if (pending === null) return { kind: 'split' };
     // a host new to the cache is kept unless it cannot be met again: no lines come after these, or they come
     // host by host (hosts with several lines each, each host's lines in one run: input sorted by host); then
     // it is answered from its body in the landing block and forgotten, and no cache memory is touched for it
     // (input that comes host by host in each window but names the same hosts again later, such as sorted
     // parts one after another, shows it by hosts that come back after they were forgotten: they are kept then)
-    const distinct = this.engine.distinctHosts;
-    const byHost = this.engine.lines >= 2 * distinct && this.engine.runs <= distinct + (distinct >> 3);
+    const distinct = this.engine.chunks.distinctHosts;
+    const byHost = this.engine.chunks.lines >= 2 * distinct && this.engine.chunks.runs <= distinct + (distinct >> 3);
     const lastLines = format.last === true;
     const transientsAllowed = this.transientsAllowed && !explain && (lastLines || byHost);
     this.traits?.expect?.(pending.keys.length);
@@ -503,15 +503,15 @@ export class MultiHostMatcher {
       // percent-escapes) may name an origin compiled already: its canonical key says
       const origin = originOfKey(key);
       if (origin === null) {
-        this.engine.resolve(entry, null);
+        this.engine.table.resolve(entry, null);
         continue;
       }
       const host = robotsHostOf(origin);
       const canonical = origin.origin;
-      if (canonical !== key) this.engine.markAlias(entry);
-      const cached = this.engine.findHost(canonical, canonical !== key); // (a plain key may have been remembered for a spelling of it)
+      if (canonical !== key) this.engine.table.markAlias(entry);
+      const cached = this.engine.table.findHost(canonical, canonical !== key); // (a plain key may have been remembered for a spelling of it)
       if (cached >= 0) {
-        this.engine.resolve(entry, cached);
+        this.engine.table.resolve(entry, cached);
         continue;
       }
       let body: RobotsSourceAnswer | Promise<RobotsSourceAnswer>;
@@ -533,12 +533,12 @@ export class MultiHostMatcher {
         if (this.missingPolicy === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${canonical} (the source has no file or store record of it; missing: 'error')`);
         this.counters.missing++;
         if (this.missingOrigins.length < MISSING_ORIGINS_NAMED && !this.missingOrigins.includes(canonical)) this.missingOrigins.push(canonical);
-        this.engine.resolve(entry, this.fixedSlot(this.missingPolicy));
+        this.engine.table.resolve(entry, this.fixedSlot(this.missingPolicy));
         continue;
       }
       if (body === ALLOW_ALL || body === DISALLOW_ALL) {
         this.counters[body === ALLOW_ALL ? 'allowAll' : 'disallowAll']++;
-        this.engine.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
+        this.engine.table.resolve(entry, this.fixedSlot(body === ALLOW_ALL ? 'allow' : 'disallow'));
         continue;
       }
       if (body instanceof CompiledRules) {
@@ -546,18 +546,18 @@ export class MultiHostMatcher {
         // of its body while it stays cached
         const known = this.compiledSlots.get(body.key);
         let slot: number;
-        if (known !== undefined && this.engine.isFilled(known) && this.fills[known] === this.compiledFills.get(body.key)) {
+        if (known !== undefined && this.engine.slots.isFilled(known) && this.fills[known] === this.compiledFills.get(body.key)) {
           slot = known;
         } else {
-          slot = this.engine.blobSlot(body.length, body.fill);
+          slot = this.engine.compiled.blobSlot(body.length, body.fill);
           this.cache(slot, HOST_COST_BYTES);
           this.compiledSlots.set(body.key, slot);
           this.compiledFills.set(body.key, this.fills[slot]);
         }
         this.counters.packed++;
-        if (canonical !== key) this.engine.rememberHost(canonical, slot);
-        this.engine.resolve(entry, slot);
-        if (!this.makeRoom() && this.engine.lines > 1) {
+        if (canonical !== key) this.engine.table.rememberHost(canonical, slot);
+        this.engine.table.resolve(entry, slot);
+        if (!this.makeRoom() && this.engine.chunks.lines > 1) {
           if (explain) return { kind: 'split' };
           this.answerRound(resolvedBefore(i + 1));
         }
@@ -566,18 +566,18 @@ export class MultiHostMatcher {
       const bytes = this.readBytes(bodyBytes(body, host), host);
       if (this.transientsAllowed) this.comebacks.met(canonical);
       let slot: number;
-      if (transientsAllowed && (lastLines || !this.comebacks.frequent) && bytes.length >= MultiHostMatcher.directMinBytes && this.engine.fitsLanding(bytes.length)) {
+      if (transientsAllowed && (lastLines || !this.comebacks.frequent) && bytes.length >= MultiHostMatcher.directMinBytes && this.engine.raw.fitsLanding(bytes.length)) {
         // not kept: its lines are answered from its body in the landing block (a full block is answered first)
-        if (!this.engine.landingHasRoom(bytes.length)) this.answerRound(resolvedBefore(i));
-        slot = this.engine.transientSlot(bytes, this.agents);
+        if (!this.engine.raw.landingHasRoom(bytes.length)) this.answerRound(resolvedBefore(i));
+        slot = this.engine.raw.transientSlot(bytes, this.agents);
         this.comebacks.forgotten(canonical);
         this.counters.direct++;
       } else {
         slot = this.keep(bytes);
       }
-      if (canonical !== key) this.engine.rememberHost(canonical, slot);
-      this.engine.resolve(entry, slot);
-      if (!this.makeRoom() && this.engine.lines > 1) {
+      if (canonical !== key) this.engine.table.rememberHost(canonical, slot);
+      this.engine.table.resolve(entry, slot);
+      if (!this.makeRoom() && this.engine.chunks.lines > 1) {
         if (explain) return { kind: 'split' };
         this.answerRound(resolvedBefore(i + 1));
       }
@@ -592,42 +592,42 @@ export class MultiHostMatcher {
   private answerRound(upTo: number): void {
     this.matchRound(false, upTo);
     this.releaseTransients();
-    this.engine.newRound();
+    this.engine.chunks.newRound();
   }
 
   /** Empties the landing block (its hosts' lines are answered): a host met again is read again. */
   private releaseTransients(): void {
-    if (this.engine.transientCount > 0) this.engine.releaseTransients();
+    if (this.engine.raw.transientCount > 0) this.engine.raw.releaseTransients();
   }
 
   /** Matches the lines of the chunk not answered yet, and formats the chunk. The last step of an attempt. */
   private finishChunk(format: HostChunkFormat, explain: boolean): Attempt {
     this.matchRound(explain, this.groupCount);
     this.releaseTransients();
-    const lineCount = this.engine.lines;
+    const lineCount = this.engine.chunks.lines;
     this.counters.lines += lineCount;
-    this.counters.noHostLines += this.engine.noHostLines;
-    const verdicts = this.engine.verdicts();
+    this.counters.noHostLines += this.engine.chunks.noHostLines;
+    const verdicts = this.engine.chunks.verdicts();
     const filter = outputFilterCode(format.only ?? 'all');
-    const output = format.format === 'text' ? this.engine.formatText(filter, format.into ?? null)
-      : explain ? this.engine.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null, format.into ?? null)
+    const output = format.format === 'text' ? this.engine.chunks.formatText(filter, format.into ?? null)
+      : explain ? this.engine.chunks.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null, format.into ?? null)
       : new Uint8Array(0);
-    const noHostExamples = this.engine.noHostLines > 0 ? this.engine.noHostLineIndexes(NO_HOST_LINES_NAMED) : [];
-    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.runs } };
+    const noHostExamples = this.engine.chunks.noHostLines > 0 ? this.engine.chunks.noHostLineIndexes(NO_HOST_LINES_NAMED) : [];
+    return { kind: 'done', result: { verdicts, output, noHostLines: this.engine.chunks.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.chunks.runs } };
   }
 
   /** Matches the groups [roundStart, upTo), every host of them resolved (their slots get automaton regions first when busy). */
   private matchRound(explain: boolean, upTo: number): void {
     if (upTo <= this.roundStart) return;
-    this.engine.round(this.roundStart, upTo, this.fixedSlot(this.noHostVerdict));
+    this.engine.chunks.round(this.roundStart, upTo, this.fixedSlot(this.noHostVerdict));
     for (let g = this.roundStart; g < upTo; g++) {
-      const slot = this.engine.groupSlot(g);
+      const slot = this.engine.chunks.groupSlot(g);
       if (slot === this.fixedSlots.allow || slot === this.fixedSlots.disallow) continue;
-      const lines = this.engine.groupLines(g);
-      if (this.engine.isRaw(slot)) {
+      const lines = this.engine.chunks.groupLines(g);
+      if (this.engine.raw.isRaw(slot)) {
         // a host that comes back, or brings many lines, is compiled, when the budget has room for its
         // matcher besides the hosts this round needs; else its lines are answered from its body this time
-        if (this.engine.slotLines(slot) + lines <= DIRECT_MAX_LINES || !this.upgrade(slot, true)) {
+        if (this.engine.slots.slotLines(slot) + lines <= DIRECT_MAX_LINES || !this.upgrade(slot, true)) {
           this.chunkHosts++;
           continue;
         }
@@ -637,7 +637,7 @@ export class MultiHostMatcher {
     }
     // explained lines name rules inside the slots until the chunk is formatted: a raw host whose direct
     // answer gave up (past its work limit) is compiled in place rather than in scratch
-    for (let stopped = this.engine.match(explain); stopped >= 0; stopped = this.engine.match(explain, stopped)) this.upgrade(this.engine.groupSlot(stopped));
+    for (let stopped = this.engine.chunks.match(explain); stopped >= 0; stopped = this.engine.chunks.match(explain, stopped)) this.upgrade(this.engine.chunks.groupSlot(stopped));
     this.roundStart = upTo;
   }
 
@@ -646,11 +646,11 @@ export class MultiHostMatcher {
    * (hosts not pinned by this chunk are evicted for it), else the slot stays raw. Returns whether it compiled.
    */
   private upgrade(slot: number, withinBudget = false): boolean {
-    const transient = this.engine.isTransient(slot);
-    const before = this.engine.slotBytes(slot);
-    if (!this.engine.upgradeSlot(slot, withinBudget ? (more) => this.makeRoom(true, more) : null)) return false;
+    const transient = this.engine.raw.isTransient(slot);
+    const before = this.engine.slots.slotBytes(slot);
+    if (!this.engine.raw.upgradeSlot(slot, withinBudget ? (more) => this.makeRoom(true, more) : null)) return false;
     if (transient) this.cache(slot, HOST_COST_BYTES); // a host busy on first sight: its matcher is kept
-    else this.usedBytes += this.engine.slotBytes(slot) - before;
+    else this.usedBytes += this.engine.slots.slotBytes(slot) - before;
     this.counters.compiled++;
     this.counters.direct--;
     return true;
@@ -677,7 +677,7 @@ export class MultiHostMatcher {
    */
   private keep(read: Uint8Array): number {
     const raw = !this.rfc && read.length >= MultiHostMatcher.directMinBytes;
-    const slot = raw ? this.engine.rawSlot(read, this.agents) : this.engine.compileSlot(read, this.agents, this.rfc);
+    const slot = raw ? this.engine.raw.rawSlot(read, this.agents) : this.engine.compiled.compileSlot(read, this.agents, this.rfc);
     this.counters[raw ? 'direct' : 'compiled']++;
     this.cache(slot, HOST_COST_BYTES);
     return slot;
@@ -692,8 +692,8 @@ export class MultiHostMatcher {
     }
     this.fills[slot]++;
     this.clock.push(slot, this.fills[slot]);
-    this.seenStamp[slot] = this.engine.currentStamp;
-    this.usedBytes += this.engine.slotBytes(slot) + more;
+    this.seenStamp[slot] = this.engine.slots.currentStamp;
+    this.usedBytes += this.engine.slots.slotBytes(slot) + more;
   }
 
   /**
@@ -702,19 +702,19 @@ export class MultiHostMatcher {
    * than its lines answered by the trie NFA).
    */
   private planAutomaton(slot: number, lines: number): void {
-    const current = this.engine.automatonBytes(slot);
-    const blob = this.engine.blobBytes(slot);
+    const current = this.engine.slots.automatonBytes(slot);
+    const blob = this.engine.slots.blobBytes(slot);
     const cap = Math.min(automatonCapBytes(blob), this.budgetPart(16));
     let wanted = 0;
     if (current === 0) {
-      if (this.engine.slotLines(slot) + lines >= AUTOMATON_AFTER_LINES) wanted = hostAutomatonFirstBytes(blob);
-    } else if (current < cap && this.engine.automatonOverflowed(slot)) {
+      if (this.engine.slots.slotLines(slot) + lines >= AUTOMATON_AFTER_LINES) wanted = hostAutomatonFirstBytes(blob);
+    } else if (current < cap && this.engine.slots.automatonOverflowed(slot)) {
       wanted = Math.min(cap, current * AUTOMATON_GROWTH);
     }
     if (wanted === 0 || wanted > cap || this.accountedBytes() + wanted - current > this.budget - this.budgetPart(8)) return;
-    const before = this.engine.slotBytes(slot);
-    this.engine.giveAutomaton(slot, wanted);
-    this.usedBytes += this.engine.slotBytes(slot) - before;
+    const before = this.engine.slots.slotBytes(slot);
+    this.engine.slots.giveAutomaton(slot, wanted);
+    this.usedBytes += this.engine.slots.slotBytes(slot) - before;
   }
 
   /** A part of the budget (budgets reach 3 GiB: whole-number division, never a signed 32-bit shift). */
@@ -732,7 +732,7 @@ export class MultiHostMatcher {
    * the budget it evicts down to 7/8 of it: the heap's free blocks and its growth step then fit inside.
    */
   private makeRoom(pinned = true, more = 0): boolean {
-    const stamp = this.engine.currentStamp;
+    const stamp = this.engine.slots.currentStamp;
     if (this.accountedBytes() + more <= this.budget) return true;
     if (pinned && this.fullAtStamp === stamp) return false;
     const target = this.budget - this.budgetPart(8) - more;
@@ -744,8 +744,8 @@ export class MultiHostMatcher {
         return this.accountedBytes() + more <= this.budget;
       }
       const slot = this.clock.shift();
-      if (this.clock.shiftedFill !== this.fills[slot] || !this.engine.isFilled(slot)) continue; // emptied since: stale
-      const pin = this.engine.pinStamp(slot);
+      if (this.clock.shiftedFill !== this.fills[slot] || !this.engine.slots.isFilled(slot)) continue; // emptied since: stale
+      const pin = this.engine.slots.pinStamp(slot);
       if (pinned && pin === stamp) {
         this.requeue(slot); // used by this chunk
         continue;
@@ -766,8 +766,8 @@ export class MultiHostMatcher {
   }
 
   private evict(slot: number): void {
-    this.usedBytes -= this.engine.slotBytes(slot) + HOST_COST_BYTES;
-    this.engine.freeSlot(slot);
+    this.usedBytes -= this.engine.slots.slotBytes(slot) + HOST_COST_BYTES;
+    this.engine.slots.freeSlot(slot);
     this.cachedHosts--;
     this.counters.evicted++;
   }
