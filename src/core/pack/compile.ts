@@ -3,11 +3,11 @@
 // tokenizer reads them: the token ends at the first byte no token holds) each get the blob of their own
 // groups; every other agent the blob of the `*` groups (an empty blob when there are none). Selections are
 // the compile's own (assembly/select.ts), so a blob is exactly what RobotsTxt.matcher(agent) compiles.
-// Any runtime. Per distinct body packed: one tokenize pass, one selection pass per token, one compile per
-// distinct selection.
+// Any runtime. Per distinct body packed: one tokenize pass (every token's groups from its records), one
+// selection pass for `*`, one compile per distinct selection.
 import { core } from '../wasm/core.js';
 import { encodeAgents } from '../wasm/bodies.js';
-import { KEY_USER_AGENT, LINE_FLAG_GLOBAL_AGENT, LINE_FLAGS, LINE_KEY_KIND, LINE_RECORD_SIZE, LINE_TOKEN_END, LINE_VALUE_START } from '../constants.js';
+import { KEY_USER_AGENT, LINE_FLAG_GLOBAL_AGENT, LINE_FLAGS, LINE_GROUP, LINE_KEY_KIND, LINE_RECORD_SIZE, LINE_TOKEN_END, LINE_VALUE_START } from '../constants.js';
 
 /** A body's compiled forms: its blobs, the blob of each token it names, and the blob every other agent gets. */
 export interface PackedBody {
@@ -28,7 +28,7 @@ export function packBody(body: Uint8Array, mode: 'google' | 'rfc'): PackedBody {
   const frame = core().frame;
   const blobs: Uint8Array[] = [];
   const bySelection = new Map<string, number>();
-  const compiled = (agents: Uint8Array, groups: Uint32Array): number => {
+  const compiled = (agents: Uint8Array, groups: ArrayLike<number> & { join(separator: string): string }): number => {
     const key = groups.join(',');
     let index = bySelection.get(key);
     if (index === undefined) {
@@ -39,7 +39,11 @@ export function packBody(body: Uint8Array, mode: 'google' | 'rfc'): PackedBody {
     return index;
   };
   const star = compiled(UNNAMED_AGENT, bodies.selectGroups(body, UNNAMED_AGENT, rfc).groups);
-  const tokens = new Map<string, number>();
+  // each token's groups from the tokenizer's records, in one pass: a group names a token when one of its
+  // user-agent lines (not `*`) has that product token, ASCII case aside (assembly/select.ts namesAgent; the
+  // property test of packs holds the two equal); a token named by a line is always named, so its blob is
+  // its groups' (the same selection as `*`'s gives the same blob)
+  const groupsOf = new Map<string, number[]>();
   const { records } = bodies.tokenizeLines(body, !rfc);
   const fields = LINE_RECORD_SIZE >> 2;
   for (let r = 0; r < records.length; r += fields) {
@@ -49,11 +53,13 @@ export function packBody(body: Uint8Array, mode: 'google' | 'rfc'): PackedBody {
     if (end <= start) continue;
     let token = '';
     for (let i = start; i < end; i++) token += String.fromCharCode(body[i] >= 0x41 && body[i] <= 0x5a ? body[i] + 0x20 : body[i]);
-    if (tokens.has(token)) continue;
-    const agents = encodeAgents([token]);
-    const selection = bodies.selectGroups(body, agents, rfc);
-    tokens.set(token, selection.byName ? compiled(agents, selection.groups) : star);
+    const group = records[r + (LINE_GROUP >> 2)];
+    const groups = groupsOf.get(token);
+    if (groups === undefined) groupsOf.set(token, [group]);
+    else if (groups[groups.length - 1] !== group) groups.push(group); // (records come in file order: groups ascend)
   }
+  const tokens = new Map<string, number>();
+  for (const [token, groups] of groupsOf) tokens.set(token, compiled(encodeAgents([token]), groups));
   const sorted = [...tokens].filter(([, blob]) => blob !== star).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { blobs, tokens: sorted, star };
 }
