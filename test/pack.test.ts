@@ -240,6 +240,20 @@ describe('robotstxt pack and check --pack', () => {
     expect(good).toEqual(intact.blobAt(0));
   });
 
+  it('usage --pack answers each URL by its origin\'s file in the pack, as usage with that file does; an origin without an entry as without robots.txt, named; a URL without an origin named, exit 2', () => {
+    const urls = ['https://shop.example/cart', 'https://blog.example/drafts/x', 'https://docs.example/'];
+    const byPack = robotstxt(['usage', '--pack', pack, ...urls, '--agent', 'GPTBot', '--format', 'json']);
+    const byFiles = urls.map((url) => robotstxt(['usage', join(ROBOTS, `${new URL(url).host}.txt`), url, '--agent', 'GPTBot', '--format', 'json']).stdout).join('');
+    expect([byPack.status, byPack.stdout, byPack.stderr]).toEqual([0, byFiles, '']);
+    expect(JSON.parse(byPack.stdout.split('\n')[0]).crawl).toBe('disallowed');
+    const purposes = robotstxt(['usage', '--pack', pack, 'https://shop.example/products/x', '--purpose', 'train-ai', '--agent', 'GPTBot']);
+    expect(purposes.stdout).toBe(robotstxt(['usage', join(ROBOTS, 'shop.example.txt'), 'https://shop.example/products/x', '--purpose', 'train-ai', '--agent', 'GPTBot']).stdout);
+    const none = robotstxt(['usage', '--pack', pack, 'https://nofile.example/a', '/relative', '--agent', 'GPTBot', '--format', 'json']);
+    expect([none.status, JSON.parse(none.stdout).crawl, none.stdout.split('\n').length, none.stderr]).toEqual([2, 'allowed', 2,
+      `robotstxt: 1 origin(s) have no entry in the pack ${pack} (https://nofile.example): their URLs were answered as with no robots.txt (every URL allowed, usage unknown)\nrobotstxt: '/relative' names no http:// or https:// origin: not answered (with --pack, a URL's origin says whose robots.txt answers it)\n`]);
+    expect(robotstxt(['usage', '--pack', pack])).toEqual({ status: 2, stdout: '', stderr: 'robotstxt: usage --pack needs at least one <url>, got 0 (see robotstxt usage --help)\n' });
+  });
+
   it('an input with no origin\'s robots.txt in it writes nothing (exit 2), never an empty pack that answers every URL as missing', () => {
     const out = join(dir, 'nothing.pack');
     const notWarc = robotstxt(['pack', '--warc', join('examples', 'shop-robots.txt'), '--out', out]);

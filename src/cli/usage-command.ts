@@ -1,4 +1,5 @@
-// robotstxt usage <robots-file> <url>...: the AI usage preferences a robots.txt states for URLs (src/core/usage.ts).
+// robotstxt usage <robots-file> <url>...: the AI usage preferences a robots.txt states for URLs (src/core/usage.ts);
+// with --pack, each URL by its origin's robots.txt in a pack.
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, readingOf } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
@@ -7,6 +8,10 @@ import { DEFAULT_POLICY_TOKENS, type PageAiStatements, type PurposeAnswer, type 
 import { headerLine, pageRules, type PageMeta } from '../core/page-rules.js';
 import { parseContentUsageHeader } from '../node/usage-header.js';
 import { RobotsError } from '../core/errors.js';
+import { parseRobots, type RobotsTxt } from '../core/robots.js';
+import { originOf } from '../core/url-model.js';
+import { openedPack } from './pack-command.js';
+import { NO_RULES_KNOWN } from '../node/hosts/index.js';
 
 /** What usage states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const USAGE_SPEC = {
@@ -19,10 +24,11 @@ export const USAGE_SPEC = {
     'page-header': { type: 'string', multiple: true, value: "'Name: value'", requires: ['purpose'], help: 'a response header of the page (repeatable; X-Robots-Tag and Robots-Tag are read):\nits noai is weighed with --purpose (one <url>)' },
     'page-html': { type: 'string', value: '<file>', requires: ['purpose'], help: 'the page\'s HTML: the noai and content-signal meta tags of its <head> are\nweighed with --purpose (one <url>)' },
     format: { type: 'string', choices: ['text', 'json'], fallback: 'text', help: 'text (default): a table per URL; json: one object per URL per line' },
+    pack: { type: 'string', value: '<file>', help: 'a pack made by robotstxt pack, in place of <robots-file>: each URL answered by\nits origin\'s robots.txt there (the newest capture; the pack\'s --max-bytes, and\nits mode unless --mode is given); an origin without an entry as one without a\nrobots.txt, named on stderr; a URL with no http(s) origin is named, exit 2' },
     mode: MODE_OPTION,
     'max-bytes': MAX_BYTES_OPTION,
   },
-  positionals: { shown: '<robots-file> <url>...', min: 2, max: Infinity, error: (count: number) => `usage needs a <robots-file> and at least one <url>, got ${count} argument(s) (see robotstxt usage --help)` },
+  positionals: { shown: '(<robots-file> | --pack <file>) <url>...', min: 1, max: Infinity, error: (count: number, given?: ReadonlySet<string>) => (given?.has('pack') === true ? `usage --pack needs at least one <url>, got ${count}` : `usage needs a <robots-file> and at least one <url>, got ${count} argument(s)`) + ' (see robotstxt usage --help)' },
   column: 22,
   description: `What a robots.txt says fetched content may be used for, beside whether it may be fetched, for each URL:
   crawl          the crawl verdict for --agent (the reference's, never changed by what follows)
@@ -34,11 +40,12 @@ export const USAGE_SPEC = {
                  whether a group naming it or the * group decided
 with the lines that decided. docs/ai-usage.md says how each mechanism is read and why.
 
-Exit status: 0 answered, 2 usage or file errors.`,
+Exit status: 0 answered, 2 usage or file errors (or, with --pack, a URL that names no origin).`,
   examples: [
     'robotstxt usage robots.txt https://example.com/article --agent GPTBot',
     'robotstxt usage robots.txt https://example.com/a --header "train-ai=n" --format json',
     'robotstxt usage robots.txt https://example.com/a --token Google-Extended --token CCBot',
+    'robotstxt usage --pack crawl.pack https://example.com/a https://other.example/b --agent GPTBot',
   ],
 } as const satisfies CommandSpec;
 
@@ -47,8 +54,10 @@ export const COMMAND: Command = { spec: USAGE_SPEC, run: (args, io) => runUsage(
 
 /** Runs the command; returns the exit code. */
 export async function runUsage(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(USAGE_SPEC, args);
-  const [file, ...urls] = positionals;
+  const { values, positionals, given } = parseCommand(USAGE_SPEC, args);
+  if (values.pack === undefined && positionals.length < 2) throw usageError(USAGE_SPEC.positionals.error(positionals.length));
+  const file = values.pack === undefined ? positionals[0] : null;
+  const urls = values.pack === undefined ? positionals.slice(1) : positionals;
   const agent = values.agent;
   if (agent.trim() === '') throw usageError("--agent must name a crawler (a product token such as GPTBot), got ''");
   if (agent !== '*') warnAboutAgents([agent], stderr);
@@ -63,9 +72,15 @@ export async function runUsage(args: string[], stdout: (text: string) => void, s
   }
   const tokens = values.token.length > 0 ? values.token : DEFAULT_POLICY_TOKENS;
   const page = await pageAi(values['page-header'], values['page-html'], agent, urls.length);
-  const robots = loadRobots(file, readingOf(values), stderr);
+  const source = file !== null ? oneFile(loadRobots(file, readingOf(values), stderr)) : await packFiles(values.pack as string, values, given);
+  const unanswered: string[] = [];
   try {
     for (const url of urls) {
+      const robots = source.robotsOf(url);
+      if (robots === null) {
+        unanswered.push(url);
+        continue;
+      }
       if (values.purpose.length > 0) {
         const answers = values.purpose.map((purpose) => robots.mayUse(url, agent, purpose, { header, page }));
         stdout(values.format === 'json' ? `${JSON.stringify({ url: answers[0].url, agent, crawl: answers[0].crawl, purposes: answers.map(({ purpose, verdict, decidedBy, statements }) => ({ purpose, verdict, decidedBy, statements })), rule: answers[0].rule })}\n` : purposeTable(answers));
@@ -75,9 +90,49 @@ export async function runUsage(args: string[], stdout: (text: string) => void, s
       stdout(values.format === 'json' ? `${JSON.stringify(answer)}\n` : usageTable(answer));
     }
   } finally {
-    robots.close();
+    source.close();
   }
-  return 0;
+  const missing = source.missing;
+  if (missing.length > 0) stderr(`robotstxt: ${missing.length} origin(s) have no entry in the pack ${terminalSafe(values.pack as string)} (${missing.slice(0, 5).map(terminalSafe).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}): their URLs were answered as with no robots.txt (every URL allowed, usage unknown)\n`);
+  for (const url of unanswered) stderr(`robotstxt: '${terminalSafe(url)}' names no http:// or https:// origin: not answered (with --pack, a URL's origin says whose robots.txt answers it)\n`);
+  return unanswered.length > 0 ? 2 : 0;
+}
+
+/** Where each URL's robots.txt comes from: one file, or a pack by origin (null: the URL names no origin). */
+interface UsageRobots {
+  robotsOf(url: string): RobotsTxt | null;
+  /** Origins the pack has no entry of (answered as with no robots.txt). */
+  readonly missing: string[];
+  close(): void;
+}
+
+function oneFile(robots: RobotsTxt): UsageRobots {
+  return { robotsOf: () => robots, missing: [], close: () => robots.close() };
+}
+
+/** A pack's robots.txt per URL origin, as check --pack looks it up (the newest capture). Once per run. */
+async function packFiles(packFile: string, values: { readonly mode: 'google' | 'rfc'; readonly 'max-bytes': number }, given: ReadonlySet<string>): Promise<UsageRobots> {
+  const { packRobotsAt } = await import('../node/pack/index.js');
+  const { pack, reading } = await openedPack(packFile, values, given);
+  const robotsAt = packRobotsAt(pack, reading);
+  const none = parseRobots('', reading); // no robots.txt (a 4xx, or no entry): every URL allowed, usage unknown
+  const missing = new Set<string>();
+  return {
+    get missing() {
+      return [...missing];
+    },
+    robotsOf(url) {
+      const origin = originOf(url);
+      if (origin === null) return null;
+      const robots = robotsAt(origin, null);
+      if (robots === NO_RULES_KNOWN) {
+        missing.add(origin.origin);
+        return none;
+      }
+      return robots ?? none;
+    },
+    close: () => none.close(),
+  };
 }
 
 const lineList = (lines: readonly number[]): string => (lines.length === 0 ? '' : `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`);
