@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync, mkdirSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, crc32 } from 'node:zlib';
-import { PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, bytesStorage } from '../src/core/pack/index.js';
+import { PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_BUCKETS, H_ORIGINS, H_CAPTURES, H_BODIES, H_TOKENS, H_BLOBS, HEADER_BYTES, BLOB_BYTES, indexLayout, getU64, bytesStorage } from '../src/core/pack/index.js';
 import {
   MultiHostMatcher, RobotsPack, PackWriter, openPackFile, robotsFromPack, ALLOW_ALL, DISALLOW_ALL, RobotsError,
   DEFAULT_MAX_BYTES, type RobotsHost, type RobotsSourceAnswer, type RobotsMode, type CaptureInput,
@@ -238,6 +238,28 @@ describe('robotstxt pack and check --pack', () => {
     const good = new Uint8Array(intact.blobLength(0));
     intact.blobInto(0, good);
     expect(good).toEqual(intact.blobAt(0));
+  });
+
+  it('a pack whose compiled rules were edited with every checksum made again: the core cannot match them, and the pack is named (exit 2), never the input', () => {
+    const bytes = Buffer.from(readFileSync(pack));
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const indexOffset = getU64(view, H_INDEX_OFFSET);
+    const indexLength = getU64(view, H_INDEX_LENGTH);
+    const layout = indexLayout({ buckets: view.getUint32(H_BUCKETS, true), origins: view.getUint32(H_ORIGINS, true), captures: view.getUint32(H_CAPTURES, true), bodies: view.getUint32(H_BODIES, true), tokens: view.getUint32(H_TOKENS, true), blobs: view.getUint32(H_BLOBS, true), stringBytes: 0 });
+    for (let blob = 0; blob < view.getUint32(H_BLOBS, true); blob++) {
+      const at = indexOffset + layout.blobs + blob * BLOB_BYTES;
+      const offset = getU64(view, at);
+      const length = view.getUint32(at + 8, true);
+      bytes.fill(0xff, offset + 16, offset + length); // past each blob's first 16 bytes: offsets no blob holds
+      view.setUint32(at + 12, crc32(bytes.subarray(offset, offset + length)), true);
+    }
+    view.setUint32(H_INDEX_CRC, crc32(bytes.subarray(indexOffset, indexOffset + indexLength)), true);
+    view.setUint32(H_DATA_CRC, crc32(bytes.subarray(HEADER_BYTES, indexOffset)), true);
+    view.setUint32(H_HEADER_CRC, crc32(bytes.subarray(0, H_HEADER_CRC)), true);
+    const edited = join(dir, 'edited.pack');
+    writeFileSync(edited, bytes);
+    const result = robotstxt(['check', '--pack', edited, '--agent', 'Googlebot', HOSTS_URLS]);
+    expect([result.status, result.stdout, result.stderr]).toEqual([2, '', `robotstxt: '${edited}' holds compiled rules the core cannot match (the WebAssembly core trapped in matchGroups: memory access out of bounds): rebuild it with robotstxt pack\n`]);
   });
 
   it('usage --pack answers each URL by its origin\'s file in the pack, as usage with that file does; an origin without an entry as without robots.txt, named; a URL without an origin named, exit 2', () => {

@@ -181,6 +181,11 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   let outcome: CheckOutcome;
   try {
     outcome = await checkInput(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, stderr);
+  } catch (error) {
+    // a pack's compiled rules are matched as they are: a pack the core cannot match (edited with its
+    // checksums made again, or written by other software) is named, never taken for a fault of the input
+    if (packFile !== undefined && error instanceof RobotsError && error.code === 'WASM_TRAP') throw new RobotsError('PACK_INVALID', `'${terminalSafe(packFile)}' holds compiled rules the core cannot match (${error.message}): rebuild it with robotstxt pack`);
+    throw error;
   } finally {
     await reader.close();
     await cache?.close();
