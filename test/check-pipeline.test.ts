@@ -135,8 +135,10 @@ describe('gzip input (detected by its first bytes)', () => {
     const piped = spawnSync('/bin/sh', ['-c', 'dd bs=4096 status=none < "$0" | "$@"', plainFile, process.execPath, CLI, ...args.slice(0, -1), '-'], { encoding: 'latin1', maxBuffer: 1 << 26 });
     expect([piped.status, piped.stdout]).toEqual([0, plain.stdout]);
   });
-  it('a producer that pauses gets its lines answered before it writes more (as tail -f needs)', async () => {
-    const child = spawn(process.execPath, [CLI, 'check', '--robots', robots, '--agent', 'x', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  it.each([['--robots', robots], ['--robots-dir', join(dir, 'pause-robots')]])('a producer that pauses gets its lines answered before it writes more (as tail -f and a program asking one URL at a time need): check %s', async (option, path) => {
+    mkdirSync(join(dir, 'pause-robots'), { recursive: true });
+    writeFileSync(join(dir, 'pause-robots', 'e.com.txt'), readFileSync(robots));
+    const child = spawn(process.execPath, [CLI, 'check', option, path, '--agent', 'x', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     const answered = (count: number): Promise<void> => new Promise((resolve) => {
       const look = (): void => { if (out.split('\n').length > count) resolve(); else child.stdout.once('data', (text: Buffer) => { out += text.toString(); look(); }); };

@@ -167,7 +167,9 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     ? { kind: 'robots', matcher: matcherRead(await loadRobotsInput(robotsFile, reading, stderr), agents, values['as-crawler'], stderr) }
     : { kind: 'hosts', spec: { directory: robotsDir as string, pack: packFile ?? null, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
   const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
-  const reader = await LineReader.open(positionals[0], 'URL file');
+  // many hosts: windows grouped by host are filled whatever the size of the input's reads (one robots.txt:
+  // each line answered as soon as the producer stops writing)
+  const reader = await LineReader.open(positionals[0], 'URL file', { fillsWindows: target.kind === 'hosts' });
   const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/logs/index.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize, hostsThreadsPace: hostsThreadsPaceOf(process.env) };
   let cache: RobotsCache | null = null;
   if (fetching) {

@@ -178,7 +178,11 @@ export class LineReader {
    * @param knownSize the input's size in bytes when it is known before reading (a regular file, not gzip),
    *   else null (a pipe, a terminal, gzip)
    */
-  private constructor(private readonly source: ByteSource, readonly knownSize: number | null, private readonly name: string, private readonly what: string, private readonly gzip: boolean) {}
+  /** How far the window being filled was searched for a line end, and whether one was found (a stream's pause ends a window only past a whole line). */
+  private lineEndSearched = 0;
+  private lineEndSeen = false;
+
+  private constructor(private readonly source: ByteSource, readonly knownSize: number | null, private readonly name: string, private readonly what: string, private readonly gzip: boolean, private readonly fillsWindows: boolean) {}
 
   /** Closes the input (a reader that stops early, on an error, must not keep its file open). Safe to call twice. */
   async close(): Promise<void> {
@@ -197,8 +201,14 @@ export class LineReader {
     return this.source.rawBytes;
   }
 
-  /** Opens a file, or standard input for undefined or `-`; a missing file fails with an error naming it. */
-  static async open(path: string | undefined, what: string): Promise<LineReader> {
+  /**
+   * Opens a file, or standard input for undefined or `-`; a missing file fails with an error naming it.
+   * fillsWindows: once a window holds a pipe's worth (64 KiB), a producer's pause of STREAM_PAUSE_MS ends it,
+   * not the first moment nothing is there (check over many hosts, whose windows are grouped by host); else,
+   * and below that, lines are handed out as soon as the producer stops writing (a program that writes a
+   * request and waits for its answer, such as test --batch, is answered at once).
+   */
+  static async open(path: string | undefined, what: string, options: { fillsWindows?: boolean } = {}): Promise<LineReader> {
     let fd = 0;
     let owned = false; // a file opened here (closed by the reader), not standard input
     if (path !== undefined && path !== '-') {
@@ -245,7 +255,7 @@ export class LineReader {
     } else {
       source = fdSource(fd, owned, start);
     }
-    return new LineReader(source, size, path ?? '-', what, gzip);
+    return new LineReader(source, size, path ?? '-', what, gzip, options.fillsWindows === true);
   }
 
   /**
@@ -264,7 +274,8 @@ export class LineReader {
 
   /**
    * From a stream: the bytes there now (waiting for some when none are), or PAUSED when the window holds a
-   * whole line and none came for STREAM_PAUSE_MS; 0 at the end.
+   * whole line and its producer stopped writing (for STREAM_PAUSE_MS when the reader fills windows); 0 at
+   * the end. A file's gzip is never a pause: it is read on.
    */
   private async readStream(buffer: Uint8Array, length: number): Promise<number> {
     const source = this.source as Required<ByteSource>;
@@ -272,8 +283,13 @@ export class LineReader {
       for (;;) {
         const got = source.readNow(buffer, length, buffer.length - length);
         if (got > 0 || source.ended) return got;
-        // a producer that pauses with a whole line in the window has it answered; a file's gzip is read on
-        const holdsLine = source.producer && length > 0 && buffer.subarray(0, length).lastIndexOf(CHAR_LF) >= 0;
+        // (each byte searched once: a long line arriving in small pieces stays linear)
+        if (!this.lineEndSeen && length > this.lineEndSearched) this.lineEndSeen = buffer.subarray(this.lineEndSearched, length).indexOf(CHAR_LF) >= 0;
+        this.lineEndSearched = length;
+        const holdsLine = source.producer && this.lineEndSeen;
+        // (a window under a pipe's worth is answered at once: a program that writes a few lines and waits for
+        // their answers is answered now; a producer that brings more is waited for, a pause at a time)
+        if (holdsLine && (!this.fillsWindows || length < PIPE_READ_BYTES)) return PAUSED;
         if (!await source.waitFor(holdsLine ? STREAM_PAUSE_MS : Infinity)) return PAUSED;
       }
     } catch (error) {
@@ -292,6 +308,8 @@ export class LineReader {
     buffer.set(this.carry, 0);
     let length = this.carry.length;
     let searched = this.carry.length; // the carry holds no LF
+    this.lineEndSearched = this.carry.length;
+    this.lineEndSeen = false;
     this.carry = new Uint8Array(0);
     while (true) {
       // Fill while data flows: a stream until the window is full or its producer (a pipe, a terminal) pauses
