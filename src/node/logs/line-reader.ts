@@ -23,8 +23,8 @@ const closeFd = promisify(closeCallback);
  * for otherwise.
  */
 interface ByteSource {
-  /** Reads up to length bytes into target at offset, waiting for at least one; 0 at the end. */
-  read(target: Uint8Array, offset: number, length: number): Promise<number>;
+  /** A file's: reads up to length bytes into target at offset, waiting for at least one; 0 at the end. */
+  read?(target: Uint8Array, offset: number, length: number): Promise<number>;
   /**
    * A stream's: copies up to length bytes that are there now into target at offset, without waiting (0: none
    * now, or the end: see ended). Absent for a file.
@@ -128,13 +128,6 @@ function streamSource(stream: Readable, also: () => void, countsRaw: boolean, pr
         stream.read(0);
       });
     },
-    async read(target, offset, length) {
-      for (;;) {
-        const count = take(target, offset, length);
-        if (count > 0 || source.ended) return count;
-        await source.waitFor?.(Infinity);
-      }
-    },
     async close() {
       stream.destroy();
       also();
@@ -150,8 +143,10 @@ function gzipSource(fd: number, owned: boolean, head: Uint8Array, gunzip: Transf
   raw.pipe(gunzip);
   const source = streamSource(gunzip, () => {
     raw.unpipe(gunzip);
-    raw.destroy();
-    if (owned) closeCallback(fd, () => undefined);
+    // a file stream's destroy closes its fd (autoClose only says when it happens by itself): the file opened
+    // here goes with it, once; standard input given as a file is left open
+    if (stdin !== null || owned) raw.destroy();
+    else raw.pause();
   }, false, stdin !== null);
   source.rawBytes = head.length;
   raw.on('data', (chunk: string | Buffer) => { source.rawBytes += chunk.length; });
@@ -242,10 +237,12 @@ export class LineReader {
     } catch {
       size = null;
     }
-    // standard input that is no file (a pipe, a socket, a terminal) is read as a stream: its reads come in
-    // the producer's sizes, and a read that waits must not hold a thread (the process could not end)
-    // (an input that ended inside the sniffed head is all there: no stream, whose end would never be told again)
-    const stdin = !owned && !regular && sniffed === 2 ? process.stdin : null;
+    // standard input that is no file (a pipe, a socket, a terminal) is read as a stream where windows are filled
+    // (many-host check) or gzip is inflated: its reads come in the producer's sizes, and a read that waits
+    // for a pause must not hold a thread (the process could not end). Elsewhere it is read as a file is, a
+    // short read handing its lines out (process.stdin costs about 10 ms of start-up). An input that ended
+    // inside the sniffed head is all there: no stream, whose end would never be told again.
+    const stdin = !owned && !regular && sniffed === 2 && (gzip || options.fillsWindows === true) ? process.stdin : null;
     let source: ByteSource;
     if (gzip) {
       // node:zlib is loaded only for gzip input
@@ -266,7 +263,7 @@ export class LineReader {
   /** One read from the source; a corrupt or truncated gzip stream is an error naming the input. */
   private async read(buffer: Uint8Array, length: number): Promise<number> {
     try {
-      return await this.source.read(buffer, length, buffer.length - length);
+      return await (this.source as Required<Pick<ByteSource, 'read'>>).read(buffer, length, buffer.length - length);
     } catch (error) {
       throw this.readError(error);
     }
