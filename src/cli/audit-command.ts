@@ -8,7 +8,7 @@ import type { CrawlerVerifier } from '../node/verify/index.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit/index.js';
 import { loadRobots, terminalSafe } from './common.js';
-import { openedPack } from './pack-command.js';
+import { openedPack } from './pack-option.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues, readingOf } from './shared-options.js';
 import { NO_RULES_KNOWN, robotsHostOf } from '../node/hosts/index.js';
@@ -174,7 +174,8 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const packFile = values.pack;
   let rules: AuditRules;
   if (packFile !== undefined) {
-    const { packRobotsAt, packHistory } = await import('../node/pack/index.js');
+    const { packRobotsAt } = await import('../node/pack/index.js');
+    const { packHistory } = await import('../node/history/index.js');
     const { pack, reading: packReading } = await openedPack(packFile, values, given);
     const noEntry = (origin: UrlOrigin): void => {
       if (missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (the pack ${packFile} has no entry of it; missing: 'error')`);

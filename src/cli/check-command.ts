@@ -1,5 +1,5 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
-import { openedPack } from './pack-command.js';
+import { openedPack } from './pack-option.js';
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';

@@ -5,8 +5,6 @@ import { parseCommand, usageError, type Command, type CommandIo, type CommandSpe
 import { MODE_OPTION, MAX_BYTES_OPTION, readingOf } from './shared-options.js';
 import { clockOption } from './fetch-options.js';
 import { terminalSafe } from './common.js';
-import type { RobotsReading } from '../core/robots.js';
-import type { RobotsPack } from '../core/pack/index.js';
 
 /** What pack states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const PACK_SPEC = {
@@ -54,7 +52,7 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
   const out = values.out as string;
   const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
   if (values.now !== undefined && values.store === undefined) throw usageError('--now judges a store\'s records: it applies with --store only');
-  const { PackWriter, directoryOrigins, jsonlOrigins, warcOrigins } = await import('../node/pack/index.js');
+  const { PackWriter, directoryOrigins, jsonlOrigins, warcOrigins } = await import('../node/pack-build/index.js');
   const writer = new PackWriter(out, { mode: reading.mode, maxBytes: reading.maxBytes, builtAt: nowMs });
   const problems: { where: string; why: string }[] = [];
   let lastProgress = performance.now();
@@ -108,16 +106,4 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
   const mb = (bytes: number): string => (bytes < 1000 ? `${bytes} B` : bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`);
   io.err(`robotstxt pack: ${written.origins} origins (${written.captures} captures), ${written.bodies} distinct bodies (${mb(written.bodyBytes)} of ${mb(written.bodyBytesGiven)} given), ${written.blobs} compiled rule sets (${mb(written.blobBytes)}); ${terminalSafe(out)}: ${mb(written.bytes)}${extra}\n`);
   return problems.length > 0 ? 1 : 0;
-}
-
-/**
- * The pack a reader names (check, audit, page and pages --pack), opened and checked before any input is read,
- * with the reading it answers with: its --max-bytes (another is a usage error), its mode unless --mode is
- * given. Once per run.
- */
-export async function openedPack(file: string, values: { readonly mode: 'google' | 'rfc'; readonly 'max-bytes': number }, given: ReadonlySet<string>): Promise<{ pack: RobotsPack; reading: RobotsReading }> {
-  const { openPackFile } = await import('../node/pack/index.js');
-  const pack = openPackFile(file).pack;
-  if (given.has('max-bytes') && values['max-bytes'] !== pack.maxBytes) throw usageError(`--max-bytes ${values['max-bytes']}: the pack's bodies were read up to ${pack.maxBytes === 0 ? 'their end (--max-bytes 0)' : `${pack.maxBytes} bytes`}, and it answers with that reading (leave --max-bytes out, or pack again)`);
-  return { pack, reading: { mode: given.has('mode') ? values.mode : pack.mode, maxBytes: pack.maxBytes } };
 }

@@ -1,6 +1,6 @@
 // robotstxt page <url>: what a page lets a crawler index, judged with robots.txt (src/core/page-rules.ts,
 // src/node/page/): crawling is not indexing.
-import { openedPack } from './pack-command.js';
+import { openedPack } from './pack-option.js';
 import { readFileSync } from 'node:fs';
 import { parseCommand, usageError, wholeNumber, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';

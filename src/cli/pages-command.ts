@@ -1,7 +1,7 @@
 // robotstxt pages: robotstxt page over what a crawl produced (JSON lines, WARC files), one answer line per
 // page, and a summary of the traps (src/core/page-traps.ts). The library (src/node/page/) reads, judges,
 // counts and renders; this handler wires options to it.
-import { openedPack } from './pack-command.js';
+import { openedPack } from './pack-option.js';
 import { writeFileSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';

@@ -10,7 +10,7 @@ import { parseContentUsageHeader } from '../node/usage-header.js';
 import { RobotsError } from '../core/errors.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { originOf } from '../core/url-model.js';
-import { openedPack } from './pack-command.js';
+import { openedPack } from './pack-option.js';
 import { NO_RULES_KNOWN } from '../node/hosts/index.js';
 
 /** What usage states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */

@@ -4,9 +4,11 @@ import './core-node.js'; // Node: the WebAssembly core is read from the package'
 export * from '../core/index.js';
 export { MultiHostMatcher } from './hosts/index.js';
 export { RobotsPack } from '../core/pack/index.js';
-export { PackWriter, openPackFile, robotsFromPack } from './pack/index.js';
+export { openPackFile, robotsFromPack } from './pack/index.js';
+export { PackWriter } from './pack-build/index.js';
 export type { PackCapture, PackStorage } from '../core/pack/index.js';
-export type { CaptureInput, PackWritten, OpenedPack } from './pack/index.js';
+export type { OpenedPack } from './pack/index.js';
+export type { CaptureInput, PackWritten } from './pack-build/index.js';
 export { robotsFromDirectory, robotsFromMap } from './hosts/index.js';
 export type { MultiHostOptions, MultiHostStats, HostChunkFormat, HostChunkResult } from './hosts/index.js';
 export type { RobotsHost, RobotsSourceAnswer, RobotsSource, MissingPolicy } from './hosts/index.js';

@@ -2,3 +2,4 @@
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
 export * from './history.js';
 export * from './version-changes.js';
+export { packHistory } from './pack-history.js';

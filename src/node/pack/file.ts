@@ -79,16 +79,19 @@ export function openPackFile(path: string): OpenedPack {
     throw fileError(path, 'pack', error);
   }
   let size: number;
+  let key: string;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new RobotsError('FILE_UNREADABLE', `cannot read pack '${path}': ${stat.isDirectory() ? 'is a directory' : 'not a regular file'}`);
     size = stat.size;
+    // (the same file as opened before: a pack rebuilt under the same name is a new file, opened anew)
+    key = `${path}\0${stat.dev}:${stat.ino}:${stat.mtimeMs}:${size}`;
   } catch (error) {
     closeSync(fd);
     if (error instanceof RobotsError) throw error;
     throw fileError(path, 'pack', error);
   }
-  const known = openedFiles.get(path);
+  const known = openedFiles.get(key);
   if (known !== undefined) {
     closeSync(fd);
     return known;
@@ -96,14 +99,14 @@ export function openPackFile(path: string): OpenedPack {
   const storage = new FileStorage(fd, size, `'${path}'`);
   let result: OpenedPack;
   try {
-    result = { pack: RobotsPack.open(storage, { name: `'${path}'`, crc32, verifyData: size <= WHOLE_CHECK_BYTES }), close: () => { openedFiles.delete(path); storage.close(); } };
+    result = { pack: RobotsPack.open(storage, { name: `'${path}'`, crc32, verifyData: size <= WHOLE_CHECK_BYTES }), close: () => { openedFiles.delete(key); storage.close(); } };
   } catch (error) {
     storage.close();
     throw error;
   }
-  openedFiles.set(path, result);
+  openedFiles.set(key, result);
   return result;
 }
 
-/** Packs this thread has open, by path: a second open of one (check's own check, then its matcher) reuses it. */
+/** Packs this thread has open, by path and file identity: a second open of one (check's own check, then its matcher) reuses it. */
 const openedFiles = new Map<string, OpenedPack>();

@@ -9,7 +9,6 @@ import { LruCache } from '../../core/lru-cache.js';
 import type { RobotsMode } from '../../core/parser.js';
 import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource } from '../hosts/index.js';
 import { openPackFile } from './file.js';
-import { CapturedHistory, type HistoryOptions, type OriginCapture } from '../history/index.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 
 /** The pack's record of an origin, looked up as a directory's files are (store key, host:port, host): its index, or -1. Per origin. */
@@ -107,30 +106,6 @@ export function packRobotsAt(pack: RobotsPack, reading: { mode: RobotsMode; maxB
     if (robots === undefined) kept.set(key, robots = parseRobots(pack.body(capture.body as number), reading));
     return robots;
   };
-}
-
-/**
- * A pack whose origins were captured several times as a history (audit --pack): each origin's captures its
- * versions (CapturedHistory: the same body captured again is the version seen again), so that requests are
- * judged by the version in force then and those within 24 hours of a change are counted as a store's are;
- * noEntry is told of an origin the pack has none of (it may throw). Once per run.
- */
-export function packHistory(pack: RobotsPack, options: HistoryOptions & { noEntry?: (origin: UrlOrigin) => void }): CapturedHistory {
-  return new CapturedHistory((origin) => {
-    const index = packOriginOf(pack, origin);
-    if (index < 0) {
-      options.noEntry?.(origin);
-      return [];
-    }
-    return pack.captures(index).map((capture): OriginCapture => {
-      if (capture.effect === 'rules' && capture.body !== null) {
-        const body = capture.body;
-        return { time: capture.time, same: `body ${body}`, body: () => pack.body(body) };
-      }
-      const effect = capture.effect === 'disallow-all' ? 'disallow' : 'allow';
-      return { time: capture.time, same: effect, body: () => FULL_VERDICT_BODY[effect] };
-    });
-  }, options);
 }
 
 /** Parsed files of a pack kept at once (their bodies' bytes, about). */
