@@ -1,5 +1,5 @@
 // robotstxt pack: many origins' robots.txt in one file, each distinct body once with its rules compiled for
-// every group, and an index from origin to body (src/core/pack/, src/node/pack/); check, audit, page and
+// every group, and an index from origin to body (src/core/pack/, src/node/pack-build/); check, audit, page and
 // pages read it with --pack.
 import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, readingOf } from './shared-options.js';
