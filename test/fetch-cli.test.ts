@@ -173,7 +173,7 @@ describe('robotstxt fetch', () => {
     expect([check.status, check.stdout]).toEqual([0, [...hosts.map((host) => `disallowed\thttp://${host}/page`), `disallowed\t${origins.origin(0)}/private/x`, `allowed\t${origins.origin(0)}/ok`, `allowed\thttp://${tooLong}/page`].join('\n') + '\n']);
   });
 
-  it('origins from content stay outside: a log or a URL list naming 127.0.0.1 is not fetched by default (fetch --log, --urls, piped input; audit --store --fetch; check --store --fetch); with --targets any it is; an origin named in the arguments or by --host always is', async () => {
+  it('origins from content stay outside: a log or a URL list naming 127.0.0.1 is not fetched by default (fetch --log, --urls, piped input; audit --store --fetch; check --store --fetch); with --targets any it is; an origin named in the arguments or by --host always is', { tags: ['slow'] }, async () => {
     const origins = await start([serve.body(RULES), serve.body(RULES)]);
     const dir = tempDir();
     const log = join(dir, 'internal.log');

@@ -151,7 +151,7 @@ describe('files larger than one compile (16 MiB): lint names their real size and
     expect(findings.length).toBe(200_000); // 199,999 repeats, and the file is over 500 KiB
     expect(findings.at(-1)).toEqual({ line: 200_001, severity: 'info', code: 'duplicate-rule', message: 'disallow "/x" repeats line 2' });
   });
-  it('robotstxt lint: a file and standard input give the same findings', () => {
+  it('robotstxt lint: a file and standard input give the same findings', { tags: ['slow'] }, () => {
     const file = join(tempDir(), 'large-cr.txt');
     writeFileSync(file, body, 'latin1');
     const fromFile = robotstxt(['lint', file]);

@@ -319,7 +319,7 @@ describe('one answer per purpose: check --usage and audit combine Content-Usage 
   writeFileSync(logFile, Object.values(AGENTS).flatMap(({ userAgent }) => PATHS.map((path) => `192.0.2.1 - - [26/Nov/2026:10:00:00 +0000] "GET ${path} HTTP/1.1" 200 10 "-" "${userAgent}"`)).join('\n') + '\n');
   const urlsFile = join(dir, 'urls.txt');
   writeFileSync(urlsFile, PATHS.map((path) => `https://shop.example${path}`).join('\n') + '\n');
-  it('per crawler and purpose, the requests check --usage answers disallowed are the requests audit counts against the preference, by the same statement', () => {
+  it('per crawler and purpose, the requests check --usage answers disallowed are the requests audit counts against the preference, by the same statement', { tags: ['slow'] }, () => {
     const report = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--format', 'json', '--top', '0', logFile]).stdout);
     const rows = [...report.crawlers, ...report.userTriggered] as { agent: string; usage: { purpose: string; against: number; by: { source: string; line: number; preference: string; requests: number }[] } | null }[];
     for (const [agent, { purpose }] of Object.entries(AGENTS)) {
