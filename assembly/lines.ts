@@ -1,6 +1,8 @@
 // robots.txt bytes -> line records: the per-byte part of the parser (src/core/parser.ts does the rest).
 // One pass: line ends (LF, CR, CR LF), the first '#', NUL and ':' of each line, then per line the
 // whitespace strip and the key/value split, exactly as docs/specification.md sections 1 and 2 say.
+// Worst case, stated: linear in the body: each byte is compared in a 16-byte block (a block is loaded again
+// only from a special byte on), and each line's trims and key compare look at its bytes at most twice.
 import {
   CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_COLON, CHAR_SPACE, CHAR_TAB, MAX_LINE_BYTES,
   LINE_NUMBER, LINE_KEY_START, LINE_KEY_END, LINE_VALUE_START, LINE_VALUE_END, LINE_FLAGS, LINE_RECORD_SIZE,

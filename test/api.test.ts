@@ -6,6 +6,7 @@ import { bytes } from './helpers.js';
 import { modelVerdict } from './model.js';
 import { core } from '../src/node/core-node.js';
 import { hasLiteralIndex } from '../src/core/wasm/blob.js';
+import { encodeAgents } from '../src/core/wasm/bodies.js';
 
 const body = [
   'Sitemap: https://e.com/a.xml', // 1
@@ -119,8 +120,39 @@ describe('matchers', () => {
     expect(text('allowed')).toBe('/b\n');
     expect(text('disallowed')).toBe('/a\n/a/x\n');
     expect(new TextDecoder().decode(matcher.checkLinesJsonl(lines, 'allowed').output)).toBe('{"input":2,"url":"/b","verdict":"allowed","rule":null}\n');
+    // into a buffer the caller reuses: a view of it when the output fits, else a buffer of its own; the same bytes
+    const into = new Uint8Array(4096);
+    for (const method of ['checkLinesText', 'checkLinesJsonl'] as const) {
+      const alone = method === 'checkLinesText' ? matcher.checkLinesText(lines) : matcher.checkLinesJsonl(lines);
+      const reused = method === 'checkLinesText' ? matcher.checkLinesText(lines, 'all', into) : matcher.checkLinesJsonl(lines, 'all', 1, null, into);
+      expect(reused.output.buffer).toBe(into.buffer);
+      expect(Buffer.from(reused.output).equals(Buffer.from(alone.output))).toBe(true);
+      const tooSmall = new Uint8Array(8);
+      const outside = method === 'checkLinesText' ? matcher.checkLinesText(lines, 'all', tooSmall) : matcher.checkLinesJsonl(lines, 'all', 1, null, tooSmall);
+      expect(outside.output.buffer).not.toBe(tooSmall.buffer);
+      expect(Buffer.from(outside.output).equals(Buffer.from(alone.output))).toBe(true);
+    }
     for (const bad of ['none', 1]) {
       expect(() => matcher.checkLinesText(lines, bad as 'all')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: `an output filter is all, allowed or disallowed, got ${JSON.stringify(bad)}` }));
+    }
+  });
+});
+
+describe('agent queries as the core reads them', () => {
+  it('the same query gives the same bytes every time, past the 64 kept; no two queries share an encoding, whatever their agents spell', () => {
+    const decode = (encoded: Uint8Array): string[] => {
+      const view = new DataView(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+      const agents: string[] = [];
+      for (let i = 0, at = 4; i < view.getUint32(0, true); i++) {
+        const length = view.getUint32(at, true);
+        agents.push(new TextDecoder().decode(encoded.subarray(at + 4, at + 4 + length)));
+        at += 4 + length;
+      }
+      return agents;
+    };
+    const queries = [['Googlebot'], ['a', 'b'], ['2:1:a1:b'], ['1:a'], ['a'], ['1:a', 'b'], ['é', 'Bingbot'], ...Array.from({ length: 100 }, (_, i) => [`bot${i}`])];
+    for (let round = 0; round < 2; round++) {
+      for (const query of queries) expect(decode(encodeAgents(query))).toEqual(query);
     }
   });
 });

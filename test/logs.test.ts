@@ -3,7 +3,7 @@
 // the same answers in check --log, diff --log, audit and fetch --log.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { robotstxt, tempDir } from './cli-helpers.js';
 import { LogLineReader, logTimeMs, parseLogLine, type LogRequest, type LogLine, type LogEntry } from '../src/node/logs/index.js';
@@ -292,3 +292,35 @@ describe('the two views of one chunk agree, and the chunk agrees with its lines 
   });
 });
 
+
+describe('LineReader on a regular file: read ahead while a chunk is answered, every line whole', () => {
+  it('windows of any size, smaller and larger than the read ahead, give the file byte for byte in whole lines; atEnd only at the last; closing early leaves no file open', async () => {
+    const { LineReader } = await import('../src/node/logs/index.js');
+    const dir = tempDir();
+    const file = join(dir, 'urls.txt');
+    // lines of 1 to 3,000 bytes, ~3 MB: several reads ahead, a line across every kind of boundary
+    const lines = Array.from({ length: 4_000 }, (_, i) => `https://h${i % 97}.test/${'p'.repeat((i * 7919) % 3_000)}`);
+    const bytes = Buffer.from(lines.join('\n') + '\nlast line without LF');
+    writeFileSync(file, bytes);
+    const windows = [1 << 20, 4096, 70_000, 300, 2 << 20, 65_536];
+    const reader = await LineReader.open(file, 'URL file');
+    expect(reader.knownSize).toBe(bytes.length);
+    const chunks: Buffer[] = [];
+    const ends: boolean[] = [];
+    for (let chunk = await reader.next(new Uint8Array(windows[0])); chunk !== null; chunk = await reader.next(new Uint8Array(windows[chunks.length % windows.length]))) {
+      chunks.push(Buffer.from(chunk));
+      ends.push(reader.atEnd);
+    }
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+    expect(chunks.slice(0, -1).every((chunk) => chunk[chunk.length - 1] === 0x0a)).toBe(true);
+    expect(ends.indexOf(true)).toBe(ends.length - 1);
+    expect(chunks.length).toBeGreaterThan(6);
+    // a reader closed with a read ahead in flight: no error, and its file is closed
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    const early = await LineReader.open(file, 'URL file');
+    expect((await early.next(new Uint8Array(4096)))?.length).toBeGreaterThan(0);
+    await early.close();
+    expect(openFiles()).toBe(before);
+  });
+});

@@ -292,10 +292,11 @@ export class RobotsMatcher {
 
   /**
    * checkLines plus one JSON object per line with its deciding rule (the command line's --format jsonl),
-   * in bulk: input numbers firstNumber + line index, or numbers[line index]. One call per chunk.
+   * in bulk: input numbers firstNumber + line index, or numbers[line index]. With `into` (a buffer the caller
+   * reuses from chunk to chunk), the output is a view of it when it fits. One call per chunk.
    */
-  checkLinesJsonl(lines: Uint8Array, only: OutputFilter = 'all', firstNumber = 1, numbers: Uint32Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
-    const result = this.engine.matching.explainAndFormatJsonl(this.rules, linesArgument(lines, 'lines'), outputFilterCode(only), firstNumber, numbers);
+  checkLinesJsonl(lines: Uint8Array, only: OutputFilter = 'all', firstNumber = 1, numbers: Uint32Array | null = null, into: Uint8Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
+    const result = this.engine.matching.explainAndFormatJsonl(this.rules, linesArgument(lines, 'lines'), outputFilterCode(only), firstNumber, numbers, into);
     this.answered(result.verdicts.length);
     return result;
   }

@@ -134,12 +134,19 @@ function utf8(bytes: Uint8Array): string {
 
 /** ASCII-only lower case (String.toLowerCase also folds non-ASCII letters, which the reference never does). */
 export function asciiLowerCase(text: string): string {
+  if (text === lastLowered) return lastLowerCase; // a crawler's agent, asked of every file
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code >= 0x41 && code <= 0x5a) return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+    if (code >= 0x41 && code <= 0x5a) {
+      lastLowered = text;
+      lastLowerCase = text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+      return lastLowerCase;
+    }
   }
   return text;
 }
+let lastLowered = '';
+let lastLowerCase = '';
 
 /** The product token the reference compares: the longest leading run of [A-Za-z_-]. */
 export function productToken(value: string): string {
@@ -254,6 +261,11 @@ function agentList(agents: AgentQuery): string[] {
   return agentsArgument(agents);
 }
 
+/** The key of an agent query in a file's kept matchers, selections and policies: its agents, lower case. Per query. */
+function queryKey(list: readonly string[]): string {
+  return list.length === 1 ? asciiLowerCase(list[0]) : list.map(asciiLowerCase).join('\n');
+}
+
 
 /** A parsed robots.txt. Made by parseRobots once per file; its matchers are compiled once per agent query. */
 export class RobotsTxt {
@@ -273,12 +285,23 @@ export class RobotsTxt {
    */
   private parsed: GroupCollector | null = null;
   private readonly matchers = new Map<string, RobotsMatcher>();
-  /** The kept matchers by the groups they were compiled from (see sameRulesMatcher). */
-  private readonly byRules = new Map<string, RobotsMatcher>();
   private closed = false;
-  private readonly selections = new Map<string, { groups: Uint32Array; byName: boolean }>();
+  // made on first use (most files are asked for one agent's matcher, and never for these): a crawler meets
+  // thousands of files a second
+  private byRulesKept: Map<string, RobotsMatcher> | null = null;
+  private selectionsKept: Map<string, { groups: Uint32Array; byName: boolean }> | null = null;
+  private usagePoliciesKept: Map<string, UsagePolicy> | null = null;
+  /** The kept matchers by the groups they were compiled from (see sameRulesMatcher). */
+  private get byRules(): Map<string, RobotsMatcher> {
+    return (this.byRulesKept ??= new Map());
+  }
+  private get selections(): Map<string, { groups: Uint32Array; byName: boolean }> {
+    return (this.selectionsKept ??= new Map());
+  }
   /** Usage policies by agent query (usage()), as many as matchers are kept. */
-  private readonly usagePolicies = new Map<string, UsagePolicy>();
+  private get usagePolicies(): Map<string, UsagePolicy> {
+    return (this.usagePoliciesKept ??= new Map());
+  }
 
   constructor(body: Uint8Array, options: RobotsOptions = {}) {
     const mode = options.mode ?? 'google';
@@ -352,7 +375,7 @@ export class RobotsTxt {
    */
   private selection(agents: AgentQuery): { groups: Uint32Array; byName: boolean } {
     const list = agentList(agents);
-    const key = list.map(asciiLowerCase).join('\n');
+    const key = queryKey(list);
     let selection = this.selections.get(key);
     if (selection === undefined) {
       selection = core().bodies.selectGroups(this.body, encodeAgents(list), this.mode === 'rfc');
@@ -369,7 +392,7 @@ export class RobotsTxt {
   matcher(agents: AgentQuery): RobotsMatcher {
     if (this.closed) throw new RobotsError('CLOSED', 'this RobotsTxt was closed');
     const list = agentList(agents);
-    const key = list.map(asciiLowerCase).join('\n');
+    const key = queryKey(list);
     let matcher = this.matchers.get(key);
     if (matcher === undefined || matcher.closed) {
       if (matcher !== undefined) this.matchers.delete(key); // closed by whoever held it: a new one
@@ -413,12 +436,10 @@ export class RobotsTxt {
    */
   close(): void {
     this.closed = true;
-    for (const policy of this.usagePolicies.values()) policy.close();
-    this.usagePolicies.clear();
+    for (const policy of this.usagePoliciesKept?.values() ?? []) policy.close();
+    this.usagePoliciesKept = this.byRulesKept = this.selectionsKept = null;
     for (const matcher of this.matchers.values()) matcher.close();
     this.matchers.clear();
-    this.byRules.clear();
-    this.selections.clear();
   }
 
   /** One verdict: may these agents fetch url? For many URLs use matcher(agents).checkBatch / checkLines. */
@@ -453,7 +474,7 @@ export class RobotsTxt {
   usagePolicy(agents: AgentQuery): UsagePolicy {
     if (this.closed) throw new RobotsError('CLOSED', 'this RobotsTxt was closed');
     const list = agentList(agents);
-    const key = list.map(asciiLowerCase).join('\n');
+    const key = queryKey(list);
     let policy = this.usagePolicies.get(key);
     if (policy === undefined) {
       const firstAgentLine = this.groups[0]?.agents[0]?.line ?? Infinity;

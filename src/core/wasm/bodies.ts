@@ -10,8 +10,32 @@ const encoder = new TextEncoder();
 /** The agent query of no agent (tokenizing needs none). */
 const EMPTY_AGENTS = new Uint8Array(4);
 
-/** The agent query as the core reads it: [count u32][length u32, bytes]... (UTF-8). Once per query. */
+/** Agent queries encoded lately (a crawler asks the same one of every file it meets): at most this many of each kind kept. */
+const KEPT_AGENT_QUERIES = 64;
+/** One-agent queries by their agent (no key to build), and the others by their agents' lengths and text. */
+const encodedAgents = new Map<string, Uint8Array>();
+const encodedQueries = new Map<string, Uint8Array>();
+
+/**
+ * The agent query as the core reads it: [count u32][length u32, bytes]... (UTF-8). The same bytes for the
+ * same query (callers only read them); encoded once while it is among the last KEPT_AGENT_QUERIES. Per
+ * matcher, per selection, per compile.
+ */
 export function encodeAgents(agents: readonly string[]): Uint8Array {
+  const one = agents.length === 1;
+  // (the count, then each agent's length: no two queries share a key, whatever bytes their agents hold)
+  const key = one ? agents[0] : `${agents.length}:${agents.map((agent) => `${agent.length}:${agent}`).join('')}`;
+  const kept = one ? encodedAgents : encodedQueries;
+  let out = kept.get(key);
+  if (out === undefined) {
+    if (kept.size >= KEPT_AGENT_QUERIES) kept.clear();
+    out = encodeAgentQuery(agents);
+    kept.set(key, out);
+  }
+  return out;
+}
+
+function encodeAgentQuery(agents: readonly string[]): Uint8Array {
   const encoded = agents.map((agent) => encoder.encode(agent));
   const out = new Uint8Array(4 + encoded.reduce((sum, bytes) => sum + 4 + bytes.length, 0));
   const view = new DataView(out.buffer);

@@ -134,12 +134,13 @@ export class MatchCalls {
 
   /**
    * jsonl for the lines of input: verdicts with their deciding rules (explain mode of the bulk engine), then
-   * one JSON object per line (assembly/format.ts). Input numbers: numbers[i], or firstNumber + i.
+   * one JSON object per line (assembly/format.ts). Input numbers: numbers[i], or firstNumber + i. With `into`
+   * (a buffer the caller reuses from chunk to chunk), the output is a view of it when it fits.
    */
-  explainAndFormatJsonl(rules: CompiledRules, input: Uint8Array, filter: number, firstNumber: number, numbers: Uint32Array | null): { output: Uint8Array; verdicts: Uint8Array } {
+  explainAndFormatJsonl(rules: CompiledRules, input: Uint8Array, filter: number, firstNumber: number, numbers: Uint32Array | null, into: Uint8Array | null = null): { output: Uint8Array; verdicts: Uint8Array } {
     const run = this.runLines(rules, input, false, filter, true);
     const verdicts = this.frame.memoryBytes().slice(run.verdictsPtr, run.verdictsPtr + run.count);
-    const output = this.formatJsonl(run.inputPtr, input.length, run.count, run.verdictsPtr, run.rulesPtr, firstNumber, numbers, filter);
+    const output = this.formatJsonl(run.inputPtr, input.length, run.count, run.verdictsPtr, run.rulesPtr, firstNumber, numbers, filter, into);
     return { output, verdicts };
   }
 

@@ -70,8 +70,7 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
   private reusedOutput: Uint8Array;
 
   constructor(private readonly target: { matcher: RobotsMatcher } | { hosts: MultiHostMatcher }, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts, windowBytes: number) {
-    const holdsOutput = spec.format === 'text' || (spec.format === 'jsonl' && 'hosts' in target);
-    this.reusedOutput = new Uint8Array(holdsOutput ? Math.ceil(windowBytes * (spec.format === 'jsonl' ? 4 : 1.25)) : 0);
+    this.reusedOutput = new Uint8Array(spec.format === 'none' ? 0 : Math.ceil(windowBytes * (spec.format === 'jsonl' ? 4 : 1.25)));
   }
 
   answer(job: ChunkJob): Promise<ChunkAnswer> {
@@ -85,11 +84,8 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
 
   private answerNow(job: ChunkJob, reuse: boolean): ChunkAnswer {
     const matcher = (this.target as { matcher: RobotsMatcher }).matcher;
-    if (this.spec.format === 'jsonl') {
-      const result = matcher.checkLinesJsonl(job.urls, this.spec.only, job.firstNumber, job.numbers);
-      return { output: result.output, lines: result.verdicts.length, reused: false };
-    }
-    const result = matcher.checkLinesText(job.urls, this.spec.only, reuse ? this.reusedOutput : null);
+    const into = reuse ? this.reusedOutput : null;
+    const result = this.spec.format === 'jsonl' ? matcher.checkLinesJsonl(job.urls, this.spec.only, job.firstNumber, job.numbers, into) : matcher.checkLinesText(job.urls, this.spec.only, into);
     return this.kept(result, reuse);
   }
 

@@ -142,7 +142,7 @@ class Answerers {
       hosts.setBudget(hostsMatcherBudget(this.cacheShare, this.windowBytes));
     } else {
       const pool: RobotsPool = new pools.RobotsPool({ threads: this.workerCount, workerUrl: plan.workerUrl });
-      this.ring = new pools.SharedSlotRing(this.chunksInFlight + 2, this.windowBytes);
+      this.ring = new pools.SharedSlotRing(this.chunksInFlight + 2, this.windowBytes, plan.format);
       this.robotsWorkers = new RobotsWorkersAnswerer(pool, plan.target.matcher, answerSpec, this.counts, this.here);
     }
   }

@@ -44,23 +44,63 @@ interface ByteSource {
 const GZIP_MAGIC_0 = 0x1f;
 const GZIP_MAGIC_1 = 0x8b;
 
-/** Bytes of an fd, after some already read (the sniffed head). */
-function fdSource(fd: number, owned: boolean, head: Uint8Array): ByteSource {
+/**
+ * Bytes of an fd, after some already read (the sniffed head). A regular file is read ahead into two buffers
+ * in turn: while the caller answers a chunk, the next read runs on libuv's thread (its bytes copied over when
+ * asked for), so reading and answering overlap. Never for a pipe or terminal: a read left waiting on an idle
+ * producer would hold a thread and keep the process from ending.
+ */
+function fdSource(fd: number, owned: boolean, head: Uint8Array, regularFile: boolean): ByteSource {
   let pending = head;
+  // the read-ahead buffers (made at the size of the first read asked for), the one read into, and its read
+  let ahead: Uint8Array[] = [];
+  let filling = 0;
+  let inFlight: Promise<number> | null = null;
+  let aheadEnded = false;
+  const readAhead = (): void => {
+    const buffer = ahead[filling];
+    inFlight = readFd(fd, buffer, 0, buffer.length, null).then(({ bytesRead }) => bytesRead);
+    inFlight.catch(() => undefined); // its failure is met by the read that awaits it (none after close)
+  };
   return {
-    rawBytes: head.length,
+    rawBytes: 0, // bytes handed out (the head included): a file has ended once they reach its size
     async read(target, offset, length) {
-      if (pending.length > 0) {
-        const count = Math.min(length, pending.length);
-        target.set(pending.subarray(0, count), offset);
-        pending = pending.subarray(count);
+      let count = 0;
+      while (count < length) {
+        if (pending.length === 0) {
+          if (inFlight === null) break;
+          const got = await inFlight;
+          inFlight = null;
+          if (got === 0) {
+            aheadEnded = true;
+            break;
+          }
+          pending = ahead[filling].subarray(0, got);
+          // the other buffer was handed out whole: the next read goes there while this one is
+          filling ^= 1;
+          readAhead();
+        }
+        const piece = Math.min(length - count, pending.length);
+        target.set(pending.subarray(0, piece), offset + count);
+        pending = pending.subarray(piece);
+        count += piece;
+      }
+      if (count > 0 || aheadEnded) {
+        this.rawBytes += count;
         return count;
       }
       const { bytesRead } = await readFd(fd, target, offset, length, null);
       this.rawBytes += bytesRead;
+      if (regularFile && bytesRead > 0 && ahead.length === 0) {
+        ahead = [new Uint8Array(Math.max(length, 1 << 16)), new Uint8Array(Math.max(length, 1 << 16))];
+        readAhead();
+      }
       return bytesRead;
     },
     async close() {
+      // a read still in flight finishes before the fd goes (its bytes are not wanted)
+      if (inFlight !== null) await (inFlight as Promise<number>).catch(() => 0);
+      inFlight = null;
       if (owned) await closeFd(fd);
     },
   };
@@ -250,7 +290,7 @@ export class LineReader {
     } else if (stdin !== null) {
       source = streamSource(stdin, () => undefined, true, true, start);
     } else {
-      source = fdSource(fd, owned, start);
+      source = fdSource(fd, owned, start, regular);
     }
     return new LineReader(source, size, path ?? '-', what, gzip, options.fillsWindows === true);
   }

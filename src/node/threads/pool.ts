@@ -138,7 +138,7 @@ export class RobotsPool {
       input.set(lines);
       transferList.push(input.buffer as ArrayBuffer);
     }
-    const task: LinesTask = { kind: 'lines', matcherId: matcher.id, blob: matcher.sharedBlob(), input, output: format === 'text' ? replySlot : null, only, format, firstNumber, numbers };
+    const task: LinesTask = { kind: 'lines', matcherId: matcher.id, blob: matcher.sharedBlob(), input, output: format === 'none' ? null : replySlot, only, format, firstNumber, numbers };
     let packed: Uint8Array;
     try {
       packed = (await this.pool.run(task, { transferList }) as Uint8Array | null) ?? (replySlot as Uint8Array);
@@ -223,9 +223,9 @@ export class SharedSlotRing {
   private readonly free: SharedSlot[] = [];
   private readonly waiting: ((slot: SharedSlot) => void)[] = [];
 
-  /** count slots of chunkBytes input; replies are about 1.2 x the input for typical URLs (larger ones come back in a buffer of their own). */
-  constructor(count: number, chunkBytes: number) {
-    for (let i = 0; i < count; i++) this.free.push({ input: sharedBytes(chunkBytes), output: sharedBytes(chunkBytes * 2) });
+  /** count slots of chunkBytes input; text replies are about 1.2 x the input for typical URLs, jsonl ones 2.5 x (larger ones come back in a buffer of their own). */
+  constructor(count: number, chunkBytes: number, format: OutputFormat = 'text') {
+    for (let i = 0; i < count; i++) this.free.push({ input: sharedBytes(chunkBytes), output: sharedBytes(chunkBytes * (format === 'jsonl' ? 4 : 2)) });
   }
 
   /** A free slot (waits for one to be released). */

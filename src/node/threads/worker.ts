@@ -20,6 +20,8 @@ const matchers = new Map<number, CompiledRules>();
 let hosts: MultiHostMatcher | null = null;
 /** Output of a hosts task, reused from task to task (the reply is packed from it into the task's reply slot). */
 let hostsOutput = new Uint8Array(0);
+/** One robots.txt's jsonl output, made here chunk after chunk (grown when a chunk's did not fit). */
+let jsonlOutput = new Uint8Array(0);
 
 /** Answers a shard of many hosts: its reply, packed, to move back. */
 async function answerHosts(task: HostsTask): Promise<Uint8Array> {
@@ -55,8 +57,11 @@ export default async function runTask(task: LinesTask | HostsTask | WarmTask): P
     }
   }
   if (task.format === 'jsonl') {
-    const { output, verdicts } = engine.matching.explainAndFormatJsonl(rules, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers);
-    return move(encodeReply(verdicts, output, null, null));
+    // made in a buffer this worker reuses, then copied into the reply slot when it fits (else moved)
+    const { output, verdicts } = engine.matching.explainAndFormatJsonl(rules, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers, jsonlOutput);
+    if (output.buffer !== jsonlOutput.buffer && output.length > jsonlOutput.length) jsonlOutput = new Uint8Array(Math.ceil(output.length * 1.25));
+    const packed = encodeReply(verdicts, output, null, task.output);
+    return packed.buffer === task.output?.buffer ? null : move(packed);
   }
   // the verdicts and text are read from linear memory straight into the reply slot (one copy)
   const { verdicts, output } = engine.matching.matchAndFormatLinesInPlace(rules, task.input, outputFilterCode(task.only));
