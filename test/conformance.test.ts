@@ -309,12 +309,14 @@ function readFirstFile(dir: string): string {
 }
 
 describe('a timed-out case is never a difference', () => {
-  it('a batch command slow once on a case (a loaded machine): the case is asked again and agrees; slow every time: a failure, 0 differ', { tags: ['slow'] }, () => {
+  it('a batch command slow once on a case (a loaded machine): the case is asked again and agrees; slow every time: a failure, 0 differ', { tags: ['slow'], timeout: 120_000 }, () => {
     const dir = tempDir();
     const robotsDir = join(dir, 'robots');
     mkdirSync(robotsDir);
     writeFileSync(join(robotsDir, 'one.txt'), 'User-agent: *\nDisallow: /a\nAllow: /a/b\n');
-    // answers as the reference; on its second case it first sleeps 3 s: the first time only (a marker file), or always
+    // answers as the reference; on its second case it first sleeps 30 s: the first time only (a marker file), or
+    // always. The deadline (8 s) is far from both: a process started on a loaded machine answers well within it,
+    // and the sleep always passes it
     const adapter = (always: boolean): string => {
       const path = join(dir, always ? 'slow-always.mjs' : 'slow-once.mjs');
       writeFileSync(path, `import { existsSync, writeFileSync } from 'node:fs';
@@ -327,16 +329,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   seen++;
   const marker = '${join(dir, 'slept')}' + ${always ? 'seen' : "''"};
   // answers stay in order: the process blocks, as a slow parser does
-  if (seen === 2 && !existsSync(marker)) { writeFileSync(marker, ''); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000); }
+  if (seen === 2 && !existsSync(marker)) { writeFileSync(marker, ''); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30000); }
   process.stdout.write(answer);
 });
 import { readFileSync } from 'node:fs';
 `);
       return path;
     };
-    const once = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '4', '--timeout-ms', '1000', '--batch-command', `'${process.execPath}' '${adapter(false)}'`, '--format', 'json']);
+    const once = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '4', '--timeout-ms', '8000', '--batch-command', `'${process.execPath}' '${adapter(false)}'`, '--format', 'json']);
     expect([once.status, JSON.parse(once.stdout).agreed, JSON.parse(once.stdout).differed, JSON.parse(once.stdout).failed]).toEqual([0, 4, 0, 0]);
-    const always = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '4', '--timeout-ms', '1000', '--batch-command', `'${process.execPath}' '${adapter(true)}'`, '--format', 'json']);
+    const always = robotstxt(['conformance', '--suite', 'none', '--robots-dir', robotsDir, '--per-file', '4', '--timeout-ms', '8000', '--batch-command', `'${process.execPath}' '${adapter(true)}'`, '--format', 'json']);
     const report = JSON.parse(always.stdout);
     // each new process sleeps on its own second case: the retried one answers (it is that process's first); never a difference
     expect([always.status === 0 || always.status === 1, report.differed, report.direction]).toEqual([true, 0, { allowsForbidden: 0, forbidsAllowed: 0 }]);
