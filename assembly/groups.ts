@@ -5,8 +5,12 @@
 import { CHAR_ASTERISK, CHAR_SPACE, CHAR_TAB, CHAR_LF, CHAR_VT, CHAR_FF, CHAR_CR, CHAR_HYPHEN, CHAR_UNDERSCORE, CHAR_UPPER_A, CHAR_UPPER_Z, CHAR_LOWER_A, CHAR_LOWER_Z, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW } from "../src/core/constants";
 
 /** Whitespace the reference strips: space, tab, LF, VT, FF, CR. */
+/** Bit c set for each whitespace byte c (TAB, LF, VT, FF, CR, SPACE: all below 33). */
+const WHITESPACE_BITS: u64 = (<u64>1 << CHAR_SPACE) | (<u64>1 << CHAR_TAB) | (<u64>1 << CHAR_LF) | (<u64>1 << CHAR_VT) | (<u64>1 << CHAR_FF) | (<u64>1 << CHAR_CR);
+
 @inline export function isRobotsWhitespace(c: i32): bool {
-  return c == CHAR_SPACE || c == CHAR_TAB || c == CHAR_LF || c == CHAR_VT || c == CHAR_FF || c == CHAR_CR;
+  // one compare and one bit test instead of six compares (per byte of every line's trims)
+  return <u32>c <= <u32>CHAR_SPACE && ((WHITESPACE_BITS >> <u64>c) & 1) != 0;
 }
 
 /** Bytes of the (possibly partial) UTF-8 byte order mark at p: the longest prefix of EF BB BF, 0 to 3. */
