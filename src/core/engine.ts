@@ -7,6 +7,7 @@ export { wasmModule } from './wasm/module.js';
 export { setWasmModuleLoader } from './wasm/module.js';
 export { HostEngine } from './wasm/hosts-engine.js';
 export { encodeAgents } from './wasm/bodies.js';
+export { nextOutputBuffer } from './wasm/output.js';
 export { bytesToRead, automatonCapBytes, AUTOMATON_GROWTH, MAX_COMPILE_BYTES, MAX_BATCH_BYTES } from './wasm/limits.js';
 export type { MatcherHeap } from './wasm/heap.js';
 export type { CompiledRules } from './wasm/resident.js';

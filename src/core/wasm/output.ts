@@ -14,6 +14,15 @@ function concatBytes(pieces: Uint8Array[]): Uint8Array {
 }
 
 /**
+ * The buffer to give as `into` next time: the same one when the output fitted it, else one 1.25x the output
+ * that did not (a new buffer per chunk would cost its pages every time). Once per chunk, by each owner of a
+ * reused output buffer (check on its own thread, worker threads).
+ */
+export function nextOutputBuffer(into: Uint8Array, output: Uint8Array): Uint8Array {
+  return output.buffer === into.buffer || output.length <= into.length ? into : new Uint8Array(Math.ceil(output.length * 1.25));
+}
+
+/**
  * Output made a piece at a time (each piece a view of wasm memory, copied at once): into `into` while it has
  * room (the result is then a view of it), else joined into a new buffer. For matching.ts's formatJsonl and
  * hosts-engine.ts's formatText, once per chunk.

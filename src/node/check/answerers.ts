@@ -7,7 +7,7 @@
 // leaves its chunk to this thread, so that no line is lost or written twice.
 import { CHAR_LF } from '../../core/constants.js';
 import { outputFilterCode, keepsVerdict, type OutputFilter, type RobotsMatcher } from '../../core/matcher.js';
-import { core } from '../core-node.js';
+import { core, nextOutputBuffer } from '../core-node.js';
 import type { MultiHostMatcher } from '../hosts/index.js';
 import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../threads/index.js';
 import type { HostCounters } from '../threads/index.js';
@@ -100,7 +100,7 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
   /** An answer made into the reused buffer, or (when it did not fit) a larger buffer for the next chunk. */
   private kept(result: LinesResult, reuse: boolean): ChunkAnswer {
     const reused = reuse && result.output.buffer === this.reusedOutput.buffer;
-    if (reuse && !reused) this.reusedOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
+    if (reuse) this.reusedOutput = nextOutputBuffer(this.reusedOutput, result.output);
     return { output: result.output, lines: result.verdicts.length, reused };
   }
 }

@@ -4,7 +4,7 @@
 // - hosts: a shard of URL lines of many hosts (the hosts it answered before stay in this worker's
 //   cache), answered by this thread's MultiHostMatcher, made when the worker starts (its warm task).
 import { workerData, move } from 'piscina';
-import { WasmCore, setThreadCore } from '../core-node.js';
+import { WasmCore, setThreadCore, nextOutputBuffer } from '../core-node.js';
 import { matcherForSpec, type MultiHostMatcher } from '../hosts/index.js';
 import { packSourceForSpec } from '../pack/index.js';
 import type { LinesTask, HostsTask, WarmTask } from './pool.js';
@@ -19,9 +19,9 @@ const MAX_CACHED_MATCHERS = 64;
 const matchers = new Map<number, CompiledRules>();
 let hosts: MultiHostMatcher | null = null;
 /** Output of a hosts task, reused from task to task (the reply is packed from it into the task's reply slot). */
-let hostsOutput = new Uint8Array(0);
+let hostsOutput: Uint8Array = new Uint8Array(0);
 /** One robots.txt's jsonl output, made here chunk after chunk (grown when a chunk's did not fit). */
-let jsonlOutput = new Uint8Array(0);
+let jsonlOutput: Uint8Array = new Uint8Array(0);
 
 /** Answers a shard of many hosts: its reply, packed, to move back. */
 async function answerHosts(task: HostsTask): Promise<Uint8Array> {
@@ -29,7 +29,7 @@ async function answerHosts(task: HostsTask): Promise<Uint8Array> {
   const result = await hosts.checkLinesWithOutput(task.input, { format: task.format, only: task.only, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
   const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, noHostExamples: result.noHostExamples, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, null);
   // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
-  if (result.output.buffer !== hostsOutput.buffer && result.output.length > hostsOutput.length) hostsOutput = new Uint8Array(Math.ceil(result.output.length * 1.25));
+  hostsOutput = nextOutputBuffer(hostsOutput, result.output);
   return reply;
 }
 /** Hosts tasks one after another (several are posted at once, see HostShardPool#shardsAhead; hostsOutput is reused by each). */
@@ -59,7 +59,7 @@ export default async function runTask(task: LinesTask | HostsTask | WarmTask): P
   if (task.format === 'jsonl') {
     // made in a buffer this worker reuses, then copied into the reply slot when it fits (else moved)
     const { output, verdicts } = engine.matching.explainAndFormatJsonl(rules, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers, jsonlOutput);
-    if (output.buffer !== jsonlOutput.buffer && output.length > jsonlOutput.length) jsonlOutput = new Uint8Array(Math.ceil(output.length * 1.25));
+    jsonlOutput = nextOutputBuffer(jsonlOutput, output);
     const packed = encodeReply(verdicts, output, null, task.output);
     return packed.buffer === task.output?.buffer ? null : move(packed);
   }
