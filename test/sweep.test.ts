@@ -97,7 +97,7 @@ describe('logs and reports', () => {
     const robots = join(dir, 'robots.txt');
     writeFileSync(robots, 'User-agent: *\nContent-Usage: /\x1b[2J train-ai=maybe\x07\nContent-Signal: x\x1b]0;pwned\x07=1\nDisallow: /p\n');
     const lint = robotstxt(['lint', robots]);
-    expect(lint.stdout).toBe(`${robots}:2: warning: content-usage: train-ai=maybe\\x07: the value must be y or n [content-usage-invalid]
+    expect(lint.stdout).toBe(`${robots}:2: warning: content-usage: not a Structured Field Dictionary (RFC 9651): a comma or the end expected after the member "train-ai" ("\\x07" at character 15): the line is ignored [content-usage-invalid]
 ${robots}:3: info: content-signal: "x\\x1b]0;pwned\\x07" is not one of search, ai-input, ai-train: reported as written [content-signal-invalid]
 ${robots}: 0 error(s), 1 warning(s), 1 note(s)
 `);

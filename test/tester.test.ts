@@ -20,7 +20,7 @@ describe('robotstxt tester --build', () => {
     const dir = tempDir();
     const r = robotstxt(['tester', '--build', dir]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^robotstxt tester: 33 files written to /);
+    expect(r.stdout).toMatch(/^robotstxt tester: 34 files written to /);
     expect(readdirSync(dir).sort()).toEqual(['build', 'dist', 'index.html', 'match-worker.js', 'tester.css', 'tester.js']);
     expect(statSync(join(dir, 'build', 'robotstxt.wasm')).size).toBeGreaterThan(10_000);
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).toContain("default-src 'self'");

@@ -91,9 +91,9 @@ describe('ID_ Content-Usage: path-scoped by the longest match, like Allow/Disall
     expect(categories(PATHS, 'https://example.com/%62log/post', 'Googlebot', 'rfc')).toEqual({ 'train-ai': 'allowed', search: 'allowed' });
     expect(categories(PATHS, 'https://example.com/%62log/post', 'Googlebot', 'google')).toEqual({ 'train-ai': 'disallowed', search: 'unknown' });
   });
-  it('readContentUsage reads the path and the dictionary; a member that is not key=value fails the line', () => {
+  it('readContentUsage reads the path and the dictionary; a value that is not an RFC 9651 dictionary fails the line', () => {
     expect(readContentUsage('/a/ train-ai=n, search=y;v=1')).toEqual({ ok: true, path: '/a/', preferences: new Map([['train-ai', 'n'], ['search', 'y']]), stateNothing: [] });
-    expect(readContentUsage('train-ai=n, =y')).toEqual({ ok: false, problem: '"=y" is not key=value (keys are lower case): the line is ignored' });
+    expect(readContentUsage('train-ai=n, =y')).toEqual({ ok: false, problem: 'not a Structured Field Dictionary (RFC 9651): a key must start with a lower-case letter or "*" ("=" at character 13): the line is ignored' });
     expect(readContentUsage('blog/ train-ai=n')).toEqual({ ok: false, problem: '"blog/" is not a path (a path starts with "/" or "*")' });
   });
   it('the robots.txt reader agrees with the Structured Field library on the vocabulary\'s dictionaries', () => {

@@ -6,7 +6,7 @@ import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_POLICY_TOKENS, type PageAiStatements, type PurposeAnswer, type PurposeStatement, type UsageAnswer } from '../core/usage.js';
 import { headerLine, pageRules, type PageMeta } from '../core/page-rules.js';
-import { parseContentUsageHeader } from '../node/usage-header.js';
+import { parseContentUsageHeader } from '../core/usage.js';
 import { RobotsError } from '../core/errors.js';
 import { parseRobots, type RobotsTxt } from '../core/robots.js';
 import { originOf } from '../core/url-model.js';

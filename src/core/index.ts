@@ -8,7 +8,7 @@ import { RobotsError } from './errors.js';
 export { parseRobots, RobotsTxt, OtherDirective, productToken, agentTokenProblem } from './robots.js';
 export type { RobotsBodyInput, RobotsOptions, RobotsMode, RobotsRule, RobotsGroup, AgentLine, Diagnostic, DiagnosticSeverity, AgentQuery } from './robots.js';
 export { RobotsMatcher } from './matcher.js';
-export { UsagePolicy, USAGE_CATEGORIES, REPORTED_CATEGORIES, CONTENT_SIGNAL_KEYS, DEFAULT_POLICY_TOKENS, USAGE_UNKNOWN, USAGE_ALLOWED, USAGE_DISALLOWED, readContentUsage, readContentSignal } from './usage.js';
+export { UsagePolicy, USAGE_CATEGORIES, REPORTED_CATEGORIES, CONTENT_SIGNAL_KEYS, DEFAULT_POLICY_TOKENS, USAGE_UNKNOWN, USAGE_ALLOWED, USAGE_DISALLOWED, readContentUsage, readContentSignal, parseContentUsageHeader } from './usage.js';
 export type { UsageAnswer, UsageOptions, UsageVerdict, UsageDecider, UsageRule, PurposeAnswer, PurposeStatement, UsagePurpose, PageAiStatements } from './usage.js';
 export { PURPOSE_RULE, USAGE_PURPOSE_OF, usagePurpose } from './usage.js';
 export { pageRules, judgePage, pageResponseOf, pageStatements, pageRuleTime, headerLine, ROBOTS_TAG_PARSE_LIMIT } from './page-rules.js';

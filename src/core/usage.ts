@@ -14,11 +14,13 @@
 //   line are file-wide defaults for the others. Several lines: `no` over `yes`; other values, the first.
 // - Policy tokens: ordinary groups. Each token's crawl verdict for the URL, and whether a group naming it or
 //   the `*` groups decided.
-// The HTTP `Content-Usage` header (an RFC 9651 dictionary) is parsed in src/node/usage-header.ts with a
-// Structured Field library and given here parsed; it combines with the robots.txt statement, `n` over `y`.
+// The HTTP `Content-Usage` header (an RFC 9651 dictionary) is read here by the same reader as the line
+// (core/structured-fields.ts) and combines with the robots.txt statement, `n` over `y`.
 import { pathsMatcher, byteValues, PATHS_FIRST_LINE, type RobotsMatcher } from './matcher.js';
 import { VERDICT_ALLOWED, FLAG_RFC_MODE } from './constants.js';
 import { core } from './wasm/core.js';
+import { readStructuredDictionary, type StructuredMember } from './structured-fields.js';
+import { RobotsError } from './errors.js';
 
 /** The usage categories this package knows, with the document that defines each. Any other key a file states is reported too. */
 export const USAGE_CATEGORIES: readonly { key: string; meaning: string; source: string; status: 'defined' | 'proposed' }[] = [
@@ -138,43 +140,53 @@ export function isUsageCategory(text: string): boolean {
   return KEY.test(text);
 }
 
-/** SF tokens (RFC 9651 3.3.4), the values the vocabulary uses (`y`, `n`). */
-const TOKEN = /^[A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*$/;
-
 /**
- * A Content-Usage line's value: `[path] <dictionary>`. The dictionary is read as RFC 9651 reads one (members
- * `key[=token][;params]`, comma-separated): a member that is not valid fails the whole line, as a Structured
- * Field parse fails. Only tokens are kept as values; a key without a value (a boolean) or with another kind
- * of value states nothing. Called once per Content-Usage line.
+ * A Content-Usage line's value: `[path] <dictionary>`. The dictionary is read as RFC 9651 reads one
+ * (readStructuredDictionary, the one reader of the header and the line): a value that is not a dictionary fails
+ * the whole line, as a Structured Field parse fails. Only tokens are kept as values; a key without a value (a
+ * boolean) or with another kind of value states nothing. Called once per Content-Usage line.
  */
 export function readContentUsage(value: string): ContentUsageValue {
   const text = value.trim();
-  let path: string | null = null;
-  let dictionary = text;
   const space = text.search(/[ \t]/);
   const first = space < 0 ? text : text.slice(0, space);
-  if (first.startsWith('/') || first.startsWith('*')) {
-    path = first;
-    dictionary = space < 0 ? '' : text.slice(space).trim();
-  } else if (space >= 0 && !first.includes('=') && !first.includes(',')) {
-    return { ok: false, problem: `"${first}" is not a path (a path starts with "/" or "*")` };
-  }
+  // a path starts with / or * (a key may start with * too: `*=n` and `*a, b=y` are dictionaries)
+  const isPath = first.startsWith('/') || (first.startsWith('*') && !/[=,;]/.test(first));
+  const dictionary = !isPath ? text : space < 0 ? '' : text.slice(space).trim();
   if (dictionary === '') return { ok: false, problem: 'no preferences (key=value, ...) given' };
+  const read = readStructuredDictionary(dictionary);
+  if (read.ok) return { ok: true, path: isPath ? first : null, ...preferencesOf(read.members) };
+  if (!isPath && space >= 0 && first.includes('/')) return { ok: false, problem: `"${first}" is not a path (a path starts with "/" or "*")` };
+  return { ok: false, problem: `not a Structured Field Dictionary (RFC 9651): ${read.problem}: the line is ignored` };
+}
+
+/**
+ * category -> `y` | `n` (or another token as written) from an HTTP Content-Usage header value
+ * (draft-ietf-aipref-attach: an RFC 9651 Dictionary, read as a robots.txt line's is). Members whose value is
+ * not a token (booleans, strings, numbers, inner lists) state nothing. A value that is not a dictionary is
+ * INVALID_ARGUMENT naming why: RFC 9651 says such a field is ignored, and the caller decides whether to. What
+ * it gives is what RobotsTxt.usage takes as `header`. Called once per response (or per --header).
+ */
+export function parseContentUsageHeader(value: string): Map<string, string> {
+  const read = readStructuredDictionary(value);
+  if (!read.ok) throw new RobotsError('INVALID_ARGUMENT', `Content-Usage header "${value}" is not a Structured Field Dictionary (RFC 9651): ${read.problem}`);
+  return preferencesOf(read.members).preferences;
+}
+
+/** A dictionary's tokens (category -> token), and the members that state nothing, worded for lint. */
+function preferencesOf(members: ReadonlyMap<string, StructuredMember>): { preferences: Map<string, string>; stateNothing: string[] } {
   const preferences = new Map<string, string>();
   const stateNothing: string[] = [];
-  for (const member of dictionary.split(',')) {
-    const [item] = member.trim().split(';');
-    const equals = item.indexOf('=');
-    const key = (equals < 0 ? item : item.slice(0, equals)).trim();
-    if (!KEY.test(key)) return { ok: false, problem: `"${member.trim()}" is not key=value (keys are lower case): the line is ignored` };
-    const token = equals < 0 ? '' : item.slice(equals + 1).trim();
-    // a boolean member, a string, a number: not a vocabulary value (y or n)
-    if (token !== 'y' && token !== 'n') stateNothing.push(`${key}${equals < 0 ? '' : `=${token}`}: the value must be y or n`);
-    // the last member of a repeated key is its value, as RFC 9651 says (even one that is not a token)
-    if (TOKEN.test(token)) preferences.set(key, token);
-    else preferences.delete(key);
+  for (const [key, member] of members) {
+    const token = member.kind === 'item' && member.item.kind === 'token' ? member.item.value : null;
+    if (token !== null) preferences.set(key, token);
+    // a boolean member, a string, a number, an inner list: not a vocabulary value (y or n)
+    if (token !== 'y' && token !== 'n') {
+      const written = member.kind === 'item' ? member.item.text : member.text;
+      stateNothing.push(`${written === '' ? key : `${key}=${written}`}: the value must be y or n`);
+    }
   }
-  return { ok: true, path, preferences, stateNothing };
+  return { preferences, stateNothing };
 }
 
 /** A Content-Signal line's members as written: key (lower case) -> value, and the members that are not key=value. */
@@ -284,7 +296,7 @@ export interface UsageSource {
 export interface UsageOptions {
   /** Policy product tokens to answer (default DEFAULT_POLICY_TOKENS). */
   tokens?: readonly string[];
-  /** A parsed HTTP Content-Usage header (parseContentUsageHeader in the Node entry): category -> y | n. */
+  /** A parsed HTTP Content-Usage header (parseContentUsageHeader): category -> y | n. */
   header?: ReadonlyMap<string, string> | Readonly<Record<string, string>> | null;
 }
 

@@ -17,7 +17,6 @@ export type { PoolOptions, LinesResult, HostsSpec, HostsReply, OutputFormat } fr
 export { runCheck } from './check/index.js';
 export type { CheckPlan, CheckOutcome, LineChunkSource } from './check/index.js';
 export { TestBatch } from './test-batch.js';
-export { parseContentUsageHeader } from './usage-header.js';
 export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js';
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './logs/index.js';
 export type { LogRequest, LogFormat, LogFieldNames } from './logs/index.js';
