@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import robotsParserModule from 'robots-parser';
 import { MultiHostMatcher, robotsFromMap } from '../src/node/index.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { encodeAgents } from '../src/core/wasm/bodies.js';
 import { hostRobots, hostPaths, seededRandom, shopRobots, shopUrls } from './data.js';
 import { medianOf, runCli } from './cli-runs.js';

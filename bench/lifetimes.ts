@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MultiHostMatcher, robotsFromMap, parseRobots } from '../src/node/index.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { cliPath } from './cli-runs.js';
 import { seededRandom } from './data.js';
 import { writeSectionResults } from './results-file.js';

@@ -54,7 +54,8 @@ if (mode === '--compile' || mode === '--read' || mode === '--single-file') {
     }
     console.log(JSON.stringify({ ms: performance.now() - started }));
   } else if (mode === '--compile') {
-    const { core } = await import('../src/node/core-node.js');
+    await import('../src/node/core-node.js');
+    const { core } = await import('../src/core/wasm/core.js');
     const { encodeAgents } = await import('../src/core/wasm/bodies.js');
     const bodies = files.map((file) => readFileSync(join(dir, file)));
     const agents = encodeAgents([AGENT]);

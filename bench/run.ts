@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import robotsParserModule from 'robots-parser';
 import { parseRobots } from '../src/node/index.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { shopRobots, largeRobots, shopUrls, urlsFromRuleValues, accessLogLines } from './data.js';
 import { medianOf, runCli, timedRun } from './cli-runs.js';
 import { writeMainResults } from './results-file.js';

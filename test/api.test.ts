@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { parseRobots, RobotsError, VERDICT_ALLOWED, VERDICT_DISALLOWED } from '../src/node/index.js';
 import { bytes } from './helpers.js';
 import { modelVerdict } from './model.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { hasLiteralIndex } from '../src/core/wasm/blob.js';
 import { encodeAgents } from '../src/core/wasm/bodies.js';
 

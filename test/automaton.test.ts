@@ -4,7 +4,8 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
 import { parseRobots } from '../src/node/index.js';
-import { core, type BulkEngineSwitches } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core, type BulkEngineSwitches } from '../src/core/wasm/core.js';
 import { modelVerdict } from './model.js';
 import { raw } from './helpers.js';
 

@@ -3,7 +3,8 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseRobots } from '../src/node/index.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { modelVerdict } from './model.js';
 import { corpusMissingReason } from './cli-helpers.js';
 import { corpusFiles, urlsFromRules, engineAgreesWithModel, raw, latin1 } from './corpus-helpers.js';

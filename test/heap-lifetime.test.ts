@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { MultiHostMatcher, robotsFromMap, parseRobots, RobotsError, TestBatch } from '../src/node/index.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { MAX_KEPT_MATCHERS } from '../src/core/robots.js';
 import { modelVerdict } from './model.js';
 import { raw, until } from './helpers.js';

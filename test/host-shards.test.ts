@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { matcherForSpec, type HostsSpec } from '../dist/src/node/hosts/index.js';
 import { HostShardPool } from '../dist/src/node/threads/index.js';
 import { HostShardsAnswerer, type AnswerCounts } from '../dist/src/node/check/index.js';
-import { core } from '../dist/src/node/core-node.js';
+import '../dist/src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../dist/src/core/wasm/core.js';
 import { Writable } from 'node:stream';
 import { runCheck, type CheckOutcome } from '../dist/src/node/index.js';
 import { HostsThreadsPace } from '../dist/src/node/check/index.js';

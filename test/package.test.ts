@@ -116,6 +116,17 @@ describe('layers: runtime-neutral core <- Node <- command line', () => {
     const wrong = [...graph()].flatMap(([file, targets]) => file.startsWith('core/') ? [] : targets.filter(({ target }) => target.startsWith('core/wasm/')).map(({ target }) => `${file} imports ${target}`));
     expect(wrong).toEqual([]);
   });
+  it('doors name what they export: no `export *` in an index.ts, src/core/engine.ts or src/node/core-node.ts', () => {
+    const doors = sources().filter((file) => file.endsWith('/index.ts') || file === 'core/engine.ts' || file === 'node/core-node.ts');
+    expect(doors.length).toBeGreaterThan(15);
+    const wrong = doors.flatMap((file) => readFileSync(join(ROOT, 'src', file), 'utf8').split('\n').filter((line) => /^\s*export\s*\*/.test(line)).map((line) => `${file}: ${line}`));
+    expect(wrong).toEqual([]);
+  });
+  it('the core instance stays in src/core: no core(), .frame. or .resident. in src/node or src/cli (they call the operations of src/core/engine.ts)', () => {
+    const wrong = sources().filter((file) => !file.startsWith('core/')).flatMap((file) => readFileSync(join(ROOT, 'src', file), 'utf8').split('\n')
+      .filter((line) => /(^|[^\w.])core\(\)|\.frame\.|\.resident\./.test(line) && !/^\s*(\/\/|\*)/.test(line)).map((line) => `${file}: ${line.trim()}`));
+    expect(wrong).toEqual([]);
+  });
   it('a feature folder of src/node (one with an index.ts) is entered only through its index.ts', () => {
     const rooms = readdirSync(join(ROOT, 'src', 'node'), { withFileTypes: true }).filter((entry) => entry.isDirectory() && readdirSync(join(ROOT, 'src', 'node', entry.name)).includes('index.ts')).map((entry) => `node/${entry.name}/`);
     expect(rooms.sort()).toEqual(['audit', 'check', 'conformance', 'crawlers', 'fetch', 'history', 'hosts', 'logs', 'pack-build', 'pack', 'page', 'store', 'threads', 'verify', 'warc'].map((room) => `node/${room}/`));

@@ -2,7 +2,8 @@
 // ID_* = behaviour RFC 9309 also requires; GoogleOnly_* = the reference's own departures.
 import { describe, it, expect } from 'vitest';
 import { parseRobots } from '../src/node/index.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { modelPath, modelNormalize } from './model.js';
 import { bytes, raw, expectVerdict, expectDecidingLine } from './helpers.js';
 

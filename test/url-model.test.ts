@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/node/index.js';
 import { RobotsCache } from '../src/node/fetch/index.js';
 import { originOfKey, withoutDefaultPort } from '../src/core/url-model.js';
-import { core } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core } from '../src/core/wasm/core.js';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
 import { LocalOrigins, serve } from './http-origins.js';
 

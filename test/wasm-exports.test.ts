@@ -4,7 +4,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { core, WasmCore } from '../src/node/core-node.js';
+import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
+import { core, WasmCore } from '../src/core/wasm/core.js';
 import { RobotsError, parseRobots } from '../src/node/index.js';
 
 const declarations = readFileSync(fileURLToPath(new URL('../src/core/wasm/exports.ts', import.meta.url)), 'utf8');

@@ -15,5 +15,5 @@ setWasmModuleLoader(() => {
   return new WebAssembly.Module(readFileSync(path));
 });
 
-export * from '../core/engine.js';
-export { wasmModule } from '../core/engine.js';
+// the engine's operations the Node layer uses, through this module so that the loader is registered first
+export { wasmModule, countLines, formatTextLines, splitLinesByHost, readLogChunk, logUrlLines, unescapeLogField, startWorkerCore, residentRules, releaseResidentRules, answerLinesText, answerLinesJsonl, nextOutputBuffer } from '../core/engine.js';

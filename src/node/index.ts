@@ -1,7 +1,9 @@
 // Public API of robotstxt-wasm in Node: everything of the runtime-neutral entry (src/core/index.ts), plus
 // files, many hosts, worker pools, logs and audits, fetching and the store.
 import './core-node.js'; // Node: the WebAssembly core is read from the package's build/ folder on first use
-export * from '../core/index.js';
+// the runtime-neutral entry, whole: parsing, matching, explain, lint, diff, usage, page rules
+export { CONTENT_SIGNAL_KEYS, DEFAULT_MAX_BYTES, DEFAULT_POLICY_TOKENS, DEFAULT_WASM_URL, OtherDirective, PAGE_TRAPS, PURPOSE_RULE, REPORTED_CATEGORIES, ROBOTS_TAG_PARSE_LIMIT, RobotsDiff, RobotsError, RobotsMatcher, RobotsNoindex, RobotsTxt, USAGE_ALLOWED, USAGE_CATEGORIES, USAGE_DISALLOWED, USAGE_PURPOSE_OF, USAGE_UNKNOWN, UsagePolicy, VERDICT_ALLOWED, VERDICT_DISALLOWED, agentTokenProblem, agentWarning, crawlerName, headerLine, initialize, isInitialized, isRobotsMetaName, judgePage, lintRobots, originOf, pageResponseOf, pageRuleTime, pageRules, pageStatements, pageTraps, parseContentUsageHeader, parseRobots, parseRobotsBody, productToken, readContentSignal, readContentUsage, usagePurpose } from '../core/index.js';
+export type { AgentLine, AgentQuery, ChangedUrl, DecidingRule, Diagnostic, DiagnosticSeverity, DiffReport, Explanation, LintFinding, LintOptions, LintReport, OutputFilter, PageAiStatements, PageAnswer, PageHeaders, PageMeta, PageResponse, PageRuleSource, PageRuleStatement, PageRules, PageTrap, PageTrapKind, ParseNoticeCode, PurposeAnswer, PurposeStatement, RobotsBodyInput, RobotsErrorCode, RobotsGroup, RobotsMode, RobotsNoindexLine, RobotsOptions, RobotsParseHandler, RobotsRule, RuleCount, UrlOrigin, UsageAnswer, UsageDecider, UsageOptions, UsagePurpose, UsageRule, UsageVerdict, UserAgentFacts, WasmSource } from '../core/index.js';
 export { MultiHostMatcher } from './hosts/index.js';
 export { RobotsPack } from '../core/pack/index.js';
 export { openPackFile, robotsFromPack } from './pack/index.js';

@@ -7,7 +7,7 @@
 // leaves its chunk to this thread, so that no line is lost or written twice.
 import { CHAR_LF } from '../../core/constants.js';
 import { outputFilterCode, keepsVerdict, type OutputFilter, type RobotsMatcher } from '../../core/matcher.js';
-import { core, nextOutputBuffer } from '../core-node.js';
+import { splitLinesByHost, formatTextLines, nextOutputBuffer } from '../core-node.js';
 import type { MultiHostMatcher } from '../hosts/index.js';
 import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../threads/index.js';
 import type { HostCounters } from '../threads/index.js';
@@ -217,7 +217,7 @@ export class HostShardsAnswerer implements ChunkAnswerer {
     const parity = job.index % 2;
     const urls = job.urls;
     if (this.buffers.buckets[parity].length < urls.length + 1) this.buffers.buckets[parity] = new Uint8Array(new SharedArrayBuffer(Math.ceil((urls.length + 1) * 1.25)));
-    const { shardOfLine, shards: buckets } = core().lineChunks.splitLinesByHost(urls, bucketCount, this.buffers.buckets[parity]);
+    const { shardOfLine, shards: buckets } = splitLinesByHost(urls, bucketCount, this.buffers.buckets[parity]);
     const lineCount = shardOfLine.length;
     const numbers = spec.format === 'jsonl' ? this.numbersByBucket(shardOfLine, job) : null;
     const parts: BucketAnswer[] = new Array<BucketAnswer>(bucketCount).fill(NO_LINES);
@@ -271,7 +271,7 @@ export class HostShardsAnswerer implements ChunkAnswerer {
     }
     const noHost = { lines: parts.reduce((sum, part) => sum + part.noHostLines, 0), examples: shardExamplesInChunk(shardOfLine, parts.map((part) => part.noHostExamples)) };
     if (spec.format === 'text') {
-      const output = core().lineChunks.formatText(urls, verdicts, outputFilterCode(spec.only), this.buffers.merged[parity]);
+      const output = formatTextLines(urls, verdicts, outputFilterCode(spec.only), this.buffers.merged[parity]);
       if (output.buffer !== this.buffers.merged[parity].buffer) this.buffers.merged[parity] = new Uint8Array(Math.ceil(output.length * 1.25));
       return { output, lines: lineCount, reused: false, noHost };
     }

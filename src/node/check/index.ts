@@ -1,7 +1,9 @@
 // The door of src/node/check/: robotstxt check's pipeline: answerers, budgets, in-order output, the usage column.
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
-export * from './answerers.js';
-export * from './budget.js';
-export * from './in-order-writer.js';
-export * from './pipeline.js';
-export * from './usage-check.js';
+export { HostShardsAnswerer, RobotsWorkersAnswerer, ThisThreadAnswerer } from './answerers.js';
+export type { AnswerCounts } from './answerers.js';
+export { HOSTS_THREADS_AFTER_MS, HostsThreadsPace, minCacheMbForThreads, workerOverheadMb } from './budget.js';
+export { InOrderWriter } from './in-order-writer.js';
+export { runCheck } from './pipeline.js';
+export type { CheckOutcome, CheckPlan, LineChunkSource } from './pipeline.js';
+export { runUsageCheck } from './usage-check.js';

@@ -11,7 +11,7 @@
 // that a worker still starting leaves its share to this thread instead of making it wait. Workers whose
 // windows come no faster than this thread's alone are let go, and this thread answers the rest.
 import type { Writable } from 'node:stream';
-import { core } from '../core-node.js';
+import { countLines } from '../core-node.js';
 import { CHUNK_BYTES } from '../logs/index.js';
 import type { RobotsMatcher, OutputFilter } from '../../core/matcher.js';
 import type { MultiHostMatcher } from '../hosts/index.js';
@@ -246,7 +246,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
         job.numbers = targets.numbers;
         if (spec !== null) numbersOfChunks.set(index, targets.numbers);
       } else if (numbersLines) {
-        inputLine += core().lineChunks.countLines(chunk);
+        inputLine += countLines(chunk);
       }
       const release = slot !== null ? () => answerers.ring?.release(slot) : null;
       if (job.urls.length === 0) {

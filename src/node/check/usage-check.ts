@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import type { RobotsMatcher } from '../../core/matcher.js';
 import { PURPOSE_SOURCES, USAGE_WORDS, usagePurpose, type UsagePolicy } from '../../core/usage.js';
 import { forEachChunk, writeAll } from '../logs/index.js';
-import { core } from '../../core/engine.js';
+import { formatTextLines } from '../core-node.js';
 import { OUTPUT_ALL } from '../../core/constants.js';
 
 const LF = 0x0a;
@@ -36,7 +36,7 @@ export async function runUsageCheck(input: string | undefined, crawl: RobotsMatc
       const verdicts = crawl.checkLines(chunk);
       const { usage } = policy.purposeOfCrawled(chunk, purpose, verdicts);
       lines += verdicts.length;
-      await writeAll(stdout, core().lineChunks.formatText(chunk, verdicts, OUTPUT_ALL, null, usage));
+      await writeAll(stdout, formatTextLines(chunk, verdicts, OUTPUT_ALL, null, usage));
       return;
     }
     const formatted = crawl.checkLinesJsonl(chunk, 'all', lines + 1);

@@ -1,5 +1,7 @@
 // The door of src/node/conformance/: Another implementation against the reference: runners, the suite run, and the report.
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
-export * from './conformance.js';
-export * from './report.js';
-export * from './runners.js';
+export { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers } from './conformance.js';
+export type { ConformanceCase, ConformanceClass, ConformanceLabel } from './conformance.js';
+export { printable, reportHtml, reportJson, reportText } from './report.js';
+export { batchImplementation, commandImplementation, commandName, moduleImplementation, splitCommand, stopAllChildren } from './runners.js';
+export type { Implementation } from './runners.js';

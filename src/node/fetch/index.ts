@@ -1,5 +1,7 @@
 // The door of src/node/fetch/: robots.txt and crawler range files over HTTP: the fetch rules, the cache, the range files.
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
-export * from './range-fetch.js';
-export * from './robots-cache.js';
-export * from './robots-fetch.js';
+export { fetchCrawlerRanges } from './range-fetch.js';
+export { RobotsCache } from './robots-cache.js';
+export type { RobotsCacheEntry, RobotsCacheOptions, RobotsCacheStats } from './robots-cache.js';
+export { DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_MS, FETCH_TARGETS, MAX_FETCH_BYTES, fetchRobots, fetchSettings, refusedTarget, resolveWithDns, robotsOriginOf } from './robots-fetch.js';
+export type { FetchRobotsOptions, FetchTargets, RobotsFetchResult, RobotsOrigin } from './robots-fetch.js';

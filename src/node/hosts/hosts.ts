@@ -10,8 +10,7 @@
 import { DEFAULT_MAX_BYTES, DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES, CHAR_LF, NO_HOST_LINES_NAMED } from '../../core/constants.js';
 import { outputFilterCode } from '../../core/matcher.js';
 import { RobotsError } from '../../core/errors.js';
-import { core, type WasmCore } from '../core-node.js';
-import { encodeAgents, HostEngine, type MatcherHeap } from '../../core/engine.js';
+import { encodeAgents, HostEngineLease, type HostEngine } from '../../core/engine.js';
 import { sourceTraits, robotsFromDirectory, type SourceTraits, type RobotsHost, type RobotsSource, type RobotsSourceAnswer } from './sources.js';
 import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument, wholeNumberArgument } from '../../core/arguments.js';
 import { HostCache } from './host-cache.js';
@@ -62,30 +61,10 @@ function cacheBytesArgument(bytes: unknown): number {
 }
 
 /**
- * What a MultiHostMatcher holds in its thread's WebAssembly heap: its engine's blocks and its share of the
- * heap's budget. Released once, by close(), or by the finalizer when a matcher is dropped unclosed; it holds
- * no reference to the matcher, so a dropped matcher can be collected.
- */
-class HeapLease {
-  private released = false;
-  constructor(readonly engine: HostEngine, private readonly heap: MatcherHeap, public budget: number) {}
-  /** Frees the engine's blocks and the budget; returns the heap bytes freed (0 when released already). */
-  release(): number {
-    if (this.released) return 0;
-    this.released = true;
-    droppedMatchers.unregister(this);
-    const before = this.heap.liveBytes;
-    this.engine.close();
-    this.heap.releaseBudget(this.budget);
-    return before - this.heap.liveBytes;
-  }
-}
-
-/**
  * The safety net for matchers dropped without close(): their blocks go back to the heap once they are
  * collected and the event loop turns (a loop that never yields to it runs no finalizer: close() is the plan).
  */
-const droppedMatchers = new FinalizationRegistry<HeapLease>((lease) => lease.release());
+const droppedMatchers = new FinalizationRegistry<HostEngineLease>((lease) => lease.release());
 
 type Attempt =
   | { kind: 'done'; result: HostChunkResult }
@@ -102,8 +81,7 @@ export class MultiHostMatcher {
   /** Bodies shorter than this are compiled at once, longer ones kept raw first (tests set 0 to send every body the direct way). */
   static directMinBytes = 0;
   private readonly engine: HostEngine;
-  private readonly core: WasmCore;
-  private readonly lease: HeapLease;
+  private readonly lease: HostEngineLease;
   /** close() was called; calls in flight then, if any, release the lease when they end. */
   private closed = false;
   private callsInFlight = 0;
@@ -137,11 +115,8 @@ export class MultiHostMatcher {
     this.traits = sourceTraits(options.source);
     this.transientsAllowed = !rfc && this.traits?.askedAgainCheaply === true;
     const encodedAgents = encodeAgents(agents);
-    this.core = core();
-    this.core.frame.heap.reserveBudget(this.budget);
-    this.engine = new HostEngine(this.core);
-    this.engine.raw.setLandingBudget(this.budget);
-    this.lease = new HeapLease(this.engine, this.core.frame.heap, this.budget);
+    this.lease = new HostEngineLease(this.budget);
+    this.engine = this.lease.engine;
     droppedMatchers.register(this, this.lease, this.lease);
     this.cache = new HostCache(this.engine, this.budget, this.counters);
     const fixed = new FixedSlots(this.engine, encodedAgents, rfc, noHost);
@@ -156,12 +131,9 @@ export class MultiHostMatcher {
   setBudget(bytes: number): void {
     cacheBytesArgument(bytes);
     this.refuseIfClosed();
-    this.core.frame.heap.releaseBudget(this.budget);
     this.budget = bytes;
-    this.lease.budget = bytes;
+    this.lease.setBudget(bytes);
     this.cache.budget = bytes;
-    this.engine.raw.setLandingBudget(bytes);
-    this.core.frame.heap.reserveBudget(bytes);
   }
 
   /**
@@ -173,12 +145,18 @@ export class MultiHostMatcher {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.callsInFlight === 0) this.lease.release();
+    if (this.callsInFlight === 0) this.releaseLease();
   }
 
   /** close(), for `using hosts = new MultiHostMatcher(...)`. */
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** The lease back to the heap, and out of the finalizer's list (nothing left for it to release). */
+  private releaseLease(): void {
+    droppedMatchers.unregister(this.lease);
+    this.lease.release();
   }
 
   private refuseIfClosed(): void {
@@ -215,7 +193,7 @@ export class MultiHostMatcher {
     this.refuseIfClosed();
     this.callsInFlight++;
     const run = this.queue.then(() => this.answer(lines, format)).finally(() => {
-      if (--this.callsInFlight === 0 && this.closed) this.lease.release();
+      if (--this.callsInFlight === 0 && this.closed) this.releaseLease();
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -311,7 +289,7 @@ export class MultiHostMatcher {
     // explained lines name their rules by address until they are formatted (a raw host compiled in place on
     // the way allocates): no block moves meanwhile
     const finish = (): Attempt => ({ kind: 'done', result: this.rounds.finish(format, explain) });
-    return explain ? this.core.frame.heap.keepingBlocks(finish) : finish();
+    return explain ? this.lease.keepingBlocks(finish) : finish();
   }
 }
 

@@ -26,7 +26,7 @@ import {
   LOG_LINE_START, LOG_LINE_END, LOG_LINE_PARSED, LOG_LINE_RECORD_SIZE, LOG_LINE_URL_START, LOG_LINE_URL_END, LOG_LINE_URL_TARGET, LOG_LINE_URL_HOST,
   URL_HOST_SCHEME, URL_HOST_LINE, URL_HOST_DEFAULT, URL_HOST_NONE, CHAR_LF,
 } from '../../core/constants.js';
-import { core } from '../core-node.js';
+import { readLogChunk, logUrlLines, unescapeLogField } from '../core-node.js';
 import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../../core/log-fields.js';
 import { RobotsError } from '../../core/errors.js';
 import { originOf, withoutDefaultPort, type UrlOrigin } from '../../core/url-model.js';
@@ -199,7 +199,7 @@ const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.
 
 /** Text of one char per byte with the log's escapes undone by the core (a backslash quotes the next byte). */
 function unescapedText(text: string): string {
-  return asBuffer(core().logs.unescape(Buffer.from(text, 'latin1'))).toString('latin1');
+  return asBuffer(unescapeLogField(Buffer.from(text, 'latin1'))).toString('latin1');
 }
 
 /** Bytes of what follows an Apache/nginx line's User-Agent read for its X-Forwarded-For. */
@@ -483,7 +483,7 @@ export class LogLineReader {
       let to = chunk.indexOf(CHAR_LF, Math.min(chunk.length, from + CHUNK_PIECE_BYTES));
       to = to < 0 ? chunk.length : to + 1;
       const piece = asBuffer(chunk.subarray(from, to));
-      const read = core().logs.readChunk(piece, 1, { records: true, withHost: urls.withHost, defaultHost, maxOther: 0 });
+      const read = readLogChunk(piece, 1, { records: true, withHost: urls.withHost, defaultHost, maxOther: 0 });
       const records = read.records as Int32Array;
       const lines = asBuffer(read.urls);
       for (let at = 0; at < records.length; at += fields) {
@@ -520,7 +520,7 @@ export class LogLineReader {
     const requests = read.filter((request): request is LogRequest => request !== null && request !== 'header');
     if (requests.length === 0) return read as ('header' | null)[];
     const targets = requests.map((request) => Buffer.from(request.target, 'latin1'));
-    const made = core().logs.urlLines(requests.map((request, i) => ({ target: targets[i], host: request.host === null ? null : Buffer.from(request.host, 'latin1') })), { withHost, defaultHost });
+    const made = logUrlLines(requests.map((request, i) => ({ target: targets[i], host: request.host === null ? null : Buffer.from(request.host, 'latin1') })), { withHost, defaultHost });
     const lines = asBuffer(made.urls);
     let i = 0;
     return read.map((request) => {
@@ -545,9 +545,9 @@ export class LogLineReader {
     // the core lists the lines it cannot read; a chunk with more of them (a JSON, CloudFront or ALB log) is
     // read again with room for every line's number, which the first pass counted
     const coreOptions = { records: false, withHost, defaultHost };
-    let fast = core().logs.readChunk(chunk, firstLineNumber, { ...coreOptions, maxOther: OTHER_FORMAT_LINES });
+    let fast = readLogChunk(chunk, firstLineNumber, { ...coreOptions, maxOther: OTHER_FORMAT_LINES });
     if (fast.other === 0) return { urls: fast.urls, numbers: fast.numbers, lines: fast.lines, malformed: 0, malformedLines: [], firstRelative: fast.firstRelative };
-    if (fast.other > OTHER_FORMAT_LINES) fast = core().logs.readChunk(chunk, firstLineNumber, { ...coreOptions, maxOther: fast.lines });
+    if (fast.other > OTHER_FORMAT_LINES) fast = readLogChunk(chunk, firstLineNumber, { ...coreOptions, maxOther: fast.lines });
     // the lines the core could not read: where each starts and ends in the chunk (one pass)
     const numbers: number[] = [];
     const texts: string[] = [];

@@ -4,7 +4,7 @@
 // - hosts: a shard of URL lines of many hosts (the hosts it answered before stay in this worker's
 //   cache), answered by this thread's MultiHostMatcher, made when the worker starts (its warm task).
 import { workerData, move } from 'piscina';
-import { WasmCore, setThreadCore, nextOutputBuffer } from '../core-node.js';
+import { startWorkerCore, residentRules, releaseResidentRules, answerLinesText, answerLinesJsonl, nextOutputBuffer } from '../core-node.js';
 import { matcherForSpec, type MultiHostMatcher } from '../hosts/index.js';
 import { packSourceForSpec } from '../pack/index.js';
 import type { LinesTask, HostsTask, WarmTask } from './pool.js';
@@ -13,8 +13,7 @@ import { outputFilterCode } from '../../core/matcher.js';
 import type { CompiledRules } from '../../core/engine.js';
 
 const data = workerData as { module: WebAssembly.Module };
-const engine = new WasmCore(data.module);
-setThreadCore(engine);
+startWorkerCore(data.module);
 const MAX_CACHED_MATCHERS = 64;
 const matchers = new Map<number, CompiledRules>();
 let hosts: MultiHostMatcher | null = null;
@@ -48,23 +47,23 @@ export default async function runTask(task: LinesTask | HostsTask | WarmTask): P
   }
   let rules = matchers.get(task.matcherId);
   if (rules === undefined) {
-    rules = engine.resident.given(task.blob); // a view of shared memory: the same bytes, never copied between threads
+    rules = residentRules(task.blob); // a view of shared memory: the same bytes, never copied between threads
     matchers.set(task.matcherId, rules);
     if (matchers.size > MAX_CACHED_MATCHERS) {
       const oldest = matchers.keys().next().value as number;
-      engine.resident.release(matchers.get(oldest) as CompiledRules);
+      releaseResidentRules(matchers.get(oldest) as CompiledRules);
       matchers.delete(oldest);
     }
   }
   if (task.format === 'jsonl') {
     // made in a buffer this worker reuses, then copied into the reply slot when it fits (else moved)
-    const { output, verdicts } = engine.matching.explainAndFormatJsonl(rules, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers, jsonlOutput);
+    const { output, verdicts } = answerLinesJsonl(rules, task.input, outputFilterCode(task.only), task.firstNumber, task.numbers, jsonlOutput);
     jsonlOutput = nextOutputBuffer(jsonlOutput, output);
     const packed = encodeReply(verdicts, output, null, task.output);
     return packed.buffer === task.output?.buffer ? null : move(packed);
   }
   // the verdicts and text are read from linear memory straight into the reply slot (one copy)
-  const { verdicts, output } = engine.matching.matchAndFormatLinesInPlace(rules, task.input, outputFilterCode(task.only));
+  const { verdicts, output } = answerLinesText(rules, task.input, outputFilterCode(task.only));
   const packed = encodeReply(verdicts, output, null, task.output);
   return packed.buffer === task.output?.buffer ? null : move(packed);
 }
