@@ -245,7 +245,7 @@ describe('no line answered without a word', () => {
     expect(store.status).toBe(0);
     expect(store.stderr.split('\n')[1]).toBe('robotstxt: 2 origin(s) have no record in the store, never fetched (https://never.example, https://never2.example): their URLs were answered as allowed (--missing allow; fetch them first with robotstxt fetch --store, or add --fetch)');
     const error = robotstxt(['check', '--store', dir, '--agent', 'bot', '--missing', 'error', '--no-host', 'disallow'], input);
-    expect([error.status, error.stderr]).toEqual([2, "robotstxt: no robots.txt known for https://never.example (the source has no file or store record of it; missing: 'error', --missing error)\n"]);
+    expect([error.status, error.stderr]).toEqual([2, "robotstxt: no robots.txt known for https://never.example (the source has no file or store record of it; --missing error)\n"]);
     expect(robotstxt(['check', '--robots', join(dir, 'ok.example.txt'), '--agent', 'bot', '--no-host', 'error'], input).stderr).toBe('robotstxt: --no-host applies only with --robots-dir, --store or --pack\n');
   });
   it('hosts of 200 to 2,000 bytes cost only their own line: no file name, a name the file system refuses, or past 1024 bytes no host at all', () => {

@@ -41,7 +41,7 @@ describe('fetch targets', () => {
       const result = await fetchRobots('http://public.example/', { dispatcher: redirecting(location), resolveHost });
       expect(result.outcome, location).toBe('unreachable');
       expect(result.effect).toBe('disallow-all');
-      expect(result.error).toBe(`redirect from a public address to an internal one refused (${where}; --targets any allows it)`);
+      expect(result.error).toBe(`redirect from a public address to an internal one refused (${where}; targets 'any' allows it)`);
       expect(result.finalUrl).toBe('http://public.example/robots.txt');
       expect(result.body.length).toBe(0);
     }
@@ -54,7 +54,7 @@ describe('fetch targets', () => {
     const any = await fetchRobots('http://public.example/', { dispatcher: redirecting('http://internal.example/robots.txt'), resolveHost, targets: 'any' });
     expect([any.outcome, any.finalUrl]).toEqual(['ok', 'http://internal.example/robots.txt']);
     const port = await fetchRobots('http://public.example/', { dispatcher: redirecting('http://other-public.example:8080/robots.txt'), resolveHost, targets: 'public' });
-    expect([port.outcome, port.error]).toEqual(['unreachable', 'redirect to another port refused (http://other-public.example:8080; --targets public allows the same port only)']);
+    expect([port.outcome, port.error]).toEqual(['unreachable', "redirect to another port refused (http://other-public.example:8080; targets 'public' allows the same port only)"]);
     const samePort = await fetchRobots('http://public.example/', { dispatcher: redirecting('http://other-public.example/robots.txt'), resolveHost, targets: 'public' });
     expect(samePort.outcome).toBe('ok');
     await expect(fetchRobots('http://public.example/', { targets: 'none' as 'any' })).rejects.toThrow(/targets must be default, public or any/);
@@ -70,7 +70,7 @@ describe('fetch targets', () => {
   it('public refuses a loopback server named directly (no request is made); default fetches it as named', async () => {
     running = await LocalOrigins.start([serve.body('User-agent: *\nDisallow: /x\n')]);
     const strict = await fetchRobots(running.origin(0), { targets: 'public' });
-    expect([strict.outcome, strict.error]).toEqual(['unreachable', 'fetch to an internal address refused (127.0.0.1 is a loopback address; --targets public)']);
+    expect([strict.outcome, strict.error]).toEqual(['unreachable', "fetch to an internal address refused (127.0.0.1 is a loopback address; targets 'public')"]);
     expect(running.requestsTo(0)).toBe(0);
     const named = await fetchRobots(running.origin(0));
     expect(named.outcome).toBe('ok');

@@ -7,7 +7,7 @@ import { RobotsAudit, checkedPartial, repeatedPart, auditTable, noRulesSentence,
 import type { CrawlerVerifier } from '../node/verify/index.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
 import { auditHtml } from '../node/audit/index.js';
-import { loadRobots, terminalSafe } from './common.js';
+import { loadRobots, terminalSafe, warnings } from './common.js';
 import { openedPack } from './pack-option.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues, readingOf } from './shared-options.js';
@@ -18,7 +18,7 @@ import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeS
 import { forEachChunk, readInputWhole } from '../node/logs/index.js';
 import { fileWriteError, readRegularFile } from '../node/robots-file.js';
 import { HeapGovernor } from './heap-governor.js';
-import { inFlagWords } from './library-errors.js';
+import { flagWords } from './option-words.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
 const AUDIT_OWN_OPTIONS = {
@@ -158,7 +158,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
     const { CrawlerVerifier } = await import('../node/verify/index.js'); // ipaddr.js and DNS: only with --verify
     if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
-    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: stderr, dnsProbe: values['dns-probe'], rangesMaxAgeDays: rangesMaxAge(values['ranges-max-age']), nowMs });
+    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: warnings(stderr), dnsProbe: values['dns-probe'], rangesMaxAgeDays: rangesMaxAge(values['ranges-max-age']), nowMs });
     if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   }
   const sinceMs = timeOption('since', values.since);
@@ -196,7 +196,7 @@ export async function runAudit(args: string[], write: (text: string) => void, st
     try {
       rules = rulesOfHistory(new RobotsHistory(historyDir, { ...reading, afterBatch: governHeap() }));
     } catch (error) {
-      throw usageError(error instanceof RobotsError ? inFlagWords(error.code, error.message) : (error as Error).message);
+      throw usageError(error instanceof RobotsError ? error.sayOption(flagWords) : (error as Error).message);
     }
   } else if (robotsFile !== undefined) {
     const robots = loadRobots(robotsFile, reading, stderr);
@@ -204,12 +204,12 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   } else {
     // the same host names and files as check --robots-dir (src/node/hosts/hosts.ts)
     if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, reading), robotsDir as string, stderr, logFields);
-    const directory = rulesOfDirectory(robotsDir as string, { ...reading, nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: stderr });
+    const directory = rulesOfDirectory(robotsDir as string, { ...reading, nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: warnings(stderr) });
     rules = directory;
     // a store that keeps versions: each request by the version in force when it was made
     if (storeDir !== undefined) {
       const { StoreHistory } = await import('../node/history/index.js');
-      if (StoreHistory.hasVersions(storeDir)) rules = rulesOfHistory(new StoreHistory(storeDir, { ...reading, afterBatch: governHeap(), current: directory.robotsFor, warn: stderr }));
+      if (StoreHistory.hasVersions(storeDir)) rules = rulesOfHistory(new StoreHistory(storeDir, { ...reading, afterBatch: governHeap(), current: directory.robotsFor, warn: warnings(stderr) }));
     }
   }
   const perHost = robotsDir !== undefined || packFile !== undefined || rules.versioned;
@@ -250,11 +250,11 @@ function writeReport(audit: RobotsAudit, logs: { log: string; lines: number }[],
     }
     stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (${where}${report.malformed.count > 10 ? ', ...' : ''})\n`);
   }
-  if (report.noRulesKnown.requests > 0) stderr(`robotstxt: ${noRulesSentence(report)}\n`);
+  if (report.noRulesKnown.requests > 0) stderr(`robotstxt: ${noRulesSentence(report, flagWords)}\n`);
   const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n'
-    : format === 'html' ? auditHtml(report, `robots.txt audit of ${names.join(', ')}`)
+    : format === 'html' ? auditHtml(report, `robots.txt audit of ${names.join(', ')}`, flagWords)
     : format === 'partial' ? JSON.stringify(audit.partial(logs)) + '\n'
-    : auditTable(report);
+    : auditTable(report, flagWords);
   if (output !== undefined) {
     try {
       writeFileSync(output, text);
@@ -293,7 +293,7 @@ async function mergeAudits(files: string[], format: string, top: number, output:
   try {
     audit = RobotsAudit.merged(partials, top);
   } catch (error) {
-    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.message);
+    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.sayOption(flagWords));
     throw error;
   }
   writeReport(audit, logs, format, output, write, stderr);

@@ -8,7 +8,7 @@ import { isUsageCategory } from '../core/usage.js';
 import { agentsAsCrawlers } from '../core/crawlers.js';
 import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../core/robots.js';
 import type { RobotsMatcher } from '../core/matcher.js';
-import { loadRobotsInput, peakMemoryMiB, terminalSafe, warnAboutAgents } from './common.js';
+import { loadRobotsInput, peakMemoryMiB, terminalSafe, warnAboutAgents, warnings } from './common.js';
 import { RobotsError } from '../core/errors.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
@@ -182,7 +182,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
   let outcome: CheckOutcome;
   try {
-    outcome = await checkInput(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, stderr);
+    outcome = await checkInput(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, warnings(stderr));
   } catch (error) {
     // a pack's compiled rules are matched as they are: a pack the core cannot match (edited with its
     // checksums made again, or written by other software) is named, never taken for a fault of the input

@@ -6,6 +6,7 @@ import { terminalSafe as safeText } from '../core/terminal.js';
 import { parseRobots, productToken, type RobotsTxt, type RobotsReading } from '../core/robots.js';
 import { agentWarning } from '../core/crawlers.js';
 import { fileError, readLimit, readRobotsLikeRobotsMain } from '../node/robots-file.js';
+import { flagWords } from './option-words.js';
 
 export { fileError };
 
@@ -74,7 +75,7 @@ export async function storedOrigin(store: string, named: string, scheme?: 'https
   try {
     return originInStore(store, named, { scheme });
   } catch (error) {
-    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.message);
+    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.sayOption(flagWords));
     throw error;
   }
 }
@@ -82,4 +83,9 @@ export async function storedOrigin(store: string, named: string, scheme?: 'https
 /** Says on stderr the URL lines a comparison of one origin's versions left out (lines of other origins). */
 export function otherOriginLines(count: number, first: string | null, origin: string, source: string, stderr: (text: string) => void): void {
   if (count > 0) stderr(`robotstxt: ${count} line(s) of ${source} name another origin or none (the first: ${safeText((first ?? '').slice(0, 200))}): left out, only ${origin}'s versions are compared\n`);
+}
+
+/** The library's warnings (a sentence each) on stderr, as the command line says them: `robotstxt: <sentence>`. Once per command. */
+export function warnings(stderr: (text: string) => void): (sentence: string) => void {
+  return (sentence) => stderr(`robotstxt: ${sentence}\n`);
 }

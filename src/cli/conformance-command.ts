@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { builtInSuite } from '../core/conformance-suite.js';
 import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance/index.js';
-import { batchImplementation, commandImplementation, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance/index.js';
+import { batchImplementation, commandImplementation, contractSentence, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance/index.js';
 import { reportHtml, reportJson, reportText } from '../node/conformance/index.js';
+import { flagWords } from './option-words.js';
 
 /** What conformance states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const CONFORMANCE_SPEC = {
@@ -107,7 +108,7 @@ export async function runConformance(args: string[], out: (text: string) => void
     const started = performance.now();
     const answers = await implementation.answerAll(prepared, { folder, timeoutMs, jobs });
     const seconds = (performance.now() - started) / 1000;
-    const report = compareAnswers(implementation, prepared, reference, answers, seconds, sources);
+    const report = compareAnswers({ name: implementation.name, contract: contractSentence(implementation.contract, flagWords) }, prepared, reference, answers, seconds, sources);
     out(format === 'json' ? reportJson(report) : format === 'html' ? reportHtml(report) : reportText(report));
     return report.agreed === report.cases ? 0 : 1;
   } finally {

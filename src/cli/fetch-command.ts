@@ -12,6 +12,7 @@ import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytes
 import { FETCH_OPTIONS, fetchCacheOptions, fetchedSummary, storeSummary, forEachInLanes } from './fetch-options.js';
 import { forEachChunk, chunkLines } from '../node/logs/index.js';
 import { CRAWLER_RANGE_SOURCES } from '../node/verify/index.js';
+import { flagWords } from './option-words.js';
 
 /** fetch's own options, in the order --help lists them (the shared fetch options follow them). */
 const FETCH_COMMAND_OWN_OPTIONS = {
@@ -244,7 +245,7 @@ async function runRangeFetch(store: string, rangeUrls: readonly string[], force:
   }
   const { fetchCrawlerRanges } = await import('../node/fetch/index.js');
   const { fetchSettings } = await import('../node/fetch/index.js');
-  const settings = fetchSettings({ userAgent: options.userAgent, timeoutMs: options.timeoutMs, targets: options.targets, now: options.now });
+  const settings = fetchSettings({ userAgent: options.userAgent, timeoutMs: options.timeoutMs, targets: options.targets, now: options.now, optionWords: flagWords });
   let results;
   try {
     results = await fetchCrawlerRanges(store, settings, { urls, force, maxAgeMs: options.maxAgeMs });

@@ -3,6 +3,7 @@ import type { RobotsReading } from '../core/robots.js';
 import { usageError, requiring, type OptionTable, type OptionValues } from './command-spec.js';
 import type { RobotsCacheOptions, RobotsCacheStats } from '../node/fetch/index.js';
 import { MAX_FETCH_BYTES, FETCH_TARGETS, type FetchTargets } from '../core/fetch-rules.js';
+import { flagWords } from './option-words.js';
 
 /** The fetch options (see src/cli/options.ts): what parses them and what --help says of them. */
 export const FETCH_OPTIONS = {
@@ -72,6 +73,7 @@ export function fetchCacheOptions(values: FetchValues, { mode, maxBytes }: Robot
     targets: values.targets as FetchTargets,
     now: clockOption(values.now).now,
     keepVersions: values['keep-versions'],
+    optionWords: flagWords,
   };
 }
 

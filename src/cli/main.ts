@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import '../node/core-node.js'; // the WebAssembly core, read from build/ on first use
 import { RobotsError } from '../core/errors.js';
 import { EXIT_USAGE } from './common.js';
-import { inCommandWords } from './library-errors.js';
+import { inCommandWords } from './option-words.js';
 import { COMMANDS, commandNamed, mainHelp } from './commands.js';
 import { hasOption, helpText, nearestName, type Command, type CommandIo } from './command-spec.js';
 

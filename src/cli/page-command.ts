@@ -14,6 +14,7 @@ import { originOf } from '../core/url-model.js';
 import { FULL_VERDICT_BODY } from '../node/hosts/index.js';
 import { RobotsError } from '../core/errors.js';
 import type { PageReport } from '../node/page/index.js';
+import { flagWords } from './option-words.js';
 
 /** What page states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const PAGE_SPEC = {
@@ -124,7 +125,7 @@ export async function runPage(args: string[], out: (text: string) => void, stder
       const { Agent } = await import('undici');
       const dispatcher = new Agent({ connect: { timeout: values['timeout-ms'] } });
       try {
-        const followed = await fetchPageFollowing(url, { agent, userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher, robotsFor, targets: values.targets as FetchTargets });
+        const followed = await fetchPageFollowing(url, { agent, userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher, robotsFor, targets: values.targets as FetchTargets, optionWords: flagWords });
         for (const hop of followed.redirects) stderr(`robotstxt: ${terminalSafe(hop.url)} answered ${hop.status}: followed\n`);
         if (followed.stopped !== null) stderr(`robotstxt: ${terminalSafe(followed.stopped)}\n`);
         const page = followed.page;
@@ -132,7 +133,7 @@ export async function runPage(args: string[], out: (text: string) => void, stder
         if (page !== null && page.bodyError !== null && pageResponseOf(page.status) === 'content') throw new RobotsError('PAGE_UNREACHABLE', `cannot read ${followed.url}: ${page.bodyError}: the page is not judged`);
         report = answerPage({ url: followed.url, agent, crawlAllowed: followed.allowed, robotsNoindex: followed.robots.noindex.lineFor(followed.url), headers: page?.headers ?? [], html: page?.body ?? null, nowMs, status: page?.status ?? null, redirects: followed.redirects });
       } catch (error) {
-        if (error instanceof RobotsError && error.code === 'PAGE_UNREACHABLE') throw usageError(error.message);
+        if (error instanceof RobotsError && error.code === 'PAGE_UNREACHABLE') throw usageError(error.sayOption(flagWords));
         throw error;
       } finally {
         await dispatcher.close().catch(() => undefined);
@@ -192,7 +193,7 @@ function pageText(report: PageReport): string {
 /** The robots.txt of a URL's origin, fetched (its outcome's rules: 4xx allow all, unreachable disallow all). */
 async function fetchedRobots(url: string, values: { 'timeout-ms': number; 'user-agent'?: string; mode: RobotsTxt['mode']; 'max-bytes': number; targets: string }, stderr: (text: string) => void): Promise<RobotsTxt> {
   const { fetchRobots } = await import('../node/fetch/index.js');
-  const result = await fetchRobots(url, { timeoutMs: values['timeout-ms'], userAgent: values['user-agent'], mode: values.mode, maxBytes: values['max-bytes'] === 0 ? undefined : values['max-bytes'], targets: values.targets as FetchTargets });
+  const result = await fetchRobots(url, { timeoutMs: values['timeout-ms'], userAgent: values['user-agent'], mode: values.mode, maxBytes: values['max-bytes'] === 0 ? undefined : values['max-bytes'], targets: values.targets as FetchTargets, optionWords: flagWords });
   if (result.robots !== null) return result.robots;
   stderr(`robotstxt: robots.txt of ${originOf(url)?.origin ?? url}: ${result.outcome}${result.error === null ? '' : ` (${terminalSafe(result.error)})`}: ${result.effect === 'disallow-all' ? 'every URL disallowed' : 'every URL allowed'}\n`);
   return parseRobots(result.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow, { mode: values.mode });

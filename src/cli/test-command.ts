@@ -8,7 +8,7 @@ import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { TestBatch, ROBOTS_ROOT_VARIABLE } from '../node/test-batch.js';
 import { HeapGovernor } from './heap-governor.js';
-import { inFlagWords } from './library-errors.js';
+import { flagWords } from './option-words.js';
 import { forEachChunk, writeAll } from '../node/logs/index.js';
 
 /** What test states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
@@ -86,7 +86,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
   if (rootOption === '') throw usageError('--robots-root must name a folder');
   const rootFromEnvironment = process.env[ROBOTS_ROOT_VARIABLE];
   const root = rootOption ?? (rootFromEnvironment !== undefined && rootFromEnvironment !== '' ? rootFromEnvironment : input === '-' ? process.cwd() : dirname(resolve(input)));
-  const batch = new TestBatch({ root, mode: values.mode, maxBytes: values['max-bytes'], cacheBytes: values['cache-mb'] * 1048576 });
+  const batch = new TestBatch({ root, mode: values.mode, maxBytes: values['max-bytes'], cacheBytes: values['cache-mb'] * 1048576, optionWords: flagWords });
   const decoder = new TextDecoder();
   // the run within --cache-mb + 100 MiB: what the cache keeps, and at most 32 MiB of garbage besides
   const heap = new HeapGovernor(32 << 20);
@@ -98,9 +98,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
       let answers: string[] = [];
       let pending = 0;
       for (const line of lines) {
-        const answered = batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-        // (an error's message in the command line's words; a verdict line is left as it is)
-        const answer = answered.startsWith('{"error"') ? inFlagWords('BAD_CASE', answered) : answered;
+        const answer = batch.answerLine(line.endsWith('\r') ? line.slice(0, -1) : line);
         answers.push(answer);
         pending += answer.length;
         if (pending >= ANSWER_FLUSH_BYTES || answers.length >= ANSWER_FLUSH_LINES) {

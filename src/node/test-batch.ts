@@ -4,7 +4,7 @@
 // per agent query compiled once, both kept in one cache of cacheBytes (least recently used out: a matcher
 // dropped from it is closed), so that a batch of any number of files and agents stays within it.
 import { isAbsolute, relative, resolve } from 'node:path';
-import { RobotsError } from '../core/errors.js';
+import { RobotsError, LIBRARY_OPTION_WORDS, type OptionWords } from '../core/errors.js';
 import type { RobotsMode, RobotsTxt } from '../core/robots.js';
 import { readRobotsLikeRobotsMain } from './robots-file.js';
 import { parseRobots } from '../core/robots.js';
@@ -43,6 +43,8 @@ export interface TestBatchOptions {
   maxBytes?: number;
   /** Memory for the parsed robots.txt files and compiled matchers kept between cases (default 64 MiB; 1 MiB to 3 GiB). */
   cacheBytes?: number;
+  /** How an error answer names an option it is about (default: by its name here, `root`; the command line gives its flags). */
+  optionWords?: OptionWords;
 }
 
 /** What the batch keeps between cases: a parsed file, or one file's compiled matcher for one agent field. */
@@ -65,6 +67,7 @@ const MAX_REMEMBERED_PATHS = 100_000;
 /** Answers test cases one JSON line at a time. One per batch; called once per input line. */
 export class TestBatch {
   private readonly root: string;
+  private readonly optionWords: OptionWords;
   private readonly mode: RobotsMode;
   private readonly maxBytes: number;
   /** Parsed files by `<mode>:<path>` or `<mode>\n<body>`, and matchers by `<file number>\0<agent field>`. */
@@ -78,7 +81,8 @@ export class TestBatch {
   private nextFileNumber = 0;
 
   constructor(options: TestBatchOptions) {
-    optionsArgument(options, ['root', 'mode', 'maxBytes', 'cacheBytes'], 'TestBatch options');
+    optionsArgument(options, ['root', 'mode', 'maxBytes', 'cacheBytes', 'optionWords'], 'TestBatch options');
+    this.optionWords = options.optionWords ?? LIBRARY_OPTION_WORDS;
     if (typeof options.root !== 'string' || options.root === '') throw new RobotsError('INVALID_ARGUMENT', `root must be a folder path, got ${describe(options.root)}`);
     this.root = resolve(options.root);
     this.mode = options.mode ?? 'google';
@@ -131,8 +135,8 @@ export class TestBatch {
       return { verdict: explanation.allowed ? 'allowed' : 'disallowed', line: explanation.rule?.line ?? null };
     } catch (error) {
       this.counts.errors++;
-      const code = error instanceof RobotsError ? error.code : 'INTERNAL';
-      return { error: { code, message: (error as Error).message } };
+      if (error instanceof RobotsError) return { error: { code: error.code, message: error.sayOption(this.optionWords) } };
+      return { error: { code: 'INTERNAL', message: (error as Error).message } };
     }
   }
 
@@ -175,7 +179,7 @@ export class TestBatch {
     if (full === undefined) {
       full = resolve(this.root, path);
       const inside = relative(this.root, full);
-      if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new RobotsError('BAD_CASE', `"robots" ${JSON.stringify(path)} is outside the robots folder ${this.root} (see the root option)`);
+      if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw RobotsError.about('BAD_CASE', { name: 'root' }, (option) => `"robots" ${JSON.stringify(path)} is outside the robots folder ${this.root} (see ${option})`);
       if (this.paths.size >= MAX_REMEMBERED_PATHS) this.paths.clear();
       this.paths.set(path, full);
     }

@@ -299,7 +299,7 @@ export class RobotsAudit {
     const shape = parts[0].shape;
     for (const part of parts) {
       if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost || part.shape.missing !== shape.missing || part.shape.reading !== shape.reading) {
-        throw new RobotsError('INVALID_ARGUMENT', `partial audits made with different options cannot be merged: one ${describeShape(shape)}, another ${describeShape(part.shape)}`);
+        throw RobotsError.about('INVALID_ARGUMENT', { name: 'partials' }, (_said, say) => `partial audits made with different options cannot be merged: one ${describeShape(shape, say)}, another ${describeShape(part.shape, say)}`);
       }
     }
     const audit = new RobotsAudit(() => null, { top, byHost: shape.byHost, missing: shape.missing, reading: shape.reading }, shape);

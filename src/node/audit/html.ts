@@ -1,6 +1,7 @@
 // A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
 // tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
 import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
+import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const number = (n: number): string => n.toLocaleString('en');
@@ -62,7 +63,7 @@ function timeChart(report: AuditReport): string {
 /** The report's Content-Security-Policy: nothing loads or runs (no script, no request), only its own inline styles and SVG. */
 export const AUDIT_HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-export function auditHtml(report: AuditReport, title: string): string {
+export function auditHtml(report: AuditReport, title: string, say: OptionWords = LIBRARY_OPTION_WORDS): string {
   const rules = new Map<string, { label: string; part: number }>();
   for (const crawler of report.crawlers) {
     for (const rule of crawler.rules) {
@@ -89,7 +90,7 @@ export function auditHtml(report: AuditReport, title: string): string {
   const fetchers = report.userTriggered.length === 0 ? '' : `<h2>User-triggered fetchers</h2><p>They fetch because a person asked, ignore robots.txt by design, and are not counted as violators.</p><table>${head}<tbody>${report.userTriggered.map(rowOf).join('')}</tbody></table>`;
   const against = [...report.crawlers, ...report.userTriggered].filter((c) => (c.usage?.against ?? 0) > 0).sort((a, b) => (b.usage?.against ?? 0) - (a.usage?.against ?? 0));
   const usage = !report.usage.stated ? '' : `<h2>AI usage</h2><p>${number(report.usage.against)} request(s) robots.txt allowed against a stated preference for the crawler's purpose (Content-Usage n, Content-Signal no). They are not robots.txt violations.</p>` +
-    (against.length === 0 ? '' : `<table id="usage"><thead><tr><th>crawler</th><th>purpose</th><th>requests against it</th><th>stated by</th></tr></thead><tbody>${against.map((c) => `<tr><td>${escapeHtml(`${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)}`)}</td><td>${escapeHtml(c.usage?.purpose ?? '')}</td><td>${number(c.usage?.against ?? 0)}</td><td>${(c.usage?.by ?? []).slice(0, 3).map((by) => `${by.file === null ? '' : `${escapeHtml(by.file)} `}line ${by.line} <code>${escapeHtml(by.preference)}</code> (${number(by.requests)})`).join('<br>')}</td></tr>`).join('')}</tbody></table>`) + (usageLeftOut(report, number) === null ? '' : `<p>${escapeHtml(usageLeftOut(report, number) ?? '')}.</p>`);
+    (against.length === 0 ? '' : `<table id="usage"><thead><tr><th>crawler</th><th>purpose</th><th>requests against it</th><th>stated by</th></tr></thead><tbody>${against.map((c) => `<tr><td>${escapeHtml(`${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)}`)}</td><td>${escapeHtml(c.usage?.purpose ?? '')}</td><td>${number(c.usage?.against ?? 0)}</td><td>${(c.usage?.by ?? []).slice(0, 3).map((by) => `${by.file === null ? '' : `${escapeHtml(by.file)} `}line ${by.line} <code>${escapeHtml(by.preference)}</code> (${number(by.requests)})`).join('<br>')}</td></tr>`).join('')}</tbody></table>`) + (usageLeftOut(report, number, say) === null ? '' : `<p>${escapeHtml(usageLeftOut(report, number, say) ?? '')}.</p>`);
   const verification = report.verification === null ? '' : `<span class="verification">${verificationSentence(report.verification, number)}</span>`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -106,13 +107,13 @@ th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}tr.impo
 `<span>${number(report.disallowed)} disallowed</span><span>${number(report.allowed)} allowed</span><span class="no-rules">${number(report.noRulesKnown.requests)} no rules known</span><span>${number(report.otherRequests)} other requests (not audited)</span>${verification}` +
 `<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${escapeHtml(report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', '))})` : ''}</span></p>
 ${report.noRulesKnown.requests === 0 ? '' : `<p class="no-rules-note">${number(report.noRulesKnown.requests)} crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version)${report.noRulesKnown.origins.length > 0 ? `, first ${escapeHtml(report.noRulesKnown.origins.join(', '))}` : ''}: ${report.noRulesKnown.judged === 'as disallowed' ? 'judged disallowed' : 'not judged, and not counted as allowed'}.</p>`}
-${verificationNotes(report.verifiedBy).map((note) => `<p class="verification-note">${escapeHtml(note)}</p>`).join('')}
+${verificationNotes(report.verifiedBy, say).map((note) => `<p class="verification-note">${escapeHtml(note)}</p>`).join('')}
 ${report.history === null ? '' : `<h2>robots.txt versions</h2><table id="versions"><thead><tr><th>host</th><th>in force from</th><th>crawler requests</th><th>disallowed</th></tr></thead><tbody>${report.history.versions.map((v) => `<tr><td>${escapeHtml(v.host)}</td><td>${escapeHtml(v.from)}</td><td>${number(v.requests)}</td><td>${number(v.disallowed)}</td></tr>`).join('')}</tbody></table><p class="history-note">${number(report.history.either)} request(s) within 24 h after a change that the two versions judge differently (either: not counted as disallowed); ${number(report.history.noRulesKnown)} before the first version of their host or without a time (no rules known).</p>`}
 ${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRows, 'disallowed requests', 'requests')}
 ${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}
 ${timeChart(report)}
 <h2>Crawlers</h2>
-<p class="reading">${report.reading === 'token' ? 'Each crawler is read as its product token, as the reference answers (--as-token): its own group, else *.' : 'Each crawler is read as it behaves: Googlebot-Image, -News and -Video follow the Googlebot group when they have none of their own; AdsBot ignores *. (--as-token reads product tokens, as the reference answers.)'}</p>
+<p class="reading">${escapeHtml(report.reading === 'token' ? `Each crawler is read as its product token, as the reference answers (${say({ name: 'reading', value: 'token' })}): its own group, else *.` : `Each crawler is read as it behaves: Googlebot-Image, -News and -Video follow the Googlebot group when they have none of their own; AdsBot ignores *. (${say({ name: 'reading', value: 'token' })} reads product tokens, as the reference answers.)`)}</p>
 <table id="crawlers">${head}<tbody>${report.crawlers.map(rowOf).join('')}</tbody></table>
 ${more}${untracked}${fetchers}${usage}
 </body></html>

@@ -6,6 +6,7 @@ import type { FamilyCoverage } from '../verify/index.js';
 import type { AuditReport, GroupsDiffer, StatusClasses, VerificationCounts } from './report.js';
 import { PathCounter } from './paths.js';
 import { bothDiffer, crawlerKey, MAX_CRAWLERS, MAX_MALFORMED_LINES, NO_RULES_ORIGINS_NAMED, TRACKED_PATHS, type AuditTally, type VersionCounts } from './tally.js';
+import type { OptionWords } from '../../core/errors.js';
 
 /** The format tag of a partial audit (audit --format partial). */
 export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/2';
@@ -47,8 +48,9 @@ export interface AuditPartial {
   history: { either: number; noRulesKnown: number; versions: { host: string; from: string; requests: number; disallowed: number }[] };
 }
 
-export function describeShape(shape: AuditPartial['shape']): string {
-  return `${shape.verifying ? 'with' : 'without'} --verify, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} --by host, --missing ${shape.missing}, ${shape.reading === 'token' ? 'with' : 'without'} --as-token`;
+/** The options a partial audit was made with, as a merge error names them (options in `say`'s words). */
+export function describeShape(shape: AuditPartial['shape'], say: OptionWords): string {
+  return `${shape.verifying ? 'with' : 'without'} ${say({ name: 'verifier' })}, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} ${say({ name: 'byHost' })}, ${say({ name: 'missing', value: shape.missing })}, ${shape.reading === 'token' ? 'with' : 'without'} ${say({ name: 'reading', value: 'token' })}`;
 }
 
 /** What verification rested on in two parts of an audit: the first part's files and resolver problem, the requests added. */

@@ -4,6 +4,7 @@
 import { asciiLowerCase } from '../../core/robots.js';
 import { VERIFICATIONS, type CrawlerCategory, type Verification } from '../crawlers/index.js';
 import type { FamilyCoverage } from '../verify/index.js';
+import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
 export interface StatusClasses {
@@ -136,9 +137,9 @@ export interface AuditReport {
  * preference of crawlers beyond --top and of crawlers no longer tracked; null when the list holds them all.
  * Per report.
  */
-export function usageLeftOut(report: AuditReport, number: (value: number) => string = String): string | null {
+export function usageLeftOut(report: AuditReport, number: (value: number) => string = String, say: OptionWords = LIBRARY_OPTION_WORDS): string | null {
   const parts = [
-    ...(report.moreCrawlers.usageAgainst > 0 ? [`${number(report.moreCrawlers.usageAgainst)} by crawlers beyond --top (--top 0 lists all)`] : []),
+    ...(report.moreCrawlers.usageAgainst > 0 ? [`${number(report.moreCrawlers.usageAgainst)} by crawlers beyond ${say({ name: 'top' })} (${say({ name: 'top', value: '0' })} lists all)`] : []),
     ...(report.untracked.usageAgainst > 0 ? [`${number(report.untracked.usageAgainst)} by crawlers no longer tracked (fewest disallowed)`] : []),
   ];
   return parts.length === 0 ? null : `not listed: ${parts.join(', ')}`;
@@ -159,7 +160,7 @@ export function verificationCell(counts: VerificationCounts | null, separator = 
  * files are missing, stale or invalid (its requests outside the files read are not checked, not impostors),
  * and a resolver that failed its check. The one wording of the text table and the HTML page. Per report.
  */
-export function verificationNotes(verifiedBy: AuditReport['verifiedBy']): string[] {
+export function verificationNotes(verifiedBy: AuditReport['verifiedBy'], say: OptionWords = LIBRARY_OPTION_WORDS): string[] {
   if (verifiedBy === null) return [];
   const notes: string[] = [];
   const name = (file: string): string => file.replace(/^.*[\\/]/, '');
@@ -170,10 +171,10 @@ export function verificationNotes(verifiedBy: AuditReport['verifiedBy']): string
     for (const file of family.stale) stale.set(name(file.file), Math.max(stale.get(name(file.file)) ?? 0, file.days));
     const why = [
       ...(family.missing.length === 0 ? [] : [`missing ${family.missing.join(', ')}`]),
-      ...(stale.size === 0 ? [] : [`${[...stale].map(([file, days]) => `${file} (${days} days)`).join(', ')} made more than ${verifiedBy.maxAgeDays} days from the requests (--ranges-max-age; any takes files of any age)`]),
+      ...(stale.size === 0 ? [] : [`${[...stale].map(([file, days]) => `${file} (${days} days)`).join(', ')} made more than ${verifiedBy.maxAgeDays} days from the requests (${say({ name: 'rangesMaxAgeDays' })}; any takes files of any age)`]),
       ...family.invalid.map((file) => `${name(file.file)} failed validation (${file.reason})`),
     ];
-    notes.push(`${family.name}: ${family.notChecked} of ${family.requests} request(s) not checked, not told from impostors: ${why.join('; ')} (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)`);
+    notes.push(`${family.name}: ${family.notChecked} of ${family.requests} request(s) not checked, not told from impostors: ${why.join('; ')} (get the files with ${say({ name: 'fetchCrawlerRanges' })}, or download them from the vendor and pass ${say({ name: 'rangeFiles', value: '<dir>' })})`);
   }
   if (verifiedBy.dns?.problem != null) notes.push(`DNS answers not believed: ${verifiedBy.dns.problem}; ${verifiedBy.dns.unknown} request(s) that DNS alone would have told are unknown`);
   return notes;

@@ -116,8 +116,8 @@ export interface DirectoryRulesOptions {
   nowMs?: number;
   /** A host without a file: its rules are not known (the default), or an error (NO_ROBOTS, naming the origin). */
   missing?: 'unknown' | 'error';
-  /** Told when a file cannot be read (its host's rules are then not known). */
-  warn: (text: string) => void;
+  /** Told when a file cannot be read (its host's rules are then not known), a sentence each (no prefix, no newline). */
+  warn: (sentence: string) => void;
 }
 
 /** The rules of a folder, and each origin's current file (a store's versions fall back to it). */
@@ -141,10 +141,10 @@ export function rulesOfDirectory(directory: string, options: DirectoryRulesOptio
     } catch (error) {
       // a file that cannot be read (a folder or FIFO by its name, no permission): said, and its host's rules are not known
       if (!(error instanceof RobotsError) || error.code !== 'FILE_UNREADABLE') throw error;
-      warn(`robotstxt: ${error.message}: the requests of ${origin.origin} have no rules known\n`);
+      warn(`${error.message}: the requests of ${origin.origin} have no rules known`);
       body = null;
     }
-    if (body === null && options.missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (no file or store record of it in ${directory}; missing: 'error')`);
+    if (body === null && options.missing === 'error') throw RobotsError.about('NO_ROBOTS', { name: 'missing', value: 'error' }, (option) => `no robots.txt known for ${origin.origin} (no file or store record of it in ${directory}; ${option})`);
     // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
     if (body === null) return NOT_KNOWN;
     if (body === ALLOW_ALL) return NO_ROBOTS_TXT;

@@ -180,10 +180,10 @@ class Answerers {
 
 /**
  * Answers every line of input and writes the answers to output in input order (text or jsonl, or nothing);
- * lines that are not access log lines (with plan.log) are reported through stderr. Called once per run by
+ * lines that are not access log lines (with plan.log) are told to `warn`, a sentence each. Called once per run by
  * the command line; a caller filtering URL dumps may call it the same way.
  */
-export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: Writable, stderr: (text: string) => void): Promise<CheckOutcome> {
+export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: Writable, warn: (sentence: string) => void): Promise<CheckOutcome> {
   const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, fewerThreads: null, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [], cutOrigins: [] };
   const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
   // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
@@ -203,7 +203,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
     for (const index of answer.noHost.examples) {
       if (outcome.noHostExamples.length < NO_HOST_LINES_NAMED) outcome.noHostExamples.push(numbers !== undefined ? numbers[index] : linesBefore + index + 1);
     }
-    if (spec?.noHost === 'error') throw new RobotsError('HOST_UNKNOWN', `line ${outcome.noHostExamples[0]} names no host (no http:// or https:// URL with a host): noHost 'error' stops here`);
+    if (spec?.noHost === 'error') throw RobotsError.about('HOST_UNKNOWN', { name: 'noHost', value: 'error' }, (option) => `line ${outcome.noHostExamples[0]} names no host (no http:// or https:// URL with a host): ${option} stops here`);
   });
   // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
   const numbersLines = plan.format === 'jsonl';
@@ -232,7 +232,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
         const log = logModule as typeof import('../logs/index.js');
         const targets = plan.log.reader.readUrlLines(chunk, { firstLineNumber: inputLine, withHost: spec !== null, defaultHost: plan.log.defaultHost, maxMalformed: MAX_REPORTED_LOG_ERRORS });
         for (const line of targets.malformedLines) {
-          if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: line ${line}: not an access log line with a request target: skipped\n`);
+          if (reportedLogErrors < MAX_REPORTED_LOG_ERRORS) warn(`line ${line}: not an access log line with a request target: skipped`);
           reportedLogErrors++;
         }
         outcome.malformed += targets.malformed;
@@ -294,6 +294,6 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
     outcome.missingOrigins = hosts.stats.missingOrigins;
     outcome.cutOrigins = hosts.stats.cutOrigins;
   }
-  if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) stderr(`robotstxt: ${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines\n`);
+  if (outcome.malformed > MAX_REPORTED_LOG_ERRORS) warn(`${outcome.malformed - MAX_REPORTED_LOG_ERRORS} more lines were not access log lines`);
   return outcome;
 }

@@ -120,7 +120,7 @@ export function casesFromRobotsDir(directory: string, options: { perFile: number
   try {
     names = readdirSync(directory).filter((name) => !name.startsWith('.')).sort();
   } catch (error) {
-    throw new RobotsError('FILE_UNREADABLE', `cannot read the robots folder '${directory}': ${(error as Error).message}`);
+    throw RobotsError.about('FILE_UNREADABLE', { name: 'robotsDirectory' }, (option) => `cannot read ${option} '${directory}': ${(error as Error).message}`);
   }
   const cases: ConformanceCase[] = [];
   let used = 0;

@@ -3,5 +3,5 @@
 export { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers } from './conformance.js';
 export type { ConformanceCase, ConformanceClass, ConformanceLabel } from './conformance.js';
 export { printable, reportHtml, reportJson, reportText } from './report.js';
-export { batchImplementation, commandImplementation, commandName, moduleImplementation, splitCommand, stopAllChildren } from './runners.js';
-export type { Implementation } from './runners.js';
+export { batchImplementation, commandImplementation, commandName, contractSentence, moduleImplementation, splitCommand, stopAllChildren } from './runners.js';
+export type { ConformanceContract, Implementation } from './runners.js';

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { RobotsError } from '../../core/errors.js';
+import { RobotsError, LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 import { ROBOTS_ROOT_VARIABLE } from '../test-batch.js';
 import type { ImplementationAnswer, PreparedCase } from './conformance.js';
 
@@ -28,10 +28,24 @@ export interface RunOptions {
   jobs: number;
 }
 
+/** How an implementation is run: the option that names it (a command per case, a batch command, a module) and what it names. */
+export interface ConformanceContract {
+  readonly option: 'command' | 'batchCommand' | 'module';
+  readonly target: string;
+}
+
+/** A contract as a report says it (the option in `say`'s words: the library's names, or the command line's flags). Once per report. */
+export function contractSentence(contract: ConformanceContract, say: OptionWords = LIBRARY_OPTION_WORDS): string {
+  const named = say({ name: contract.option });
+  if (contract.option === 'command') return `${named} '${contract.target}' (one process per case)`;
+  if (contract.option === 'batchCommand') return `${named} '${contract.target}' (JSON lines)`;
+  return `${named} ${contract.target} (in a worker thread)`;
+}
+
 /** An implementation under test: its name, how it is run, and how it answers a list of cases (one answer each, in order). */
 export interface Implementation {
   name: string;
-  contract: string;
+  contract: ConformanceContract;
   answerAll(cases: readonly PreparedCase[], options: RunOptions): Promise<ImplementationAnswer[]>;
 }
 
@@ -49,9 +63,9 @@ export const MAX_ANSWER_LINE_BYTES = 64 << 10;
 
 /**
  * Splits a command template into arguments as a shell would for plain words and '...' or "..." quotes (no
- * expansion, no shell started). A template with an unclosed quote is a usage error.
+ * expansion, no shell started). An unclosed quote or an empty command is INVALID_ARGUMENT about `option`.
  */
-export function splitCommand(template: string): string[] {
+export function splitCommand(template: string, option: 'command' | 'batchCommand' = 'command'): string[] {
   const words: string[] = [];
   let word = '';
   let inWord = false;
@@ -72,9 +86,9 @@ export function splitCommand(template: string): string[] {
       inWord = true;
     }
   }
-  if (quote !== null) throw new RobotsError('USAGE', `the command ${JSON.stringify(template)} has an unclosed ${quote} quote`);
+  if (quote !== null) throw RobotsError.about('INVALID_ARGUMENT', { name: option }, (said) => `${said} ${JSON.stringify(template)} has an unclosed ${quote} quote`);
   if (inWord) words.push(word);
-  if (words.length === 0) throw new RobotsError('USAGE', 'the command is empty');
+  if (words.length === 0) throw RobotsError.about('INVALID_ARGUMENT', { name: option }, (said) => `${said} is empty`);
   return words;
 }
 
@@ -140,11 +154,11 @@ function spawnGroup(words: readonly string[], options: Parameters<typeof spawn>[
 export function commandImplementation(template: string): Implementation {
   const words = splitCommand(template);
   if (!words.some((word) => word.includes('%robots%')) || !words.some((word) => word.includes('%url%')) || !words.some((word) => word.includes('%user-agent%'))) {
-    throw new RobotsError('USAGE', `a command template must contain %robots%, %url% and %user-agent%, got ${JSON.stringify(template)}`);
+    throw RobotsError.about('INVALID_ARGUMENT', { name: 'command' }, (said) => `${said} must contain %robots%, %url% and %user-agent%, got ${JSON.stringify(template)}`);
   }
   return {
     name: commandName(words),
-    contract: `--command '${template}' (one process per case)`,
+    contract: { option: 'command', target: template },
     async answerAll(cases, options) {
       const answers: ImplementationAnswer[] = new Array(cases.length);
       let next = 0;
@@ -301,10 +315,10 @@ function answerInSessions(
 
 /** The batch contract: one process reading JSON lines (see the top of this file). */
 export function batchImplementation(command: string): Implementation {
-  const words = splitCommand(command);
+  const words = splitCommand(command, 'batchCommand');
   return {
     name: commandName(words),
-    contract: `--batch-command '${command}' (JSON lines)`,
+    contract: { option: 'batchCommand', target: command },
     async answerAll(cases, options) {
       let fatal: RobotsError | null = null;
       const answers = await answerInSessions(cases, options.timeoutMs, (onAnswer, onExit) => {
@@ -376,7 +390,7 @@ export function moduleImplementation(modulePath: string): Implementation {
   const url = pathToFileURL(resolve(modulePath)).href;
   return {
     name: basename(modulePath),
-    contract: `--module ${modulePath} (in a worker thread)`,
+    contract: { option: 'module', target: modulePath },
     async answerAll(cases, options) {
       let fatal: RobotsError | null = null;
       const answers = await answerInSessions(cases, options.timeoutMs, (onAnswer, onExit) => {

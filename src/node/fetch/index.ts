@@ -3,5 +3,5 @@
 export { fetchCrawlerRanges } from './range-fetch.js';
 export { RobotsCache } from './robots-cache.js';
 export type { RobotsCacheEntry, RobotsCacheOptions, RobotsCacheStats } from './robots-cache.js';
-export { DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_MS, FETCH_TARGETS, MAX_FETCH_BYTES, fetchRobots, fetchSettings, refusedTarget, resolveWithDns, robotsOriginOf } from './robots-fetch.js';
-export type { FetchRobotsOptions, FetchTargets, RobotsFetchResult, RobotsOrigin } from './robots-fetch.js';
+export { DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_MS, FETCH_TARGETS, MAX_FETCH_BYTES, fetchRobots, fetchSettings, refusalSentence, refusedTarget, resolveWithDns, robotsOriginOf } from './robots-fetch.js';
+export type { FetchRobotsOptions, FetchTargets, RobotsFetchResult, RobotsOrigin, TargetRefusal } from './robots-fetch.js';

@@ -8,7 +8,7 @@ import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { decodeContent, type DecodedBody } from '../content-encoding.js';
 import { DEFAULT_MAX_BYTES } from '../../core/constants.js';
-import { RobotsError } from '../../core/errors.js';
+import { RobotsError, LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 import { MAX_HOST_KEY_BYTES } from '../../core/constants.js';
 import { originOf, type UrlOrigin } from '../../core/url-model.js';
 import { describe, optionsArgument, wholeNumberArgument } from '../../core/arguments.js';
@@ -110,11 +110,13 @@ export interface FetchRobotsOptions {
   targets?: FetchTargets;
   /** How host names are resolved for the targets check (default node:dns lookup; tests inject one). */
   resolveHost?: (hostname: string) => Promise<string[]>;
+  /** How a refused fetch's error names the option that refused it (default: its name here, `targets 'any'`; the command line gives its flags). */
+  optionWords?: OptionWords;
 }
 
 
 /** The options fetchRobots takes (misspelt names are refused). */
-export const FETCH_OPTION_NAMES: readonly string[] = ['userAgent', 'timeoutMs', 'connectTimeoutMs', 'maxBytes', 'mode', 'defaultScheme', 'previous', 'now', 'dispatcher', 'targets', 'resolveHost'];
+export const FETCH_OPTION_NAMES: readonly string[] = ['userAgent', 'timeoutMs', 'connectTimeoutMs', 'maxBytes', 'mode', 'defaultScheme', 'previous', 'now', 'dispatcher', 'targets', 'resolveHost', 'optionWords'];
 
 /** What fetching one origin's robots.txt gave. */
 export interface RobotsFetchResult extends FetchFacts {
@@ -126,6 +128,8 @@ export interface RobotsFetchResult extends FetchFacts {
   body: Uint8Array;
   /** True when the targets policy refused the fetch or one of its redirects (outcome unreachable; error says why). */
   refusedByTargets: boolean;
+  /** Why the targets policy refused it, as a code and the address (null when it did not). */
+  refusal: TargetRefusal | null;
   /** True when the body was longer than maxBytes (the rest was not read). */
   truncated: boolean;
   /** The body parsed in the fetch's mode; null unless outcome is ok. */
@@ -147,6 +151,8 @@ export interface FetchSettings {
   now: () => number;
   targets: FetchTargets;
   resolveHost: (hostname: string) => Promise<string[]>;
+  /** How a refusal's error names options (the library's names, or the command line's flags). */
+  optionWords: OptionWords;
 }
 
 /** Resolves a host name with node:dns (every address), as the targets check does by default. */
@@ -195,21 +201,39 @@ async function addressesOf(url: URL, settings: Pick<FetchSettings, 'resolveHost'
  * log, a URL list), not named by the caller. The one rule of what every fetch may reach (robots.txt, range
  * files, pages), hop by hop. Per hop.
  */
-export async function refusedTarget(next: URL, from: URL | null, settings: Pick<FetchSettings, 'targets' | 'resolveHost'>, fromContent: boolean): Promise<string | null> {
+export async function refusedTarget(next: URL, from: URL | null, settings: Pick<FetchSettings, 'targets' | 'resolveHost'>, fromContent: boolean): Promise<TargetRefusal | null> {
   if (settings.targets === 'any') return null;
   if (settings.targets === 'public' && from !== null && (next.port || (next.protocol === 'https:' ? '443' : '80')) !== (from.port || (from.protocol === 'https:' ? '443' : '80'))) {
-    return `redirect to another port refused (${next.protocol}//${next.host}; --targets public allows the same port only)`;
+    return { code: 'other-port', where: `${next.protocol}//${next.host}` };
   }
   if (settings.targets === 'default' && from === null && !fromContent) return null; // what the caller names is fetched as named
   const internal = (await addressesOf(next, settings)).find(isInternalAddress);
   if (internal === undefined) return null;
   const where = internalWhere(next.hostname, internal);
-  if (settings.targets === 'public') return `${from === null ? 'fetch' : 'redirect'} to an internal address refused (${where}; --targets public)`;
-  if (from === null) return `an origin from a log or URL list at an internal address, not fetched (${where}; name it yourself, or --targets any)`;
+  if (settings.targets === 'public') return { code: from === null ? 'internal-fetch' : 'internal-redirect', where };
+  if (from === null) return { code: 'internal-from-content', where };
   // default: refused only when the redirect comes from a public address
   const fromAddresses = await addressesOf(from as URL, settings);
   if (fromAddresses.length === 0 || fromAddresses.some(isInternalAddress)) return null;
-  return `redirect from a public address to an internal one refused (${where}; --targets any allows it)`;
+  return { code: 'public-to-internal', where };
+}
+
+/** Why the targets policy refused a fetch or a redirect: a stable code, and the address or origin it is about. */
+export interface TargetRefusal {
+  readonly code: 'other-port' | 'internal-fetch' | 'internal-redirect' | 'internal-from-content' | 'public-to-internal';
+  readonly where: string;
+}
+
+/** A refusal as a fetch's error says it (options in `say`'s words: the library's names, or the command line's flags). Per refusal. */
+export function refusalSentence(refusal: TargetRefusal, say: OptionWords = LIBRARY_OPTION_WORDS): string {
+  const { where } = refusal;
+  switch (refusal.code) {
+    case 'other-port': return `redirect to another port refused (${where}; ${say({ name: 'targets', value: 'public' })} allows the same port only)`;
+    case 'internal-fetch': return `fetch to an internal address refused (${where}; ${say({ name: 'targets', value: 'public' })})`;
+    case 'internal-redirect': return `redirect to an internal address refused (${where}; ${say({ name: 'targets', value: 'public' })})`;
+    case 'internal-from-content': return `an origin from a log or URL list at an internal address, not fetched (${where}; name it yourself, or ${say({ name: 'targets', value: 'any' })})`;
+    case 'public-to-internal': return `redirect from a public address to an internal one refused (${where}; ${say({ name: 'targets', value: 'any' })} allows it)`;
+  }
 }
 
 /** Checks the ranges of fetch options (INVALID_ARGUMENT naming the option). Called once per fetcher. */
@@ -225,9 +249,10 @@ export function fetchSettings(options: FetchRobotsOptions): FetchSettings {
   const targets = options.targets ?? 'default';
   if (!FETCH_TARGETS.includes(targets)) throw new RobotsError('INVALID_ARGUMENT', `targets must be default, public or any, got ${String(options.targets)}`);
   if (options.resolveHost !== undefined && typeof options.resolveHost !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'resolveHost must be a function');
+  if (options.optionWords !== undefined && typeof options.optionWords !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'optionWords must be a function');
   const defaultScheme = options.defaultScheme ?? 'https';
   if (defaultScheme !== 'https' && defaultScheme !== 'http') throw new RobotsError('INVALID_ARGUMENT', `defaultScheme must be https or http, got ${String(options.defaultScheme)}`);
-  return { userAgent, timeoutMs, connectTimeoutMs, maxBytes, mode, defaultScheme, now: options.now ?? Date.now, targets, resolveHost: options.resolveHost ?? resolveWithDns };
+  return { userAgent, timeoutMs, connectTimeoutMs, maxBytes, mode, defaultScheme, now: options.now ?? Date.now, targets, resolveHost: options.resolveHost ?? resolveWithDns, optionWords: options.optionWords ?? LIBRARY_OPTION_WORDS };
 }
 
 /** How long after the request's own deadline undici's timeouts would end it (see robotsAgent). */
@@ -339,7 +364,7 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
       etag: extra.etag ?? null, lastModified: extra.lastModified ?? null, cacheMaxAgeMs: extra.cacheMaxAgeMs ?? null,
       endedAt: settings.now(),
       effect: outcome === 'ok' || outcome === 'not-modified' ? 'rules' : outcome === 'not-found' ? 'allow-all' : 'disallow-all',
-      body, truncated: extra.truncated ?? false, refusedByTargets: extra.refusedByTargets ?? false,
+      body, truncated: extra.truncated ?? false, refusedByTargets: extra.refusedByTargets ?? false, refusal: extra.refusal ?? null,
       robots: outcome === 'ok' ? parseRobots(body, readingPart(settings)) : null,
       timings: { totalMs: performance.now() - started, headersMs },
     };
@@ -347,7 +372,7 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
   try {
     const fromContent = origin.fromContent === true;
     const refusedFirst = settings.targets === 'public' || (settings.targets === 'default' && fromContent) ? await clock.timed(() => refusedTarget(new URL(url), null, settings, fromContent)) : null;
-    if (refusedFirst !== null) return finish('unreachable', 0, refusedFirst, { refusedByTargets: true });
+    if (refusedFirst !== null) return finish('unreachable', 0, refusalSentence(refusedFirst, settings.optionWords), { refusedByTargets: true, refusal: refusedFirst });
     while (true) {
       visited.add(url);
       const headers: Record<string, string> = {
@@ -388,7 +413,7 @@ export async function fetchOrigin(origin: RobotsOrigin, settings: FetchSettings,
         next.username = '';
         next.password = '';
         const refused = await clock.timed(() => refusedTarget(next as URL, new URL(url), settings, fromContent));
-        if (refused !== null) return finish('unreachable', status, refused, { refusedByTargets: true });
+        if (refused !== null) return finish('unreachable', status, refusalSentence(refused, settings.optionWords), { refusedByTargets: true, refusal: refused });
         if (visited.has(next.href)) { url = next.href; return finish('not-found', status, 'redirect loop'); }
         if (hops === MAX_REDIRECT_HOPS) return finish('not-found', status, `more than ${MAX_REDIRECT_HOPS} redirects`);
         hops++;

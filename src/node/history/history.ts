@@ -263,7 +263,7 @@ export class StoreHistory extends History {
    * options.warn: told (once per origin) of an index of versions that is not one: that origin is judged by
    * its current copy, as a store without versions is.
    */
-  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null | typeof NO_RULES_KNOWN; warn?: (text: string) => void }) {
+  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null | typeof NO_RULES_KNOWN; warn?: (sentence: string) => void }) {
     super(options);
   }
 
@@ -282,7 +282,7 @@ export class StoreHistory extends History {
       stored = readStoredVersions(this.directory, origin.fileKey);
     } catch (error) {
       if (!(error instanceof RobotsError) || error.code !== 'FILE_UNREADABLE') throw error;
-      this.options.warn?.(`robotstxt: ${error.message}: ${origin.origin} is judged by its current copy\n`);
+      this.options.warn?.(`${error.message}: ${origin.origin} is judged by its current copy`);
       stored = null;
     }
     if (stored === null) {
@@ -362,7 +362,7 @@ export class RobotsHistory extends History {
     super(options);
     let isDirectory = false;
     try { isDirectory = statSync(directory).isDirectory(); } catch { isDirectory = false; }
-    if (!isDirectory) throw new RobotsError('FILE_UNREADABLE', `history folder '${directory}' is not a readable directory`);
+    if (!isDirectory) throw RobotsError.about('FILE_UNREADABLE', { name: 'historyDirectory' }, (option) => `${option} '${directory}' is not a readable directory`);
     this.limit = readLimit(options.maxBytes);
   }
 

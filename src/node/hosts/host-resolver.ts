@@ -92,7 +92,7 @@ export class HostResolver {
       }
     }
     if (body === null || body === undefined) {
-      if (this.query.missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${canonical} (the source has no file or store record of it; missing: 'error')`);
+      if (this.query.missing === 'error') throw RobotsError.about('NO_ROBOTS', { name: 'missing', value: 'error' }, (option) => `no robots.txt known for ${canonical} (the source has no file or store record of it; ${option})`);
       this.counters.missing++;
       if (this.missingOrigins.length < MISSING_ORIGINS_NAMED && !this.missingOrigins.includes(canonical)) this.missingOrigins.push(canonical);
       table.resolve(entry, this.fixed.slot(this.query.missing));

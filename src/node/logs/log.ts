@@ -741,7 +741,7 @@ const lastOrigin: { bytes: Uint8Array; origin: UrlOrigin | null } = { bytes: new
  * stop with it rather than answer such lines by a guess. `where` is `file:line` or `line N`.
  */
 export function hostUnknownError(where: string, format: string | null): RobotsError {
-  return new RobotsError('HOST_UNKNOWN', `${where}: the line names no host (a ${format ?? 'log'} line without a host field), so its robots.txt is unknown: give a default host (defaultHost), or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
+  return RobotsError.about('HOST_UNKNOWN', { name: 'defaultHost' }, (option) => `${where}: the line names no host (a ${format ?? 'log'} line without a host field), so its robots.txt is unknown: give ${option}, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
 }
 
 /** The origins the requests of some logs are of, and those whose host came from defaultHost (the user named it). */

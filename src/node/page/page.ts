@@ -4,13 +4,13 @@
 import { request, type Dispatcher } from 'undici';
 import { judgePage, pageRules, type PageAnswer, type PageMeta, type PageRuleStatement } from '../../core/page-rules.js';
 import { asciiLowerCase, productToken } from '../../core/robots.js';
-import { RobotsError } from '../../core/errors.js';
+import { RobotsError, type OptionWords } from '../../core/errors.js';
 import { originOf, type UrlOrigin } from '../../core/url-model.js';
 import type { OriginRobots } from './page-robots.js';
 import { htmlMetas, DEFAULT_HEAD_BYTES, type HtmlMetas } from './html-head.js';
 import { pageTraps, type PageTrap } from '../../core/page-traps.js';
 import type { RobotsNoindexLine } from '../../core/robots-noindex.js';
-import { refusedTarget, resolveWithDns, type FetchTargets } from '../fetch/index.js';
+import { refusedTarget, refusalSentence, resolveWithDns, type FetchTargets } from '../fetch/index.js';
 import { decodeContent } from '../content-encoding.js';
 
 /** The answer for a URL, as robotstxt page prints it. */
@@ -189,6 +189,8 @@ export interface PageFetchOptions {
   targets?: FetchTargets;
   /** How host names are resolved for that check (default node:dns; tests inject one). */
   resolveHost?: (hostname: string) => Promise<string[]>;
+  /** How a refused redirect names the option that refused it (default: its name, `targets 'any'`; the command line gives its flags). */
+  optionWords?: OptionWords;
 }
 
 /** A page's response: its status, headers (repeats kept), and its body decoded (bodyError: why it could not be). */
@@ -263,7 +265,7 @@ export interface FollowedPage {
 export async function fetchPageFollowing(url: string, options: PageFetchOptions & { agent: string; robotsFor: (origin: UrlOrigin) => Promise<OriginRobots> }): Promise<FollowedPage> {
   const targets = { targets: options.targets ?? 'default', resolveHost: options.resolveHost ?? resolveWithDns };
   const refusedFirst = await refusedTarget(new URL(url), null, targets, false);
-  if (refusedFirst !== null) throw new RobotsError('PAGE_UNREACHABLE', `cannot fetch ${url}: ${refusedFirst}`);
+  if (refusedFirst !== null) throw RobotsError.about('PAGE_UNREACHABLE', { name: 'targets', value: targets.targets }, (_said, say) => `cannot fetch ${url}: ${refusalSentence(refusedFirst, say)}`);
   const redirects: { url: string; status: number }[] = [];
   let current = url;
   for (;;) {
@@ -283,7 +285,7 @@ export async function fetchPageFollowing(url: string, options: PageFetchOptions 
     if (originOf(next) === null) return { url: current, allowed, robots, redirects, page, stopped: `${current} answered ${page.status} to ${location}, which is no http(s) URL: its own headers are read` };
     if (redirects.length >= MAX_REDIRECTS) return { url: current, allowed, robots, redirects, page, stopped: `more than ${MAX_REDIRECTS} redirects: the last one's own headers are read` };
     const refused = await refusedTarget(new URL(next), new URL(current), targets, false);
-    if (refused !== null) return { url: current, allowed, robots, redirects, page, stopped: `${current} answered ${page.status} to ${next}: not followed, ${refused}` };
+    if (refused !== null) return { url: current, allowed, robots, redirects, page, stopped: `${current} answered ${page.status} to ${next}: not followed, ${refusalSentence(refused, options.optionWords)}` };
     redirects.push({ url: current, status: page.status });
     current = next;
   }

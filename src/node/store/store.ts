@@ -431,7 +431,7 @@ export class RobotsStore {
       makeDirectory(join(this.directory, folder));
       if (bodyBytes !== null) this.keepBody(folder, sha256 as string, bodyBytes);
       // the store's mark that some origin changed (audit --store then judges requests by version)
-      if (known.versions.length > 0 && !existsSync(join(this.directory, HISTORY_MARK))) this.replace(HISTORY_MARK, 'an origin of this store has changed: audit --store judges each request by the version in force when it was made\n');
+      if (known.versions.length > 0 && !existsSync(join(this.directory, HISTORY_MARK))) this.replace(HISTORY_MARK, 'an origin of this store has changed: an audit of this store judges each request by the version in force when it was made\n');
       const version: StoredVersion = { firstSeen: at, lastSeen: at, effect, body: bodyBytes === null ? null : `${sha256}.txt`, sha256, status: record.status, etag: record.etag, lastModified: record.lastModified };
       // the version before, with its bytes read now (it may be dropped below): what --fail-on-change compares
       change = { before: newest === undefined ? null : { version: newest, body: this.versionBody(folder, newest) }, after: { version, body: bodyBytes } };

@@ -267,8 +267,8 @@ export interface CrawlerVerifierOptions {
   dnsTimeoutMs?: number;
   /** DNS lookups at once (default 32). */
   dnsConcurrency?: number;
-  /** Files of a folder that name no range source, and files that fail validation, are reported here. */
-  warn?: (text: string) => void;
+  /** Files of a folder that name no range source, and files that fail validation, are reported here, a sentence each (no prefix, no newline). */
+  warn?: (sentence: string) => void;
 }
 
 /** The default DNS probe: a Googlebot address whose PTR (crawl-66-249-66-1.googlebot.com) resolves back to it. */
@@ -461,7 +461,7 @@ export class CrawlerVerifier {
     for (const name of names) {
       const source = rangeSourceOfFile(name);
       if (source === null) {
-        if (!name.endsWith('.meta.json')) warn(`robotstxt: ${join(path, name)}: names no vendor's range file: skipped (name it <vendor or file>=<path> to read it)\n`);
+        if (!name.endsWith('.meta.json')) warn(`${join(path, name)}: names no vendor's range file: skipped (name it <vendor or file>=<path> to read it)`);
         continue;
       }
       this.loadFile(join(path, name), source, vendorOfSource(source), warn);
@@ -496,7 +496,7 @@ export class CrawlerVerifier {
     } catch (error) {
       if (!(error instanceof RobotsError) || error.code !== 'RANGES_INVALID') throw error;
       file.problem = error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : error.message;
-      warn(`robotstxt: ${error.message}; the crawlers it covers are not checked\n`);
+      warn(`${error.message}; the crawlers it covers are not checked`);
       return;
     }
     const ranges = new RangeSet();
