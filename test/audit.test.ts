@@ -483,10 +483,10 @@ describe('audit never counts a request whose rules are not known as allowed', ()
     const stop = robotstxt(['audit', '--robots-dir', sites, '--missing', 'error', vhostLog]);
     expect([stop.status, stop.stdout, stop.stderr]).toEqual([2, '', `robotstxt: no robots.txt known for http://nofile.example (no file or store record of it in ${sites}; --missing error)\n`]);
   });
-  it('a --robots-dir or --store that is not a directory is a usage error (exit 2), never an audit where no host has rules', () => {
+  it('a --robots-dir or --store that is not a directory is a usage error (exit 2, the one wording of every command), never an audit where no host has rules', () => {
     for (const option of ['--robots-dir', '--store']) {
       const r = robotstxt(['audit', option, join(sites, 'mistyped'), vhostLog]);
-      expect([r.status, r.stdout, r.stderr], option).toEqual([2, '', `robotstxt: ${option} '${join(sites, 'mistyped')}' is not a directory\n`]);
+      expect([r.status, r.stdout, r.stderr], option).toEqual([2, '', `robotstxt: ${option} '${join(sites, 'mistyped')}' is not a readable directory\n`]);
     }
   });
 });

@@ -16,7 +16,7 @@ import { logTimeMs, originsOfLogs, type LogFieldNames } from '../node/logs/index
 import type { RobotsCacheOptions } from '../node/fetch/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
 import { forEachChunk, readInputWhole } from '../node/logs/index.js';
-import { fileWriteError, readRegularFile } from '../node/robots-file.js';
+import { fileWriteError, readRegularFile, requireDirectory } from '../node/robots-file.js';
 import { HeapGovernor } from './heap-governor.js';
 import { flagWords } from './option-words.js';
 
@@ -139,8 +139,8 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   const robotsDir = values['robots-dir'] ?? storeDir;
   const fetching = values.fetch;
   // a folder that is not there is a mistake, never an audit in which every host lacks rules (a store --fetch fills is made)
-  for (const [option, dir] of [['robots-dir', values['robots-dir']], ['store', fetching ? undefined : storeDir]] as const) {
-    if (dir !== undefined && statSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) throw usageError(`--${option} '${dir}' is not a directory`);
+  for (const [option, dir] of [['robotsDirectory', values['robots-dir']], ['storeDirectory', fetching ? undefined : storeDir]] as const) {
+    if (dir !== undefined) requireDirectory(dir, option);
   }
   const missing = values.missing;
   if (fetching && positionals.includes('-')) throw usageError('--fetch reads the logs twice (hosts first): give log files, not standard input');

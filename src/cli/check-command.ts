@@ -1,6 +1,5 @@
 // robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
 import { openedPack } from './pack-option.js';
-import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/index.js';
@@ -17,6 +16,7 @@ import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../no
 import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/index.js';
+import { requireDirectory } from '../node/robots-file.js';
 
 /** Largest --cache-mb: what one WebAssembly instance can address for its cache (MAX_CACHE_BYTES, 3 GiB). */
 const MAX_CACHE_MB = MAX_CACHE_BYTES / 1048576;
@@ -130,11 +130,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const noHost = values['no-host'] ?? (missing === 'error' ? 'allow' : missing);
   const cacheMb = values['cache-mb'];
   if (fetching) new (await import('../node/store/index.js')).RobotsStore(robotsDir as string); // made when missing
-  if (robotsDir !== undefined && packFile === undefined) {
-    let isDirectory = false;
-    try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
-    if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
-  }
+  if (robotsDir !== undefined && packFile === undefined) requireDirectory(robotsDir, 'robotsDirectory');
 
   // one thread by default with a robots directory, where a second thread was measured slower on the
   // development machine (many-host work is bound by memory latency there, and the cache is split between

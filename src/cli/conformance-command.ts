@@ -9,6 +9,7 @@ import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, typ
 import { batchImplementation, commandImplementation, contractSentence, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance/index.js';
 import { reportHtml, reportJson, reportText } from '../node/conformance/index.js';
 import { flagWords } from './option-words.js';
+import { requireDirectory } from '../node/robots-file.js';
 
 /** What conformance states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const CONFORMANCE_SPEC = {
@@ -58,11 +59,7 @@ export async function runConformance(args: string[], out: (text: string) => void
   const suite = values.suite;
   const robotsDir = values['robots-dir'];
   if (suite === 'none' && robotsDir === undefined) throw usageError('--suite none needs --robots-dir (no cases otherwise)');
-  if (robotsDir !== undefined) {
-    let isDirectory = false;
-    try { isDirectory = statSync(robotsDir).isDirectory(); } catch { isDirectory = false; }
-    if (!isDirectory) throw usageError(`--robots-dir '${robotsDir}' is not a readable directory`);
-  }
+  if (robotsDir !== undefined) requireDirectory(robotsDir, 'robotsDirectory');
   const perFile = values['per-file'];
   const files = values.files;
   const timeoutMs = values['timeout-ms'];

@@ -148,7 +148,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   }
   const store = values.store === undefined ? null : new RobotsStore(values.store, { keepVersions: values['keep-versions'] });
   const watched = values['fail-on-change'];
-  const watchedLines = watched === undefined ? null : await (await import('../node/history/index.js')).readUrlLines(watched);
+  const watchedLines = watched === undefined ? null : await (await import('../node/history/index.js')).readUrlFile(watched);
   if (watched !== undefined && store?.keepVersions === 0) throw usageError('--fail-on-change needs the store to keep versions (--keep-versions 1 or more)');
   // the change each origin's fetch made to the store's versions in this run (with the bytes before and after)
   const changes: (StoreWriteResult['change'])[] = [];

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, AGENT_OPTION, agentValues, withHelp, readingOf } from './shared-options.js';
-import { versionChanges, flipLine, readUrlLines, ownOriginLines } from '../node/history/index.js';
+import { versionChanges, flipLine, readUrlFile, ownOriginLines } from '../node/history/index.js';
 import { terminalSafe, storedOrigin, otherOriginLines } from './common.js';
 
 /** What history states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
@@ -43,7 +43,7 @@ export async function runHistory(args: string[], out: (text: string) => void, st
   const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
   let lines: Uint8Array | null = null;
   if (values.urls !== undefined) {
-    const own = ownOriginLines(Buffer.from(`${(await readUrlLines(values.urls)).join('\n')}\n`), origin.origin);
+    const own = ownOriginLines(Buffer.from(`${(await readUrlFile(values.urls)).join('\n')}\n`), origin.origin);
     otherOriginLines(own.other, own.firstOther, origin.origin, values.urls, stderr);
     lines = own.lines;
   }

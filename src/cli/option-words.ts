@@ -14,6 +14,7 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = {
   root: '--robots-root',
   robotsDirectory: '--robots-dir',
   historyDirectory: '--robots-history',
+  storeDirectory: '--store',
   command: '--command',
   batchCommand: '--batch-command',
   top: '--top',

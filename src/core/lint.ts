@@ -314,7 +314,7 @@ function lintWholeLines(body: Uint8Array, lines: LineSpans, options: RobotsOptio
         continue;
       }
       if (agent.global || value === agent.productToken) continue;
-      if (/^[A-Za-z_-]+\/[\w.]+$/.test(value)) continue; // "Googlebot/2.1": the token is the name, as meant
+      if (agent.productToken !== '' && /^\/[\w.]+$/.test(value.slice(agent.productToken.length))) continue; // "Googlebot/2.1": the token is the name, as meant
       add(agent.line, 'warning', 'agent-not-a-token', agent.productToken === ''
         ? `user-agent "${value}" has no product token (letters, '-' and '_' first): it names no crawler`
         : `user-agent "${value}": crawlers compare only its product token "${agent.productToken}"${/\s/.test(value) ? ' (the rest, after a space, is ignored)' : ''}`);

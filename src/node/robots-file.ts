@@ -105,6 +105,25 @@ export class ReadBuffer {
 export type FileKind = 'any' | 'regular' | 'check' | 'own';
 
 /** The error for a file that is a folder, FIFO, socket or device where a regular file is read (FILE_UNREADABLE, naming it). */
+/**
+ * The one check that a folder given is a readable directory (a robots folder, a store, a history folder):
+ * FILE_UNREADABLE about `option` (its API name; the command line says its flag) when it is not. Once per folder given.
+ */
+export function requireDirectory(path: string, option: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) throw RobotsError.about('FILE_UNREADABLE', { name: option }, (said) => `${said} '${path}' is not a readable directory`);
+}
+
+/** True when the bytes start a gzip stream (1f 8b): how a .gz log or a .warc.gz is told from plain text, whatever its name. The one test of the magic. */
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
 export function notRegularFile(path: string, what: string, directory: boolean): RobotsError {
   return new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': ${directory ? 'is a directory' : 'not a regular file (a pipe, a device or a socket)'}`);
 }

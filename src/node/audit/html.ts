@@ -1,9 +1,9 @@
 // A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
 // tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
 import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
+import { escapeHtml } from '../../core/html-text.js';
 import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const number = (n: number): string => n.toLocaleString('en');
 
 /** Horizontal bars: one row per item, a light bar for the total and a dark one for the part. */

@@ -1,6 +1,7 @@
 // The three formats of a conformance report (text, JSON, a self-contained HTML page), from the data that
 // conformance.ts builds. One function per format; nothing else writes a report.
 import type { CaseOutcome, ConformanceReport } from './conformance.js';
+import { escapeHtml } from '../../core/html-text.js';
 
 const encoder = new TextEncoder();
 
@@ -95,7 +96,6 @@ export function reportJson(report: ConformanceReport): string {
   }, null, 2) + '\n';
 }
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
 
 /** The report as a self-contained HTML page (no scripts, no external resources). */
 export function reportHtml(report: ConformanceReport): string {

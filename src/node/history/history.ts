@@ -8,13 +8,13 @@
 // next one's. A request is judged by the version in force when it was made; RFC 9309 and Google let a crawler
 // keep a copy for up to 24 hours, so a request within 24 hours after a change may follow either version
 // (versionsAt gives both). Hosts' versions are read on first use and kept within HISTORY_CACHE_BYTES.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../../core/errors.js';
 import { describe } from '../../core/arguments.js';
 import { parseRobots, readingPart, type RobotsTxt, type RobotsMode } from '../../core/robots.js';
 import type { UrlOrigin } from '../../core/url-model.js';
-import { readFileBounded, readLimit, describeErrno } from '../robots-file.js';
+import { readFileBounded, readLimit, describeErrno, requireDirectory } from '../robots-file.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from '../store/index.js';
 import { storedVersionBody, NO_RULES_KNOWN } from '../hosts/index.js';
 import { LruCache } from '../../core/lru-cache.js';
@@ -360,9 +360,7 @@ export class RobotsHistory extends History {
 
   constructor(private readonly directory: string, options: HistoryOptions) {
     super(options);
-    let isDirectory = false;
-    try { isDirectory = statSync(directory).isDirectory(); } catch { isDirectory = false; }
-    if (!isDirectory) throw RobotsError.about('FILE_UNREADABLE', { name: 'historyDirectory' }, (option) => `${option} '${directory}' is not a readable directory`);
+    requireDirectory(directory, 'historyDirectory');
     this.limit = readLimit(options.maxBytes);
   }
 

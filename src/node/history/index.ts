@@ -2,6 +2,6 @@
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
 export { CACHE_WINDOW_MS, RobotsHistory, StoreHistory, historyTime, versionsAtTime } from './history.js';
 export type { HistoryOptions, RobotsVersion, VersionsAt } from './history.js';
-export { changeFlips, flipLine, linesOfOtherOrigins, originInStore, ownOriginLines, readUrlLines, urlLinesOf, versionChanges } from './version-changes.js';
+export { changeFlips, flipLine, linesOfOtherOrigins, originInStore, ownOriginLines, readUrlFile, urlLinesOf, versionChanges } from './version-changes.js';
 export type { OriginInStore, VersionChange } from './version-changes.js';
 export { packHistory } from './pack-history.js';

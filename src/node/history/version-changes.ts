@@ -50,7 +50,7 @@ export function flipLine(direction: 'newly disallowed' | 'newly allowed', change
 }
 
 /** The non-empty lines of a URL file, trimmed (history --urls, fetch --fail-on-change). Once per run. */
-export async function readUrlLines(path: string): Promise<string[]> {
+export async function readUrlFile(path: string): Promise<string[]> {
   const lines: string[] = [];
   await forEachChunk(path, 'URL file', (chunk) => { for (const line of chunkLines(chunk)) if (line.trim() !== '') lines.push(line.trim()); });
   return lines;

@@ -5,7 +5,7 @@ import { read as readCallback, open as openCallback, close as closeCallback, cre
 import { promisify } from 'node:util';
 import type { Readable, Writable, Transform } from 'node:stream';
 import { CHAR_LF } from '../../core/constants.js';
-import { fileError } from '../robots-file.js';
+import { fileError, isGzip } from '../robots-file.js';
 import { RobotsError } from '../../core/errors.js';
 import { MAX_BATCH_BYTES } from '../../core/engine.js';
 
@@ -41,8 +41,6 @@ interface ByteSource {
   rawBytes: number;
 }
 
-const GZIP_MAGIC_0 = 0x1f;
-const GZIP_MAGIC_1 = 0x8b;
 
 /**
  * Bytes of an fd, after some already read (the sniffed head). A regular file is read ahead into two buffers
@@ -267,7 +265,7 @@ export class LineReader {
       throw fileError(path ?? '-', what, error);
     }
     const start = head.slice(0, sniffed);
-    const gzip = sniffed === 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1;
+    const gzip = isGzip(head.subarray(0, sniffed));
     let regular = false;
     let size: number | null = null;
     try {

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { randomBytes, createHash } from 'node:crypto';
 import { RobotsError } from '../../core/errors.js';
 import { wholeNumberArgument } from '../../core/arguments.js';
-import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile } from '../robots-file.js';
+import { readFileBounded, readLimit, describeErrno, makeDirectory, meansNoSuchFile, requireDirectory } from '../robots-file.js';
 import { effectOfStored, type OriginRecord, type FetchOutcome } from '../../core/fetch-rules.js';
 import { HeldLock } from './origin-lock.js';
 
@@ -293,7 +293,7 @@ export class RobotsStore {
     } catch (error) {
       throw new RobotsError('FILE_UNREADABLE', `cannot make store directory '${directory}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
     }
-    if (!statSync(directory).isDirectory()) throw new RobotsError('FILE_UNREADABLE', `store '${directory}' is not a directory`);
+    requireDirectory(directory, 'storeDirectory');
   }
 
   /** The record of an origin key, null when none. Called once per origin per run. */

@@ -5,6 +5,7 @@
 // the next member that inflates to a WARC record. Memory: one output buffer, and at most RESYNC_WINDOW raw
 // bytes of the member being read (to look for the next member in after damage).
 import { ZStream, zlibInflateInit2, zlibInflate, Z_STREAM_END, Z_OK, Z_BUF_ERROR, Z_NO_FLUSH } from 'pako';
+import { isGzip } from '../robots-file.js';
 
 /** What the framer is given: bytes, the end of a gzip member (checked), or a stretch of the file that is damaged. */
 export type WarcPiece =
@@ -25,10 +26,6 @@ const CANDIDATE_PROBE_BYTES = 64 << 10;
 const GZIP_WINDOW_BITS = 16 + 15;
 const WARC_START = [0x57, 0x41, 0x52, 0x43, 0x2f]; // WARC/
 
-/** True when the bytes start a gzip stream (1f 8b): how a .warc.gz is told from a .warc, whatever its name. */
-export function isGzip(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-}
 
 /**
  * The pieces of a WARC file's bytes: plain bytes as they come, or the members of a gzip file inflated one by

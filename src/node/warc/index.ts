@@ -2,4 +2,3 @@
 // by member), for robotstxt pages and whatever else reads crawl archives.
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
 export { readWarc, MAX_WARC_HEADER_BYTES, MAX_HTTP_HEADER_BYTES, type WarcItem, type WarcRecordRead, type WarcReadOptions } from './warc-reader.js';
-export { isGzip } from './gzip-members.js';
