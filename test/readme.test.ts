@@ -128,6 +128,9 @@ function commandFolder(): string {
 describe('the examples of the pages', () => {
   const examples = PAGES.flatMap(examplesOf);
   const bin = commandFolder();
+  it('the README stays within the 25 KB it set itself (detail lives in docs/)', () => {
+    expect(readFileSync(join(fileURLToPath(new URL('..', import.meta.url)), 'README.md')).length).toBeLessThanOrEqual(25_000);
+  });
   it('there are examples to run, on more than one page', () => {
     expect(examples.length).toBeGreaterThanOrEqual(20);
     expect(new Set(examples.map((example) => example.page)).size).toBeGreaterThanOrEqual(4);
