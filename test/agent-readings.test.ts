@@ -118,3 +118,16 @@ describe('a crawler whose name holds digits (MJ12bot): check --as-crawler answer
     expect(robotstxt(['check', '--robots', file, '--agent', 'MJ12bot', '--log', log]).stdout).toBe('allowed\t/a\ndisallowed\t/private/b\n');
   });
 });
+
+describe('one product-token rule: the core\'s (assembly/groups.ts), and productToken in JavaScript held equal to it', () => {
+  it('for random user-agent values, the token the parsed file gives is productToken of the value', async () => {
+    const { parseRobots, productToken } = await import('../src/node/index.js');
+    const fc = (await import('fast-check')).default;
+    const unit = fc.constantFrom('a', 'Z', 'b', '-', '_', '/', '1', '.', ' ', '*', 'é', '(', ';', 'x');
+    fc.assert(fc.property(fc.array(unit, { minLength: 1, maxLength: 12 }).map((parts) => parts.join('').trim()), (value) => {
+      fc.pre(value !== '' && !value.startsWith('*'));
+      const agent = parseRobots(`User-agent: ${value}\nDisallow: /x\n`).groups[0]?.agents[0];
+      expect(agent?.productToken, value).toBe(productToken(agent?.value ?? ''));
+    }), { numRuns: 3000, seed: 20261202 });
+  });
+});
