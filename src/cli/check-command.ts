@@ -1,22 +1,22 @@
-// robotstxt check: one verdict line per input URL line, streamed, in order, none dropped.
+// robotstxt check: one verdict line per input URL line, streamed, in order, none dropped. The options and the
+// handler; the plan (check-plan.ts) and what is said on stderr (check-notes.ts) live beside it.
+import type { Writable } from 'node:stream';
 import { openedPack } from './pack-option.js';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/index.js';
-import { isUsageCategory } from '../core/usage.js';
-import { agentsAsCrawlers } from '../core/crawlers.js';
-import { asciiLowerCase, parseRobots, productToken, type RobotsTxt } from '../core/robots.js';
-import type { RobotsMatcher } from '../core/matcher.js';
 import { loadRobotsInput, peakMemoryMiB, terminalSafe, warnAboutAgents, warnings } from './common.js';
 import { RobotsError } from '../core/errors.js';
-import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
-import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
+import { parseCommand, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires } from './shared-options.js';
 import { LineReader } from '../node/logs/index.js';
-import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/index.js';
+import { runCheck as checkInput, runUsageCheck, type CheckPlan, type CheckOutcome } from '../node/check/index.js';
 import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/index.js';
-import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary } from './fetch-options.js';
+import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/index.js';
 import { requireDirectory } from '../node/robots-file.js';
+import { planCheck } from './check-plan.js';
+import { agentReadings, matcherFor, outcomeNotes, statsLine } from './check-notes.js';
 
 /** Largest --cache-mb: what one WebAssembly instance can address for its cache (MAX_CACHE_BYTES, 3 GiB). */
 const MAX_CACHE_MB = MAX_CACHE_BYTES / 1048576;
@@ -92,184 +92,73 @@ Empty and malformed lines are answered as the reference answers them (an empty U
 } as const satisfies CommandSpec;
 
 /** robotstxt check. */
-/**
- * ROBOTSTXT_HOSTS_THREADS_AFTER_MS: with --robots-dir and --threads N, the work to come (ms, at the pace one
- * thread has answered so far) after which workers start (default HOSTS_THREADS_AFTER_MS; 0: at once, as tests
- * and users who know their run is long want). Read once per run; a value that is not a whole number of
- * milliseconds up to an hour is a usage error naming the variable.
- */
-function hostsThreadsPaceOf(env: NodeJS.ProcessEnv): HostsThreadsPace {
-  const text = env.ROBOTSTXT_HOSTS_THREADS_AFTER_MS;
-  if (text === undefined || text === '') return new HostsThreadsPace(HOSTS_THREADS_AFTER_MS);
-  const ms = Number(text);
-  if (!/^\d+$/.test(text) || ms > 3_600_000) throw usageError(`ROBOTSTXT_HOSTS_THREADS_AFTER_MS must be a whole number of milliseconds from 0 to 3600000, got ${JSON.stringify(text.slice(0, 40))}`);
-  return new HostsThreadsPace(ms);
-}
-
 export const COMMAND: Command = { spec: CHECK_SPEC, run: (args, io) => runCheck(args, io.stdout, io.err), streams: () => true, lineFilter: true };
 
+/** robotstxt check: the plan (check-plan.ts), the rules and input it names opened, one run of the library's check, the notes. Once per run. */
 export async function runCheck(args: string[], stdout: NodeJS.WritableStream, stderr: (text: string) => void): Promise<number> {
-  const { values, given, positionals } = parseCommand(CHECK_SPEC, args);
-  const agents = agentValues(values.agent);
+  const plan = planCheck(parseCommand(CHECK_SPEC, args), process.env);
+  const { agents, rules } = plan;
   warnAboutAgents(agents, stderr);
-  const robotsFile = values.robots;
-  if (robotsFile === '-' && (positionals[0] === undefined || positionals[0] === '-')) throw usageError('--robots - reads the robots.txt from standard input: give the URLs as a file (standard input can be read once)');
-  const storeDir = values.store;
-  const packFile = values.pack;
-  const robotsDir = values['robots-dir'] ?? storeDir ?? (packFile !== undefined ? '' : undefined);
-  const fetching = values.fetch;
-  if (fetching && given.has('threads') && values.threads !== 1) throw usageError('--fetch runs in one thread (--threads 1)');
-  let reading = readingOf(values);
-  if (packFile !== undefined) {
-    // the pack is opened (and checked) here: its reading is the run's (a damaged pack stops the run before any output);
-    // kept open: the matcher of this thread reads the same, once
-    reading = (await openedPack(packFile, values, given)).reading;
-  }
-  const { mode, maxBytes } = reading;
-  const missing = values.missing;
-  const noHost = values['no-host'] ?? (missing === 'error' ? 'allow' : missing);
-  const cacheMb = values['cache-mb'];
-  if (fetching) new (await import('../node/store/index.js')).RobotsStore(robotsDir as string); // made when missing
-  if (robotsDir !== undefined && packFile === undefined) requireDirectory(robotsDir, 'robotsDirectory');
-
-  // one thread by default with a robots directory, where a second thread was measured slower on the
-  // development machine (many-host work is bound by memory latency there, and the cache is split between
-  // the threads: see bench/RESULTS.md); --threads N asks for them
-  const threads = given.has('threads') || robotsDir === undefined ? values.threads : 1;
-  const only = values.only;
-  const format = values.format;
-  if (robotsDir !== undefined && threads > 1 && cacheMb < minCacheMbForThreads(threads, format)) {
-    throw usageError(`--threads ${threads} with --robots-dir${format === 'jsonl' ? ' and --format jsonl' : ''} needs --cache-mb ${minCacheMbForThreads(threads, format)} or more (each worker thread's own memory is paid from it), got ${cacheMb}`);
-  }
-  const fromLog = values.log;
-  const logFields = logFieldValues(values['log-field']);
-
-  if (values.usage !== undefined) {
-    if (!isUsageCategory(values.usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${values.usage}'`);
-    const robots = await loadRobotsInput(robotsFile as string, reading, stderr);
-    const { runUsageCheck } = await import('../node/check/index.js');
-    const started = values.stats ? performance.now() : 0;
+  const output = stdout as NodeJS.WritableStream & Writable;
+  // a pack is opened (and checked) first: its reading is the run's (a damaged pack stops the run before any output);
+  // kept open: the matcher of this thread reads the same, once
+  const reading = rules.kind === 'hosts' && rules.pack !== null ? (await openedPack(rules.pack, { mode: plan.reading.mode, 'max-bytes': plan.reading.maxBytes }, plan.readingGiven)).reading : plan.reading;
+  if (rules.kind === 'hosts' && rules.fetch !== null) new (await import('../node/store/index.js')).RobotsStore(rules.directory); // made when missing
+  if (rules.kind === 'hosts' && rules.pack === null) requireDirectory(rules.directory, rules.store ? 'storeDirectory' : 'robotsDirectory');
+  const started = plan.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
+  if (plan.usage !== null) {
+    const robots = await loadRobotsInput((rules as { path: string }).path, reading, stderr);
     try {
-      const asked = agentsRead(robots, agents, values['as-crawler'], stderr);
-      const outcome = await runUsageCheck(positionals[0], asked === null ? ALLOW_ALL.matcher('*') : robots.matcher(asked), robots.usagePolicy(asked ?? agents), values.usage, format, stdout as NodeJS.WritableStream & import('node:stream').Writable);
-      if (values.stats) stderr(`robotstxt: stats: ${outcome.lines} lines in ${((performance.now() - started) / 1000).toFixed(3)} s, threads 1, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
+      const { asked, notes } = agentReadings(robots, agents, plan.asCrawler);
+      notes.forEach(stderr);
+      const outcome = await runUsageCheck(plan.input ?? undefined, matcherFor(robots, asked), robots.usagePolicy(asked ?? agents), plan.usage, plan.format, output);
+      if (plan.stats) stderr(`robotstxt: stats: ${outcome.lines} lines in ${((performance.now() - started) / 1000).toFixed(3)} s, threads 1, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
     } finally {
       robots.close();
     }
     return 0;
   }
-
-  const target: CheckPlan['target'] = robotsFile !== undefined
-    ? { kind: 'robots', matcher: matcherRead(await loadRobotsInput(robotsFile, reading, stderr), agents, values['as-crawler'], stderr) }
-    : { kind: 'hosts', spec: { directory: robotsDir as string, pack: packFile ?? null, agents, mode, maxBytes, cacheBytes: cacheMb * 1048576, missing, noHost, now: clockOption(values.now).start } };
-  const started = values.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
+  let target: CheckPlan['target'];
+  if (rules.kind === 'file') {
+    const robots = await loadRobotsInput(rules.path, reading, stderr);
+    const { asked, notes } = agentReadings(robots, agents, plan.asCrawler);
+    notes.forEach(stderr);
+    target = { kind: 'robots', matcher: matcherFor(robots, asked) };
+  } else {
+    target = { kind: 'hosts', spec: { directory: rules.directory, pack: rules.pack, agents, mode: reading.mode, maxBytes: reading.maxBytes, cacheBytes: plan.cacheMb * 1048576, missing: plan.missing, noHost: plan.noHost, now: clockOption(plan.now).start } };
+  }
   // many hosts: windows grouped by host are filled whatever the size of the input's reads (one robots.txt:
   // each line answered as soon as the producer stops writing)
-  const reader = await LineReader.open(positionals[0], 'URL file', { fillsWindows: target.kind === 'hosts' });
-  const plan: CheckPlan = { target, threads, format, only: only ?? 'all', log: fromLog ? { defaultHost: values.host ?? null, reader: new (await import('../node/logs/index.js')).LogLineReader({ fields: logFields }) } : null, inputBytes: reader.knownSize, hostsThreadsPace: hostsThreadsPaceOf(process.env) };
+  const reader = await LineReader.open(plan.input ?? undefined, 'URL file', { fillsWindows: target.kind === 'hosts' });
+  const run: CheckPlan = {
+    target, threads: plan.threads, format: plan.format, only: plan.only, inputBytes: reader.knownSize,
+    log: plan.log === null ? null : { defaultHost: plan.log.defaultHost, reader: new (await import('../node/logs/index.js')).LogLineReader({ fields: plan.log.fields }) },
+    hostsThreadsPace: new HostsThreadsPace(plan.hostsThreadsAfterMs ?? HOSTS_THREADS_AFTER_MS),
+  };
   let cache: RobotsCache | null = null;
-  if (fetching) {
-    // bodies in memory only while they are compiled: the matcher keeps the compiled form
-    const options = fetchCacheOptions(values, reading);
+  if (rules.kind === 'hosts' && rules.fetch !== null) {
     // the HTTP client is loaded only when a run fetches (start-up stays at node's floor otherwise)
-    const { RobotsCache: Cache } = await import('../node/fetch/index.js');
-    cache = new Cache({ ...options, store: robotsDir as string, memoryBytes: 8 << 20 });
-    plan.hostSource = { source: cache.hostSource(), concurrency: options.concurrency ?? 32 };
+    cache = new (await import('../node/fetch/index.js')).RobotsCache({ ...rules.fetch, store: rules.directory, memoryBytes: 8 << 20 });
+    run.hostSource = { source: cache.hostSource(), concurrency: rules.fetch.concurrency ?? 32 };
   }
   let outcome: CheckOutcome;
   try {
-    outcome = await checkInput(reader, plan, stdout as NodeJS.WritableStream & import('node:stream').Writable, warnings(stderr));
+    outcome = await checkInput(reader, run, output, warnings(stderr));
   } catch (error) {
     // a pack's compiled rules are matched as they are: a pack the core cannot match (edited with its
     // checksums made again, or written by other software) is named, never taken for a fault of the input
-    if (packFile !== undefined && error instanceof RobotsError && error.code === 'WASM_TRAP') throw new RobotsError('PACK_INVALID', `'${terminalSafe(packFile)}' holds compiled rules the core cannot match (${error.message}): rebuild it with robotstxt pack`);
+    if (rules.kind === 'hosts' && rules.pack !== null && error instanceof RobotsError && error.code === 'WASM_TRAP') throw new RobotsError('PACK_INVALID', `'${terminalSafe(rules.pack)}' holds compiled rules the core cannot match (${error.message}): rebuild it with robotstxt pack`);
     throw error;
   } finally {
     await reader.close();
     await cache?.close();
   }
-  if (cache !== null) {
-    const { fromStore } = cache.stats;
-    stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, fromStore)}\n`);
-  }
+  if (cache !== null) stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, cache.stats.fromStore)}\n`);
   if (outcome.malformed > 0 && outcome.malformed === outcome.lines) {
     // no line was a request: the input is no access log (a binary file, another format), never an empty answer with exit 0
-    throw new RobotsError('USAGE', `not an access log: none of the ${outcome.lines} line(s) of ${positionals[0] === undefined || positionals[0] === '-' ? 'standard input' : terminalSafe(positionals[0])} is a request line of a format check --log reads (see robotstxt check --help)`);
+    throw new RobotsError('USAGE', `not an access log: none of the ${outcome.lines} line(s) of ${plan.input === null ? 'standard input' : terminalSafe(plan.input)} is a request line of a format check --log reads (see robotstxt check --help)`);
   }
-  if (outcome.malformed > 0) stderr(`robotstxt: ${outcome.malformed} of ${outcome.lines} input lines were not access log lines\n`);
-  if ((outcome.hosts?.cutBodies ?? 0) > 0) {
-    // the files named (their origins), not compiles counted: a host compiled again is one file
-    const named = outcome.cutOrigins.length > 0 ? `${outcome.cutOrigins.map(terminalSafe).join(', ')}${outcome.cutOrigins.length >= 5 ? ' and maybe more' : ''}` : 'files read by the worker threads';
-    stderr(`robotstxt: warning: robots.txt longer than ${maxBytes} bytes, read only up to there (--max-bytes, as Google's crawler reads files): ${named}; --max-bytes 0 reads files whole, as robotstxt test does\n`);
-  }
-  if (outcome.noHostLines > 0) {
-    stderr(`robotstxt: ${outcome.noHostLines} line(s) named no host (${listed('line', outcome.noHostExamples, outcome.noHostLines)}): answered as ${String(noHost)}ed (--no-host ${String(noHost)}; URLs need http:// or https:// and a host)\n`);
-  }
-  const missingHosts = outcome.hosts?.missing ?? 0;
-  if (missingHosts > 0) {
-    const names = outcome.missingOrigins.length > 0 ? ` (${listed('', outcome.missingOrigins, missingHosts)})` : '';
-    if (packFile !== undefined) stderr(`robotstxt: ${missingHosts} origin(s) have no entry in the pack ${terminalSafe(packFile)}${terminalSafe(names)}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}${missing === 'allow' ? '; --missing disallow or error for hosts whose rules must be known' : ''})\n`);
-    else if (storeDir !== undefined) stderr(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
-    else stderr(`robotstxt: ${missingHosts} host(s) have no robots.txt file in ${terminalSafe(robotsDir as string)}${terminalSafe(names)}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}${missing === 'allow' ? '; --missing disallow or error for hosts whose rules must be known' : ''})\n`);
-  }
-  if (given.has('threads') && outcome.fewerThreads !== null) stderr(`robotstxt: --threads ${threads}: 1 thread ran, as ${outcome.fewerThreads}\n`);
-  if (values.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, cacheMb, packFile !== undefined));
+  outcomeNotes(outcome, plan, reading.maxBytes).forEach(stderr);
+  if (plan.stats) stderr(statsLine(outcome, (performance.now() - started) / 1000, plan));
   return 0;
 }
-
-/** A file with no rules: the answer for agents that no group applies to (AdsBot read as its crawler, with no group of its own). */
-const ALLOW_ALL = parseRobots('');
-
-/**
- * The agents a file is asked for, in the reading asked (asCrawler: as each crawler behaves; else the product
- * tokens given, as the reference), saying on stderr where the two readings differ for this file. Returns the
- * agents to ask (the given ones when the readings agree or the token reading is asked), or null when no group
- * applies to any of them (every URL allowed). Once per run.
- */
-function agentsRead(robots: RobotsTxt, agents: string[], asCrawler: boolean, stderr: (text: string) => void): string[] | null {
-  const names = (token: string): boolean => robots.names(token);
-  for (const agent of agents) {
-    const crawler = agentsAsCrawlers([agent], names);
-    if (crawler.length === 1 && asciiLowerCase(crawler[0]) === asciiLowerCase(agent)) continue;
-    const asItBehaves = crawler.length === 0 ? 'no group (it ignores *): every URL allowed'
-      : productToken(agent) === crawler[0] ? `the ${crawler[0]} group (its name's product token, as the file's user-agent lines are read)` : `the ${crawler[0]} group (it has none of its own)`;
-    const asToken = names(agent) ? `its own group` : 'the * group';
-    // Google's family fallbacks and AdsBot are Google's crawlers; a name like MJ12bot is read by its product token
-    const crawlerWord = productToken(agent) === agent ? 'Google\'s crawler' : 'the crawler';
-    stderr(asCrawler
-      ? `robotstxt: ${terminalSafe(agent)}: answered as ${crawlerWord} behaves (--as-crawler): ${asItBehaves}; as its product token (the reference) it would get ${asToken}\n`
-      : `robotstxt: ${terminalSafe(agent)}: answered as its product token, as the reference does: ${asToken}; ${crawlerWord} follows ${asItBehaves} (--as-crawler answers so)\n`);
-  }
-  if (!asCrawler) return agents;
-  const asked = agentsAsCrawlers(agents, names);
-  return asked.length === 0 ? null : asked;
-}
-
-/** The matcher of a file for agents in the reading asked (see agentsRead). */
-function matcherRead(robots: RobotsTxt, agents: string[], asCrawler: boolean, stderr: (text: string) => void): RobotsMatcher {
-  const asked = agentsRead(robots, agents, asCrawler, stderr);
-  return asked === null ? ALLOW_ALL.matcher('*') : robots.matcher(asked);
-}
-
-/** The first few of many, for a summary line: `line 3, 8 and 9 more` style, `noun` before the first ('' for none). */
-function listed(noun: string, first: readonly (number | string)[], total: number): string {
-  const more = total - first.length;
-  const head = first.length === 0 ? '' : `${noun === '' ? '' : `${noun}${first.length > 1 ? 's' : ''} `}${first.join(', ')}`;
-  return more > 0 ? `${head}${head === '' ? '' : ' and '}${more} more` : head;
-}
-
-/** The --stats line: what ran, how fast, how much memory. */
-function statsLine(outcome: CheckOutcome, seconds: number, cacheMb: number, packed: boolean): string {
-  const rate = (outcome.lines / seconds / 1e6).toFixed(2);
-  let text = `robotstxt: stats: ${outcome.lines} lines in ${seconds.toFixed(3)} s (${rate} M lines/s), threads ${outcome.threadsUsed}, peak memory ${peakMemoryMiB().toFixed(1)} MiB`;
-  if (outcome.threadsUsed > 1) text += ` (${outcome.chunksInWorkers} of ${outcome.chunks} chunks${outcome.hosts !== null ? ' split by host' : ''} in workers)`;
-  if (outcome.hosts !== null) {
-    const hosts = outcome.hosts;
-    const stored = hosts.allowAll + hosts.disallowAll > 0 ? `, ${hosts.allowAll} allow-all and ${hosts.disallowAll} disallow-all by stored outcome` : '';
-    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${packed ? `${hosts.packed} from the pack, ` : ''}${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${cacheMb} MiB, ${outcome.chunks} window(s) of up to ${outcome.windowBytes / 1048576} MiB`;
-  }
-  if (outcome.recomputed > 0) text += `; ${outcome.recomputed} batch(es) answered again here after a worker failed`;
-  return text + '\n';
-}
-
-
