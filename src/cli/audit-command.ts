@@ -1,24 +1,19 @@
-// robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs.
-import type { UrlOrigin } from '../core/url-model.js';
-import { RobotsError } from '../core/errors.js';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+// robotstxt audit: which crawlers fetched what robots.txt forbade them, from access logs. The options and the
+// handler; the plan (audit-plan.ts), where the rules come from (audit-rules.ts) and the report's end
+// (audit-output.ts) live beside it.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { RobotsAudit, checkedPartial, repeatedPart, auditTable, noRulesSentence, rulesOf, rulesOfTimed, rulesOfDirectory, rulesOfHistory, type AuditPartial, type AuditRules } from '../node/audit/index.js';
+import { RobotsAudit } from '../node/audit/index.js';
 import type { CrawlerVerifier } from '../node/verify/index.js';
 import { RANGES_FOLDER } from '../core/fetch-rules.js';
-import { auditHtml } from '../node/audit/index.js';
-import { loadRobots, terminalSafe, warnings } from './common.js';
-import { openedPack } from './pack-option.js';
+import { warnings } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
-import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp, logFieldValues, readingOf } from './shared-options.js';
-import { NO_RULES_KNOWN, robotsHostOf } from '../node/hosts/index.js';
-import { logTimeMs, originsOfLogs, type LogFieldNames } from '../node/logs/index.js';
-import type { RobotsCacheOptions } from '../node/fetch/index.js';
-import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, fetchCacheOptions, storeSummary, forEachInLanes } from './fetch-options.js';
-import { forEachChunk, readInputWhole } from '../node/logs/index.js';
-import { fileWriteError, readRegularFile, requireDirectory } from '../node/robots-file.js';
-import { HeapGovernor } from './heap-governor.js';
-import { flagWords } from './option-words.js';
+import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp } from './shared-options.js';
+import { FETCHING_OPTIONS, FETCH_SECTION } from './fetch-options.js';
+import { requireDirectory } from '../node/robots-file.js';
+import { planAudit, withVerifyValue, type AuditCommandPlan } from './audit-plan.js';
+import { auditRulesOf } from './audit-rules.js';
+import { mergeAudits, writeReport } from './audit-output.js';
 
 /** audit's own options, in the order --help lists them (its fetch options follow in their own section). */
 const AUDIT_OWN_OPTIONS = {
@@ -97,238 +92,45 @@ here); offline, download the vendors' JSON files (their URLs: robotstxt fetch --
   ],
 } as const satisfies CommandSpec;
 
-/**
- * With versions over time, the JavaScript heap is kept within this much of what lives in it (see
- * HistoryOptions.afterBatch): measured with 2,000 hosts of 20 versions each in random order, V8 otherwise
- * let the heap reach 280 MiB for 70 MiB live.
- */
-const HISTORY_HEAP_SLACK_BYTES = 32 << 20;
-
-/** The hook a history calls after each judged batch (HistoryOptions.afterBatch): this process's heap kept within HISTORY_HEAP_SLACK_BYTES of what lives. */
-function governHeap(): () => void {
-  const heap = new HeapGovernor(HISTORY_HEAP_SLACK_BYTES);
-  return () => heap.check();
-}
-
 /** robotstxt audit. */
 export const COMMAND: Command = { spec: AUDIT_SPEC, run: (args, io) => runAudit(args, io.out, io.err), streams: () => true };
 
-/** `--verify` alone means `--verify ranges` (parseArgs would take the next argument as its value). */
-function withVerifyValue(args: string[]): string[] {
-  return args.map((arg, i) => (arg === '--verify' && args[i + 1] !== 'ranges' && args[i + 1] !== 'dns' ? '--verify=ranges' : arg));
-}
-
-/** --since/--until: a time logTimeMs reads (ISO 8601, a date, seconds since 1970). */
-function timeOption(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = logTimeMs(String(value));
-  if (ms === null) throw usageError(`--${name} must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got '${String(value)}'`);
-  return ms;
-}
-
-/** The options --merge takes besides itself: the report's (every other one reads logs). */
-const MERGE_OPTIONS = new Set(['merge', 'format', 'top', 'output']);
-/** A partial audit file is read whole up to this size (its crawlers and their tracked paths). */
-const PARTIAL_LIMIT = 512 << 20;
-
+/** robotstxt audit: the plan, its folders checked, the rules and the verifier it names, the logs read into one audit, the report. Once per run. */
 export async function runAudit(args: string[], write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals, given } = parseCommand(AUDIT_SPEC, withVerifyValue(args));
-  if (values.merge) return mergeAudits(positionals, values.format, values.top, values.output, given, write, stderr);
-  const robotsFile = values.robots;
-  const storeDir = values.store;
-  const robotsDir = values['robots-dir'] ?? storeDir;
-  const fetching = values.fetch;
+  const parsed = parseCommand(AUDIT_SPEC, withVerifyValue(args));
+  if (parsed.values.merge) return mergeAudits(parsed.positionals, parsed.values.format, parsed.values.top, parsed.values.output, parsed.given, write, stderr);
+  const plan = planAudit(parsed);
+  const { rules: source } = plan;
   // a folder that is not there is a mistake, never an audit in which every host lacks rules (a store --fetch fills is made)
-  for (const [option, dir] of [['robotsDirectory', values['robots-dir']], ['storeDirectory', fetching ? undefined : storeDir]] as const) {
-    if (dir !== undefined) requireDirectory(dir, option);
-  }
-  const missing = values.missing;
-  if (fetching && positionals.includes('-')) throw usageError('--fetch reads the logs twice (hosts first): give log files, not standard input');
-  const format = values.format;
-  const reading = readingOf(values);
-  const top = values.top;
-  const verify = values.verify;
-  const clientIp = values['client-ip'];
-  /** --now: stored records and range files are judged as of this time. */
-  const nowMs = clockOption(values.now).start;
-  let verifier: CrawlerVerifier | undefined;
-  if (verify !== undefined) {
-    const rangeFiles = [...values['crawler-ranges']];
-    const stored = storeDir === undefined ? null : join(storeDir, RANGES_FOLDER);
-    if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
-    const { CrawlerVerifier } = await import('../node/verify/index.js'); // ipaddr.js and DNS: only with --verify
-    if (values['dns-probe'] !== undefined && verify !== 'dns') throw usageError('--dns-probe applies only with --verify dns');
-    verifier = new CrawlerVerifier({ rangeFiles, dns: verify === 'dns', warn: warnings(stderr), dnsProbe: values['dns-probe'], rangesMaxAgeDays: rangesMaxAge(values['ranges-max-age']), nowMs });
-    if (verify === 'ranges' && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
-  }
-  const sinceMs = timeOption('since', values.since);
-  const untilMs = timeOption('until', values.until);
-  if (sinceMs !== undefined && untilMs !== undefined && untilMs <= sinceMs) throw usageError('--until must be later than --since');
-  const logFields = logFieldValues(values['log-field']);
-  /** --host: the host of lines that name none (with --robots-dir or --store). */
-  const defaultHost = values.host ?? null;
-  // a log line names no scheme: its requests are judged as http://<host> (a URL given here was read as a host named "https")
-  if (defaultHost !== null && !/^[^\s/\\?#@]+$/.test(defaultHost)) throw usageError(`--host names a host (shop.example, or shop.example:8080), got '${terminalSafe(defaultHost)}': requests of lines that name no host are judged as http://<host>`);
-
-  const historyDir = values['robots-history'];
-  const packFile = values.pack;
-  let rules: AuditRules;
-  if (packFile !== undefined) {
-    const { packRobotsAt } = await import('../node/pack/index.js');
-    const { packHistory } = await import('../node/history/index.js');
-    const { pack, reading: packReading } = await openedPack(packFile, values, given);
-    const noEntry = (origin: UrlOrigin): void => {
-      if (missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (the pack ${packFile} has no entry of it; missing: 'error')`);
-    };
-    if (pack.captureCount > pack.originCount) {
-      // origins captured several times: each request by the capture in force then, as a store's versions
-      rules = rulesOfHistory(packHistory(pack, { ...packReading, afterBatch: governHeap(), noEntry }));
-    } else {
-      const robotsAt = packRobotsAt(pack, packReading);
-      rules = rulesOfTimed((origin, timeMs) => {
-        const robots = robotsAt(origin, timeMs);
-        if (robots === NO_RULES_KNOWN && origin !== null) noEntry(origin);
-        return robots;
-      });
-    }
-  } else if (historyDir !== undefined) {
-    const { RobotsHistory } = await import('../node/history/index.js');
-    try {
-      rules = rulesOfHistory(new RobotsHistory(historyDir, { ...reading, afterBatch: governHeap() }));
-    } catch (error) {
-      throw usageError(error instanceof RobotsError ? error.sayOption(flagWords) : (error as Error).message);
-    }
-  } else if (robotsFile !== undefined) {
-    const robots = loadRobots(robotsFile, reading, stderr);
-    rules = rulesOf(() => robots);
-  } else {
-    // the same host names and files as check --robots-dir (src/node/hosts/hosts.ts)
-    if (fetching) await fetchLogHosts(positionals, defaultHost, fetchCacheOptions(values, reading), robotsDir as string, stderr, logFields);
-    const directory = rulesOfDirectory(robotsDir as string, { ...reading, nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: warnings(stderr) });
-    rules = directory;
-    // a store that keeps versions: each request by the version in force when it was made
-    if (storeDir !== undefined) {
-      const { StoreHistory } = await import('../node/history/index.js');
-      if (StoreHistory.hasVersions(storeDir)) rules = rulesOfHistory(new StoreHistory(storeDir, { ...reading, afterBatch: governHeap(), current: directory.robotsFor, warn: warnings(stderr) }));
-    }
-  }
-  const perHost = robotsDir !== undefined || packFile !== undefined || rules.versioned;
-  const audit = new RobotsAudit(rules, { logFields, sinceMs, untilMs, top, requireHost: perHost && defaultHost === null, filePerHost: perHost, byHost: values.by === 'host', verifier, clientIp, missing: missing === 'disallow' ? 'disallow' : 'allow', reading: values['as-token'] ? 'token' : 'crawler' });
-  let totalBytes = 0;
-  for (const log of positionals) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
-  const showProgress = process.stderr.isTTY === true && totalBytes > 8 << 20;
-  let doneBytes = 0;
-  const logsRead: { log: string; lines: number }[] = [];
-  for (const log of positionals) {
-    let lineNumber = 0;
-    let rawBytes = 0;
-    await forEachChunk(log, 'log file', async (chunk, reader) => {
-      lineNumber += await audit.addChunk(chunk, lineNumber + 1, log, defaultHost);
-      rawBytes = reader.rawBytesRead;
-      if (showProgress) stderr(`\rrobotstxt audit: ${((100 * (doneBytes + rawBytes)) / totalBytes).toFixed(0)}% (${lineNumber.toLocaleString('en')} lines of ${log})\x1b[K`);
-    });
-    doneBytes += rawBytes;
-    logsRead.push({ log, lines: lineNumber });
-  }
-  if (showProgress) stderr('\r\x1b[K');
-  writeReport(audit, logsRead, format, values.output, write, stderr);
+  if (source.kind === 'folder' && (source.store === null || source.fetch === null)) requireDirectory(source.directory, source.store === null ? 'robotsDirectory' : 'storeDirectory');
+  const verifier = plan.verify === null ? undefined : await verifierOf(plan, stderr);
+  const rules = await auditRulesOf(plan, stderr);
+  const perHost = source.kind === 'folder' || source.kind === 'pack' || rules.versioned;
+  const audit = new RobotsAudit(rules, {
+    logFields: plan.logFields, sinceMs: plan.sinceMs, untilMs: plan.untilMs, top: plan.top, requireHost: perHost && plan.defaultHost === null, filePerHost: perHost,
+    byHost: plan.byHost, verifier, clientIp: plan.clientIp, missing: plan.missing === 'disallow' ? 'disallow' : 'allow', reading: plan.asToken ? 'token' : 'crawler',
+  });
+  // a progress line on a terminal, for logs over 8 MiB
+  let shown = false;
+  const logsRead = await audit.readLogs(plan.logs, plan.defaultHost, ({ doneBytes, totalBytes, lines, log }) => {
+    if (process.stderr.isTTY !== true || totalBytes <= 8 << 20) return;
+    stderr(`\rrobotstxt audit: ${((100 * doneBytes) / totalBytes).toFixed(0)}% (${lines.toLocaleString('en')} lines of ${log})\x1b[K`);
+    shown = true;
+  });
+  if (shown) stderr('\r\x1b[K');
+  writeReport(audit, logsRead, plan.format, plan.output, write, stderr);
   return 0;
 }
 
-/**
- * The one end of every audit, read from logs or merged from parts: the malformed lines said on stderr (a log
- * of which no line is an access log line is an error, never an empty audit with exit 0), then the report in its
- * format, to standard output or --output.
- */
-function writeReport(audit: RobotsAudit, logs: { log: string; lines: number }[], format: string, output: string | undefined, write: (text: string) => void, stderr: (text: string) => void): void {
-  const report = audit.report();
-  const names = [...new Set(logs.map((entry) => entry.log))];
-  if (report.malformed.count > 0) {
-    const where = report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', ');
-    if (report.crawlerRequests + report.otherRequests + report.outsideTime === 0) {
-      throw new RobotsError('USAGE', `not an access log: none of the ${report.malformed.count} line(s) of ${names.join(', ')} is a request line of a format audit reads (first: ${where}${report.malformed.count > 10 ? ', ...' : ''}; see robotstxt audit --help)`);
-    }
-    stderr(`robotstxt: ${report.malformed.count} malformed log line(s) skipped (${where}${report.malformed.count > 10 ? ', ...' : ''})\n`);
-  }
-  if (report.noRulesKnown.requests > 0) stderr(`robotstxt: ${noRulesSentence(report, flagWords)}\n`);
-  const text = format === 'json' ? JSON.stringify(report, null, 2) + '\n'
-    : format === 'html' ? auditHtml(report, `robots.txt audit of ${names.join(', ')}`, flagWords)
-    : format === 'partial' ? JSON.stringify(audit.partial(logs)) + '\n'
-    : auditTable(report, flagWords);
-  if (output !== undefined) {
-    try {
-      writeFileSync(output, text);
-    } catch (error) {
-      throw fileWriteError(output, 'report file', error);
-    }
-  }
-  else write(text);
-}
-
-/** audit --merge: partial audits of parts of the same logs, added into one report (RobotsAudit.merged). */
-async function mergeAudits(files: string[], format: string, top: number, output: string | undefined, given: ReadonlySet<string>, write: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const other = [...given].find((name) => !MERGE_OPTIONS.has(name));
-  if (other !== undefined) throw usageError(`--${other} does not apply with --merge (the partial audits were made with their options; --merge takes --format, --top and --output)`);
-  const partials: AuditPartial[] = [];
-  const logs: { log: string; lines: number }[] = [];
-  for (const file of files) {
-    const bytes = file === '-' ? await readStandardInput(PARTIAL_LIMIT) : readRegularFile(file, PARTIAL_LIMIT, 'partial audit');
-    let partial: AuditPartial;
-    try {
-      partial = checkedPartial(JSON.parse(new TextDecoder().decode(bytes)));
-    } catch (error) {
-      if (error instanceof RobotsError && error.code !== 'INVALID_ARGUMENT') throw error;
-      throw usageError(`${file} is not a partial audit (robotstxt audit --format partial writes one): ${(error as Error).message}`);
-    }
-    partials.push(partial);
-    const repeated = repeatedPart(partials);
-    if (repeated !== null && repeated[1] === partials.length - 1) stderr(`robotstxt: warning: ${file} holds the same counts as ${files[repeated[0]]}, field for field: if it is the same part given twice, its requests are counted twice\n`);
-    for (const entry of partial.logs) {
-      const same = logs.find((known) => known.log === entry.log);
-      if (same === undefined) logs.push({ ...entry });
-      else same.lines += entry.lines;
-    }
-  }
-  let audit: RobotsAudit;
-  try {
-    audit = RobotsAudit.merged(partials, top);
-  } catch (error) {
-    if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.sayOption(flagWords));
-    throw error;
-  }
-  writeReport(audit, logs, format, output, write, stderr);
-  return 0;
-}
-
-/** Standard input whole, up to limit bytes (a longer one is an error). */
-async function readStandardInput(limit: number): Promise<Uint8Array> {
-  const { body, fileBytes } = await readInputWhole('-', 'partial audit', limit);
-  if (fileBytes > limit) throw new RobotsError('INPUT_TOO_LARGE', `cannot read partial audit '-': more than ${limit} bytes`);
-  return body;
-}
-
-/**
- * audit --fetch: the origins of the logs' requests (read once), then those the store lacks or has stale
- * fetched (within the limits). The audit itself then reads the store like a robots directory.
- */
-async function fetchLogHosts(logs: string[], defaultHost: string | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void, logFields: LogFieldNames): Promise<void> {
-  // the host of lines that name none is --host's, which the user named; every other host comes from the log
-  const { origins, named } = await originsOfLogs(logs, { defaultHost, fields: logFields });
-  const { RobotsCache } = await import('../node/fetch/index.js'); // the HTTP client: only when fetching
-  const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
-  const source = cache.hostSource(named);
-  try {
-    await forEachInLanes(origins, options.concurrency ?? 32, async (origin) => { await source(robotsHostOf(origin)); });
-  } finally {
-    await cache.close();
-  }
-  stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, cache.stats.fromStore)}\n`);
-}
-
-/** --ranges-max-age: days (1 to 36500) or any; 30 when not given. */
-function rangesMaxAge(value: string | undefined): number | 'any' {
-  if (value === undefined) return 30;
-  if (value === 'any') return 'any';
-  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 36_500) throw usageError(`--ranges-max-age must be a number of days from 1 to 36500, or any, got '${value}'`);
-  return Number(value);
+/** The crawler verifier of --verify: the range files given, else the store's, and DNS with --verify dns. */
+async function verifierOf(plan: AuditCommandPlan, stderr: (text: string) => void): Promise<CrawlerVerifier> {
+  const verify = plan.verify as NonNullable<AuditCommandPlan['verify']>;
+  const rangeFiles = [...verify.rangeFiles];
+  const store = plan.rules.kind === 'folder' ? plan.rules.store : null;
+  const stored = store === null ? null : join(store, RANGES_FOLDER);
+  if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
+  const { CrawlerVerifier } = await import('../node/verify/index.js'); // ipaddr.js and DNS: only with --verify
+  const verifier = new CrawlerVerifier({ rangeFiles, dns: verify.dns, warn: warnings(stderr), dnsProbe: verify.dnsProbe, rangesMaxAgeDays: verify.rangesMaxAgeDays, nowMs: plan.nowMs });
+  if (!verify.dns && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
+  return verifier;
 }

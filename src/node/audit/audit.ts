@@ -5,7 +5,8 @@
 // force found (rules-in-force.ts), counted (tally.ts) and queued to be judged (judge.ts), which hands its
 // verdict to the tally; this file reads the lines and says when a batch is judged.
 import { checkedPartial } from './partial-check.js';
-import { LogLineReader, clientAddress, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from '../logs/index.js';
+import { statSync } from 'node:fs';
+import { LogLineReader, clientAddress, forEachChunk, hostUnknownError, type LogEntry, type LogFieldNames, type LogLine } from '../logs/index.js';
 import { parseRobots, type RobotsTxt } from '../../core/robots.js';
 import { isRobotsTxtTarget } from '../../core/url-model.js';
 import { FULL_VERDICT_BODY, NO_RULES_KNOWN } from '../hosts/index.js';
@@ -129,6 +130,30 @@ export class RobotsAudit {
     const read = this.readerOf(log).readChunk(chunk, { withHost: true, defaultHost });
     await this.addRead(read, firstLineNumber, log, defaultHost);
     return read.length;
+  }
+
+  /**
+   * Reads whole log files (or `-`, standard input; plain or gzip) chunk by chunk into the audit, in order;
+   * returns each log's line count. onProgress, after each chunk: the bytes read of all the logs (compressed
+   * bytes for gzip) against their total size (standard input counts 0), the lines of the log being read. Once per run.
+   */
+  async readLogs(logs: readonly string[], defaultHost: string | null = null, onProgress?: (progress: { doneBytes: number; totalBytes: number; lines: number; log: string }) => void): Promise<{ log: string; lines: number }[]> {
+    let totalBytes = 0;
+    for (const log of logs) if (log !== '-') try { totalBytes += statSync(log).size; } catch { /* reported when opened */ }
+    let doneBytes = 0;
+    const read: { log: string; lines: number }[] = [];
+    for (const log of logs) {
+      let lines = 0;
+      let rawBytes = 0;
+      await forEachChunk(log, 'log file', async (chunk, reader) => {
+        lines += await this.addChunk(chunk, lines + 1, log, defaultHost);
+        rawBytes = reader.rawBytesRead;
+        onProgress?.({ doneBytes: doneBytes + rawBytes, totalBytes, lines, log });
+      });
+      doneBytes += rawBytes;
+      read.push({ log, lines });
+    }
+    return read;
   }
 
   private async addRead(read: readonly LogLine[], firstLineNumber: number, log: string, defaultHost: string | null): Promise<void> {
