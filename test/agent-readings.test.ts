@@ -5,6 +5,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
+import { parseRobots, productToken } from '../src/node/index.js';
 import { robotstxt, tempDir } from './cli-helpers.js';
 
 const dir = tempDir();
@@ -120,9 +122,7 @@ describe('a crawler whose name holds digits (MJ12bot): check --as-crawler answer
 });
 
 describe('one product-token rule: the core\'s (assembly/groups.ts), and productToken in JavaScript held equal to it', () => {
-  it('for random user-agent values, the token the parsed file gives is productToken of the value', async () => {
-    const { parseRobots, productToken } = await import('../src/node/index.js');
-    const fc = (await import('fast-check')).default;
+  it('for random user-agent values, the token the parsed file gives is productToken of the value', () => {
     const unit = fc.constantFrom('a', 'Z', 'b', '-', '_', '/', '1', '.', ' ', '*', 'é', '(', ';', 'x');
     fc.assert(fc.property(fc.array(unit, { minLength: 1, maxLength: 12 }).map((parts) => parts.join('').trim()), (value) => {
       fc.pre(value !== '' && !value.startsWith('*'));

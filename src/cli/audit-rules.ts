@@ -6,10 +6,10 @@ import { rulesOf, rulesOfTimed, rulesOfDirectory, rulesOfHistory, type AuditRule
 import { loadRobots, warnings } from './common.js';
 import { openedPack } from './pack-option.js';
 import { usageError } from './command-spec.js';
-import { NO_RULES_KNOWN, robotsHostOf } from '../node/hosts/index.js';
-import { originsOfLogs, type LogFieldNames } from '../node/logs/index.js';
+import { NO_RULES_KNOWN } from '../node/hosts/index.js';
+import type { LogFieldNames } from '../node/logs/index.js';
 import type { RobotsCacheOptions } from '../node/fetch/index.js';
-import { storeSummary, forEachInLanes } from './fetch-options.js';
+import { storeSummary } from './fetch-options.js';
 import { HeapGovernor } from './heap-governor.js';
 import { flagWords } from './option-words.js';
 import type { AuditCommandPlan } from './audit-plan.js';
@@ -70,20 +70,19 @@ export async function auditRulesOf(plan: AuditCommandPlan, stderr: (text: string
 }
 
 /**
- * audit --fetch: the origins of the logs' requests (read once), then those the store lacks or has stale
- * fetched (within the limits). The audit itself then reads the store like a robots directory.
+ * audit --fetch: the origins of the logs' requests (read once, by the reader robotstxt fetch --log uses), then
+ * those the store lacks or has stale fetched (within the limits). The audit itself then reads the store like a
+ * robots directory.
  */
 async function fetchLogHosts(logs: string[], defaultHost: string | null, options: RobotsCacheOptions, store: string, stderr: (text: string) => void, logFields: LogFieldNames): Promise<void> {
   // the host of lines that name none is --host's, which the user named; every other host comes from the log
-  const { origins, named } = await originsOfLogs(logs, { defaultHost, fields: logFields });
-  const { RobotsCache } = await import('../node/fetch/index.js'); // the HTTP client: only when fetching
+  const { readOrigins, RobotsCache } = await import('../node/fetch/index.js'); // the HTTP client: only when fetching
+  const { origins } = await readOrigins({ logs }, { defaultHost, fields: logFields });
   const cache = new RobotsCache({ ...options, store, memoryBytes: 8 << 20 });
-  const source = cache.hostSource(named);
   try {
-    await forEachInLanes(origins, options.concurrency ?? 32, async (origin) => { await source(robotsHostOf(origin)); });
+    await cache.entriesInOrder(origins, { concurrency: options.concurrency ?? 32, onEntry: () => undefined });
   } finally {
     await cache.close();
   }
   stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, cache.stats.fromStore)}\n`);
 }
-

@@ -93,17 +93,3 @@ export function storeSummary(stats: RobotsCacheStats, fresh: number): string {
   return `${fetchedSummary(stats.fetches)}, ${fresh} fresh in the store${refused}${future}`;
 }
 
-/**
- * Runs `visit` over every item, at most `lanes` at a time (concurrency x 2: the cache bounds the fetches
- * themselves; this bounds the items in hand). Used by fetch and audit --fetch, once per run.
- */
-export async function forEachInLanes<T>(items: readonly T[], concurrency: number, visit: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      await visit(items[index], index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(items.length, Math.max(1, concurrency * 2)) }, lane));
-}

@@ -5,3 +5,4 @@ export { RobotsCache } from './robots-cache.js';
 export type { RobotsCacheEntry, RobotsCacheOptions, RobotsCacheStats } from './robots-cache.js';
 export { DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_MS, FETCH_TARGETS, MAX_FETCH_BYTES, fetchRobots, fetchSettings, refusalSentence, refusedTarget, resolveWithDns, robotsOriginOf } from './robots-fetch.js';
 export type { FetchRobotsOptions, FetchTargets, RobotsFetchResult, RobotsOrigin, TargetRefusal } from './robots-fetch.js';
+export { readOrigins, type OriginInputs, type UnreadOrigin } from './origins.js';

@@ -154,6 +154,32 @@ export class RobotsCache {
     return this.entryOf({ ...robotsOriginOf(target, this.settings.defaultScheme), fromContent }, force);
   }
 
+  /**
+   * Each origin's entry (fetched, or fresh from memory or the store), `concurrency` origins in flight (twice
+   * that many waiting on a host's slot at most), handed to onEntry in input order; onDone after each, in any
+   * order (the count done: for progress). robotstxt fetch's run, once.
+   */
+  async entriesInOrder(origins: readonly RobotsOrigin[], options: { force?: boolean; concurrency: number; onEntry: (entry: RobotsCacheEntry, index: number) => void; onDone?: (done: number) => void }): Promise<void> {
+    const entries: (RobotsCacheEntry | null)[] = new Array<RobotsCacheEntry | null>(origins.length).fill(null);
+    let next = 0;
+    let handed = 0;
+    let done = 0;
+    const lane = async (): Promise<void> => {
+      while (next < origins.length) {
+        const index = next++;
+        const origin = origins[index];
+        entries[index] = await this.entry(origin.origin, options.force === true, origin.fromContent === true);
+        done++;
+        while (handed < entries.length && entries[handed] !== null) {
+          options.onEntry(entries[handed] as RobotsCacheEntry, handed);
+          entries[handed++] = null;
+        }
+        options.onDone?.(done);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(origins.length, Math.max(1, options.concurrency * 2)) }, lane));
+  }
+
   /** True when `agents` may fetch `url` (an absolute http(s) URL), by its own origin's robots.txt. Per URL. */
   async isAllowed(url: string | URL, agents: AgentQuery): Promise<boolean> {
     const text = urlArgument(url, 'url');

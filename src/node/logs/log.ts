@@ -30,7 +30,6 @@ import { readLogChunk, logUrlLines, unescapeLogField } from '../core-node.js';
 import { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, type LogFieldNames } from '../../core/log-fields.js';
 import { RobotsError } from '../../core/errors.js';
 import { originOf, withoutDefaultPort, type UrlOrigin } from '../../core/url-model.js';
-import { forEachChunk } from './line-reader.js';
 
 /** Which format a log line was in. */
 export type LogFormat = 'common' | 'combined' | 'vhost_combined' | 'json' | 'cloudfront' | 'alb';
@@ -744,32 +743,3 @@ export function hostUnknownError(where: string, format: string | null): RobotsEr
   return RobotsError.about('HOST_UNKNOWN', { name: 'defaultHost' }, (option) => `${where}: the line names no host (a ${format ?? 'log'} line without a host field), so its robots.txt is unknown: give ${option}, or use a log whose lines carry the host (vhost_combined, CloudFront, ALB, or JSON with a host key)`);
 }
 
-/** The origins the requests of some logs are of, and those whose host came from defaultHost (the user named it). */
-export interface LogOrigins {
-  origins: UrlOrigin[];
-  /** Origins (`origin` strings) of lines that name no host, given defaultHost. */
-  named: Set<string>;
-}
-
-/**
- * Every origin the request lines of some logs are of (each read whole, in bulk; lines that are no requests
- * are skipped here: the audit counts and reports them), in the order first met. audit --fetch, before it
- * fetches what the store lacks; once per run.
- */
-export async function originsOfLogs(logs: readonly string[], options: { defaultHost: string | null; fields?: LogFieldNames }): Promise<LogOrigins> {
-  const origins = new Map<string, UrlOrigin>();
-  const named = new Set<string>();
-  for (const log of logs) {
-    const reader = new LogLineReader({ fields: options.fields });
-    await forEachChunk(log, 'log file', (chunk) => {
-      for (const entry of reader.readChunk(chunk, { withHost: true, defaultHost: options.defaultHost })) {
-        if (entry === null || typeof entry === 'string') continue;
-        const origin = entry.origin();
-        if (origin === null) continue;
-        origins.set(origin.origin, origin);
-        if (entry.urlHost === 'default') named.add(origin.origin);
-      }
-    });
-  }
-  return { origins: [...origins.values()], named };
-}
