@@ -15,6 +15,7 @@ import { FULL_VERDICT_BODY } from '../node/hosts/index.js';
 import { RobotsError } from '../core/errors.js';
 import type { PageReport } from '../node/page/index.js';
 import { flagWords } from './option-words.js';
+import { pageText } from './page-output.js';
 
 /** What page states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
 export const PAGE_SPEC = {
@@ -153,41 +154,6 @@ export async function runPage(args: string[], out: (text: string) => void, stder
   if (report.htmlTruncated) stderr('robotstxt: the HTML is longer than 1 MiB: its first 1 MiB was read\n');
   out(values.format === 'json' ? `${JSON.stringify(pageReportJson(report), null, 2)}\n` : pageText(report));
   return report.indexable ? 0 : 1;
-}
-
-/** The text answer: one line per field, then the statements that decided. */
-function pageText(report: PageReport): string {
-  const yes = (flag: boolean): string => (flag ? 'yes' : 'no');
-  const field = (label: string, value: string): string => `${label.padEnd(16)}${value}`;
-  const lines = [
-    `${terminalSafe(report.url)} for ${terminalSafe(report.agent)}: ${report.note}`,
-    field('crawl', report.crawl),
-    field('seen', yes(report.seen)),
-    ...(report.status === null ? [] : [field('status', `${report.status} (${report.response})`)]),
-    field('index', `${yes(report.index)}${report.unavailableAfter === null ? '' : ` (unavailable after ${report.unavailableAfter})`}`),
-    field('follow', yes(report.follow)),
-    field('snippet', report.snippet.allowed ? (report.snippet.maxChars === null ? 'yes' : `yes, at most ${report.snippet.maxChars} characters`) : 'no'),
-    field('image index', yes(report.imageIndex)),
-    ...(report.imagePreview === null ? [] : [field('image preview', report.imagePreview)]),
-    ...(report.videoPreview === null ? [] : [field('video preview', `${report.videoPreview} s`)]),
-    ...(report.translate ? [] : [field('translate', 'no')]),
-    ...(report.indexIfEmbedded ? [field('indexifembedded', 'yes')] : []),
-    ...(report.ai.noai || report.ai.noimageai ? [field('ai', [report.ai.noai ? 'noai' : '', report.ai.noimageai ? 'noimageai' : ''].filter((word) => word !== '').join(', '))] : []),
-    ...Object.entries(report.ai.contentSignal).map(([key, value]) => field('content-signal', `${terminalSafe(key)}=${terminalSafe(value)}`)),
-    ...report.traps.map((trap) => field('trap', `${trap.trap}: ${terminalSafe(trap.text)}`)),
-  ];
-  if (report.seen) {
-    // each header line or meta tag once, with the rules it gave this crawler
-    const byText = new Map<string, { source: string; rules: string[]; unknown: string[] }>();
-    const entry = (rule: PageReport['rules'][number]): { source: string; rules: string[]; unknown: string[] } => byText.get(rule.text) ?? byText.set(rule.text, { source: rule.source, rules: [], unknown: [] }).get(rule.text) as { source: string; rules: string[]; unknown: string[] };
-    for (const rule of report.rules) entry(rule).rules.push(rule.rule);
-    for (const rule of report.unknown) entry(rule).unknown.push(rule.rule);
-    for (const [text, { source, rules, unknown }] of byText) {
-      const read = [...rules, ...unknown.map((rule) => `${rule}: not read`)].join(', ');
-      lines.push(`  ${source} ${terminalSafe(text)}  (${terminalSafe(read)})`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
 }
 
 /** The robots.txt of a URL's origin, fetched (its outcome's rules: 4xx allow all, unreachable disallow all). */
