@@ -33,7 +33,7 @@ export async function auditRulesOf(plan: AuditCommandPlan, stderr: (text: string
   if (source.kind === 'pack') {
     const { packRobotsAt } = await import('../node/pack/index.js');
     const { packHistory } = await import('../node/history/index.js');
-    const { pack, reading: packReading } = await openedPack(source.file, { mode: reading.mode, 'max-bytes': reading.maxBytes }, plan.readingGiven);
+    const { pack, reading: packReading } = await openedPack(source.file, reading, plan.readingGiven);
     const noEntry = (origin: UrlOrigin): void => {
       if (missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (the pack ${source.file} has no entry of it; --missing error)`);
     };

@@ -1,10 +1,11 @@
 // robotstxt diff <old-robots> <new-robots> --agent <token>... (--urls <file> | --log <file>...)
-import { RobotsDiff, type DiffReport, type ChangedUrl, type RuleCount } from '../core/diff.js';
+import { RobotsDiff } from '../core/diff.js';
+import { textReport, writeJsonReport } from './diff-output.js';
 import { LogLineReader, logTimeMs } from '../node/logs/index.js';
 import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import type { RobotsReading } from '../core/robots.js';
-import { EXIT_USAGE, terminalSafe, loadRobots, warnAboutAgents, storedOrigin, otherOriginLines } from './common.js';
+import { EXIT_USAGE, loadRobots, warnAboutAgents, storedOrigin, otherOriginLines } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
 import { forEachChunk } from '../node/logs/index.js';
@@ -120,50 +121,4 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   const failed = failOn === 'newly-disallowed' ? disallowed > 0 : failOn === 'newly-allowed' ? allowed > 0 : failOn === 'any' ? disallowed + allowed > 0 : false;
   if (failed) stderr(`robotstxt: diff: --fail-on ${String(failOn)}: ${failOn === 'newly-allowed' ? allowed : failOn === 'any' ? disallowed + allowed : disallowed} request(s) change\n`);
   return failed ? 1 : 0;
-}
-
-const ruleText = (rule: { kind: string; line: number; pattern: string } | null): string => (rule === null ? 'no rule' : `${rule.kind} ${terminalSafe(rule.pattern)} (line ${rule.line})`);
-
-/**
- * The JSON report written piece by piece: one changed URL per write, so that no string holds the whole report
- * (100,000 URLs of 12 KB each would exceed what one string can be). The same object JSON.stringify(report, null, 2) gives.
- */
-function writeJsonReport(report: Record<string, unknown>, write: (text: string) => void): void {
-  const entries = Object.entries(report);
-  write('{\n');
-  entries.forEach(([key, value], index) => {
-    const comma = index < entries.length - 1 ? ',' : '';
-    if (Array.isArray(value) && value.length > 0) {
-      write(`  ${JSON.stringify(key)}: [\n`);
-      value.forEach((item, i) => write(`    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}${i < value.length - 1 ? ',' : ''}\n`));
-      write(`  ]${comma}\n`);
-    } else {
-      write(`  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}${comma}\n`);
-    }
-  });
-  write('}\n');
-}
-
-function section(title: string, changes: ChangedUrl[], requests: number, truncated: boolean, rules: RuleCount[], limit: number): string[] {
-  const listed = changes.reduce((sum, c) => sum + c.requests, 0);
-  const distinct = truncated && listed < requests ? `more than ${changes.length} distinct URLs (${changes.length} listed, with ${listed} of the requests)` : `${changes.length} distinct URL(s)`;
-  const lines = [`${title}: ${requests} request(s) of ${distinct}`];
-  if (changes.length === 0) return lines;
-  if (rules.length > 0) {
-    lines.push('  deciding rules now:');
-    for (const { rule, requests: count } of rules.slice(0, limit)) lines.push(`    ${String(count).padStart(8)}  ${ruleText(rule)}`);
-  }
-  lines.push('  URLs:');
-  for (const change of changes.slice(0, limit)) lines.push(`    ${String(change.requests).padStart(8)}  ${terminalSafe(change.url)}  (was: ${ruleText(change.oldRule)}; now: ${ruleText(change.newRule)})`);
-  if (changes.length > limit) lines.push(`    ... ${changes.length - limit} more (--limit, or --format json for all)`);
-  return lines;
-}
-
-function textReport(report: DiffReport, oldFile: string, newFile: string, agents: string[], limit: number): string {
-  return [
-    `${oldFile} -> ${newFile} for ${agents.join(', ')}: ${report.checked} request(s) checked, ${report.unchanged} unchanged`,
-    ...(report.truncated ? ['(more distinct URLs changed than are listed: the URL lists are cut, the counts are complete)'] : []),
-    ...section('newly disallowed', report.newlyDisallowed, report.newlyDisallowedRequests, report.truncated, report.disallowingRules, limit),
-    ...section('newly allowed', report.newlyAllowed, report.newlyAllowedRequests, report.truncated, report.allowingRules, limit),
-  ].join('\n') + '\n';
 }

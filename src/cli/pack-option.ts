@@ -9,9 +9,9 @@ import type { RobotsPack } from '../core/pack/index.js';
  * with the reading it answers with: its --max-bytes (another is a usage error), its mode unless --mode is
  * given. Once per run.
  */
-export async function openedPack(file: string, values: { readonly mode: 'google' | 'rfc'; readonly 'max-bytes': number }, given: ReadonlySet<string>): Promise<{ pack: RobotsPack; reading: RobotsReading }> {
+export async function openedPack(file: string, asked: RobotsReading, given: ReadonlySet<string>): Promise<{ pack: RobotsPack; reading: RobotsReading }> {
   const { openPackFile } = await import('../node/pack/index.js');
   const pack = openPackFile(file).pack;
-  if (given.has('max-bytes') && values['max-bytes'] !== pack.maxBytes) throw usageError(`--max-bytes ${values['max-bytes']}: the pack's bodies were read up to ${pack.maxBytes === 0 ? 'their end (--max-bytes 0)' : `${pack.maxBytes} bytes`}, and it answers with that reading (leave --max-bytes out, or pack again)`);
-  return { pack, reading: { mode: given.has('mode') ? values.mode : pack.mode, maxBytes: pack.maxBytes } };
+  if (given.has('max-bytes') && asked.maxBytes !== pack.maxBytes) throw usageError(`--max-bytes ${asked.maxBytes}: the pack's bodies were read up to ${pack.maxBytes === 0 ? 'their end (--max-bytes 0)' : `${pack.maxBytes} bytes`}, and it answers with that reading (leave --max-bytes out, or pack again)`);
+  return { pack, reading: { mode: given.has('mode') ? asked.mode : pack.mode, maxBytes: pack.maxBytes } };
 }

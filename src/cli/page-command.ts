@@ -102,7 +102,7 @@ export async function runPage(args: string[], out: (text: string) => void, stder
   if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), stderr) });
   else if (values.store !== undefined) pageRobots = new PageRobots({ ...rulesOf, directory: values.store });
   else if (values.pack !== undefined) {
-    const { pack, reading } = await openedPack(values.pack, values, given);
+    const { pack, reading } = await openedPack(values.pack, readingOf(values), given);
     const { packBodies } = await import('../node/pack/index.js');
     rulesOf = { agent, ...reading, nowMs };
     pageRobots = new PageRobots({ ...rulesOf, source: packBodies(pack) });

@@ -71,7 +71,7 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
   let rulesOf = { agent, ...readingOf(values), nowMs };
   let robotsOf: InstanceType<typeof PageRobots>;
   if (values.pack !== undefined) {
-    const { pack, reading } = await openedPack(values.pack, values, given);
+    const { pack, reading } = await openedPack(values.pack, readingOf(values), given);
     const { packBodies } = await import('../node/pack/index.js');
     rulesOf = { agent, ...reading, nowMs };
     robotsOf = new PageRobots({ ...rulesOf, source: packBodies(pack) });

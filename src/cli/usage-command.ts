@@ -114,7 +114,7 @@ function oneFile(robots: RobotsTxt): UsageRobots {
 /** A pack's robots.txt per URL origin, as check --pack looks it up (the newest capture). Once per run. */
 async function packFiles(packFile: string, values: { readonly mode: 'google' | 'rfc'; readonly 'max-bytes': number }, given: ReadonlySet<string>): Promise<UsageRobots> {
   const { packRobotsAt } = await import('../node/pack/index.js');
-  const { pack, reading } = await openedPack(packFile, values, given);
+  const { pack, reading } = await openedPack(packFile, readingOf(values), given);
   const robotsAt = packRobotsAt(pack, reading);
   const none = parseRobots('', reading); // no robots.txt (a 4xx, or no entry): every URL allowed, usage unknown
   const missing = new Set<string>();
