@@ -8,8 +8,9 @@ import type { RobotsEffect } from '../core/fetch-rules.js';
 import { RobotsError } from '../core/errors.js';
 import { peakMemoryMiB } from './common.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
-import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytesOption, withHelp, requires, logFieldValues, agentValues, readingOf } from './shared-options.js';
-import { FETCH_OPTIONS, fetchCacheOptions, fetchedSummary, storeSummary } from './fetch-options.js';
+import { MODE_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, AGENT_OPTION, maxBytesOption, withHelp, requires } from './shared-options.js';
+import { FETCH_OPTIONS, fetchedSummary, storeSummary } from './fetch-options.js';
+import { planFetch } from './fetch-plan.js';
 import { CRAWLER_RANGE_SOURCES } from '../node/verify/index.js';
 import { flagWords } from './option-words.js';
 import { jsonLine, saidFlips, textLine } from './fetch-lines.js';
@@ -70,18 +71,13 @@ export const COMMAND: Command = { spec: FETCH_SPEC, run: (args, io) => runFetch(
 
 /** robotstxt fetch: the origins read, each fetched or found fresh (lines in input order), the summary, --fail-on-change. Once per run. */
 export async function runFetch(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(FETCH_SPEC, args);
-  const reading = readingOf(values);
-  const options = fetchCacheOptions(values, reading);
-  // (--crawler-ranges requires --store)
-  if (values['crawler-ranges']) return runRangeFetch(values.store as string, values['ranges-url'], values.force, positionals, options, out, stderr);
-  const { log: logs, urls: urlFiles } = values;
-  const readStdin = positionals.includes('-') || (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && process.stdin.isTTY !== true);
-  if (positionals.length === 0 && urlFiles.length === 0 && logs.length === 0 && !readStdin) throw usageError('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
+  const plan = planFetch(parseCommand(FETCH_SPEC, args), process.stdin.isTTY === true);
+  const { options, reading } = plan;
+  if (plan.ranges !== null) return runRangeFetch(plan.ranges.store, plan.ranges.urls, plan.force, options, out, stderr);
   // the origins, first seen first; an argument that names none is a usage error before anything is read, a line that names none is reported
   let read: Awaited<ReturnType<typeof readOrigins>>;
   try {
-    read = await readOrigins({ args: positionals, stdin: readStdin, urlFiles, logs }, { defaultScheme: options.defaultScheme, defaultHost: values.host ?? null, fields: logFieldValues(values['log-field']), optionWords: flagWords });
+    read = await readOrigins(plan.inputs, { defaultScheme: options.defaultScheme, defaultHost: plan.defaultHost, fields: plan.fields, optionWords: flagWords });
   } catch (error) {
     if (error instanceof RobotsError && error.code === 'INVALID_ARGUMENT') throw usageError(error.message);
     throw error;
@@ -92,10 +88,9 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
     const named = bad.length === 0 ? 'the input named none' : `${bad.length} input(s) named none: ${bad.slice(0, 3).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 3 ? ', ...' : ''}`;
     throw usageError(`no origin to fetch: ${named} (give URLs or hosts: arguments, --urls <file>, --log <file>, or piped input)`);
   }
-  const store = values.store === undefined ? null : new RobotsStore(values.store, { keepVersions: values['keep-versions'] });
-  const watched = values['fail-on-change'];
-  const watchedLines = watched === undefined ? null : await (await import('../node/history/index.js')).readUrlFile(watched);
-  if (watched !== undefined && store?.keepVersions === 0) throw usageError('--fail-on-change needs the store to keep versions (--keep-versions 1 or more)');
+  const store = plan.store === null ? null : new RobotsStore(plan.store, { keepVersions: plan.keepVersions });
+  const watchedLines = plan.watch === null ? null : await (await import('../node/history/index.js')).readUrlFile(plan.watch.file);
+  if (plan.watch !== null && store?.keepVersions === 0) throw usageError('--fail-on-change needs the store to keep versions (--keep-versions 1 or more)');
   // the change each origin's fetch made to the store's versions in this run (with the bytes before and after)
   const changes: (StoreWriteResult['change'])[] = [];
   const effects: Record<RobotsEffect, number> = { 'rules': 0, 'allow-all': 0, 'disallow-all': 0 };
@@ -105,11 +100,11 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   let lastProgress = 0;
   try {
     await cache.entriesInOrder(list, {
-      force: values.force, concurrency: options.concurrency ?? 32,
+      force: plan.force, concurrency: options.concurrency ?? 32,
       onEntry: (entry, index) => {
         changes[index] = entry.stored?.change ?? null;
         effects[entry.effect]++;
-        out(values.format === 'jsonl' ? jsonLine(entry) : textLine(entry));
+        out(plan.format === 'jsonl' ? jsonLine(entry) : textLine(entry));
       },
       onDone: (done) => {
         if (!showProgress || performance.now() - lastProgress <= 200) return;
@@ -125,8 +120,8 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const { fromStore, fromMemory } = cache.stats;
   stderr(`robotstxt fetch: ${list.length} origin(s) in ${seconds} s: ${storeSummary(cache.stats, fromStore + fromMemory)}; effect: ${effects.rules} rules, ${effects['allow-all']} allow-all, ${effects['disallow-all']} disallow-all\n`);
-  if (values.stats) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
+  if (plan.stats) stderr(`robotstxt fetch: stats: ${list.length} origins in ${seconds} s, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
   if (bad.length > 0) stderr(`robotstxt fetch: ${bad.length} input(s) named no origin: ${bad.slice(0, 10).map((b) => `${b.where} (${b.why})`).join(', ')}${bad.length > 10 ? ', ...' : ''}\n`);
-  if (watchedLines === null || store === null || watched === undefined) return 0;
-  return saidFlips(list, changes, watched, watchedLines, values.agent.length > 0 ? agentValues(values.agent) : ['*'], reading, stderr);
+  if (watchedLines === null || store === null || plan.watch === null) return 0;
+  return saidFlips(list, changes, plan.watch.file, watchedLines, plan.watch.agents, reading, stderr);
 }

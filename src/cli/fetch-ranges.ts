@@ -5,15 +5,7 @@ import type { fetchCacheOptions } from './fetch-options.js';
 import { flagWords } from './option-words.js';
 
 /** fetch --crawler-ranges: the vendors' range files into <store>/crawler-ranges/. */
-export async function runRangeFetch(store: string, rangeUrls: readonly string[], force: boolean, positionals: string[], options: ReturnType<typeof fetchCacheOptions>, out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  if (positionals.length > 0) throw usageError('--crawler-ranges fetches only the range files: give no URLs or hosts');
-  const urls = new Map<string, string>();
-  for (const pair of rangeUrls) {
-    const at = pair.indexOf('=');
-    const url = pair.slice(at + 1);
-    if (at <= 0 || !/^https?:\/\/[^\s]+$/.test(url)) throw usageError(`--ranges-url must be <id>=<http(s) URL>, got '${pair}'`);
-    urls.set(pair.slice(0, at), url);
-  }
+export async function runRangeFetch(store: string, urls: ReadonlyMap<string, string>, force: boolean, options: ReturnType<typeof fetchCacheOptions>, out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
   const { fetchCrawlerRanges } = await import('../node/fetch/index.js');
   const { fetchSettings } = await import('../node/fetch/index.js');
   const settings = fetchSettings({ userAgent: options.userAgent, timeoutMs: options.timeoutMs, targets: options.targets, now: options.now, optionWords: flagWords });

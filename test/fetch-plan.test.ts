@@ -1,0 +1,31 @@
+// robotstxt fetch's plan (src/cli/fetch-plan.ts): what a run will do, read off its arguments alone, with nothing
+// read or fetched; every refusal before any request, naming the flag.
+import { describe, it, expect } from 'vitest';
+import { planFetch } from '../src/cli/fetch-plan.js';
+import { FETCH_SPEC } from '../src/cli/fetch-command.js';
+import { parseCommand } from '../src/cli/command-spec.js';
+
+const plan = (args: string[], stdinIsTerminal = true): ReturnType<typeof planFetch> => planFetch(parseCommand(FETCH_SPEC, args), stdinIsTerminal);
+
+describe('the plan of robotstxt fetch', () => {
+  it('origins from arguments, URL files, logs and piped input; the store; the output', () => {
+    expect(plan(['--store', 's', 'example.com', '--urls', 'u.txt', '--log', 'a.log', '--host', 'shop.example', '--format', 'jsonl'])).toMatchObject({
+      ranges: null, inputs: { args: ['example.com'], stdin: false, urlFiles: ['u.txt'], logs: ['a.log'] }, defaultHost: 'shop.example', store: 's', format: 'jsonl', watch: null, force: false,
+    });
+    expect(plan(['example.com', '-']).inputs.stdin).toBe(true);
+    expect(plan([], false).inputs).toEqual({ args: [], stdin: true, urlFiles: [], logs: [] });
+    expect(plan(['--store', 's', '--fail-on-change', 'w.txt', '--agent', 'Googlebot', 'a.example']).watch).toEqual({ file: 'w.txt', agents: ['Googlebot'] });
+    expect(plan(['--store', 's', '--fail-on-change', 'w.txt', 'a.example']).watch).toEqual({ file: 'w.txt', agents: ['*'] });
+  });
+
+  it('--crawler-ranges: the store and the range file URLs given', () => {
+    expect(plan(['--crawler-ranges', '--store', 's', '--ranges-url', 'gptbot=https://example.com/gptbot.json']).ranges).toEqual({ store: 's', urls: new Map([['gptbot', 'https://example.com/gptbot.json']]) });
+  });
+
+  it('what cannot be run is refused, naming the flag', () => {
+    expect(() => plan([])).toThrow('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
+    expect(() => plan(['--crawler-ranges', '--store', 's', 'example.com'])).toThrow('--crawler-ranges fetches only the range files: give no URLs or hosts');
+    expect(() => plan(['--crawler-ranges', '--store', 's', '--ranges-url', 'gptbot=ftp://x'])).toThrow("--ranges-url must be <id>=<http(s) URL>, got 'gptbot=ftp://x'");
+    expect(() => plan(['--user-agent', ' ', 'example.com'])).toThrow('--user-agent must be 1 to 1024 characters: tab, printable ASCII and Latin-1 only (no line breaks or control characters)');
+  });
+});
