@@ -3,7 +3,7 @@
 // options cannot make is refused here, naming the flag. test/audit-plan.test.ts tests it.
 import type { OptionValues, ParsedCommand } from './command-spec.js';
 import { usageError } from './command-spec.js';
-import { logFieldValues, readingOf } from './shared-options.js';
+import { logFieldValues, readingOf, readingGivenOf } from './shared-options.js';
 import { terminalSafe } from '../core/terminal.js';
 import type { RobotsReading } from '../core/robots.js';
 import type { LogFieldNames } from '../core/log-fields.js';
@@ -68,7 +68,7 @@ export function planAudit(parsed: ParsedCommand<(typeof AUDIT_SPEC)['options']>)
     logs: positionals,
     rules,
     reading,
-    readingGiven: new Set(['mode', 'max-bytes'].filter((name) => given.has(name as 'mode'))),
+    readingGiven: readingGivenOf(given),
     missing: values.missing,
     format: values.format,
     output: values.output,

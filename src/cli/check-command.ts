@@ -15,6 +15,7 @@ import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/index.js';
 import { requireDirectory } from '../node/robots-file.js';
+import type { RobotsTxt } from '../core/robots.js';
 import { planCheck } from './check-plan.js';
 import { agentReadings, matcherFor, outcomeNotes, statsLine } from './check-notes.js';
 
@@ -106,27 +107,22 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (rules.kind === 'hosts' && rules.fetch !== null) new (await import('../node/store/index.js')).RobotsStore(rules.directory); // made when missing
   if (rules.kind === 'hosts' && rules.pack === null) requireDirectory(rules.directory, rules.store ? 'storeDirectory' : 'robotsDirectory');
   const started = plan.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
-  if (plan.usage !== null) {
-    const robots = await loadRobotsInput((rules as { path: string }).path, reading, stderr);
+  // one robots.txt: read once, and each agent's reading against it said (--usage needs --robots)
+  const file = rules.kind === 'file' ? await loadRobotsInput(rules.path, reading, stderr) : null;
+  const readings = file === null ? null : agentReadings(file, agents, plan.asCrawler);
+  readings?.notes.forEach(stderr);
+  if (plan.usage !== null && file !== null && readings !== null) {
     try {
-      const { asked, notes } = agentReadings(robots, agents, plan.asCrawler);
-      notes.forEach(stderr);
-      const outcome = await runUsageCheck(plan.input ?? undefined, matcherFor(robots, asked), robots.usagePolicy(asked ?? agents), plan.usage, plan.format, output);
+      const outcome = await runUsageCheck(plan.input ?? undefined, matcherFor(file, readings.asked), file.usagePolicy(readings.asked ?? agents), plan.usage, plan.format, output);
       if (plan.stats) stderr(`robotstxt: stats: ${outcome.lines} lines in ${((performance.now() - started) / 1000).toFixed(3)} s, threads 1, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
     } finally {
-      robots.close();
+      file.close();
     }
     return 0;
   }
-  let target: CheckPlan['target'];
-  if (rules.kind === 'file') {
-    const robots = await loadRobotsInput(rules.path, reading, stderr);
-    const { asked, notes } = agentReadings(robots, agents, plan.asCrawler);
-    notes.forEach(stderr);
-    target = { kind: 'robots', matcher: matcherFor(robots, asked) };
-  } else {
-    target = { kind: 'hosts', spec: { directory: rules.directory, pack: rules.pack, agents, mode: reading.mode, maxBytes: reading.maxBytes, cacheBytes: plan.cacheMb * 1048576, missing: plan.missing, noHost: plan.noHost, now: clockOption(plan.now).start } };
-  }
+  const target: CheckPlan['target'] = rules.kind === 'file'
+    ? { kind: 'robots', matcher: matcherFor(file as RobotsTxt, (readings as NonNullable<typeof readings>).asked) }
+    : { kind: 'hosts', spec: { directory: rules.directory, pack: rules.pack, agents, mode: reading.mode, maxBytes: reading.maxBytes, cacheBytes: plan.cacheMb * 1048576, missing: plan.missing, noHost: plan.noHost, now: clockOption(plan.now).start } };
   // many hosts: windows grouped by host are filled whatever the size of the input's reads (one robots.txt:
   // each line answered as soon as the producer stops writing)
   const reader = await LineReader.open(plan.input ?? undefined, 'URL file', { fillsWindows: target.kind === 'hosts' });

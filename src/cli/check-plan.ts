@@ -4,7 +4,7 @@
 // (check-command.ts) opens what the plan names and runs it; test/check-plan.test.ts tests the plan.
 import type { OptionValues, ParsedCommand } from './command-spec.js';
 import { usageError } from './command-spec.js';
-import { agentValues, logFieldValues, readingOf } from './shared-options.js';
+import { agentValues, logFieldValues, readingOf, readingGivenOf } from './shared-options.js';
 import { isUsageCategory } from '../core/usage.js';
 import type { RobotsReading } from '../core/robots.js';
 import type { LogFieldNames } from '../core/log-fields.js';
@@ -80,7 +80,7 @@ export function planCheck(parsed: ParsedCommand<(typeof CHECK_SPEC)['options']>,
     agents: agentValues(values.agent),
     rules,
     reading,
-    readingGiven: new Set(['mode', 'max-bytes'].filter((name) => given.has(name as 'mode'))),
+    readingGiven: readingGivenOf(given),
     input,
     threads,
     threadsGiven: given.has('threads'),

@@ -22,6 +22,11 @@ export function readingOf(values: { readonly mode: 'google' | 'rfc'; readonly 'm
   return { mode: values.mode, maxBytes: values['max-bytes'] };
 }
 
+/** Which of --mode and --max-bytes were given (a pack's own reading fills the others: openedPack). Once per run. */
+export function readingGivenOf(given: ReadonlySet<string>): Set<string> {
+  return new Set(['mode', 'max-bytes'].filter((name) => given.has(name)));
+}
+
 /** --agent <token>, repeatable: the crawlers asked about. */
 export const AGENT_OPTION = { type: 'string', multiple: true, value: '<token>', help: 'product token to check, e.g. Googlebot; repeat to pool several groups' } as const satisfies OptionSpec;
 

@@ -9,8 +9,7 @@
 /** A bare item (RFC 9651 3.3): what a member or a parameter holds. `text` is the item as written. */
 export type StructuredBareItem =
   | { readonly kind: 'integer' | 'decimal' | 'date'; readonly value: number; readonly text: string }
-  | { readonly kind: 'string' | 'token' | 'display-string'; readonly value: string; readonly text: string }
-  | { readonly kind: 'byte-sequence'; readonly value: string; readonly text: string }
+  | { readonly kind: 'string' | 'token' | 'display-string' | 'byte-sequence'; readonly value: string; readonly text: string }
   | { readonly kind: 'boolean'; readonly value: boolean; readonly text: string };
 
 /** One item with its parameters (key -> bare item, the last of a repeated key kept). */
@@ -44,6 +43,13 @@ function isAlpha(code: number): boolean {
 /** key characters after the first (RFC 9651 3.1.2): lcalpha, DIGIT, `_`, `-`, `.`, `*`. */
 function isKeyChar(code: number): boolean {
   return isLowerAlpha(code) || isDigit(code) || code === 0x5f || code === 0x2d || code === 0x2e || code === 0x2a;
+}
+
+/** Whether a text is a dictionary key (RFC 9651 3.1.2: lcalpha or `*`, then key characters): a usage category check --usage takes. Once per run. */
+export function isDictionaryKey(text: string): boolean {
+  if (text === '' || (!isLowerAlpha(text.charCodeAt(0)) && text.charCodeAt(0) !== 0x2a)) return false;
+  for (let i = 1; i < text.length; i++) if (!isKeyChar(text.charCodeAt(i))) return false;
+  return true;
 }
 /** tchar (RFC 9110 5.6.2), `:` and `/`: token characters after the first (RFC 9651 3.3.4). */
 const TOKEN_PUNCTUATION = "!#$%&'*+-.^_`|~:/";

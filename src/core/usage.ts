@@ -19,7 +19,7 @@
 import { pathsMatcher, byteValues, PATHS_FIRST_LINE, type RobotsMatcher } from './matcher.js';
 import { VERDICT_ALLOWED, FLAG_RFC_MODE } from './constants.js';
 import { core } from './wasm/core.js';
-import { readStructuredDictionary, type StructuredMember } from './structured-fields.js';
+import { isDictionaryKey, readStructuredDictionary, type StructuredMember } from './structured-fields.js';
 import { RobotsError } from './errors.js';
 
 /** The usage categories this package knows, with the document that defines each. Any other key a file states is reported too. */
@@ -133,11 +133,9 @@ export type ContentUsageValue =
 
 const latin1 = new TextDecoder('latin1');
 
-/** SF dictionary keys: lcalpha or `*`, then lcalpha, digits, `_`, `-`, `.`, `*` (RFC 9651 3.2). */
-const KEY = /^[a-z*][a-z0-9_\-.*]*$/;
 /** Whether a text is a usage category key (an SF dictionary key): what check --usage takes. Once per run. */
 export function isUsageCategory(text: string): boolean {
-  return KEY.test(text);
+  return isDictionaryKey(text);
 }
 
 /**

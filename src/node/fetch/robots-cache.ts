@@ -167,8 +167,7 @@ export class RobotsCache {
     const lane = async (): Promise<void> => {
       while (next < origins.length) {
         const index = next++;
-        const origin = origins[index];
-        entries[index] = await this.entry(origin.origin, options.force === true, origin.fromContent === true);
+        entries[index] = await this.entryOf(origins[index], options.force === true);
         done++;
         while (handed < entries.length && entries[handed] !== null) {
           options.onEntry(entries[handed] as RobotsCacheEntry, handed);
