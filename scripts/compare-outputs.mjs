@@ -8,7 +8,7 @@
 // stderr (durations masked) and exit status. Prints one line per command and exits 1 when any differs.
 // Uses this checkout's dist/bench (npm run build first).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,10 @@ const cases = join(work, 'cases.jsonl');
 }
 
 // ---- commands ----
+// one vendor's ranges: the other crawlers' requests are not checked, and the reports say why
+const someRanges = join(work, 'some-ranges');
+mkdirSync(someRanges, { recursive: true });
+copyFileSync(join(root, 'examples/crawler-ranges/gptbot.json'), join(someRanges, 'gptbot.json'));
 const commands = [
   ['check random order, default --max-bytes', ['check', '--robots-dir', robotsDir, '--agent', 'Googlebot', randomUrls]],
   ['check random order, --max-bytes 0, jsonl', ['check', '--robots-dir', robotsDir, '--agent', 'Googlebot', '--max-bytes', '0', '--format', 'jsonl', randomUrls]],
@@ -84,6 +88,11 @@ const commands = [
   ['audit generated log, json, --verify', ['audit', '--robots', shop, '--verify', '--crawler-ranges', join(root, 'examples/crawler-ranges'), '--format', 'json', generatedLog]],
   ['audit generated log, html', ['audit', '--robots', shop, '--format', 'html', generatedLog]],
   ['check --log generated log, jsonl', ['check', '--robots', shop, '--agent', 'Googlebot', '--log', '--format', 'jsonl', generatedLog]],
+  ['check --usage train-ai, text, --threads 2', ['check', '--robots', join(root, 'examples/ai-robots.txt'), '--agent', 'GPTBot', '--usage', 'train-ai', '--threads', '2', randomUrls]],
+  ['check --usage search, jsonl', ['check', '--robots', join(root, 'examples/ai-robots.txt'), '--agent', 'Googlebot', '--usage', 'search', '--format', 'jsonl', randomUrls]],
+  ['check one file, --threads 2 on a short input (the note of fewer threads)', ['check', '--robots', shop, '--agent', 'Googlebot', '--threads', '2', join(root, 'examples/shop-urls.txt')]],
+  ['audit --verify with one range file (verification notes), table', ['audit', '--robots', shop, '--verify', '--crawler-ranges', someRanges, generatedLog]],
+  ['audit --verify with one range file (verification notes), html', ['audit', '--robots', shop, '--verify', '--crawler-ranges', someRanges, '--format', 'html', generatedLog]],
   ['diff --log generated log, json', ['diff', shop, join(root, 'examples/shop-robots.new.txt'), '--agent', 'Googlebot', '--log', generatedLog, '--format', 'json']],
 ];
 // every log format of examples/logs, one robots.txt per host and a default host, as audit, check and fetch read them

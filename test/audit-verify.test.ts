@@ -10,7 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { robotstxt, robotstxtAsync, tempDir, CLI, AUDIT_GROUP_NOTE as GROUP_NOTE } from './cli-helpers.js';
 import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
 import { parseRobots, RobotsAudit } from '../src/node/index.js';
-import { verificationNotes } from '../src/node/audit/index.js';
+import { verificationNotes, verificationNoteSentence } from '../src/node/audit/index.js';
+
+/** A report's verification notes as the command line words them. */
+const sentences = (verifiedBy: Parameters<typeof verificationNotes>[0]): string[] => verificationNotes(verifiedBy).map((note) => verificationNoteSentence(note, flagWords));
 import { isUserTriggeredFetcher } from '../src/node/crawlers/index.js';
 import { CrawlerVerifier, CRAWLER_RANGE_SOURCES, CRAWLER_VENDORS, familyOfCrawler, prefixesOfRangeFile, type DnsResolver } from '../src/node/verify/index.js';
 import { flagWords } from '../src/cli/option-words.js';
@@ -157,7 +160,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const family = (id: string): unknown => report.verifiedBy.families.find((f: { family: string }) => f.family === id);
     expect(family('openai-gptbot')).toEqual({ family: 'openai-gptbot', name: 'GPTBot', vendor: 'openai', files: [join(only, 'gptbot.json')], missing: [], stale: [], invalid: [], requests: 2, notChecked: 0 });
     expect(family('google-common')).toEqual({ family: 'google-common', name: "Googlebot and Google's common crawlers", vendor: 'google', files: [], missing: ['common-crawlers.json'], stale: [], invalid: [], requests: 6, notChecked: 5 });
-    expect(verificationNotes(report.verifiedBy, flagWords)).toEqual([
+    expect(sentences(report.verifiedBy)).toEqual([
       "Googlebot and Google's common crawlers: 5 of 6 request(s) not checked, not told from impostors: missing common-crawlers.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)",
       "Bingbot and Bing's crawlers: 2 of 2 request(s) not checked, not told from impostors: missing bingbot.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)",
       "Anthropic's bots: 2 of 2 request(s) not checked, not told from impostors: missing bots.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)",
@@ -177,7 +180,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
         const report = JSON.parse(r.stdout);
         expect(report.verification).toEqual({ verified: 2, impostor: 2, unknown: 0, 'not-checked': 1 });
         expect(rowsOf(report)).toEqual([['Googlebot', 2, 1, '2/0/0/0'], ['Googlebot (impostor)', 2, 1, '0/2/0/0'], ['AdsBot-Google', 1, 0, '0/0/0/1']]);
-        expect(verificationNotes(report.verifiedBy, flagWords)).toEqual(["Google's special-case crawlers: 1 of 1 request(s) not checked, not told from impostors: missing special-crawlers.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
+        expect(sentences(report.verifiedBy)).toEqual(["Google's special-case crawlers: 1 of 1 request(s) not checked, not told from impostors: missing special-crawlers.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
       }
     }
   });
@@ -198,7 +201,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const without = JSON.parse(robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', userOnly, '--format', 'json', log]).stdout);
     expect(without.verification).toEqual({ verified: 0, impostor: 0, unknown: 0, 'not-checked': 2 });
     expect(rowsOf({ crawlers: without.userTriggered })).toEqual([['GPTBot (from chatgpt-user.json)', 1, 1, '0/0/0/1']]);
-    expect(verificationNotes(without.verifiedBy, flagWords)).toEqual(['GPTBot: 2 of 2 request(s) not checked, not told from impostors: missing gptbot.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)']);
+    expect(sentences(without.verifiedBy)).toEqual(['GPTBot: 2 of 2 request(s) not checked, not told from impostors: missing gptbot.json (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)']);
   });
   it('a Google crawler the table does not list, verified by a user-triggered file: said (from that file) and listed with the user-triggered fetchers', () => {
     const log = join(dir, 'google-agent.log');
@@ -257,7 +260,8 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const report = JSON.parse(robotstxt([...args, log]).stdout);
     expect(report.verification).toEqual({ verified: 1, impostor: 0, unknown: 0, 'not-checked': 1 });
     expect(report.verifiedBy.families[0]).toMatchObject({ stale: [{ file: join(old, 'common-crawlers.json'), days: 81 }], notChecked: 1 });
-    expect(verificationNotes(report.verifiedBy, flagWords)).toEqual(["Googlebot and Google's common crawlers: 1 of 2 request(s) not checked, not told from impostors: common-crawlers.json (81 days) made more than 30 days from the requests (--ranges-max-age; any takes files of any age) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
+    expect(verificationNotes(report.verifiedBy)).toEqual([{ kind: 'rangesNotChecked', family: "Googlebot and Google's common crawlers", notChecked: 1, requests: 2, missing: [], stale: [{ file: 'common-crawlers.json', days: 81 }], maxAgeDays: 30, invalid: [] }]);
+    expect(sentences(report.verifiedBy)).toEqual(["Googlebot and Google's common crawlers: 1 of 2 request(s) not checked, not told from impostors: common-crawlers.json (81 days) made more than 30 days from the requests (--ranges-max-age; any takes files of any age) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)"]);
     expect(JSON.parse(robotstxt([...args, '--ranges-max-age', '90', log]).stdout).verification).toEqual({ verified: 1, impostor: 1, unknown: 0, 'not-checked': 0 });
     const bad = robotstxt([...args, '--ranges-max-age', '0', log]);
     expect([bad.stderr, bad.status]).toEqual(['robotstxt: --ranges-max-age must be a number of days from 1 to 36500, or any, got \'0\'\n', 2]);
@@ -273,7 +277,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
     const report = JSON.parse(r.stdout);
     const bing = report.verifiedBy.families.find((f: { family: string }) => f.family === 'bing');
     expect(bing).toMatchObject({ files: [], missing: [], invalid: [{ file: join(broken, 'bingbot.json') }], requests: 2, notChecked: 2 });
-    expect(verificationNotes(report.verifiedBy, flagWords)).toContain(`Bingbot and Bing's crawlers: 2 of 2 request(s) not checked, not told from impostors: bingbot.json failed validation (${bing.invalid[0].reason}) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)`);
+    expect(sentences(report.verifiedBy)).toContain(`Bingbot and Bing's crawlers: 2 of 2 request(s) not checked, not told from impostors: bingbot.json failed validation (${bing.invalid[0].reason}) (get the files with robotstxt fetch --crawler-ranges --store <dir>, or download them from the vendor and pass --crawler-ranges <dir>)`);
   });
   it('JAFAR files: a later major formatVersion is not read (its crawlers not checked); per-prefix services, the most specific prefix\'s counted', () => {
     const jafar = join(dir, 'jafar');
@@ -419,7 +423,8 @@ describe('audit --verify dns (a fake resolver: no network)', () => {
     expect(report.crawlers.filter((c) => c.impostor).map((c) => c.agent)).toEqual(['Googlebot', 'bingbot']);
     const problem = 'the resolver could not give the name of 66.249.66.1, a known crawler address (ENOTFOUND)';
     expect(report.verifiedBy?.dns).toEqual({ problem, unknown: 2 });
-    expect(verificationNotes(report.verifiedBy, flagWords)).toContain(`DNS answers not believed: ${problem}; 2 request(s) that DNS alone would have told are unknown`);
+    expect(verificationNotes(report.verifiedBy)).toContainEqual({ kind: 'dnsNotBelieved', problem, unknown: 2 });
+    expect(sentences(report.verifiedBy)).toContain(`DNS answers not believed: ${problem}; 2 request(s) that DNS alone would have told are unknown`);
   });
   it('a working fake resolver: the verified and impostor counts are exact; another probe address can be named', async () => {
     const working = resolver({ '5.255.253.1': ['spider-5-255-253-1.yandex.com'], '66.249.77.1': ['crawl-66-249-77-1.googlebot.com'], '203.0.113.9': ['probe.example'] }, { 'spider-5-255-253-1.yandex.com': ['5.255.253.1'], 'crawl-66-249-77-1.googlebot.com': ['66.249.77.1'], 'probe.example': ['203.0.113.9'] });

@@ -26,7 +26,8 @@ describe('the plan of robotstxt check', () => {
 
   it('--log with its host and fields; --usage a category', () => {
     expect(plan(['--robots', 'r.txt', '--agent', 'x', '--log', '--host', 'shop.example', '--log-field', 'target=req']).log).toEqual({ defaultHost: 'shop.example', fields: { target: 'req' } });
-    expect(plan(['--robots', 'r.txt', '--agent', 'x', '--usage', 'train-ai']).usage).toBe('train-ai');
+    expect(plan(['--robots', 'r.txt', '--agent', 'x', '--usage', 'train-ai'])).toMatchObject({ usage: 'train-ai', threads: 1 });
+    expect(plan(['--robots', 'r.txt', '--agent', 'x', '--usage', 'search', '--threads', '4'])).toMatchObject({ usage: 'search', threads: 1, threadsGiven: true });
   });
 
   it('ROBOTSTXT_HOSTS_THREADS_AFTER_MS read and checked', () => {

@@ -4,7 +4,8 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRobots, parseContentUsageHeader, lintRobots, readContentUsage, RobotsError, type UsageAnswer } from '../src/node/index.js';
+import { parseRobots, parseContentUsageHeader, lintRobots, readContentUsage, RobotsError, runCheck, type UsageAnswer } from '../src/node/index.js';
+import { Writable } from 'node:stream';
 import { parseDictionary, Token } from 'structured-headers';
 import { modelVerdict } from './model.js';
 import { robotstxt, tempDir } from './cli-helpers.js';
@@ -249,6 +250,43 @@ describe('robotstxt usage and check --usage', () => {
     expect(robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'Train', '-'], '').stderr).toBe("robotstxt: --usage must name a category such as train-ai or search (a lower-case key), got 'Train'\n");
     expect(robotstxt(['check', '--robots', file, '--agent', 'GPTBot', '--usage', 'train-ai', '--only', 'allowed', '-'], '').status).toBe(2);
     expect(robotstxt(['check', '--robots-dir', folder, '--agent', 'GPTBot', '--usage', 'train-ai', '-'], '').status).toBe(2);
+  });
+});
+
+describe('check\'s pipeline answers the usage column (the library call check --usage makes)', () => {
+  const robots = parseRobots('Content-Signal: ai-train=no\nUser-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=y\nDisallow: /private/\n');
+  const chunks = ['https://example.com/a\nhttps://example.com/private/y\n', 'https://example.com/blog/x\n', '\n'];
+  /** A LineChunkSource handing out these chunks, one per call. */
+  const source = (): { next(target: Uint8Array): Promise<Uint8Array | null> } => {
+    let index = 0;
+    return { next: async (target) => {
+      if (index === chunks.length) return null;
+      const bytes = new TextEncoder().encode(chunks[index++]);
+      target.set(bytes);
+      return target.subarray(0, bytes.length);
+    } };
+  };
+  const run = async (format: 'text' | 'jsonl', threads: number, only: 'all' | 'allowed' = 'all'): Promise<{ text: string; lines: number; threadsUsed: number; fewerThreads: unknown }> => {
+    const written: Buffer[] = [];
+    const output = new Writable({ write(chunk, _encoding, done) { written.push(Buffer.from(chunk)); done(); } });
+    const target = { kind: 'robots' as const, matcher: robots.matcher(['GPTBot']), usage: { policy: robots.usagePolicy(['GPTBot']), category: 'train-ai' } };
+    const outcome = await runCheck(source(), { target, threads, format, only, log: null, inputBytes: 1 << 30 }, output, () => undefined);
+    return { text: Buffer.concat(written).toString(), lines: outcome.lines, threadsUsed: outcome.threadsUsed, fewerThreads: outcome.fewerThreads };
+  };
+  it('text: three columns in input order over chunks; with threads asked, this thread answers (no worker, no note of fewer threads)', async () => {
+    expect(await run('text', 2)).toEqual({ text: 'allowed\tdisallowed\thttps://example.com/a\ndisallowed\tunknown\thttps://example.com/private/y\nallowed\tdisallowed\thttps://example.com/blog/x\nallowed\tdisallowed\t\n', lines: 4, threadsUsed: 1, fewerThreads: null });
+  });
+  it('jsonl: input numbers run on across chunks, the usage field before each closing brace', async () => {
+    const { text } = await run('jsonl', 1);
+    expect(text.trim().split('\n').map((line) => { const { input, verdict, usage } = JSON.parse(line); return { input, verdict, usage }; })).toEqual([
+      { input: 1, verdict: 'allowed', usage: { category: 'train-ai', verdict: 'disallowed', line: 3, source: 'content-usage' } },
+      { input: 2, verdict: 'disallowed', usage: { category: 'train-ai', verdict: 'unknown', line: null, source: null } },
+      { input: 3, verdict: 'allowed', usage: { category: 'train-ai', verdict: 'disallowed', line: 1, source: 'content-signal' } },
+      { input: 4, verdict: 'allowed', usage: { category: 'train-ai', verdict: 'disallowed', line: 3, source: 'content-usage' } },
+    ]);
+  });
+  it('a filter with the usage column is refused before any output, naming the option', async () => {
+    await expect(run('text', 1, 'allowed')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', option: { name: 'usage' }, message: 'usage answers every line of a URL list in text or jsonl (no filter, no log lines)' });
   });
 });
 

@@ -5,17 +5,17 @@ import { openedPack } from './pack-option.js';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { maxThreads } from '../node/threads/index.js';
-import { loadRobotsInput, peakMemoryMiB, terminalSafe, warnAboutAgents, warnings } from './common.js';
+import { loadRobotsInput, terminalSafe, warnAboutAgents, warnings } from './common.js';
 import { RobotsError } from '../core/errors.js';
 import { parseCommand, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires } from './shared-options.js';
 import { LineReader } from '../node/logs/index.js';
-import { runCheck as checkInput, runUsageCheck, type CheckPlan, type CheckOutcome } from '../node/check/index.js';
+import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/index.js';
 import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/index.js';
-import { requireDirectory } from '../node/robots-file.js';
 import type { RobotsTxt } from '../core/robots.js';
+import { requireDirectory } from '../node/robots-file.js';
 import { planCheck } from './check-plan.js';
 import { agentReadings, matcherFor, outcomeNotes, statsLine } from './check-notes.js';
 
@@ -107,22 +107,17 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   if (rules.kind === 'hosts' && rules.fetch !== null) new (await import('../node/store/index.js')).RobotsStore(rules.directory); // made when missing
   if (rules.kind === 'hosts' && rules.pack === null) requireDirectory(rules.directory, rules.store ? 'storeDirectory' : 'robotsDirectory');
   const started = plan.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats
-  // one robots.txt: read once, and each agent's reading against it said (--usage needs --robots)
-  const file = rules.kind === 'file' ? await loadRobotsInput(rules.path, reading, stderr) : null;
-  const readings = file === null ? null : agentReadings(file, agents, plan.asCrawler);
-  readings?.notes.forEach(stderr);
-  if (plan.usage !== null && file !== null && readings !== null) {
-    try {
-      const outcome = await runUsageCheck(plan.input ?? undefined, matcherFor(file, readings.asked), file.usagePolicy(readings.asked ?? agents), plan.usage, plan.format, output);
-      if (plan.stats) stderr(`robotstxt: stats: ${outcome.lines} lines in ${((performance.now() - started) / 1000).toFixed(3)} s, threads 1, peak memory ${peakMemoryMiB().toFixed(1)} MiB\n`);
-    } finally {
-      file.close();
-    }
-    return 0;
+  // one robots.txt: read once, and each agent's reading against it said (the crawl verdicts and --usage's column)
+  let file: RobotsTxt | null = null;
+  let target: CheckPlan['target'];
+  if (rules.kind === 'file') {
+    file = await loadRobotsInput(rules.path, reading, stderr);
+    const readings = agentReadings(file, agents, plan.asCrawler);
+    readings.notes.forEach(stderr);
+    target = { kind: 'robots', matcher: matcherFor(file, readings.asked), usage: plan.usage === null ? null : { policy: file.usagePolicy(readings.asked ?? agents), category: plan.usage } };
+  } else {
+    target = { kind: 'hosts', spec: { directory: rules.directory, pack: rules.pack, agents, mode: reading.mode, maxBytes: reading.maxBytes, cacheBytes: plan.cacheMb * 1048576, missing: plan.missing, noHost: plan.noHost, now: clockOption(plan.now).start } };
   }
-  const target: CheckPlan['target'] = rules.kind === 'file'
-    ? { kind: 'robots', matcher: matcherFor(file as RobotsTxt, (readings as NonNullable<typeof readings>).asked) }
-    : { kind: 'hosts', spec: { directory: rules.directory, pack: rules.pack, agents, mode: reading.mode, maxBytes: reading.maxBytes, cacheBytes: plan.cacheMb * 1048576, missing: plan.missing, noHost: plan.noHost, now: clockOption(plan.now).start } };
   // many hosts: windows grouped by host are filled whatever the size of the input's reads (one robots.txt:
   // each line answered as soon as the producer stops writing)
   const reader = await LineReader.open(plan.input ?? undefined, 'URL file', { fillsWindows: target.kind === 'hosts' });
@@ -148,6 +143,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   } finally {
     await reader.close();
     await cache?.close();
+    file?.close();
   }
   if (cache !== null) stderr(`robotstxt: robots.txt: ${storeSummary(cache.stats, cache.stats.fromStore)}\n`);
   if (outcome.malformed > 0 && outcome.malformed === outcome.lines) {

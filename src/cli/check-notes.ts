@@ -71,7 +71,13 @@ export function outcomeNotes(outcome: CheckOutcome, plan: CheckCommandPlan, maxB
     else if (rules.store) notes.push(`robotstxt: ${missingHosts} origin(s) have no record in the store, never fetched${names}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}; fetch them first with robotstxt fetch --store, or add --fetch)\n`);
     else notes.push(`robotstxt: ${missingHosts} host(s) have no robots.txt file in ${terminalSafe(rules.directory)}${terminalSafe(names)}: their URLs were answered as ${String(missing)}ed (--missing ${String(missing)}${orAsk})\n`);
   }
-  if (plan.threadsGiven && outcome.fewerThreads !== null) notes.push(`robotstxt: --threads ${plan.threads}: 1 thread ran, as ${outcome.fewerThreads}\n`);
+  const fewer = outcome.fewerThreads;
+  if (plan.threadsGiven && fewer !== null) {
+    const as = fewer.kind === 'inputEnded'
+      ? `the input (${fewer.inputBytes} bytes) ended before ${fewer.workersAfterBytes >> 20} MiB, where worker threads start to pay for themselves`
+      : `the work, at the pace this thread answered alone, never looked longer than ${fewer.afterMs / 1000} s, when worker threads start (ROBOTSTXT_HOSTS_THREADS_AFTER_MS, in ms; 0 starts them at once)`;
+    notes.push(`robotstxt: --threads ${plan.threads}: 1 thread ran, as ${as}\n`);
+  }
   return notes;
 }
 

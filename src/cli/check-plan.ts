@@ -68,13 +68,14 @@ export function planCheck(parsed: ParsedCommand<(typeof CHECK_SPEC)['options']>,
   // one thread by default with a robots directory, where a second thread was measured slower on the
   // development machine (many-host work is bound by memory latency there, and the cache is split between
   // the threads: see bench/RESULTS.md); --threads N asks for them
-  const threads = given.has('threads') || rules.kind === 'file' ? values.threads : 1;
+  // --usage's column is answered on this thread (its help says one thread)
+  const usage = values.usage ?? null;
+  const threads = usage !== null ? 1 : given.has('threads') || rules.kind === 'file' ? values.threads : 1;
   const format = values.format;
   const cacheMb = values['cache-mb'];
   if (rules.kind === 'hosts' && threads > 1 && cacheMb < minCacheMbForThreads(threads, format)) {
     throw usageError(`--threads ${threads} with --robots-dir${format === 'jsonl' ? ' and --format jsonl' : ''} needs --cache-mb ${minCacheMbForThreads(threads, format)} or more (each worker thread's own memory is paid from it), got ${cacheMb}`);
   }
-  const usage = values.usage ?? null;
   if (usage !== null && !isUsageCategory(usage)) throw usageError(`--usage must name a category such as train-ai or search (a lower-case key), got '${usage}'`);
   return {
     agents: agentValues(values.agent),

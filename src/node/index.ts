@@ -23,11 +23,11 @@ export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './logs/index.js';
 export type { LogRequest, LogFormat, LogFieldNames } from './logs/index.js';
 export { RobotsAudit, AUDIT_PARTIAL_FORMAT, rulesOf, rulesOfDirectory, rulesOfHistory } from './audit/index.js';
-export type { AuditReport, AuditPartial, CrawlerAudit, AuditOptions, AuditRules, AuditHistory, RulesInForce, RobotsFor, DirectoryRulesOptions, StatusClasses, VerificationCounts } from './audit/index.js';
+export type { AuditReport, AuditPartial, CrawlerAudit, AuditOptions, AuditRules, AuditHistory, RulesInForce, RobotsFor, DirectoryRulesOptions, StatusClasses, VerificationCounts, VerificationNote } from './audit/index.js';
 export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, familyOfCrawler, vendorOfCrawler } from './verify/index.js';
 export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerFamily, CrawlerRangeSource, DnsResolver, FamilyCoverage, Verification } from './verify/index.js';
 export type { CrawlerCategory } from './crawlers/index.js';
-export { auditHtml } from './audit/index.js';
+export { auditHtml, verificationNotes, verificationNoteSentence } from './audit/index.js';
 export { answerPage, htmlMetas, fetchPage, PageRobots, readCrawl, answerCrawledPage, PagesSummary } from './page/index.js';
 export type { PageReport, PageInput, HtmlMetas, OriginRobots, CrawlRecord, CrawledPage, CrawlFormat, PagesAnswer, PagesSummaryJson } from './page/index.js';
 export { ALLOW_ALL, DISALLOW_ALL } from './hosts/index.js';

@@ -1,6 +1,6 @@
 // A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
 // tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
-import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
+import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationNoteSentence, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
 import { escapeHtml } from '../../core/html-text.js';
 import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 
@@ -107,7 +107,7 @@ th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}tr.impo
 `<span>${number(report.disallowed)} disallowed</span><span>${number(report.allowed)} allowed</span><span class="no-rules">${number(report.noRulesKnown.requests)} no rules known</span><span>${number(report.otherRequests)} other requests (not audited)</span>${verification}` +
 `<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${escapeHtml(report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', '))})` : ''}</span></p>
 ${report.noRulesKnown.requests === 0 ? '' : `<p class="no-rules-note">${number(report.noRulesKnown.requests)} crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version)${report.noRulesKnown.origins.length > 0 ? `, first ${escapeHtml(report.noRulesKnown.origins.join(', '))}` : ''}: ${report.noRulesKnown.judged === 'as disallowed' ? 'judged disallowed' : 'not judged, and not counted as allowed'}.</p>`}
-${verificationNotes(report.verifiedBy, say).map((note) => `<p class="verification-note">${escapeHtml(note)}</p>`).join('')}
+${verificationNotes(report.verifiedBy).map((note) => `<p class="verification-note">${escapeHtml(verificationNoteSentence(note, say))}</p>`).join('')}
 ${report.history === null ? '' : `<h2>robots.txt versions</h2><table id="versions"><thead><tr><th>host</th><th>in force from</th><th>crawler requests</th><th>disallowed</th></tr></thead><tbody>${report.history.versions.map((v) => `<tr><td>${escapeHtml(v.host)}</td><td>${escapeHtml(v.from)}</td><td>${number(v.requests)}</td><td>${number(v.disallowed)}</td></tr>`).join('')}</tbody></table><p class="history-note">${number(report.history.either)} request(s) within 24 h after a change that the two versions judge differently (either: not counted as disallowed); ${number(report.history.noRulesKnown)} before the first version of their host or without a time (no rules known).</p>`}
 ${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRows, 'disallowed requests', 'requests')}
 ${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}

@@ -156,28 +156,42 @@ export function verificationCell(counts: VerificationCounts | null, separator = 
 }
 
 /**
- * The sentences that say what verification could not tell and why: a crawler family whose covering range
- * files are missing, stale or invalid (its requests outside the files read are not checked, not impostors),
- * and a resolver that failed its check. The one wording of the text table and the HTML page. Per report.
+ * What verification could not tell and why, as a record (verificationNoteSentence words it): a crawler family
+ * whose covering range files are missing, stale (made more than maxAgeDays from the requests) or invalid, so that
+ * its requests outside the files read are not checked (never impostors); or a resolver that failed its check.
  */
-export function verificationNotes(verifiedBy: AuditReport['verifiedBy'], say: OptionWords = LIBRARY_OPTION_WORDS): string[] {
+export type VerificationNote =
+  | { kind: 'rangesNotChecked'; family: string; notChecked: number; requests: number; missing: string[]; stale: { file: string; days: number }[]; maxAgeDays: number | null; invalid: { file: string; reason: string }[] }
+  | { kind: 'dnsNotBelieved'; problem: string; unknown: number };
+
+/** The notes of a report's verification, in the order every report format says them. Per report. */
+export function verificationNotes(verifiedBy: AuditReport['verifiedBy']): VerificationNote[] {
   if (verifiedBy === null) return [];
-  const notes: string[] = [];
+  const notes: VerificationNote[] = [];
   const name = (file: string): string => file.replace(/^.*[\\/]/, '');
   for (const family of verifiedBy.families) {
     if (family.notChecked === 0) continue;
     // each file once (the same name given twice, from two folders, is one file to the reader), its largest gap
     const stale = new Map<string, number>();
     for (const file of family.stale) stale.set(name(file.file), Math.max(stale.get(name(file.file)) ?? 0, file.days));
-    const why = [
-      ...(family.missing.length === 0 ? [] : [`missing ${family.missing.join(', ')}`]),
-      ...(stale.size === 0 ? [] : [`${[...stale].map(([file, days]) => `${file} (${days} days)`).join(', ')} made more than ${verifiedBy.maxAgeDays} days from the requests (${say({ name: 'rangesMaxAgeDays' })}; any takes files of any age)`]),
-      ...family.invalid.map((file) => `${name(file.file)} failed validation (${file.reason})`),
-    ];
-    notes.push(`${family.name}: ${family.notChecked} of ${family.requests} request(s) not checked, not told from impostors: ${why.join('; ')} (get the files with ${say({ name: 'fetchCrawlerRanges' })}, or download them from the vendor and pass ${say({ name: 'rangeFiles', value: '<dir>' })})`);
+    notes.push({
+      kind: 'rangesNotChecked', family: family.name, notChecked: family.notChecked, requests: family.requests, missing: family.missing,
+      stale: [...stale].map(([file, days]) => ({ file, days })), maxAgeDays: verifiedBy.maxAgeDays, invalid: family.invalid.map((file) => ({ file: name(file.file), reason: file.reason })),
+    });
   }
-  if (verifiedBy.dns?.problem != null) notes.push(`DNS answers not believed: ${verifiedBy.dns.problem}; ${verifiedBy.dns.unknown} request(s) that DNS alone would have told are unknown`);
+  if (verifiedBy.dns?.problem != null) notes.push({ kind: 'dnsNotBelieved', problem: verifiedBy.dns.problem, unknown: verifiedBy.dns.unknown });
   return notes;
+}
+
+/** A verification note as the text table and the HTML page say it (options in `say`'s words). Per note. */
+export function verificationNoteSentence(note: VerificationNote, say: OptionWords = LIBRARY_OPTION_WORDS): string {
+  if (note.kind === 'dnsNotBelieved') return `DNS answers not believed: ${note.problem}; ${note.unknown} request(s) that DNS alone would have told are unknown`;
+  const why = [
+    ...(note.missing.length === 0 ? [] : [`missing ${note.missing.join(', ')}`]),
+    ...(note.stale.length === 0 ? [] : [`${note.stale.map(({ file, days }) => `${file} (${days} days)`).join(', ')} made more than ${note.maxAgeDays} days from the requests (${say({ name: 'rangesMaxAgeDays' })}; any takes files of any age)`]),
+    ...note.invalid.map((file) => `${file.file} failed validation (${file.reason})`),
+  ];
+  return `${note.family}: ${note.notChecked} of ${note.requests} request(s) not checked, not told from impostors: ${why.join('; ')} (get the files with ${say({ name: 'fetchCrawlerRanges' })}, or download them from the vendor and pass ${say({ name: 'rangeFiles', value: '<dir>' })})`;
 }
 
 /** How every report format names the group a crawler follows (one place: table, JSON and HTML agree). */

@@ -2,7 +2,7 @@
 // user-triggered fetchers apart, the AI usage list. Wording shared with JSON and HTML comes from report.ts.
 import { terminalSafe } from '../../core/terminal.js';
 import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
-import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
+import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationNoteSentence, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
 
 /** The sentence on requests whose rules were not known, as the table and stderr say it (options in `say`'s words). Per report. */
 export function noRulesSentence(report: AuditReport, say: OptionWords = LIBRARY_OPTION_WORDS): string {
@@ -51,7 +51,7 @@ export function auditTable(report: AuditReport, say: OptionWords = LIBRARY_OPTIO
   if (report.verification !== null) {
     const impostors = report.crawlers.filter((c) => c.impostor).length + report.userTriggered.filter((c) => c.impostor).length;
     lines.push(`verification: ${verificationSentence(report.verification)}${impostors > 0 ? '; impostors are rows of their own' : ''}`);
-    for (const note of verificationNotes(report.verifiedBy, say)) lines.push(`verification: ${terminalSafe(note)}`);
+    for (const note of verificationNotes(report.verifiedBy)) lines.push(`verification: ${terminalSafe(verificationNoteSentence(note, say))}`);
   }
   lines.push(format(header), ...rows.map(format));
   if (fetcherRows.length > 0) lines.push('', 'user-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):', ...fetcherRows.map(format));

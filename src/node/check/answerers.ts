@@ -11,6 +11,7 @@ import { splitLinesByHost, formatTextLines, nextOutputBuffer } from '../core-nod
 import type { MultiHostMatcher } from '../hosts/index.js';
 import type { RobotsPool, HostShardPool, SharedSlot, OutputFormat, LinesResult } from '../threads/index.js';
 import type { HostCounters } from '../threads/index.js';
+import type { UsageColumn } from './usage-column.js';
 
 /** One chunk of URL lines to answer. */
 export interface ChunkJob {
@@ -69,7 +70,7 @@ const EMPTY: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
 export class ThisThreadAnswerer implements ChunkAnswerer {
   private reusedOutput: Uint8Array;
 
-  constructor(private readonly target: { matcher: RobotsMatcher } | { hosts: MultiHostMatcher }, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts, windowBytes: number) {
+  constructor(private readonly target: { matcher: RobotsMatcher; usage?: UsageColumn | null } | { hosts: MultiHostMatcher }, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts, windowBytes: number) {
     this.reusedOutput = new Uint8Array(spec.format === 'none' ? 0 : Math.ceil(windowBytes * (spec.format === 'jsonl' ? 4 : 1.25)));
   }
 
@@ -83,7 +84,11 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
   }
 
   private answerNow(job: ChunkJob, reuse: boolean): ChunkAnswer {
-    const matcher = (this.target as { matcher: RobotsMatcher }).matcher;
+    const { matcher, usage = null } = this.target as { matcher: RobotsMatcher; usage?: UsageColumn | null };
+    if (usage !== null && this.spec.format !== 'none') {
+      const result = usage.answer(matcher, job.urls, this.spec.format, job.firstNumber);
+      return { output: result.output, lines: result.verdicts.length, reused: false };
+    }
     const into = reuse ? this.reusedOutput : null;
     const result = this.spec.format === 'jsonl' ? matcher.checkLinesJsonl(job.urls, this.spec.only, job.firstNumber, job.numbers, into) : matcher.checkLinesText(job.urls, this.spec.only, into);
     return this.kept(result, reuse);

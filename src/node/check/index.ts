@@ -5,5 +5,5 @@ export type { AnswerCounts } from './answerers.js';
 export { HOSTS_THREADS_AFTER_MS, HostsThreadsPace, minCacheMbForThreads, workerOverheadMb } from './budget.js';
 export { InOrderWriter } from './in-order-writer.js';
 export { runCheck } from './pipeline.js';
-export type { CheckOutcome, CheckPlan, LineChunkSource } from './pipeline.js';
-export { runUsageCheck } from './usage-check.js';
+export type { CheckOutcome, CheckPlan, FewerThreads, LineChunkSource } from './pipeline.js';
+export type { UsageColumnSpec } from './usage-column.js';

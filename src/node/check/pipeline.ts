@@ -24,6 +24,7 @@ import { InOrderWriter } from './in-order-writer.js';
 import { sumCounters, type HostCounters } from '../threads/index.js';
 import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
 import { RobotsError } from '../../core/errors.js';
+import { UsageColumn, type UsageColumnSpec } from './usage-column.js';
 
 /** Where check reads its input: whole-line chunks written into a buffer it is given (LineReader). */
 export interface LineChunkSource {
@@ -35,7 +36,8 @@ export interface LineChunkSource {
 
 /** What check answers, how, and with how many threads at most. */
 export interface CheckPlan {
-  target: { kind: 'robots'; matcher: RobotsMatcher } | { kind: 'hosts'; spec: HostsSpec };
+  /** One robots.txt's matcher (with usage: each line's usage verdict beside its crawl verdict, on this thread, every line, text or jsonl, no log), or many hosts. */
+  target: { kind: 'robots'; matcher: RobotsMatcher; usage?: UsageColumnSpec | null } | { kind: 'hosts'; spec: HostsSpec };
   /** Threads at most (this one included); 1: no workers. */
   threads: number;
   format: OutputFormat;
@@ -61,8 +63,8 @@ export interface CheckOutcome {
   lines: number;
   /** Threads that answered chunks (1 when workers never started or were not needed). */
   threadsUsed: number;
-  /** Why fewer threads ran than the plan allowed (plan.threads above 1, one thread ran), or null. */
-  fewerThreads: string | null;
+  /** Why fewer threads ran than the plan allowed (plan.threads above 1, one thread ran), or null: see FewerThreads. */
+  fewerThreads: FewerThreads | null;
   chunks: number;
   /** Chunks (or shards) answered by workers. */
   chunksInWorkers: number;
@@ -83,6 +85,13 @@ export interface CheckOutcome {
   windowBytes: number;
 }
 
+/**
+ * Why one thread ran where more were allowed: one robots.txt whose input ended before workers pay for themselves
+ * (inputBytes read, workersAfterBytes the threshold), or many hosts whose work to come never looked longer than
+ * afterMs at this thread's pace.
+ */
+export type FewerThreads = { kind: 'inputEnded'; inputBytes: number; workersAfterBytes: number } | { kind: 'workNeverLong'; afterMs: number };
+
 /** Lines that are not log lines: this many are named on stderr, the rest only counted. */
 const MAX_REPORTED_LOG_ERRORS = 20;
 
@@ -94,7 +103,7 @@ class Answerers {
   /** One robots.txt with workers: the shared slots chunks are read into, which workers read in place. */
   ring: SharedSlotRing | null = null;
   readonly counts: AnswerCounts = { chunksInWorkers: 0, recomputed: 0, noHostLines: 0 };
-  private readonly workerCount: number;
+  readonly workerCount: number;
   /** This thread's share of --cache-mb (many hosts: all of it until workers start) and its window (changes with it). */
   private cacheShare: number;
   windowBytes: number;
@@ -109,7 +118,9 @@ class Answerers {
 
   constructor(private readonly plan: CheckPlan, private readonly hosts: MultiHostMatcher | null) {
     const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
-    this.workerCount = plan.threads - 1;
+    const usage = plan.target.kind === 'robots' ? plan.target.usage ?? null : null;
+    // the usage column is answered on this thread (a worker answers verdicts alone)
+    this.workerCount = usage !== null ? 0 : plan.threads - 1;
     // --cache-mb bounds the whole run's memory for hosts: each worker's own memory (see workerOverheadMb) is
     // paid from it and the rest is shared evenly by the threads; the window follows one thread's share (every
     // window in flight is held as input, shards and output at once)
@@ -121,7 +132,7 @@ class Answerers {
     this.chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
     if (spec !== null && hosts !== null) hosts.setBudget(hostsMatcherBudget(spec.cacheBytes, this.windowBytes));
     this.answerSpec = { format: plan.format, only: plan.only };
-    this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher } : { hosts: hosts as MultiHostMatcher }, this.answerSpec, this.counts, this.windowBytes);
+    this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher, usage: usage === null ? null : new UsageColumn(usage) } : { hosts: hosts as MultiHostMatcher }, this.answerSpec, this.counts, this.windowBytes);
   }
 
   /** Starts the worker threads (once; a plan of one thread has none). Many hosts: each thread's share of the cache, and windows to match. */
@@ -186,6 +197,9 @@ class Answerers {
 export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: Writable, warn: (sentence: string) => void): Promise<CheckOutcome> {
   const outcome: CheckOutcome = { lines: 0, threadsUsed: 1, fewerThreads: null, chunks: 0, chunksInWorkers: 0, recomputed: 0, malformed: 0, noHostLines: 0, noHostExamples: [], hosts: null, windowBytes: 0, missingOrigins: [], cutOrigins: [] };
   const spec = plan.target.kind === 'hosts' ? plan.target.spec : null;
+  if (plan.target.kind === 'robots' && plan.target.usage != null && (plan.format === 'none' || plan.only !== 'all' || plan.log !== null)) {
+    throw RobotsError.about('INVALID_ARGUMENT', { name: 'usage' }, (option) => `${option} answers every line of a URL list in text or jsonl (no filter, no log lines)`);
+  }
   // the many-host matcher and the log reader are loaded only when used (check's start-up stays at node's)
   const hostsModule = spec !== null ? await import('../hosts/index.js') : null;
   const packed = spec?.pack ? (await import('../pack/index.js')).packSourceForSpec(spec) : null;
@@ -284,10 +298,8 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   outcome.recomputed = answerers.counts.recomputed;
   outcome.noHostLines = answerers.counts.noHostLines;
   if (outcome.chunksInWorkers > 0) outcome.threadsUsed = plan.threads;
-  else if (plan.threads > 1) {
-    outcome.fewerThreads = spec === null
-      ? `the input (${bytesRead} bytes) ended before ${WORKERS_AFTER_BYTES >> 20} MiB, where worker threads start to pay for themselves`
-      : `the work, at the pace this thread answered alone, never looked longer than ${(pace?.afterMs ?? HOSTS_THREADS_AFTER_MS) / 1000} s, when worker threads start (ROBOTSTXT_HOSTS_THREADS_AFTER_MS, in ms; 0 starts them at once)`;
+  else if (plan.threads > 1 && answerers.workerCount > 0) {
+    outcome.fewerThreads = spec === null ? { kind: 'inputEnded', inputBytes: bytesRead, workersAfterBytes: WORKERS_AFTER_BYTES } : { kind: 'workNeverLong', afterMs: pace?.afterMs ?? HOSTS_THREADS_AFTER_MS };
   }
   if (hosts !== null) {
     outcome.hosts = sumCounters([hosts.stats, ...(answerers.shards?.workerCountersNow() ?? [])]);
