@@ -41,10 +41,10 @@ export async function auditRulesOf(plan: AuditCommandPlan, stderr: (text: string
     if (pack.captureCount > pack.originCount) return rulesOfHistory(packHistory(pack, { ...packReading, afterBatch: governHeap(), noEntry }));
     const robotsAt = packRobotsAt(pack, packReading);
     return rulesOfTimed((origin, timeMs) => {
-      const robots = robotsAt(origin, timeMs);
+      const robots = robotsAt.at(origin, timeMs);
       if (robots === NO_RULES_KNOWN && origin !== null) noEntry(origin);
       return robots;
-    });
+    }, robotsAt.files);
   }
   if (source.kind === 'history') {
     const { RobotsHistory } = await import('../node/history/index.js');
@@ -64,7 +64,7 @@ export async function auditRulesOf(plan: AuditCommandPlan, stderr: (text: string
   // a store that keeps versions: each request by the version in force when it was made
   if (source.store !== null) {
     const { StoreHistory } = await import('../node/history/index.js');
-    if (StoreHistory.hasVersions(source.store)) return rulesOfHistory(new StoreHistory(source.store, { ...reading, afterBatch: governHeap(), current: directory.robotsFor, warn: warnings(stderr) }));
+    if (StoreHistory.hasVersions(source.store)) return rulesOfHistory(new StoreHistory(source.store, { ...reading, afterBatch: governHeap(), current: directory, warn: warnings(stderr) }));
   }
   return directory;
 }

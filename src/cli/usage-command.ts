@@ -125,14 +125,17 @@ async function packFiles(packFile: string, values: { readonly mode: 'google' | '
     robotsOf(url) {
       const origin = originOf(url);
       if (origin === null) return null;
-      const robots = robotsAt(origin, null);
+      const robots = robotsAt.at(origin, null);
       if (robots === NO_RULES_KNOWN) {
         missing.add(origin.origin);
         return none;
       }
       return robots ?? none;
     },
-    close: () => none.close(),
+    close: () => {
+      none.close();
+      robotsAt.close();
+    },
   };
 }
 

@@ -3,7 +3,7 @@
 // a budget) and a history (the version in force, and the one before it within 24 h of a change). RobotsAudit
 // asks it once per request and knows no other door.
 import { RobotsError } from '../../core/errors.js';
-import { LruCache } from '../../core/lru-cache.js';
+import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
 import { parseRobots, type RobotsTxt } from '../../core/robots.js';
 import type { RobotsMode } from '../../core/parser.js';
 import type { UrlOrigin } from '../../core/url-model.js';
@@ -81,21 +81,32 @@ export function rulesOf(robotsFor: RobotsFor): AuditRules {
 
 /**
  * The rules robotsAt gives each origin at each request's time (audit --pack: the capture in force then; a
- * request without a time gets the newest). Per request.
+ * request without a time gets the newest), and the files robotsAt's cache drops (closed after each judged
+ * batch; null: it closes none). Per request.
  */
-export function rulesOfTimed(robotsAt: (origin: UrlOrigin | null, timeMs: number | null) => RobotsTxt | null | typeof NO_RULES_KNOWN): AuditRules {
+export function rulesOfTimed(robotsAt: (origin: UrlOrigin | null, timeMs: number | null) => RobotsTxt | null | typeof NO_RULES_KNOWN, files: DroppedFiles | null = null): AuditRules {
   if (typeof robotsAt !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'robotsAt must be a function of the origin and the time');
   let lastRobots: RobotsTxt | null | typeof NO_RULES_KNOWN | undefined;
   let lastAnswer: RulesInForce = NOT_KNOWN;
-  return unversioned((origin, timeMs) => {
+  const at: AuditRules['at'] = (origin, timeMs) => {
     const robots = robotsAt(origin, timeMs);
     if (robots !== lastRobots) {
       lastAnswer = inForce(robots);
       lastRobots = robots;
     }
     return lastAnswer;
-  });
+  };
+  if (files === null) return unversioned(at);
+  return {
+    at, versioned: false,
+    holdDropped: () => files.holdDropped(),
+    closeDropped: () => files.closeDropped(),
+    get mustCloseDropped() { return files.mustCloseDropped; },
+  };
 }
+
+/** The hand-off of files a cache of robotsAt drops (a ParsedRobotsCache is one): held from the audit's start, closed after each judged batch. */
+export type DroppedFiles = Pick<ParsedRobotsCache<unknown>, 'holdDropped' | 'closeDropped' | 'mustCloseDropped'>;
 
 /** The versions of a history in force at each request's time (audit --robots-history, audit --store with versions). */
 export function rulesOfHistory(history: AuditHistory): AuditRules {
@@ -118,6 +129,8 @@ export interface DirectoryRulesOptions {
   missing?: 'unknown' | 'error';
   /** Told when a file cannot be read (its host's rules are then not known), a sentence each (no prefix, no newline). */
   warn: (sentence: string) => void;
+  /** Memory for parsed files (bytes, about; default DEFAULT_CACHE_BYTES): least recently used out, closed, and read again when met again. */
+  cacheBytes?: number;
 }
 
 /** The rules of a folder, and each origin's current file (a store's versions fall back to it). */
@@ -128,11 +141,15 @@ export interface DirectoryRules extends AuditRules {
 /**
  * The files of a folder or store, one per host, as check --robots-dir reads them (robotsFromDirectory: a
  * store's record of no robots.txt allows all, of an unreachable one disallows all): parsed files kept within
- * DEFAULT_CACHE_BYTES, least recently used out. audit --robots-dir and --store.
+ * options.cacheBytes (DEFAULT_CACHE_BYTES), least recently used out and closed (after the batch that may still
+ * use them, for an audit: holdDropped), read again when met again. audit --robots-dir and --store.
  */
 export function rulesOfDirectory(directory: string, options: DirectoryRulesOptions): DirectoryRules {
   const { mode, maxBytes, warn } = options;
-  const cache = new LruCache<RulesInForce>(DEFAULT_CACHE_BYTES, (answer) => 4 * (answer.current?.robots?.bytesRead ?? 0));
+  // the one cache of parsed files: what it drops is closed (held while an audit's batch may still use it)
+  const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+  if (!Number.isSafeInteger(cacheBytes) || cacheBytes < 1) throw RobotsError.about('INVALID_ARGUMENT', { name: 'cacheBytes', value: String(cacheBytes) }, (said) => `${said}: the memory for parsed files must be a whole number of bytes from 1`);
+  const cache = new ParsedRobotsCache<RulesInForce>(cacheBytes, (answer) => answer.current?.robots ?? null, (answer) => 4 * (answer.current?.robots?.bytesRead ?? 0));
   const source = robotsFromDirectory(directory, { maxBytes, now: options.nowMs });
   const read = (origin: UrlOrigin): RulesInForce => {
     let body: Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
@@ -160,5 +177,10 @@ export function rulesOfDirectory(directory: string, options: DirectoryRulesOptio
     const current = at(origin).current;
     return current === null ? NO_RULES_KNOWN : current.robots;
   };
-  return { ...unversioned(at), robotsFor };
+  return {
+    at, robotsFor, versioned: false,
+    holdDropped: () => cache.holdDropped(),
+    closeDropped: () => cache.closeDropped(),
+    get mustCloseDropped() { return cache.mustCloseDropped; },
+  };
 }

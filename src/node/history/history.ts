@@ -18,18 +18,12 @@ import { readFileBounded, readLimit, describeErrno, requireDirectory } from '../
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from '../store/index.js';
 import { storedVersionBody, NO_RULES_KNOWN } from '../hosts/index.js';
 import { LruCache } from '../../core/lru-cache.js';
+import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
 export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
 /** Memory for the versions kept parsed (least recently used out, parsed again when met again). */
 const HISTORY_CACHE_BYTES = 16 << 20;
-/**
- * Versions dropped from the cache while requests still wait to be judged by them stay open until those are
- * judged (an audit judges a chunk's requests together); past this much of them the audit judges at once, so
- * that a log whose requests each meet another version (thousands of hosts, tens of versions each, random
- * order) holds at most the cache and this.
- */
-const DROPPED_MAX_BYTES = HISTORY_CACHE_BYTES / 4;
 /**
  * What a parsed version costs as an audit uses it: its object model, its matcher and the deciding rules it
  * explained, its usage policy, with their compiled bytes. Measured by parsing 2,000 versions like those of
@@ -67,40 +61,27 @@ export interface RobotsVersion {
  * versions, and a request parses only the versions it is judged by.
  */
 class VersionCache {
-  /** Set by holdDropped (RobotsAudit): dropped versions wait, open, for closeDropped; else they are closed when dropped. */
-  private holding = false;
-  /** Parsed versions dropped from the cache while holding, closed by closeDropped (requests may still wait to be judged by them). */
-  private dropped: RobotsTxt[] = [];
-  /** What the dropped versions cost (the cache's estimate): past DROPPED_MAX_BYTES their requests are judged at once (mustCloseDropped). */
-  private droppedBytes = 0;
-  private readonly parsed = new LruCache<RobotsTxt>(HISTORY_CACHE_BYTES, parsedVersionCost, (robots) => {
+  /** Parsed versions (one cache of parsed files: dropped ones are closed, or held while requests wait for them; see ParsedRobotsCache). */
+  private readonly parsed = new ParsedRobotsCache<RobotsTxt>(HISTORY_CACHE_BYTES, (robots) => robots, parsedVersionCost, (robots) => {
     for (const version of this.owners.get(robots) ?? []) version.parsed = null;
     this.owners.delete(robots);
-    if (!this.holding) {
-      robots.close();
-      return;
-    }
-    this.dropped.push(robots);
-    this.droppedBytes += parsedVersionCost(robots);
   });
 
   /** From now on, versions dropped from the cache stay open until closeDropped (a reader that judges requests in batches). Once. */
   holdDropped(): void {
-    this.holding = true;
+    this.parsed.holdDropped();
   }
   /** The versions that hold each parsed file (one file may be several versions': a body seen again, one body of many origins); their references are cleared when the cache drops it. */
   private readonly owners = new WeakMap<RobotsTxt, Set<{ parsed: RobotsTxt | null }>>();
 
   /** Gives back the memory of the versions dropped since the last call (their compiled matchers). After each judged batch. */
   closeDropped(): void {
-    for (const robots of this.dropped) robots.close();
-    this.dropped = [];
-    this.droppedBytes = 0;
+    this.parsed.closeDropped();
   }
 
-  /** True when the versions dropped and not closed yet cost more than DROPPED_MAX_BYTES: their requests should be judged now. */
+  /** True when the versions dropped and not closed yet cost more than a quarter of HISTORY_CACHE_BYTES: their requests should be judged now. */
   get mustCloseDropped(): boolean {
-    return this.droppedBytes > DROPPED_MAX_BYTES;
+    return this.parsed.mustCloseDropped;
   }
   private readonly hosts = new LruCache<RobotsVersion[]>(VERSION_TABLES_BYTES, versionTableCost);
 
@@ -253,6 +234,21 @@ abstract class History {
 }
 
 /**
+ * The current copies of a store's origins, as rulesOfDirectory reads them (DirectoryRules is one): an
+ * origin's file (null: no robots.txt; NO_RULES_KNOWN: never fetched), from a cache that closes what it drops
+ * unless held (holdDropped: until closeDropped, as a history's versions).
+ */
+export interface CurrentCopies {
+  robotsFor(origin: UrlOrigin): RobotsTxt | null | typeof NO_RULES_KNOWN;
+  holdDropped(): void;
+  closeDropped(): void;
+  readonly mustCloseDropped: boolean;
+}
+
+/** Current copies of none (diff --store reads versions alone): an origin without versions has no robots.txt. */
+export const NO_CURRENT_COPIES: CurrentCopies = Object.freeze({ robotsFor: () => null, holdDropped: () => {}, closeDropped: () => {}, mustCloseDropped: false });
+
+/**
  * The versions a store keeps (robotstxt fetch --store: src/node/store/store.ts), as audit --store reads them
  * when the store has any: each origin's versions from the time a fetch first saw each; an origin without
  * versions (fetched before versions were kept) has its current copy as its one version, in force throughout.
@@ -263,8 +259,26 @@ export class StoreHistory extends History {
    * options.warn: told (once per origin) of an index of versions that is not one: that origin is judged by
    * its current copy, as a store without versions is.
    */
-  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: (origin: UrlOrigin) => RobotsTxt | null | typeof NO_RULES_KNOWN; warn?: (sentence: string) => void }) {
+  /** The rules of an origin whose current copy is no robots.txt (every URL allowed): one file for all of them. */
+  private noRobotsTxt: RobotsTxt | null = null;
+
+  constructor(private readonly directory: string, private readonly options: HistoryOptions & { current: CurrentCopies; warn?: (sentence: string) => void }) {
     super(options);
+  }
+
+  /** Versions dropped, and the current copies' files dropped, stay open until closeDropped (see History#holdDropped). */
+  override holdDropped(): void {
+    super.holdDropped();
+    this.options.current.holdDropped();
+  }
+
+  override closeDropped(): void {
+    this.options.current.closeDropped();
+    super.closeDropped();
+  }
+
+  override get mustCloseDropped(): boolean {
+    return super.mustCloseDropped || this.options.current.mustCloseDropped;
   }
 
   /** True when some origin of a store directory has more than one version (then audit judges requests by version). Once per run. */
@@ -288,10 +302,15 @@ export class StoreHistory extends History {
     if (stored === null) {
       // no versions kept: the current copy (as without versions) holds throughout; an origin never fetched has
       // no version (its requests: no rules known)
-      const current = this.options.current(origin);
-      if (current === NO_RULES_KNOWN) return [];
+      const { current } = this.options;
+      if (current.robotsFor(origin) === NO_RULES_KNOWN) return [];
       const label = 'the current copy (no versions kept)';
-      return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, name: `${origin.hostKey}@${label}`, robots: current ?? parseRobots('', readingPart(this.options)) }];
+      // its file asked of the current copies at each use: their cache may have dropped (and closed) it since
+      const noRobotsTxt = (): RobotsTxt => (this.noRobotsTxt ??= parseRobots('', readingPart(this.options)));
+      return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, name: `${origin.hostKey}@${label}`, get robots() {
+        const robots = current.robotsFor(origin);
+        return robots === null || robots === NO_RULES_KNOWN ? noRobotsTxt() : robots;
+      } }];
     }
     const folder = join(this.directory, versionsFolder(storeFileName(origin.fileKey)));
     // one version (one fetch, or nothing changed since): nothing says when it began, so it holds throughout

@@ -5,7 +5,7 @@
 import { RobotsError } from '../../core/errors.js';
 import type { RobotsPack, PackCapture } from '../../core/pack/index.js';
 import { asciiLowerCase, parseRobots, type RobotsTxt } from '../../core/robots.js';
-import { LruCache } from '../../core/lru-cache.js';
+import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
 import type { RobotsMode } from '../../core/parser.js';
 import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource } from '../hosts/index.js';
 import { openPackFile } from './file.js';
@@ -85,16 +85,16 @@ export function packSourceForSpec(spec: HostsSpec): RobotsSource {
 
 /**
  * Each origin's robots.txt in force at a time, as audit --pack and pages --pack read a pack: the capture in force
- * then (captureAt), its body parsed once and kept (parsed files within KEPT_BYTES, least recently used out);
+ * then (captureAt), its body parsed once and kept (parsed files within KEPT_BYTES, least recently used out, closed
+ * when dropped);
  * null for a capture of no robots.txt (every URL allowed), the file of `Disallow: /` for an unreachable one, and
  * NO_RULES_KNOWN for an origin the pack has no entry of. Once per run.
  */
-export function packRobotsAt(pack: RobotsPack, reading: { mode: RobotsMode; maxBytes: number }): (origin: UrlOrigin | null, timeMs: number | null) => RobotsTxt | null | typeof NO_RULES_KNOWN {
-  // a file dropped is not closed here: requests an audit holds to judge in a batch may still be judged by it
-  // (its memory goes back when it is collected, as rulesOfDirectory's files do)
-  const kept = new LruCache<RobotsTxt>(KEPT_BYTES, (robots) => robots.bytesRead + 1024);
+export function packRobotsAt(pack: RobotsPack, reading: { mode: RobotsMode; maxBytes: number }): PackRobots {
+  // a file dropped is closed (after the batch that may still use it, for an audit that holds them: files.holdDropped)
+  const files = new ParsedRobotsCache<RobotsTxt>(KEPT_BYTES, (robots) => robots, (robots) => robots.bytesRead + 1024);
   let disallowAll: RobotsTxt | null = null;
-  return (origin, timeMs) => {
+  const at = (origin: UrlOrigin | null, timeMs: number | null): RobotsTxt | null | typeof NO_RULES_KNOWN => {
     if (origin === null) return NO_RULES_KNOWN;
     const index = packOriginOf(pack, origin);
     if (index < 0) return NO_RULES_KNOWN;
@@ -102,10 +102,18 @@ export function packRobotsAt(pack: RobotsPack, reading: { mode: RobotsMode; maxB
     if (capture.effect === 'allow-all' || (capture.effect === 'rules' && capture.body === null)) return null;
     if (capture.effect === 'disallow-all') return disallowAll ??= parseRobots(FULL_VERDICT_BODY.disallow, reading);
     const key = String(capture.body);
-    let robots = kept.get(key);
-    if (robots === undefined) kept.set(key, robots = parseRobots(pack.body(capture.body as number), reading));
+    let robots = files.get(key);
+    if (robots === undefined) files.set(key, robots = parseRobots(pack.body(capture.body as number), reading));
     return robots;
   };
+  return { at, files, close: () => { files.close(); disallowAll?.close(); } };
+}
+
+/** A pack's files by origin and time (packRobotsAt), the cache they are kept in, and its close (every file kept, closed). */
+export interface PackRobots {
+  at(origin: UrlOrigin | null, timeMs: number | null): RobotsTxt | null | typeof NO_RULES_KNOWN;
+  readonly files: ParsedRobotsCache<RobotsTxt>;
+  close(): void;
 }
 
 /** Parsed files of a pack kept at once (their bodies' bytes, about). */
