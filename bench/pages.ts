@@ -82,7 +82,7 @@ try {
   };
   const judged = async (path: string, format: CrawlFormat): Promise<number> => {
     const start = performance.now();
-    const robotsOf = new PageRobots({ agent: 'Googlebot', mode: 'google', maxBytes: 512 * 1024, nowMs: NOW_MS, directory: robotsDir });
+    const robotsOf = new PageRobots({ agent: 'Googlebot', reading: { mode: 'google', maxBytes: 512 * 1024 }, nowMs: NOW_MS, directory: robotsDir });
     let count = 0;
     try {
       for await (const record of readCrawl(path, format)) {

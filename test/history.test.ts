@@ -275,7 +275,7 @@ describe('a store written before versions', () => {
 describe('the Node API of versions', () => {
   it('RobotsHistory.versionsAt: the version in force, and the one before within 24 h of a change', async () => {
     const { RobotsHistory, originOf, CACHE_WINDOW_MS } = await import('../src/node/index.js');
-    const history = new RobotsHistory(HISTORY, { mode: 'google', maxBytes: 512_000 });
+    const history = new RobotsHistory(HISTORY, { reading: { mode: 'google', maxBytes: 512_000 } });
     const origin = originOf('https://shop.example/a');
     if (origin === null) throw new Error('no origin');
     const at = (time: string): [string | null, string | null] => {
@@ -305,7 +305,7 @@ describe('version tables of many hosts with many versions', () => {
       mkdirSync(join(folder, `h${h}.example`), { recursive: true });
       for (let v = 0; v < 1000; v++) writeFileSync(join(folder, `h${h}.example`, `${new Date(start + v * hour).toISOString().slice(0, 19).replaceAll(':', '-')}Z.txt`), `User-agent: *\nDisallow: /${v}\n`);
     }
-    const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000 });
+    const history = new RobotsHistory(folder, { reading: { mode: 'google', maxBytes: 512_000 } });
     const at = start + 500 * hour + 1;
     const versionOf = (h: number) => {
       const origin = originOf(`https://h${h}.example/`);
@@ -346,7 +346,7 @@ describe('memory with thousands of versions', () => {
   it('versions dropped from the cache while their requests wait are judged and closed in bounded batches, with the report of one batch', async () => {
     const { RobotsHistory, RobotsAudit, rulesOfHistory } = await import('../src/node/index.js');
     const audit = async (earlyJudging: boolean): Promise<{ report: unknown; batches: number[] }> => {
-      const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000 });
+      const history = new RobotsHistory(folder, { reading: { mode: 'google', maxBytes: 512_000 } });
       const batches: number[] = [];
       let requests = 0;
       const counted = {
@@ -373,7 +373,7 @@ describe('memory with thousands of versions', () => {
 
   it('a program that asks versions and never calls closeDropped: the versions the cache drops are closed, and parsed again when asked', async () => {
     const { RobotsHistory, originOf, RobotsError } = await import('../src/node/index.js');
-    const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000 });
+    const history = new RobotsHistory(folder, { reading: { mode: 'google', maxBytes: 512_000 } });
     const originOfHost = (h: number) => originOf(`https://h${h}.example/`) as NonNullable<ReturnType<typeof originOf>>;
     const first = history.versionAt(originOfHost(0), start + 12 * 3600 * 1000);
     const firstRules = first?.robots;
@@ -391,10 +391,10 @@ describe('memory with thousands of versions', () => {
   it('afterBatch: called once per closeDropped (after each judged batch), where the caller governs its heap; anything but a function is refused', async () => {
     const { RobotsHistory } = await import('../src/node/index.js');
     for (const bad of [0, 'gc', {}, null]) {
-      expect(() => new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, afterBatch: bad as never })).toThrow('afterBatch must be a function, got ');
+      expect(() => new RobotsHistory(folder, { reading: { mode: 'google', maxBytes: 512_000 }, afterBatch: bad as never })).toThrow('afterBatch must be a function, got ');
     }
     let calls = 0;
-    const history = new RobotsHistory(folder, { mode: 'google', maxBytes: 512_000, afterBatch: () => { calls++; } });
+    const history = new RobotsHistory(folder, { reading: { mode: 'google', maxBytes: 512_000 }, afterBatch: () => { calls++; } });
     expect(history.mustCloseDropped).toBe(false);
     history.closeDropped();
     history.closeDropped();

@@ -25,7 +25,7 @@ for (let i = 0; i < 5; i++) for (let h = 0; h < HOSTS; h++) lines.push(`https://
 const verdictLines = (list: string[]): string => list.map((url) => `${/^https:\/\/[^/]+\/private\d\/page/.test(url) ? 'disallowed' : 'allowed'}\t${url}\n`).join('');
 const expected = verdictLines(lines);
 const urls = new TextEncoder().encode(lines.join('\n') + '\n');
-const spec: HostsSpec = { directory: dir, agents: ['Googlebot'], mode: 'google', maxBytes: 0, cacheBytes: 16 << 20, missing: 'allow', noHost: 'allow', now: Date.now() };
+const spec: HostsSpec = { directory: dir, agents: ['Googlebot'], reading: { mode: 'google', maxBytes: 0 }, cacheBytes: 16 << 20, missing: 'allow', noHost: 'allow', now: Date.now() };
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
 /** The hosts of each of the 16 buckets two threads split a window into (8 per thread). */

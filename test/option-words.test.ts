@@ -39,7 +39,7 @@ describe('library errors in library words, command line errors in flags', () => 
   });
 
   it("a folder without the host's file and missing 'error': the library says missing 'error', the command line --missing error", () => {
-    const rules = rulesOfDirectory(dir, { mode: 'google', maxBytes: 512_000, missing: 'error', warn: () => {} });
+    const rules = rulesOfDirectory(dir, { reading: { mode: 'google', maxBytes: 512_000 }, missing: 'error', warn: () => {} });
     const audit = new RobotsAudit(rules, { filePerHost: true });
     const error = thrown(() => audit.addLine(line.replace('"GET /a', '"GET http://shop.example/a'), 1));
     expect([error.code, error.message, error.option]).toEqual(['NO_ROBOTS', `no robots.txt known for http://shop.example (no file or store record of it in ${dir}; missing 'error')`, { name: 'missing', value: 'error' }]);
@@ -47,7 +47,7 @@ describe('library errors in library words, command line errors in flags', () => 
   });
 
   it('a history folder that is not there, and a case outside the robots folder', () => {
-    const history = thrown(() => new RobotsHistory(join(dir, 'nope'), { mode: 'google', maxBytes: 0 }));
+    const history = thrown(() => new RobotsHistory(join(dir, 'nope'), { reading: { mode: 'google', maxBytes: 0 } }));
     expect([history.code, history.message]).toEqual(['FILE_UNREADABLE', `historyDirectory '${join(dir, 'nope')}' is not a readable directory`]);
     expect(history.sayOption(flagWords)).toBe(`--robots-history '${join(dir, 'nope')}' is not a readable directory`);
     mkdirSync(join(dir, 'root'), { recursive: true });

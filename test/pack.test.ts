@@ -41,7 +41,7 @@ function expectedSource(origins: readonly GivenOrigin[]): (host: RobotsHost) => 
 
 function writePack(origins: readonly GivenOrigin[], mode: RobotsMode, maxBytes = DEFAULT_MAX_BYTES): string {
   const path = join(dir, `p${packs++}.pack`);
-  const writer = new PackWriter(path, { mode, maxBytes });
+  const writer = new PackWriter(path, { reading: { mode, maxBytes } });
   for (const origin of origins) {
     const captures: CaptureInput[] = origin.captures.map((capture, index) => ({ time: Date.UTC(2026, 0, 1 + index), effect: capture.effect, body: capture.effect === 'rules' ? capture.body : null, status: capture.effect === 'rules' ? 200 : capture.effect === 'allow-all' ? 404 : 503, hops: 0 }));
     writer.addOrigin(origin.key, captures);

@@ -123,7 +123,7 @@ describe('the bytes a page is served in', () => {
 describe('every hop of a page fetch under the targets rule of robots.txt fetches', () => {
   const ADDRESSES: Record<string, string> = { 'public.example': '93.184.216.34', 'internal.example': '10.0.0.5', 'metadata.example': '169.254.169.254' };
   const resolveHost = async (hostname: string): Promise<string[]> => (ADDRESSES[hostname] === undefined ? [] : [ADDRESSES[hostname]]);
-  const allowAll = (): PageRobots => new PageRobots({ agent: 'Googlebot', mode: 'google', maxBytes: 512_000, nowMs: 0, robots: parseRobots('User-agent: *\nAllow: /\n') });
+  const allowAll = (): PageRobots => new PageRobots({ agent: 'Googlebot', reading: { mode: 'google', maxBytes: 512_000 }, nowMs: 0, robots: parseRobots('User-agent: *\nAllow: /\n') });
   it('a public page that redirects to a private or link-local address: the redirect is not followed, neither the target nor its robots.txt is requested', async () => {
     for (const target of ['http://internal.example/admin', 'http://metadata.example/latest/meta-data/', 'http://127.0.0.1:9/x']) {
       const agent = new MockAgent();

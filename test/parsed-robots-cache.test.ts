@@ -58,7 +58,7 @@ describe('rulesOfDirectory and a store\'s current copies close what the cache dr
   const reading = { mode: 'google' as const, maxBytes: 512_000 };
 
   it('a file dropped is held while the audit may use it, closed after the batch, and read again when met again', () => {
-    const rules = rulesOfDirectory(dir, { ...reading, warn: () => {}, cacheBytes: 1 }); // room for one file
+    const rules = rulesOfDirectory(dir, { reading, warn: () => {}, cacheBytes: 1 }); // room for one file
     rules.holdDropped();
     const a = rules.at(origin('https://a.example/'), null).current?.robots as RobotsTxt;
     rules.at(origin('https://b.example/'), null); // a dropped
@@ -71,8 +71,8 @@ describe('rulesOfDirectory and a store\'s current copies close what the cache dr
 
   it('a version standing for a current copy asks for its file at each use (never a closed one)', () => {
     writeFileSync(join(dir, HISTORY_MARK), '');
-    const directory = rulesOfDirectory(dir, { ...reading, warn: () => {}, cacheBytes: 1 });
-    const rules = rulesOfHistory(new StoreHistory(dir, { ...reading, current: directory }));
+    const directory = rulesOfDirectory(dir, { reading, warn: () => {}, cacheBytes: 1 });
+    const rules = rulesOfHistory(new StoreHistory(dir, { reading, current: directory }));
     rules.holdDropped();
     const time = Date.parse('2026-11-01T00:00:00Z');
     const version = rules.at(origin('https://a.example/'), time).current as { robots: RobotsTxt };
@@ -89,7 +89,7 @@ describe('rulesOfDirectory and a store\'s current copies close what the cache dr
       lines.push(`${host} 66.249.66.1 - - [01/Nov/2026:10:00:${String(i % 60).padStart(2, '0')} +0000] "GET /${i % 2 === 0 ? 'a' : 'b'}/${i} HTTP/1.1" 200 5 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`);
     }
     const report = async (cacheBytes?: number): Promise<unknown> => {
-      const audit = new RobotsAudit(rulesOfDirectory(dir, { ...reading, warn: () => {}, cacheBytes }), { filePerHost: true });
+      const audit = new RobotsAudit(rulesOfDirectory(dir, { reading, warn: () => {}, cacheBytes }), { filePerHost: true });
       await audit.addLines(lines, 1, 'vhost.log');
       return audit.report();
     };
@@ -99,6 +99,6 @@ describe('rulesOfDirectory and a store\'s current copies close what the cache dr
   });
 
   it('a cache of no bytes is refused, naming the option', () => {
-    expect(() => rulesOfDirectory(dir, { ...reading, warn: () => {}, cacheBytes: 0 })).toThrow("cacheBytes '0': the memory for parsed files must be a whole number of bytes from 1");
+    expect(() => rulesOfDirectory(dir, { reading, warn: () => {}, cacheBytes: 0 })).toThrow("cacheBytes '0': the memory for parsed files must be a whole number of bytes from 1");
   });
 });

@@ -38,7 +38,7 @@ export async function auditRulesOf(plan: AuditCommandPlan, stderr: (text: string
       if (missing === 'error') throw new RobotsError('NO_ROBOTS', `no robots.txt known for ${origin.origin} (the pack ${source.file} has no entry of it; --missing error)`);
     };
     // origins captured several times: each request by the capture in force then, as a store's versions
-    if (pack.captureCount > pack.originCount) return rulesOfHistory(packHistory(pack, { ...packReading, afterBatch: governHeap(), noEntry }));
+    if (pack.captureCount > pack.originCount) return rulesOfHistory(packHistory(pack, { reading: packReading, afterBatch: governHeap(), noEntry }));
     const robotsAt = packRobotsAt(pack, packReading);
     return rulesOfTimed((origin, timeMs) => {
       const robots = robotsAt.at(origin, timeMs);
@@ -49,7 +49,7 @@ export async function auditRulesOf(plan: AuditCommandPlan, stderr: (text: string
   if (source.kind === 'history') {
     const { RobotsHistory } = await import('../node/history/index.js');
     try {
-      return rulesOfHistory(new RobotsHistory(source.directory, { ...reading, afterBatch: governHeap() }));
+      return rulesOfHistory(new RobotsHistory(source.directory, { reading, afterBatch: governHeap() }));
     } catch (error) {
       throw usageError(error instanceof RobotsError ? error.sayOption(flagWords) : (error as Error).message);
     }
@@ -60,11 +60,11 @@ export async function auditRulesOf(plan: AuditCommandPlan, stderr: (text: string
   }
   // the same host names and files as check --robots-dir (src/node/hosts/hosts.ts)
   if (source.fetch !== null) await fetchLogHosts(plan.logs, plan.defaultHost, source.fetch, source.directory, stderr, plan.logFields);
-  const directory = rulesOfDirectory(source.directory, { ...reading, nowMs: plan.nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: warnings(stderr) });
+  const directory = rulesOfDirectory(source.directory, { reading, nowMs: plan.nowMs, missing: missing === 'error' ? 'error' : 'unknown', warn: warnings(stderr) });
   // a store that keeps versions: each request by the version in force when it was made
   if (source.store !== null) {
     const { StoreHistory } = await import('../node/history/index.js');
-    if (StoreHistory.hasVersions(source.store)) return rulesOfHistory(new StoreHistory(source.store, { ...reading, afterBatch: governHeap(), current: directory, warn: warnings(stderr) }));
+    if (StoreHistory.hasVersions(source.store)) return rulesOfHistory(new StoreHistory(source.store, { reading, afterBatch: governHeap(), current: directory, warn: warnings(stderr) }));
   }
   return directory;
 }

@@ -116,7 +116,7 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
     readings.notes.forEach(stderr);
     target = { kind: 'robots', matcher: matcherFor(file, readings.asked), usage: plan.usage === null ? null : { policy: file.usagePolicy(readings.asked ?? agents), category: plan.usage } };
   } else {
-    target = { kind: 'hosts', spec: { directory: rules.directory, pack: rules.pack, agents, mode: reading.mode, maxBytes: reading.maxBytes, cacheBytes: plan.cacheMb * 1048576, missing: plan.missing, noHost: plan.noHost, now: clockOption(plan.now).start } };
+    target = { kind: 'hosts', spec: { directory: rules.directory, pack: rules.pack, agents, reading, cacheBytes: plan.cacheMb * 1048576, missing: plan.missing, noHost: plan.noHost, now: clockOption(plan.now).start } };
   }
   // many hosts: windows grouped by host are filled whatever the size of the input's reads (one robots.txt:
   // each line answered as soon as the producer stops writing)

@@ -46,7 +46,7 @@ Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file
 /** diff --store --origin: the matchers of the versions the store had in force at the two times. */
 async function storedVersions(store: string, origin: UrlOrigin, times: readonly string[], reading: RobotsReading, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
   const { StoreHistory, NO_CURRENT_COPIES } = await import('../node/history/index.js');
-  const history = new StoreHistory(store, { ...reading, current: NO_CURRENT_COPIES });
+  const history = new StoreHistory(store, { reading, current: NO_CURRENT_COPIES });
   return times.map((time) => {
     const ms = logTimeMs(time);
     if (ms === null) throw usageError(`with --store, <old-robots> and <new-robots> are times such as 2026-11-10 or 2026-11-10T12:00:00Z, got '${time}'`);

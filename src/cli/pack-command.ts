@@ -53,7 +53,7 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
   const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
   if (values.now !== undefined && values.store === undefined) throw usageError('--now judges a store\'s records: it applies with --store only');
   const { PackWriter, directoryOrigins, jsonlOrigins, warcOrigins } = await import('../node/pack-build/index.js');
-  const writer = new PackWriter(out, { mode: reading.mode, maxBytes: reading.maxBytes, builtAt: nowMs });
+  const writer = new PackWriter(out, { reading, builtAt: nowMs });
   const problems: { where: string; why: string }[] = [];
   let lastProgress = performance.now();
   const progress = (): void => {
@@ -65,14 +65,14 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
   try {
     const directory = values['robots-dir'] ?? values.store;
     if (directory !== undefined) {
-      for (const origin of directoryOrigins(directory, { maxBytes: reading.maxBytes, nowMs, problems })) {
+      for (const origin of directoryOrigins(directory, { reading, nowMs, problems })) {
         writer.addOrigin(origin.key, origin.captures);
         progress();
       }
     } else if (values.jsonl.length > 0) {
       if (values.jsonl.filter((file) => file === '-').length > 1) throw usageError('standard input (-) can be read once');
       for (const file of values.jsonl) {
-        for (const origin of await jsonlOrigins(file, { maxBytes: reading.maxBytes, mode: reading.mode, problems })) {
+        for (const origin of await jsonlOrigins(file, { reading, problems })) {
           try {
             writer.addOrigin(origin.key, origin.captures);
           } catch (error) {
@@ -82,7 +82,7 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
         }
       }
     } else {
-      const { origins, counts } = await warcOrigins(values.warc, writer, { maxBytes: reading.maxBytes, mode: reading.mode, problems });
+      const { origins, counts } = await warcOrigins(values.warc, writer, { reading, problems });
       for (const origin of origins) {
         writer.addOrigin(origin.key, origin.captures);
         progress();

@@ -97,14 +97,14 @@ export async function runPage(args: string[], out: (text: string) => void, stder
     }
   }
   const { answerPage, fetchPageFollowing, pageReportJson, PageRobots } = await import('../node/page/index.js');
-  let rulesOf = { agent, ...readingOf(values), nowMs };
+  let rulesOf = { agent, reading: readingOf(values), nowMs };
   let pageRobots: InstanceType<typeof PageRobots>;
   if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), stderr) });
   else if (values.store !== undefined) pageRobots = new PageRobots({ ...rulesOf, directory: values.store });
   else if (values.pack !== undefined) {
     const { pack, reading } = await openedPack(values.pack, readingOf(values), given);
     const { packBodies } = await import('../node/pack/index.js');
-    rulesOf = { agent, ...reading, nowMs };
+    rulesOf = { agent, reading, nowMs };
     pageRobots = new PageRobots({ ...rulesOf, source: packBodies(pack) });
   } else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, values, stderr) });
   // a redirect to another origin: its robots.txt from the store or the pack, else fetched (once per origin)

@@ -68,12 +68,12 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
   if (inputs.filter((input) => input === '-').length > 1) throw usageError('standard input (-) can be read once');
   const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
   const { PageRobots, PagesSummary, readCrawl, crawlFormatOf, answerCrawledPage, pagesAnswerJson, pagesAnswerText } = await import('../node/page/index.js');
-  let rulesOf = { agent, ...readingOf(values), nowMs };
+  let rulesOf = { agent, reading: readingOf(values), nowMs };
   let robotsOf: InstanceType<typeof PageRobots>;
   if (values.pack !== undefined) {
     const { pack, reading } = await openedPack(values.pack, readingOf(values), given);
     const { packBodies } = await import('../node/pack/index.js');
-    rulesOf = { agent, ...reading, nowMs };
+    rulesOf = { agent, reading, nowMs };
     robotsOf = new PageRobots({ ...rulesOf, source: packBodies(pack) });
   } else if (values.robots !== undefined) robotsOf = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), io.err) });
   else robotsOf = new PageRobots({ ...rulesOf, directory: (values['robots-dir'] ?? values.store) as string });

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { warnAboutAgents, loadRobotsInput, EXIT_USAGE } from './common.js';
 import { parseCommand, hasOption, usageError, type Command, type CommandSpec } from './command-spec.js';
-import { MODE_OPTION, maxBytesOption } from './shared-options.js';
+import { MODE_OPTION, maxBytesOption, readingOf } from './shared-options.js';
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
 import { TestBatch, ROBOTS_ROOT_VARIABLE } from '../node/test-batch.js';
@@ -86,7 +86,7 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
   if (rootOption === '') throw usageError('--robots-root must name a folder');
   const rootFromEnvironment = process.env[ROBOTS_ROOT_VARIABLE];
   const root = rootOption ?? (rootFromEnvironment !== undefined && rootFromEnvironment !== '' ? rootFromEnvironment : input === '-' ? process.cwd() : dirname(resolve(input)));
-  const batch = new TestBatch({ root, mode: values.mode, maxBytes: values['max-bytes'], cacheBytes: values['cache-mb'] * 1048576, optionWords: flagWords });
+  const batch = new TestBatch({ root, reading: readingOf(values), cacheBytes: values['cache-mb'] * 1048576, optionWords: flagWords });
   const decoder = new TextDecoder();
   // the run within --cache-mb + 100 MiB: what the cache keeps, and at most 32 MiB of garbage besides
   const heap = new HeapGovernor(32 << 20);
@@ -123,10 +123,10 @@ export async function runTest(args: string[], stdout: (text: string) => void, st
   if (positionals.length !== 3) throw usageError(`test needs exactly 3 arguments <robots-file> <user-agent> <url>, got ${positionals.length} (see robotstxt test --help)`);
   const [file, agent, url] = positionals;
   warnAboutAgents([agent], stderr);
-  // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise
-  const maxBytes = values['max-bytes'];
-  // reading a file whole is the drop-in's promise: one past what compiles is refused, not answered in part
-  const robots = file === '-' ? await loadRobotsInput('-', { mode: values.mode, maxBytes }) : readRobotsLikeRobotsMain(file, { mode: values.mode, maxBytes });
+  // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise; reading a file
+  // whole is the drop-in's promise: one past what compiles is refused, not answered in part
+  const reading = readingOf(values);
+  const robots = file === '-' ? await loadRobotsInput('-', reading) : readRobotsLikeRobotsMain(file, reading);
   const allowed = robots.isAllowed(url, agent);
   stdout(`user-agent '${agent}' with URI '${url}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}\n`);
   if (robots.bytesRead === 0) stdout('notice: robots file is empty so all user-agents are allowed\n');

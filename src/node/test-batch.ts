@@ -5,7 +5,7 @@
 // dropped from it is closed), so that a batch of any number of files and agents stays within it.
 import { isAbsolute, relative, resolve } from 'node:path';
 import { RobotsError, LIBRARY_OPTION_WORDS, type OptionWords } from '../core/errors.js';
-import type { RobotsMode, RobotsTxt } from '../core/robots.js';
+import type { RobotsMode, RobotsReading, RobotsTxt } from '../core/robots.js';
 import { readRobotsLikeRobotsMain } from './robots-file.js';
 import { parseRobots } from '../core/robots.js';
 import { LruCache } from '../core/lru-cache.js';
@@ -37,10 +37,8 @@ export const ROBOTS_ROOT_VARIABLE = 'ROBOTSTXT_ROBOTS_ROOT';
 export interface TestBatchOptions {
   /** The folder `robots` paths are read under (relative paths start there; a path that leaves it is refused). */
   root: string;
-  /** The mode of cases that name none (default google). */
-  mode?: RobotsMode;
-  /** Bytes of each robots.txt read (default 0: the whole file, as robots_main and `robotstxt test` read it). */
-  maxBytes?: number;
+  /** How files are read: the mode of cases that name none, and the bytes of each file read (default google and 0, the whole file, as robots_main and `robotstxt test` read it). */
+  reading?: RobotsReading;
   /** Memory for the parsed robots.txt files and compiled matchers kept between cases (default 64 MiB; 1 MiB to 3 GiB). */
   cacheBytes?: number;
   /** How an error answer names an option it is about (default: by its name here, `root`; the command line gives its flags). */
@@ -81,13 +79,14 @@ export class TestBatch {
   private nextFileNumber = 0;
 
   constructor(options: TestBatchOptions) {
-    optionsArgument(options, ['root', 'mode', 'maxBytes', 'cacheBytes', 'optionWords'], 'TestBatch options');
+    optionsArgument(options, ['root', 'reading', 'cacheBytes', 'optionWords'], 'TestBatch options');
     this.optionWords = options.optionWords ?? LIBRARY_OPTION_WORDS;
     if (typeof options.root !== 'string' || options.root === '') throw new RobotsError('INVALID_ARGUMENT', `root must be a folder path, got ${describe(options.root)}`);
     this.root = resolve(options.root);
-    this.mode = options.mode ?? 'google';
-    if (this.mode !== 'google' && this.mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `mode must be google or rfc, got ${describe(options.mode)}`);
-    this.maxBytes = maxBytesArgument(options.maxBytes, 0);
+    const reading = options.reading ?? { mode: 'google', maxBytes: 0 };
+    this.mode = reading.mode;
+    if (this.mode !== 'google' && this.mode !== 'rfc') throw new RobotsError('INVALID_ARGUMENT', `reading.mode must be google or rfc, got ${describe(reading.mode)}`);
+    this.maxBytes = maxBytesArgument(reading.maxBytes, 0);
     const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
     if (!Number.isInteger(cacheBytes) || cacheBytes < 1 << 20 || cacheBytes > MAX_CACHE_BYTES) throw new RobotsError('INVALID_ARGUMENT', `cacheBytes must be a whole number from 1048576 to ${MAX_CACHE_BYTES}, got ${describe(options.cacheBytes)}`);
     this.kept = new LruCache<Kept>(cacheBytes, keptBytes, (kept) => kept.matcher?.close());

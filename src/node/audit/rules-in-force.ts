@@ -4,8 +4,7 @@
 // asks it once per request and knows no other door.
 import { RobotsError } from '../../core/errors.js';
 import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
-import { parseRobots, type RobotsTxt } from '../../core/robots.js';
-import type { RobotsMode } from '../../core/parser.js';
+import { parseRobots, type RobotsReading, type RobotsTxt } from '../../core/robots.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 import { ALLOW_ALL, DEFAULT_CACHE_BYTES, DISALLOW_ALL, FULL_VERDICT_BODY, NO_RULES_KNOWN, robotsFromDirectory, robotsHostOf, type RobotsSourceAnswer } from '../hosts/index.js';
 import type { VersionsAt } from '../history/index.js';
@@ -121,8 +120,8 @@ export function rulesOfHistory(history: AuditHistory): AuditRules {
 
 /** How rulesOfDirectory reads a folder. */
 export interface DirectoryRulesOptions {
-  mode: RobotsMode;
-  maxBytes: number;
+  /** How the files are read (the mode, and how much of each). */
+  reading: RobotsReading;
   /** Stored records are judged as of this time (ms). */
   nowMs?: number;
   /** A host without a file: its rules are not known (the default), or an error (NO_ROBOTS, naming the origin). */
@@ -145,12 +144,12 @@ export interface DirectoryRules extends AuditRules {
  * use them, for an audit: holdDropped), read again when met again. audit --robots-dir and --store.
  */
 export function rulesOfDirectory(directory: string, options: DirectoryRulesOptions): DirectoryRules {
-  const { mode, maxBytes, warn } = options;
+  const { reading, warn } = options;
   // the one cache of parsed files: what it drops is closed (held while an audit's batch may still use it)
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   if (!Number.isSafeInteger(cacheBytes) || cacheBytes < 1) throw RobotsError.about('INVALID_ARGUMENT', { name: 'cacheBytes', value: String(cacheBytes) }, (said) => `${said}: the memory for parsed files must be a whole number of bytes from 1`);
   const cache = new ParsedRobotsCache<RulesInForce>(cacheBytes, (answer) => answer.current?.robots ?? null, (answer) => 4 * (answer.current?.robots?.bytesRead ?? 0));
-  const source = robotsFromDirectory(directory, { maxBytes, now: options.nowMs });
+  const source = robotsFromDirectory(directory, { maxBytes: reading.maxBytes, now: options.nowMs });
   const read = (origin: UrlOrigin): RulesInForce => {
     let body: Exclude<RobotsSourceAnswer, Promise<RobotsSourceAnswer>>;
     try {
@@ -165,7 +164,7 @@ export function rulesOfDirectory(directory: string, options: DirectoryRulesOptio
     // a stored outcome: every URL allowed (no robots.txt) or disallowed (unreachable)
     if (body === null) return NOT_KNOWN;
     if (body === ALLOW_ALL) return NO_ROBOTS_TXT;
-    return { current: { robots: parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), { mode, maxBytes }) }, previous: null };
+    return { current: { robots: parseRobots(body === DISALLOW_ALL ? FULL_VERDICT_BODY.disallow : (body as Uint8Array).slice(), reading) }, previous: null };
   };
   const at = (origin: UrlOrigin | null): RulesInForce => {
     if (origin === null) return NOT_KNOWN;

@@ -12,7 +12,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../../core/errors.js';
 import { describe } from '../../core/arguments.js';
-import { parseRobots, readingPart, type RobotsTxt, type RobotsMode } from '../../core/robots.js';
+import { parseRobots, type RobotsReading, type RobotsTxt } from '../../core/robots.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 import { readFileBounded, readLimit, describeErrno, requireDirectory } from '../robots-file.js';
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from '../store/index.js';
@@ -85,7 +85,7 @@ class VersionCache {
   }
   private readonly hosts = new LruCache<RobotsVersion[]>(VERSION_TABLES_BYTES, versionTableCost);
 
-  constructor(private readonly options: { mode: RobotsMode; maxBytes: number }) {}
+  constructor(private readonly options: RobotsReading) {}
 
   /** A host's versions, made by `read` on first use and again after its table was dropped (VERSION_TABLES_BYTES). Per change of host in a log. */
   versionsOf(name: string, read: () => RobotsVersion[]): RobotsVersion[] {
@@ -190,7 +190,7 @@ abstract class History {
   private readonly afterBatch: (() => void) | null;
 
   constructor(options: HistoryOptions) {
-    this.cache = new VersionCache(readingPart(options));
+    this.cache = new VersionCache(options.reading);
     if (options.afterBatch !== undefined && typeof options.afterBatch !== 'function') throw new RobotsError('INVALID_ARGUMENT', `afterBatch must be a function, got ${describe(options.afterBatch)}`);
     this.afterBatch = options.afterBatch ?? null;
   }
@@ -306,7 +306,7 @@ export class StoreHistory extends History {
       if (current.robotsFor(origin) === NO_RULES_KNOWN) return [];
       const label = 'the current copy (no versions kept)';
       // its file asked of the current copies at each use: their cache may have dropped (and closed) it since
-      const noRobotsTxt = (): RobotsTxt => (this.noRobotsTxt ??= parseRobots('', readingPart(this.options)));
+      const noRobotsTxt = (): RobotsTxt => (this.noRobotsTxt ??= parseRobots('', this.options.reading));
       return [{ from: -8.64e15, label, host: origin.hostKey, file: '', key: `${origin.hostKey} ${label}`, name: `${origin.hostKey}@${label}`, get robots() {
         const robots = current.robotsFor(origin);
         return robots === null || robots === NO_RULES_KNOWN ? noRobotsTxt() : robots;
@@ -317,7 +317,7 @@ export class StoreHistory extends History {
     const single = stored.versions.length === 1;
     return stored.versions.map((version) => {
       const file = version.body === null ? '' : join(folder, version.body);
-      const body = (): Uint8Array | string => storedVersionBody(this.directory, origin.fileKey, version, this.options.maxBytes);
+      const body = (): Uint8Array | string => storedVersionBody(this.directory, origin.fileKey, version, this.options.reading.maxBytes);
       const from = single ? -8.64e15 : Date.parse(version.firstSeen);
       const label = single ? `${new Date(Date.parse(version.firstSeen)).toISOString()} (its only version)` : new Date(from).toISOString();
       return this.cache.version(from, label, origin.hostKey, file, body);
@@ -362,8 +362,8 @@ export class CapturedHistory extends History {
 
 /** How a history parses its versions, and what runs after each judged batch. */
 export interface HistoryOptions {
-  mode: RobotsMode;
-  maxBytes: number;
+  /** How the versions are read (the mode, and how much of each body). */
+  reading: RobotsReading;
   /**
    * Called after each judged batch, once the versions it dropped are closed: where a caller that owns its
    * process may govern the JavaScript heap. A log whose requests each meet another version parses a version
@@ -380,7 +380,7 @@ export class RobotsHistory extends History {
   constructor(private readonly directory: string, options: HistoryOptions) {
     super(options);
     requireDirectory(directory, 'historyDirectory');
-    this.limit = readLimit(options.maxBytes);
+    this.limit = readLimit(options.reading.maxBytes);
   }
 
   /** A host's versions, oldest first ([] when the history has no folder for it): <host>:<port> first when the URL names a port. */

@@ -1,7 +1,7 @@
 // What each change of an origin's robots.txt did: for consecutive versions a store keeps (src/node/store/store.ts), the
 // URLs of a list whose verdict flips, per agent (RobotsDiff, as robotstxt diff reports it). Used by
 // robotstxt history and fetch --fail-on-change.
-import { parseRobots, readingPart, type RobotsMode } from '../../core/robots.js';
+import { parseRobots, type RobotsReading } from '../../core/robots.js';
 import { RobotsDiff, type ChangedUrl } from '../../core/diff.js';
 import { readStoredVersions, type StoredVersion, type StoredVersions, type VersionChange as StoreVersionChange } from '../store/index.js';
 import { RobotsError } from '../../core/errors.js';
@@ -23,13 +23,13 @@ export interface VersionChange {
  * agent, oldest change first; `fromIndex` skips the changes before that version. Versions are read from the
  * store; [] when it keeps fewer than two. Per origin asked.
  */
-export function versionChanges(directory: string, key: string, agents: readonly string[], urlLines: Uint8Array, options: { mode: RobotsMode; maxBytes: number; fromIndex?: number }): VersionChange[] {
+export function versionChanges(directory: string, key: string, agents: readonly string[], urlLines: Uint8Array, reading: RobotsReading, fromIndex = 1): VersionChange[] {
   const stored = readStoredVersions(directory, key);
   if (stored === null || stored.versions.length < 2) return [];
   const changes: VersionChange[] = [];
-  const parsed = stored.versions.map((version) => parseRobots(storedVersionBody(directory, key, version, options.maxBytes), readingPart(options)));
+  const parsed = stored.versions.map((version) => parseRobots(storedVersionBody(directory, key, version, reading.maxBytes), reading));
   try {
-    for (let i = Math.max(1, options.fromIndex ?? 1); i < stored.versions.length; i++) {
+    for (let i = Math.max(1, fromIndex); i < stored.versions.length; i++) {
       for (const agent of agents) {
         const diff = new RobotsDiff(parsed[i - 1].matcher(agent), parsed[i].matcher(agent));
         diff.addLines(urlLines);
@@ -82,14 +82,14 @@ export function linesOfOtherOrigins(lines: readonly string[], origins: ReadonlyS
  * with its bytes, and the new one), per agent, over URL lines. A version without a body stands for its effect
  * (allow all, disallow all); no version before: the flips from allow all. Per change.
  */
-export function changeFlips(change: StoreVersionChange, agents: readonly string[], urlLines: Uint8Array, options: { mode: RobotsMode; maxBytes: number }): VersionChange[] {
+export function changeFlips(change: StoreVersionChange, agents: readonly string[], urlLines: Uint8Array, reading: RobotsReading): VersionChange[] {
   const bodyOf = (side: { version: StoredVersion; body: Uint8Array | null } | null): Uint8Array | string => {
     if (side === null) return FULL_VERDICT_BODY.allow;
     if (side.version.effect === 'rules') return side.body ?? FULL_VERDICT_BODY.allow;
     return side.version.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow;
   };
-  const before = parseRobots(bodyOf(change.before), options);
-  const after = parseRobots(bodyOf(change.after), options);
+  const before = parseRobots(bodyOf(change.before), reading);
+  const after = parseRobots(bodyOf(change.after), reading);
   try {
     return agents.map((agent) => {
       const diff = new RobotsDiff(before.matcher(agent), after.matcher(agent));

@@ -27,9 +27,9 @@ const encoder = new TextEncoder();
 /** The many-host matcher of a check thread (this one or a worker): the spec's directory, or `source` (check --fetch). Once per thread. */
 export function matcherForSpec(spec: HostsSpec, source: RobotsSource | null = null, concurrency?: number): MultiHostMatcher {
   return new MultiHostMatcher({
-    agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes, cacheBytes: spec.cacheBytes, missing: spec.missing,
+    agents: spec.agents, ...spec.reading, cacheBytes: spec.cacheBytes, missing: spec.missing,
     noHost: spec.noHost === 'error' ? 'allow' : spec.noHost,
-    source: source ?? robotsFromDirectory(spec.directory, { maxBytes: spec.maxBytes, now: spec.now }), concurrency,
+    source: source ?? robotsFromDirectory(spec.directory, { maxBytes: spec.reading.maxBytes, now: spec.now }), concurrency,
   });
 }
 

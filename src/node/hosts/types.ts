@@ -1,6 +1,6 @@
 // What the many-host matcher is given and gives back: its options, its counters, a chunk's result and format.
 import type { OutputFilter } from '../../core/matcher.js';
-import type { RobotsMode, AgentQuery } from '../../core/robots.js';
+import type { RobotsMode, RobotsReading, AgentQuery } from '../../core/robots.js';
 import type { FullVerdict, MissingPolicy, RobotsSource } from './sources.js';
 
 /** What a check thread needs to make its MultiHostMatcher over a robots directory or store (see matcherForSpec). */
@@ -9,8 +9,8 @@ export interface HostsSpec {
   /** A pack file (robotstxt pack) instead of the directory: each thread opens it (src/node/pack/). */
   pack?: string | null;
   agents: string[];
-  mode: RobotsMode;
-  maxBytes: number;
+  /** How the files are read (the mode, and how much of each). */
+  reading: RobotsReading;
   /** This thread's share of the budget. */
   cacheBytes: number;
   missing: MissingPolicy;

@@ -2,6 +2,7 @@
 // files: `<host>.txt`, `<host>:<port>.txt`, a store's `<file key>.txt` and `.json` with its versions), JSON lines
 // of fetches, and WARC files of robots.txt fetches (Common Crawl's robotstxt subset: see warc-input.ts). Each
 // gives origins one by one, with their captures, to a PackWriter. Streamed: a directory is listed as it is read.
+import type { RobotsReading } from '../../core/robots.js';
 import { opendirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsError } from '../../core/errors.js';
@@ -38,7 +39,7 @@ const ISO = (text: string): number => Date.parse(text);
  * `nowMs`, as check --store judges it), and its versions (`<name>.versions/`) are the origin's captures.
  * Files that name no key (hidden files, other names) are left alone. Once per input.
  */
-export function* directoryOrigins(directory: string, options: { maxBytes: number; nowMs: number; problems: InputProblem[] }): Generator<PackOrigin> {
+export function* directoryOrigins(directory: string, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }): Generator<PackOrigin> {
   let listing;
   try {
     listing = opendirSync(directory);
@@ -67,11 +68,11 @@ export function* directoryOrigins(directory: string, options: { maxBytes: number
 }
 
 /** One stem's origin: a body, or a store record's effect, with its versions as captures; null when it holds nothing to answer with. */
-function originFromFiles(directory: string, stem: string, hasBody: boolean, options: { maxBytes: number; nowMs: number; problems: InputProblem[] }): PackOrigin | null {
+function originFromFiles(directory: string, stem: string, hasBody: boolean, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }): PackOrigin | null {
   const stored = stem.includes('@');
   let body: Uint8Array | null = null;
   try {
-    if (hasBody) body = cutBody(readFileBounded(join(directory, `${stem}.txt`), readLimit(options.maxBytes), stored ? 'stored robots.txt' : 'robots file', null, stored ? 'own' : 'check'), options.maxBytes);
+    if (hasBody) body = cutBody(readFileBounded(join(directory, `${stem}.txt`), readLimit(options.reading.maxBytes), stored ? 'stored robots.txt' : 'robots file', null, stored ? 'own' : 'check'), options.reading.maxBytes);
     if (!stored) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };
     const record = readStoredRecord(directory, stem);
     if (record === null) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };
@@ -84,7 +85,7 @@ function originFromFiles(directory: string, stem: string, hasBody: boolean, opti
     if (versions === null || versions.versions.length < 2) return { key: stem, captures: [current] };
     // every version kept, oldest first; the newest stands as the store answers now
     const folder = storedVersionsFolder(directory, stem);
-    const captures = versions.versions.slice(0, -1).map((version) => versionCapture(folder, version, options.maxBytes));
+    const captures = versions.versions.slice(0, -1).map((version) => versionCapture(folder, version, options.reading.maxBytes));
     const newest = versions.versions[versions.versions.length - 1];
     captures.push({ ...current, time: ISO(newest.firstSeen) });
     return { key: stem, captures };
@@ -106,7 +107,7 @@ function versionCapture(folder: string, version: StoredVersion, maxBytes: number
  * all, 5xx disallow all; without a status, a body is rules). Lines of one origin are its captures, by time;
  * the origins are given once the input is read (memory: the lines' captures). A line that is none is said.
  */
-export async function jsonlOrigins(path: string, options: { maxBytes: number; mode: 'google' | 'rfc'; problems: InputProblem[] }): Promise<PackOrigin[]> {
+export async function jsonlOrigins(path: string, options: { reading: RobotsReading; problems: InputProblem[] }): Promise<PackOrigin[]> {
   const byKey = new Map<string, CaptureInput[]>();
   const reader = await LineReader.open(path, 'fetches file');
   const buffer = new Uint8Array(CHUNK_BYTES);
@@ -136,9 +137,9 @@ export async function jsonlOrigins(path: string, options: { maxBytes: number; mo
         const time = value.time ?? null;
         const timeMs = time === null ? null : typeof time === 'string' ? Date.parse(time) : Number.NaN;
         if (timeMs !== null && !Number.isFinite(timeMs)) { bad('"time" is no ISO time'); continue; }
-        const meaning = status === null ? 'ok' : outcomeOfStatus(status as number, options.mode, false);
+        const meaning = status === null ? 'ok' : outcomeOfStatus(status as number, options.reading.mode, false);
         const effect: CaptureInput['effect'] = meaning === 'ok' ? 'rules' : meaning === 'unreachable' ? 'disallow-all' : 'allow-all';
-        const bytes = effect === 'rules' ? cutBody(new TextEncoder().encode(body ?? ''), options.maxBytes) : null;
+        const bytes = effect === 'rules' ? cutBody(new TextEncoder().encode(body ?? ''), options.reading.maxBytes) : null;
         const captures = byKey.get(origin.fileKey) ?? byKey.set(origin.fileKey, []).get(origin.fileKey) as CaptureInput[];
         captures.push({ time: timeMs, effect, body: bytes, status: (status as number | null) ?? 0, hops: 0 });
       }

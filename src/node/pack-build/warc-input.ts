@@ -9,6 +9,7 @@
 // request by the capture in force then). A record that is no origin's robots.txt is a redirect's target or
 // said; a redirect whose target is not in the input is said and gives no capture. Memory: a few numbers per
 // record (bodies go to the pack as they are read).
+import type { RobotsReading } from '../../core/robots.js';
 import { createReadStream } from 'node:fs';
 import { outcomeOfStatus } from '../../core/fetch-rules.js';
 import { originOf } from '../../core/url-model.js';
@@ -44,7 +45,7 @@ export interface WarcInputCounts {
  * Reads WARC files of robots.txt fetches into the writer's bodies and gives each origin with its captures.
  * Problems (records unread, damaged stretches, redirects leading out of the input) go to `problems`.
  */
-export async function warcOrigins(paths: readonly string[], writer: PackWriter, options: { maxBytes: number; mode: 'google' | 'rfc'; problems: InputProblem[] }): Promise<{ origins: PackOrigin[]; counts: WarcInputCounts }> {
+export async function warcOrigins(paths: readonly string[], writer: PackWriter, options: { reading: RobotsReading; problems: InputProblem[] }): Promise<{ origins: PackOrigin[]; counts: WarcInputCounts }> {
   const byUrl = new Map<string, Fetched[]>();
   const counts: WarcInputCounts = { records: 0, responses: 0, redirectTargets: 0, otherResponses: 0 };
   for (const path of paths) {
@@ -53,7 +54,7 @@ export async function warcOrigins(paths: readonly string[], writer: PackWriter, 
       throw fileError(path, 'WARC file', error);
     });
     try {
-      for await (const item of readWarc(stream as AsyncIterable<Uint8Array>, { payloadBytes: Math.max(1, options.maxBytes === 0 ? 16 << 20 : options.maxBytes + 1) })) {
+      for await (const item of readWarc(stream as AsyncIterable<Uint8Array>, { payloadBytes: Math.max(1, options.reading.maxBytes === 0 ? 16 << 20 : options.reading.maxBytes + 1) })) {
         if (item.kind === 'damaged') {
           options.problems.push({ where: `${path} bytes ${item.from}-${item.to ?? 'end'}`, why: `damaged (${item.reason}): any record there is not read` });
           continue;
@@ -72,7 +73,7 @@ export async function warcOrigins(paths: readonly string[], writer: PackWriter, 
         const date = record.warcHeaders.find(([name]) => name.toLowerCase() === 'warc-date')?.[1];
         const time = date === undefined ? Number.NaN : Date.parse(date);
         const location = record.http.headers.find(([name]) => name.toLowerCase() === 'location')?.[1] ?? null;
-        const body = status >= 200 && status <= 299 ? writer.addBody(cutBody(record.payload, options.maxBytes)) : null;
+        const body = status >= 200 && status <= 299 ? writer.addBody(cutBody(record.payload, options.reading.maxBytes)) : null;
         const fetches = byUrl.get(url) ?? byUrl.set(url, []).get(url) as Fetched[];
         fetches.push({ time, status, location, body });
       }
@@ -125,9 +126,9 @@ function normalUrl(text: string): string | null {
 }
 
 /** What one fetch of a robots.txt URL gave, a redirect followed through the input; null when its target is not there. */
-function resolve(url: string, fetch: Fetched, hops: number, byUrl: Map<string, Fetched[]>, targets: Set<string>, options: { mode: 'google' | 'rfc'; problems: InputProblem[] }): CaptureInput | null {
+function resolve(url: string, fetch: Fetched, hops: number, byUrl: Map<string, Fetched[]>, targets: Set<string>, options: { reading: RobotsReading; problems: InputProblem[] }): CaptureInput | null {
   const time = Number.isNaN(fetch.time) ? null : fetch.time;
-  const meaning = outcomeOfStatus(fetch.status, options.mode, false);
+  const meaning = outcomeOfStatus(fetch.status, options.reading.mode, false);
   if (meaning === 'ok') return { time, effect: fetch.body === null ? 'allow-all' : 'rules', body: fetch.body, status: fetch.status, hops };
   if (meaning === 'unreachable') return { time, effect: 'disallow-all', body: null, status: fetch.status, hops };
   if (meaning !== 'redirect' || fetch.location === null) return { time, effect: 'allow-all', body: null, status: fetch.status, hops };

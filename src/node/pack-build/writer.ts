@@ -4,6 +4,7 @@
 // header; the file is written beside its name and renamed into place, so a pack is whole or absent. Memory:
 // the index's arrays and the digests of the bodies kept for deduplication (DEDUP_BODIES at most, the
 // oldest let go: a body met again after that is written again, never lost).
+import type { RobotsReading } from '../../core/robots.js';
 import { closeSync, openSync, renameSync, rmSync, writeSync, writevSync, fsyncSync } from 'node:fs';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -107,7 +108,7 @@ export class PackWriter {
   private blobBytes = 0;
   private finished = false;
 
-  constructor(private readonly path: string, private readonly options: { mode: 'google' | 'rfc'; maxBytes: number; builtAt?: number }) {
+  constructor(private readonly path: string, private readonly options: { reading: RobotsReading; builtAt?: number }) {
     this.temporary = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     try {
       this.fd = openSync(this.temporary, 'wx');
@@ -154,7 +155,7 @@ export class PackWriter {
     const digest = createHash('sha256').update(body).digest('base64');
     const known = this.bodiesByDigest.get(digest);
     if (known !== undefined) return known;
-    const packed = packBody(body, this.options.mode);
+    const packed = packBody(body, this.options.reading.mode);
     const index = this.bodyOffset.push(this.position);
     this.bodyLength.push(body.length);
     this.bodyCrc.push(zlibCrc32(body));
@@ -299,8 +300,8 @@ export class PackWriter {
     header.set(PACK_MAGIC, 0);
     headerView.setUint32(H_FORMAT, PACK_FORMAT, true);
     headerView.setUint32(H_SEMANTICS, ENGINE_SEMANTICS, true);
-    headerView.setUint32(H_FLAGS, this.options.mode === 'rfc' ? FLAG_RFC : 0, true);
-    headerView.setUint32(H_MAX_BYTES, this.options.maxBytes, true);
+    headerView.setUint32(H_FLAGS, this.options.reading.mode === 'rfc' ? FLAG_RFC : 0, true);
+    headerView.setUint32(H_MAX_BYTES, this.options.reading.maxBytes, true);
     headerView.setUint32(H_ORIGINS, origins, true);
     headerView.setUint32(H_BODIES, this.bodyOffset.length, true);
     headerView.setUint32(H_BLOBS, this.blobOffset.length, true);

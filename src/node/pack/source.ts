@@ -80,7 +80,7 @@ export function captureAt(captures: readonly PackCapture[], timeMs: number | nul
 
 /** The source of a check thread's spec with a pack (HostsSpec.pack): the pack opened once per thread (openPackFile keeps it). Per thread. */
 export function packSourceForSpec(spec: HostsSpec): RobotsSource {
-  return robotsFromPack(openPackFile(spec.pack as string).pack, { agents: spec.agents, mode: spec.mode, maxBytes: spec.maxBytes });
+  return robotsFromPack(openPackFile(spec.pack as string).pack, { agents: spec.agents, ...spec.reading });
 }
 
 /**

@@ -2,9 +2,9 @@
 // (--robots, then owned by it), or each origin's from a folder of <host>.txt files, a store or a pack (--robots-dir, --store, --pack), parsed
 // once per origin and kept (least recently used out, their memory given back), with what robots.txt's
 // Noindex: lines say for the crawler. Per page: one look-up.
-import { parseRobots, type RobotsMode, type RobotsTxt } from '../../core/robots.js';
+import { parseRobots, type RobotsReading, type RobotsTxt } from '../../core/robots.js';
 import { RobotsNoindex } from '../../core/robots-noindex.js';
-import { LruCache } from '../../core/lru-cache.js';
+import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 import { robotsFromDirectory, robotsHostOf, ALLOW_ALL, DISALLOW_ALL, FULL_VERDICT_BODY, type CompiledRules, type RobotsSource } from '../hosts/index.js';
 
@@ -26,18 +26,19 @@ const KEPT_BYTES = 64 << 20;
 export class PageRobots {
   private readonly single: OriginRobots | null;
   private readonly source: RobotsSource | null;
-  private readonly kept: LruCache<OriginRobots>;
+  /** The one cache of parsed files (ParsedRobotsCache): what it drops is closed, its noindex matcher first. */
+  private readonly kept: ParsedRobotsCache<OriginRobots>;
   /** Origins met that the folder or store knows nothing of (their URLs allowed). */
   readonly missingOrigins = new Set<string>();
 
-  constructor(private readonly options: { agent: string; mode: RobotsMode; maxBytes: number; nowMs: number } & ({ robots: RobotsTxt } | { directory: string } | { source: RobotsSource })) {
-    this.kept = new LruCache<OriginRobots>(KEPT_BYTES, (entry) => entry.robots.bytesRead + 1024, (entry) => closeOrigin(entry));
+  constructor(private readonly options: { agent: string; reading: RobotsReading; nowMs: number } & ({ robots: RobotsTxt } | { directory: string } | { source: RobotsSource })) {
+    this.kept = new ParsedRobotsCache<OriginRobots>(KEPT_BYTES, (entry) => entry.robots, (entry) => entry.robots.bytesRead + 1024, (entry) => entry.noindex.close());
     if ('robots' in options) {
       this.single = { robots: options.robots, noindex: new RobotsNoindex(options.robots, options.agent), found: 'file' };
       this.source = null;
     } else {
       this.single = null;
-      this.source = 'source' in options ? options.source : robotsFromDirectory(options.directory, { maxBytes: options.maxBytes, now: options.nowMs });
+      this.source = 'source' in options ? options.source : robotsFromDirectory(options.directory, { maxBytes: options.reading.maxBytes, now: options.nowMs });
     }
   }
 
@@ -47,7 +48,7 @@ export class PageRobots {
     const kept = this.kept.get(origin.origin);
     if (kept !== undefined) return kept;
     const answer = await (this.source as RobotsSource)(robotsHostOf(origin));
-    const { mode, maxBytes, agent } = this.options;
+    const { reading, agent } = this.options;
     let entry: OriginRobots;
     if (answer === null) {
       this.missingOrigins.add(origin.origin);
@@ -56,7 +57,7 @@ export class PageRobots {
     else if (answer === DISALLOW_ALL) entry = this.fullVerdict('disallow', 'disallow-all');
     else {
       // (a folder, a store and a pack's bodies give bodies: compiled rules come from robotsFromPack only)
-      const robots = parseRobots(answer as Exclude<typeof answer, CompiledRules>, { mode, maxBytes });
+      const robots = parseRobots(answer as Exclude<typeof answer, CompiledRules>, reading);
       entry = { robots, noindex: new RobotsNoindex(robots, agent), found: 'file' };
     }
     this.kept.set(origin.origin, entry);
@@ -64,15 +65,14 @@ export class PageRobots {
   }
 
   private fullVerdict(verdict: 'allow' | 'disallow', found: OriginRobots['found']): OriginRobots {
-    const robots = parseRobots(FULL_VERDICT_BODY[verdict], { mode: this.options.mode });
+    const robots = parseRobots(FULL_VERDICT_BODY[verdict], { mode: this.options.reading.mode });
     return { robots, noindex: new RobotsNoindex(robots, this.options.agent), found };
   }
 
   /** Gives back the memory of every file it holds (the one passed in with `robots` too). Idempotent. */
   close(): void {
     if (this.single !== null) closeOrigin(this.single);
-    for (const entry of this.kept.values()) closeOrigin(entry);
-    this.kept.clear();
+    this.kept.close();
   }
 }
 
