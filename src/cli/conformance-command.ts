@@ -3,7 +3,7 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type ParsedCommand } from './command-spec.js';
 import { builtInSuite } from '../core/conformance-suite.js';
 import { casesFromRobotsDir, compareAnswers, prepareCases, referenceAnswers, type ConformanceCase } from '../node/conformance/index.js';
 import { batchImplementation, commandImplementation, contractSentence, moduleImplementation, stopAllChildren, type Implementation } from '../node/conformance/index.js';
@@ -53,40 +53,60 @@ differ or were not answered (for CI), 2 on a usage error or an implementation th
 /** robotstxt conformance. */
 export const COMMAND: Command = { spec: CONFORMANCE_SPEC, run: (args, io) => runConformance(args, io.out) };
 
-/** Runs the command; returns the exit code (0 all agree, 1 some differ or failed). */
-export async function runConformance(args: string[], out: (text: string) => void): Promise<number> {
-  const { values } = parseCommand(CONFORMANCE_SPEC, args);
-  const suite = values.suite;
+/** What one run of conformance does, read off its options. */
+export interface ConformancePlan {
+  /** The implementation: a command per case, a batch command, or a module; and the name the report gives it (null: its own). */
+  implementation: { kind: 'command' | 'batch-command' | 'module'; value: string; name: string | null };
+  builtIn: boolean;
+  /** Cases made from the files of a folder (null: none), per file and which files. */
+  robotsDir: { directory: string; perFile: number; files: number } | null;
+  timeoutMs: number;
+  jobs: number;
+  format: 'text' | 'json' | 'html';
+}
+
+/** The plan of a conformance run from its parsed arguments. Pure: a folder and a module are checked by the handler. Once per run. */
+export function planConformance(parsed: ParsedCommand<(typeof CONFORMANCE_SPEC)['options']>): ConformancePlan {
+  const { values } = parsed;
   const robotsDir = values['robots-dir'];
-  if (suite === 'none' && robotsDir === undefined) throw usageError('--suite none needs --robots-dir (no cases otherwise)');
-  if (robotsDir !== undefined) requireDirectory(robotsDir, 'robotsDirectory');
-  const perFile = values['per-file'];
-  const files = values.files;
-  const timeoutMs = values['timeout-ms'];
-  const jobs = values.jobs;
-  const format = values.format;
-  if (values.module !== undefined) {
-    let isFolder: boolean;
-    try { isFolder = statSync(values.module).isDirectory(); } catch { throw usageError(`--module '${values.module}' is not a readable file`); }
-    if (isFolder) throw usageError(`--module '${values.module}' is a folder: name the module file in it (an .mjs or .js file exporting (robotsText, agent, url) => boolean)`);
-  }
+  if (values.suite === 'none' && robotsDir === undefined) throw usageError('--suite none needs --robots-dir (no cases otherwise)');
   if (values.name !== undefined && values.name.trim() === '') throw usageError('--name must not be empty');
-  const run: Implementation = values.command !== undefined ? commandImplementation(values.command)
-    : values['batch-command'] !== undefined ? batchImplementation(values['batch-command'])
-      : moduleImplementation(values.module as string);
-  const implementation: Implementation = values.name !== undefined ? { ...run, name: values.name } : run;
+  const implementation: ConformancePlan['implementation'] = values.command !== undefined ? { kind: 'command', value: values.command, name: values.name ?? null }
+    : values['batch-command'] !== undefined ? { kind: 'batch-command', value: values['batch-command'], name: values.name ?? null }
+      : { kind: 'module', value: values.module as string, name: values.name ?? null };
+  return {
+    implementation, builtIn: values.suite === 'builtin',
+    robotsDir: robotsDir === undefined ? null : { directory: robotsDir, perFile: values['per-file'], files: values.files },
+    timeoutMs: values['timeout-ms'], jobs: values.jobs, format: values.format,
+  };
+}
+
+/** robotstxt conformance: the plan (planConformance), the cases asked of the implementation and of the reference, the report. Returns 0 all agree, 1 some differ or failed. Once per run. */
+export async function runConformance(args: string[], out: (text: string) => void): Promise<number> {
+  const plan = planConformance(parseCommand(CONFORMANCE_SPEC, args));
+  const { timeoutMs, jobs, format } = plan;
+  if (plan.robotsDir !== null) requireDirectory(plan.robotsDir.directory, 'robotsDirectory');
+  const asked = plan.implementation;
+  if (asked.kind === 'module') {
+    let isFolder: boolean;
+    try { isFolder = statSync(asked.value).isDirectory(); } catch { throw usageError(`--module '${asked.value}' is not a readable file`); }
+    if (isFolder) throw usageError(`--module '${asked.value}' is a folder: name the module file in it (an .mjs or .js file exporting (robotsText, agent, url) => boolean)`);
+  }
+  const run: Implementation = asked.kind === 'command' ? commandImplementation(asked.value) : asked.kind === 'batch-command' ? batchImplementation(asked.value) : moduleImplementation(asked.value);
+  const implementation: Implementation = asked.name !== null ? { ...run, name: asked.name } : run;
 
   const cases: ConformanceCase[] = [];
   const sources: string[] = [];
-  if (suite === 'builtin') {
+  if (plan.builtIn) {
     const builtIn = builtInSuite();
     cases.push(...builtIn);
     sources.push(`${builtIn.length} from the built-in suite`);
   }
-  if (robotsDir !== undefined) {
-    const made = casesFromRobotsDir(robotsDir, { perFile, files });
+  if (plan.robotsDir !== null) {
+    const { directory, perFile, files } = plan.robotsDir;
+    const made = casesFromRobotsDir(directory, { perFile, files });
     cases.push(...made);
-    sources.push(`${made.length} from the files of ${robotsDir}`);
+    sources.push(`${made.length} from the files of ${directory}`);
   }
   const folder = mkdtempSync(join(tmpdir(), 'robotstxt-conformance-'));
   // SIGINT / SIGTERM: the implementation's processes (whole process groups) and the cases folder go first,

@@ -6,7 +6,8 @@ import type { UrlOrigin } from '../core/url-model.js';
 import type { RobotsMatcher } from '../core/matcher.js';
 import type { RobotsReading } from '../core/robots.js';
 import { EXIT_USAGE, loadRobots, warnAboutAgents, storedOrigin, otherOriginLines } from './common.js';
-import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type ParsedCommand } from './command-spec.js';
+import type { LogFieldNames } from '../core/log-fields.js';
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires, agentValues, logFieldValues, readingOf } from './shared-options.js';
 import { forEachChunk } from '../node/logs/index.js';
 
@@ -43,38 +44,69 @@ Exit status: 0, or 1 with --fail-on when that change happens; 2 on usage or file
   ],
 } as const satisfies CommandSpec;
 
-/** diff --store --origin: the matchers of the versions the store had in force at the two times. */
-async function storedVersions(store: string, origin: UrlOrigin, times: readonly string[], reading: RobotsReading, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
+/** diff --store --origin: the matchers of the versions the store had in force at the two times (ms, as the plan read them). */
+async function storedVersions(store: string, origin: UrlOrigin, times: DiffPlanStore['times'], reading: RobotsReading, agents: string[]): Promise<[RobotsMatcher, RobotsMatcher]> {
   const { StoreHistory, NO_CURRENT_COPIES } = await import('../node/history/index.js');
   const history = new StoreHistory(store, { reading, current: NO_CURRENT_COPIES });
-  return times.map((time) => {
-    const ms = logTimeMs(time);
-    if (ms === null) throw usageError(`with --store, <old-robots> and <new-robots> are times such as 2026-11-10 or 2026-11-10T12:00:00Z, got '${time}'`);
+  return times.map(({ text, ms }) => {
     const version = history.versionsAt(origin, ms).current;
-    if (version === null) throw usageError(`the store has no version of ${origin.origin} in force at ${time} (its first was seen later)`);
+    if (version === null) throw usageError(`the store has no version of ${origin.origin} in force at ${text} (its first was seen later)`);
     return version.robots.matcher(agents);
   }) as [RobotsMatcher, RobotsMatcher];
+}
+
+/** diff --store: the store, the origin as named, and the two times (as given, and in ms). */
+interface DiffPlanStore {
+  store: string;
+  origin: string;
+  times: [{ text: string; ms: number }, { text: string; ms: number }];
+}
+
+/** What one run of diff does, read off its options. */
+export interface DiffPlan {
+  agents: string[];
+  reading: RobotsReading;
+  /** Two files, or two times of one origin's versions in a store. */
+  rules: { kind: 'files'; old: string; new: string } | ({ kind: 'store' } & DiffPlanStore);
+  urls: string | null;
+  logs: string[];
+  logFields: LogFieldNames;
+  format: 'text' | 'json';
+  limit: number;
+  failOn: 'newly-disallowed' | 'newly-allowed' | 'any' | null;
+}
+
+/** The plan of a diff run from its parsed arguments. Pure: every refusal comes before a file is read. Once per run. */
+export function planDiff(parsed: ParsedCommand<(typeof DIFF_SPEC)['options']>): DiffPlan {
+  const { values, positionals } = parsed;
+  const time = (text: string): { text: string; ms: number } => {
+    const ms = logTimeMs(text);
+    if (ms === null) throw usageError(`with --store, <old-robots> and <new-robots> are times such as 2026-11-10 or 2026-11-10T12:00:00Z, got '${text}'`);
+    return { text, ms };
+  };
+  const rules: DiffPlan['rules'] = values.store === undefined
+    ? { kind: 'files', old: positionals[0], new: positionals[1] }
+    : { kind: 'store', store: values.store, origin: values.origin as string, times: [time(positionals[0]), time(positionals[1])] };
+  return {
+    agents: agentValues(values.agent), reading: readingOf(values), rules, urls: values.urls ?? null, logs: values.log,
+    logFields: logFieldValues(values['log-field']), format: values.format, limit: values.limit, failOn: values['fail-on'] ?? null,
+  };
 }
 
 /** robotstxt diff. */
 export const COMMAND: Command = { spec: DIFF_SPEC, run: (args, io) => runDiff(args, io.out, io.err), streams: () => true };
 
+/** robotstxt diff: the plan (planDiff), the two rule sets it names read, every URL and log request compared, the report. Once per run. */
 export async function runDiff(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(DIFF_SPEC, args);
-  const agents = agentValues(values.agent);
+  const plan = planDiff(parseCommand(DIFF_SPEC, args));
+  const { agents, rules, reading, urls, logs, logFields, format, limit, failOn } = plan;
   warnAboutAgents(agents, stderr);
-  const logs = values.log;
-  const urls = values.urls;
-  const logFields = logFieldValues(values['log-field']);
-  const format = values.format;
-  const limit = values.limit;
-  const failOn = values['fail-on'];
-  const reading = readingOf(values);
+  const [oldName, newName] = rules.kind === 'files' ? [rules.old, rules.new] : [rules.times[0].text, rules.times[1].text];
   // with --store, one origin's versions: the origin read as history reads it, and the input's lines of other origins left out and counted
-  const stored = values.store === undefined ? null : { store: values.store, ...(await storedOrigin(values.store, values.origin as string)) };
+  const stored = rules.kind === 'files' ? null : { store: rules.store, ...(await storedOrigin(rules.store, rules.origin)) };
   const [before, after] = stored === null
-    ? [loadRobots(positionals[0], reading, stderr).matcher(agents), loadRobots(positionals[1], reading, stderr).matcher(agents)]
-    : await storedVersions(stored.store, stored.origin, positionals, reading, agents);
+    ? [loadRobots(oldName, reading, stderr).matcher(agents), loadRobots(newName, reading, stderr).matcher(agents)]
+    : await storedVersions(stored.store, stored.origin, (rules as DiffPlanStore).times, reading, agents);
   const diff = new RobotsDiff(before, after);
   const ownOriginLines = stored === null ? null : (await import('../node/history/index.js')).ownOriginLines;
   const others = { count: 0, first: null as string | null };
@@ -90,7 +122,7 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
     others.count = 0;
     others.first = null;
   };
-  if (urls !== undefined) {
+  if (urls !== null) {
     await forEachChunk(urls, 'URL file', addLines);
     sayOthers(urls);
   }
@@ -110,12 +142,12 @@ export async function runDiff(args: string[], stdout: (text: string) => void, st
   }
   const report = diff.report();
   // a CI gate that compared nothing must not pass: no request could be read from the input
-  if (failOn !== undefined && report.checked === 0) {
+  if (failOn !== null && report.checked === 0) {
     stderr(`robotstxt: diff: --fail-on ${String(failOn)}: no request could be read from the input (0 checked), so nothing was compared\n`);
     return EXIT_USAGE;
   }
-  if (format === 'json') writeJsonReport({ agents, old: positionals[0], new: positionals[1], ...report }, stdout);
-  else stdout(textReport(report, positionals[0], positionals[1], agents, limit));
+  if (format === 'json') writeJsonReport({ agents, old: oldName, new: newName, ...report }, stdout);
+  else stdout(textReport(report, oldName, newName, agents, limit));
   const disallowed = report.newlyDisallowedRequests;
   const allowed = report.newlyAllowedRequests;
   const failed = failOn === 'newly-disallowed' ? disallowed > 0 : failOn === 'newly-allowed' ? allowed > 0 : failOn === 'any' ? disallowed + allowed > 0 : false;

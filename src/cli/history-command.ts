@@ -1,7 +1,8 @@
 // robotstxt history <origin-or-host> --store <dir>: the versions of an origin's robots.txt a store keeps, and
 // what each change did to the verdicts of a URL list (src/node/history/version-changes.ts).
 import { existsSync } from 'node:fs';
-import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type ParsedCommand } from './command-spec.js';
+import type { RobotsReading } from '../core/robots.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, AGENT_OPTION, agentValues, withHelp, readingOf } from './shared-options.js';
 import { versionChanges, flipLine, readUrlFile, ownOriginLines } from '../node/history/index.js';
 import { terminalSafe, storedOrigin, otherOriginLines } from './common.js';
@@ -35,21 +36,42 @@ Exit status: 0 listed, 2 usage or file errors (an origin the store has no versio
 /** robotstxt history. */
 export const COMMAND: Command = { spec: HISTORY_SPEC, run: (args, io) => runHistory(args, io.out, io.err) };
 
+/** What one run of history does, read off its options. */
+export interface HistoryPlan {
+  store: string;
+  /** The origin as named, and the scheme given for a bare host (null: the store's own). */
+  origin: string;
+  scheme: 'https' | 'http' | null;
+  agents: string[];
+  urls: string | null;
+  reading: RobotsReading;
+  format: 'text' | 'json';
+}
+
+/** The plan of a history run from its parsed arguments. Pure. Once per run. */
+export function planHistory(parsed: ParsedCommand<(typeof HISTORY_SPEC)['options']>): HistoryPlan {
+  const { values, positionals, given } = parsed;
+  return {
+    store: values.store as string, origin: positionals[0], scheme: given.has('scheme') ? values.scheme as 'https' | 'http' : null,
+    agents: values.agent.length > 0 ? agentValues(values.agent) : ['*'], urls: values.urls ?? null, reading: readingOf(values), format: values.format,
+  };
+}
+
+/** robotstxt history: the plan (planHistory), the origin's versions in the store, and with --urls each change's flips. Once per run. */
 export async function runHistory(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals, given } = parseCommand(HISTORY_SPEC, args);
-  const store = values.store as string;
+  const plan = planHistory(parseCommand(HISTORY_SPEC, args));
+  const { store, agents, urls } = plan;
   if (!existsSync(store)) throw usageError(`--store '${store}' does not exist`);
-  const { origin, versions: stored } = await storedOrigin(store, positionals[0], given.has('scheme') ? values.scheme as 'https' | 'http' : undefined);
-  const agents = values.agent.length > 0 ? agentValues(values.agent) : ['*'];
+  const { origin, versions: stored } = await storedOrigin(store, plan.origin, plan.scheme ?? undefined);
   let lines: Uint8Array | null = null;
-  if (values.urls !== undefined) {
-    const own = ownOriginLines(Buffer.from(`${(await readUrlFile(values.urls)).join('\n')}\n`), origin.origin);
-    otherOriginLines(own.other, own.firstOther, origin.origin, values.urls, stderr);
+  if (urls !== null) {
+    const own = ownOriginLines(Buffer.from(`${(await readUrlFile(urls)).join('\n')}\n`), origin.origin);
+    otherOriginLines(own.other, own.firstOther, origin.origin, urls, stderr);
     lines = own.lines;
   }
   const urlCount = lines === null ? 0 : lines.reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 0);
-  const changes = lines === null ? [] : versionChanges(store, origin.fileKey, agents, lines, readingOf(values));
-  if (values.format === 'json') {
+  const changes = lines === null ? [] : versionChanges(store, origin.fileKey, agents, lines, plan.reading);
+  if (plan.format === 'json') {
     out(JSON.stringify({ origin: origin.origin, versions: stored.versions, changes: changes.map((change) => ({ agent: change.agent, before: change.before.firstSeen, after: change.after.firstSeen, newlyDisallowed: change.newlyDisallowed, newlyAllowed: change.newlyAllowed })) }, null, 2) + '\n');
     return 0;
   }

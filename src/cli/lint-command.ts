@@ -1,6 +1,6 @@
 // robotstxt lint <robots-file>: findings with line numbers and severity; exit 1 when there are errors.
 import { lintRobots } from '../core/lint.js';
-import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type ParsedCommand } from './command-spec.js';
 import { RobotsError } from '../core/errors.js';
 import { MODE_OPTION, withHelp } from './shared-options.js';
 import { statSync } from 'node:fs';
@@ -56,11 +56,23 @@ Exit status: 0 no errors, 1 errors found, 2 usage or file errors (a file that co
 /** robotstxt lint. */
 export const COMMAND: Command = { spec: LINT_SPEC, run: (args, io) => runLint(args, io.out, io.err) };
 
-export async function runLint(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): Promise<number> {
-  const { values, positionals } = parseCommand(LINT_SPEC, args);
+/** What one run of lint does: the files (- for standard input), the mode they are read in, the output. */
+export interface LintPlan {
+  files: string[];
+  mode: 'google' | 'rfc';
+  format: 'text' | 'json';
+}
+
+/** The plan of a lint run from its parsed arguments. Pure. Once per run. */
+export function planLint(parsed: ParsedCommand<(typeof LINT_SPEC)['options']>): LintPlan {
+  const { values, positionals } = parsed;
   if (positionals.filter((file) => file === '-').length > 1) throw usageError('standard input (-) can be read once');
-  const format = values.format;
-  const mode = values.mode;
+  return { files: positionals, mode: values.mode, format: values.format };
+}
+
+/** robotstxt lint: the plan (planLint), each file read whole and linted, its findings. Once per run. */
+export async function runLint(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): Promise<number> {
+  const { files: positionals, mode, format } = planLint(parseCommand(LINT_SPEC, args));
   let errors = false;
   let unreadable = false;
   for (const file of positionals) {

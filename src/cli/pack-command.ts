@@ -1,7 +1,8 @@
 // robotstxt pack: many origins' robots.txt in one file, each distinct body once with its rules compiled for
 // every group, and an index from origin to body (src/core/pack/, src/node/pack-build/); check, audit, page and
 // pages read it with --pack.
-import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec, type ParsedCommand } from './command-spec.js';
+import type { RobotsReading } from '../core/robots.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, readingOf } from './shared-options.js';
 import { clockOption } from './fetch-options.js';
 import { terminalSafe } from './common.js';
@@ -46,12 +47,30 @@ export const COMMAND: Command = { spec: PACK_SPEC, run: (args, io) => runPack(ar
 /** Problems named on stderr at most (the rest counted). */
 const PROBLEMS_NAMED = 20;
 
-export async function runPack(args: string[], io: CommandIo): Promise<number> {
-  const { values } = parseCommand(PACK_SPEC, args);
-  const reading = readingOf(values);
-  const out = values.out as string;
-  const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
+/** What one run of pack does, read off its options. */
+export interface PackPlan {
+  out: string;
+  reading: RobotsReading;
+  /** The input: a folder or store, JSON lines files, or WARC files. */
+  input: { kind: 'directory'; directory: string } | { kind: 'jsonl'; files: string[] } | { kind: 'warc'; files: string[] };
+  /** --now (ms), or null: the time of the run (a store's records are judged at it). */
+  nowMs: number | null;
+}
+
+/** The plan of a pack run from its parsed arguments. Pure: every refusal comes before an input is read. Once per run. */
+export function planPack(parsed: ParsedCommand<(typeof PACK_SPEC)['options']>): PackPlan {
+  const { values } = parsed;
   if (values.now !== undefined && values.store === undefined) throw usageError('--now judges a store\'s records: it applies with --store only');
+  if (values.jsonl.filter((file) => file === '-').length > 1) throw usageError('standard input (-) can be read once');
+  const directory = values['robots-dir'] ?? values.store;
+  const input: PackPlan['input'] = directory !== undefined ? { kind: 'directory', directory } : values.jsonl.length > 0 ? { kind: 'jsonl', files: values.jsonl } : { kind: 'warc', files: values.warc };
+  return { out: values.out as string, reading: readingOf(values), input, nowMs: values.now === undefined ? null : clockOption(values.now).start };
+}
+
+/** robotstxt pack: the plan (planPack), every origin of its input written to the pack, what was left out. Once per run. */
+export async function runPack(args: string[], io: CommandIo): Promise<number> {
+  const { out, reading, input, ...plan } = planPack(parseCommand(PACK_SPEC, args));
+  const nowMs = plan.nowMs ?? Date.now();
   const { PackWriter, directoryOrigins, jsonlOrigins, warcOrigins } = await import('../node/pack-build/index.js');
   const writer = new PackWriter(out, { reading, builtAt: nowMs });
   const problems: { where: string; why: string }[] = [];
@@ -63,15 +82,13 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
   };
   let extra = '';
   try {
-    const directory = values['robots-dir'] ?? values.store;
-    if (directory !== undefined) {
-      for (const origin of directoryOrigins(directory, { reading, nowMs, problems })) {
+    if (input.kind === 'directory') {
+      for (const origin of directoryOrigins(input.directory, { reading, nowMs, problems })) {
         writer.addOrigin(origin.key, origin.captures);
         progress();
       }
-    } else if (values.jsonl.length > 0) {
-      if (values.jsonl.filter((file) => file === '-').length > 1) throw usageError('standard input (-) can be read once');
-      for (const file of values.jsonl) {
+    } else if (input.kind === 'jsonl') {
+      for (const file of input.files) {
         for (const origin of await jsonlOrigins(file, { reading, problems })) {
           try {
             writer.addOrigin(origin.key, origin.captures);
@@ -82,7 +99,7 @@ export async function runPack(args: string[], io: CommandIo): Promise<number> {
         }
       }
     } else {
-      const { origins, counts } = await warcOrigins(values.warc, writer, { reading, problems });
+      const { origins, counts } = await warcOrigins(input.files, writer, { reading, problems });
       for (const origin of origins) {
         writer.addOrigin(origin.key, origin.captures);
         progress();

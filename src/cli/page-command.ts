@@ -1,15 +1,15 @@
 // robotstxt page <url>: what a page lets a crawler index, judged with robots.txt (src/core/page-rules.ts,
 // src/node/page/): crawling is not indexing.
 import { openedPack } from './pack-option.js';
+import { planPage, type PagePlan } from './page-plan.js';
 import { readFileSync } from 'node:fs';
-import { parseCommand, usageError, wholeNumber, type Command, type CommandSpec } from './command-spec.js';
-import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';
+import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { isRobotsMetaName } from '../core/page-traps.js';
-import { headerLine, pageResponseOf } from '../core/page-rules.js';
-import type { FetchTargets } from '../core/fetch-rules.js';
-import { clockOption, FETCH_OPTIONS } from './fetch-options.js';
-import { parseRobots, type RobotsTxt } from '../core/robots.js';
+import { pageResponseOf } from '../core/page-rules.js';
+import { FETCH_OPTIONS } from './fetch-options.js';
+import { parseRobots, type RobotsReading, type RobotsTxt } from '../core/robots.js';
 import { originOf } from '../core/url-model.js';
 import { FULL_VERDICT_BODY } from '../node/hosts/index.js';
 import { RobotsError } from '../core/errors.js';
@@ -67,48 +67,33 @@ or read.`,
 /** robotstxt page. */
 export const COMMAND: Command = { spec: PAGE_SPEC, run: (args, io) => runPage(args, io.out, io.err) };
 
-/** `Name: value` of --header. */
-function headerOption(text: string): [string, string] {
-  const header = headerLine(text);
-  if (header === null) throw usageError(`--header must be 'Name: value' (an HTTP header), got '${text}'`);
-  return header;
-}
-
-/** Runs the command; returns the exit code. */
+/** robotstxt page: the plan (planPage), the page and the robots.txt it names read or fetched, the report. Once per run. */
 export async function runPage(args: string[], out: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals, given } = parseCommand(PAGE_SPEC, args);
-  const url = positionals[0];
-  const origin = originOf(url);
-  if (origin === null) throw usageError(`'${url}' is no http:// or https:// URL`);
-  const agents = values.agent;
-  if (agents.length !== 1) throw usageError(`--agent names one crawler for page, got ${agents.length}`);
-  const agent = agents[0];
+  const plan = planPage(parseCommand(PAGE_SPEC, args));
+  const { url, origin, agent, rules, fetching } = plan;
   warnAboutAgents([agent], stderr);
-  const headers = values.header.map(headerOption);
-  const status = values.status === undefined ? null : wholeNumber('status', values.status, { fallback: 200, min: 100, max: 999 });
-  if (values.fetch && (values.header.length > 0 || values.html !== undefined || values.status !== undefined)) throw usageError('--fetch reads the page\'s own status, headers and HTML: --status, --header and --html apply without it');
-  const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
+  const nowMs = plan.nowMs ?? Date.now();
   let html: Uint8Array | null = null;
-  if (values.html !== undefined) {
+  if (plan.page.kind === 'given' && plan.page.htmlFile !== null) {
     try {
-      html = readFileSync(values.html);
+      html = readFileSync(plan.page.htmlFile);
     } catch (error) {
-      throw new RobotsError('FILE_UNREADABLE', `cannot read --html ${values.html}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new RobotsError('FILE_UNREADABLE', `cannot read --html ${plan.page.htmlFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
   const { answerPage, fetchPageFollowing, pageReportJson, PageRobots } = await import('../node/page/index.js');
-  let rulesOf = { agent, reading: readingOf(values), nowMs };
+  let rulesOf = { agent, reading: plan.reading, nowMs };
   let pageRobots: InstanceType<typeof PageRobots>;
-  if (values.robots !== undefined) pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), stderr) });
-  else if (values.store !== undefined) pageRobots = new PageRobots({ ...rulesOf, directory: values.store });
-  else if (values.pack !== undefined) {
-    const { pack, reading } = await openedPack(values.pack, readingOf(values), given);
+  if (rules.kind === 'file') pageRobots = new PageRobots({ ...rulesOf, robots: loadRobots(rules.path, plan.reading, stderr) });
+  else if (rules.kind === 'store') pageRobots = new PageRobots({ ...rulesOf, directory: rules.directory });
+  else if (rules.kind === 'pack') {
+    const { pack, reading } = await openedPack(rules.file, plan.reading, rules.given);
     const { packBodies } = await import('../node/pack/index.js');
     rulesOf = { agent, reading, nowMs };
     pageRobots = new PageRobots({ ...rulesOf, source: packBodies(pack) });
-  } else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, values, stderr) });
+  } else pageRobots = new PageRobots({ ...rulesOf, robots: await fetchedRobots(url, fetching, plan.reading, stderr) });
   // a redirect to another origin: its robots.txt from the store or the pack, else fetched (once per origin)
-  const kept = values.store !== undefined ? `the store has no record of {origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(values.store)})` : values.pack !== undefined ? `the pack ${terminalSafe(values.pack)} has no entry of {origin}: its URLs are answered as allowed` : null;
+  const kept = rules.kind === 'store' ? `the store has no record of {origin} (never fetched): its URLs are answered as allowed (fetch it with robotstxt fetch --store ${terminalSafe(rules.directory)})` : rules.kind === 'pack' ? `the pack ${terminalSafe(rules.file)} has no entry of {origin}: its URLs are answered as allowed` : null;
   const otherOrigins = new Map<string, InstanceType<typeof PageRobots>>();
   const robotsFor = async (at: NonNullable<ReturnType<typeof originOf>>): Promise<Awaited<ReturnType<typeof pageRobots.forOrigin>>> => {
     if (at.origin === origin.origin || kept !== null) {
@@ -117,16 +102,16 @@ export async function runPage(args: string[], out: (text: string) => void, stder
       return found;
     }
     let other = otherOrigins.get(at.origin);
-    if (other === undefined) otherOrigins.set(at.origin, other = new PageRobots({ ...rulesOf, robots: await fetchedRobots(at.origin, values, stderr) }));
+    if (other === undefined) otherOrigins.set(at.origin, other = new PageRobots({ ...rulesOf, robots: await fetchedRobots(at.origin, fetching, plan.reading, stderr) }));
     return other.forOrigin(at);
   };
   let report: PageReport;
   try {
-    if (values.fetch) {
+    if (plan.page.kind === 'fetch') {
       const { Agent } = await import('undici');
-      const dispatcher = new Agent({ connect: { timeout: values['timeout-ms'] } });
+      const dispatcher = new Agent({ connect: { timeout: fetching.timeoutMs } });
       try {
-        const followed = await fetchPageFollowing(url, { agent, userAgent: values['user-agent'] ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: values['timeout-ms'], dispatcher, robotsFor, targets: values.targets as FetchTargets, optionWords: flagWords });
+        const followed = await fetchPageFollowing(url, { agent, userAgent: fetching.userAgent ?? 'robotstxt-wasm/0.1 (+https://www.npmjs.com/package/robotstxt-wasm)', timeoutMs: fetching.timeoutMs, dispatcher, robotsFor, targets: fetching.targets, optionWords: flagWords });
         for (const hop of followed.redirects) stderr(`robotstxt: ${terminalSafe(hop.url)} answered ${hop.status}: followed\n`);
         if (followed.stopped !== null) stderr(`robotstxt: ${terminalSafe(followed.stopped)}\n`);
         const page = followed.page;
@@ -142,7 +127,7 @@ export async function runPage(args: string[], out: (text: string) => void, stder
     } else {
       const found = await robotsFor(origin);
       const allowed = found.robots.matcher(agent).isAllowed(url);
-      report = answerPage({ url, agent, crawlAllowed: allowed, robotsNoindex: found.noindex.lineFor(url), headers, html, nowMs, status });
+      report = answerPage({ url, agent, crawlAllowed: allowed, robotsNoindex: found.noindex.lineFor(url), headers: plan.page.headers, html, nowMs, status: plan.page.status });
     }
   } finally {
     pageRobots.close();
@@ -152,15 +137,15 @@ export async function runPage(args: string[], out: (text: string) => void, stder
     if (isRobotsMetaName(meta.name, agent)) stderr(`robotstxt: a meta tag outside <head> is not read: <meta name="${terminalSafe(meta.name)}" content="${terminalSafe(meta.content)}">\n`);
   }
   if (report.htmlTruncated) stderr('robotstxt: the HTML is longer than 1 MiB: its first 1 MiB was read\n');
-  out(values.format === 'json' ? `${JSON.stringify(pageReportJson(report), null, 2)}\n` : pageText(report));
+  out(plan.format === 'json' ? `${JSON.stringify(pageReportJson(report), null, 2)}\n` : pageText(report));
   return report.indexable ? 0 : 1;
 }
 
 /** The robots.txt of a URL's origin, fetched (its outcome's rules: 4xx allow all, unreachable disallow all). */
-async function fetchedRobots(url: string, values: { 'timeout-ms': number; 'user-agent'?: string; mode: RobotsTxt['mode']; 'max-bytes': number; targets: string }, stderr: (text: string) => void): Promise<RobotsTxt> {
+async function fetchedRobots(url: string, fetching: PagePlan['fetching'], reading: RobotsReading, stderr: (text: string) => void): Promise<RobotsTxt> {
   const { fetchRobots } = await import('../node/fetch/index.js');
-  const result = await fetchRobots(url, { timeoutMs: values['timeout-ms'], userAgent: values['user-agent'], mode: values.mode, maxBytes: values['max-bytes'] === 0 ? undefined : values['max-bytes'], targets: values.targets as FetchTargets, optionWords: flagWords });
+  const result = await fetchRobots(url, { timeoutMs: fetching.timeoutMs, userAgent: fetching.userAgent ?? undefined, mode: reading.mode, maxBytes: reading.maxBytes === 0 ? undefined : reading.maxBytes, targets: fetching.targets, optionWords: flagWords });
   if (result.robots !== null) return result.robots;
   stderr(`robotstxt: robots.txt of ${originOf(url)?.origin ?? url}: ${result.outcome}${result.error === null ? '' : ` (${terminalSafe(result.error)})`}: ${result.effect === 'disallow-all' ? 'every URL disallowed' : 'every URL allowed'}\n`);
-  return parseRobots(result.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow, { mode: values.mode });
+  return parseRobots(result.effect === 'disallow-all' ? FULL_VERDICT_BODY.disallow : FULL_VERDICT_BODY.allow, { mode: reading.mode });
 }

@@ -3,8 +3,9 @@
 // counts and renders; this handler wires options to it.
 import { openedPack } from './pack-option.js';
 import { writeFileSync } from 'node:fs';
-import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec } from './command-spec.js';
-import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf } from './shared-options.js';
+import { parseCommand, usageError, type Command, type CommandIo, type CommandSpec, type ParsedCommand } from './command-spec.js';
+import type { RobotsReading } from '../core/robots.js';
+import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, withHelp, readingOf, readingGivenOf } from './shared-options.js';
 import { loadRobots, warnAboutAgents } from './common.js';
 import { fileWriteError } from '../node/robots-file.js';
 import type { Writable } from 'node:stream';
@@ -57,26 +58,52 @@ export const COMMAND: Command = { spec: PAGES_SPEC, run: (args, io) => runPages(
 /** Output is written in pieces of about this size (backpressure respected between them). */
 const OUTPUT_PIECE_CHARS = 1 << 16;
 
-/** Runs the command; returns the exit code. */
-export async function runPages(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals, given } = parseCommand(PAGES_SPEC, args);
+/** What one run of pages does, read off its options. */
+export interface PagesPlan {
+  agent: string;
+  /** The crawl files (- for standard input) and how they are read (--input). */
+  inputs: string[];
+  inputFormat: 'auto' | 'jsonl' | 'warc';
+  /** Where each origin's robots.txt comes from: one file, a folder or store, or a pack. */
+  rules: { kind: 'file'; path: string } | { kind: 'directory'; directory: string } | { kind: 'pack'; file: string; given: ReadonlySet<string> };
+  reading: RobotsReading;
+  /** --now (ms), or null: the time of the run. */
+  nowMs: number | null;
+  format: 'jsonl' | 'text';
+  trapsOnly: boolean;
+  summaryJson: string | null;
+}
+
+/** The plan of a pages run from its parsed arguments. Pure: every refusal comes before an input is read. Once per run. */
+export function planPages(parsed: ParsedCommand<(typeof PAGES_SPEC)['options']>): PagesPlan {
+  const { values, positionals, given } = parsed;
   const agents = values.agent;
   if (agents.length !== 1) throw usageError(`--agent names one crawler for pages, got ${agents.length}`);
-  const agent = agents[0];
-  warnAboutAgents([agent], io.err);
   const inputs = positionals.length === 0 ? ['-'] : positionals;
   if (inputs.filter((input) => input === '-').length > 1) throw usageError('standard input (-) can be read once');
-  const nowMs = values.now === undefined ? Date.now() : clockOption(values.now).start;
+  const rules: PagesPlan['rules'] = values.pack !== undefined ? { kind: 'pack', file: values.pack, given: readingGivenOf(given) } : values.robots !== undefined ? { kind: 'file', path: values.robots } : { kind: 'directory', directory: (values['robots-dir'] ?? values.store) as string };
+  return {
+    agent: agents[0], inputs, inputFormat: values.input as PagesPlan['inputFormat'], rules, reading: readingOf(values),
+    nowMs: values.now === undefined ? null : clockOption(values.now).start, format: values.format, trapsOnly: values['traps-only'], summaryJson: values['summary-json'] ?? null,
+  };
+}
+
+/** robotstxt pages: the plan (planPages), every record of the crawl answered or said unread, the summary. Once per run. */
+export async function runPages(args: string[], io: CommandIo): Promise<number> {
+  const plan = planPages(parseCommand(PAGES_SPEC, args));
+  const { agent, inputs, rules } = plan;
+  warnAboutAgents([agent], io.err);
+  const nowMs = plan.nowMs ?? Date.now();
   const { PageRobots, PagesSummary, readCrawl, crawlFormatOf, answerCrawledPage, pagesAnswerJson, pagesAnswerText } = await import('../node/page/index.js');
-  let rulesOf = { agent, reading: readingOf(values), nowMs };
+  let rulesOf = { agent, reading: plan.reading, nowMs };
   let robotsOf: InstanceType<typeof PageRobots>;
-  if (values.pack !== undefined) {
-    const { pack, reading } = await openedPack(values.pack, readingOf(values), given);
+  if (rules.kind === 'pack') {
+    const { pack, reading } = await openedPack(rules.file, plan.reading, rules.given);
     const { packBodies } = await import('../node/pack/index.js');
     rulesOf = { agent, reading, nowMs };
     robotsOf = new PageRobots({ ...rulesOf, source: packBodies(pack) });
-  } else if (values.robots !== undefined) robotsOf = new PageRobots({ ...rulesOf, robots: loadRobots(values.robots, readingOf(values), io.err) });
-  else robotsOf = new PageRobots({ ...rulesOf, directory: (values['robots-dir'] ?? values.store) as string });
+  } else if (rules.kind === 'file') robotsOf = new PageRobots({ ...rulesOf, robots: loadRobots(rules.path, plan.reading, io.err) });
+  else robotsOf = new PageRobots({ ...rulesOf, directory: rules.directory });
   const summary = new PagesSummary(agent, nowMs);
   let pending = '';
   const emit = async (line: string): Promise<void> => {
@@ -89,16 +116,16 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
   };
   try {
     for (const input of inputs) {
-      const format = crawlFormatOf(input === '-' ? undefined : input, values.input as 'auto' | 'jsonl' | 'warc');
+      const format = crawlFormatOf(input === '-' ? undefined : input, plan.inputFormat);
       for await (const record of readCrawl(input, format)) {
         if (record.kind === 'page') {
           const answer = await answerCrawledPage(record, input, robotsOf, { agent, nowMs });
           summary.addAnswer(answer);
-          if (values['traps-only'] && answer.traps.length === 0) continue;
-          await emit(values.format === 'text' ? pagesAnswerText(answer) : JSON.stringify(pagesAnswerJson(answer)));
+          if (plan.trapsOnly && answer.traps.length === 0) continue;
+          await emit(plan.format === 'text' ? pagesAnswerText(answer) : JSON.stringify(pagesAnswerJson(answer)));
         } else {
           summary.addRecord(record, input);
-          if (record.kind === 'unread') await emit(values.format === 'text' ? `unread\t${input}\t${record.input ?? "-"}\t${JSON.stringify(record.error)}` : JSON.stringify({ file: input, input: record.input, url: record.url, error: record.error }));
+          if (record.kind === 'unread') await emit(plan.format === 'text' ? `unread\t${input}\t${record.input ?? "-"}\t${JSON.stringify(record.error)}` : JSON.stringify({ file: input, input: record.input, url: record.url, error: record.error }));
         }
       }
     }
@@ -107,11 +134,11 @@ export async function runPages(args: string[], io: CommandIo): Promise<number> {
     robotsOf.close();
   }
   const withoutRobots = robotsOf.missingOrigins.size;
-  if (values['summary-json'] !== undefined) {
+  if (plan.summaryJson !== null) {
     try {
-      writeFileSync(values['summary-json'], `${JSON.stringify(summary.toJson(withoutRobots), null, 2)}\n`);
+      writeFileSync(plan.summaryJson, `${JSON.stringify(summary.toJson(withoutRobots), null, 2)}\n`);
     } catch (error) {
-      throw fileWriteError(values['summary-json'], 'summary file', error);
+      throw fileWriteError(plan.summaryJson, 'summary file', error);
     }
   }
   io.err(summary.toText(withoutRobots));

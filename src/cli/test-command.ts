@@ -2,7 +2,8 @@
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { warnAboutAgents, loadRobotsInput, EXIT_USAGE } from './common.js';
-import { parseCommand, hasOption, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, hasOption, usageError, type Command, type CommandSpec, type ParsedCommand } from './command-spec.js';
+import type { RobotsReading } from '../core/robots.js';
 import { MODE_OPTION, maxBytesOption, readingOf } from './shared-options.js';
 import { readRobotsLikeRobotsMain } from '../node/robots-file.js';
 import { DEFAULT_CACHE_BYTES, MAX_CACHE_BYTES } from '../core/constants.js';
@@ -79,14 +80,10 @@ const ANSWER_FLUSH_LINES = 256;
  * stdout, in order, a chunk of lines at a time. Returns the exit code (0 all answered, 2 some lines are errors).
  */
 export async function runTestBatch(args: string[], stdout: Writable, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseCommand(TEST_SPEC, args);
-  if (positionals.length > 1) throw usageError(`test --batch takes at most one <cases.jsonl> (or - for standard input), got ${positionals.length} arguments`);
-  const input = positionals[0] ?? '-';
-  const rootOption = values['robots-root'];
-  if (rootOption === '') throw usageError('--robots-root must name a folder');
-  const rootFromEnvironment = process.env[ROBOTS_ROOT_VARIABLE];
-  const root = rootOption ?? (rootFromEnvironment !== undefined && rootFromEnvironment !== '' ? rootFromEnvironment : input === '-' ? process.cwd() : dirname(resolve(input)));
-  const batch = new TestBatch({ root, reading: readingOf(values), cacheBytes: values['cache-mb'] * 1048576, optionWords: flagWords });
+  const plan = planTest(parseCommand(TEST_SPEC, args), process.env, process.cwd());
+  if (plan.kind !== 'batch') throw usageError('test --batch was not given');
+  const { input, root, reading, cacheBytes } = plan;
+  const batch = new TestBatch({ root, reading, cacheBytes, optionWords: flagWords });
   const decoder = new TextDecoder();
   // the run within --cache-mb + 100 MiB: what the cache keeps, and at most 32 MiB of garbage besides
   const heap = new HeapGovernor(32 << 20);
@@ -117,15 +114,40 @@ export async function runTestBatch(args: string[], stdout: Writable, stderr: (te
   return batch.counts.errors > 0 ? EXIT_USAGE : 0;
 }
 
+/** What one run of test does: one question (robots_main's three arguments), or a batch of cases. */
+export type TestPlan =
+  | { kind: 'one'; file: string; agent: string; url: string; reading: RobotsReading }
+  | { kind: 'batch'; input: string; root: string; reading: RobotsReading; cacheBytes: number };
+
+/**
+ * The plan of a test run from its parsed arguments, the environment (ROBOTSTXT_ROBOTS_ROOT) and the working
+ * folder (the root of cases read from standard input). Pure. Once per run.
+ */
+export function planTest(parsed: ParsedCommand<(typeof TEST_SPEC)['options']>, env: NodeJS.ProcessEnv, cwd: string): TestPlan {
+  const { values, positionals } = parsed;
+  const reading = readingOf(values);
+  if (!values.batch) {
+    if (positionals.length !== 3) throw usageError(`test needs exactly 3 arguments <robots-file> <user-agent> <url>, got ${positionals.length} (see robotstxt test --help)`);
+    const [file, agent, url] = positionals;
+    return { kind: 'one', file, agent, url, reading };
+  }
+  if (positionals.length > 1) throw usageError(`test --batch takes at most one <cases.jsonl> (or - for standard input), got ${positionals.length} arguments`);
+  const input = positionals[0] ?? '-';
+  const rootOption = values['robots-root'];
+  if (rootOption === '') throw usageError('--robots-root must name a folder');
+  const rootFromEnvironment = env[ROBOTS_ROOT_VARIABLE];
+  const root = rootOption ?? (rootFromEnvironment !== undefined && rootFromEnvironment !== '' ? rootFromEnvironment : input === '-' ? cwd : dirname(resolve(cwd, input)));
+  return { kind: 'batch', input, root, reading, cacheBytes: values['cache-mb'] * 1048576 };
+}
+
 /** Runs the command; returns the exit code. Writes to the given streams (tests pass their own). */
 export async function runTest(args: string[], stdout: (text: string) => void, stderr: (text: string) => void = () => undefined): Promise<number> {
-  const { values, positionals } = parseCommand(TEST_SPEC, args);
-  if (positionals.length !== 3) throw usageError(`test needs exactly 3 arguments <robots-file> <user-agent> <url>, got ${positionals.length} (see robotstxt test --help)`);
-  const [file, agent, url] = positionals;
+  const plan = planTest(parseCommand(TEST_SPEC, args), process.env, process.cwd());
+  if (plan.kind !== 'one') throw usageError('test --batch answers a cases file: run it as robotstxt test --batch');
+  const { file, agent, url, reading } = plan;
   warnAboutAgents([agent], stderr);
   // robots_main reads the whole file: so does its drop-in unless --max-bytes says otherwise; reading a file
   // whole is the drop-in's promise: one past what compiles is refused, not answered in part
-  const reading = readingOf(values);
   const robots = file === '-' ? await loadRobotsInput('-', reading) : readRobotsLikeRobotsMain(file, reading);
   const allowed = robots.isAllowed(url, agent);
   stdout(`user-agent '${agent}' with URI '${url}': ${allowed ? 'ALLOWED' : 'DISALLOWED'}\n`);

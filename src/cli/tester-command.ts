@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
+import { parseCommand, usageError, type Command, type CommandSpec, type ParsedCommand } from './command-spec.js';
 import { fileWriteError, makeDirectory } from '../node/robots-file.js';
 
 /** What tester states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
@@ -58,11 +58,21 @@ export function testerFiles(): Map<string, string> {
   return files;
 }
 
+/** What one run of tester does: write the page's files to a folder, or serve them on a host and port. */
+export type TesterPlan = { kind: 'build'; folder: string } | { kind: 'serve'; host: string; port: number };
+
+/** The plan of a tester run from its parsed arguments. Pure. Once per run. */
+export function planTester(parsed: ParsedCommand<(typeof TESTER_SPEC)['options']>): TesterPlan {
+  const { values } = parsed;
+  return values.build !== undefined ? { kind: 'build', folder: values.build } : { kind: 'serve', host: values.host ?? '127.0.0.1', port: values.port };
+}
+
+/** robotstxt tester: the plan (planTester), then the page's files written, or served until a signal. Once per run. */
 export async function runTester(args: string[], out: (text: string) => void): Promise<number> {
-  const { values } = parseCommand(TESTER_SPEC, args);
+  const plan = planTester(parseCommand(TESTER_SPEC, args));
   const files = testerFiles();
-  if (values.build !== undefined) {
-    const target = values.build;
+  if (plan.kind === 'build') {
+    const target = plan.folder;
     for (const [path, file] of files) {
       const destination = join(target, ...path.split('/').filter((part) => part !== ''));
       try {
@@ -75,8 +85,7 @@ export async function runTester(args: string[], out: (text: string) => void): Pr
     out(`robotstxt tester: ${files.size} files written to ${target} (serve that folder; open index.html through the server, not as a file)\n`);
     return 0;
   }
-  const requestedPort = values.port;
-  const host = values.host ?? '127.0.0.1';
+  const { host, port: requestedPort } = plan;
   const server = createServer((request, response) => {
     // a request target the URL parser rejects (`http://[::1`, `//x:99999999/`) is a bad request, never a crash
     let path: string;

@@ -1,17 +1,17 @@
 // robotstxt usage <robots-file> <url>...: the AI usage preferences a robots.txt states for URLs (src/core/usage.ts);
 // with --pack, each URL by its origin's robots.txt in a pack.
-import { parseCommand, usageError, type Command, type CommandSpec } from './command-spec.js';
-import { MODE_OPTION, MAX_BYTES_OPTION, readingOf } from './shared-options.js';
+import { parseCommand, type Command, type CommandSpec } from './command-spec.js';
+import { MODE_OPTION, MAX_BYTES_OPTION } from './shared-options.js';
 import { loadRobots, terminalSafe, warnAboutAgents } from './common.js';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_POLICY_TOKENS, type PageAiStatements } from '../core/usage.js';
 import { purposeTable, usageTable } from './usage-output.js';
-import { headerLine, pageRules, type PageMeta } from '../core/page-rules.js';
-import { parseContentUsageHeader } from '../core/usage.js';
+import { pageRules, type PageMeta } from '../core/page-rules.js';
 import { RobotsError } from '../core/errors.js';
-import { parseRobots, type RobotsTxt } from '../core/robots.js';
+import { parseRobots, type RobotsReading, type RobotsTxt } from '../core/robots.js';
 import { originOf } from '../core/url-model.js';
 import { openedPack } from './pack-option.js';
+import { planUsage, usagePositionalsError } from './usage-plan.js';
 import { NO_RULES_KNOWN } from '../node/hosts/index.js';
 
 /** What usage states about itself: its options (src/cli/command-spec.ts), usage, help and docs come from it. */
@@ -29,7 +29,7 @@ export const USAGE_SPEC = {
     mode: MODE_OPTION,
     'max-bytes': MAX_BYTES_OPTION,
   },
-  positionals: { shown: '(<robots-file> | --pack <file>) <url>...', min: 1, max: Infinity, error: (count: number, given?: ReadonlySet<string>) => (given?.has('pack') === true ? `usage --pack needs at least one <url>, got ${count}` : `usage needs a <robots-file> and at least one <url>, got ${count} argument(s)`) + ' (see robotstxt usage --help)' },
+  positionals: { shown: '(<robots-file> | --pack <file>) <url>...', min: 1, max: Infinity, error: usagePositionalsError },
   column: 22,
   description: `What a robots.txt says fetched content may be used for, beside whether it may be fetched, for each URL:
   crawl          the crawl verdict for --agent (the reference's, never changed by what follows)
@@ -53,27 +53,13 @@ Exit status: 0 answered, 2 usage or file errors (or, with --pack, a URL that nam
 /** robotstxt usage. */
 export const COMMAND: Command = { spec: USAGE_SPEC, run: (args, io) => runUsage(args, io.out, io.err) };
 
-/** Runs the command; returns the exit code. */
+/** robotstxt usage: the plan (planUsage), the page's statements and the rules it names read, each URL answered. Once per run. */
 export async function runUsage(args: string[], stdout: (text: string) => void, stderr: (text: string) => void): Promise<number> {
-  const { values, positionals, given } = parseCommand(USAGE_SPEC, args);
-  if (values.pack === undefined && positionals.length < 2) throw usageError(USAGE_SPEC.positionals.error(positionals.length));
-  const file = values.pack === undefined ? positionals[0] : null;
-  const urls = values.pack === undefined ? positionals.slice(1) : positionals;
-  const agent = values.agent;
-  if (agent.trim() === '') throw usageError("--agent must name a crawler (a product token such as GPTBot), got ''");
+  const plan = planUsage(parseCommand(USAGE_SPEC, args));
+  const { agent, header, tokens, urls, rules } = plan;
   if (agent !== '*') warnAboutAgents([agent], stderr);
-  let header: Map<string, string> | null = null;
-  if (values.header !== undefined) {
-    try {
-      header = parseContentUsageHeader(values.header);
-    } catch (error) {
-      if (error instanceof RobotsError) throw usageError(`--header: ${error.message}`);
-      throw error;
-    }
-  }
-  const tokens = values.token.length > 0 ? values.token : DEFAULT_POLICY_TOKENS;
-  const page = await pageAi(values['page-header'], values['page-html'], agent, urls.length);
-  const source = file !== null ? oneFile(loadRobots(file, readingOf(values), stderr)) : await packFiles(values.pack as string, values, given);
+  const page = plan.page === null ? null : await pageAi(plan.page.headers, plan.page.htmlFile, agent);
+  const source = rules.kind === 'file' ? oneFile(loadRobots(rules.path, plan.reading, stderr)) : await packFiles(rules.file, plan.reading, rules.given);
   const unanswered: string[] = [];
   try {
     for (const url of urls) {
@@ -82,19 +68,19 @@ export async function runUsage(args: string[], stdout: (text: string) => void, s
         unanswered.push(url);
         continue;
       }
-      if (values.purpose.length > 0) {
-        const answers = values.purpose.map((purpose) => robots.mayUse(url, agent, purpose, { header, page }));
-        stdout(values.format === 'json' ? `${JSON.stringify({ url: answers[0].url, agent, crawl: answers[0].crawl, purposes: answers.map(({ purpose, verdict, decidedBy, statements }) => ({ purpose, verdict, decidedBy, statements })), rule: answers[0].rule })}\n` : purposeTable(answers));
+      if (plan.purposes.length > 0) {
+        const answers = plan.purposes.map((purpose) => robots.mayUse(url, agent, purpose, { header, page }));
+        stdout(plan.format === 'json' ? `${JSON.stringify({ url: answers[0].url, agent, crawl: answers[0].crawl, purposes: answers.map(({ purpose, verdict, decidedBy, statements }) => ({ purpose, verdict, decidedBy, statements })), rule: answers[0].rule })}\n` : purposeTable(answers));
         continue;
       }
       const answer = robots.usage(url, agent, { tokens, header });
-      stdout(values.format === 'json' ? `${JSON.stringify(answer)}\n` : usageTable(answer));
+      stdout(plan.format === 'json' ? `${JSON.stringify(answer)}\n` : usageTable(answer));
     }
   } finally {
     source.close();
   }
   const missing = source.missing;
-  if (missing.length > 0) stderr(`robotstxt: ${missing.length} origin(s) have no entry in the pack ${terminalSafe(values.pack as string)} (${missing.slice(0, 5).map(terminalSafe).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}): their URLs were answered as with no robots.txt (every URL allowed, usage unknown)\n`);
+  if (missing.length > 0) stderr(`robotstxt: ${missing.length} origin(s) have no entry in the pack ${terminalSafe(rules.kind === 'pack' ? rules.file : '')} (${missing.slice(0, 5).map(terminalSafe).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}): their URLs were answered as with no robots.txt (every URL allowed, usage unknown)\n`);
   for (const url of unanswered) stderr(`robotstxt: '${terminalSafe(url)}' names no http:// or https:// origin: not answered (with --pack, a URL's origin says whose robots.txt answers it)\n`);
   return unanswered.length > 0 ? 2 : 0;
 }
@@ -112,9 +98,9 @@ function oneFile(robots: RobotsTxt): UsageRobots {
 }
 
 /** A pack's robots.txt per URL origin, as check --pack looks it up (the newest capture). Once per run. */
-async function packFiles(packFile: string, values: { readonly mode: 'google' | 'rfc'; readonly 'max-bytes': number }, given: ReadonlySet<string>): Promise<UsageRobots> {
+async function packFiles(packFile: string, asked: RobotsReading, given: ReadonlySet<string>): Promise<UsageRobots> {
   const { packRobotsAt } = await import('../node/pack/index.js');
-  const { pack, reading } = await openedPack(packFile, readingOf(values), given);
+  const { pack, reading } = await openedPack(packFile, asked, given);
   const robotsAt = packRobotsAt(pack, reading);
   const none = parseRobots('', reading); // no robots.txt (a 4xx, or no entry): every URL allowed, usage unknown
   const missing = new Set<string>();
@@ -139,17 +125,10 @@ async function packFiles(packFile: string, values: { readonly mode: 'google' | '
   };
 }
 
-/** The page's AI statements (its noai, its content-signal meta tag) from --page-header and --page-html, or null when neither is given. */
-async function pageAi(headerLines: readonly string[], htmlFile: string | undefined, agent: string, urlCount: number): Promise<PageAiStatements | null> {
-  if (headerLines.length === 0 && htmlFile === undefined) return null;
-  if (urlCount !== 1) throw usageError(`--page-header and --page-html describe one page: give one <url>, got ${urlCount}`);
-  const headers = headerLines.map((line) => {
-    const header = headerLine(line);
-    if (header === null) throw usageError(`--page-header must be 'Name: value' (an HTTP header), got '${line}'`);
-    return header;
-  });
+/** The page's AI statements (its noai, its content-signal meta tag) from --page-header and --page-html (read here). */
+async function pageAi(headers: [string, string][], htmlFile: string | null, agent: string): Promise<PageAiStatements> {
   let metas: PageMeta[] = [];
-  if (htmlFile !== undefined) {
+  if (htmlFile !== null) {
     let html: Uint8Array;
     try {
       html = readFileSync(htmlFile);
