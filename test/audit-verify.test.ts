@@ -118,7 +118,7 @@ describe('audit --verify by the vendors\' IP ranges', () => {
       GROUP_NOTE,
     ].join('\n') + '\n');
   });
-  it('the HTML page shows the counts and marks impostors (in headless Chromium when present)', () => {
+  it('the HTML page shows the counts and marks impostors (in headless Chromium when present)', { tags: ['slow'] }, () => {
     const html = join(dir, 'verify.html');
     const r = robotstxt(['audit', '--robots', robotsFile, '--verify', '--crawler-ranges', ranges, '--format', 'html', '--output', html, logFile]);
     expect(r.status).toBe(0);
@@ -574,7 +574,7 @@ describe('audit with one robots.txt per host: rules name their file, group label
       ['b.example', [{ host: null, path: '/private/x', requests: 1, upTo: 1 }, { host: null, path: '/private/y', requests: 1, upTo: 1 }]],
     ]);
   });
-  it('--by host: a row per host and crawler, the same labels in the table, JSON and the HTML page (Chromium)', () => {
+  it('--by host: a row per host and crawler, the same labels in the table, JSON and the HTML page (Chromium)', { tags: ['slow'] }, () => {
     const table = robotstxt(['audit', '--robots-dir', sites, '--by', 'host', hostsLog]);
     expect(table.stdout.split('\n').slice(1, 5)).toEqual([
       'host       crawler          group              category  requests  disallowed   share  2xx/3xx/4xx/5xx  robots.txt  top rule                 top disallowed path',

@@ -232,7 +232,7 @@ describe('huge inputs are read only as far as needed', () => {
     expect(r.stderr).toBe(`robotstxt: cannot read URL file '${gz}': the line at byte 13 is longer than 128 MiB, the longest line read\n`);
     expect(r.status).toBe(2);
   });
-  it('a 3 GB robots.txt (sparse): check, diff, audit and --robots-dir read 500 KiB; lint 16 MiB and says so; test refuses it', () => {
+  it('a 3 GB robots.txt (sparse): check, diff, audit and --robots-dir read 500 KiB; lint 16 MiB and says so; test refuses it', { tags: ['slow'] }, () => {
     const huge = join(dir, 'huge-robots.txt');
     writeFileSync(huge, 'User-agent: *\nDisallow: /private\n');
     truncateSync(huge, 3 * 1024 ** 3);

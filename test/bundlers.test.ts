@@ -82,7 +82,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the bundler suite (its pages run in 
     return { results, requested, origin };
   }
 
-  it('esbuild (format esm, platform browser; the .wasm through its file loader): no warning, Node\'s results', async () => {
+  it('esbuild (format esm, platform browser; the .wasm through its file loader): no warning, Node\'s results', { tags: ['slow'], timeout: 60_000 }, async () => {
     const { build } = await import('esbuild');
     const dir = project();
     writeFileSync(join(dir, 'app.js'), appSource('api.initialize(new URL(wasmFile, import.meta.url))', "import wasmFile from 'robotstxt-wasm/robotstxt.wasm';"));
@@ -95,7 +95,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the bundler suite (its pages run in 
     expect(results).toEqual(expected);
     expect(requested.filter((url) => !url.startsWith(origin))).toEqual([]);
     expect(requested.some((url) => /\/robotstxt-\w+\.wasm$/.test(url))).toBe(true);
-  }, 60_000);
+  });
 
   it('Vite (vite build; initialize() with no argument finds the .wasm Vite emitted): no warning, Node\'s results', async () => {
     const { build, createLogger } = await import('vite');

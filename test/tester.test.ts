@@ -208,7 +208,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     expect(await page.$eval('#usage-panel', (element) => (element as HTMLElement).hidden)).toBe(true);
   });
 
-  it('the usage panel escapes what the file says: a Content-Signal value with markup in it stays text in its own cell', async () => {
+  it('the usage panel escapes what the file says: a Content-Signal value with markup in it stays text in its own cell', { tags: ['slow'] }, async () => {
     await typeInto('#urls', 'https://shop.example/a');
     await typeInto('#robots', 'User-agent: *\nContent-Signal: x=a"><td>forged</td><td class="\nAllow: /\n');
     await typeInto('#agent', 'GPTBot');
