@@ -129,7 +129,7 @@ describe('layers: runtime-neutral core <- Node <- command line', () => {
   });
   it('a feature folder of src/node (one with an index.ts) is entered only through its index.ts', () => {
     const rooms = readdirSync(join(ROOT, 'src', 'node'), { withFileTypes: true }).filter((entry) => entry.isDirectory() && readdirSync(join(ROOT, 'src', 'node', entry.name)).includes('index.ts')).map((entry) => `node/${entry.name}/`);
-    expect(rooms.sort()).toEqual(['audit', 'check', 'conformance', 'crawlers', 'fetch', 'history', 'hosts', 'logs', 'pack-build', 'pack', 'page', 'store', 'threads', 'verify', 'warc'].map((room) => `node/${room}/`));
+    expect(rooms.sort()).toEqual(['audit', 'check', 'conformance', 'crawlers', 'fetch', 'history', 'hosts', 'logs', 'pack-build', 'pack', 'page', 'signatures', 'store', 'threads', 'verify', 'warc'].map((room) => `node/${room}/`));
     const wrong = [...graph()].flatMap(([file, targets]) => targets.filter(({ target }) => rooms.some((room) => target.startsWith(room) && !file.startsWith(room) && target !== `${room}index.ts`)).map(({ target }) => `${file} imports ${target}`));
     expect(wrong).toEqual([]);
     // and src/node holds no loose feature file: the few shared modules only

@@ -5,8 +5,8 @@
 // line and the HTTP header read the same preferences.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { parseDictionary, Token, DisplayString, type Dictionary, type BareItem, type Parameters } from 'structured-headers';
-import { readStructuredDictionary, type StructuredBareItem, type StructuredMember } from '../src/core/structured-fields.js';
+import { parseDictionary, parseItem, Token, DisplayString, type Dictionary, type BareItem, type Parameters } from 'structured-headers';
+import { readStructuredDictionary, readStructuredItem, type StructuredBareItem, type StructuredMember } from '../src/core/structured-fields.js';
 import { parseContentUsageHeader, readContentUsage, parseRobots, RobotsError } from '../src/node/index.js';
 
 type Plain = { type: string; value: unknown };
@@ -80,6 +80,26 @@ describe('the RFC 9651 Dictionary reader agrees with structured-headers', () => 
       expect(ours, text).not.toBeNull();
       expect(ours, text).toEqual(libraryRead(text));
     }), { numRuns: 3000, seed: 20261202 });
+  });
+
+  it('an Item field (a Signature-Agent value) reads as structured-headers reads it: the item and its parameters, or none', () => {
+    const libraryItem = (text: string): [Plain, [string, Plain][]] | null => {
+      try {
+        const [value, params] = parseItem(text);
+        return [plainOfLibrary(value), parametersOfLibrary(params)];
+      } catch {
+        return null;
+      }
+    };
+    const ourItem = (text: string): [Plain, [string, Plain][]] | null => {
+      const read = readStructuredItem(text);
+      return read.ok ? [plainOfOurs(read.item.item), [...read.item.parameters].map(([k, value]) => [k, plainOfOurs(value)])] : null;
+    };
+    fc.assert(fc.property(item, fc.constantFrom('', ' ', '  '), (text, pad) => {
+      expect(ourItem(pad + text + pad), text).toEqual(libraryItem(pad + text + pad));
+    }), { numRuns: 3000, seed: 20261202 });
+    expect(ourItem('"https://chatgpt.com"')).toEqual([{ type: 'string', value: 'https://chatgpt.com' }, []]);
+    expect(readStructuredItem('"https://chatgpt.com" x')).toEqual({ ok: false, problem: 'the end expected after the item ("x" at character 23)' });
   });
 
   it('on random text of the grammar\'s characters: the same texts are dictionaries, holding the same', () => {

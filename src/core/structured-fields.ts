@@ -98,6 +98,15 @@ class DictionaryReader {
     for (let code = this.code(); code === SP || code === HTAB; code = this.code()) this.at++;
   }
 
+  /** An Item field (RFC 9651 4.2: leading and trailing spaces, one item with its parameters, nothing after). */
+  wholeItem(): StructuredItem {
+    this.skipSpaces();
+    const item = this.item();
+    this.skipSpaces();
+    if (this.at < this.text.length) this.fail('the end expected after the item');
+    return item;
+  }
+
   dictionary(): Map<string, StructuredMember> {
     const members = new Map<string, StructuredMember>();
     this.skipSpaces();
@@ -287,6 +296,16 @@ class DictionaryReader {
 export function readStructuredDictionary(text: string): StructuredDictionary {
   try {
     return { ok: true, members: new DictionaryReader(text).dictionary() };
+  } catch (error) {
+    if (error instanceof ParseFailure) return { ok: false, problem: error.reason };
+    throw error;
+  }
+}
+
+/** An RFC 9651 Item read from a field value (a Signature-Agent header's quoted URL), or why it is none. Once per field. */
+export function readStructuredItem(text: string): { readonly ok: true; readonly item: StructuredItem } | { readonly ok: false; readonly problem: string } {
+  try {
+    return { ok: true, item: new DictionaryReader(text).wholeItem() };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, problem: error.reason };
     throw error;

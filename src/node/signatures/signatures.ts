@@ -1,0 +1,240 @@
+// Web Bot Auth (HTTP Message Signatures, RFC 9421, tag "web-bot-auth") verified offline, from what an access log
+// recorded: a request's Signature, Signature-Input and Signature-Agent headers, its host, method and path, at the
+// request's own time, against the keys the signing agents publish (a key directory, a JWKS, as served at
+// /.well-known/http-message-signatures-directory, or a Signature Agent Card with its keys), kept one file per
+// agent host in a folder. The signature base and its parameters come from http-message-sig, the JWK thumbprint
+// (RFC 7638, the keyid) from jsonwebkey-thumbprint, Ed25519 from node's crypto; the Signature-Agent value is read
+// by the project's one structured-field reader (src/core/structured-fields.ts).
+import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { verifySignature, isSignatureError, SignatureErrorCode, type UntrustedSignatureCandidate } from 'http-message-sig';
+import { jwkThumbprintPreCompute } from 'jsonwebkey-thumbprint';
+import { RobotsError } from '../../core/errors.js';
+import { readStructuredDictionary, readStructuredItem } from '../../core/structured-fields.js';
+import { readFileBounded, requireDirectory } from '../robots-file.js';
+
+/** The tag a Web Bot Auth signature carries (draft-meunier-web-bot-auth-architecture). */
+export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
+/** Bytes of a key file read at most: a directory or card is a few kilobytes; past this it is said and left out. */
+const MAX_KEY_FILE_BYTES = 1 << 20;
+/** Keys of one agent kept at most (a directory of more is said, its first kept). */
+const MAX_KEYS_PER_AGENT = 64;
+
+/** One public key of a signing agent: its keyid (the JWK thumbprint, and the JWK's own `kid` when it states one), its validity (ms; null: unbounded). */
+export interface SigningKey {
+  readonly keyid: string;
+  readonly kid: string | null;
+  readonly key: KeyObject;
+  readonly notBeforeMs: number | null;
+  readonly expiresMs: number | null;
+}
+
+/** A signing agent as its key file says it: its host, keys, and (a Signature Agent Card's) the robots.txt product token it obeys and its trigger. */
+export interface SigningAgent {
+  readonly host: string;
+  readonly keys: readonly SigningKey[];
+  readonly productToken: string | null;
+  readonly trigger: string | null;
+}
+
+/** How a signed request was judged. `unsigned`: no Signature or Signature-Input; `malformed`: its headers cannot be read as a signature. */
+export type SignatureVerdict = 'verified' | 'invalid' | 'expired' | 'unknownKey' | 'malformed' | 'unsigned';
+
+/** What verifySignedRequest said of one request: the verdict, the agent it names (its host), the keyid, the agent's product token, and why when not verified. */
+export interface SignatureCheck {
+  readonly verdict: SignatureVerdict;
+  readonly agent: string | null;
+  readonly keyid: string | null;
+  readonly productToken: string | null;
+  readonly reason: string | null;
+}
+
+/** The parts of a logged request a signature covers, as the log recorded them (headers null when absent). */
+export interface SignedRequestFields {
+  readonly signature: string | null;
+  readonly signatureInput: string | null;
+  readonly signatureAgent: string | null;
+  /** The request's host (and port), as `@authority` signed it. */
+  readonly authority: string;
+  readonly method: string;
+  /** The request target (path and query). */
+  readonly path: string;
+}
+
+/** The agents' keys of a folder (`<host>.json` each), and what could not be read (a sentence per file or key, no prefix). */
+export class SignatureKeys {
+  private constructor(private readonly agents: ReadonlyMap<string, SigningAgent>, readonly problems: readonly string[]) {}
+
+  /**
+   * Reads every `<host>.json` of a folder: a key directory (JWKS: `{ "keys": [...] }`) or a Signature Agent Card
+   * (its `keys`, `rfc9309-product-token`, `trigger`). Ed25519 keys (OKP) are kept; another key type, a file that
+   * is neither, a link or a file over 1 MiB is said in `problems` and left out, never a crash. Once per run.
+   */
+  static read(directory: string): SignatureKeys {
+    requireDirectory(directory, 'signatureKeys');
+    const agents = new Map<string, SigningAgent>();
+    const problems: string[] = [];
+    for (const name of readdirSync(directory).sort()) {
+      if (!name.endsWith('.json')) continue;
+      const path = join(directory, name);
+      const host = name.slice(0, -'.json'.length).toLowerCase();
+      if (!lstatSync(path).isFile()) {
+        problems.push(`${path}: not a regular file (links are not followed): left out`);
+        continue;
+      }
+      let json: unknown;
+      try {
+        const bytes = readFileBounded(path, MAX_KEY_FILE_BYTES + 1, 'signature key file', null, 'own');
+        if (bytes.length > MAX_KEY_FILE_BYTES) {
+          problems.push(`${path}: larger than ${MAX_KEY_FILE_BYTES} bytes (a key directory or card is a few kilobytes): left out`);
+          continue;
+        }
+        json = JSON.parse(new TextDecoder().decode(bytes));
+      } catch (error) {
+        problems.push(`${path}: ${error instanceof SyntaxError ? 'not JSON' : (error as Error).message}: left out`);
+        continue;
+      }
+      const agent = agentOfKeyFile(host, json, path, problems);
+      if (agent !== null) agents.set(host, agent);
+    }
+    return new SignatureKeys(agents, problems);
+  }
+
+  /** Keys given in code (tests, programs that fetched them): each host's JWKS or card JSON. */
+  static of(files: Record<string, unknown>): SignatureKeys {
+    const agents = new Map<string, SigningAgent>();
+    const problems: string[] = [];
+    for (const [host, json] of Object.entries(files)) {
+      const agent = agentOfKeyFile(host.toLowerCase(), json, host, problems);
+      if (agent !== null) agents.set(host.toLowerCase(), agent);
+    }
+    return new SignatureKeys(agents, problems);
+  }
+
+  /** The agent of a host, or undefined. Per signed request. */
+  agent(host: string): SigningAgent | undefined {
+    return this.agents.get(host);
+  }
+
+  /** The hosts whose keys were read. */
+  get hosts(): string[] {
+    return [...this.agents.keys()];
+  }
+}
+
+/** A key file's agent, or null (said in problems) when it holds no usable key. */
+function agentOfKeyFile(host: string, json: unknown, where: string, problems: string[]): SigningAgent | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    problems.push(`${where}: neither a key directory (JWKS) nor a Signature Agent Card (a JSON object): left out`);
+    return null;
+  }
+  const record = json as Record<string, unknown>;
+  // a card holds its keys as a JWKS or a list; a directory is the JWKS itself
+  const jwks = record.keys;
+  const list = Array.isArray(jwks) ? jwks : typeof jwks === 'object' && jwks !== null && Array.isArray((jwks as { keys?: unknown }).keys) ? (jwks as { keys: unknown[] }).keys : null;
+  if (list === null) {
+    problems.push(`${where}: no "keys" list (a key directory or a Signature Agent Card has one): left out`);
+    return null;
+  }
+  const keys: SigningKey[] = [];
+  list.forEach((jwk, index) => {
+    if (keys.length >= MAX_KEYS_PER_AGENT) return;
+    const key = signingKeyOf(jwk);
+    if (typeof key === 'string') problems.push(`${where}: key ${index + 1}: ${key}: left out`);
+    else keys.push(key);
+  });
+  if (list.length > MAX_KEYS_PER_AGENT) problems.push(`${where}: ${list.length} keys: the first ${MAX_KEYS_PER_AGENT} kept`);
+  const token = record['rfc9309-product-token'];
+  const trigger = record.trigger;
+  return { host, keys, productToken: typeof token === 'string' && token !== '' ? token : null, trigger: typeof trigger === 'string' ? trigger : null };
+}
+
+/** A JWK as a signing key, or why it is none. */
+function signingKeyOf(jwk: unknown): SigningKey | string {
+  if (typeof jwk !== 'object' || jwk === null) return 'not a JSON Web Key';
+  const fields = jwk as Record<string, unknown>;
+  if (fields.kty !== 'OKP' || fields.crv !== 'Ed25519' || typeof fields.x !== 'string') return `key type ${JSON.stringify(fields.kty ?? null)}${fields.crv === undefined ? '' : ` (${JSON.stringify(fields.crv)})`} is not an Ed25519 key (OKP), the one Web Bot Auth type read here`;
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: fields.x }, format: 'jwk' });
+  } catch {
+    return 'its "x" is no Ed25519 public key';
+  }
+  const keyid = createHash('sha256').update(jwkThumbprintPreCompute({ kty: 'OKP', crv: 'Ed25519', x: fields.x })).digest('base64url');
+  const seconds = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value * 1000 : null);
+  return { keyid, kid: typeof fields.kid === 'string' ? fields.kid : null, key, notBeforeMs: seconds(fields.nbf), expiresMs: seconds(fields.exp) };
+}
+
+/** The host (and port) a Signature-Agent value names: an RFC 9651 string (`"https://chatgpt.com"`), or a dictionary of them (the member of `label`, or the only one). */
+function signatureAgentHost(value: string, label: string | null): string | null {
+  let text: string | null = null;
+  const item = readStructuredItem(value);
+  if (item.ok && item.item.item.kind === 'string') text = item.item.item.value;
+  else {
+    const dictionary = readStructuredDictionary(value);
+    if (dictionary.ok) {
+      const member = (label !== null ? dictionary.members.get(label) : undefined) ?? (dictionary.members.size === 1 ? [...dictionary.members.values()][0] : undefined);
+      if (member !== undefined && member.kind === 'item' && member.item.kind === 'string') text = member.item.value;
+    }
+  }
+  if (text === null) return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.host.toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why a key was not used: its agent has no key of that keyid, or the key was not valid at the request's time. */
+class KeyRefusal {
+  constructor(readonly verdict: 'unknownKey' | 'expired' | 'invalid', readonly reason: string) {}
+}
+
+/**
+ * Judges one logged request's Web Bot Auth signature at the request's time (atMs): `verified` when it holds for
+ * a key of the agent its Signature-Agent names, valid then, covering `@authority` (and `signature-agent`) with
+ * the tag web-bot-auth, and the request falls within its created..expires; `invalid` when it does not hold (a
+ * changed host, path or agent) or misses what Web Bot Auth requires; `expired` outside its window (or its key's);
+ * `unknownKey` when the agent has no key of that keyid; `malformed` when its headers are no signature; `unsigned`
+ * without one. Never throws for what a log holds. Per signed request.
+ */
+export async function verifySignedRequest(fields: SignedRequestFields, keys: SignatureKeys, atMs: number): Promise<SignatureCheck> {
+  const none = (verdict: SignatureVerdict, reason: string | null, agent: string | null = null, keyid: string | null = null): SignatureCheck => ({ verdict, agent, keyid, productToken: null, reason });
+  if (fields.signature === null || fields.signatureInput === null || fields.signature === '' || fields.signatureInput === '') return none('unsigned', null);
+  if (!Number.isFinite(atMs)) throw new RobotsError('INVALID_ARGUMENT', 'atMs must be the request\'s time in milliseconds');
+  const agentHost = fields.signatureAgent === null ? null : signatureAgentHost(fields.signatureAgent, null);
+  if (agentHost === null) return none('malformed', fields.signatureAgent === null ? 'no Signature-Agent: the signing agent is not named' : 'its Signature-Agent is no https:// URL in an RFC 9651 string');
+  const agent = keys.agent(agentHost);
+  let used: SigningKey | null = null;
+  let keyid: string | null = null;
+  const resolveVerifier = (candidate: UntrustedSignatureCandidate): { algorithm: string; verify(data: Uint8Array, signature: Uint8Array): boolean } => {
+    keyid = candidate.parameters.keyid ?? null;
+    if (candidate.parameters.tag !== WEB_BOT_AUTH_TAG) throw new KeyRefusal('invalid', `its tag is ${JSON.stringify(candidate.parameters.tag ?? null)}, not "${WEB_BOT_AUTH_TAG}"`);
+    if (agent === undefined) throw new KeyRefusal('unknownKey', `no keys of ${agentHost} were given`);
+    const key = agent.keys.find((known) => known.keyid === keyid || (known.kid !== null && known.kid === keyid));
+    if (key === undefined) throw new KeyRefusal('unknownKey', `${agentHost} has no key ${JSON.stringify(keyid)}`);
+    if ((key.notBeforeMs !== null && atMs < key.notBeforeMs) || (key.expiresMs !== null && atMs > key.expiresMs)) throw new KeyRefusal('expired', `the key ${JSON.stringify(keyid)} of ${agentHost} was not valid at the request's time`);
+    used = key;
+    return { algorithm: 'ed25519', verify: (data, signature) => cryptoVerify(null, data, key.key, signature) };
+  };
+  const message = {
+    kind: 'request' as const, method: fields.method, targetUri: `https://${fields.authority}${fields.path.startsWith('/') ? fields.path : `/${fields.path}`}`,
+    fields: [{ name: 'signature', value: fields.signature }, { name: 'signature-input', value: fields.signatureInput }, ...(fields.signatureAgent === null ? [] : [{ name: 'signature-agent', value: fields.signatureAgent }])],
+  };
+  try {
+    await verifySignature(message, {
+      policy: { algorithms: ['ed25519'], requiredComponents: ['@authority', 'signature-agent'], requiredParameters: ['created', 'expires', 'keyid', 'tag'], now: Math.floor(atMs / 1000) },
+      resolveVerifier,
+    });
+  } catch (error) {
+    if (!isSignatureError(error)) return none('malformed', `its signature cannot be read (${(error as Error).message})`, agentHost, keyid);
+    if (error.code === SignatureErrorCode.ResolverFailed && error.cause instanceof KeyRefusal) return none(error.cause.verdict, error.cause.reason, agentHost, keyid);
+    if (error.code === SignatureErrorCode.VerificationFailed) return none('invalid', 'the signature does not hold for the request as logged (its host, method, path or agent changed, or another key signed it)', agentHost, keyid);
+    if (error.code === SignatureErrorCode.PolicyViolation && /expired|in the future/.test(error.message)) return none('expired', `the request's time is outside the signature's created..expires (${error.message})`, agentHost, keyid);
+    if (error.code === SignatureErrorCode.PolicyViolation) return none('invalid', `it misses what Web Bot Auth requires (${error.message})`, agentHost, keyid);
+    return none('malformed', `its Signature or Signature-Input cannot be read (${error.message})`, agentHost, keyid);
+  }
+  return { verdict: 'verified', agent: agentHost, keyid: (used as SigningKey | null)?.keyid ?? keyid, productToken: agent?.productToken ?? null, reason: null };
+}

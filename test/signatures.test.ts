@@ -1,0 +1,159 @@
+// Web Bot Auth signatures verified offline (src/node/verify/signatures.ts): requests signed here with keys
+// generated here, judged at their logged time: verified, invalid (a changed path, host or agent), expired,
+// unknownKey, malformed, unsigned; key folders whose files are not all keys. The signatures that verify are
+// checked again with a second implementation (Cloudflare's web-bot-auth, over WebCrypto), so that the library
+// cannot agree with itself by mistake.
+import { describe, it, expect } from 'vitest';
+import { generateKeyPairSync, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSignature } from 'http-message-sig';
+import { verify as webBotAuthVerify } from 'web-bot-auth';
+import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { SignatureKeys, verifySignedRequest, type SignedRequestFields } from '../src/node/index.js';
+import { tempDir } from './cli-helpers.js';
+
+const pair = (): { privateKey: KeyObject; publicJwk: JsonWebKey } => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { privateKey, publicJwk: publicKey.export({ format: 'jwk' }) as JsonWebKey };
+};
+const agentKey = pair();
+const otherKey = pair();
+const AGENT = '"https://chatgpt.com"';
+const T0 = Date.parse('2026-11-21T10:00:00Z');
+
+/** The keyid of a public key: its RFC 7638 thumbprint, as the second implementation computes it. */
+async function thumbprint(jwk: JsonWebKey): Promise<string> {
+  const { jwkToKeyID } = await import('web-bot-auth');
+  return jwkToKeyID(jwk, (bytes) => crypto.subtle.digest('SHA-256', bytes), (hash) => Buffer.from(hash).toString('base64url'));
+}
+
+/** A request signed as a Web Bot Auth agent signs it: @authority @method @path signature-agent, created..expires (ms), tag web-bot-auth. */
+async function signed(options: { key?: KeyObject; keyid: string; created?: number; expires?: number; tag?: string; agent?: string; authority?: string; path?: string }): Promise<SignedRequestFields> {
+  const created = options.created ?? T0;
+  const agent = options.agent ?? AGENT;
+  const authority = options.authority ?? 'shop.example';
+  const path = options.path ?? '/private/a?x=1';
+  const fields = await createSignature(
+    { kind: 'request', method: 'GET', targetUri: `https://${authority}${path}`, fields: [{ name: 'signature-agent', value: agent }] },
+    {
+      label: 'sig1', components: ['@authority', '@method', '@path', 'signature-agent'],
+      parameters: { created: Math.floor(created / 1000), expires: Math.floor((options.expires ?? created + 3_600_000) / 1000), keyid: options.keyid, tag: options.tag ?? 'web-bot-auth', alg: 'ed25519' },
+      signer: { algorithm: 'ed25519', sign: (data) => new Uint8Array(cryptoSign(null, data, options.key ?? agentKey.privateKey)) },
+    },
+  );
+  return { signature: fields.signature, signatureInput: fields.signatureInput, signatureAgent: agent, authority, method: 'GET', path };
+}
+
+describe('verifySignedRequest: one verdict per signed request, at its logged time', async () => {
+  const keyid = await thumbprint(agentKey.publicJwk);
+  const otherKeyid = await thumbprint(otherKey.publicJwk);
+  const keys = SignatureKeys.of({
+    'chatgpt.com': { keys: [agentKey.publicJwk] },
+    // a card: its keys, the robots.txt group it obeys, its trigger (the same key, to tell a changed agent from an unknown key)
+    'agent.example': { client_name: 'Example Agent', 'rfc9309-product-token': 'ExampleAgent', trigger: 'fetcher', keys: { keys: [agentKey.publicJwk] } },
+  });
+
+  it('verified: the signature holds for a key of the agent it names, within created..expires', async () => {
+    expect(await verifySignedRequest(await signed({ keyid }), keys, T0 + 60_000)).toEqual({ verdict: 'verified', agent: 'chatgpt.com', keyid, productToken: null, reason: null });
+    expect(await verifySignedRequest(await signed({ keyid, agent: '"https://agent.example"' }), keys, T0)).toMatchObject({ verdict: 'verified', agent: 'agent.example', productToken: 'ExampleAgent' });
+    // the dictionary form of Signature-Agent names its agent too
+    expect(await verifySignedRequest(await signed({ keyid, agent: 'sig1="https://chatgpt.com"' }), keys, T0)).toMatchObject({ verdict: 'verified', agent: 'chatgpt.com' });
+  });
+
+  it('invalid: a changed path, host or agent, or a signature that is no Web Bot Auth one', async () => {
+    const good = await signed({ keyid });
+    const invalid = { verdict: 'invalid', reason: 'the signature does not hold for the request as logged (its host, method, path or agent changed, or another key signed it)' };
+    expect(await verifySignedRequest({ ...good, path: '/private/b?x=1' }, keys, T0)).toMatchObject(invalid);
+    expect(await verifySignedRequest({ ...good, authority: 'other.example' }, keys, T0)).toMatchObject(invalid);
+    expect(await verifySignedRequest({ ...good, method: 'POST' }, keys, T0)).toMatchObject(invalid);
+    expect(await verifySignedRequest({ ...good, signatureAgent: '"https://agent.example"' }, keys, T0)).toMatchObject({ ...invalid, agent: 'agent.example' });
+    expect(await verifySignedRequest(await signed({ keyid, tag: 'other' }), keys, T0)).toMatchObject({ verdict: 'invalid', reason: 'its tag is "other", not "web-bot-auth"' });
+  });
+
+  it('expired: the request\'s time outside the signature\'s window, or its key\'s', async () => {
+    const good = await signed({ keyid });
+    expect(await verifySignedRequest(good, keys, T0 + 3_600_000 + 1_000)).toMatchObject({ verdict: 'expired', reason: 'the request\'s time is outside the signature\'s created..expires (Signature has expired)' });
+    expect(await verifySignedRequest(good, keys, T0 - 1_000)).toMatchObject({ verdict: 'expired', reason: 'the request\'s time is outside the signature\'s created..expires (Signature was created in the future)' });
+    const retired = SignatureKeys.of({ 'chatgpt.com': { keys: [{ ...agentKey.publicJwk, exp: T0 / 1000 - 1 }] } });
+    expect(await verifySignedRequest(good, retired, T0)).toMatchObject({ verdict: 'expired', reason: `the key "${keyid}" of chatgpt.com was not valid at the request's time` });
+  });
+
+  it('unknownKey: the agent has no key of that keyid, or no keys were given for it', async () => {
+    expect(await verifySignedRequest(await signed({ keyid: otherKeyid, key: otherKey.privateKey }), keys, T0)).toEqual({ verdict: 'unknownKey', agent: 'chatgpt.com', keyid: otherKeyid, productToken: null, reason: `chatgpt.com has no key "${otherKeyid}"` });
+    expect(await verifySignedRequest(await signed({ keyid, agent: '"https://nobody.example"' }), keys, T0)).toMatchObject({ verdict: 'unknownKey', agent: 'nobody.example', reason: 'no keys of nobody.example were given' });
+  });
+
+  it('unsigned and malformed: said, never verified, never a throw', async () => {
+    const good = await signed({ keyid });
+    expect(await verifySignedRequest({ ...good, signature: null, signatureInput: null }, keys, T0)).toMatchObject({ verdict: 'unsigned' });
+    expect(await verifySignedRequest({ ...good, signatureAgent: null }, keys, T0)).toMatchObject({ verdict: 'malformed', reason: 'no Signature-Agent: the signing agent is not named' });
+    expect(await verifySignedRequest({ ...good, signatureAgent: 'chatgpt.com' }, keys, T0)).toMatchObject({ verdict: 'malformed', reason: 'its Signature-Agent is no https:// URL in an RFC 9651 string' });
+    const said = async (signatureInput: string): Promise<[string, string | null]> => {
+      const { verdict, reason } = await verifySignedRequest({ ...good, signatureInput }, keys, T0);
+      return [verdict, reason];
+    };
+    expect(await said('sig1=("@authority";created=x')).toEqual(['malformed', 'its Signature or Signature-Input cannot be read (Malformed Signature-Input)']);
+    expect(await said('nonsense')).toEqual(['malformed', 'its Signature or Signature-Input cannot be read (Signature-Input members must be inner lists)']);
+    expect(await said('\u0000')).toEqual(['malformed', 'its Signature or Signature-Input cannot be read (Field signature-input is not ASCII field content)']);
+    expect(await said('sig1=("@authority" "signature-agent");created=1')).toEqual(['invalid', 'it misses what Web Bot Auth requires (Required parameter expires is absent)']);
+    expect(await said('sig1=("@authority");created=1;expires=2000000000;keyid="k";tag="web-bot-auth"')).toEqual(['invalid', 'it misses what Web Bot Auth requires (Required component "signature-agent" is absent)']);
+    expect((await verifySignedRequest({ ...good, signature: 'sig1=:not base64!:' }, keys, T0)).verdict).toBe('malformed');
+  });
+
+  it('10,000 requests signed by a key nobody published: every one unknownKey', async () => {
+    const forged = await signed({ keyid: otherKeyid, key: otherKey.privateKey });
+    const verdicts = new Map<string, number>();
+    for (let i = 0; i < 10_000; i++) {
+      const { verdict } = await verifySignedRequest(forged, keys, T0 + i);
+      verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
+    }
+    expect([...verdicts]).toEqual([['unknownKey', 10_000]]);
+  });
+
+  it('a second implementation (web-bot-auth over WebCrypto) agrees: what verifies here verifies there, a changed path fails there too', async () => {
+    const now = Date.now();
+    const fresh = await signed({ keyid, created: now - 60_000, expires: now + 3_600_000 });
+    const asRequest = (fields: SignedRequestFields): Request => new Request(`https://${fields.authority}${fields.path}`, { method: fields.method, headers: { Signature: fields.signature as string, 'Signature-Input': fields.signatureInput as string, 'Signature-Agent': fields.signatureAgent as string } });
+    expect((await verifySignedRequest(fresh, keys, now)).verdict).toBe('verified');
+    await expect(webBotAuthVerify(asRequest(fresh), await verifierFromJWK(agentKey.publicJwk))).resolves.toBeUndefined();
+    const changed = { ...fresh, path: '/other' };
+    expect((await verifySignedRequest(changed, keys, now)).verdict).toBe('invalid');
+    await expect(webBotAuthVerify(asRequest(changed), await verifierFromJWK(agentKey.publicJwk))).rejects.toThrow();
+  });
+});
+
+describe('SignatureKeys.read: a folder of key directories and cards', () => {
+  it('reads JWKS and cards; what is not a key is said and left out', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'chatgpt.com.json'), JSON.stringify({ keys: [agentKey.publicJwk] }));
+    writeFileSync(join(dir, 'Agent.Example.json'), JSON.stringify({ 'rfc9309-product-token': 'ExampleAgent', trigger: 'fetcher', keys: [agentKey.publicJwk, { kty: 'RSA', n: 'x', e: 'AQAB' }, { kty: 'OKP', crv: 'Ed25519', x: '!!' }] }));
+    writeFileSync(join(dir, 'broken.example.json'), '{ "keys": [');
+    writeFileSync(join(dir, 'nokeys.example.json'), JSON.stringify({ client_name: 'x' }));
+    writeFileSync(join(dir, 'list.example.json'), '[1, 2]');
+    writeFileSync(join(dir, 'huge.example.json'), ' '.repeat((1 << 20) + 1));
+    writeFileSync(join(dir, 'notes.txt'), 'not a key file');
+    mkdirSync(join(dir, 'folder.example.json'));
+    symlinkSync(join(dir, 'chatgpt.com.json'), join(dir, 'link.example.json'));
+    const keys = SignatureKeys.read(dir);
+    expect(keys.hosts.sort()).toEqual(['agent.example', 'chatgpt.com']);
+    expect(keys.agent('agent.example')).toMatchObject({ productToken: 'ExampleAgent', trigger: 'fetcher' });
+    expect(keys.agent('agent.example')?.keys.length).toBe(1);
+    expect(keys.problems).toEqual([
+      `${join(dir, 'Agent.Example.json')}: key 2: key type "RSA" is not an Ed25519 key (OKP), the one Web Bot Auth type read here: left out`,
+      `${join(dir, 'Agent.Example.json')}: key 3: its "x" is no Ed25519 public key: left out`,
+      `${join(dir, 'broken.example.json')}: not JSON: left out`,
+      `${join(dir, 'folder.example.json')}: not a regular file (links are not followed): left out`,
+      `${join(dir, 'huge.example.json')}: larger than 1048576 bytes (a key directory or card is a few kilobytes): left out`,
+      `${join(dir, 'link.example.json')}: not a regular file (links are not followed): left out`,
+      `${join(dir, 'list.example.json')}: neither a key directory (JWKS) nor a Signature Agent Card (a JSON object): left out`,
+      `${join(dir, 'nokeys.example.json')}: no "keys" list (a key directory or a Signature Agent Card has one): left out`,
+    ]);
+    const keyid = await thumbprint(agentKey.publicJwk);
+    expect((await verifySignedRequest(await signed({ keyid }), keys, T0)).verdict).toBe('verified');
+  });
+
+  it('a folder that is none is refused, naming it', () => {
+    expect(() => SignatureKeys.read(join(tempDir(), 'nope'))).toThrow(/^signatureKeys '.*nope' is not a readable directory$/);
+  });
+});
