@@ -195,7 +195,7 @@ describe('the same requests in every format give the same answers', () => {
     }
   });
   it('--log-field must be name=key with a known name', () => {
-    const bad: [string, string][] = [['nokey', "--log-field must be <name>=<key>, got 'nokey'"], ['colour=x', "--log-field: unknown field 'colour' (one of target, query, host, userAgent, time, method, status, client, referer, forwardedFor)"]];
+    const bad: [string, string][] = [['nokey', "--log-field must be <name>=<key>, got 'nokey'"], ['colour=x', "--log-field: unknown field 'colour' (one of target, query, host, userAgent, time, method, status, client, referer, forwardedFor, signature, signatureInput, signatureAgent)"]];
     for (const [value, message] of bad) {
       const r = robotstxt(['audit', '--robots', SHOP, '--log-field', value, fixture('nginx.jsonl')]);
       expect(r.stderr).toBe(`robotstxt: ${message}\n`);

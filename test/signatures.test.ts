@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createSignature } from 'http-message-sig';
 import { verify as webBotAuthVerify } from 'web-bot-auth';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
-import { SignatureKeys, verifySignedRequest, type SignedRequestFields } from '../src/node/index.js';
+import { SignatureKeys, verifySignedRequest, signedRequestOf, parseLogLine, LogLineReader, type SignedRequestFields } from '../src/node/index.js';
 import { tempDir } from './cli-helpers.js';
 
 const pair = (): { privateKey: KeyObject; publicJwk: JsonWebKey } => {
@@ -120,6 +120,42 @@ describe('verifySignedRequest: one verdict per signed request, at its logged tim
     const changed = { ...fresh, path: '/other' };
     expect((await verifySignedRequest(changed, keys, now)).verdict).toBe('invalid');
     await expect(webBotAuthVerify(asRequest(changed), await verifierFromJWK(agentKey.publicJwk))).rejects.toThrow();
+  });
+});
+
+describe('signed requests read from JSON log lines', async () => {
+  const keyid = await thumbprint(agentKey.publicJwk);
+  const keys = SignatureKeys.of({ 'chatgpt.com': { keys: [agentKey.publicJwk] } });
+  const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+  /** A line as nginx writes it with log_format escape=json and the three $http_signature* variables. */
+  const nginxLine = (fields: SignedRequestFields | null, path: string, host = 'shop.example:8443'): string => JSON.stringify({
+    time_iso8601: '2026-11-21T10:05:00+00:00', remote_addr: '203.0.113.7', request_method: 'GET', request_uri: path, host, status: 200, http_user_agent: CHROME,
+    http_signature: fields?.signature ?? '', http_signature_input: fields?.signatureInput ?? '', http_signature_agent: fields?.signatureAgent ?? '',
+  });
+
+  it('nginx escape=json keys by default: the host with its port is the signed authority; a changed path is invalid; an unsigned line has none', async () => {
+    const fields = await signed({ keyid, authority: 'shop.example:8443', path: '/private/a?x=1' });
+    const request = parseLogLine(nginxLine(fields, '/private/a?x=1'));
+    expect(request?.signed).toEqual({ signature: fields.signature, signatureInput: fields.signatureInput, signatureAgent: AGENT, authority: 'shop.example:8443' });
+    expect(request?.host).toBe('shop.example');
+    expect(await verifySignedRequest(signedRequestOf(request!)!, keys, request!.timeMs!)).toMatchObject({ verdict: 'verified', agent: 'chatgpt.com' });
+    const moved = parseLogLine(nginxLine(fields, '/private/b?x=1'));
+    expect((await verifySignedRequest(signedRequestOf(moved!)!, keys, moved!.timeMs!)).verdict).toBe('invalid');
+    const unsigned = parseLogLine(nginxLine(null, '/private/a'));
+    expect([unsigned?.signed, signedRequestOf(unsigned!)]).toEqual([undefined, null]);
+  });
+
+  it('--log-field names for another shape: signature, signatureInput and signatureAgent', async () => {
+    const fields = await signed({ keyid, authority: 'app.example', path: '/x' });
+    const reader = new LogLineReader({ fields: { target: 'req.path', method: 'req.method', host: 'site', time: 'at', userAgent: 'ua', signature: 'sig.value', signatureInput: 'sig.input', signatureAgent: 'sig.agent' } });
+    const line = { at: '2026-11-21T10:00:30Z', site: 'app.example', ua: CHROME, req: { path: '/x', method: 'GET' }, sig: { value: fields.signature, input: fields.signatureInput, agent: fields.signatureAgent } };
+    const verdictOf = async (text: string): Promise<unknown> => {
+      const request = reader.read(text);
+      return request === null || request === 'header' ? null : verifySignedRequest(signedRequestOf(request)!, keys, request.timeMs!);
+    };
+    expect(await verdictOf(JSON.stringify(line))).toMatchObject({ verdict: 'verified', agent: 'chatgpt.com' });
+    // a line without the method: the signed request cannot be rebuilt, said and never verified
+    expect(await verdictOf(JSON.stringify({ ...line, req: { path: '/x' } }))).toMatchObject({ verdict: 'malformed', reason: 'the log line records no request method: the signed request cannot be rebuilt' });
   });
 });
 

@@ -15,6 +15,10 @@ export interface LogFieldNames {
   referer?: string;
   /** The X-Forwarded-For header (audit --client-ip forwarded). */
   forwardedFor?: string;
+  /** The Web Bot Auth headers of a signed request (RFC 9421): Signature, Signature-Input, Signature-Agent. */
+  signature?: string;
+  signatureInput?: string;
+  signatureAgent?: string;
 }
 
 /** The keys tried, in order, for a JSON field not configured (nginx log_format escape=json, GCP, Caddy, ECS). */
@@ -29,6 +33,9 @@ export const DEFAULT_JSON_FIELDS: Readonly<Record<keyof LogFieldNames, readonly 
   client: ['remote_addr', 'client_ip', 'client', 'ip', 'httpRequest.remoteIp', 'request.remote_ip', 'source.ip'],
   referer: ['http_referer', 'referer', 'referrer', 'httpRequest.referer'],
   forwardedFor: ['http_x_forwarded_for', 'x_forwarded_for', 'forwarded_for', 'xff', 'request.headers.X-Forwarded-For'],
+  signature: ['http_signature', 'signature', 'request.headers.Signature'],
+  signatureInput: ['http_signature_input', 'signature_input', 'request.headers.Signature-Input'],
+  signatureAgent: ['http_signature_agent', 'signature_agent', 'request.headers.Signature-Agent'],
 };
 
 /** The names JSON fields may be given by (--log-field name=key). */

@@ -21,12 +21,12 @@ export type { CheckPlan, CheckOutcome, LineChunkSource } from './check/index.js'
 export { TestBatch } from './test-batch.js';
 export type { TestCase, TestCaseAnswer, TestBatchOptions } from './test-batch.js';
 export { parseLogLine, LogLineReader, logTimeMs, DEFAULT_JSON_FIELDS } from './logs/index.js';
-export type { LogRequest, LogFormat, LogFieldNames } from './logs/index.js';
+export type { LogRequest, LogFormat, LogFieldNames, LoggedSignature } from './logs/index.js';
 export { RobotsAudit, AUDIT_PARTIAL_FORMAT, rulesOf, rulesOfDirectory, rulesOfHistory } from './audit/index.js';
 export type { AuditReport, AuditPartial, CrawlerAudit, AuditOptions, AuditRules, AuditHistory, RulesInForce, RobotsFor, DirectoryRulesOptions, StatusClasses, VerificationCounts, VerificationNote } from './audit/index.js';
 export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, familyOfCrawler, vendorOfCrawler } from './verify/index.js';
 export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerFamily, CrawlerRangeSource, DnsResolver, FamilyCoverage, Verification } from './verify/index.js';
-export { SignatureKeys, verifySignedRequest } from './signatures/index.js';
+export { SignatureKeys, signedRequestOf, verifySignedRequest } from './signatures/index.js';
 export type { SignatureCheck, SignatureVerdict, SignedRequestFields, SigningAgent, SigningKey } from './signatures/index.js';
 export type { CrawlerCategory } from './crawlers/index.js';
 export { auditHtml, verificationNotes, verificationNoteSentence } from './audit/index.js';

@@ -2,4 +2,4 @@
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
 export { CHUNK_BYTES, LineReader, MAX_LINE_BYTES, chunkLines, forEachChunk, readInputWhole, writeAll, writeOut } from './line-reader.js';
 export { DEFAULT_JSON_FIELDS, LOG_FIELD_NAMES, LogEntry, LogLineReader, clientAddress, hostUnknownError, logTimeMs, parseLogLine } from './log.js';
-export type { LogFieldNames, LogFormat, LogLine, LogRequest, UrlLineOptions } from './log.js';
+export type { LogFieldNames, LogFormat, LogLine, LogRequest, LoggedSignature, UrlLineOptions } from './log.js';

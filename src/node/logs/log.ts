@@ -60,6 +60,20 @@ export interface LogRequest {
    * quoted field after the User-Agent of an Apache/nginx line), else null. See clientAddress.
    */
   readonly forwardedFor: string | null;
+  /**
+   * A JSON line's Web Bot Auth headers (Signature, Signature-Input, Signature-Agent, RFC 9421) and the host as
+   * the request named it (`@authority`, its port kept), when the line carries a signature; else null or absent
+   * (the Apache/nginx text formats, CloudFront and ALB record no such headers).
+   */
+  readonly signed?: LoggedSignature | null;
+}
+
+/** The signature headers a log line recorded, and the request's authority (host and port as sent). */
+export interface LoggedSignature {
+  readonly signature: string | null;
+  readonly signatureInput: string | null;
+  readonly signatureAgent: string | null;
+  readonly authority: string | null;
 }
 
 /** Whose host a request's URL line names: its own (an absolute target), the line's host field, the default host (--host), or none. */
@@ -313,8 +327,8 @@ class ApacheRequest implements LogRequest {
 
 /** A request as a plain record of its fields (read once): what the one-line readers give. */
 function plainRequest(request: LogRequest): LogRequest {
-  const { format, host, vhost, client, time, timeMs, method, target, status, referer, userAgent, forwardedFor } = request;
-  return { format, host, vhost, client, time, timeMs, method, target, status, referer, userAgent, forwardedFor };
+  const { format, host, vhost, client, time, timeMs, method, target, status, referer, userAgent, forwardedFor, signed } = request;
+  return { format, host, vhost, client, time, timeMs, method, target, status, referer, userAgent, forwardedFor, ...(signed === undefined ? {} : { signed }) };
 }
 
 /**
@@ -686,11 +700,15 @@ export class LogLineReader {
     const rawTime = get('time');
     const time = typeof rawTime === 'string' || typeof rawTime === 'number' ? String(rawTime) : '';
     const status = Number(get('status'));
+    const signature = text('signature');
+    const signatureInput = text('signatureInput');
     return {
       format: 'json', host, vhost: host, client: text('client') ?? '', time,
       timeMs: typeof rawTime === 'number' ? logTimeMs(rawTime) : logTimeMs(time),
       method, target: absolute.target, status: Number.isInteger(status) && status >= 100 && status <= 999 ? status : null,
       referer: text('referer'), userAgent: text('userAgent'), forwardedFor: text('forwardedFor'),
+      // only a signed line carries the record (an unsigned one stays as it was read before)
+      ...(signature === null && signatureInput === null ? {} : { signed: { signature, signatureInput, signatureAgent: text('signatureAgent'), authority: text('host') ?? absolute.host } }),
     };
   }
 }

@@ -13,6 +13,7 @@ import { jwkThumbprintPreCompute } from 'jsonwebkey-thumbprint';
 import { RobotsError } from '../../core/errors.js';
 import { readStructuredDictionary, readStructuredItem } from '../../core/structured-fields.js';
 import { readFileBounded, requireDirectory } from '../robots-file.js';
+import type { LogRequest } from '../logs/index.js';
 
 /** The tag a Web Bot Auth signature carries (draft-meunier-web-bot-auth-architecture). */
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
@@ -204,6 +205,7 @@ export async function verifySignedRequest(fields: SignedRequestFields, keys: Sig
   const none = (verdict: SignatureVerdict, reason: string | null, agent: string | null = null, keyid: string | null = null): SignatureCheck => ({ verdict, agent, keyid, productToken: null, reason });
   if (fields.signature === null || fields.signatureInput === null || fields.signature === '' || fields.signatureInput === '') return none('unsigned', null);
   if (!Number.isFinite(atMs)) throw new RobotsError('INVALID_ARGUMENT', 'atMs must be the request\'s time in milliseconds');
+  if (fields.method === '' || fields.authority === '') return none('malformed', `the log line records no request ${fields.method === '' ? 'method' : 'host'}: the signed request cannot be rebuilt`);
   const agentHost = fields.signatureAgent === null ? null : signatureAgentHost(fields.signatureAgent, null);
   if (agentHost === null) return none('malformed', fields.signatureAgent === null ? 'no Signature-Agent: the signing agent is not named' : 'its Signature-Agent is no https:// URL in an RFC 9651 string');
   const agent = keys.agent(agentHost);
@@ -237,4 +239,14 @@ export async function verifySignedRequest(fields: SignedRequestFields, keys: Sig
     return none('malformed', `its Signature or Signature-Input cannot be read (${error.message})`, agentHost, keyid);
   }
   return { verdict: 'verified', agent: agentHost, keyid: (used as SigningKey | null)?.keyid ?? keyid, productToken: agent?.productToken ?? null, reason: null };
+}
+
+/**
+ * The signed parts of a logged request (a JSON line's Signature, Signature-Input and Signature-Agent, its host
+ * as sent, method and target), or null when the line recorded no signature. Per log line.
+ */
+export function signedRequestOf(request: LogRequest): SignedRequestFields | null {
+  const signed = request.signed;
+  if (signed === undefined || signed === null) return null;
+  return { signature: signed.signature, signatureInput: signed.signatureInput, signatureAgent: signed.signatureAgent, authority: signed.authority ?? request.host ?? '', method: request.method, path: request.target };
 }
