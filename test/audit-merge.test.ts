@@ -142,7 +142,7 @@ describe('merged parts = the whole (generated logs)', () => {
     const none = robotstxt(['audit', '--merge']);
     expect([none.status, none.stderr]).toEqual([2, 'robotstxt: audit --merge needs at least one partial audit (a file that audit --format partial wrote, or - for standard input)\n']);
   });
-  it('a damaged or edited part is refused naming the file and the field (exit 2), never merged into an invented report; the same part twice is said (a warning: empty or equal partitions are harmless)', () => {
+  it('a damaged or edited part is refused naming the file and the field (exit 2), never merged into an invented report; the same part twice is said (a warning: empty or equal partitions are harmless)', { tags: ['slow'] }, () => {
     const dir = tempDir();
     const log = join(dir, 'a.log');
     writeFileSync(log, ['10.0.0.1 - - [17/May/2015:10:05:03 +0000] "GET /cart HTTP/1.1" 200 1 "-" "Googlebot/2.1"', '10.0.0.1 - - [17/May/2015:10:05:04 +0000] "GET /x HTTP/1.1" 200 1 "-" "GPTBot/1.0"'].join('\n') + '\n');

@@ -443,7 +443,7 @@ describe('audit: AI usage, apart from robots.txt violations (examples/ai-robots.
     expect(readFileSync(html, 'utf8')).toContain('</table><p>not listed: 3 by crawlers beyond --top (--top 0 lists all).</p>');
     expect(robotstxt(['audit', '--robots', robots, log]).stdout).not.toContain('not listed');
   });
-  it.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('HTML: the usage column and table, as Chromium renders them', () => {
+  it.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('HTML: the usage column and table, as Chromium renders them', { tags: ['slow'] }, () => {
     const html = join(dir, 'audit-usage.html');
     expect(robotstxt(['audit', '--robots', robots, '--format', 'html', '--output', html, log]).status).toBe(0);
     const dom = spawnSync(CHROMIUM as string, [...chromiumFlags(join(dir, 'chromium-profile-usage')), '--dump-dom', `file://${html}`], { encoding: 'utf8', timeout: 60_000 }).stdout;

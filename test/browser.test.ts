@@ -17,7 +17,7 @@ function runGate(ci: boolean): { status: number | null; output: string } {
 }
 
 describe('a suite whose tool is missing', () => {
-  it('skips with the reason printed on a developer machine, and fails under CI=true naming what to install', () => {
+  it('skips with the reason printed on a developer machine, and fails under CI=true naming what to install', { tags: ['slow'], timeout: 120_000 }, () => {
     const local = runGate(false);
     expect(local.status).toBe(0);
     expect(local.output).toContain('skipped: the example suite: install the example tool');
@@ -26,5 +26,5 @@ describe('a suite whose tool is missing', () => {
     expect(ci.status).toBe(1);
     expect(ci.output).toContain('the example suite (CI=true: a suite that cannot run fails)');
     expect(ci.output).toContain('the example suite cannot run here: install the example tool');
-  }, 120_000);
+  });
 });

@@ -97,7 +97,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the bundler suite (its pages run in 
     expect(requested.some((url) => /\/robotstxt-\w+\.wasm$/.test(url))).toBe(true);
   });
 
-  it('Vite (vite build; initialize() with no argument finds the .wasm Vite emitted): no warning, Node\'s results', async () => {
+  it('Vite (vite build; initialize() with no argument finds the .wasm Vite emitted): no warning, Node\'s results', { tags: ['slow'], timeout: 60_000 }, async () => {
     const { build, createLogger } = await import('vite');
     const dir = project();
     writeFileSync(join(dir, 'app.js'), appSource('api.initialize()'));
@@ -113,5 +113,5 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the bundler suite (its pages run in 
     expect(results).toEqual(expected);
     expect(requested.filter((url) => !url.startsWith(origin))).toEqual([]);
     expect(requested.some((url) => /\/assets\/robotstxt-[\w-]+\.wasm$/.test(url))).toBe(true);
-  }, 60_000);
+  });
 });

@@ -250,7 +250,7 @@ describe('robotstxt test (robots_main contract)', () => {
     expect(r.status).toBe(2);
     expect(robotstxt([]).status).toBe(2);
   });
-  it('every command\'s --help lists exactly the options it parses (one spec per command declares them), each once', async () => {
+  it('every command\'s --help lists exactly the options it parses (one spec per command declares them), each once', { tags: ['slow'] }, async () => {
     const { COMMANDS } = await import('../src/cli/commands.ts');
     const { helpText } = await import('../src/cli/command-spec.ts');
     expect(COMMANDS.map((command) => command.name)).toEqual(['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'pack', 'history', 'tester', 'conformance']);
@@ -306,7 +306,7 @@ describe('robotstxt test (robots_main contract)', () => {
       expect(lines.filter((line) => line.includes('the body as served')), command).toEqual([]);
     }
   });
-  it('every command\'s --help prints usage with examples and exits 0', () => {
+  it('every command\'s --help prints usage with examples and exits 0', { tags: ['slow'] }, () => {
     for (const command of ['test', 'check', 'lint', 'usage', 'diff', 'audit', 'fetch', 'page', 'pages', 'pack', 'history', 'tester', 'conformance']) {
       const r = robotstxt([command, '--help']);
       expect(r.stdout).toContain(`Usage: robotstxt ${command}`);

@@ -46,7 +46,7 @@ describe('robotstxt fetch', () => {
     expect(later.stdout).toBe(`allowed\t${origins.origin(2)}/ok\n`);
   });
 
-  it('the store across runs: fresh (not fetched), stale (304), a refresh that gets 503 keeps the body', async () => {
+  it('the store across runs: fresh (not fetched), stale (304), a refresh that gets 503 keeps the body', { tags: ['slow'] }, async () => {
     let down = false;
     const origins = await start([(request, response, all) => {
       if (down) return serve.status(503)(request, response, all);

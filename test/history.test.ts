@@ -110,7 +110,7 @@ describe('audit --robots-history', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toBe(`robotstxt: --robots-history '${join(dir, 'nope')}' is not a readable directory\n`);
   });
-  it.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('HTML: the versions table, as Chromium renders it', () => {
+  it.skipIf(!canRun(CHROMIUM !== null, 'the HTML report suite', 'apt-get install chromium (.ci/run installs it)'))('HTML: the versions table, as Chromium renders it', { tags: ['slow'] }, () => {
     const dir = tempDir();
     const html = join(dir, 'history.html');
     expect(robotstxt(['audit', '--robots-history', HISTORY, '--host', 'shop.example', '--format', 'html', '--output', html, LOG]).status).toBe(0);

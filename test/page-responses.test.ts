@@ -36,7 +36,7 @@ describe('the status of a crawled page (pageResponseOf): only content is indexed
     expect(judgePage(false, pageRules({ agent: 'Googlebot' }), 404)).toMatchObject({ seen: false, response: 'unknown', indexable: true });
     expect(judgePage(true, pageRules({ agent: 'Googlebot' }), 404).note).toBe('crawling is allowed; the page answered with a client error (4xx): the URL is not indexed, and dropped from the index if it was');
   });
-  it('robotstxt page --status: 404 and 410 exit 1 and say why; a 301 is not the page; 503 is retried; the text shows the status', () => {
+  it('robotstxt page --status: 404 and 410 exit 1 and say why; a 301 is not the page; 503 is retried; the text shows the status', { tags: ['slow'] }, () => {
     for (const [status, response] of [['404', 'client-error'], ['410', 'client-error'], ['301', 'redirect'], ['503', 'server-error'], ['429', 'server-error']]) {
       const r = robotstxt(['page', 'https://example.com/a', '--agent', 'Googlebot', '--robots', robotsFile, '--status', status, '--format', 'json']);
       expect([r.status, JSON.parse(r.stdout).response, JSON.parse(r.stdout).indexable, JSON.parse(r.stdout).status], status).toEqual([1, response, false, Number(status)]);
@@ -81,7 +81,7 @@ describe('the bytes a page is served in', () => {
       expect([r.status, JSON.parse(r.stdout).index], name).toEqual([1, false]);
     }
   });
-  it('--fetch decodes gzip, deflate (zlib and raw) and br; a page in another encoding is said and never judged (exit 2)', async () => {
+  it('--fetch decodes gzip, deflate (zlib and raw) and br; a page in another encoding is said and never judged (exit 2)', { tags: ['slow'] }, async () => {
     const bodies: Record<string, [string, Buffer]> = {
       '/gzip': ['gzip', gzipSync(NOINDEX_HTML)], '/deflate': ['deflate', deflateSync(NOINDEX_HTML)], '/raw-deflate': ['deflate', deflateRawSync(NOINDEX_HTML)],
       '/br': ['br', brotliCompressSync(NOINDEX_HTML)], '/compress': ['compress', Buffer.from('\x1f\x9d compressed')],

@@ -164,7 +164,7 @@ describe('robots.txt first: a disallowed page is never seen', () => {
 });
 
 describe('--fetch follows redirects as a crawler does: each URL\'s robots.txt first', () => {
-  it('a 301 to an allowed page answers that page (its rules, its URL, the hop); a 302 to a disallowed one never requests it; a loop stops after 10 hops (a local server counts requests)', async () => {
+  it('a 301 to an allowed page answers that page (its rules, its URL, the hop); a 302 to a disallowed one never requests it; a loop stops after 10 hops (a local server counts requests)', { tags: ['slow'] }, async () => {
     const requested: string[] = [];
     const server = createServer((request, response) => {
       const path = request.url ?? '';

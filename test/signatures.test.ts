@@ -101,7 +101,7 @@ describe('verifySignedRequest: one verdict per signed request, at its logged tim
     expect((await verifySignedRequest({ ...good, signature: 'sig1=:not base64!:' }, keys, T0)).verdict).toBe('malformed');
   });
 
-  it('10,000 requests signed by a key nobody published: every one unknownKey', async () => {
+  it('10,000 requests signed by a key nobody published: every one unknownKey', { tags: ['slow'] }, async () => {
     const forged = await signed({ keyid: otherKeyid, key: otherKey.privateKey });
     const verdicts = new Map<string, number>();
     for (let i = 0; i < 10_000; i++) {

@@ -111,7 +111,7 @@ describe('a store that keeps its word', () => {
     ]);
   });
 
-  it('an index that names a body outside its folder, or holds entries that are no versions: never read or deleted through, set aside and rebuilt, said on the origin\'s line; readers say it and go on', async () => {
+  it('an index that names a body outside its folder, or holds entries that are no versions: never read or deleted through, set aside and rebuilt, said on the origin\'s line; readers say it and go on', { tags: ['slow'] }, async () => {
     let body = 'User-agent: *\nDisallow: /one\n';
     const origins = await start([serving(() => body)]);
     const root = tempDir();
