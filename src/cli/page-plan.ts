@@ -1,8 +1,7 @@
 // robotstxt page's plan: what a run will do, read off its parsed values alone (nothing read, nothing fetched).
 // The handler (page-command.ts) opens what it names; test/command-plans.test.ts tests it.
 import { usageError, wholeNumber, type ParsedCommand } from './command-spec.js';
-import { readingOf, readingGivenOf } from './shared-options.js';
-import { headerLine } from '../core/page-rules.js';
+import { headerOptionValue, readingOf, readingGivenOf } from './shared-options.js';
 import type { FetchTargets } from '../core/fetch-rules.js';
 import { clockOption } from './fetch-options.js';
 import type { RobotsReading } from '../core/robots.js';
@@ -34,7 +33,7 @@ export function planPage(parsed: ParsedCommand<(typeof PAGE_SPEC)['options']>): 
   if (origin === null) throw usageError(`'${url}' is no http:// or https:// URL`);
   const agents = values.agent;
   if (agents.length !== 1) throw usageError(`--agent names one crawler for page, got ${agents.length}`);
-  const headers = values.header.map(headerOption);
+  const headers = values.header.map((text) => headerOptionValue('--header', text));
   const status = values.status === undefined ? null : wholeNumber('status', values.status, { fallback: 200, min: 100, max: 999 });
   if (values.fetch && (values.header.length > 0 || values.html !== undefined || values.status !== undefined)) throw usageError('--fetch reads the page\'s own status, headers and HTML: --status, --header and --html apply without it');
   const rules: PagePlan['rules'] = values.robots !== undefined ? { kind: 'file', path: values.robots } : values.store !== undefined ? { kind: 'store', directory: values.store } : values.pack !== undefined ? { kind: 'pack', file: values.pack, given: readingGivenOf(given) } : { kind: 'fetch' };
@@ -45,11 +44,4 @@ export function planPage(parsed: ParsedCommand<(typeof PAGE_SPEC)['options']>): 
     nowMs: values.now === undefined ? null : clockOption(values.now).start,
     format: values.format,
   };
-}
-
-/** `Name: value` of --header. */
-function headerOption(text: string): [string, string] {
-  const header = headerLine(text);
-  if (header === null) throw usageError(`--header must be 'Name: value' (an HTTP header), got '${text}'`);
-  return header;
 }

@@ -5,6 +5,7 @@ import type { RobotsReading } from '../core/robots.js';
 import { MAX_COMPILE_BYTES } from '../core/engine.js';
 import { LOG_FIELD_NAMES, type LogFieldNames } from '../core/log-fields.js';
 import { usageError, type OptionSpec } from './command-spec.js';
+import { headerLine } from '../core/page-rules.js';
 
 /** --mode google|rfc: whose rules apply. */
 export const MODE_OPTION = { type: 'string', choices: ['google', 'rfc'], fallback: 'google', help: "google (default): the reference's verdicts; rfc: RFC 9309" } as const satisfies OptionSpec;
@@ -68,3 +69,10 @@ after the User-Agent; JSON lines; CloudFront standard logs; or AWS ALB access lo
 JSON keys are found by their usual names (request_uri, http_user_agent, host, time_iso8601, status,
 httpRequest.requestUrl, ...); --log-field <name>=<key> names one (name: ${LOG_FIELD_NAMES.join(', ')};
 a dotted key reaches a nested object).`;
+
+/** An HTTP header given as an option's value (`Name: value`: page --header, usage --page-header), or a usage error naming the flag. Per value. */
+export function headerOptionValue(flag: string, text: string): [string, string] {
+  const header = headerLine(text);
+  if (header === null) throw usageError(`${flag} must be 'Name: value' (an HTTP header), got '${text}'`);
+  return header;
+}

@@ -1,8 +1,7 @@
 // robotstxt usage's plan: what a run will do, read off its parsed values alone (nothing read). The handler
 // (usage-command.ts) opens what it names; test/command-plans.test.ts tests it.
 import { usageError, type ParsedCommand } from './command-spec.js';
-import { readingOf, readingGivenOf } from './shared-options.js';
-import { headerLine } from '../core/page-rules.js';
+import { headerOptionValue, readingOf, readingGivenOf } from './shared-options.js';
 import { DEFAULT_POLICY_TOKENS, parseContentUsageHeader } from '../core/usage.js';
 import { RobotsError } from '../core/errors.js';
 import type { RobotsReading } from '../core/robots.js';
@@ -43,11 +42,7 @@ export function planUsage(parsed: ParsedCommand<(typeof USAGE_SPEC)['options']>)
   let page: UsagePlan['page'] = null;
   if (values['page-header'].length > 0 || values['page-html'] !== undefined) {
     if (urls.length !== 1) throw usageError(`--page-header and --page-html describe one page: give one <url>, got ${urls.length}`);
-    const headers = values['page-header'].map((line) => {
-      const read = headerLine(line);
-      if (read === null) throw usageError(`--page-header must be 'Name: value' (an HTTP header), got '${line}'`);
-      return read;
-    });
+    const headers = values['page-header'].map((line) => headerOptionValue('--page-header', line));
     page = { headers, htmlFile: values['page-html'] ?? null };
   }
   return {

@@ -5,6 +5,21 @@ import { LruCache } from './lru-cache.js';
 import type { RobotsTxt } from './robots.js';
 
 /**
+ * The hand-off of parsed files a cache drops, to a reader that judges requests in batches (RobotsAudit):
+ * holdDropped once at its start, closeDropped after each judged batch, and mustCloseDropped when those waiting
+ * pass their bound (the reader judges at once). A ParsedRobotsCache is one; the audit's rules, a history and a
+ * store's current copies pass theirs on.
+ */
+export interface HeldFiles {
+  holdDropped(): void;
+  closeDropped(): void;
+  readonly mustCloseDropped: boolean;
+}
+
+/** Files of a source that keeps none open (a file given whole, a function): nothing to hold or close. */
+export const NO_HELD_FILES: HeldFiles = Object.freeze({ holdDropped: () => {}, closeDropped: () => {}, mustCloseDropped: false });
+
+/**
  * Parsed files (or answers holding one, `robotsOf` says which) kept within maxBytes, least recently used out.
  * A file dropped is closed at once; after holdDropped (a reader that judges requests in batches, RobotsAudit:
  * a request may wait for its batch with a file the cache has dropped since) it waits, open, until
@@ -12,7 +27,7 @@ import type { RobotsTxt } from './robots.js';
  * then judges at once). close() closes every file kept or waiting. One per source of rules; get and set per
  * change of origin in a log (a Map look-up; no file is parsed here).
  */
-export class ParsedRobotsCache<V> {
+export class ParsedRobotsCache<V> implements HeldFiles {
   private readonly entries: LruCache<V>;
   private holding = false;
   private dropped: V[] = [];

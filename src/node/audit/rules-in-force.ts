@@ -3,7 +3,7 @@
 // a budget) and a history (the version in force, and the one before it within 24 h of a change). RobotsAudit
 // asks it once per request and knows no other door.
 import { RobotsError } from '../../core/errors.js';
-import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
+import { NO_HELD_FILES, ParsedRobotsCache, type HeldFiles } from '../../core/parsed-robots-cache.js';
 import { parseRobots, type RobotsReading, type RobotsTxt } from '../../core/robots.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 import { ALLOW_ALL, DEFAULT_CACHE_BYTES, DISALLOW_ALL, FULL_VERDICT_BODY, NO_RULES_KNOWN, robotsFromDirectory, robotsHostOf, type RobotsSourceAnswer } from '../hosts/index.js';
@@ -23,13 +23,10 @@ export type RobotsFor = (origin: UrlOrigin | null) => RobotsTxt | null | typeof 
  * `current`, counted by version; its cache hands versions it drops to the audit (holdDropped once, closeDropped
  * after each judged batch, mustCloseDropped when they wait past their bound). Other sources keep nothing open.
  */
-export interface AuditRules {
+export interface AuditRules extends HeldFiles {
   /** The rules in force for a request of origin (null: its line names no host) at timeMs (null: its line has no time). Per request. */
   at(origin: UrlOrigin | null, timeMs: number | null): RulesInForce;
   readonly versioned: boolean;
-  holdDropped(): void;
-  closeDropped(): void;
-  readonly mustCloseDropped: boolean;
 }
 
 /**
@@ -37,11 +34,8 @@ export interface AuditRules {
  * and the hand-off of versions its cache drops while requests wait to be judged by them (held from the audit's
  * start, closed after each judged batch, judged at once past their bound).
  */
-export interface AuditHistory {
+export interface AuditHistory extends HeldFiles {
   versionsAt(origin: UrlOrigin, timeMs: number): VersionsAt;
-  holdDropped(): void;
-  closeDropped(): void;
-  readonly mustCloseDropped: boolean;
 }
 
 const NOT_KNOWN: RulesInForce = Object.freeze({ current: null, previous: null });
@@ -57,34 +51,30 @@ function inForce(robots: RobotsTxt | null | typeof NO_RULES_KNOWN): RulesInForce
   return answer;
 }
 
-/** Rules that hold nothing open (a file, a function, a folder). */
-function unversioned(at: AuditRules['at']): AuditRules {
-  return { at, versioned: false, holdDropped: () => {}, closeDropped: () => {}, mustCloseDropped: false };
+/** Rules answered by `at` whose parsed files `files` keeps (held and closed as the audit says), versioned or not. */
+function rulesHolding(at: AuditRules['at'], files: HeldFiles, versioned = false): AuditRules {
+  return {
+    at, versioned,
+    holdDropped: () => files.holdDropped(),
+    closeDropped: () => files.closeDropped(),
+    get mustCloseDropped() { return files.mustCloseDropped; },
+  };
 }
 
 /** The rules robotsFor gives each origin, at every time (audit --robots: one file; tests and programs: any function). */
 export function rulesOf(robotsFor: RobotsFor): AuditRules {
   if (typeof robotsFor !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'robotsFor must be a function of the origin');
-  // most requests of a log meet the file the request before met: its answer is kept at hand
-  let lastRobots: RobotsTxt | null | typeof NO_RULES_KNOWN | undefined;
-  let lastAnswer: RulesInForce = NOT_KNOWN;
-  return unversioned((origin) => {
-    const robots = robotsFor(origin);
-    if (robots !== lastRobots) {
-      lastAnswer = inForce(robots);
-      lastRobots = robots;
-    }
-    return lastAnswer;
-  });
+  return rulesOfTimed((origin) => robotsFor(origin));
 }
 
 /**
  * The rules robotsAt gives each origin at each request's time (audit --pack: the capture in force then; a
  * request without a time gets the newest), and the files robotsAt's cache drops (closed after each judged
- * batch; null: it closes none). Per request.
+ * batch; by default it closes none). Per request.
  */
-export function rulesOfTimed(robotsAt: (origin: UrlOrigin | null, timeMs: number | null) => RobotsTxt | null | typeof NO_RULES_KNOWN, files: DroppedFiles | null = null): AuditRules {
+export function rulesOfTimed(robotsAt: (origin: UrlOrigin | null, timeMs: number | null) => RobotsTxt | null | typeof NO_RULES_KNOWN, files: HeldFiles = NO_HELD_FILES): AuditRules {
   if (typeof robotsAt !== 'function') throw new RobotsError('INVALID_ARGUMENT', 'robotsAt must be a function of the origin and the time');
+  // most requests of a log meet the file the request before met: its answer is kept at hand
   let lastRobots: RobotsTxt | null | typeof NO_RULES_KNOWN | undefined;
   let lastAnswer: RulesInForce = NOT_KNOWN;
   const at: AuditRules['at'] = (origin, timeMs) => {
@@ -95,27 +85,12 @@ export function rulesOfTimed(robotsAt: (origin: UrlOrigin | null, timeMs: number
     }
     return lastAnswer;
   };
-  if (files === null) return unversioned(at);
-  return {
-    at, versioned: false,
-    holdDropped: () => files.holdDropped(),
-    closeDropped: () => files.closeDropped(),
-    get mustCloseDropped() { return files.mustCloseDropped; },
-  };
+  return rulesHolding(at, files);
 }
-
-/** The hand-off of files a cache of robotsAt drops (a ParsedRobotsCache is one): held from the audit's start, closed after each judged batch. */
-export type DroppedFiles = Pick<ParsedRobotsCache<unknown>, 'holdDropped' | 'closeDropped' | 'mustCloseDropped'>;
 
 /** The versions of a history in force at each request's time (audit --robots-history, audit --store with versions). */
 export function rulesOfHistory(history: AuditHistory): AuditRules {
-  return {
-    at: (origin, timeMs) => (origin === null || timeMs === null ? NOT_KNOWN : history.versionsAt(origin, timeMs)),
-    versioned: true,
-    holdDropped: () => history.holdDropped(),
-    closeDropped: () => history.closeDropped(),
-    get mustCloseDropped() { return history.mustCloseDropped; },
-  };
+  return rulesHolding((origin, timeMs) => (origin === null || timeMs === null ? NOT_KNOWN : history.versionsAt(origin, timeMs)), history, true);
 }
 
 /** How rulesOfDirectory reads a folder. */
@@ -176,10 +151,5 @@ export function rulesOfDirectory(directory: string, options: DirectoryRulesOptio
     const current = at(origin).current;
     return current === null ? NO_RULES_KNOWN : current.robots;
   };
-  return {
-    at, robotsFor, versioned: false,
-    holdDropped: () => cache.holdDropped(),
-    closeDropped: () => cache.closeDropped(),
-    get mustCloseDropped() { return cache.mustCloseDropped; },
-  };
+  return Object.assign(rulesHolding(at, cache), { robotsFor });
 }

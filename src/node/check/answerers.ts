@@ -71,7 +71,8 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
   private reusedOutput: Uint8Array;
 
   constructor(private readonly target: { matcher: RobotsMatcher; usage?: UsageColumn | null } | { hosts: MultiHostMatcher }, private readonly spec: AnswerSpec, private readonly counts: AnswerCounts, windowBytes: number) {
-    this.reusedOutput = new Uint8Array(spec.format === 'none' ? 0 : Math.ceil(windowBytes * (spec.format === 'jsonl' ? 4 : 1.25)));
+    // (the usage column writes a buffer of its own per chunk)
+    this.reusedOutput = new Uint8Array(spec.format === 'none' || ('matcher' in target && target.usage != null) ? 0 : Math.ceil(windowBytes * (spec.format === 'jsonl' ? 4 : 1.25)));
   }
 
   answer(job: ChunkJob): Promise<ChunkAnswer> {

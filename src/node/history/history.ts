@@ -18,7 +18,7 @@ import { readFileBounded, readLimit, describeErrno, requireDirectory } from '../
 import { HISTORY_MARK, readStoredVersions, storeFileName, versionsFolder } from '../store/index.js';
 import { storedVersionBody, NO_RULES_KNOWN } from '../hosts/index.js';
 import { LruCache } from '../../core/lru-cache.js';
-import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
+import { NO_HELD_FILES, ParsedRobotsCache, type HeldFiles } from '../../core/parsed-robots-cache.js';
 
 /** How long a crawler may keep using a copy of robots.txt (RFC 9309 2.4, Google): 24 hours. */
 export const CACHE_WINDOW_MS = 24 * 3600 * 1000;
@@ -238,15 +238,12 @@ abstract class History {
  * origin's file (null: no robots.txt; NO_RULES_KNOWN: never fetched), from a cache that closes what it drops
  * unless held (holdDropped: until closeDropped, as a history's versions).
  */
-export interface CurrentCopies {
+export interface CurrentCopies extends HeldFiles {
   robotsFor(origin: UrlOrigin): RobotsTxt | null | typeof NO_RULES_KNOWN;
-  holdDropped(): void;
-  closeDropped(): void;
-  readonly mustCloseDropped: boolean;
 }
 
 /** Current copies of none (diff --store reads versions alone): an origin without versions has no robots.txt. */
-export const NO_CURRENT_COPIES: CurrentCopies = Object.freeze({ robotsFor: () => null, holdDropped: () => {}, closeDropped: () => {}, mustCloseDropped: false });
+export const NO_CURRENT_COPIES: CurrentCopies = Object.freeze({ ...NO_HELD_FILES, robotsFor: () => null });
 
 /**
  * The versions a store keeps (robotstxt fetch --store: src/node/store/store.ts), as audit --store reads them

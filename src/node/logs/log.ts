@@ -696,7 +696,8 @@ export class LogLineReader {
     const query = text('query');
     if (query !== null && !target.includes('?')) target = `${target}?${query.replace(/^\?/, '')}`;
     const absolute = absoluteTarget(target);
-    const host = text('host')?.replace(/:\d+$/, '') ?? absolute.host;
+    const hostText = text('host');
+    const host = hostText?.replace(/:\d+$/, '') ?? absolute.host;
     const rawTime = get('time');
     const time = typeof rawTime === 'string' || typeof rawTime === 'number' ? String(rawTime) : '';
     const status = Number(get('status'));
@@ -708,7 +709,7 @@ export class LogLineReader {
       method, target: absolute.target, status: Number.isInteger(status) && status >= 100 && status <= 999 ? status : null,
       referer: text('referer'), userAgent: text('userAgent'), forwardedFor: text('forwardedFor'),
       // only a signed line carries the record (an unsigned one stays as it was read before)
-      ...(signature === null && signatureInput === null ? {} : { signed: { signature, signatureInput, signatureAgent: text('signatureAgent'), authority: text('host') ?? absolute.host } }),
+      ...(signature === null && signatureInput === null ? {} : { signed: { signature, signatureInput, signatureAgent: text('signatureAgent'), authority: hostText ?? absolute.host } }),
     };
   }
 }

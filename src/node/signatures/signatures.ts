@@ -167,15 +167,15 @@ function signingKeyOf(jwk: unknown): SigningKey | string {
   return { keyid, kid: typeof fields.kid === 'string' ? fields.kid : null, key, notBeforeMs: seconds(fields.nbf), expiresMs: seconds(fields.exp) };
 }
 
-/** The host (and port) a Signature-Agent value names: an RFC 9651 string (`"https://chatgpt.com"`), or a dictionary of them (the member of `label`, or the only one). */
-function signatureAgentHost(value: string, label: string | null): string | null {
+/** The host (and port) a Signature-Agent value names: an RFC 9651 string (`"https://chatgpt.com"`), or a dictionary of one such string. */
+function signatureAgentHost(value: string): string | null {
   let text: string | null = null;
   const item = readStructuredItem(value);
   if (item.ok && item.item.item.kind === 'string') text = item.item.item.value;
   else {
     const dictionary = readStructuredDictionary(value);
     if (dictionary.ok) {
-      const member = (label !== null ? dictionary.members.get(label) : undefined) ?? (dictionary.members.size === 1 ? [...dictionary.members.values()][0] : undefined);
+      const member = dictionary.members.size === 1 ? [...dictionary.members.values()][0] : undefined;
       if (member !== undefined && member.kind === 'item' && member.item.kind === 'string') text = member.item.value;
     }
   }
@@ -206,7 +206,7 @@ export async function verifySignedRequest(fields: SignedRequestFields, keys: Sig
   if (fields.signature === null || fields.signatureInput === null || fields.signature === '' || fields.signatureInput === '') return none('unsigned', null);
   if (!Number.isFinite(atMs)) throw new RobotsError('INVALID_ARGUMENT', 'atMs must be the request\'s time in milliseconds');
   if (fields.method === '' || fields.authority === '') return none('malformed', `the log line records no request ${fields.method === '' ? 'method' : 'host'}: the signed request cannot be rebuilt`);
-  const agentHost = fields.signatureAgent === null ? null : signatureAgentHost(fields.signatureAgent, null);
+  const agentHost = fields.signatureAgent === null ? null : signatureAgentHost(fields.signatureAgent);
   if (agentHost === null) return none('malformed', fields.signatureAgent === null ? 'no Signature-Agent: the signing agent is not named' : 'its Signature-Agent is no https:// URL in an RFC 9651 string');
   const agent = keys.agent(agentHost);
   let used: SigningKey | null = null;
