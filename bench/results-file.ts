@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const resultsPath = join(fileURLToPath(new URL('../..', import.meta.url)), 'bench', 'RESULTS.md');
 /** The sections other benchmarks own, by name: `<!-- bench:<name> begin ... -->` to `<!-- bench:<name> end -->`. */
-const SECTIONS = ['hosts', 'fetch', 'hostile', 'tester', 'heavy-tail', 'test-batch', 'lifetimes', 'usage', 'real-crawl', 'history', 'per-host', 'store', 'pages', 'pack', 'one-file', 'growth'] as const;
+const SECTIONS = ['hosts', 'fetch', 'hostile', 'tester', 'heavy-tail', 'test-batch', 'lifetimes', 'usage', 'real-crawl', 'history', 'per-host', 'store', 'pages', 'pack', 'one-file', 'growth', 'signatures'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const begin = (name: SectionName): string => `<!-- bench:${name} begin (npm run bench:${name}) -->`;
 const end = (name: SectionName): string => `<!-- bench:${name} end -->`;

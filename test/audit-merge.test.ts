@@ -157,7 +157,7 @@ describe('merged parts = the whole (generated logs)', () => {
       ['a field of another shape', (part) => { part.crawlers[0].extra = 1; return part; }, '"crawlers[0].extra" is no field of a partial audit'],
       ['a number too large', (part) => { part.allowed = 2 ** 60; return part; }, `"allowed" is ${JSON.stringify(2 ** 60)}, not a count (a whole number of 0 or more)`],
       ['not an object', () => [1, 2], 'it is [1,2], not a JSON object'],
-      ['another format', (part) => { part.format = 'robotstxt-wasm/audit-partial/1'; return part; }, 'its "format" is "robotstxt-wasm/audit-partial/1", not robotstxt-wasm/audit-partial/2 (a part from another version of robotstxt-wasm is made again with this one)'],
+      ['another format', (part) => { part.format = 'robotstxt-wasm/audit-partial/1'; return part; }, 'its "format" is "robotstxt-wasm/audit-partial/1", not robotstxt-wasm/audit-partial/3 (a part from another version of robotstxt-wasm is made again with this one)'],
     ];
     for (const [name, edit, field] of edits) {
       const file = join(dir, `${name.replace(/\W+/g, '-')}.json`);

@@ -22,8 +22,9 @@ describe('the plan of robotstxt audit', () => {
     expect(plan(['--robots-dir', 'd', '--top', '3', '--format', 'json', '--by', 'host', '--as-token', '--since', '2026-11-01', '--until', '2026-11-02', 'a.log', 'b.log'])).toMatchObject({
       logs: ['a.log', 'b.log'], top: 3, format: 'json', byHost: true, asToken: true, sinceMs: Date.parse('2026-11-01'), untilMs: Date.parse('2026-11-02'), verify: null, defaultHost: null,
     });
-    expect(plan(['--robots', 'r.txt', '--verify', 'a.log']).verify).toEqual({ dns: false, rangeFiles: [], dnsProbe: undefined, rangesMaxAgeDays: 30 });
-    expect(plan(['--robots', 'r.txt', '--verify', 'dns', '--ranges-max-age', 'any', '--crawler-ranges', 'x', 'a.log']).verify).toEqual({ dns: true, rangeFiles: ['x'], dnsProbe: undefined, rangesMaxAgeDays: 'any' });
+    expect(plan(['--robots', 'r.txt', '--verify', 'a.log']).verify).toEqual({ dns: false, rangeFiles: [], dnsProbe: undefined, rangesMaxAgeDays: 30, signatureKeys: null });
+    expect(plan(['--robots', 'r.txt', '--verify', 'dns', '--ranges-max-age', 'any', '--crawler-ranges', 'x', 'a.log']).verify).toEqual({ dns: true, rangeFiles: ['x'], dnsProbe: undefined, rangesMaxAgeDays: 'any', signatureKeys: null });
+    expect(plan(['--robots', 'r.txt', '--verify', '--signature-keys', 'keys', 'a.log']).verify).toEqual({ dns: false, rangeFiles: [], dnsProbe: undefined, rangesMaxAgeDays: 30, signatureKeys: 'keys' });
   });
 
   it('what cannot be run is refused, naming the flag', () => {
@@ -32,5 +33,6 @@ describe('the plan of robotstxt audit', () => {
     expect(() => plan(['--robots', 'r.txt', '--since', 'yesterday', 'a.log'])).toThrow("--since must be a time such as 2026-11-01, 2026-11-01T08:00:00Z or seconds since 1970, got 'yesterday'");
     expect(() => plan(['--robots-dir', 'd', '--host', 'https://shop.example', 'a.log'])).toThrow("--host names a host (shop.example, or shop.example:8080), got 'https://shop.example': requests of lines that name no host are judged as http://<host>");
     expect(() => plan(['--robots', 'r.txt', '--verify', '--ranges-max-age', '0', 'a.log'])).toThrow("--ranges-max-age must be a number of days from 1 to 36500, or any, got '0'");
+    expect(() => plan(['--robots', 'r.txt', '--signature-keys', 'keys', 'a.log'])).toThrow('--signature-keys applies only with --verify');
   });
 });

@@ -22,10 +22,19 @@ describe('the plan of robotstxt fetch', () => {
     expect(plan(['--crawler-ranges', '--store', 's', '--ranges-url', 'gptbot=https://example.com/gptbot.json']).ranges).toEqual({ store: 's', urls: new Map([['gptbot', 'https://example.com/gptbot.json']]) });
   });
 
+  it('--signature-keys: the store, the agents named and the logs read for more', () => {
+    expect(plan(['--signature-keys', '--store', 's', '--log', 'a.jsonl', 'https://agent.example']).signatureKeys).toEqual({ store: 's', agents: ['https://agent.example'], logs: ['a.jsonl'] });
+    expect(plan(['--store', 's', 'example.com']).signatureKeys).toBeNull();
+  });
+
   it('what cannot be run is refused, naming the flag', () => {
     expect(() => plan([])).toThrow('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
     expect(() => plan(['--crawler-ranges', '--store', 's', 'example.com'])).toThrow('--crawler-ranges fetches only the range files: give no URLs or hosts');
     expect(() => plan(['--crawler-ranges', '--store', 's', '--ranges-url', 'gptbot=ftp://x'])).toThrow("--ranges-url must be <id>=<http(s) URL>, got 'gptbot=ftp://x'");
+    expect(() => plan(['--signature-keys', 'example.com'])).toThrow('--signature-keys applies only with --store');
+    expect(() => plan(['--signature-keys', '--store', 's'])).toThrow('--signature-keys needs the signing agents: --log <file> (JSON lines with their Signature-Agent), or their origins or hosts as arguments');
+    expect(() => plan(['--signature-keys', '--store', 's', '-'])).toThrow('--signature-keys reads agents from arguments and --log files, not standard input');
+    expect(() => plan(['--signature-keys', '--crawler-ranges', '--store', 's'])).toThrow('cannot be given together');
     expect(() => plan(['--user-agent', ' ', 'example.com'])).toThrow('--user-agent must be 1 to 1024 characters: tab, printable ASCII and Latin-1 only (no line breaks or control characters)');
   });
 });

@@ -55,8 +55,8 @@ describe('verifySignedRequest: one verdict per signed request, at its logged tim
   });
 
   it('verified: the signature holds for a key of the agent it names, within created..expires', async () => {
-    expect(await verifySignedRequest(await signed({ keyid }), keys, T0 + 60_000)).toEqual({ verdict: 'verified', agent: 'chatgpt.com', keyid, productToken: null, reason: null });
-    expect(await verifySignedRequest(await signed({ keyid, agent: '"https://agent.example"' }), keys, T0)).toMatchObject({ verdict: 'verified', agent: 'agent.example', productToken: 'ExampleAgent' });
+    expect(await verifySignedRequest(await signed({ keyid }), keys, T0 + 60_000)).toEqual({ verdict: 'verified', agent: 'chatgpt.com', keyid, productToken: null, trigger: null, reason: null });
+    expect(await verifySignedRequest(await signed({ keyid, agent: '"https://agent.example"' }), keys, T0)).toMatchObject({ verdict: 'verified', agent: 'agent.example', productToken: 'ExampleAgent', trigger: 'fetcher' });
     // the dictionary form of Signature-Agent names its agent too
     expect(await verifySignedRequest(await signed({ keyid, agent: 'sig1="https://chatgpt.com"' }), keys, T0)).toMatchObject({ verdict: 'verified', agent: 'chatgpt.com' });
   });
@@ -79,9 +79,11 @@ describe('verifySignedRequest: one verdict per signed request, at its logged tim
     expect(await verifySignedRequest(good, retired, T0)).toMatchObject({ verdict: 'expired', reason: `the key "${keyid}" of chatgpt.com was not valid at the request's time` });
   });
 
-  it('unknownKey: the agent has no key of that keyid, or no keys were given for it', async () => {
-    expect(await verifySignedRequest(await signed({ keyid: otherKeyid, key: otherKey.privateKey }), keys, T0)).toEqual({ verdict: 'unknownKey', agent: 'chatgpt.com', keyid: otherKeyid, productToken: null, reason: `chatgpt.com has no key "${otherKeyid}"` });
-    expect(await verifySignedRequest(await signed({ keyid, agent: '"https://nobody.example"' }), keys, T0)).toMatchObject({ verdict: 'unknownKey', agent: 'nobody.example', reason: 'no keys of nobody.example were given' });
+  it('unknownKey: the agent has no key of that keyid; notChecked: no keys were given for it', async () => {
+    expect(await verifySignedRequest(await signed({ keyid: otherKeyid, key: otherKey.privateKey }), keys, T0)).toEqual({ verdict: 'unknownKey', agent: 'chatgpt.com', keyid: otherKeyid, productToken: null, trigger: null, reason: `chatgpt.com has no key "${otherKeyid}"` });
+    // an impostor of a card's agent still names the agent it claims (its product token and trigger)
+    expect(await verifySignedRequest(await signed({ keyid: otherKeyid, key: otherKey.privateKey, agent: '"https://agent.example"' }), keys, T0)).toMatchObject({ verdict: 'unknownKey', productToken: 'ExampleAgent', trigger: 'fetcher' });
+    expect(await verifySignedRequest(await signed({ keyid, agent: '"https://nobody.example"' }), keys, T0)).toEqual({ verdict: 'notChecked', agent: 'nobody.example', keyid, productToken: null, trigger: null, reason: 'no keys of nobody.example were given' });
   });
 
   it('unsigned and malformed: said, never verified, never a throw', async () => {
@@ -187,6 +189,26 @@ describe('SignatureKeys.read: a folder of key directories and cards', () => {
     ]);
     const keyid = await thumbprint(agentKey.publicJwk);
     expect((await verifySignedRequest(await signed({ keyid }), keys, T0)).verdict).toBe('verified');
+  });
+
+  it('keys an earlier version of a directory listed (history/<host>/<time>.json, as robotstxt fetch keeps them) verify until the version that dropped them', async () => {
+    const dir = tempDir();
+    const history = join(dir, 'history', 'chatgpt.com');
+    mkdirSync(history, { recursive: true });
+    writeFileSync(join(history, '2026-11-01T00-00-00.000Z.json'), JSON.stringify({ keys: [agentKey.publicJwk] }));
+    writeFileSync(join(history, '2026-11-21T12-00-00.000Z.json'), JSON.stringify({ keys: [otherKey.publicJwk] }));
+    writeFileSync(join(dir, 'chatgpt.com.json'), JSON.stringify({ keys: [otherKey.publicJwk] }));
+    const keys = SignatureKeys.read(dir);
+    expect([keys.hosts, keys.problems]).toEqual([['chatgpt.com'], []]);
+    const keyid = await thumbprint(agentKey.publicJwk);
+    // signed before the rotation was seen: verified with the retired key
+    expect((await verifySignedRequest(await signed({ keyid }), keys, T0 + 60_000)).verdict).toBe('verified');
+    // signed after it (12:00): the retired key was not valid then
+    const late = await signed({ keyid, created: T0 + 3 * 3_600_000 });
+    expect(await verifySignedRequest(late, keys, T0 + 3 * 3_600_000 + 60_000)).toMatchObject({ verdict: 'expired', reason: `the key "${keyid}" of chatgpt.com was not valid at the request's time` });
+    // the current key verifies whenever
+    const otherKeyid = await thumbprint(otherKey.publicJwk);
+    expect((await verifySignedRequest(await signed({ keyid: otherKeyid, key: otherKey.privateKey, created: T0 + 3 * 3_600_000 }), keys, T0 + 3 * 3_600_000 + 60_000)).verdict).toBe('verified');
   });
 
   it('a folder that is none is refused, naming it', () => {

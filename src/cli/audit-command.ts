@@ -5,8 +5,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RobotsAudit } from '../node/audit/index.js';
 import type { CrawlerVerifier } from '../node/verify/index.js';
-import { RANGES_FOLDER } from '../core/fetch-rules.js';
+import { RANGES_FOLDER, SIGNATURE_KEYS_FOLDER } from '../core/fetch-rules.js';
+import type { SignedRequestJudge } from '../node/signatures/index.js';
 import { warnings } from './common.js';
+import { terminalSafe } from '../core/terminal.js';
 import { parseCommand, usageError, type Command, type CommandSpec, type OptionTable } from './command-spec.js';
 import { MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, withHelp } from './shared-options.js';
 import { FETCHING_OPTIONS, FETCH_SECTION } from './fetch-options.js';
@@ -29,6 +31,7 @@ const AUDIT_OWN_OPTIONS = {
   'crawler-ranges': { type: 'string', multiple: true, value: '<file|dir>', requires: ['verify'], help: 'vendors\' IP range files: their published names (gptbot.json, common-crawlers.json,\nand former ones such as googlebot.json), the ids robotstxt fetch --crawler-ranges\nstores (google-common-crawlers.json), or <file or vendor>=<path> for a file saved\nunder another name (repeatable)' },
   'ranges-max-age': { type: 'string', value: '<days>|any', requires: ['verify'], help: 'a range file made more than this many days before or after a request (1 to\n36500, default 30; by its creationTime, else when the store fetched it, else\nits file time) still verifies the addresses in it, but for that request an\naddress outside it is not checked rather than an impostor\'s; any: files of any\nage decide (an old log verified with today\'s files, on purpose)' },
   'dns-probe': { type: 'string', value: '<address>', requires: ['verify'], help: 'with --verify dns: an address whose reverse DNS name resolves back to it, asked\nfirst to check the resolver (default 66.249.66.1, a Googlebot address); when\nit fails, answers that DNS alone would give are unknown, and the report says why' },
+  'signature-keys': { type: 'string', value: '<dir>', requires: ['verify'], help: 'Web Bot Auth: judge signed requests (JSON logs with the Signature headers) by\ntheir signatures, with the agents\' keys in <dir>/<host>.json (a key directory or\na Signature Agent Card; robotstxt fetch --signature-keys --store <store> <log>\nfills <store>/signature-keys, which --store uses when this is not given)' },
   'as-token': { type: 'boolean', help: 'read each crawler as the product token of its name alone, as the reference and\nrobotstxt check (without --as-crawler) answer: its own group, else * (by default\na crawler is read as it behaves: Googlebot-Image follows the Googlebot group\nwhen it has none of its own, AdsBot ignores *)' },
   'client-ip': { type: 'string', choices: ['remote', 'forwarded'], fallback: 'remote', requires: ['verify'], help: 'the address to verify: the line\'s client field (default), or the last\naddress of its X-Forwarded-For (the one your proxy saw; a JSON key, CloudFront\'s\nfield, or a quoted field after the User-Agent)' },
   top: { type: 'string', value: 'N', whole: { fallback: 20, min: 0, max: 1_000_000_000 }, help: 'the N crawlers with the most disallowed requests ({range}; 0: all); the\nrest summed on one line' },
@@ -79,11 +82,21 @@ not answer, or a resolver that failed its check). An address in another of the v
 (GPTBot (impostor, from chatgpt-user.json)); from a user-triggered fetcher's file, the row is listed with
 the user-triggered fetchers. Ranges: robotstxt fetch --crawler-ranges --store <dir> (then --store <dir>
 here); offline, download the vendors' JSON files (their URLs: robotstxt fetch --help) and give them with
---crawler-ranges.`,
+--crawler-ranges.
+
+Agents that act for a user may send a browser's User-Agent and sign their requests (Web Bot Auth: the
+Signature, Signature-Input and Signature-Agent headers; a JSON log records them, see --log-field). With
+--signature-keys, a signed request is its agent's whatever its User-Agent says: verified when the
+signature holds at the request's time for a key of the agent (a row named by the product token its card
+states, judged by that token's group, with the user-triggered fetchers when the card says trigger
+fetcher; else by the agent's host, judged by *), an impostor of the agent it claims when it does not
+(invalid, expired, unknown key, malformed); not checked (no keys of the agent, no time in the line) leaves
+it to the IP ranges. A signature that decides is said beside the ranges when they disagree.`,
   notes: LOG_FORMATS_HELP,
   examples: [
     'robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz',
     'robotstxt audit --robots robots.txt --verify --crawler-ranges ./ranges access.log',
+    'robotstxt audit --robots robots.txt --verify --signature-keys ./keys access.json',
     'robotstxt audit --store ./robots --fetch --scheme https vhosts-access.log',
     'zcat access.log.*.gz | robotstxt audit --robots robots.txt --format json - | jq \'.crawlers[0]\'',
     'robotstxt audit --robots robots.txt --format html --output audit.html access.log',
@@ -104,11 +117,12 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   // a folder that is not there is a mistake, never an audit in which every host lacks rules (a store --fetch fills is made)
   if (source.kind === 'folder' && (source.store === null || source.fetch === null)) requireDirectory(source.directory, source.store === null ? 'robotsDirectory' : 'storeDirectory');
   const verifier = plan.verify === null ? undefined : await verifierOf(plan, stderr);
+  const signatures = await signatureJudgeOf(plan, stderr);
   const rules = await auditRulesOf(plan, stderr);
   const perHost = source.kind === 'folder' || source.kind === 'pack' || rules.versioned;
   const audit = new RobotsAudit(rules, {
     logFields: plan.logFields, sinceMs: plan.sinceMs, untilMs: plan.untilMs, top: plan.top, requireHost: perHost && plan.defaultHost === null, filePerHost: perHost,
-    byHost: plan.byHost, verifier, clientIp: plan.clientIp, missing: plan.missing === 'disallow' ? 'disallow' : 'allow', reading: plan.asToken ? 'token' : 'crawler',
+    byHost: plan.byHost, verifier, signatures, clientIp: plan.clientIp, missing: plan.missing === 'disallow' ? 'disallow' : 'allow', reading: plan.asToken ? 'token' : 'crawler',
   });
   // a progress line on a terminal, for logs over 8 MiB
   let shown = false;
@@ -122,6 +136,25 @@ export async function runAudit(args: string[], write: (text: string) => void, st
   return 0;
 }
 
+/** The folder of the signing agents' keys: --signature-keys, else the store's (with --verify), else none. */
+function signatureKeysFolder(plan: AuditCommandPlan): string | null {
+  if (plan.verify === null) return null;
+  if (plan.verify.signatureKeys !== null) return plan.verify.signatureKeys;
+  const store = plan.rules.kind === 'folder' ? plan.rules.store : null;
+  const stored = store === null ? null : join(store, SIGNATURE_KEYS_FOLDER);
+  return stored !== null && existsSync(stored) ? stored : null;
+}
+
+/** The judge of signed requests of --signature-keys (the keys read once; what could not be read said on stderr and in the report), or undefined. */
+async function signatureJudgeOf(plan: AuditCommandPlan, stderr: (text: string) => void): Promise<SignedRequestJudge | undefined> {
+  const folder = signatureKeysFolder(plan);
+  if (folder === null) return undefined;
+  const { SignatureKeys, SignedRequestJudge } = await import('../node/signatures/index.js'); // http-message-sig: only with signature keys
+  const keys = SignatureKeys.read(folder);
+  for (const problem of keys.problems) stderr(`robotstxt audit: signature keys: ${terminalSafe(problem)}\n`);
+  return new SignedRequestJudge(keys);
+}
+
 /** The crawler verifier of --verify: the range files given, else the store's, and DNS with --verify dns. */
 async function verifierOf(plan: AuditCommandPlan, stderr: (text: string) => void): Promise<CrawlerVerifier> {
   const verify = plan.verify as NonNullable<AuditCommandPlan['verify']>;
@@ -131,6 +164,7 @@ async function verifierOf(plan: AuditCommandPlan, stderr: (text: string) => void
   if (rangeFiles.length === 0 && stored !== null && existsSync(stored)) rangeFiles.push(stored);
   const { CrawlerVerifier } = await import('../node/verify/index.js'); // ipaddr.js and DNS: only with --verify
   const verifier = new CrawlerVerifier({ rangeFiles, dns: verify.dns, warn: warnings(stderr), dnsProbe: verify.dnsProbe, rangesMaxAgeDays: verify.rangesMaxAgeDays, nowMs: plan.nowMs });
-  if (!verify.dns && !verifier.hasRanges) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
+  // signature keys verify signed requests alone: the ranges' absence is then said per crawler family in the report
+  if (!verify.dns && !verifier.hasRanges && signatureKeysFolder(plan) === null) throw usageError(`--verify needs the vendors' IP ranges: --crawler-ranges <file|dir>, or --store <dir> filled by robotstxt fetch --crawler-ranges --store <dir>${stored !== null ? ` (${stored} has none)` : ''}; or --verify dns`);
   return verifier;
 }

@@ -32,7 +32,7 @@ export interface AuditCommandPlan {
   format: AuditValues['format'];
   output: string | undefined;
   top: number;
-  verify: { dns: boolean; rangeFiles: string[]; dnsProbe: string | undefined; rangesMaxAgeDays: number | 'any' } | null;
+  verify: { dns: boolean; rangeFiles: string[]; dnsProbe: string | undefined; rangesMaxAgeDays: number | 'any'; signatureKeys: string | null } | null;
   sinceMs: number | undefined;
   untilMs: number | undefined;
   logFields: LogFieldNames;
@@ -73,7 +73,7 @@ export function planAudit(parsed: ParsedCommand<(typeof AUDIT_SPEC)['options']>)
     format: values.format,
     output: values.output,
     top: values.top,
-    verify: verify === undefined ? null : { dns: verify === 'dns', rangeFiles: [...values['crawler-ranges']], dnsProbe: values['dns-probe'], rangesMaxAgeDays: rangesMaxAge(values['ranges-max-age']) },
+    verify: verify === undefined ? null : { dns: verify === 'dns', rangeFiles: [...values['crawler-ranges']], dnsProbe: values['dns-probe'], rangesMaxAgeDays: rangesMaxAge(values['ranges-max-age']), signatureKeys: values['signature-keys'] ?? null },
     sinceMs,
     untilMs,
     logFields: logFieldValues(values['log-field']),

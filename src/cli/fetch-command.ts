@@ -14,11 +14,12 @@ import { planFetch } from './fetch-plan.js';
 import { CRAWLER_RANGE_SOURCES } from '../node/verify/index.js';
 import { flagWords } from './option-words.js';
 import { jsonLine, saidFlips, textLine } from './fetch-lines.js';
-import { runRangeFetch } from './fetch-ranges.js';
+import { runRangeFetch, runSignatureKeysFetch } from './fetch-ranges.js';
 
 /** fetch's own options, in the order --help lists them (the shared fetch options follow them). */
 const FETCH_COMMAND_OWN_OPTIONS = {
   'crawler-ranges': { type: 'boolean', requires: ['store'], help: 'fetch the crawler vendors\' IP range files (see above)' },
+  'signature-keys': { type: 'boolean', requires: ['store'], excludes: ['crawler-ranges', 'urls', 'fail-on-change', 'format'], help: 'fetch the key directories of signing agents (Web Bot Auth) that the signed\nrequests of --log files name, or the agents given (origins or hosts), into\n<dir>/signature-keys/ for audit --verify (see above)' },
   'ranges-url': { type: 'string', multiple: true, value: '<id>=<url>', requires: ['crawler-ranges'], help: 'with --crawler-ranges: fetch that file from this URL instead (a mirror; repeatable)' },
   urls: { type: 'string', multiple: true, value: '<file>', excludes: ['crawler-ranges'], help: 'URLs or host names, one per line (repeatable)' },
   log: { type: 'string', multiple: true, value: '<file>', excludes: ['crawler-ranges'], help: 'access log lines (formats below) (repeatable)' },
@@ -38,7 +39,7 @@ export const FETCH_SPEC = {
   name: 'fetch',
   options: { ...FETCH_COMMAND_OWN_OPTIONS, ...FETCH_OPTIONS },
   positionals: { shown: '[<url-or-host>... | -]', min: 0, max: Infinity },
-  otherForms: ['robotstxt fetch --crawler-ranges --store <dir> [options]'],
+  otherForms: ['robotstxt fetch --crawler-ranges --store <dir> [options]', 'robotstxt fetch --signature-keys --store <dir> [--log <file>]... [<agent>...] [options]'],
   description: `Fetches the robots.txt of every origin (scheme, host, port) named by the arguments, the lines of --urls
 files or standard input ('-', or nothing when input is piped), and the requests of --log access logs (the
 vhost field, an absolute request target, or --host). Each origin once; with --store, only what is stale
@@ -55,13 +56,21 @@ With --crawler-ranges, fetches instead the IP range files crawler vendors publis
 Anthropic, Perplexity, Apple, Common Crawl) into <dir>/crawler-ranges/, for audit --verify: one line per
 file, <outcome><TAB><id><TAB><source><TAB><status> <prefixes> prefixes [(<error>)]; fresh files (24h, or
 --max-age) are not fetched again; exit 1 when a file could not be fetched and none is kept. Offline, download
-them where you can and give them to audit --verify --crawler-ranges:
+them where you can and give them to audit --verify --crawler-ranges.
+
+With --signature-keys, fetches instead the key directories of signing agents (Web Bot Auth: each agent's
+<origin>/.well-known/http-message-signatures-directory) named by the Signature-Agent of the signed requests
+of --log files (JSON lines; see audit --help) or given as arguments, into <dir>/signature-keys/<host>.json
+for audit --verify; a directory that changed keeps its versions under history/<host>/ with their times.
+One line per agent, <outcome><TAB><host><TAB><source><TAB><status> <keys> keys [(<error>)]; exit 1 when
+one could not be fetched and none is kept. The range files' URLs:
 ${CRAWLER_RANGE_SOURCES.map((source) => `  ${source.id.padEnd(38)} ${source.url}`).join('\n')}`,
   notes: LOG_FORMATS_HELP,
   examples: [
     'robotstxt fetch --store ./robots example.com https://shop.example/a/page',
     'robotstxt fetch --store ./robots --log access.log --host www.example.com',
     'robotstxt fetch --crawler-ranges --store ./robots',
+    'robotstxt fetch --signature-keys --store ./robots --log access.json',
     'cut -f2 frontier.tsv | robotstxt fetch --store ./robots --concurrency 200 --timeout-ms 5000 -',
   ],
 } as const satisfies CommandSpec;
@@ -74,6 +83,7 @@ export async function runFetch(args: string[], out: (text: string) => void, stde
   const plan = planFetch(parseCommand(FETCH_SPEC, args), process.stdin.isTTY === true);
   const { options, reading } = plan;
   if (plan.ranges !== null) return runRangeFetch(plan.ranges.store, plan.ranges.urls, plan.force, options, out, stderr);
+  if (plan.signatureKeys !== null) return runSignatureKeysFetch(plan.signatureKeys, plan.fields, plan.force, options, out, stderr);
   // the origins, first seen first; an argument that names none is a usage error before anything is read, a line that names none is reported
   let read: Awaited<ReturnType<typeof readOrigins>>;
   try {

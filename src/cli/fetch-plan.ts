@@ -16,6 +16,8 @@ export interface FetchCommandPlan {
   options: ReturnType<typeof fetchCacheOptions>;
   /** --crawler-ranges: the store, the range file URLs given (id -> URL); null: origins are fetched. */
   ranges: { store: string; urls: Map<string, string> } | null;
+  /** --signature-keys: the store, the agents named (origins or hosts) and the logs whose signed requests name more; null: not asked. */
+  signatureKeys: { store: string; agents: string[]; logs: string[] } | null;
   inputs: OriginInputs;
   defaultHost: string | null;
   fields: LogFieldNames;
@@ -47,14 +49,22 @@ export function planFetch(parsed: ParsedCommand<(typeof FETCH_SPEC)['options']>,
     ranges = { store: values.store as string, urls };
   }
   const { log: logs, urls: urlFiles } = values;
+  let signatureKeys: FetchCommandPlan['signatureKeys'] = null;
+  // (--signature-keys requires --store, excludes --crawler-ranges and --urls)
+  if (values['signature-keys']) {
+    if (positionals.includes('-')) throw usageError('--signature-keys reads agents from arguments and --log files, not standard input');
+    if (positionals.length === 0 && logs.length === 0) throw usageError('--signature-keys needs the signing agents: --log <file> (JSON lines with their Signature-Agent), or their origins or hosts as arguments');
+    signatureKeys = { store: values.store as string, agents: [...positionals], logs: [...logs] };
+  }
   const none = positionals.length === 0 && urlFiles.length === 0 && logs.length === 0;
   const stdin = positionals.includes('-') || (none && !stdinIsTerminal);
-  if (ranges === null && none && !stdin) throw usageError('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
+  if (ranges === null && signatureKeys === null && none && !stdin) throw usageError('fetch needs URLs or hosts: arguments, --urls <file>, --log <file>, or piped input (see robotstxt fetch --help)');
   const watched = values['fail-on-change'];
   return {
     reading,
     options,
     ranges,
+    signatureKeys,
     inputs: { args: positionals, stdin, urlFiles, logs },
     defaultHost: values.host ?? null,
     fields: logFieldValues(values['log-field']),

@@ -26,6 +26,9 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = {
   rangesMaxAgeDays: '--ranges-max-age',
   rangeFiles: '--crawler-ranges',
   fetchCrawlerRanges: 'robotstxt fetch --crawler-ranges --store <dir>',
+  signatures: '--signature-keys',
+  signatureKeys: '--signature-keys',
+  fetchSignatureKeys: 'robotstxt fetch --signature-keys --store <dir> <log>',
   targets: '--targets',
   module: '--module',
 };

@@ -205,6 +205,8 @@ export function cacheControlMaxAgeMs(header: string | null): number | null {
 
 /** The folder of a store that holds the crawler vendors' IP range files (written by fetch --crawler-ranges, read by audit --verify). */
 export const RANGES_FOLDER = 'crawler-ranges';
+/** The folder of a store that holds the signing agents' keys (robotstxt fetch --signature-keys; audit --verify reads it). */
+export const SIGNATURE_KEYS_FOLDER = 'signature-keys';
 
 /**
  * Largest body limit a fetch accepts (the decoded bytes kept are at most this): 16 MiB, the most one compile

@@ -26,7 +26,7 @@ export { RobotsAudit, AUDIT_PARTIAL_FORMAT, rulesOf, rulesOfDirectory, rulesOfHi
 export type { AuditReport, AuditPartial, CrawlerAudit, AuditOptions, AuditRules, AuditHistory, RulesInForce, RobotsFor, DirectoryRulesOptions, StatusClasses, VerificationCounts, VerificationNote } from './audit/index.js';
 export { CrawlerVerifier, CRAWLER_VENDORS, CRAWLER_RANGE_SOURCES, familyOfCrawler, vendorOfCrawler } from './verify/index.js';
 export type { CrawlerVerifierOptions, CrawlerVendor, CrawlerFamily, CrawlerRangeSource, DnsResolver, FamilyCoverage, Verification } from './verify/index.js';
-export { SignatureKeys, signedRequestOf, verifySignedRequest } from './signatures/index.js';
+export { SignatureKeys, SignedRequestJudge, signedRequestOf, verifySignedRequest } from './signatures/index.js';
 export type { SignatureCheck, SignatureVerdict, SignedRequestFields, SigningAgent, SigningKey } from './signatures/index.js';
 export type { CrawlerCategory } from './crawlers/index.js';
 export { auditHtml, verificationNotes, verificationNoteSentence } from './audit/index.js';

@@ -17,6 +17,7 @@ import { addPartial, describeShape, mergeVerifiedBy, partialOf, type AuditPartia
 import type { AuditReport } from './report.js';
 import type { RobotsVersion } from '../history/index.js';
 import type { CrawlerVerifier } from '../verify/index.js';
+import type { SignatureCheck, SignedRequestJudge } from '../signatures/index.js';
 import { publishedName, type CrawlerFamily, type Verification } from '../crawlers/index.js';
 import { RobotsError } from '../../core/errors.js';
 import { AuditJudge, type PendingRequest } from './judge.js';
@@ -55,6 +56,13 @@ export interface AuditOptions {
   verifier?: CrawlerVerifier;
   /** Which address verification reads: the client field (default) or the last X-Forwarded-For address. */
   clientIp?: 'remote' | 'forwarded';
+  /**
+   * Judge signed requests (Web Bot Auth) by their signatures: a request whose signature holds is its agent's (the
+   * product token its card states, judged by that token's group; with the user-triggered fetchers when the card
+   * says trigger fetcher), one whose signature fails an impostor of the agent it claims; beside verifier, which
+   * decides the requests it could not check. Signatures are read by addLines, addChunk and readLogs (not addLine).
+   */
+  signatures?: SignedRequestJudge;
 }
 
 /** Accumulates an audit of access log lines against the rules in force. One per audit run. */
@@ -78,10 +86,12 @@ export class RobotsAudit {
    * allowed). The origin is the URL model's reading of the request's URL line (the line check --log answers);
    * null when it has none.
    */
-  constructor(rules: AuditRules | RobotsFor, private readonly options: AuditOptions = {}, shape: { verifying: boolean; withHistory: boolean } | null = null) {
+  constructor(rules: AuditRules | RobotsFor, private readonly options: AuditOptions = {}, shape: { verifying: boolean; withHistory: boolean; signatures: boolean } | null = null) {
     this.rules = typeof rules === 'function' ? rulesOf(rules) : rules;
     this.classifier = new CrawlerClassifier(options.reading ?? 'crawler');
-    this.tally = new AuditTally({ verifying: shape?.verifying ?? options.verifier !== undefined, withHistory: shape?.withHistory ?? this.rules.versioned, top: options.top ?? 0, missing: options.missing ?? 'allow', reading: options.reading ?? 'crawler' });
+    const signatures = shape?.signatures ?? options.signatures !== undefined;
+    this.tally = new AuditTally({ verifying: shape?.verifying ?? (options.verifier !== undefined || signatures), withHistory: shape?.withHistory ?? this.rules.versioned, top: options.top ?? 0, missing: options.missing ?? 'allow', reading: options.reading ?? 'crawler', signatures });
+    if (options.signatures !== undefined) this.tally.signatures?.keyProblems.push(...options.signatures.keys.problems);
     this.judge = new AuditJudge(this.tally);
     // requests are judged in batches: the versions a history drops wait, open, until the batch is judged
     this.rules.holdDropped();
@@ -110,6 +120,7 @@ export class RobotsAudit {
    * that name no host). With DNS verification, use addLines or addChunk (they look up a chunk's addresses first).
    */
   addLine(line: string, lineNumber: number, log = '-', defaultHost: string | null = null): void {
+    if (this.options.signatures !== undefined) throw RobotsError.about('INVALID_ARGUMENT', { name: 'signatures' }, (said) => `an audit with ${said} reads signatures with addLines, addChunk or readLogs (a signature is checked asynchronously), not addLine`);
     const entry = this.counted(line === '' ? 'blank' : this.readerOf(log).readLine(line, { withHost: true, defaultHost }), lineNumber, log);
     if (entry !== null) this.addRequest(entry, log, lineNumber, defaultHost);
     this.judgeBatch();
@@ -158,12 +169,15 @@ export class RobotsAudit {
 
   private async addRead(read: readonly LogLine[], firstLineNumber: number, log: string, defaultHost: string | null): Promise<void> {
     const entries = read.map((item, i) => this.counted(item, firstLineNumber + i, log));
+    const judge = this.options.signatures;
+    // the chunk's signatures, checked before its requests are counted (null: unsigned, or no signature keys)
+    const signed = judge === undefined ? null : await Promise.all(entries.map((entry) => (entry === null || entry.request.signed == null ? null : judge.check(entry.request))));
     const verifier = this.options.verifier;
-    if (verifier !== undefined && verifier.dns) await verifier.prepare(this.claimsOf(entries));
+    if (verifier !== undefined && verifier.dns) await verifier.prepare(this.claimsOf(entries, signed));
     const rules = this.rules;
     entries.forEach((entry, i) => {
       if (entry === null) return;
-      this.addRequest(entry, log, firstLineNumber + i, defaultHost);
+      this.addRequest(entry, log, firstLineNumber + i, defaultHost, signed?.[i] ?? null);
       // versions the history dropped wait, open, for the requests they judge: past its bound, judged now
       if (rules.mustCloseDropped) this.judgeBatch();
     });
@@ -171,16 +185,18 @@ export class RobotsAudit {
   }
 
   /** The crawler families a chunk's requests claim, with their client addresses (looked up by DNS before the chunk is audited). */
-  private claimsOf(entries: readonly (LogEntry | null)[]): { family: CrawlerFamily; client: string }[] {
+  private claimsOf(entries: readonly (LogEntry | null)[], signed: readonly (SignatureCheck | null)[] | null): { family: CrawlerFamily; client: string }[] {
     const claims: { family: CrawlerFamily; client: string }[] = [];
-    for (const entry of entries) {
-      if (entry === null || entry.request.userAgent === null) continue;
+    entries.forEach((entry, i) => {
+      const signature = signed?.[i] ?? null;
+      // a signature that decides needs no DNS answer
+      if (entry === null || (entry.request.userAgent === null && signature === null) || (signature !== null && signature.verdict !== 'notChecked')) return;
       const request = entry.request;
       const current = this.rules.at(entry.origin(), request.timeMs).current;
-      const family = this.classifier.crawlerOf(request.userAgent, current?.robots ?? null)?.family ?? null;
+      const family = (signature === null ? this.classifier.crawlerOf(request.userAgent, current?.robots ?? null) : this.classifier.signerOf(signature, current?.robots ?? null))?.family ?? null;
       const client = clientAddress(request, this.options.clientIp ?? 'remote');
       if (family !== null && client !== null) claims.push({ family, client });
-    }
+    });
     return claims;
   }
 
@@ -190,8 +206,12 @@ export class RobotsAudit {
     this.rules.closeDropped();
   }
 
-  /** One request: outside the time range, not a crawler's, or classified, counted and queued to be judged. */
-  private addRequest(entry: LogEntry, log: string, lineNumber: number, defaultHost: string | null): void {
+  /**
+   * One request: outside the time range, not a crawler's, or classified, counted and queued to be judged. signature:
+   * what its signature said (null: unsigned, or no signature keys); a signed request is its agent's whatever its
+   * User-Agent says.
+   */
+  private addRequest(entry: LogEntry, log: string, lineNumber: number, defaultHost: string | null, signature: SignatureCheck | null = null): void {
     const request = entry.request;
     const { options, tally } = this;
     if (options.sinceMs !== undefined || options.untilMs !== undefined) {
@@ -209,7 +229,7 @@ export class RobotsAudit {
     const rulesKnown = inForce.current !== null;
     let robots = inForce.current?.robots ?? null;
     if (!rulesKnown && !versioned && options.missing === 'disallow') robots = (this.disallowAll ??= parseRobots(FULL_VERDICT_BODY.disallow));
-    const crawler = this.classifier.crawlerOf(request.userAgent, robots);
+    const crawler = signature === null ? this.classifier.crawlerOf(request.userAgent, robots) : this.classifier.signerOf(signature, robots);
     if (crawler === null) {
       tally.otherRequests++;
       return;
@@ -220,12 +240,31 @@ export class RobotsAudit {
     let services: readonly string[] | null = null;
     // the vendor's file that holds the address when it does not cover the claimed crawler: a row of its own, user-directed when that file is
     let from: { name: string; userDirected: boolean } | null = null;
-    if (options.verifier !== undefined) {
-      const claim = options.verifier.classifyClaim(family, clientAddress(request, options.clientIp ?? 'remote'), request.timeMs);
-      ({ verdict, services } = claim);
-      // said when the file does not cover the crawler, or is a user-directed file covering a crawler that is not a user-triggered fetcher (Google's other crawlers)
-      const held = claim.heldBy;
-      if (held !== null && family !== null && (!family.covering.includes(held) || (held.userDirected === true && !family.userTriggered))) from = { name: publishedName(held), userDirected: held.userDirected === true };
+    // a signature that decided, and IP ranges that said otherwise
+    let rangesDisagree = false;
+    if (options.verifier !== undefined || signature !== null) {
+      const client = clientAddress(request, options.clientIp ?? 'remote');
+      const claim = options.verifier?.classifyClaim(family, client, request.timeMs) ?? null;
+      if (signature === null || signature.verdict === 'notChecked') {
+        // the IP ranges decide (a request not signed, or a signature that could not be checked)
+        verdict = claim?.verdict ?? 'not-checked';
+        services = claim?.services ?? null;
+        // said when the file does not cover the crawler, or is a user-directed file covering a crawler that is not a user-triggered fetcher (Google's other crawlers)
+        const held = claim?.heldBy ?? null;
+        if (held !== null && family !== null && (!family.covering.includes(held) || (held.userDirected === true && !family.userTriggered))) from = { name: publishedName(held), userDirected: held.userDirected === true };
+      } else if (signature.verdict === 'verified') {
+        // the signature decides: the agent's own request, wherever it came from
+        verdict = 'verified';
+        services = claim?.verdict === 'verified' ? claim.services : null;
+        rangesDisagree = claim?.verdict === 'impostor';
+        // an address in another vendor's ranges: a row of its own, said
+        const holding = claim?.verdict === 'verified' ? null : options.verifier?.fileHolding(client) ?? null;
+        if (holding !== null && holding.vendor !== family?.vendor.id) from = { name: holding.name, userDirected: false };
+      } else {
+        // a signature that fails: an impostor of the agent it claims, whatever its address
+        verdict = 'impostor';
+        rangesDisagree = claim?.verdict === 'verified';
+      }
     }
     const hostKey = origin?.hostKey ?? null;
     const rowHost = options.byHost === true ? hostKey : null;
@@ -236,8 +275,14 @@ export class RobotsAudit {
       tally.dropLeastDisallowed();
     }
     const bucket = tally.countHour(request.timeMs);
-    const state = tally.countRequest(key, crawler.group, hostKey) ?? tally.countNewCrawler(key, { agent: crawler.agent, host: rowHost, group: crawler.group, groupHost: hostKey, impostor: verdict === 'impostor', from, family, userAgent: request.userAgent as string });
+    // a verified signature's card says whether a person asked for the fetch (a failed one's claim is not believed)
+    const fetcher = signature?.verdict === 'verified' && signature.trigger === 'fetcher';
+    const state = tally.countRequest(key, crawler.group, hostKey) ?? tally.countNewCrawler(key, { agent: crawler.agent, host: rowHost, group: crawler.group, groupHost: hostKey, impostor: verdict === 'impostor', from, family, userAgent: request.userAgent ?? '', fetcher });
     if (verdict !== null) tally.countVerification(state, verdict, services);
+    if (signature !== null) {
+      const keysMissing = signature.verdict === 'notChecked' && signature.agent !== null && options.signatures?.keys.agent(signature.agent) === undefined;
+      tally.countSignature(state, signature, { rangesDisagree, keysMissing }, log, lineNumber);
+    }
     if (!rulesKnown) tally.countNoRules(state, origin?.origin ?? null);
     let version: PendingRequest['version'] = null;
     if (versioned) {
@@ -323,7 +368,7 @@ export class RobotsAudit {
     });
     const shape = parts[0].shape;
     for (const part of parts) {
-      if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost || part.shape.missing !== shape.missing || part.shape.reading !== shape.reading) {
+      if (part.shape.verifying !== shape.verifying || part.shape.withHistory !== shape.withHistory || part.shape.byHost !== shape.byHost || part.shape.missing !== shape.missing || part.shape.reading !== shape.reading || part.shape.signatures !== shape.signatures) {
         throw RobotsError.about('INVALID_ARGUMENT', { name: 'partials' }, (_said, say) => `partial audits made with different options cannot be merged: one ${describeShape(shape, say)}, another ${describeShape(part.shape, say)}`);
       }
     }

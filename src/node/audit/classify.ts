@@ -99,6 +99,30 @@ export class CrawlerClassifier {
     return { agent, group, family: this.familyOf(agent) };
   }
 
+  /**
+   * The crawler of a signed request, whatever its User-Agent says (agents that act for a user send a browser's): the
+   * product token its agent's card states (rfc9309-product-token), judged by that token's group as crawlerOf judges
+   * a name (its own group or its fallback's, else `*`; with reading token, its own group else `*`); or, when the card
+   * states none or its keys were not given, the agent's host, judged by `*` (it claims no group). `unnamed signer`
+   * when the Signature-Agent cannot be read. Per signed request.
+   */
+  signerOf(signer: { agent: string | null; productToken: string | null }, robots: RobotsTxt | null): ClassifiedCrawler {
+    const token = signer.productToken;
+    if (token === null) {
+      const agent = signer.agent ?? 'unnamed signer';
+      return { agent, group: '*', family: this.familyOf(agent) };
+    }
+    const tokens = robots === null ? null : tokensOf(robots);
+    const lower = asciiLowerCase(productToken(token));
+    let group: string | null;
+    if (this.reading === 'token') group = tokens?.get(lower) ?? '*';
+    else {
+      group = groupFollowed(lower, (name) => tokens?.has(name) === true);
+      if (group !== null && group !== '*') group = tokens?.get(group) as string;
+    }
+    return { agent: token, group, family: this.familyOf(token) };
+  }
+
   /** The group a User-Agent follows in an older version of a file (crawlerOf's), kept per file and User-Agent. */
   previousGroupOf(userAgent: string | null, robots: RobotsTxt): string | null {
     if (userAgent === null) return null;

@@ -1,6 +1,6 @@
 // A self-contained HTML page for an audit: inline SVG charts (who violated, which rules, over time) and
 // tables. No script, no external resource: it opens anywhere, from a file or an e-mail.
-import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationNoteSentence, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
+import { crawlerLabel, signatureCell, signatureNotes, signatureSentence, usageLeftOut, verificationCell, verificationNotes, verificationNoteSentence, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
 import { escapeHtml } from '../../core/html-text.js';
 import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 
@@ -74,6 +74,7 @@ export function auditHtml(report: AuditReport, title: string, say: OptionWords =
     }
   }
   const verifying = report.verification !== null;
+  const signing = report.signatures !== null;
   const ruleRows = [...rules.values()].sort((a, b) => b.part - a.part).slice(0, 15).map((r) => ({ label: r.label, total: r.part, part: r.part }));
   const crawlerRows = report.crawlers.slice(0, 15).map((c) => ({ label: `${c.host === null ? '' : `${c.host}: `}${crawlerLabel(c)} (${c.groupLabel})`, total: c.requests, part: c.disallowed }));
   const status = (c: CrawlerAudit): string => `${number(c.disallowedByStatus['2xx'])} / ${number(c.disallowedByStatus['3xx'])} / ${number(c.disallowedByStatus['4xx'])} / ${number(c.disallowedByStatus['5xx'])}`;
@@ -82,9 +83,10 @@ export function auditHtml(report: AuditReport, title: string, say: OptionWords =
     `<td>${number(c.disallowed)}${c.disallowedUpTo !== c.disallowed ? ` to ${number(c.disallowedUpTo)}` : ''}</td><td>${status(c)}</td><td>${number(c.robotsTxtFetches)}</td>` +
     (report.usage.stated ? `<td>${c.usage === null ? '' : number(c.usage.against)}</td>` : '') +
     (verifying ? `<td>${verificationCell(c.verification, ' / ', number)}</td>` : '') +
+    (signing ? `<td>${signatureCell(c.signatures, ' / ', number)}</td>` : '') +
     `<td>${c.rules.slice(0, 3).map((r) => `${r.file === null ? '' : `${escapeHtml(r.file)} `}line ${r.line} <code>${escapeHtml(r.pattern)}</code> (${number(r.requests)})`).join('<br>')}</td>` +
     `<td>${c.topDisallowedPaths.slice(0, 3).map((p) => `${p.host === null ? '' : `${escapeHtml(p.host)} `}<code>${escapeHtml(p.path)}</code> (${number(p.requests)})`).join('<br>')}</td></tr>`;
-  const head = `<thead><tr>${byHost ? '<th>host</th>' : ''}<th>crawler</th><th>group</th><th>category</th><th>requests</th><th>disallowed</th><th>disallowed by status<br>2xx / 3xx / 4xx / 5xx</th><th>robots.txt fetches</th>${report.usage.stated ? '<th>usage no</th>' : ''}${verifying ? '<th>verified / impostor / unknown / not checked</th>' : ''}<th>rules</th><th>most requested disallowed paths</th></tr></thead>`;
+  const head = `<thead><tr>${byHost ? '<th>host</th>' : ''}<th>crawler</th><th>group</th><th>category</th><th>requests</th><th>disallowed</th><th>disallowed by status<br>2xx / 3xx / 4xx / 5xx</th><th>robots.txt fetches</th>${report.usage.stated ? '<th>usage no</th>' : ''}${verifying ? '<th>verified / impostor / unknown / not checked</th>' : ''}${signing ? '<th>signatures: verified / invalid / expired / unknown key / malformed / not checked</th>' : ''}<th>rules</th><th>most requested disallowed paths</th></tr></thead>`;
   const more = report.moreCrawlers.crawlers > 0 ? `<p>${number(report.moreCrawlers.crawlers)} more crawler(s): ${number(report.moreCrawlers.requests)} requests, ${number(report.moreCrawlers.disallowed)} disallowed.</p>` : '';
   const untracked = report.untracked.requests > 0 ? `<p>${number(report.untracked.crawlers)} crawler(s) no longer tracked (fewest disallowed): ${number(report.untracked.requests)} requests, ${number(report.untracked.disallowed)} disallowed.</p>` : '';
   const fetchers = report.userTriggered.length === 0 ? '' : `<h2>User-triggered fetchers</h2><p>They fetch because a person asked, ignore robots.txt by design, and are not counted as violators.</p><table>${head}<tbody>${report.userTriggered.map(rowOf).join('')}</tbody></table>`;
@@ -107,7 +109,7 @@ th{background:#f4f4f4}code{font-size:12px}.summary span{margin-right:2em}tr.impo
 `<span>${number(report.disallowed)} disallowed</span><span>${number(report.allowed)} allowed</span><span class="no-rules">${number(report.noRulesKnown.requests)} no rules known</span><span>${number(report.otherRequests)} other requests (not audited)</span>${verification}` +
 `<span>${number(report.malformed.count)} malformed lines${report.malformed.count > 0 ? ` (first: ${escapeHtml(report.malformed.lines.slice(0, 10).map((m) => `${m.log}:${m.line}`).join(', '))})` : ''}</span></p>
 ${report.noRulesKnown.requests === 0 ? '' : `<p class="no-rules-note">${number(report.noRulesKnown.requests)} crawler request(s) with no rules known (no robots.txt file, a file that could not be read, an origin never fetched, or a time before the first version)${report.noRulesKnown.origins.length > 0 ? `, first ${escapeHtml(report.noRulesKnown.origins.join(', '))}` : ''}: ${report.noRulesKnown.judged === 'as disallowed' ? 'judged disallowed' : 'not judged, and not counted as allowed'}.</p>`}
-${verificationNotes(report.verifiedBy).map((note) => `<p class="verification-note">${escapeHtml(verificationNoteSentence(note, say))}</p>`).join('')}
+${verificationNotes(report.verifiedBy).map((note) => `<p class="verification-note">${escapeHtml(verificationNoteSentence(note, say))}</p>`).join('')}${report.signatures === null ? '' : `<p class="signatures">Signed requests (Web Bot Auth): ${signatureSentence(report.signatures.counts, number)}. A signature that holds decides; one that fails makes an impostor; one not checked leaves it to the IP ranges.</p>${signatureNotes(report.signatures, say).map((note) => `<p class="signature-note">${escapeHtml(note)}</p>`).join('')}`}
 ${report.history === null ? '' : `<h2>robots.txt versions</h2><table id="versions"><thead><tr><th>host</th><th>in force from</th><th>crawler requests</th><th>disallowed</th></tr></thead><tbody>${report.history.versions.map((v) => `<tr><td>${escapeHtml(v.host)}</td><td>${escapeHtml(v.from)}</td><td>${number(v.requests)}</td><td>${number(v.disallowed)}</td></tr>`).join('')}</tbody></table><p class="history-note">${number(report.history.either)} request(s) within 24 h after a change that the two versions judge differently (either: not counted as disallowed); ${number(report.history.noRulesKnown)} before the first version of their host or without a time (no rules known).</p>`}
 ${barChart('chart-crawlers', 'Who fetched what robots.txt disallows', crawlerRows, 'disallowed requests', 'requests')}
 ${barChart('chart-rules', 'Which rules they broke', ruleRows, 'disallowed requests', 'disallowed requests')}

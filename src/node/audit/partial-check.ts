@@ -4,6 +4,7 @@
 import { RobotsError } from '../../core/errors.js';
 import { CRAWLER_CATEGORIES, VERIFICATIONS } from '../crawlers/index.js';
 import { AUDIT_PARTIAL_FORMAT, type AuditPartial } from './partial.js';
+import { SIGNATURE_COUNTS, type SignatureCounts } from './report.js';
 
 /** Why a value is not what a part holds there: the field's path and what it is (`crawlers[3].requests is -994, not a count`). */
 class PartProblem extends Error {}
@@ -48,6 +49,10 @@ const holding = <T>(check: Check<T>, rule: (value: T) => string | null): Check<T
 const atMost = (part: string, whole: string) => (value: Record<string, unknown>): string | null => ((value[part] as number) > (value[whole] as number) ? `${part} (${value[part] as number}) is more than ${whole} (${value[whole] as number})` : null);
 
 const verificationCounts = objectOf(Object.fromEntries(VERIFICATIONS.map((verdict) => [verdict, count])) as { [K in (typeof VERIFICATIONS)[number]]: Check<number> });
+const signatureCounts = holding(
+  objectOf<SignatureCounts>({ ...Object.fromEntries(SIGNATURE_COUNTS.map((verdict) => [verdict, count])) as { [K in (typeof SIGNATURE_COUNTS)[number]]: Check<number> }, rangesDisagree: count }),
+  (value) => (value.rangesDisagree > SIGNATURE_COUNTS.reduce((sum, verdict) => sum + value[verdict], 0) ? `rangesDisagree (${value.rangesDisagree}) is more than the signed requests` : null),
+);
 const statusClasses = objectOf({ '2xx': count, '3xx': count, '4xx': count, '5xx': count, other: count });
 const versionCounts = holding(objectOf({ host: text, from: text, requests: count, disallowed: count }), atMost('disallowed', 'requests'));
 
@@ -55,7 +60,7 @@ const crawler = holding(objectOf<AuditPartial['crawlers'][number]>({
   agent: text, host: orNull(text), impostor: flag, from: orNull(text), vendor: orNull(text), family: orNull(text), group: orNull(text),
   mixedGroups: oneOf(['host', 'version', 'host and version', null] as const), groupHost: orNull(text),
   userTriggered: flag, userAgent: text, category: oneOf(CRAWLER_CATEGORIES), requests: count, disallowed: count, missed: count,
-  byStatus: statusClasses, robotsTxtFetches: count, verification: orNull(verificationCounts), services: orNull(listOf(tuple<[string, number]>(text, count))),
+  byStatus: statusClasses, robotsTxtFetches: count, verification: orNull(verificationCounts), signatures: orNull(signatureCounts), services: orNull(listOf(tuple<[string, number]>(text, count))),
   rules: listOf(objectOf({ file: orNull(text), line: count, pattern: text, requests: count })),
   paths: orNull(objectOf({ floor: count, counts: listOf(tuple<[string, number, number]>(text, count, count)) })),
   usageAgainst: count,
@@ -71,7 +76,7 @@ const familyCoverage = objectOf({
 
 const part = objectOf<AuditPartial>({
   format: oneOf([AUDIT_PARTIAL_FORMAT] as const),
-  shape: objectOf({ verifying: flag, withHistory: flag, byHost: flag, missing: oneOf(['allow', 'disallow'] as const), reading: oneOf(['crawler', 'token'] as const) }),
+  shape: objectOf({ verifying: flag, withHistory: flag, byHost: flag, missing: oneOf(['allow', 'disallow'] as const), reading: oneOf(['crawler', 'token'] as const), signatures: flag }),
   logs: listOf(objectOf({ log: text, lines: count })),
   lines: count, crawlerRequests: count, otherRequests: count, outsideTime: count, disallowed: count, allowed: count,
   noRulesKnown: objectOf({ requests: count, origins: listOf(text) }),
@@ -82,6 +87,11 @@ const part = objectOf<AuditPartial>({
   hours: listOf(holding(tuple<[number, number, number]>(count, count, count), ([, requests, disallowed]) => (disallowed > requests ? `its disallowed requests (${disallowed}) are more than its requests (${requests})` : null))),
   verification: orNull(verificationCounts),
   verifiedBy: orNull(objectOf({ dns: orNull(objectOf({ problem: orNull(text), unknown: count })), families: listOf(familyCoverage), maxAgeDays: orNull(count) })) as Check<AuditPartial['verifiedBy']>,
+  signatures: orNull(objectOf({
+    counts: signatureCounts,
+    failures: listOf(objectOf({ log: text, line: count, verdict: oneOf(SIGNATURE_COUNTS.filter((verdict) => verdict !== 'verified')), agent: orNull(text), reason: text })),
+    withoutKeys: listOf(tuple<[string, number]>(text, count)), withoutKeysOthers: count, keyProblems: listOf(text),
+  })) as Check<AuditPartial['signatures']>,
   usage: objectOf({ against: count, stated: flag }),
   history: objectOf({ either: count, noRulesKnown: count, versions: listOf(versionCounts) }),
 });

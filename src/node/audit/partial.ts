@@ -3,13 +3,13 @@
 // verification rested on adds up. RobotsAudit.partial() writes a part, RobotsAudit.merged() adds parts. Per part.
 import type { CrawlerCategory, Verification } from '../crawlers/index.js';
 import type { FamilyCoverage } from '../verify/index.js';
-import type { AuditReport, GroupsDiffer, StatusClasses, VerificationCounts } from './report.js';
+import { SIGNATURE_COUNTS, type AuditReport, type GroupsDiffer, type SignatureCounts, type SignedVerdict, type StatusClasses, type VerificationCounts } from './report.js';
 import { PathCounter } from './paths.js';
-import { bothDiffer, crawlerKey, MAX_CRAWLERS, MAX_MALFORMED_LINES, NO_RULES_ORIGINS_NAMED, TRACKED_PATHS, type AuditTally, type VersionCounts } from './tally.js';
+import { bothDiffer, crawlerKey, MAX_CRAWLERS, MAX_MALFORMED_LINES, MAX_SIGNATURE_FAILURES, NO_RULES_ORIGINS_NAMED, TRACKED_PATHS, type AuditTally, type VersionCounts } from './tally.js';
 import type { OptionWords } from '../../core/errors.js';
 
 /** The format tag of a partial audit (audit --format partial). */
-export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/2';
+export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/3';
 
 /**
  * What one audit counted, whole, for a merge (RobotsAudit.partial, RobotsAudit.merged; audit --format partial
@@ -18,7 +18,7 @@ export const AUDIT_PARTIAL_FORMAT = 'robotstxt-wasm/audit-partial/2';
  */
 export interface AuditPartial {
   format: typeof AUDIT_PARTIAL_FORMAT;
-  shape: { verifying: boolean; withHistory: boolean; byHost: boolean; missing: 'allow' | 'disallow'; reading: 'crawler' | 'token' };
+  shape: { verifying: boolean; withHistory: boolean; byHost: boolean; missing: 'allow' | 'disallow'; reading: 'crawler' | 'token'; signatures: boolean };
   logs: { log: string; lines: number }[];
   lines: number;
   crawlerRequests: number;
@@ -31,7 +31,7 @@ export interface AuditPartial {
   crawlers: {
     agent: string; host: string | null; impostor: boolean; from: string | null; vendor: string | null; family: string | null; group: string | null; mixedGroups: GroupsDiffer; groupHost: string | null;
     userTriggered: boolean; userAgent: string; category: CrawlerCategory; requests: number; disallowed: number; missed: number;
-    byStatus: StatusClasses; robotsTxtFetches: number; verification: VerificationCounts | null; services: [string, number][] | null;
+    byStatus: StatusClasses; robotsTxtFetches: number; verification: VerificationCounts | null; signatures: SignatureCounts | null; services: [string, number][] | null;
     rules: { file: string | null; line: number; pattern: string; requests: number }[];
     paths: { floor: number; counts: [string, number, number][] } | null;
     usageAgainst: number; usageBy: { file: string | null; source: 'content-usage' | 'content-signal'; line: number; preference: string; requests: number }[];
@@ -44,13 +44,15 @@ export interface AuditPartial {
   hours: [number, number, number][];
   verification: VerificationCounts | null;
   verifiedBy: AuditReport['verifiedBy'];
+  /** With signature keys: the counts, the first failures (lines as in this part), every agent without keys counted (and the requests of those past the bound), the key files' problems. */
+  signatures: { counts: SignatureCounts; failures: { log: string; line: number; verdict: Exclude<SignedVerdict, 'verified'>; agent: string | null; reason: string }[]; withoutKeys: [string, number][]; withoutKeysOthers: number; keyProblems: string[] } | null;
   usage: { against: number; stated: boolean };
   history: { either: number; noRulesKnown: number; versions: { host: string; from: string; requests: number; disallowed: number }[] };
 }
 
 /** The options a partial audit was made with, as a merge error names them (options in `say`'s words). */
 export function describeShape(shape: AuditPartial['shape'], say: OptionWords): string {
-  return `${shape.verifying ? 'with' : 'without'} ${say({ name: 'verifier' })}, ${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} ${say({ name: 'byHost' })}, ${say({ name: 'missing', value: shape.missing })}, ${shape.reading === 'token' ? 'with' : 'without'} ${say({ name: 'reading', value: 'token' })}`;
+  return `${shape.verifying ? 'with' : 'without'} ${say({ name: 'verifier' })}, ${shape.signatures ? `with ${say({ name: 'signatures' })}, ` : ''}${shape.withHistory ? 'with' : 'without'} versions over time, ${shape.byHost ? 'with' : 'without'} ${say({ name: 'byHost' })}, ${say({ name: 'missing', value: shape.missing })}, ${shape.reading === 'token' ? 'with' : 'without'} ${say({ name: 'reading', value: 'token' })}`;
 }
 
 /** What verification rested on in two parts of an audit: the first part's files and resolver problem, the requests added. */
@@ -79,7 +81,7 @@ export function partialOf(tally: AuditTally, logs: { log: string; lines: number 
   const { shape } = tally;
   return {
     format: AUDIT_PARTIAL_FORMAT,
-    shape: { verifying: shape.verifying, withHistory: shape.withHistory, byHost, missing: shape.missing, reading: shape.reading },
+    shape: { verifying: shape.verifying, withHistory: shape.withHistory, byHost, missing: shape.missing, reading: shape.reading, signatures: shape.signatures },
     logs: logs.map((entry) => ({ ...entry })),
     lines: tally.lines,
     crawlerRequests: tally.crawlerRequests,
@@ -94,6 +96,7 @@ export function partialOf(tally: AuditTally, logs: { log: string; lines: number 
       userTriggered: state.userTriggered, userAgent: state.userAgent, category: tally.kinds.kindOf(state), requests: state.requests, disallowed: state.disallowed,
       missed: state.missed, byStatus: { ...state.byStatus }, robotsTxtFetches: state.robotsTxtFetches,
       verification: state.verification === null ? null : { ...state.verification },
+      signatures: state.signatures === null ? null : { ...state.signatures },
       services: state.services === null ? null : [...state.services],
       rules: [...state.rules.values()].map((rule) => ({ ...rule })),
       paths: state.paths === null ? null : state.paths.entries(),
@@ -106,9 +109,19 @@ export function partialOf(tally: AuditTally, logs: { log: string; lines: number 
     hours: [...tally.hours].map(([hour, counts]) => [hour, counts.requests, counts.disallowed] as [number, number, number]),
     verification: tally.verification === null ? null : { ...tally.verification },
     verifiedBy,
+    signatures: tally.signatures === null ? null : {
+      counts: { ...tally.signatures.counts }, failures: tally.signatures.failures.map((failure) => ({ ...failure })),
+      withoutKeys: [...tally.signatures.withoutKeys], withoutKeysOthers: tally.signatures.withoutKeysOthers, keyProblems: [...tally.signatures.keyProblems],
+    },
     usage: { against: tally.usageAgainst, stated: tally.usageStated },
     history: { either: tally.either, noRulesKnown: tally.noRulesKnown, versions: [...tally.versionTotals.values()].map((entry) => ({ ...entry })) },
   };
+}
+
+/** Adds one part's signature counts to another's. */
+function addSignatureCounts(into: SignatureCounts, part: SignatureCounts): void {
+  for (const verdict of SIGNATURE_COUNTS) into[verdict] += part[verdict];
+  into.rangesDisagree += part.rangesDisagree;
 }
 
 /** Adds counts of one version to a table of them (key `host from`). */
@@ -159,6 +172,7 @@ export function addPartial(tally: AuditTally, part: AuditPartial, linesBefore: R
     for (const status of Object.keys(state.byStatus) as (keyof StatusClasses)[]) state.byStatus[status] += crawler.byStatus[status];
     state.robotsTxtFetches += crawler.robotsTxtFetches;
     if (state.verification !== null && crawler.verification !== null) for (const verdict of Object.keys(state.verification) as Verification[]) state.verification[verdict] += crawler.verification[verdict];
+    if (state.signatures !== null && crawler.signatures !== null) addSignatureCounts(state.signatures, crawler.signatures);
     if (state.services !== null && crawler.services !== null) for (const [service, count] of crawler.services) state.services.set(service, (state.services.get(service) ?? 0) + count);
     for (const rule of crawler.rules) {
       const ruleKey = `${rule.file ?? ''} ${rule.line} ${rule.pattern}`;
@@ -195,6 +209,15 @@ export function addPartial(tally: AuditTally, part: AuditPartial, linesBefore: R
     tally.hours.set(hour, bucket);
   }
   if (tally.verification !== null && part.verification !== null) for (const verdict of Object.keys(tally.verification) as Verification[]) tally.verification[verdict] += part.verification[verdict];
+  const signatures = tally.signatures;
+  if (signatures !== null && part.signatures !== null) {
+    addSignatureCounts(signatures.counts, part.signatures.counts);
+    for (const failure of part.signatures.failures) if (signatures.failures.length < MAX_SIGNATURE_FAILURES) signatures.failures.push({ ...failure, line: failure.line + (linesBefore.get(failure.log) ?? 0) });
+    for (const [agent, requests] of part.signatures.withoutKeys) tally.countWithoutKeys(agent, requests);
+    signatures.withoutKeysOthers += part.signatures.withoutKeysOthers;
+    // every part read the same key folder, or said what its own could not give: each problem once
+    for (const problem of part.signatures.keyProblems) if (!signatures.keyProblems.includes(problem)) signatures.keyProblems.push(problem);
+  }
   tally.usageAgainst += part.usage.against;
   tally.usageStated ||= part.usage.stated;
   tally.either += part.history.either;

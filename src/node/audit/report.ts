@@ -4,6 +4,7 @@
 import { asciiLowerCase } from '../../core/robots.js';
 import { VERIFICATIONS, type CrawlerCategory, type Verification } from '../crawlers/index.js';
 import type { FamilyCoverage } from '../verify/index.js';
+import type { SignatureVerdict } from '../signatures/index.js';
 import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
 
 /** What the server answered, by status class (`other`: no status in the line, or 1xx). */
@@ -17,6 +18,28 @@ export interface StatusClasses {
 
 /** How many requests were verified, impostors', unknown and not checked (see Verification in src/node/verify/verify.ts). */
 export type VerificationCounts = Record<Verification, number>;
+
+/** What the signature of a signed request said, in the order every report format says them (every SignatureVerdict but unsigned). */
+export const SIGNATURE_COUNTS = ['verified', 'invalid', 'expired', 'unknownKey', 'malformed', 'notChecked'] as const satisfies readonly Exclude<SignatureVerdict, 'unsigned'>[];
+/** A signed verdict (SignatureVerdict without unsigned): SIGNATURE_COUNTS lists every one. */
+export type SignedVerdict = (typeof SIGNATURE_COUNTS)[number];
+// a verdict added to SignatureVerdict and not to SIGNATURE_COUNTS fails here
+const everyVerdictCounted: Exclude<SignatureVerdict, 'unsigned'> extends SignedVerdict ? true : never = true;
+void everyVerdictCounted;
+
+/**
+ * Signed requests (Web Bot Auth) by what their signature said: verified (the agent's identity proven), invalid,
+ * expired, unknownKey, malformed (each an impostor of the agent it claims: the signature decided), notChecked (no
+ * keys of the agent given, or no time in the line: the IP ranges decided, as for an unsigned request);
+ * rangesDisagree: those the signature decided whose IP ranges said otherwise (a verified signature from an address
+ * outside its vendor's ranges, a failed one from inside them).
+ */
+export type SignatureCounts = Record<SignedVerdict, number> & { rangesDisagree: number };
+
+/** Signature counts at zero. */
+export function noSignatures(): SignatureCounts {
+  return { verified: 0, invalid: 0, expired: 0, unknownKey: 0, malformed: 0, notChecked: 0, rangesDisagree: 0 };
+}
 
 /** One crawler's requests (an impostor is a crawler of its own: a row apart from the vendor's). */
 export interface CrawlerAudit {
@@ -58,6 +81,8 @@ export interface CrawlerAudit {
   robotsTxtFetches: number;
   /** With verification: its requests by verdict (an impostor row has only impostor ones); null without. */
   verification: VerificationCounts | null;
+  /** With signature keys (audit --signature-keys): its signed requests by what their signature said; null without. */
+  signatures: SignatureCounts | null;
   /** With verification: its verified requests by the services of the most specific prefix their address is in (JAFAR service labels; {} when the files have none). */
   verifiedServices: Record<string, number> | null;
   /** Rules that disallowed its requests, most requests first; `file`: the host whose robots.txt has the rule (null with one robots.txt). */
@@ -122,6 +147,13 @@ export interface AuditReport {
    * an impostor). maxAgeDays: the age past which a file is stale (null: any age is taken).
    */
   verifiedBy: { dns: { problem: string | null; unknown: number } | null; families: FamilyCoverage[]; maxAgeDays: number | null } | null;
+  /**
+   * With signature keys (null without): every signed request by what its signature said (counts), the first of
+   * those that failed or were not checked with why (failures: log, 1-based line, verdict, the agent host it
+   * names, reason; at most 100), the agents named by signatures whose keys were not given (with their requests;
+   * at most 20 named), and what could not be read of the key files (keyProblems).
+   */
+  signatures: AuditSignatures | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
   timeline: { hour: string; requests: number; disallowed: number }[];
   /** With a history (null without): every version that judged a request, with its counts, and the either and no-rules-known totals. */
@@ -130,6 +162,48 @@ export interface AuditReport {
   usage: { against: number; stated: boolean };
   /** How crawlers were read against the files: as they behave (crawler, the default) or as their product tokens (token: --as-token, the reference's reading). */
   reading: 'crawler' | 'token';
+}
+
+/** The report's signatures (AuditReport.signatures). */
+export interface AuditSignatures {
+  counts: SignatureCounts;
+  failures: { log: string; line: number; verdict: Exclude<SignedVerdict, 'verified'>; agent: string | null; reason: string }[];
+  withoutKeys: { agent: string; requests: number }[];
+  keyProblems: string[];
+}
+
+/** Failures of signatures the table and the HTML page name (the JSON carries every one kept). */
+export const SIGNATURE_FAILURES_SAID = 5;
+
+/**
+ * What the signatures of a report rested on and what failed, as the table and the HTML page say it (one sentence
+ * each; options in `say`'s words): the agents whose keys were not given, what the key files could not give, and
+ * the first failures with their lines. Per report.
+ */
+export function signatureNotes(signatures: AuditSignatures, say: OptionWords = LIBRARY_OPTION_WORDS): string[] {
+  const notes: string[] = [];
+  if (signatures.withoutKeys.length > 0) {
+    notes.push(`not checked, no keys given for ${signatures.withoutKeys.map(({ agent, requests }) => `${agent} (${requests})`).join(', ')}: their IP ranges decided (get their keys with ${say({ name: 'fetchSignatureKeys' })}, or save each as <host>.json in the folder of ${say({ name: 'signatureKeys' })})`);
+  }
+  for (const problem of signatures.keyProblems) notes.push(`key file: ${problem}`);
+  const failed = SIGNATURE_COUNTS.reduce((sum, verdict) => sum + (verdict === 'verified' ? 0 : signatures.counts[verdict]), 0);
+  if (signatures.failures.length > 0) {
+    const shown = signatures.failures.slice(0, SIGNATURE_FAILURES_SAID);
+    notes.push(`${failed === shown.length ? '' : `first ${shown.length} of ${failed} `}not verified: ${shown.map((failure) => `${failure.log}:${failure.line} ${failure.verdict}${failure.agent === null ? '' : ` (${failure.agent})`}: ${failure.reason}`).join('; ')}`);
+  }
+  return notes;
+}
+
+/** Signature verdicts as every report format says them: "5 verified, 1 invalid, 1 expired, 1 unknown key, 0 malformed, 1 not checked". Per report and row. */
+export function signatureSentence(counts: SignatureCounts, number: (value: number) => string = String): string {
+  const words: Record<SignedVerdict, string> = { verified: 'verified', invalid: 'invalid', expired: 'expired', unknownKey: 'unknown key', malformed: 'malformed', notChecked: 'not checked' };
+  const said = SIGNATURE_COUNTS.map((verdict) => `${number(counts[verdict])} ${words[verdict]}`).join(', ');
+  return counts.rangesDisagree === 0 ? said : `${said}; ${number(counts.rangesDisagree)} the IP ranges judged otherwise (the signature decided)`;
+}
+
+/** A row's signature counts in a table cell (`verified/invalid/expired/unknownKey/malformed/notChecked`; `-` without signatures). */
+export function signatureCell(counts: SignatureCounts | null, separator = '/', number: (value: number) => string = String): string {
+  return counts === null ? '-' : SIGNATURE_COUNTS.map((verdict) => number(counts[verdict])).join(separator);
 }
 
 /**

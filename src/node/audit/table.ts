@@ -2,7 +2,7 @@
 // user-triggered fetchers apart, the AI usage list. Wording shared with JSON and HTML comes from report.ts.
 import { terminalSafe } from '../../core/terminal.js';
 import { LIBRARY_OPTION_WORDS, type OptionWords } from '../../core/errors.js';
-import { crawlerLabel, usageLeftOut, verificationCell, verificationNotes, verificationNoteSentence, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
+import { crawlerLabel, signatureCell, signatureNotes, signatureSentence, usageLeftOut, verificationCell, verificationNotes, verificationNoteSentence, verificationSentence, type AuditReport, type CrawlerAudit } from './report.js';
 
 /** The sentence on requests whose rules were not known, as the table and stderr say it (options in `say`'s words). Per report. */
 export function noRulesSentence(report: AuditReport, say: OptionWords = LIBRARY_OPTION_WORDS): string {
@@ -17,6 +17,7 @@ const ruleText = (rule: CrawlerAudit['rules'][number]): string => `${rule.file =
 /** The audit as a text table (robotstxt audit's default output), terminal-safe: names and paths come from the log; options in `say`'s words. Per report. */
 export function auditTable(report: AuditReport, say: OptionWords = LIBRARY_OPTION_WORDS): string {
   const verifying = report.verification !== null;
+  const signing = report.signatures !== null;
   const pathText = (p: CrawlerAudit['topDisallowedPaths'][number]): string => `${p.host === null ? '' : `${p.host} `}${p.path} (${p.requests === p.upTo ? p.requests : `${p.requests} to ${p.upTo}`})`;
   const disallowedText = (c: CrawlerAudit): string => (c.disallowedUpTo === c.disallowed ? String(c.disallowed) : `${c.disallowed} to ${c.disallowedUpTo}`);
   const byHost = [...report.crawlers, ...report.userTriggered].some((c) => c.host !== null);
@@ -26,9 +27,10 @@ export function auditTable(report: AuditReport, say: OptionWords = LIBRARY_OPTIO
     ...(byHost ? [c.host ?? '-'] : []), crawlerLabel(c), c.groupLabel, c.category, String(c.requests), disallowedText(c), share(c.disallowed, c.requests), statusText(c), String(c.robotsTxtFetches),
     ...(usage ? [c.usage === null ? '' : String(c.usage.against)] : []),
     ...(verifying ? [verificationCell(c.verification)] : []),
+    ...(signing ? [signatureCell(c.signatures)] : []),
     c.rules[0] === undefined ? '' : ruleText(c.rules[0]), c.topDisallowedPaths[0] === undefined ? '' : pathText(c.topDisallowedPaths[0]),
   ];
-  const header = [...(byHost ? ['host'] : []), 'crawler', 'group', 'category', 'requests', 'disallowed', 'share', '2xx/3xx/4xx/5xx', 'robots.txt', ...(usage ? ['usage no'] : []), ...(verifying ? ['verified/impostor/unknown/not-checked'] : []), 'top rule', 'top disallowed path'];
+  const header = [...(byHost ? ['host'] : []), 'crawler', 'group', 'category', 'requests', 'disallowed', 'share', '2xx/3xx/4xx/5xx', 'robots.txt', ...(usage ? ['usage no'] : []), ...(verifying ? ['verified/impostor/unknown/not-checked'] : []), ...(signing ? ['signatures verified/invalid/expired/unknown-key/malformed/not-checked'] : []), 'top rule', 'top disallowed path'];
   const blank = (cells: string[]): string[] => [...cells, ...new Array<string>(header.length - cells.length).fill('')];
   const rows = report.crawlers.map(row);
   const more = report.moreCrawlers;
@@ -52,6 +54,10 @@ export function auditTable(report: AuditReport, say: OptionWords = LIBRARY_OPTIO
     const impostors = report.crawlers.filter((c) => c.impostor).length + report.userTriggered.filter((c) => c.impostor).length;
     lines.push(`verification: ${verificationSentence(report.verification)}${impostors > 0 ? '; impostors are rows of their own' : ''}`);
     for (const note of verificationNotes(report.verifiedBy)) lines.push(`verification: ${terminalSafe(verificationNoteSentence(note, say))}`);
+  }
+  if (report.signatures !== null) {
+    lines.push(`signatures: ${signatureSentence(report.signatures.counts)} (a signature that holds decides, one that fails makes an impostor; not checked: the IP ranges decide)`);
+    for (const note of signatureNotes(report.signatures, say)) lines.push(`signatures: ${terminalSafe(note)}`);
   }
   lines.push(format(header), ...rows.map(format));
   if (fetcherRows.length > 0) lines.push('', 'user-triggered fetchers (fetch because a person asked; they ignore robots.txt by design and are not counted as violators):', ...fetcherRows.map(format));

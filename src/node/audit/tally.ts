@@ -9,7 +9,8 @@ import { isUserTriggeredFetcher, type CrawlerFamily, type Verification } from '.
 import type { RobotsVersion } from '../history/index.js';
 import { CrawlerKinds } from './classify.js';
 import { PathCounter } from './paths.js';
-import { groupLabel, type AuditReport, type CrawlerAudit, type GroupsDiffer, type StatusClasses, type VerificationCounts } from './report.js';
+import { groupLabel, noSignatures, type AuditReport, type CrawlerAudit, type GroupsDiffer, type SignatureCounts, type SignedVerdict, type StatusClasses, type VerificationCounts } from './report.js';
+import type { SignatureCheck } from '../signatures/index.js';
 
 const TOP_PATHS = 20;
 /** Origins without known rules named in the report (AuditReport.noRulesKnown). */
@@ -21,6 +22,11 @@ export const NO_RULES_ORIGINS_NAMED = 5;
  */
 export const TRACKED_PATHS = 2000;
 export const MAX_MALFORMED_LINES = 100;
+/** Signatures that failed or were not checked, listed with their lines (the report and a partial keep this many). */
+export const MAX_SIGNATURE_FAILURES = 100;
+/** Agents whose keys were not given, counted one by one up to this many (the rest in `others`); the report names the first 20 by requests. */
+export const MAX_AGENTS_WITHOUT_KEYS = 1000;
+export const AGENTS_WITHOUT_KEYS_NAMED = 20;
 /**
  * Crawlers tracked one by one (rules, paths, exact counts): when twice this many are tracked, the half with
  * the fewest disallowed requests is dropped (summed in `untracked`), and a crawler that comes back may have
@@ -77,6 +83,8 @@ export interface CrawlerState {
   byStatus: StatusClasses;
   robotsTxtFetches: number;
   verification: VerificationCounts | null;
+  /** Signed requests by what their signature said (with signature keys). */
+  signatures: SignatureCounts | null;
   /** Verified requests by JAFAR service label (with verification). */
   services: Map<string, number> | null;
   rules: Map<string, { file: string | null; line: number; pattern: string; requests: number }>;
@@ -111,6 +119,8 @@ export interface NewCrawler {
   from: { name: string; userDirected: boolean } | null;
   family: CrawlerFamily | null;
   userAgent: string;
+  /** A verified signature's card says trigger fetcher: listed with the user-triggered fetchers. */
+  fetcher?: boolean;
 }
 
 /** A request as counted when judged: its crawler, hour, status, where its rule and path are counted, and its version's counts. */
@@ -133,6 +143,18 @@ export interface TallyShape {
   top: number;
   missing: 'allow' | 'disallow';
   reading: 'crawler' | 'token';
+  /** Signed requests are judged by their signatures (audit --signature-keys). */
+  signatures: boolean;
+}
+
+/** What an audit's signed requests said, as the tally keeps it (AuditReport.signatures is read out of it). */
+export interface SignatureTally {
+  counts: SignatureCounts;
+  failures: { log: string; line: number; verdict: Exclude<SignedVerdict, 'verified'>; agent: string | null; reason: string }[];
+  /** Agent host -> requests whose signature named it and whose keys were not given (up to MAX_AGENTS_WITHOUT_KEYS agents), and the requests of agents past that. */
+  withoutKeys: Map<string, number>;
+  withoutKeysOthers: number;
+  keyProblems: string[];
 }
 
 /** An audit's counts (see the file's head). One per audit; RobotsAudit feeds it, partial.ts reads and adds parts. */
@@ -150,6 +172,7 @@ export class AuditTally {
   readonly hours = new Map<number, { requests: number; disallowed: number }>();
   readonly untracked = { crawlers: 0, requests: 0, disallowed: 0, usageAgainst: 0 };
   readonly verification: VerificationCounts | null;
+  readonly signatures: SignatureTally | null;
   /** The most disallowed requests (counted + missed) of a crawler dropped from tracking. */
   droppedFloor = 0;
   /** Merged partials: their dropped floors summed (what a crawler absent from all of them may have had there). */
@@ -166,6 +189,7 @@ export class AuditTally {
 
   constructor(readonly shape: TallyShape) {
     this.verification = shape.verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null;
+    this.signatures = shape.signatures ? { counts: noSignatures(), failures: [], withoutKeys: new Map(), withoutKeysOthers: 0, keyProblems: [] } : null;
   }
 
   /** A line that is not a request line (listed up to MAX_MALFORMED_LINES). */
@@ -206,10 +230,10 @@ export class AuditTally {
   }
 
   /** A crawler tracked from now on (its row as first seen), with its first request. Per new crawler. */
-  countNewCrawler(key: string, { agent, host, group, groupHost, impostor, from, family, userAgent }: NewCrawler): CrawlerState {
+  countNewCrawler(key: string, { agent, host, group, groupHost, impostor, from, family, userAgent, fetcher }: NewCrawler): CrawlerState {
     const state = this.track(key, {
       agent, host, impostor, from: from?.name ?? null, vendor: family?.vendor.id ?? null, family: family?.id ?? null, group, mixedGroups: null, groupHost,
-      userTriggered: isUserTriggeredFetcher(agent) || from?.userDirected === true, userAgent: userAgent.slice(0, 1024),
+      userTriggered: isUserTriggeredFetcher(agent) || from?.userDirected === true || fetcher === true, userAgent: userAgent.slice(0, 1024),
       category: null, categoryUserAgent: this.kinds.firstUserAgent(agent, userAgent),
     }, this.droppedFloor);
     state.requests++;
@@ -226,7 +250,7 @@ export class AuditTally {
       agent: row.agent, host: row.host, impostor: row.impostor, from: row.from, vendor: row.vendor, family: row.family, group: row.group, mixedGroups: row.mixedGroups,
       groupHost: row.groupHost, userTriggered: row.userTriggered, userAgent: row.userAgent, category: row.category, categoryUserAgent: row.categoryUserAgent,
       requests: 0, disallowed: 0, missed, byStatus: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 }, robotsTxtFetches: 0,
-      verification: verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, services: verifying ? new Map() : null, rules: new Map(), paths: null,
+      verification: verifying ? { verified: 0, impostor: 0, unknown: 0, 'not-checked': 0 } : null, signatures: this.shape.signatures ? noSignatures() : null, services: verifying ? new Map() : null, rules: new Map(), paths: null,
       usageAgainst: 0, usageBy: new Map(), byVersion: null, either: 0, noRulesKnown: 0, noRules: 0,
     };
     this.crawlers.set(key, state);
@@ -248,6 +272,34 @@ export class AuditTally {
     (this.verification as VerificationCounts)[verdict]++;
     if (state.verification !== null) state.verification[verdict]++;
     if (services !== null && state.services !== null) for (const service of services) state.services.set(service, (state.services.get(service) ?? 0) + 1);
+  }
+
+  /**
+   * A signed request's signature verdict (rangesDisagree: its IP ranges said otherwise than the signature that
+   * decided it; keysMissing: not checked because its agent's keys were not given), with the line of one that
+   * failed or was not checked (listed up to MAX_SIGNATURE_FAILURES). Per signed crawler request.
+   */
+  countSignature(state: CrawlerState, check: SignatureCheck, { rangesDisagree, keysMissing }: { rangesDisagree: boolean; keysMissing: boolean }, log: string, line: number): void {
+    const signatures = this.signatures as SignatureTally;
+    const verdict = check.verdict as SignedVerdict;
+    signatures.counts[verdict]++;
+    if (state.signatures !== null) state.signatures[verdict]++;
+    if (rangesDisagree) {
+      signatures.counts.rangesDisagree++;
+      if (state.signatures !== null) state.signatures.rangesDisagree++;
+    }
+    if (verdict === 'verified') return;
+    if (signatures.failures.length < MAX_SIGNATURE_FAILURES) signatures.failures.push({ log, line, verdict, agent: check.agent, reason: check.reason ?? '' });
+    if (keysMissing && check.agent !== null) this.countWithoutKeys(check.agent, 1);
+  }
+
+  /** Requests of an agent whose keys were not given (up to MAX_AGENTS_WITHOUT_KEYS agents named). Per such request, and per agent a merged part adds. */
+  countWithoutKeys(agent: string, requests: number): void {
+    const signatures = this.signatures as SignatureTally;
+    const known = signatures.withoutKeys.get(agent);
+    if (known !== undefined) signatures.withoutKeys.set(agent, known + requests);
+    else if (signatures.withoutKeys.size < MAX_AGENTS_WITHOUT_KEYS) signatures.withoutKeys.set(agent, requests);
+    else signatures.withoutKeysOthers += requests;
   }
 
   /** The counts of a version for a crawler and for the report, each made on first use; counts the request. */
@@ -350,6 +402,7 @@ export class AuditTally {
         disallowedByStatus: { ...state.byStatus },
         robotsTxtFetches: state.robotsTxtFetches,
         verification: state.verification === null ? null : { ...state.verification },
+        signatures: state.signatures === null ? null : { ...state.signatures },
         verifiedServices: state.services === null ? null : Object.fromEntries([...state.services].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
         rules: [...state.rules.values()].sort((a, b) => b.requests - a.requests || a.line - b.line || ((a.file ?? '') < (b.file ?? '') ? -1 : 1)),
         topDisallowedPaths: state.paths?.top(TOP_PATHS) ?? [],
@@ -382,6 +435,12 @@ export class AuditTally {
       untracked: { ...this.untracked },
       verification: this.verification === null ? null : { ...this.verification },
       verifiedBy,
+      signatures: this.signatures === null ? null : {
+        counts: { ...this.signatures.counts },
+        failures: this.signatures.failures.map((failure) => ({ ...failure })),
+        withoutKeys: [...this.signatures.withoutKeys].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, AGENTS_WITHOUT_KEYS_NAMED).map(([agent, requests]) => ({ agent, requests })),
+        keyProblems: [...this.signatures.keyProblems],
+      },
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),
       usage: { against: this.usageAgainst, stated: this.usageStated },
       reading: this.shape.reading,

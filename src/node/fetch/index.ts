@@ -1,6 +1,7 @@
-// The door of src/node/fetch/: robots.txt and crawler range files over HTTP: the fetch rules, the cache, the range files.
+// The door of src/node/fetch/: robots.txt, crawler range files and signing agents' keys over HTTP: the fetch rules, the cache, the range files, the key directories.
 // Modules outside this folder import it only through this file (test/package.test.ts holds that).
 export { fetchCrawlerRanges } from './range-fetch.js';
+export { SIGNATURE_DIRECTORY_PATH, fetchSignatureKeys, type SignatureKeysFetchResult } from './signature-keys-fetch.js';
 export { RobotsCache } from './robots-cache.js';
 export type { RobotsCacheEntry, RobotsCacheOptions, RobotsCacheStats } from './robots-cache.js';
 export { DEFAULT_FETCH_USER_AGENT, DEFAULT_TIMEOUT_MS, FETCH_TARGETS, MAX_FETCH_BYTES, fetchRobots, fetchSettings, refusalSentence, refusedTarget, resolveWithDns, robotsOriginOf } from './robots-fetch.js';

@@ -540,6 +540,19 @@ export class CrawlerVerifier {
     return null;
   }
 
+  /**
+   * The range file read, of any vendor, that holds an address (null: none, or no usable address): where a request
+   * whose identity a signature proved came from, when its own vendor's files do not hold it. Per signed request.
+   */
+  fileHolding(client: string | null): { name: string; vendor: string } | null {
+    const address = client === null ? null : parseAddress(client);
+    if (address === null) return null;
+    for (const files of [...this.bySource.values(), ...this.vendorFiles.values()]) {
+      for (const file of files) if (file.ranges?.has(address) === true) return { name: file.source === null ? file.path.replace(/^.*[\\/]/, '') : publishedName(file.source), vendor: file.vendor.id };
+    }
+    return null;
+  }
+
   /** True when classify needs a DNS answer that prepare has not fetched yet. */
   needsDns(family: CrawlerFamily, client: string): boolean {
     if (!this.dns || family.dnsSuffixes.length === 0 || this.lookups.has(this.key(family, client))) return false;
