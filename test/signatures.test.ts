@@ -101,6 +101,9 @@ describe('verifySignedRequest: one verdict per signed request, at its logged tim
     expect(await said('sig1=("@authority" "signature-agent");created=1')).toEqual(['invalid', 'it misses what Web Bot Auth requires (Required parameter expires is absent)']);
     expect(await said('sig1=("@authority");created=1;expires=2000000000;keyid="k";tag="web-bot-auth"')).toEqual(['invalid', 'it misses what Web Bot Auth requires (Required component "signature-agent" is absent)']);
     expect((await verifySignedRequest({ ...good, signature: 'sig1=:not base64!:' }, keys, T0)).verdict).toBe('malformed');
+    // a header of megabytes is not read: said at once
+    expect(await verifySignedRequest({ ...good, signatureInput: `sig1=(${'"@authority" '.repeat(400_000)})` }, keys, T0)).toMatchObject({ verdict: 'malformed', reason: 'its Signature-Input is longer than 16384 characters (a Web Bot Auth one is a few hundred): not read' });
+    expect((await verifySignedRequest({ ...good, signature: `sig1=:${'A'.repeat(20_000)}:` }, keys, T0)).reason).toBe('its Signature is longer than 16384 characters (a Web Bot Auth one is a few hundred): not read');
   });
 
   it('10,000 requests signed by a key nobody published: every one unknownKey', { tags: ['slow'] }, async () => {

@@ -19,6 +19,12 @@ import { LogLineReader, forEachChunk, type LogFieldNames, type LogRequest } from
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 /** Bytes of a key file read at most: a directory or card is a few kilobytes; past this it is said and left out. */
 const MAX_KEY_FILE_BYTES = 1 << 20;
+/**
+ * Characters of a Signature, Signature-Input or Signature-Agent value read at most: a Web Bot Auth signature is
+ * a few hundred (an Ed25519 signature is 88 in base64); a longer one is said malformed unread, so that a log of
+ * megabyte headers costs what reading it costs.
+ */
+export const MAX_SIGNATURE_FIELD_CHARS = 16_384;
 /** Keys of one agent kept at most (a directory of more is said, its first kept). */
 const MAX_KEYS_PER_AGENT = 64;
 
@@ -305,6 +311,8 @@ export async function verifySignedRequest(fields: SignedRequestFields, keys: Sig
   const none = (verdict: SignatureVerdict, reason: string | null, agent: string | null = null, keyid: string | null = null): SignatureCheck => ({ verdict, agent, keyid, productToken: card?.productToken ?? null, trigger: card?.trigger ?? null, reason });
   if (fields.signature === null || fields.signatureInput === null || fields.signature === '' || fields.signatureInput === '') return none('unsigned', null);
   if (!Number.isFinite(atMs)) throw new RobotsError('INVALID_ARGUMENT', 'atMs must be the request\'s time in milliseconds');
+  const long = (['signature', 'signatureInput', 'signatureAgent'] as const).find((name) => (fields[name]?.length ?? 0) > MAX_SIGNATURE_FIELD_CHARS);
+  if (long !== undefined) return none('malformed', `its ${long === 'signature' ? 'Signature' : long === 'signatureInput' ? 'Signature-Input' : 'Signature-Agent'} is longer than ${MAX_SIGNATURE_FIELD_CHARS} characters (a Web Bot Auth one is a few hundred): not read`);
   if (fields.method === '' || fields.authority === '') return none('malformed', `the log line records no request ${fields.method === '' ? 'method' : 'host'}: the signed request cannot be rebuilt`);
   const agentHost = fields.signatureAgent === null ? null : signatureAgentHost(fields.signatureAgent);
   if (agentHost === null) return none('malformed', fields.signatureAgent === null ? 'no Signature-Agent: the signing agent is not named' : 'its Signature-Agent is no https:// URL in an RFC 9651 string');
