@@ -366,6 +366,11 @@ describe('robotstxt fetch --signature-keys (local servers): the agents a log nam
         else response.writeHead(404).end();
       },
       (_request, response) => response.writeHead(404).end('no keys here'),
+      // never answers
+      () => undefined,
+      // 2 MiB of keys, and then a page that is no key directory
+      (request, response) => response.writeHead(200).end(request.headers['x-probe'] === undefined ? JSON.stringify({ keys: Array.from({ length: 30_000 }, () => crawlerKey.publicJwk) }) : ''),
+      (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>keys elsewhere</html>'),
     ]);
     try {
       const dir = tempDir();
@@ -415,6 +420,16 @@ describe('robotstxt fetch --signature-keys (local servers): the agents a log nam
       const audit = robotstxt(['audit', '--store', store, '--host', 'shop.example', '--missing', 'allow', '--verify', '--format', 'json', log]);
       const report = JSON.parse(audit.stdout) as AuditReport;
       expect(report.signatures?.counts).toMatchObject({ verified: 2, notChecked: 1, malformed: 1 });
+      // the unhappy servers: one that never answers (the deadline), one too large, one that serves a page
+      // (the silent one alone under a short deadline: the others keep the default, however loaded the machine)
+      const silent = await fetch('--timeout-ms', '500', `http://${origins.key(2)}`);
+      expect([silent.stdout.replace(/\t\S+\t/, '\t<agent>\t'), silent.status]).toEqual([expect.stringMatching(/^failed\t<agent>\tfetched\t- 0 keys \(.*(timed out|timeout).*\)\n$/), 1]);
+      const unhappy = await fetch(`http://${origins.key(3)}`, `http://${origins.key(4)}`);
+      expect(unhappy.stdout.split('\n').filter((text) => text !== '').map((text) => text.replace(/\t\S+\t/, '\t<agent>\t'))).toEqual([
+        'failed\t<agent>\tfetched\t200 0 keys (larger than 1048576 bytes)',
+        'failed\t<agent>\tfetched\t200 0 keys (no key directory: not JSON)',
+      ]);
+      expect(unhappy.status).toBe(1);
       const bad = robotstxt(['fetch', '--signature-keys', '--store', store, 'ftp://x']);
       expect([bad.stderr, bad.status]).toEqual([`robotstxt: 'ftp://x' names no signing agent (an https:// origin or a host name, as a Signature-Agent names it)\n`, 2]);
     } finally {

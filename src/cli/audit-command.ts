@@ -85,13 +85,14 @@ here); offline, download the vendors' JSON files (their URLs: robotstxt fetch --
 --crawler-ranges.
 
 Agents that act for a user may send a browser's User-Agent and sign their requests (Web Bot Auth: the
-Signature, Signature-Input and Signature-Agent headers; a JSON log records them, see --log-field). With
---signature-keys, a signed request is its agent's whatever its User-Agent says: verified when the
-signature holds at the request's time for a key of the agent (a row named by the product token its card
-states, judged by that token's group, with the user-triggered fetchers when the card says trigger
-fetcher; else by the agent's host, judged by *), an impostor of the agent it claims when it does not
-(invalid, expired, unknown key, malformed); not checked (no keys of the agent, no time in the line) leaves
-it to the IP ranges. A signature that decides is said beside the ranges when they disagree.`,
+Signature, Signature-Input and Signature-Agent headers; the combined format does not record them, a JSON
+log can: docs/logs-and-audit.md, and --log-field). With --signature-keys, a signed request is its agent's
+whatever its User-Agent says: verified when the signature holds at the request's time for a key of the
+agent (a row named by the product token its card states, judged by that token's group, with the
+user-triggered fetchers when the card says trigger fetcher; else by the agent's host, judged by *), an
+impostor of the agent it claims when it does not (invalid, expired, unknown key, malformed); not checked
+(no keys of the agent, no time in the line) leaves it to the IP ranges. A signature that decides is said
+beside the ranges when they disagree.`,
   notes: LOG_FORMATS_HELP,
   examples: [
     'robotstxt audit --robots robots.txt /var/log/apache2/access.log.1 /var/log/apache2/access.log.2.gz',
