@@ -12,6 +12,7 @@
 // Also the pack's build time and size beside the bodies' bytes and beside the folder's floor (a fresh process
 // reading every file and compiling each once, bench/compile-floor.ts). Writes its section of
 // bench/RESULTS.md. Skips, with the reason printed, when the corpus or the reference is absent.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ const corpusRoot = join(root, '..', 'shared', 'corpus', 'robots');
 const { oracle, referenceNote } = buildReferenceOracle(root);
 
 const compileFloorPath = fileURLToPath(new URL('./compile-floor.js', import.meta.url));
+const memoryFloorPath = fileURLToPath(new URL('./memory-floor.js', import.meta.url));
 
 /** Part k of `count` consecutive parts of a stream (about equal line counts). */
 function partOf<T>(stream: readonly T[], k: number, count: number): T[] {
@@ -158,6 +160,16 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     const smallLine = `With --cache-mb ${smallCache} (the pack is ${(packBytes / 1048576 / smallCache).toFixed(1)}x the cache; bound ${smallCache + 100} MiB), ~62 per host in random host order: ${commands.map(([name]) => smallCell(name)).join('; ')}`;
     const build = medianOf(builds);
     const floor = medianOf(floors);
+    // the machine's own floor under a pack's per-host cost: each distinct body met puts its blob into fresh memory
+    // (page faults) with one read; shared by the hosts of that body
+    const memoryRun = spawnSync(process.execPath, [memoryFloorPath, pack], { encoding: 'utf8' });
+    if (memoryRun.status !== 0) throw new Error(`bench/memory-floor.ts failed (exit ${memoryRun.status}): ${memoryRun.stderr}`);
+    const memory = JSON.parse(memoryRun.stdout) as { faultUsPerPage: number; preadUs: number };
+    const distinct = Number(/(\d+) distinct bodies/.exec(summary)?.[1] ?? Number.NaN);
+    const blobMatch = /(\d+) compiled rule sets \(([\d.]+) MB\)/.exec(summary);
+    const blobPages = blobMatch === null ? Number.NaN : (Number(blobMatch[2]) * 1e6) / Number(blobMatch[1]) / 4096;
+    const hostFloorUs = (distinct * (blobPages * memory.faultUsPerPage + memory.preadUs)) / hosts.length;
+    const memoryLine = `Beside it, this machine's floor for that (bench/memory-floor.ts, a fresh process): the first touch of a fresh 4 KiB page ${memory.faultUsPerPage.toFixed(1)} µs, a 2 KiB read from the page cache ${memory.preadUs.toFixed(1)} µs; the ${distinct.toLocaleString('en')} distinct bodies' blobs (${blobPages.toFixed(2)} pages each on average) read once each, one read per body, into fresh memory cost at least **${hostFloorUs.toFixed(1)} µs per host** before any code of ours runs.`;
     lines.push(
       `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); agent ${AGENT}; one thread; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
       '',
@@ -168,6 +180,8 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       ...rows,
       '',
       `Per host met (one URL per host, less an empty run, over ${hosts.length.toLocaleString('en')} hosts): ${perHost.join('; ')}.`,
+      '',
+      memoryLine,
       '',
       'The ~62-per-host random stream from a plain file, a `.gz` file (gzip -6) and a pipe of 4 KiB writes (`dd bs=4096 | robotstxt check ... -`), alternating; ratios: time over the plain file\'s:',
       '',
