@@ -430,6 +430,8 @@ describe('robotstxt fetch --signature-keys (local servers): the agents a log nam
         'failed\t<agent>\tfetched\t200 0 keys (no key directory: not JSON)',
       ]);
       expect(unhappy.status).toBe(1);
+      const dots = robotstxt(['fetch', '--signature-keys', '--store', store, 'https://../']);
+      expect([dots.stderr, dots.status]).toEqual([`robotstxt: 'https://../' names no signing agent (an https:// origin or a host name, as a Signature-Agent names it)\n`, 2]);
       const bad = robotstxt(['fetch', '--signature-keys', '--store', store, 'ftp://x']);
       expect([bad.stderr, bad.status]).toEqual([`robotstxt: 'ftp://x' names no signing agent (an https:// origin or a host name, as a Signature-Agent names it)\n`, 2]);
     } finally {

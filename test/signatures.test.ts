@@ -91,6 +91,7 @@ describe('verifySignedRequest: one verdict per signed request, at its logged tim
     expect(await verifySignedRequest({ ...good, signature: null, signatureInput: null }, keys, T0)).toMatchObject({ verdict: 'unsigned' });
     expect(await verifySignedRequest({ ...good, signatureAgent: null }, keys, T0)).toMatchObject({ verdict: 'malformed', reason: 'no Signature-Agent: the signing agent is not named' });
     expect(await verifySignedRequest({ ...good, signatureAgent: 'chatgpt.com' }, keys, T0)).toMatchObject({ verdict: 'malformed', reason: 'its Signature-Agent is no https:// URL in an RFC 9651 string' });
+    expect(await verifySignedRequest({ ...good, signatureAgent: '"https://../"' }, keys, T0)).toMatchObject({ verdict: 'malformed', reason: 'its Signature-Agent is no https:// URL in an RFC 9651 string' });
     const said = async (signatureInput: string): Promise<[string, string | null]> => {
       const { verdict, reason } = await verifySignedRequest({ ...good, signatureInput }, keys, T0);
       return [verdict, reason];

@@ -254,7 +254,8 @@ export function signatureAgentOrigin(value: string): string | null {
   if (text === null) return null;
   try {
     const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin.toLowerCase() : null;
+    // a host of dots alone (`https://../` is a URL to the parser) names no agent, and no file of one
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !/^\.*$/.test(url.hostname) ? url.origin.toLowerCase() : null;
   } catch {
     return null;
   }
