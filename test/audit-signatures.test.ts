@@ -347,6 +347,8 @@ describe('audit --verify --signature-keys: signed requests judged by their signa
     expect(report.signatures?.failures.length).toBe(100);
     expect(report.signatures?.failures[0]).toEqual({ log, line: 1, verdict: 'unknownKey', agent: 'crawler.example', reason: `crawler.example has no key "${strayKeyid}"` });
     expect([report.malformed.count, report.malformed.lines]).toEqual([1, [{ log, line: 10_004 }]]);
+    const missing = robotstxt(['audit', '--robots', join(dir, 'robots.txt'), '--verify', '--signature-keys', join(dir, 'nope'), log]);
+    expect([missing.stdout, missing.stderr, missing.status]).toEqual(['', `robotstxt: --signature-keys '${join(dir, 'nope')}' is not a readable directory\n`, 2]);
     expect([...report.crawlers, ...report.userTriggered].map((c) => [c.agent, c.impostor, c.requests, c.verification?.verified])).toEqual([
       ['ExampleBot', true, 10_001, 0],
       // a card whose only key is of another type: its agent has no key of that keyid
