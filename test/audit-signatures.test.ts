@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createSignature } from 'http-message-sig';
 import { verify as webBotAuthVerify } from 'web-bot-auth';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { signatureNotes, type AuditSignatures } from '../src/node/audit/report.js';
 import { CrawlerVerifier, RobotsAudit, SignatureKeys, SignedRequestJudge, parseRobots, type AuditPartial, type AuditReport, type CrawlerAudit } from '../src/node/index.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { LocalOrigins } from './http-origins.js';
@@ -193,6 +194,22 @@ describe('audit --verify --signature-keys: signed requests judged by their signa
       said.push([row.groupLabel, row.disallowed]);
     }
     expect(said).toEqual([['follows Googlebot', 1], ['*', 0]]);
+  });
+
+  it('agents without keys: the 20 with the most requests named, the requests of the others summed (table note and JSON)', async () => {
+    const keyid = await thumbprint(strayKey.publicJwk);
+    const lines: string[] = [];
+    for (let agent = 0; agent < 25; agent++) {
+      const signed = await sign(strayKey.privateKey, keyid, `agent${agent}.example`, 'shop.example', '/p');
+      // agent k sends 30 - k requests: agents 20 to 24 (10 to 6 requests) are the ones not named
+      for (let i = 0; i < 30 - agent; i++) lines.push(nginxLine({ path: '/p', signed, userAgent: CHROME }));
+    }
+    const audit = new RobotsAudit(() => parseRobots(ROBOTS), { signatures: new SignedRequestJudge(SignatureKeys.of(KEY_FILES)) });
+    await audit.addLines(lines, 1, 'many.log');
+    const signatures = audit.report().signatures;
+    expect(signatures?.withoutKeys.map(({ agent, requests }) => `${agent} ${requests}`)).toEqual(Array.from({ length: 20 }, (_, k) => `agent${k}.example ${30 - k}`));
+    expect(signatures?.withoutKeysOthers).toBe(10 + 9 + 8 + 7 + 6);
+    expect(signatureNotes(signatures as AuditSignatures)[0]).toMatch(/agent19\.example \(11\) and agents not named \(40\): their IP ranges decided/);
   });
 
   it('a second implementation (web-bot-auth) verifies what the audit counted verified, and refuses the path-changed one', async () => {

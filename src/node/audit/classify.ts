@@ -83,18 +83,12 @@ export class CrawlerClassifier {
     if (!facts.bot) return null;
     const tokens = robots === null ? null : tokensOf(robots);
     let agent = facts.name;
-    let group: string | null;
-    if (this.reading === 'token') {
-      // the reference's reading: the product token's own group, else *
-      group = tokens?.get(asciiLowerCase(facts.token)) ?? '*';
-    } else {
-      group = groupFollowed(facts.token, (token) => tokens?.has(token) === true);
-      if (group !== null && group !== '*') group = tokens?.get(group) as string;
-      else if (tokens !== null) {
-        let best: string | null = null;
-        for (const word of facts.words) if (tokens.has(word) && (best === null || word.length > best.length)) best = word;
-        if (best !== null) agent = group = tokens.get(best) as string;
-      }
+    let group = this.groupOfToken(facts.token, tokens);
+    // as crawlers behave, a name without a group of its own: the longest User-Agent word the file names
+    if (this.reading === 'crawler' && (group === null || group === '*') && tokens !== null) {
+      let best: string | null = null;
+      for (const word of facts.words) if (tokens.has(word) && (best === null || word.length > best.length)) best = word;
+      if (best !== null) agent = group = tokens.get(best) as string;
     }
     return { agent, group, family: this.familyOf(agent) };
   }
@@ -112,15 +106,18 @@ export class CrawlerClassifier {
       const agent = signer.agent ?? 'unnamed signer';
       return { agent, group: '*', family: this.familyOf(agent) };
     }
-    const tokens = robots === null ? null : tokensOf(robots);
-    const lower = asciiLowerCase(productToken(token));
-    let group: string | null;
-    if (this.reading === 'token') group = tokens?.get(lower) ?? '*';
-    else {
-      group = groupFollowed(lower, (name) => tokens?.has(name) === true);
-      if (group !== null && group !== '*') group = tokens?.get(group) as string;
-    }
-    return { agent: token, group, family: this.familyOf(token) };
+    return { agent: token, group: this.groupOfToken(productToken(token), robots === null ? null : tokensOf(robots)), family: this.familyOf(token) };
+  }
+
+  /**
+   * The group a product token follows among a file's tokens (as written; null: no file): with reading token its
+   * own group, else `*` (the reference's reading); as crawlers behave, its own or its fallback's (Googlebot-Image
+   * follows Googlebot), else `*`, or null for AdsBot, which ignores `*`. Per request.
+   */
+  private groupOfToken(token: string, tokens: Map<string, string> | null): string | null {
+    if (this.reading === 'token') return tokens?.get(asciiLowerCase(token)) ?? '*';
+    const group = groupFollowed(token, (name) => tokens?.has(name) === true);
+    return group !== null && group !== '*' ? tokens?.get(group) as string : group;
   }
 
   /** The group a User-Agent follows in an older version of a file (crawlerOf's), kept per file and User-Agent. */

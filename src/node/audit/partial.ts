@@ -3,7 +3,7 @@
 // verification rested on adds up. RobotsAudit.partial() writes a part, RobotsAudit.merged() adds parts. Per part.
 import type { CrawlerCategory, Verification } from '../crawlers/index.js';
 import type { FamilyCoverage } from '../verify/index.js';
-import { SIGNATURE_COUNTS, type AuditReport, type GroupsDiffer, type SignatureCounts, type SignedVerdict, type StatusClasses, type VerificationCounts } from './report.js';
+import { SIGNATURE_COUNTS, type AuditReport, type GroupsDiffer, type SignatureCounts, type SignatureFailure, type StatusClasses, type VerificationCounts } from './report.js';
 import { PathCounter } from './paths.js';
 import { bothDiffer, crawlerKey, MAX_CRAWLERS, MAX_MALFORMED_LINES, MAX_SIGNATURE_FAILURES, NO_RULES_ORIGINS_NAMED, TRACKED_PATHS, type AuditTally, type VersionCounts } from './tally.js';
 import type { OptionWords } from '../../core/errors.js';
@@ -45,7 +45,7 @@ export interface AuditPartial {
   verification: VerificationCounts | null;
   verifiedBy: AuditReport['verifiedBy'];
   /** With signature keys: the counts, the first failures (lines as in this part), every agent without keys counted (and the requests of those past the bound), the key files' problems. */
-  signatures: { counts: SignatureCounts; failures: { log: string; line: number; verdict: Exclude<SignedVerdict, 'verified'>; agent: string | null; reason: string }[]; withoutKeys: [string, number][]; withoutKeysOthers: number; keyProblems: string[] } | null;
+  signatures: { counts: SignatureCounts; failures: SignatureFailure[]; withoutKeys: [string, number][]; withoutKeysOthers: number; keyProblems: string[] } | null;
   usage: { against: number; stated: boolean };
   history: { either: number; noRulesKnown: number; versions: { host: string; from: string; requests: number; disallowed: number }[] };
 }

@@ -151,7 +151,7 @@ export interface AuditReport {
    * With signature keys (null without): every signed request by what its signature said (counts), the first of
    * those that failed or were not checked with why (failures: log, 1-based line, verdict, the agent host it
    * names, reason; at most 100), the agents named by signatures whose keys were not given (with their requests;
-   * at most 20 named), and what could not be read of the key files (keyProblems).
+   * at most 20 named, the requests of the others summed), and what could not be read of the key files (keyProblems).
    */
   signatures: AuditSignatures | null;
   /** Requests and disallowed requests per hour (UTC, "YYYY-MM-DD HH:00"), for charts. */
@@ -164,11 +164,21 @@ export interface AuditReport {
   reading: 'crawler' | 'token';
 }
 
-/** The report's signatures (AuditReport.signatures). */
+/** A signed request whose signature failed or was not checked: where (log, 1-based line), its verdict, the agent host it names, why. */
+export interface SignatureFailure {
+  log: string;
+  line: number;
+  verdict: Exclude<SignedVerdict, 'verified'>;
+  agent: string | null;
+  reason: string;
+}
+
+/** The report's signatures (AuditReport.signatures); withoutKeysOthers: the requests of agents without keys not named in withoutKeys. */
 export interface AuditSignatures {
   counts: SignatureCounts;
-  failures: { log: string; line: number; verdict: Exclude<SignedVerdict, 'verified'>; agent: string | null; reason: string }[];
+  failures: SignatureFailure[];
   withoutKeys: { agent: string; requests: number }[];
+  withoutKeysOthers: number;
   keyProblems: string[];
 }
 
@@ -183,7 +193,8 @@ export const SIGNATURE_FAILURES_SAID = 5;
 export function signatureNotes(signatures: AuditSignatures, say: OptionWords = LIBRARY_OPTION_WORDS): string[] {
   const notes: string[] = [];
   if (signatures.withoutKeys.length > 0) {
-    notes.push(`not checked, no keys given for ${signatures.withoutKeys.map(({ agent, requests }) => `${agent} (${requests})`).join(', ')}: their IP ranges decided (get their keys with ${say({ name: 'fetchSignatureKeys' })}, or save each as <host>.json in the folder of ${say({ name: 'signatureKeys' })})`);
+    const others = signatures.withoutKeysOthers > 0 ? ` and agents not named (${signatures.withoutKeysOthers})` : '';
+    notes.push(`not checked, no keys given for ${signatures.withoutKeys.map(({ agent, requests }) => `${agent} (${requests})`).join(', ')}${others}: their IP ranges decided (get their keys with ${say({ name: 'fetchSignatureKeys' })}, or save each as <host>.json in the folder of ${say({ name: 'signatureKeys' })})`);
   }
   for (const problem of signatures.keyProblems) notes.push(`key file: ${problem}`);
   const failed = SIGNATURE_COUNTS.reduce((sum, verdict) => sum + (verdict === 'verified' ? 0 : signatures.counts[verdict]), 0);

@@ -9,7 +9,7 @@ import { isUserTriggeredFetcher, type CrawlerFamily, type Verification } from '.
 import type { RobotsVersion } from '../history/index.js';
 import { CrawlerKinds } from './classify.js';
 import { PathCounter } from './paths.js';
-import { groupLabel, noSignatures, type AuditReport, type CrawlerAudit, type GroupsDiffer, type SignatureCounts, type SignedVerdict, type StatusClasses, type VerificationCounts } from './report.js';
+import { groupLabel, noSignatures, type AuditReport, type AuditSignatures, type CrawlerAudit, type GroupsDiffer, type SignatureCounts, type SignatureFailure, type SignedVerdict, type StatusClasses, type VerificationCounts } from './report.js';
 import type { SignatureCheck } from '../signatures/index.js';
 
 const TOP_PATHS = 20;
@@ -150,7 +150,7 @@ export interface TallyShape {
 /** What an audit's signed requests said, as the tally keeps it (AuditReport.signatures is read out of it). */
 export interface SignatureTally {
   counts: SignatureCounts;
-  failures: { log: string; line: number; verdict: Exclude<SignedVerdict, 'verified'>; agent: string | null; reason: string }[];
+  failures: SignatureFailure[];
   /** Agent host -> requests whose signature named it and whose keys were not given (up to MAX_AGENTS_WITHOUT_KEYS agents), and the requests of agents past that. */
   withoutKeys: Map<string, number>;
   withoutKeysOthers: number;
@@ -302,6 +302,16 @@ export class AuditTally {
     else signatures.withoutKeysOthers += requests;
   }
 
+  /** The agents without keys a report names (most requests first, AGENTS_WITHOUT_KEYS_NAMED of them) and the requests of the others. Once per report. */
+  private withoutKeysNamed(signatures: SignatureTally): Pick<AuditSignatures, 'withoutKeys' | 'withoutKeysOthers'> {
+    const ranked = [...signatures.withoutKeys].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const named = ranked.slice(0, AGENTS_WITHOUT_KEYS_NAMED);
+    return {
+      withoutKeys: named.map(([agent, requests]) => ({ agent, requests })),
+      withoutKeysOthers: signatures.withoutKeysOthers + ranked.slice(named.length).reduce((sum, [, requests]) => sum + requests, 0),
+    };
+  }
+
   /** The counts of a version for a crawler and for the report, each made on first use; counts the request. */
   countVersion(state: CrawlerState, version: Pick<RobotsVersion, 'host' | 'label' | 'key'>): NonNullable<JudgedRequest['version']> {
     state.byVersion ??= new Map();
@@ -438,7 +448,7 @@ export class AuditTally {
       signatures: this.signatures === null ? null : {
         counts: { ...this.signatures.counts },
         failures: this.signatures.failures.map((failure) => ({ ...failure })),
-        withoutKeys: [...this.signatures.withoutKeys].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, AGENTS_WITHOUT_KEYS_NAMED).map(([agent, requests]) => ({ agent, requests })),
+        ...this.withoutKeysNamed(this.signatures),
         keyProblems: [...this.signatures.keyProblems],
       },
       timeline: [...this.hours].sort((a, b) => a[0] - b[0]).map(([hour, counts]) => ({ hour: hourText(hour), ...counts })),

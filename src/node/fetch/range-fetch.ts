@@ -1,14 +1,13 @@
 // The crawler vendors' IP range files, fetched into a store (`<store>/crawler-ranges/<id>.json`, with
-// `<id>.meta.json`: the URL, when it was fetched, the status) by the same fetch as robots.txt (redirects,
-// deadline, decoded size limit: robots-fetch.ts) and the same freshness (24 hours unless --max-age). Used by
+// `<id>.meta.json`: the URL, when it was fetched, the status) as kept-file.ts keeps a file: the same fetch as
+// robots.txt (redirects, deadline, decoded size limit) and the same freshness (24 hours unless --max-age). Used by
 // `robotstxt fetch --crawler-ranges`; audit --verify reads the folder through CrawlerVerifier.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CRAWLER_RANGE_SOURCES, MAX_RANGE_FILE_BYTES, prefixesOfRangeFile, type CrawlerRangeSource } from '../verify/index.js';
-import { readRegularFile } from '../robots-file.js';
 import { RobotsError } from '../../core/errors.js';
 import { RobotsStore } from '../store/index.js';
-import { fetchOrigin, robotsAgent, type FetchSettings } from './robots-fetch.js';
+import { robotsAgent, type FetchSettings } from './robots-fetch.js';
+import { refreshKeptFile } from './kept-file.js';
 import { DEFAULT_MAX_AGE_MS, RANGES_FOLDER } from '../../core/fetch-rules.js';
 
 
@@ -25,12 +24,6 @@ export interface RangeFetchResult {
   /** Prefixes in the file the store now holds (0 when none). */
   prefixes: number;
   kept: boolean;
-}
-
-interface RangeMeta {
-  url: string;
-  fetchedAt: string;
-  status: number;
 }
 
 /**
@@ -52,39 +45,15 @@ export async function fetchCrawlerRanges(storeDirectory: string, settings: Fetch
   }
 }
 
-function storedPrefixes(store: RobotsStore, id: string): number {
-  const path = join(store.directory, `${id}.json`);
-  if (!existsSync(path)) return 0;
-  try {
-    return prefixesOfRangeFile(Buffer.from(readRegularFile(path, MAX_RANGE_FILE_BYTES, 'crawler range file')).toString('utf8'), path).length;
-  } catch {
-    return 0;
-  }
-}
-
+/** One range file of the vendor table, kept fresh in the store (kept-file.ts). */
 async function fetchOne(store: RobotsStore, source: CrawlerRangeSource, settings: FetchSettings, dispatcher: ReturnType<typeof robotsAgent>, force: boolean, maxAgeMs: number): Promise<RangeFetchResult> {
-  const metaPath = join(store.directory, `${source.id}.meta.json`);
-  let meta: RangeMeta | null = null;
-  try {
-    meta = JSON.parse(Buffer.from(readRegularFile(metaPath, 64 << 10, 'range file record')).toString('utf8')) as RangeMeta;
-  } catch { /* none yet, or unreadable: fetched again */ }
-  const held = storedPrefixes(store, source.id);
-  if (!force && meta !== null && meta.url === source.url && held > 0 && settings.now() - Date.parse(meta.fetchedAt) < maxAgeMs) {
-    return { id: source.id, url: source.url, source: 'fresh', outcome: 'ok', status: meta.status, error: null, prefixes: held, kept: true };
-  }
-  const url = new URL(source.url);
-  const result = await fetchOrigin({ origin: url.origin, robotsUrl: source.url, key: source.id, hostKey: url.host }, settings, dispatcher, null, null);
-  const failed = (error: string): RangeFetchResult => ({ id: source.id, url: source.url, source: 'fetched', outcome: 'failed', status: result.status, error, prefixes: held, kept: held > 0 });
-  if (result.outcome !== 'ok') return failed(result.error ?? `${result.outcome}`);
-  if (result.truncated) return failed(`larger than ${MAX_RANGE_FILE_BYTES} bytes`);
-  const text = Buffer.from(result.body).toString('utf8');
-  let prefixes: number;
-  try {
-    prefixes = prefixesOfRangeFile(text, source.url).length;
-  } catch (error) {
-    return failed((error as Error).message.replace(`${source.url}: `, ''));
-  }
-  store.writeFile(`${source.id}.json`, result.body);
-  store.writeFile(`${source.id}.meta.json`, JSON.stringify({ url: source.url, fetchedAt: new Date(result.endedAt).toISOString(), status: result.status } satisfies RangeMeta) + '\n');
-  return { id: source.id, url: source.url, source: 'fetched', outcome: 'ok', status: result.status, error: null, prefixes, kept: true };
+  const prefixes = (text: string): number | string => {
+    try {
+      return prefixesOfRangeFile(text, source.url).length;
+    } catch (error) {
+      return (error as Error).message.replace(`${source.url}: `, '');
+    }
+  };
+  const kept = await refreshKeptFile(store, { name: source.id, origin: new URL(source.url).origin, url: source.url, fromContent: false }, settings, dispatcher, { force, maxAgeMs, maxBytes: MAX_RANGE_FILE_BYTES, what: 'crawler range file', count: prefixes });
+  return { id: source.id, url: source.url, source: kept.source, outcome: kept.outcome, status: kept.status, error: kept.error, prefixes: kept.count, kept: kept.kept };
 }

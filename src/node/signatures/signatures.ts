@@ -231,8 +231,7 @@ function signingKeyOf(jwk: unknown): SigningKey | string {
 
 /** The host (and port) a Signature-Agent value names (signatureAgentOrigin's host). */
 function signatureAgentHost(value: string): string | null {
-  const origin = signatureAgentOrigin(value);
-  return origin === null ? null : new URL(origin).host;
+  return signatureAgentUrl(value)?.host.toLowerCase() ?? null;
 }
 
 /**
@@ -241,6 +240,11 @@ function signatureAgentHost(value: string): string | null {
  * robotstxt fetch --signature-keys reads from a log.
  */
 export function signatureAgentOrigin(value: string): string | null {
+  return signatureAgentUrl(value)?.origin.toLowerCase() ?? null;
+}
+
+/** The http(s) URL a Signature-Agent value names, or null (see signatureAgentOrigin). */
+function signatureAgentUrl(value: string): URL | null {
   let text: string | null = null;
   const item = readStructuredItem(value);
   if (item.ok && item.item.item.kind === 'string') text = item.item.item.value;
@@ -255,7 +259,7 @@ export function signatureAgentOrigin(value: string): string | null {
   try {
     const url = new URL(text);
     // a host of dots alone (`https://../` is a URL to the parser) names no agent, and no file of one
-    return (url.protocol === 'https:' || url.protocol === 'http:') && !/^\.*$/.test(url.hostname) ? url.origin.toLowerCase() : null;
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !/^\.*$/.test(url.hostname) ? url : null;
   } catch {
     return null;
   }
