@@ -312,11 +312,17 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   const rulesPtr = alignUp(patternsPtr + patternsLength, 8);
   const rulesBytes = <usize>compiledRuleCount * RULE_SIZE;
   memory.copy(rulesPtr, rulesScratch, rulesBytes);
+  // every byte of a blob is written (the header's spare words and the gaps alignment leaves zeroed): the
+  // same rules give the same bytes whatever memory held before (a pack is reproducible and carries nothing
+  // of another body)
+  memory.fill(blobPtr, 0, HEADER_SIZE);
+  memory.fill(patternsPtr + patternsLength, 0, rulesPtr - (patternsPtr + patternsLength));
 
   // 2. the literal index (literal.ts) of the patterns without '*', when they are many: those rules then
   // stay out of the trie (it keeps the '*' patterns, the empty pattern and a lone '$'). It is built in
   // place after the rules; its list of rules lies past the largest index there could be.
   const indexPtr = alignUp(rulesPtr + rulesBytes, 16);
+  memory.fill(rulesPtr + rulesBytes, 0, indexPtr - (rulesPtr + rulesBytes));
   const listPtr = alignUp(indexPtr + literalIndexBound(compiledRuleCount, longestPattern), 16);
   ensureCapacity(listPtr + <usize>compiledRuleCount * 4 + 16);
   let listCount: u32 = 0;
@@ -371,9 +377,11 @@ export function compileRules(inputPtr: usize, ruleCount: u32, flags: i32, workPt
   const scratchSlots = trieScratch + <usize>nodeCount * NODE_SIZE;
   const scratchLabels = scratchSlots + <usize>ruleSlotCount * RULE_SLOT_SIZE;
   layOutNodes(trieScratch, scratchLabels, queuePtr);
-  memory.fill(scratchLabels + <usize>nodeCount, 0, LABELS_SLACK); // vector label loads may read past the last node's
+  // (vector label loads may read past the last node's label: the slack, and the padding to 8 bytes, zeroed)
+  memory.fill(scratchLabels + <usize>nodeCount, 0, trieScratch + trieBytesFinal - (scratchLabels + <usize>nodeCount));
   memory.copy(scratchSlots, ruleSlotsPtr, <usize>ruleSlotCount * RULE_SLOT_SIZE);
   const nodesPtr = alignUp(indexPtr + indexLength, 16);
+  memory.fill(indexPtr + indexLength, 0, nodesPtr - (indexPtr + indexLength));
   memory.copy(nodesPtr, trieScratch, trieBytesFinal);
   const finalRuleSlotsPtr = nodesPtr + <usize>nodeCount * NODE_SIZE;
   const labelsPtr = finalRuleSlotsPtr + <usize>ruleSlotCount * RULE_SLOT_SIZE;

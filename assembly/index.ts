@@ -9,7 +9,7 @@ import { writePath } from "./path";
 import { alignUp, ensureCapacity } from "./layout";
 import { matchLine, matchLineByAutomaton, matchLineByNfa, matchLinePair, matchSpan, findLf, automatonAnswers, setBulkUsesNfa, overflowed, clearOverflow, storeRuleRef } from "./bulk";
 import { formatLine } from "./format";
-export { compileRobots, selectGroups } from "./select";
+export { compileRobots, compileRobotsFromRecords, selectGroups, selectGroupsFromRecords } from "./select";
 export { bomLength } from "./groups";
 export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";

@@ -9,6 +9,7 @@
 import {
   CHAR_UPPER_A, CHAR_UPPER_Z, KEY_UNKNOWN, KEY_USER_AGENT, KEY_ALLOW, KEY_DISALLOW, FLAG_RFC_MODE, RULE_KIND_ALLOW, RULE_KIND_DISALLOW,
   RULE_INPUT_KIND, RULE_INPUT_LINE, RULE_INPUT_VALUE_PTR, RULE_INPUT_VALUE_LEN, RULE_INPUT_SIZE, SELECT_RESULT_GROUPS, SELECT_RESULT_BY_NAME,
+  LINE_NUMBER, LINE_VALUE_START, LINE_VALUE_END, LINE_KEY_KIND, LINE_GROUP, LINE_RECORD_SIZE,
 } from "../src/core/constants";
 import { startLines, nextLine, lineNumber, lineValueStart, lineValueEnd, lineKind, lineGroup } from "./lines";
 import { compileRules } from "./compile";
@@ -93,8 +94,8 @@ function namesAgent(value: usize, valueEnd: usize): bool {
   rulesEnd += RULE_INPUT_SIZE;
 }
 
-/** Reads body[bodyPtr, bodyPtr + bodyLen) for an agent query: its rules of named or `*` groups at rulesStart, each group's flags after them. */
-function readGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): void {
+/** Makes room for an agent query's selection over a body of bodyLen bytes: rules from workPtr, each group's flags after them. */
+function startSelection(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, workPtr: usize): void {
   bodyBase = bodyPtr;
   agentCount = load<u32>(agentsPtr);
   agentList = agentsPtr + 4;
@@ -104,10 +105,43 @@ function readGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32
   groupCount = 0;
   ensureCapacity(groupFlags + bodyLen / MIN_AGENT_LINE_BYTES + 2);
   agentNamed = false;
+}
+
+/** Reads body[bodyPtr, bodyPtr + bodyLen) for an agent query: its rules of named or `*` groups at rulesStart, each group's flags after them. */
+function readGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): void {
+  startSelection(bodyPtr, bodyLen, agentsPtr, workPtr);
   startLines(bodyPtr, <i32>bodyLen, bomLength(bodyPtr, bodyLen), (flags & FLAG_RFC_MODE) == 0);
   while (nextLine()) {
     if (lineKind != KEY_UNKNOWN) selectLine(lineNumber, lineValueStart, lineValueEnd, lineKind, lineGroup);
   }
+}
+
+/**
+ * readGroups from the line records tokenizeLines wrote for the body (the same lines in the same order, the
+ * same selectLine): no pass over the body's bytes. For a body compiled for many agent queries (a pack's
+ * every product token), which tokenizes it once.
+ */
+function readGroupsFromRecords(bodyPtr: usize, bodyLen: usize, recordsPtr: usize, recordCount: u32, agentsPtr: usize, workPtr: usize): void {
+  startSelection(bodyPtr, bodyLen, agentsPtr, workPtr);
+  const end = recordsPtr + <usize>recordCount * LINE_RECORD_SIZE;
+  for (let record = recordsPtr; record < end; record += LINE_RECORD_SIZE) {
+    const kind = load<i32>(record + LINE_KEY_KIND);
+    if (kind != KEY_UNKNOWN) selectLine(load<i32>(record + LINE_NUMBER), load<i32>(record + LINE_VALUE_START), load<i32>(record + LINE_VALUE_END), kind, load<i32>(record + LINE_GROUP));
+  }
+}
+
+/** Keeps the collected rules that apply (the agent's own when it is named, else the `*` groups'), in file order, at selectedRules; returns their count. */
+function keepSelectedRules(): u32 {
+  let kept = rulesStart;
+  for (let record = rulesStart; record < rulesEnd; record += RULE_INPUT_SIZE) {
+    const kind = load<i32>(record + RULE_INPUT_KIND);
+    if (((kind & FROM_NAMED_GROUP) != 0) != agentNamed) continue;
+    if (kept != record) memory.copy(kept, record, RULE_INPUT_SIZE);
+    store<i32>(kept + RULE_INPUT_KIND, kind & ~FROM_NAMED_GROUP);
+    kept += RULE_INPUT_SIZE;
+  }
+  selectedRules = rulesStart;
+  return <u32>((kept - rulesStart) / RULE_INPUT_SIZE);
 }
 
 /** Where selectRules put its RULE_INPUT_* records (in file order); selectRules returns their count. */
@@ -122,17 +156,7 @@ export let selectedRules: usize = 0;
  */
 export function selectRules(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): u32 {
   readGroups(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
-  // keep the agent's own rules when it is named anywhere, else the `*` groups' rules; file order stays
-  let kept = rulesStart;
-  for (let record = rulesStart; record < rulesEnd; record += RULE_INPUT_SIZE) {
-    const kind = load<i32>(record + RULE_INPUT_KIND);
-    if (((kind & FROM_NAMED_GROUP) != 0) != agentNamed) continue;
-    if (kept != record) memory.copy(kept, record, RULE_INPUT_SIZE);
-    store<i32>(kept + RULE_INPUT_KIND, kind & ~FROM_NAMED_GROUP);
-    kept += RULE_INPUT_SIZE;
-  }
-  selectedRules = rulesStart;
-  return <u32>((kept - rulesStart) / RULE_INPUT_SIZE);
+  return keepSelectedRules();
 }
 
 /**
@@ -146,6 +170,17 @@ export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, 
 }
 
 /**
+ * compileRobots for a body whose line records (tokenizeLines, recordCount of them at recordsPtr, offsets from
+ * bodyPtr) are in memory: the same blob, without reading the body's lines again. workPtr: after the body, the
+ * records and the query. Cost: one pass over the records, then compileRules. Per product token of a body packed.
+ */
+export function compileRobotsFromRecords(bodyPtr: usize, bodyLen: usize, recordsPtr: usize, recordCount: u32, agentsPtr: usize, flags: i32, workPtr: usize): usize {
+  readGroupsFromRecords(bodyPtr, bodyLen, recordsPtr, recordCount, agentsPtr, workPtr);
+  const ruleCount = keepSelectedRules();
+  return compileRules(selectedRules, ruleCount, flags, alignUp(selectedRules + <usize>ruleCount * RULE_INPUT_SIZE, 16));
+}
+
+/**
  * The groups of body[bodyPtr, bodyPtr + bodyLen) that decide for an agent query, as group numbers (the ones
  * groups.ts gives the line records), written after workPtr: those whose user-agent lines name the agent when
  * any does, else those with a `*` line. The same choice as selectRules makes, for the object model
@@ -155,6 +190,17 @@ export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, 
  */
 export function selectGroups(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize, resultPtr: usize): u32 {
   readGroups(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
+  return listSelectedGroups(resultPtr);
+}
+
+/** selectGroups from the body's line records (tokenizeLines) at recordsPtr: the same groups, no pass over its lines. */
+export function selectGroupsFromRecords(bodyPtr: usize, bodyLen: usize, recordsPtr: usize, recordCount: u32, agentsPtr: usize, workPtr: usize, resultPtr: usize): u32 {
+  readGroupsFromRecords(bodyPtr, bodyLen, recordsPtr, recordCount, agentsPtr, workPtr);
+  return listSelectedGroups(resultPtr);
+}
+
+/** The groups readGroups found deciding (the agent's own when named, else the `*` groups'), listed after its work; SELECT_RESULT_* at resultPtr. */
+function listSelectedGroups(resultPtr: usize): u32 {
   const wanted = agentNamed ? GROUP_NAMES_AGENT : GROUP_IS_GLOBAL;
   const selectedGroups = alignUp(groupFlags + <usize>groupCount, 4);
   ensureCapacity(selectedGroups + (<usize>groupCount << 2));

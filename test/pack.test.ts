@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync, mkdirSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync, crc32 } from 'node:zlib';
-import { PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_BUCKETS, H_ORIGINS, H_CAPTURES, H_BODIES, H_TOKENS, H_BLOBS, HEADER_BYTES, BLOB_BYTES, indexLayout, getU64, bytesStorage } from '../src/core/pack/index.js';
+import { packBody, PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_BUCKETS, H_ORIGINS, H_CAPTURES, H_BODIES, H_TOKENS, H_BLOBS, HEADER_BYTES, BLOB_BYTES, indexLayout, getU64, bytesStorage } from '../src/core/pack/index.js';
 import {
   MultiHostMatcher, RobotsPack, PackWriter, openPackFile, robotsFromPack, ALLOW_ALL, DISALLOW_ALL, RobotsError,
   DEFAULT_MAX_BYTES, type RobotsHost, type RobotsSourceAnswer, type RobotsMode, type CaptureInput,
@@ -18,6 +18,9 @@ import { raw } from './helpers.js';
 import { robotstxt, robotstxtAsync, tempDir, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
 import { corpusFiles } from './corpus-helpers.js';
 import { createServer } from 'node:http';
+import { core } from '../src/core/wasm/core.js';
+import { encodeAgents } from '../src/core/wasm/bodies.js';
+import { HEADER_LITERAL_OFFSET, HEADER_NODES_OFFSET } from '../src/core/constants.js';
 import type { AddressInfo } from 'node:net';
 
 const dir = tempDir();
@@ -68,6 +71,31 @@ const line = fc.tuple(fc.constantFrom(...HOSTS), fc.oneof({ weight: 3, arbitrary
 // one agent in the pack's mode mostly: the query a pack's compiled rules answer
 const AGENTS = ['Googlebot', 'googlebot', 'Bingbot', 'Googlebot-Image', 'Bot', '*', 'other'];
 const query = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AGENTS).map((agent) => [agent]) }, { weight: 1, arbitrary: fc.subarray(AGENTS, { minLength: 2, maxLength: 2 }) });
+
+/** A blob's bytes with its literal index's table cleared (its hash seed is drawn anew per build, against hostile patterns): what two compiles of the same rules share. */
+function withoutSeededIndex(blob: Uint8Array): Uint8Array {
+  const copy = blob.slice();
+  const view = new DataView(copy.buffer);
+  const literal = view.getUint32(HEADER_LITERAL_OFFSET, true);
+  if (literal !== 0) copy.fill(0, literal, view.getUint32(HEADER_NODES_OFFSET, true));
+  return copy;
+}
+
+describe('a body packed: its blobs made from its line records', () => {
+  it('are, byte for byte, what a compile of the body for each agent makes (its tokens, `*` and agents it names not), in either mode (property)', () => {
+    fc.assert(fc.property(body, fc.constantFrom<RobotsMode>('google', 'rfc'), (bytes, mode) => {
+      const blobs: Uint8Array[] = [];
+      const packed = packBody(bytes, mode, (blob) => blobs.push(blob.slice()));
+      expect(blobs.length).toBe(packed.blobCount);
+      const blobOf = new Map(packed.tokens);
+      for (const agent of ['0', ...packed.tokens.map(([token]) => token), 'googlebot', 'bingbot', 'other']) {
+        const { address, length } = core().bodies.compileInWorkArea(bytes, encodeAgents([agent]), mode === 'rfc');
+        const compiled = core().frame.memoryBytes().slice(address, address + length);
+        expect(withoutSeededIndex(blobs[blobOf.get(agent) ?? packed.star])).toEqual(withoutSeededIndex(compiled));
+      }
+    }), { numRuns: 300 });
+  });
+});
 
 describe('a pack answers as its inputs do (property)', () => {
   it('from bytes and from its file (compiled rules for one agent in the pack\'s mode, else bodies), for one agent or several, either mode, against the bodies themselves', async () => {

@@ -3,16 +3,16 @@
 // tokenizer reads them: the token ends at the first byte no token holds) each get the blob of their own
 // groups; every other agent the blob of the `*` groups (an empty blob when there are none). Selections are
 // the compile's own (assembly/select.ts), so a blob is exactly what RobotsTxt.matcher(agent) compiles.
-// Any runtime. Per distinct body packed: one tokenize pass (every token's groups from its records), one
-// selection pass for `*`, one compile per distinct selection.
+// Any runtime. Per distinct body packed: one tokenize pass; then the `*` selection, every token's groups and
+// one compile per distinct selection, each from the line records.
 import { core } from '../wasm/core.js';
 import { encodeAgents } from '../wasm/bodies.js';
 import { KEY_USER_AGENT, LINE_FLAG_GLOBAL_AGENT, LINE_FLAGS, LINE_GROUP, LINE_KEY_KIND, LINE_RECORD_SIZE, LINE_TOKEN_END, LINE_VALUE_START } from '../constants.js';
 
-/** A body's compiled forms: its blobs, the blob of each token it names, and the blob every other agent gets. */
+/** A body's compiled forms, once emitted: how many blobs, the blob of each token it names, and the blob every other agent gets. */
 export interface PackedBody {
-  blobs: Uint8Array[];
-  /** Lower-case product tokens, sorted by their bytes, each with its blob's index in `blobs`. */
+  blobCount: number;
+  /** Lower-case product tokens, sorted by their bytes, each with its blob's index (the order blobs were emitted in). */
   tokens: [string, number][];
   /** The blob of the `*` groups (agents the body names not). */
   star: number;
@@ -21,45 +21,70 @@ export interface PackedBody {
 /** An agent no user-agent line can name (a token holds no digit at its start): the `*` selection. */
 const UNNAMED_AGENT = encodeAgents(['0']);
 
-/** The compiled forms of a body (already cut to its reading limit) in a mode. Per distinct body packed. */
-export function packBody(body: Uint8Array, mode: 'google' | 'rfc'): PackedBody {
+/** Product tokens' bytes as text (a token is ASCII: [A-Za-z_-]). */
+const latin1 = new TextDecoder('latin1');
+
+/** A one-agent query (the core's form: [1][length][bytes]) written into a buffer kept for the next: no array per token. */
+let queryBuffer = new Uint8Array(64);
+function tokenQuery(token: string): Uint8Array {
+  const length = 8 + token.length;
+  if (queryBuffer.length < length) queryBuffer = new Uint8Array(length * 2);
+  const view = new DataView(queryBuffer.buffer);
+  view.setUint32(0, 1, true);
+  view.setUint32(4, token.length, true);
+  // (a product token is [a-z_-] once lower-cased: its bytes are its characters)
+  for (let i = 0; i < token.length; i++) queryBuffer[8 + i] = token.charCodeAt(i);
+  return queryBuffer.subarray(0, length);
+}
+
+/**
+ * The compiled forms of a body (already cut to its reading limit) in a mode: each distinct blob given to
+ * `emit` as it is made, in index order, as a view of the core's memory that holds until emit returns (the
+ * caller copies it where it goes: no array per blob, as fresh memory costs more than the copy). Per distinct
+ * body packed.
+ */
+export function packBody(body: Uint8Array, mode: 'google' | 'rfc', emit: (blob: Uint8Array) => void): PackedBody {
   const rfc = mode === 'rfc';
-  const bodies = core().bodies;
-  const frame = core().frame;
-  const blobs: Uint8Array[] = [];
-  const bySelection = new Map<string, number>();
-  const compiled = (agents: Uint8Array, groups: ArrayLike<number> & { join(separator: string): string }): number => {
-    const key = groups.join(',');
-    let index = bySelection.get(key);
-    if (index === undefined) {
-      const { address, length } = bodies.compileInWorkArea(body, agents, rfc);
-      index = blobs.push(frame.memoryBytes().slice(address, address + length)) - 1;
-      bySelection.set(key, index);
-    }
-    return index;
-  };
-  const star = compiled(UNNAMED_AGENT, bodies.selectGroups(body, UNNAMED_AGENT, rfc).groups);
-  // each token's groups from the tokenizer's records, in one pass: a group names a token when one of its
-  // user-agent lines (not `*`) has that product token, ASCII case aside (assembly/select.ts namesAgent; the
-  // property test of packs holds the two equal); a token named by a line is always named, so its blob is
-  // its groups' (the same selection as `*`'s gives the same blob)
+  const { bodies, frame } = core();
+  // the body tokenized once and left staged with its line records: the selections, the tokens and every
+  // compile read the records (a file naming many crawlers is read once, not once per crawler)
+  const staged = bodies.stageLineRecords(body, !rfc);
+  const starGroups = bodies.selectGroupsStaged(staged, UNNAMED_AGENT);
+  // each token's groups from the records, in one pass: a group names a token when one of its user-agent
+  // lines (not `*`) has that product token, ASCII case aside (assembly/select.ts namesAgent; the property
+  // test of packs holds the two equal); a token named by a line is always named, so its blob is its
+  // groups' (the same selection as `*`'s gives the same blob)
   const groupsOf = new Map<string, number[]>();
-  const { records } = bodies.tokenizeLines(body, !rfc);
+  const words = frame.memoryWords();
   const fields = LINE_RECORD_SIZE >> 2;
-  for (let r = 0; r < records.length; r += fields) {
-    if (records[r + (LINE_KEY_KIND >> 2)] !== KEY_USER_AGENT || (records[r + (LINE_FLAGS >> 2)] & LINE_FLAG_GLOBAL_AGENT) !== 0) continue;
-    const start = records[r + (LINE_VALUE_START >> 2)];
-    const end = records[r + (LINE_TOKEN_END >> 2)];
+  const first = staged.recordsPtr >>> 2;
+  for (let r = first; r < first + staged.recordCount * fields; r += fields) {
+    if (words[r + (LINE_KEY_KIND >> 2)] !== KEY_USER_AGENT || (words[r + (LINE_FLAGS >> 2)] & LINE_FLAG_GLOBAL_AGENT) !== 0) continue;
+    const start = words[r + (LINE_VALUE_START >> 2)];
+    const end = words[r + (LINE_TOKEN_END >> 2)];
     if (end <= start) continue;
-    let token = '';
-    for (let i = start; i < end; i++) token += String.fromCharCode(body[i] >= 0x41 && body[i] <= 0x5a ? body[i] + 0x20 : body[i]);
-    const group = records[r + (LINE_GROUP >> 2)];
+    const token = latin1.decode(body.subarray(start, end)).toLowerCase();
+    const group = words[r + (LINE_GROUP >> 2)];
     const groups = groupsOf.get(token);
     if (groups === undefined) groupsOf.set(token, [group]);
     else if (groups[groups.length - 1] !== group) groups.push(group); // (records come in file order: groups ascend)
   }
+  let blobCount = 0;
+  const bySelection = new Map<string, number>();
+  const compiled = (query: () => Uint8Array, groups: ArrayLike<number> & { join(separator: string): string }): number => {
+    const key = groups.join(',');
+    let index = bySelection.get(key);
+    if (index === undefined) {
+      const { address, length } = bodies.compileStaged(staged, query(), rfc);
+      emit(frame.memoryBytes().subarray(address, address + length));
+      index = blobCount++;
+      bySelection.set(key, index);
+    }
+    return index;
+  };
+  const star = compiled(() => UNNAMED_AGENT, starGroups);
   const tokens = new Map<string, number>();
-  for (const [token, groups] of groupsOf) tokens.set(token, compiled(encodeAgents([token]), groups));
+  for (const [token, groups] of groupsOf) tokens.set(token, compiled(() => tokenQuery(token), groups));
   const sorted = [...tokens].filter(([, blob]) => blob !== star).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { blobs, tokens: sorted, star };
+  return { blobCount, tokens: sorted, star };
 }

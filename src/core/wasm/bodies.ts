@@ -49,6 +49,17 @@ function encodeAgentQuery(agents: readonly string[]): Uint8Array {
   return out;
 }
 
+/** A body staged with its line records (BodyCalls.stageLineRecords): where body and records lie in the work area. */
+export interface StagedLines {
+  bom: number;
+  bodyPtr: number;
+  bodyLength: number;
+  recordsPtr: number;
+  recordCount: number;
+  /** The end of the records: the work area is free from here. */
+  after: number;
+}
+
 /** A switch the core decides by itself ('auto') unless a test or an A/B run forces it. */
 export type Tristate = 'auto' | 'always' | 'never';
 
@@ -64,6 +75,18 @@ export class BodyCalls {
    * each, and the length of the byte order mark skipped before the first line (0 or 3). Once per parse.
    */
   tokenizeLines(body: Uint8Array, google: boolean): { records: Int32Array; bom: number } {
+    const staged = this.stageLineRecords(body, google);
+    const records = new Int32Array(this.frame.memoryBytes().buffer.slice(staged.recordsPtr, staged.after));
+    return { records, bom: staged.bom };
+  }
+
+  /**
+   * A body tokenized (assembly/lines.ts) and left staged with its line records at the start of the work area,
+   * for calls that read the records instead of the lines again (selectGroupsStaged, compileStaged); the
+   * records are read in place (frame.memoryWords() from recordsPtr). Valid until the next call that stages a
+   * body. Once per body a pack compiles for every product token it names.
+   */
+  stageLineRecords(body: Uint8Array, google: boolean): StagedLines {
     const exports = this.frame.exports;
     // at most one record per line: room for the lines there are (a record per byte would be 36 times the body)
     const { bodyPtr, after } = this.stageBody(body, EMPTY_AGENTS, 0);
@@ -71,7 +94,25 @@ export class BodyCalls {
     this.frame.reserve(recordsPtr + (exports.countLineEndBytes(bodyPtr, body.length) + 1) * LINE_RECORD_SIZE);
     const bom = exports.bomLength(bodyPtr, body.length);
     const count = exports.tokenizeLines(bodyPtr, body.length, bom, google ? 1 : 0, recordsPtr);
-    return { records: new Int32Array(this.frame.memoryBytes().buffer.slice(recordsPtr, recordsPtr + count * LINE_RECORD_SIZE)), bom };
+    return { bom, bodyPtr, bodyLength: body.length, recordsPtr, recordCount: count, after: recordsPtr + count * LINE_RECORD_SIZE };
+  }
+
+  /** selectGroups for a body stageLineRecords staged last (nothing staged since), from its records: the group numbers (a copy). */
+  selectGroupsStaged(staged: StagedLines, agents: Uint8Array): Uint32Array {
+    const { agentsPtr, workPtr } = this.stageQueryAfter(staged, agents);
+    const count = this.frame.exports.selectGroupsFromRecords(staged.bodyPtr, staged.bodyLength, staged.recordsPtr, staged.recordCount, agentsPtr, workPtr, this.frame.resultPtr);
+    const at = this.frame.result(SELECT_RESULT_GROUPS) >>> 0;
+    return new Uint32Array(this.frame.memoryBytes().buffer.slice(at, at + count * 4));
+  }
+
+  /**
+   * compileInWorkArea for a body stageLineRecords staged last (nothing staged since): the same blob, made
+   * from its line records; its address and length, valid until the next call. Per agent query of a body packed.
+   */
+  compileStaged(staged: StagedLines, agents: Uint8Array, rfc: boolean): { address: number; length: number } {
+    const { agentsPtr, workPtr } = this.stageQueryAfter(staged, agents);
+    const address = this.frame.exports.compileRobotsFromRecords(staged.bodyPtr, staged.bodyLength, staged.recordsPtr, staged.recordCount, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr) >>> 0;
+    return { address, length: this.frame.memoryWords()[(address + HEADER_TOTAL_LENGTH) >>> 2] };
   }
 
   /**
@@ -136,6 +177,15 @@ export class BodyCalls {
     const verdict = this.frame.exports.answerUrlFromBody(bodyPtr, body.length, agentsPtr, urlPtr, urlLength, workPtr);
     this.frame.refreshViews();
     return verdict;
+  }
+
+  /** Copies an agent query after a staged body's records; returns where it is and where work may start. */
+  private stageQueryAfter(staged: StagedLines, agents: Uint8Array): { agentsPtr: number; workPtr: number } {
+    const agentsPtr = align(staged.after, 8);
+    const workPtr = align(agentsPtr + agents.length, 16);
+    this.frame.reserve(workPtr);
+    this.frame.memoryBytes().set(agents, agentsPtr);
+    return { agentsPtr, workPtr };
   }
 
   /**

@@ -28,8 +28,12 @@ export interface CoreExports {
   tokenizeLines(bodyPtr: number, length: number, from: number, google: number, recordsPtr: number): number;
   /** Group numbers that decide for an agent query; SELECT_RESULT_* at resultPtr; returns their count. */
   selectGroups(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number, resultPtr: number): number;
+  /** selectGroups from the body's line records (tokenizeLines) at recordsPtr: the same groups, no second pass over its lines. */
+  selectGroupsFromRecords(bodyPtr: number, bodyLen: number, recordsPtr: number, recordCount: number, agentsPtr: number, workPtr: number, resultPtr: number): number;
   /** Compiles a body for an agent query (FLAG_* flags) after workPtr; returns the blob's address (its length in its header). */
   compileRobots(bodyPtr: number, bodyLen: number, agentsPtr: number, flags: number, workPtr: number): number;
+  /** compileRobots from the body's line records (tokenizeLines) at recordsPtr: the same blob, no second pass over its lines. */
+  compileRobotsFromRecords(bodyPtr: number, bodyLen: number, recordsPtr: number, recordCount: number, agentsPtr: number, flags: number, workPtr: number): number;
   /** Google mode: the verdict of one URL straight from a body, or 0 when a compile would be cheaper. */
   answerUrlFromBody(bodyPtr: number, bodyLen: number, agentsPtr: number, urlPtr: number, urlLen: number, workPtr: number): number;
 

@@ -9,7 +9,7 @@ import { RobotsError } from '../../core/errors.js';
 import { effectOfStored, recordAsOf, outcomeOfStatus } from '../../core/fetch-rules.js';
 import { originOf } from '../../core/url-model.js';
 import { readStoredRecord, readStoredVersions, storedVersionsFolder, type StoredVersion } from '../store/index.js';
-import { readFileBounded, readLimit, fileError } from '../robots-file.js';
+import { readFileBounded, readLimit, fileError, ReadBuffer } from '../robots-file.js';
 import { LineReader, CHUNK_BYTES } from '../logs/index.js';
 import type { CaptureInput } from './writer.js';
 
@@ -37,7 +37,9 @@ const ISO = (text: string): number => Date.parse(text);
  * The origins of a robots directory or store, file by file (listed as read: memory does not grow with the
  * folder). A `<name>.txt` is a body; a store's `<name>.json` record says what a fetch found (its effect as of
  * `nowMs`, as check --store judges it), and its versions (`<name>.versions/`) are the origin's captures.
- * Files that name no key (hidden files, other names) are left alone. Once per input.
+ * Files that name no key (hidden files, other names) are left alone. An origin's current body is a view of
+ * one buffer read into again for the next origin: take each origin (PackWriter.addOrigin copies what it
+ * keeps) before asking for the next (fresh memory for every file cost more than reading it). Once per input.
  */
 export function* directoryOrigins(directory: string, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }): Generator<PackOrigin> {
   let listing;
@@ -46,6 +48,7 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
   } catch (error) {
     throw fileError(directory, 'robots folder', error);
   }
+  const bodyBuffer = new ReadBuffer();
   try {
     for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
       const name = entry.name;
@@ -59,7 +62,7 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
         options.problems.push({ where: join(directory, name), why: 'a file name that names no host (not printable ASCII)' });
         continue;
       }
-      const origin = originFromFiles(directory, stem, txt, options);
+      const origin = originFromFiles(directory, stem, txt, bodyBuffer, options);
       if (origin !== null) yield origin;
     }
   } finally {
@@ -68,11 +71,11 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
 }
 
 /** One stem's origin: a body, or a store record's effect, with its versions as captures; null when it holds nothing to answer with. */
-function originFromFiles(directory: string, stem: string, hasBody: boolean, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }): PackOrigin | null {
+function originFromFiles(directory: string, stem: string, hasBody: boolean, bodyBuffer: ReadBuffer, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }): PackOrigin | null {
   const stored = stem.includes('@');
   let body: Uint8Array | null = null;
   try {
-    if (hasBody) body = cutBody(readFileBounded(join(directory, `${stem}.txt`), readLimit(options.reading.maxBytes), stored ? 'stored robots.txt' : 'robots file', null, stored ? 'own' : 'check'), options.reading.maxBytes);
+    if (hasBody) body = cutBody(readFileBounded(join(directory, `${stem}.txt`), readLimit(options.reading.maxBytes), stored ? 'stored robots.txt' : 'robots file', bodyBuffer, stored ? 'own' : 'check'), options.reading.maxBytes);
     if (!stored) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };
     const record = readStoredRecord(directory, stem);
     if (record === null) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };

@@ -15,7 +15,6 @@ import { outcomeOfStatus } from '../../core/fetch-rules.js';
 import { originOf } from '../../core/url-model.js';
 import { RobotsError } from '../../core/errors.js';
 import { fileError } from '../robots-file.js';
-import { readWarc } from '../warc/index.js';
 import { cutBody, type InputProblem, type PackOrigin } from './inputs.js';
 import type { CaptureInput, PackWriter } from './writer.js';
 
@@ -46,6 +45,8 @@ export interface WarcInputCounts {
  * Problems (records unread, damaged stretches, redirects leading out of the input) go to `problems`.
  */
 export async function warcOrigins(paths: readonly string[], writer: PackWriter, options: { reading: RobotsReading; problems: InputProblem[] }): Promise<{ origins: PackOrigin[]; counts: WarcInputCounts }> {
+  // the WARC reader (and its package) loaded only for WARC input: a folder's build starts without it
+  const { readWarc } = await import('../warc/index.js');
   const byUrl = new Map<string, Fetched[]>();
   const counts: WarcInputCounts = { records: 0, responses: 0, redirectTargets: 0, otherResponses: 0 };
   for (const path of paths) {

@@ -5,7 +5,7 @@
 // the index's arrays and the digests of the bodies kept for deduplication (DEDUP_BODIES at most, the
 // oldest let go: a body met again after that is written again, never lost).
 import type { RobotsReading } from '../../core/robots.js';
-import { closeSync, openSync, renameSync, rmSync, writeSync, writevSync, fsyncSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync, fsyncSync } from 'node:fs';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { RobotsError } from '../../core/errors.js';
@@ -70,8 +70,9 @@ export class PackWriter {
   private fd: number;
   private position = HEADER_BYTES;
   private dataCrc = 0;
-  private pending: Uint8Array[] = [];
-  private pendingBytes = 0;
+  // the data area's bytes not yet written (one buffer reused: each new page of memory costs a fault, more than a copy)
+  private readonly staging = new Uint8Array(WRITE_BYTES);
+  private staged = 0;
   // origins
   private readonly originHash = u32s();
   private readonly originKeyOffset = u32s();
@@ -155,19 +156,18 @@ export class PackWriter {
     const digest = createHash('sha256').update(body).digest('base64');
     const known = this.bodiesByDigest.get(digest);
     if (known !== undefined) return known;
-    const packed = packBody(body, this.options.reading.mode);
     const index = this.bodyOffset.push(this.position);
     this.bodyLength.push(body.length);
     this.bodyCrc.push(zlibCrc32(body));
     this.write(body);
     const blobBase = this.blobOffset.length;
-    for (const blob of packed.blobs) {
+    const packed = packBody(body, this.options.reading.mode, (blob) => {
       this.blobOffset.push(this.position);
       this.blobLength.push(blob.length);
       this.blobCrc.push(zlibCrc32(blob));
       this.blobBytes += blob.length;
       this.write(blob);
-    }
+    });
     this.bodyTokenStart.push(this.tokenString.length);
     this.bodyTokenCount.push(packed.tokens.length);
     this.bodyStar.push(blobBase + packed.star);
@@ -192,37 +192,27 @@ export class PackWriter {
     return offset;
   }
 
-  /** Appends bytes to the data area (buffered, written in WRITE_BYTES pieces). */
+  /**
+   * Appends bytes to the data area: copied into the staging buffer, written when it is full; bytes as large
+   * as it are written as they are. The bytes may be a view the caller reuses once this returns.
+   */
   private write(bytes: Uint8Array): void {
-    if (bytes.length > 0) {
-      this.pending.push(bytes);
-      this.pendingBytes += bytes.length;
-      this.dataCrc = zlibCrc32(bytes, this.dataCrc);
-      this.position += bytes.length;
+    if (bytes.length === 0) return;
+    this.dataCrc = zlibCrc32(bytes, this.dataCrc);
+    if (this.staged + bytes.length > WRITE_BYTES) this.flush();
+    if (bytes.length >= WRITE_BYTES) this.writeAt(bytes, this.position);
+    else {
+      this.staging.set(bytes, this.staged);
+      this.staged += bytes.length;
     }
-    if (this.pendingBytes >= WRITE_BYTES) this.flush();
+    this.position += bytes.length;
   }
 
+  /** Writes the staged bytes (they end at `position`). */
   private flush(): void {
-    if (this.pendingBytes === 0) return;
-    // the pieces as they are, in one call (no joined copy: fresh memory costs more than the write here)
-    let pieces = this.pending;
-    let at = this.position - this.pendingBytes;
-    try {
-      while (pieces.length > 0) {
-        let written = writevSync(this.fd, pieces, at);
-        at += written;
-        let done = 0;
-        while (done < pieces.length && written >= pieces[done].length) written -= pieces[done++].length;
-        pieces = pieces.slice(done);
-        if (written > 0) pieces[0] = pieces[0].subarray(written);
-      }
-    } catch (error) {
-      this.abort();
-      throw new RobotsError('FILE_UNWRITABLE', `cannot write pack '${this.path}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
-    }
-    this.pending = [];
-    this.pendingBytes = 0;
+    if (this.staged === 0) return;
+    this.writeAt(this.staging.subarray(0, this.staged), this.position - this.staged);
+    this.staged = 0;
   }
 
   private writeAt(bytes: Uint8Array, at: number): void {
