@@ -47,6 +47,30 @@ export interface PendingHosts {
 }
 
 /** The chunk of one engine. */
+/** Where a chunk's parts lie in its block: the input (and its LF), then per line its start, entry, order, pending and verdict words, the groups and, explaining, the rule references. */
+function chunkLayout(inputLength: number, lineBound: number, explain: boolean): ChunkLayout {
+  const layout: ChunkLayout = { inputLength, lineStarts: align(inputLength + 1 + SENTINEL_SLACK, 16), entries: 0, order: 0, pending: 0, verdicts: 0, groups: 0, rules: 0, end: 0 };
+  layout.entries = layout.lineStarts + lineBound * 4;
+  layout.order = layout.entries + lineBound * 4;
+  layout.pending = layout.order + lineBound * 4;
+  layout.verdicts = layout.pending + lineBound * 4;
+  layout.groups = align(layout.verdicts + lineBound, 16);
+  layout.rules = explain ? align(layout.groups + (lineBound + 1) * GROUP_SIZE, 16) : 0;
+  layout.end = align(layout.groups + (lineBound + 1) * GROUP_SIZE, 16) + (explain ? lineBound * RULE_REF_SIZE : 0);
+  return layout;
+}
+
+/** Bytes of a chunk whose line ends are counted to estimate its lines. */
+const LINE_SAMPLE_BYTES = 1 << 16;
+
+/** A chunk's likely line count (+1), from the line ends in its first LINE_SAMPLE_BYTES, with a quarter to spare: only the first size of its block rests on it. */
+function likelyLineBound(input: Uint8Array): number {
+  const sample = Math.min(input.length, LINE_SAMPLE_BYTES);
+  let ends = 0;
+  for (let at = input.indexOf(CHAR_LF); at >= 0 && at < sample; at = input.indexOf(CHAR_LF, at + 1)) ends++;
+  return Math.min(input.length + 1, Math.ceil(((ends + 1) * input.length * 1.25) / Math.max(1, sample)) + 16);
+}
+
 export class HostChunks {
   private readonly frame: CoreFrame;
   private chunk: ChunkLayout | null = null;
@@ -120,18 +144,15 @@ export class HostChunks {
     // the input first, then arrays sized by its lines
     const inputBytes = align(input.length + 1 + SENTINEL_SLACK, 16);
     if (inputBytes > maxChunkBytes && !oneLine) return null;
-    this.ensureBlock(inputBytes, 0, makeRoom);
+    // the block made at the size its arrays will likely need too (the line count estimated from the first
+    // bytes): made once, not for the input and again for the arrays, the input copied over (every new page
+    // costs a fault, more than the bytes it holds)
+    const likely = chunkLayout(input.length, likelyLineBound(input), explain).end;
+    this.ensureBlock(Math.max(inputBytes, Math.min(likely, maxChunkBytes)), 0, makeRoom);
     this.frame.memoryBytes().set(input, this.at(0));
     this.frame.memoryBytes()[this.at(input.length)] = CHAR_LF;
     const lineBound = exports.countLines(this.at(0), input.length) + 1;
-    const layout: ChunkLayout = { inputLength: input.length, lineStarts: inputBytes, entries: 0, order: 0, pending: 0, verdicts: 0, groups: 0, rules: 0, end: 0 };
-    layout.entries = layout.lineStarts + lineBound * 4;
-    layout.order = layout.entries + lineBound * 4;
-    layout.pending = layout.order + lineBound * 4;
-    layout.verdicts = layout.pending + lineBound * 4;
-    layout.groups = align(layout.verdicts + lineBound, 16);
-    layout.rules = explain ? align(layout.groups + (lineBound + 1) * GROUP_SIZE, 16) : 0;
-    layout.end = align(layout.groups + (lineBound + 1) * GROUP_SIZE, 16) + (explain ? lineBound * RULE_REF_SIZE : 0);
+    const layout = chunkLayout(input.length, lineBound, explain);
     if (layout.end > maxChunkBytes && !oneLine) return null;
     this.ensureBlock(layout.end, input.length + 1, makeRoom);
     this.frame.memoryBytes().fill(VERDICT_UNSET, this.at(layout.verdicts), this.at(layout.verdicts) + lineBound); // no line answered yet

@@ -12,13 +12,6 @@ import { MAX_BATCH_BYTES } from '../../core/engine.js';
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;
 
-/**
- * Each of a file's two read-ahead buffers. Small beside a window (8 MiB at the default cache): every new page
- * costs a fault (about 11 us on this machine's kernel, more than reading the page), so buffers the size of a
- * window cost more than the overlap gains; a window is filled from several reads instead.
- */
-const READ_AHEAD_BYTES = 1 << 20;
-
 const readFd = promisify(readCallback);
 // the callback API, not node:fs/promises: that module loads readline, watchers and more at start-up
 const openFd = promisify(openCallback);
@@ -57,8 +50,7 @@ interface ByteSource {
  */
 function fdSource(fd: number, owned: boolean, head: Uint8Array, regularFile: boolean): ByteSource {
   let pending = head;
-  // the read-ahead buffers (READ_AHEAD_BYTES each, made at the first read: a window is filled from several),
-  // the one read into, and its read
+  // the read-ahead buffers (made at the size of the first read asked for), the one read into, and its read
   let ahead: Uint8Array[] = [];
   let filling = 0;
   let inFlight: Promise<number> | null = null;
@@ -98,7 +90,7 @@ function fdSource(fd: number, owned: boolean, head: Uint8Array, regularFile: boo
       const { bytesRead } = await readFd(fd, target, offset, length, null);
       this.rawBytes += bytesRead;
       if (regularFile && bytesRead > 0 && ahead.length === 0) {
-        ahead = [new Uint8Array(READ_AHEAD_BYTES), new Uint8Array(READ_AHEAD_BYTES)];
+        ahead = [new Uint8Array(Math.max(length, 1 << 16)), new Uint8Array(Math.max(length, 1 << 16))];
         readAhead();
       }
       return bytesRead;
