@@ -162,14 +162,12 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     const floor = medianOf(floors);
     // the machine's own floor under a pack's per-host cost: each distinct body met puts its blob into fresh memory
     // (page faults) with one read; shared by the hosts of that body
-    const memoryRun = spawnSync(process.execPath, [memoryFloorPath, pack], { encoding: 'utf8' });
+    const memoryRun = spawnSync(process.execPath, [memoryFloorPath, pack, AGENT], { encoding: 'utf8' });
     if (memoryRun.status !== 0) throw new Error(`bench/memory-floor.ts failed (exit ${memoryRun.status}): ${memoryRun.stderr}`);
-    const memory = JSON.parse(memoryRun.stdout) as { faultUsPerPage: number; preadUs: number };
-    const distinct = Number(/(\d+) distinct bodies/.exec(summary)?.[1] ?? Number.NaN);
-    const blobMatch = /(\d+) compiled rule sets \(([\d.]+) MB\)/.exec(summary);
-    const blobPages = blobMatch === null ? Number.NaN : (Number(blobMatch[2]) * 1e6) / Number(blobMatch[1]) / 4096;
-    const hostFloorUs = (distinct * (blobPages * memory.faultUsPerPage + memory.preadUs)) / hosts.length;
-    const memoryLine = `Beside it, this machine's floor for that (bench/memory-floor.ts, a fresh process): the first touch of a fresh 4 KiB page ${memory.faultUsPerPage.toFixed(1)} µs, a 2 KiB read from the page cache ${memory.preadUs.toFixed(1)} µs; the ${distinct.toLocaleString('en')} distinct bodies' blobs (${blobPages.toFixed(2)} pages each on average) read once each, one read per body, into fresh memory cost at least **${hostFloorUs.toFixed(1)} µs per host** before any code of ours runs.`;
+    const memory = JSON.parse(memoryRun.stdout) as { faultUsPerPage: number; preadUs: number; blobs: number; blobBytes: number };
+    // the agent's distinct blobs read once each (one read each) into fresh memory, shared by the hosts of their bodies
+    const hostFloorUs = ((memory.blobBytes / 4096) * memory.faultUsPerPage + memory.blobs * memory.preadUs) / hosts.length;
+    const memoryLine = `Beside it, this machine's floor for that (bench/memory-floor.ts, a fresh process): the first touch of a fresh 4 KiB page ${memory.faultUsPerPage.toFixed(1)} µs, a 2 KiB read from the page cache ${memory.preadUs.toFixed(1)} µs. A run that meets every host reads ${AGENT}'s ${memory.blobs.toLocaleString('en')} distinct compiled rule sets, ${(memory.blobBytes / 1e6).toFixed(1)} MB (${Math.round(memory.blobBytes / 4096).toLocaleString('en')} pages), once each, one read each, into fresh memory: at least **${hostFloorUs.toFixed(1)} µs per host** before any code of ours runs.`;
     lines.push(
       `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); agent ${AGENT}; one thread; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
       '',
