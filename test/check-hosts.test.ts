@@ -74,6 +74,18 @@ describe('check --robots-dir with threads', () => {
     expect(missing).toBeLessThanOrEqual(2 * 300);
     expect(cached).toBeLessThanOrEqual(answered);
   });
+  it('windows: input larger than the window buffer starts with 1 MiB windows and keeps them while it comes sorted by host (fewer pages touched); in random order the next window is the whole buffer', () => {
+    // --cache-mb 16: a window buffer of 2 MiB; the input is about 3 MiB, with a host in ten without a file
+    const sortedInput = join(dir, '..', 'urls-sorted.txt');
+    const sortedUrls = [...urls].sort();
+    writeFileSync(sortedInput, sortedUrls.join('\n') + '\n');
+    const sorted = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--cache-mb', '16', '--stats', sortedInput]);
+    const random = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--cache-mb', '16', '--stats', input]);
+    expect(sorted.stdout).toBe(sortedUrls.map((url) => expectedLine(url) + '\n').join(''));
+    expect(random.stdout).toBe(urls.map((url) => expectedLine(url) + '\n').join(''));
+    expect(sorted.stderr).toMatch(/, 3 window\(s\) of up to 1 MiB\n$/);
+    expect(random.stderr).toMatch(/, 2 window\(s\) of up to 2 MiB\n$/); // 1 MiB, then the rest (about 1.9 MB)
+  });
   it('jsonl with threads: the same objects as one thread, "input" numbering every line', () => {
     const one = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '1', '--format', 'jsonl', '--only', 'disallowed', input]);
     const two = robotstxt(['check', '--robots-dir', dir, '--agent', 'Googlebot', '--threads', '2', '--format', 'jsonl', '--only', 'disallowed', input], undefined, AT_ONCE);

@@ -97,6 +97,17 @@ export const HOSTS_MIN_WINDOW_BYTES = 2 << 20;
 export const HOSTS_MAX_WINDOW_BYTES = 16 << 20;
 
 /**
+ * Many hosts on one thread: the first window read (at most the window's buffer), kept while the input comes
+ * sorted by host (each window two lines a host or more, about one run a host); after any other window, the
+ * whole buffer (in random order a wider window groups more of each host's lines; the folder's random crawl
+ * lost 10% to windows doubled one at a time). Each new page a window's buffers touch (its input, the
+ * core's copy and arrays, its output twice: about 5 bytes a byte read) costs a fault, about 11 us here. The
+ * ~62-per-host crawl of bench:pack sorted by host, whole process, 3 runs each: 1 MiB windows 0.63-0.71 s
+ * (16,200-16,800 faults), 2 MiB 0.67-0.69 s, 4 MiB 0.68-0.76 s, 8 MiB 0.80-0.82 s (26,200-26,800 faults).
+ */
+export const HOSTS_FIRST_WINDOW_BYTES = 1 << 20;
+
+/**
  * What this thread's many-host matcher may cache: its share of --cache-mb less the window's read buffer (the
  * window is read into a buffer of its size before the core takes it; paid from --cache-mb, as the chunk in the
  * core is, the run stays within --cache-mb + 100 MiB). Measured with 100,000 generated hosts, 300,000 URLs in

@@ -18,7 +18,7 @@ import type { MultiHostMatcher } from '../hosts/index.js';
 import type { RobotsSource } from '../hosts/index.js';
 import type { HostsSpec, OutputFormat, RobotsPool, SharedSlot, SharedSlotRing } from '../threads/index.js';
 import type { LogLineReader } from '../logs/index.js';
-import { WORKERS_AFTER_BYTES, HOSTS_THREADS_AFTER_MS, HostsThreadsPace, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes } from './budget.js';
+import { WORKERS_AFTER_BYTES, HOSTS_THREADS_AFTER_MS, HostsThreadsPace, hostsCacheShare, hostsMatcherBudget, hostsWindowBytes, HOSTS_FIRST_WINDOW_BYTES } from './budget.js';
 import { ThisThreadAnswerer, RobotsWorkersAnswerer, HostShardsAnswerer, type AnswerCounts, type AnswerSpec, type ChunkAnswer, type ChunkJob } from './answerers.js';
 import { InOrderWriter } from './in-order-writer.js';
 import { sumCounters, type HostCounters } from '../threads/index.js';
@@ -222,6 +222,10 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
   const numbersLines = plan.format === 'jsonl';
   let buffer = new Uint8Array(answerers.windowBytes);
+  // many hosts on this thread: windows start small and stay so while the input comes sorted by host, else the
+  // whole buffer (HOSTS_FIRST_WINDOW_BYTES); an input known to fit one buffer is one window, as it always was
+  // (its last: no host is kept for a window to come)
+  let hostsWindow = spec !== null && (plan.inputBytes === null || plan.inputBytes > buffer.length) ? HOSTS_FIRST_WINDOW_BYTES : Infinity;
   let bytesRead = 0;
   let reportedLogErrors = 0;
   let inputLine = 1;
@@ -232,12 +236,13 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
     while (true) {
       const windowStarted = performance.now();
       const slot: SharedSlot | null = answerers.ring !== null ? await answerers.ring.acquire() : null;
-      const chunk = await input.next(slot !== null ? slot.input : buffer);
+      const window = slot !== null ? slot.input : answerers.shards === null && hostsWindow < buffer.length ? buffer.subarray(0, hostsWindow) : buffer;
+      const chunk = await input.next(window);
       if (chunk === null) {
         if (slot !== null) answerers.ring?.release(slot);
         break;
       }
-      outcome.windowBytes = Math.max(outcome.windowBytes, slot !== null ? slot.input.length : buffer.length);
+      outcome.windowBytes = Math.max(outcome.windowBytes, window.length);
       const index = outcome.chunks++;
       bytesRead += chunk.length;
       if (spec === null && bytesRead >= WORKERS_AFTER_BYTES) await answerers.startWorkers();
@@ -271,6 +276,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
       let answer: ChunkAnswer | Promise<ChunkAnswer>;
       if (answerer === answerers.here) {
         answer = await answerers.here.answer(job); // before the reader reuses its buffer
+        if (answer.hostsSorted !== true) hostsWindow = Infinity;
       } else {
         // a sharded text answer formats the window's lines after the replies: a copy, as the reader reuses its buffer
         if (answerer instanceof HostShardsAnswerer && job.urls === chunk && plan.format === 'text') job.urls = answerer.keepLines(chunk, index);
