@@ -97,7 +97,8 @@ export const HOSTS_MIN_WINDOW_BYTES = 2 << 20;
 export const HOSTS_MAX_WINDOW_BYTES = 16 << 20;
 
 /**
- * Many hosts on one thread: the first window read (at most the window's buffer), kept while the input comes
+ * Many hosts on one thread (no workers may start: --threads 1, the default with --robots-dir, --store and
+ * --pack): the first window read (at most the window's buffer), kept while the input comes
  * sorted by host (each window two lines a host or more, about one run a host); after any other window, the
  * whole buffer (in random order a wider window groups more of each host's lines; the folder's random crawl
  * lost 10% to windows doubled one at a time). Each new page a window's buffers touch (its input, the

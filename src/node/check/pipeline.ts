@@ -222,10 +222,11 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
   // line numbers are needed before a chunk is answered only for jsonl "input" numbers and log lines
   const numbersLines = plan.format === 'jsonl';
   let buffer = new Uint8Array(answerers.windowBytes);
-  // many hosts on this thread: windows start small and stay so while the input comes sorted by host, else the
+  // many hosts on one thread: windows start small and stay so while the input comes sorted by host, else the
   // whole buffer (HOSTS_FIRST_WINDOW_BYTES); an input known to fit one buffer is one window, as it always was
-  // (its last: no host is kept for a window to come)
-  let hostsWindow = spec !== null && (plan.inputBytes === null || plan.inputBytes > buffer.length) ? HOSTS_FIRST_WINDOW_BYTES : Infinity;
+  // (its last: no host is kept for a window to come). Not when workers may start: their pace is measured on
+  // the windows this thread answers alone (small windows made it start workers where they did not pay)
+  let hostsWindow = spec !== null && answerers.pace === null && (plan.inputBytes === null || plan.inputBytes > buffer.length) ? HOSTS_FIRST_WINDOW_BYTES : Infinity;
   let bytesRead = 0;
   let reportedLogErrors = 0;
   let inputLine = 1;
