@@ -214,6 +214,8 @@ export class LineReader {
   /** How far the window being filled was searched for a line end, and whether one was found (a stream's pause ends a window only past a whole line). */
   private lineEndSearched = 0;
   private lineEndSeen = false;
+  /** A stream filled a whole window: its producer writes in bulk, so a window under a pipe's worth waits for a pause too (else the bytes left over from a full window went out alone, a few KiB, every other window). */
+  private bulk = false;
 
   private constructor(private readonly source: ByteSource, readonly knownSize: number | null, private readonly name: string, private readonly what: string, private readonly gzip: boolean, private readonly fillsWindows: boolean) {}
 
@@ -324,7 +326,7 @@ export class LineReader {
         const holdsLine = source.producer && this.lineEndSeen;
         // (a window under a pipe's worth is answered at once: a program that writes a few lines and waits for
         // their answers is answered now; a producer that brings more is waited for, a pause at a time)
-        if (holdsLine && (!this.fillsWindows || length < PIPE_READ_BYTES)) return PAUSED;
+        if (holdsLine && (!this.fillsWindows || (length < PIPE_READ_BYTES && !this.bulk))) return PAUSED;
         if (!await source.waitFor(holdsLine ? STREAM_PAUSE_MS : Infinity)) return PAUSED;
       }
     } catch (error) {
@@ -358,8 +360,12 @@ export class LineReader {
           await this.source.close();
           break;
         }
-        if (bytesRead === PAUSED) break;
+        if (bytesRead === PAUSED) {
+          this.bulk = false;
+          break;
+        }
         length += bytesRead;
+        if (length >= buffer.length) this.bulk = true;
         if (this.source.readNow === undefined && (length >= buffer.length - PIPE_READ_BYTES || bytesRead < PIPE_READ_BYTES)) break;
       }
       if (this.ended) {
