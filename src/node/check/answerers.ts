@@ -102,8 +102,7 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
     const into = reuse && this.spec.format !== 'none' ? this.reusedOutput : null;
     const result = await hosts.checkLinesWithOutput(job.urls, { format: this.spec.format, only: this.spec.only, firstNumber: job.firstNumber, numbers: job.numbers, into, last: job.last === true });
     this.counts.noHostLines += result.noHostLines;
-    const lines = result.verdicts.length;
-    return { ...this.kept(result, into !== null), noHost: { lines: result.noHostLines, examples: result.noHostExamples }, hostsSorted: lines >= 2 * result.origins && result.runs <= result.origins + (result.origins >> 3) };
+    return { ...this.kept(result, into !== null), noHost: { lines: result.noHostLines, examples: result.noHostExamples }, hostsSorted: result.sortedByHost };
   }
 
   /** An answer made into the reused buffer, or (when it did not fit) a larger buffer for the next chunk. */

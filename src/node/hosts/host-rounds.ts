@@ -17,6 +17,15 @@ import type { HostChunkFormat, HostChunkResult } from './types.js';
 export const DIRECT_MAX_LINES = 64;
 const encoder = new TextEncoder();
 
+/**
+ * Whether a chunk's lines came sorted by host: two lines an origin or more, about one run of lines an origin
+ * (origins without a robots.txt counted). Then a host met in it is done with (its body need not be kept), and
+ * a wider window would group no more of a host's lines (check's windows: src/node/check/pipeline.ts). Per chunk.
+ */
+export function comesSortedByHost(lines: number, runs: number, origins: number): boolean {
+  return lines >= 2 * origins && runs <= origins + (origins >> 3);
+}
+
 /** The slots that answer every URL allowed or disallowed (made on first use; never evicted), and the one lines without a host get. */
 export class FixedSlots {
   private readonly slots: Record<FullVerdict, number> = { allow: -1, disallow: -1 };
@@ -83,7 +92,7 @@ export class HostRounds {
       : explain ? this.engine.chunks.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null, format.into ?? null)
       : new Uint8Array(0);
     const noHostExamples = this.engine.chunks.noHostLines > 0 ? this.engine.chunks.noHostLineIndexes(NO_HOST_LINES_NAMED) : [];
-    return { verdicts, output, noHostLines: this.engine.chunks.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.chunks.runs, origins: this.engine.chunks.distinctHosts };
+    return { verdicts, output, noHostLines: this.engine.chunks.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.chunks.runs, origins: this.engine.chunks.distinctHosts, sortedByHost: comesSortedByHost(lineCount, this.engine.chunks.runs, this.engine.chunks.distinctHosts) };
   }
 
   /** Matches the groups [roundStart, upTo), every host of them resolved (their slots get automaton regions first when busy). */

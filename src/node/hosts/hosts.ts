@@ -15,7 +15,7 @@ import { sourceTraits, robotsFromDirectory, type SourceTraits, type RobotsHost, 
 import { linesArgument, urlsArgument, urlArgument, agentsArgument, optionsArgument, maxBytesArgument, wholeNumberArgument } from '../../core/arguments.js';
 import { HostCache } from './host-cache.js';
 import { HostResolver, type ChunkResolution } from './host-resolver.js';
-import { FixedSlots, HostRounds } from './host-rounds.js';
+import { FixedSlots, HostRounds, comesSortedByHost } from './host-rounds.js';
 import { SourceCalls } from './source-calls.js';
 import type { HostsSpec, MultiHostOptions, MultiHostStats, HostChunkResult, HostChunkFormat } from './types.js';
 
@@ -216,6 +216,7 @@ export class MultiHostMatcher {
       hosts: parts.reduce((sum, part) => sum + part.hosts, 0),
       runs: parts.reduce((sum, part) => sum + part.runs, 0),
       origins: parts.reduce((sum, part) => sum + part.origins, 0),
+      sortedByHost: parts.every((part) => part.sortedByHost),
     };
   }
 
@@ -270,7 +271,7 @@ export class MultiHostMatcher {
     // (input that comes host by host in each window but names the same hosts again later, such as sorted
     // parts one after another, shows it by hosts that come back after they were forgotten: they are kept then)
     const distinct = chunks.distinctHosts;
-    const byHost = chunks.lines >= 2 * distinct && chunks.runs <= distinct + (distinct >> 3);
+    const byHost = comesSortedByHost(chunks.lines, chunks.runs, distinct);
     let index = 0;
     // an asynchronous source is asked once here; the other hosts it must give wait for fetchBodies (bounded)
     const resolution: ChunkResolution = {

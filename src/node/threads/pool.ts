@@ -60,8 +60,8 @@ export interface LinesResult {
   output: Uint8Array;
 }
 
-/** A hosts worker's reply: the shard's verdicts and output, and its thread's counters. */
-export interface HostsReply extends HostChunkResult {
+/** A hosts worker's reply: the shard's verdicts and output, and its thread's counters (a shard's order says nothing of the window's: no sortedByHost). */
+export interface HostsReply extends Omit<HostChunkResult, 'sortedByHost'> {
   stats: HostCounters;
 }
 
