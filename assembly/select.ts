@@ -165,7 +165,11 @@ export function selectRules(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, fl
  * its header (HEADER_TOTAL_LENGTH). Cost: one pass over the body, then compileRules over the selected patterns.
  */
 export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, flags: i32, workPtr: usize): usize {
-  const ruleCount = selectRules(bodyPtr, bodyLen, agentsPtr, flags, workPtr);
+  return compileSelectedRules(selectRules(bodyPtr, bodyLen, agentsPtr, flags, workPtr), flags);
+}
+
+/** compileRules over the ruleCount rules kept at selectedRules, its work after them. */
+function compileSelectedRules(ruleCount: u32, flags: i32): usize {
   return compileRules(selectedRules, ruleCount, flags, alignUp(selectedRules + <usize>ruleCount * RULE_INPUT_SIZE, 16));
 }
 
@@ -176,8 +180,7 @@ export function compileRobots(bodyPtr: usize, bodyLen: usize, agentsPtr: usize, 
  */
 export function compileRobotsFromRecords(bodyPtr: usize, bodyLen: usize, recordsPtr: usize, recordCount: u32, agentsPtr: usize, flags: i32, workPtr: usize): usize {
   readGroupsFromRecords(bodyPtr, bodyLen, recordsPtr, recordCount, agentsPtr, workPtr);
-  const ruleCount = keepSelectedRules();
-  return compileRules(selectedRules, ruleCount, flags, alignUp(selectedRules + <usize>ruleCount * RULE_INPUT_SIZE, 16));
+  return compileSelectedRules(keepSelectedRules(), flags);
 }
 
 /**

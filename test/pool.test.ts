@@ -80,13 +80,13 @@ describe('worker reply codec', () => {
   const stats = { compiled: 1, direct: 2, missing: 3, allowAll: 4, disallowAll: 5, evicted: 6, cachedHosts: 7, cacheBytes: 8, cutBodies: 9, packed: 10 };
   it('a hosts reply decodes to what was encoded, written into the slot when it fits', () => {
     const slot = new Uint8Array(new SharedArrayBuffer(256));
-    const packed = encodeReply(verdicts, output, { noHostLines: 10, noHostExamples: [0, 4, 7], hosts: 11, runs: 12, origins: 13, stats }, slot);
+    const packed = encodeReply(verdicts, output, { noHostLines: 10, noHostExamples: [0, 4, 7], hosts: 11, runs: 12, stats }, slot);
     expect(packed.buffer).toBe(slot.buffer);
     expect(packed.length).toBe(REPLY_HEADER_WORDS * 4 + 3 + output.length);
     const reply = decodeReply(packed);
     expect([...reply.verdicts]).toEqual([1, 2, 2]);
     expect(decode(reply.output)).toBe('allowed\t/a\ndisallowed\t/b\n');
-    expect({ noHostLines: reply.noHostLines, noHostExamples: reply.noHostExamples, hosts: reply.hosts, runs: reply.runs, origins: reply.origins, stats: reply.stats }).toEqual({ noHostLines: 10, noHostExamples: [0, 4, 7], hosts: 11, runs: 12, origins: 13, stats });
+    expect({ noHostLines: reply.noHostLines, noHostExamples: reply.noHostExamples, hosts: reply.hosts, runs: reply.runs, stats: reply.stats }).toEqual({ noHostLines: 10, noHostExamples: [0, 4, 7], hosts: 11, runs: 12, stats });
   });
   it('a lines reply has zero counters; a slot too small or not 4-byte aligned gets a new buffer', () => {
     const small = new Uint8Array(REPLY_HEADER_WORDS * 4 + 3);

@@ -6,7 +6,6 @@
 // Any runtime. Per distinct body packed: one tokenize pass; then the `*` selection, every token's groups and
 // one compile per distinct selection, each from the line records.
 import { core } from '../wasm/core.js';
-import { encodeAgents } from '../wasm/bodies.js';
 import { KEY_USER_AGENT, LINE_FLAG_GLOBAL_AGENT, LINE_FLAGS, LINE_GROUP, LINE_KEY_KIND, LINE_RECORD_SIZE, LINE_TOKEN_END, LINE_VALUE_START } from '../constants.js';
 
 /** A body's compiled forms, once emitted: how many blobs, the blob of each token it names, and the blob every other agent gets. */
@@ -19,23 +18,10 @@ export interface PackedBody {
 }
 
 /** An agent no user-agent line can name (a token holds no digit at its start): the `*` selection. */
-const UNNAMED_AGENT = encodeAgents(['0']);
+const UNNAMED_AGENT = ['0'];
 
 /** Product tokens' bytes as text (a token is ASCII: [A-Za-z_-]). */
 const latin1 = new TextDecoder('latin1');
-
-/** A one-agent query (the core's form: [1][length][bytes]) written into a buffer kept for the next: no array per token. */
-let queryBuffer = new Uint8Array(64);
-function tokenQuery(token: string): Uint8Array {
-  const length = 8 + token.length;
-  if (queryBuffer.length < length) queryBuffer = new Uint8Array(length * 2);
-  const view = new DataView(queryBuffer.buffer);
-  view.setUint32(0, 1, true);
-  view.setUint32(4, token.length, true);
-  // (a product token is [a-z_-] once lower-cased: its bytes are its characters)
-  for (let i = 0; i < token.length; i++) queryBuffer[8 + i] = token.charCodeAt(i);
-  return queryBuffer.subarray(0, length);
-}
 
 /**
  * The compiled forms of a body (already cut to its reading limit) in a mode: each distinct blob given to
@@ -71,20 +57,20 @@ export function packBody(body: Uint8Array, mode: 'google' | 'rfc', emit: (blob: 
   }
   let blobCount = 0;
   const bySelection = new Map<string, number>();
-  const compiled = (query: () => Uint8Array, groups: ArrayLike<number> & { join(separator: string): string }): number => {
+  const compiled = (agents: readonly string[], groups: ArrayLike<number> & { join(separator: string): string }): number => {
     const key = groups.join(',');
     let index = bySelection.get(key);
     if (index === undefined) {
-      const { address, length } = bodies.compileStaged(staged, query(), rfc);
+      const { address, length } = bodies.compileStaged(staged, agents, rfc);
       emit(frame.memoryBytes().subarray(address, address + length));
       index = blobCount++;
       bySelection.set(key, index);
     }
     return index;
   };
-  const star = compiled(() => UNNAMED_AGENT, starGroups);
+  const star = compiled(UNNAMED_AGENT, starGroups);
   const tokens = new Map<string, number>();
-  for (const [token, groups] of groupsOf) tokens.set(token, compiled(() => tokenQuery(token), groups));
+  for (const [token, groups] of groupsOf) tokens.set(token, compiled([token], groups));
   const sorted = [...tokens].filter(([, blob]) => blob !== star).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { blobCount, tokens: sorted, star };
 }

@@ -36,17 +36,30 @@ export function encodeAgents(agents: readonly string[]): Uint8Array {
 }
 
 function encodeAgentQuery(agents: readonly string[]): Uint8Array {
-  const encoded = agents.map((agent) => encoder.encode(agent));
-  const out = new Uint8Array(4 + encoded.reduce((sum, bytes) => sum + 4 + bytes.length, 0));
-  const view = new DataView(out.buffer);
-  view.setUint32(0, encoded.length, true);
-  let offset = 4;
-  for (const bytes of encoded) {
-    view.setUint32(offset, bytes.length, true);
-    out.set(bytes, offset + 4);
-    offset += 4 + bytes.length;
+  const room = new Uint8Array(agentQueryRoom(agents));
+  return room.slice(0, writeAgentQuery(agents, room, 0));
+}
+
+/** Bytes writeAgentQuery may take for agents (UTF-8: 3 bytes a UTF-16 unit at most). */
+function agentQueryRoom(agents: readonly string[]): number {
+  return 4 + agents.reduce((sum, agent) => sum + 4 + agent.length * 3, 0);
+}
+
+/**
+ * Writes the agent query of agents at out[at...] (agentQueryRoom bytes there); returns its length. The one
+ * writer of the form: into a new array (encodeAgentQuery), or straight into the core's memory (a pack's
+ * product tokens, thousands each once: no array each).
+ */
+function writeAgentQuery(agents: readonly string[], out: Uint8Array, at: number): number {
+  const view = new DataView(out.buffer, out.byteOffset);
+  view.setUint32(at, agents.length, true);
+  let offset = at + 4;
+  for (const agent of agents) {
+    const { written } = encoder.encodeInto(agent, out.subarray(offset + 4));
+    view.setUint32(offset, written, true);
+    offset += 4 + written;
   }
-  return out;
+  return offset - at;
 }
 
 /** A body staged with its line records (BodyCalls.stageLineRecords): where body and records lie in the work area. */
@@ -98,7 +111,7 @@ export class BodyCalls {
   }
 
   /** selectGroups for a body stageLineRecords staged last (nothing staged since), from its records: the group numbers (a copy). */
-  selectGroupsStaged(staged: StagedLines, agents: Uint8Array): Uint32Array {
+  selectGroupsStaged(staged: StagedLines, agents: readonly string[]): Uint32Array {
     const { agentsPtr, workPtr } = this.stageQueryAfter(staged, agents);
     const count = this.frame.exports.selectGroupsFromRecords(staged.bodyPtr, staged.bodyLength, staged.recordsPtr, staged.recordCount, agentsPtr, workPtr, this.frame.resultPtr);
     const at = this.frame.result(SELECT_RESULT_GROUPS) >>> 0;
@@ -109,7 +122,7 @@ export class BodyCalls {
    * compileInWorkArea for a body stageLineRecords staged last (nothing staged since): the same blob, made
    * from its line records; its address and length, valid until the next call. Per agent query of a body packed.
    */
-  compileStaged(staged: StagedLines, agents: Uint8Array, rfc: boolean): { address: number; length: number } {
+  compileStaged(staged: StagedLines, agents: readonly string[], rfc: boolean): { address: number; length: number } {
     const { agentsPtr, workPtr } = this.stageQueryAfter(staged, agents);
     const address = this.frame.exports.compileRobotsFromRecords(staged.bodyPtr, staged.bodyLength, staged.recordsPtr, staged.recordCount, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr) >>> 0;
     return { address, length: this.frame.memoryWords()[(address + HEADER_TOTAL_LENGTH) >>> 2] };
@@ -179,12 +192,12 @@ export class BodyCalls {
     return verdict;
   }
 
-  /** Copies an agent query after a staged body's records; returns where it is and where work may start. */
-  private stageQueryAfter(staged: StagedLines, agents: Uint8Array): { agentsPtr: number; workPtr: number } {
+  /** Writes an agent query after a staged body's records; returns where it is and where work may start. */
+  private stageQueryAfter(staged: StagedLines, agents: readonly string[]): { agentsPtr: number; workPtr: number } {
     const agentsPtr = align(staged.after, 8);
-    const workPtr = align(agentsPtr + agents.length, 16);
+    this.frame.reserve(agentsPtr + agentQueryRoom(agents));
+    const workPtr = align(agentsPtr + writeAgentQuery(agents, this.frame.memoryBytes(), agentsPtr), 16);
     this.frame.reserve(workPtr);
-    this.frame.memoryBytes().set(agents, agentsPtr);
     return { agentsPtr, workPtr };
   }
 

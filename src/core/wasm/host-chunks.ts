@@ -46,7 +46,6 @@ export interface PendingHosts {
   groupCount: number;
 }
 
-/** The chunk of one engine. */
 /** Where a chunk's parts lie in its block: the input (and its LF), then per line its start, entry, order, pending and verdict words, the groups and, explaining, the rule references. */
 function chunkLayout(inputLength: number, lineBound: number, explain: boolean): ChunkLayout {
   const layout: ChunkLayout = { inputLength, lineStarts: align(inputLength + 1 + SENTINEL_SLACK, 16), entries: 0, order: 0, pending: 0, verdicts: 0, groups: 0, rules: 0, end: 0 };
@@ -71,6 +70,7 @@ function likelyLineBound(input: Uint8Array): number {
   return Math.min(input.length + 1, Math.ceil(((ends + 1) * input.length * 1.25) / Math.max(1, sample)) + 16);
 }
 
+/** The chunk of one engine. */
 export class HostChunks {
   private readonly frame: CoreFrame;
   private chunk: ChunkLayout | null = null;
@@ -141,14 +141,13 @@ export class HostChunks {
     const exports = this.frame.exports;
     const firstLf = input.indexOf(CHAR_LF);
     const oneLine = firstLf < 0 || firstLf >= input.length - 1;
-    // the input first, then arrays sized by its lines
-    const inputBytes = align(input.length + 1 + SENTINEL_SLACK, 16);
+    // the input first, then arrays sized by its lines; the block made at the size they will likely need too
+    // (the line count estimated from the first bytes): made once, not for the input and again for the arrays,
+    // the input copied over (every new page costs a fault, more than the bytes it holds)
+    const likely = chunkLayout(input.length, likelyLineBound(input), explain);
+    const inputBytes = likely.lineStarts;
     if (inputBytes > maxChunkBytes && !oneLine) return null;
-    // the block made at the size its arrays will likely need too (the line count estimated from the first
-    // bytes): made once, not for the input and again for the arrays, the input copied over (every new page
-    // costs a fault, more than the bytes it holds)
-    const likely = chunkLayout(input.length, likelyLineBound(input), explain).end;
-    this.ensureBlock(Math.max(inputBytes, Math.min(likely, maxChunkBytes)), 0, makeRoom);
+    this.ensureBlock(Math.max(inputBytes, Math.min(likely.end, maxChunkBytes)), 0, makeRoom);
     this.frame.memoryBytes().set(input, this.at(0));
     this.frame.memoryBytes()[this.at(input.length)] = CHAR_LF;
     const lineBound = exports.countLines(this.at(0), input.length) + 1;

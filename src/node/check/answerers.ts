@@ -36,8 +36,8 @@ export interface ChunkAnswer {
   noHost?: { lines: number; examples: number[] };
   /** The output is a view of a buffer the next chunk answered here reuses: write it before answering another. */
   reused: boolean;
-  /** Many hosts on this thread: the chunk's lines came sorted by host (two or more a host, about one run a host): a wider window would group no more of a host's lines. */
-  hostsSorted?: boolean;
+  /** Many hosts on this thread: the chunk's lines came sorted by host (HostChunkResult.sortedByHost): a wider window would group no more of a host's lines. */
+  sortedByHost?: boolean;
 }
 
 /** Answers chunks of check's input. Implemented by this thread, a worker pool, and host shards. */
@@ -102,7 +102,7 @@ export class ThisThreadAnswerer implements ChunkAnswerer {
     const into = reuse && this.spec.format !== 'none' ? this.reusedOutput : null;
     const result = await hosts.checkLinesWithOutput(job.urls, { format: this.spec.format, only: this.spec.only, firstNumber: job.firstNumber, numbers: job.numbers, into, last: job.last === true });
     this.counts.noHostLines += result.noHostLines;
-    return { ...this.kept(result, into !== null), noHost: { lines: result.noHostLines, examples: result.noHostExamples }, hostsSorted: result.sortedByHost };
+    return { ...this.kept(result, into !== null), noHost: { lines: result.noHostLines, examples: result.noHostExamples }, sortedByHost: result.sortedByHost };
   }
 
   /** An answer made into the reused buffer, or (when it did not fit) a larger buffer for the next chunk. */

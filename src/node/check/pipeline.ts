@@ -277,7 +277,7 @@ export async function runCheck(input: LineChunkSource, plan: CheckPlan, output: 
       let answer: ChunkAnswer | Promise<ChunkAnswer>;
       if (answerer === answerers.here) {
         answer = await answerers.here.answer(job); // before the reader reuses its buffer
-        if (answer.hostsSorted !== true) hostsWindow = Infinity;
+        if (answer.sortedByHost !== true) hostsWindow = Infinity;
       } else {
         // a sharded text answer formats the window's lines after the replies: a copy, as the reader reuses its buffer
         if (answerer instanceof HostShardsAnswerer && job.urls === chunk && plan.format === 'text') job.urls = answerer.keepLines(chunk, index);

@@ -92,7 +92,7 @@ export class HostRounds {
       : explain ? this.engine.chunks.formatJsonl(filter, format.firstNumber ?? 1, format.numbers ?? null, format.into ?? null)
       : new Uint8Array(0);
     const noHostExamples = this.engine.chunks.noHostLines > 0 ? this.engine.chunks.noHostLineIndexes(NO_HOST_LINES_NAMED) : [];
-    return { verdicts, output, noHostLines: this.engine.chunks.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.chunks.runs, origins: this.engine.chunks.distinctHosts, sortedByHost: comesSortedByHost(lineCount, this.engine.chunks.runs, this.engine.chunks.distinctHosts) };
+    return { verdicts, output, noHostLines: this.engine.chunks.noHostLines, noHostExamples, hosts: this.chunkHosts, runs: this.engine.chunks.runs, sortedByHost: comesSortedByHost(lineCount, this.engine.chunks.runs, this.engine.chunks.distinctHosts) };
   }
 
   /** Matches the groups [roundStart, upTo), every host of them resolved (their slots get automaton regions first when busy). */

@@ -215,7 +215,6 @@ export class MultiHostMatcher {
       noHostExamples: partsExamples(parts),
       hosts: parts.reduce((sum, part) => sum + part.hosts, 0),
       runs: parts.reduce((sum, part) => sum + part.runs, 0),
-      origins: parts.reduce((sum, part) => sum + part.origins, 0),
       sortedByHost: parts.every((part) => part.sortedByHost),
     };
   }

@@ -84,8 +84,6 @@ export interface HostChunkResult {
   hosts: number;
   /** Runs of consecutive lines with the same host: about `hosts` for input sorted by host, about the line count in random order. */
   runs: number;
-  /** Distinct origins the chunk's lines named (those without a robots.txt too). */
-  origins: number;
   /** The chunk's lines came sorted by host (comesSortedByHost: two lines an origin or more, about one run an origin). */
   sortedByHost: boolean;
 }

@@ -2,7 +2,7 @@
 // hosts): [REPLY_HEADER_WORDS u32, little-endian | verdict bytes | output bytes], written by the worker into
 // the task's shared reply slot when it fits (nothing is then moved between threads), else into a new buffer
 // that is moved. Header words: line count, output length, then (hosts tasks; 0 in a lines reply) lines with
-// no host, hosts answered, runs of one host, origins named, the first lines with no host (NO_HOST_LINES_NAMED words: line
+// no host, hosts answered, runs of one host, the first lines with no host (NO_HOST_LINES_NAMED words: line
 // index + 1, 0 for none), and the thread's HOST_COUNTER_NAMES in that order.
 import type { MultiHostStats } from '../hosts/index.js';
 import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
@@ -13,7 +13,7 @@ export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'packed'
 /** The counters of HostCounters, in the order the header carries them. */
 export const HOST_COUNTER_NAMES: readonly (keyof HostCounters)[] = ['compiled', 'direct', 'packed', 'missing', 'allowAll', 'disallowAll', 'evicted', 'cachedHosts', 'cacheBytes', 'cutBodies'];
 
-const FIXED_WORDS = 6 + NO_HOST_LINES_NAMED;
+const FIXED_WORDS = 5 + NO_HOST_LINES_NAMED;
 /** Words before the verdicts. */
 export const REPLY_HEADER_WORDS = FIXED_WORDS + HOST_COUNTER_NAMES.length;
 const HEADER_BYTES = REPLY_HEADER_WORDS * 4;
@@ -25,7 +25,6 @@ export interface HostsReplyCounts {
   noHostExamples: number[];
   hosts: number;
   runs: number;
-  origins: number;
   stats: HostCounters;
 }
 
@@ -60,8 +59,7 @@ export function encodeReply(verdicts: Uint8Array, output: Uint8Array, counts: Ho
   words[2] = counts?.noHostLines ?? 0;
   words[3] = counts?.hosts ?? 0;
   words[4] = counts?.runs ?? 0;
-  words[5] = counts?.origins ?? 0;
-  for (let i = 0; i < NO_HOST_LINES_NAMED; i++) words[6 + i] = (counts?.noHostExamples[i] ?? -1) + 1;
+  for (let i = 0; i < NO_HOST_LINES_NAMED; i++) words[5 + i] = (counts?.noHostExamples[i] ?? -1) + 1;
   HOST_COUNTER_NAMES.forEach((name, index) => { words[FIXED_WORDS + index] = counts?.stats[name] ?? 0; });
   packed.set(verdicts, HEADER_BYTES);
   packed.set(output, HEADER_BYTES + verdicts.length);
@@ -79,10 +77,9 @@ export function decodeReply(packed: Uint8Array): WorkerReply {
     verdicts: packed.subarray(HEADER_BYTES, HEADER_BYTES + count),
     output: packed.subarray(HEADER_BYTES + count, outputEnd),
     noHostLines: words[2],
-    noHostExamples: Array.from(words.subarray(6, 6 + NO_HOST_LINES_NAMED)).filter((word) => word > 0).map((word) => word - 1),
+    noHostExamples: Array.from(words.subarray(5, 5 + NO_HOST_LINES_NAMED)).filter((word) => word > 0).map((word) => word - 1),
     hosts: words[3],
     runs: words[4],
-    origins: words[5],
     stats,
   };
 }

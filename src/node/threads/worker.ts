@@ -26,7 +26,7 @@ let jsonlOutput: Uint8Array = new Uint8Array(0);
 async function answerHosts(task: HostsTask): Promise<Uint8Array> {
   hosts ??= matcherForSpec(task.spec, task.spec.pack ? packSourceForSpec(task.spec) : null);
   const result = await hosts.checkLinesWithOutput(task.input, { format: task.format, only: task.only, firstNumber: 1, numbers: task.numbers, into: hostsOutput });
-  const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, noHostExamples: result.noHostExamples, hosts: result.hosts, runs: result.runs, origins: result.origins, stats: hosts.stats }, null);
+  const reply = encodeReply(result.verdicts, result.output, { noHostLines: result.noHostLines, noHostExamples: result.noHostExamples, hosts: result.hosts, runs: result.runs, stats: hosts.stats }, null);
   // the next task's output goes into the larger of the two (a new buffer each task would wait for the collector)
   hostsOutput = nextOutputBuffer(hostsOutput, result.output);
   return reply;
