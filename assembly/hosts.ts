@@ -534,6 +534,34 @@ function sortGroupsBySlot(groupsPtr: usize, from: u32, to: u32, scratchPtr: usiz
   memory.copy(groupsPtr + <usize>from * GROUP_SIZE, out, <usize>(to - from) * GROUP_SIZE);
 }
 
+/** Where touchGroup's loads go (a global, so that they are not optimised away). */
+let touched: u32 = 0;
+/** Rules touched before a group is matched: a compiled rule set's first bytes at most (its header, trie and literal index come first). */
+const TOUCHED_RULES_BYTES: u32 = 16384;
+
+/**
+ * Loads one byte of each 64-byte line of a group's rules (its first TOUCHED_RULES_BYTES) and the first two
+ * cache lines of each of its lines before the group is matched. In random host order a group's lines lie
+ * scattered over the window and its rules are cold: the matcher's loads depend on one another and meet
+ * those misses one after another, where these independent loads let them overlap. Measured on bench:pack's
+ * crawl (--pack, --threads 1, 7 alternating pairs, medians): random host order 0.785 s against 0.908 s
+ * without; sorted by host unchanged (0.409 s against 0.412 s). Worst case: count + TOUCHED_RULES_BYTES / 64 loads a group.
+ */
+function touchGroup(inputPtr: usize, lineStartsPtr: usize, orderPtr: usize, start: u32, count: u32, block: usize): void {
+  let sink: u32 = 0;
+  const rulesBytes = <usize>min<u32>(load<u32>(block + HEADER_TOTAL_LENGTH), TOUCHED_RULES_BYTES);
+  for (let offset: usize = 0; offset < rulesBytes; offset += 64) sink += <u32>load<u8>(block + offset);
+  if (count > 1) {
+    // (a line's second cache line: 60 bytes on, within the memory; lines are 40-60 bytes long mostly)
+    const last = (<usize>memory.size() << 16) - 1;
+    for (let k: u32 = 0; k < count; k++) {
+      const line = inputPtr + <usize>load<u32>(lineStartsPtr + <usize>load<u32>(orderPtr + <usize>(start + k) * 4) * 4);
+      sink += <u32>load<u8>(line) + <u32>load<u8>(min(line + 60, last));
+    }
+  }
+  touched += sink;
+}
+
 /**
  * Matches the groups [firstGroup, groupCount) (a round; their slots written by slotGroups): each slot's
  * matcher (blob and automaton region) bound once, then its lines (starts at lineStartsPtr, offsets from
@@ -577,6 +605,7 @@ export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: us
     bindScratch(scratchPtr);
     const reportsRules = explain && (load<u32>(slot + SLOT_FLAGS) & SLOT_FLAG_MISSING_POLICY) == 0;
     const pairs = !explain && count > 1 && automatonAnswers(false) && automatonIsLarge();
+    touchGroup(inputPtr, lineStartsPtr, orderPtr, start, count, block);
     let k: u32 = 0;
     while (k < count) {
       const i = load<u32>(orderPtr + <usize>(start + k) * 4);

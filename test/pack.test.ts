@@ -137,6 +137,43 @@ describe('a pack answers as its inputs do (property)', () => {
     }
   });
 
+  it('hosts met once (the input\'s last chunk, input host by host) get their body\'s rules in the landing block for a round, read again when met again; a host of 512 lines or more is kept', async () => {
+    // 300 bodies, each its own rules (a slot left from an earlier round would answer wrongly), every tenth
+    // with 400 rules (~20 KB compiled: a 1 MiB budget's 64 KiB landing block fills after a few), each under
+    // two names; host0.test brings 600 lines
+    const given: GivenOrigin[] = [];
+    for (let i = 0; i < 300; i++) {
+      const extra = i % 10 === 0 ? Array.from({ length: 400 }, (_, k) => `Disallow: /q${i}-${k}*z\n`).join('') : '';
+      const text = raw(`User-agent: *\nDisallow: /p${i}\nAllow: /p${i}/open\n${extra}`);
+      given.push({ key: `host${i}.test`, captures: [{ effect: 'rules', body: text }] }, { key: `twin${i}.test`, captures: [{ effect: 'rules', body: text }] });
+    }
+    const urls: string[] = [];
+    for (const origin of given) {
+      const i = Number(origin.key.replace(/\D/g, ''));
+      const repeat = origin.key === 'host0.test' ? 200 : 1;
+      for (let r = 0; r < repeat; r++) urls.push(`http://${origin.key}/p${i}`, `http://${origin.key}/p${i}/open`, `http://${origin.key}/q${i}-3/z`);
+    }
+    urls.sort(); // host by host
+    const lines = raw(urls.join('\n') + '\n');
+    const expected = await verdicts(expectedSource(given), ['Googlebot'], 'google', lines, 1 << 20);
+    // (/p<i> of every other origin, /q<i>-3/z of the 59 other ones with the long bodies, two of host0.test's three lines 200 times)
+    expect(expected.filter((verdict) => verdict === 2).length).toBe(599 + 59 + 2 * 200);
+    const pack = RobotsPack.fromBytes(readFileSync(writePack(given, 'google')));
+    const matcher = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 1 << 20 });
+    try {
+      const first = await matcher.checkLinesWithOutput(lines, { format: 'none', last: true });
+      expect([...first.verdicts]).toEqual(expected);
+      // every origin read, only host0.test's rules kept
+      expect([matcher.stats.packed, matcher.stats.cachedHosts, matcher.stats.compiled]).toEqual([600, 1, 0]);
+      const again = await matcher.checkLinesWithOutput(lines, { format: 'none', last: true });
+      expect([...again.verdicts]).toEqual(expected);
+      // read again: all but host0.test and twin0.test (its body's, found in the cache the first time)
+      expect([matcher.stats.packed, matcher.stats.cachedHosts]).toEqual([600 + 598, 1]);
+    } finally {
+      matcher.close();
+    }
+  });
+
   it('a reading limit other than the pack\'s is refused: the pack answers with the bodies as they were cut', () => {
     const path = writePack([{ key: 'a.test', captures: [{ effect: 'rules', body: raw('User-agent: *\nDisallow: /x\n') }] }], 'google', 0);
     const pack = RobotsPack.fromBytes(readFileSync(path));

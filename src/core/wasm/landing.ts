@@ -1,12 +1,13 @@
-// The landing block of the many-host engine: one heap block that the raw bodies of hosts met once lie in
-// for one round (transient slots, src/core/wasm/raw-slots.ts), laid one after another and given up together,
-// so that hosts met once touch the same few pages instead of fresh memory each. Made on first use, reused
-// round after round. A raw body's layout (RAW_BODY_*) is written here for kept raw slots too.
+// The landing block of the many-host engine: one heap block that the raw bodies and the packs' compiled rule
+// sets of hosts met once lie in for one round (transient slots, src/core/wasm/raw-slots.ts), laid one after
+// another and given up together, so that hosts met once touch the same few pages instead of fresh memory
+// each. Made on first use, reused round after round. A raw body's layout (RAW_BODY_*) is written here for
+// kept raw slots too.
 import { RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK } from '../constants.js';
 import { align } from './limits.js';
 import type { CoreFrame } from './frame.js';
 
-/** The landing block's size at most (a budget under 16 MiB gets a 16th of it, at least MIN_LANDING_BYTES): transient bodies fit it with their header and slack. */
+/** The landing block's size at most (a budget under 16 MiB gets a 16th of it, at least MIN_LANDING_BYTES): transient bodies fit it with their header and slack, and rule sets. */
 const LANDING_BYTES = 1 << 20;
 const MIN_LANDING_BYTES = 64 << 10;
 
@@ -29,8 +30,8 @@ export class LandingBlock {
 
   constructor(private readonly frame: CoreFrame) {}
 
-  /** Bytes a body takes in the block (header, body, slack; bodies stay 16-byte aligned). */
-  private static size(bodyLength: number): number {
+  /** Bytes a raw body of this length takes in the block (header, body, slack; everything stays 16-byte aligned). */
+  static rawBodyBytes(bodyLength: number): number {
     return align(RAW_BODY_START + bodyLength + RAW_BODY_SLACK, 16);
   }
 
@@ -45,21 +46,27 @@ export class LandingBlock {
     }
   }
 
-  /** Whether a body of this length fits an empty block at all. */
-  fits(bodyLength: number): boolean {
-    return LandingBlock.size(bodyLength) <= this.bytes;
+  /** Whether this many bytes (rawBodyBytes for a raw body, a rule set's length) fit an empty block at all. */
+  fits(bytes: number): boolean {
+    return align(bytes, 16) <= this.bytes;
   }
 
-  /** Whether the block has room for one more body of this length this round. */
-  hasRoom(bodyLength: number): boolean {
-    return this.used + LandingBlock.size(bodyLength) <= this.bytes && (this.block < 0 || this.frame.heap.size(this.block) >= this.bytes);
+  /** Whether the block has room for this many bytes more this round. */
+  hasRoom(bytes: number): boolean {
+    return this.used + align(bytes, 16) <= this.bytes && (this.block < 0 || this.frame.heap.size(this.block) >= this.bytes);
   }
 
-  /** Lays a raw body after the others (the caller checked hasRoom); returns its offset in the block. */
-  place(body: Uint8Array): number {
+  /** Takes this many bytes after the others (the caller checked hasRoom); returns their offset in the block. */
+  reserve(bytes: number): number {
     if (this.block < 0) this.block = this.frame.heap.allocate(this.bytes);
     const offset = this.used;
-    this.used += LandingBlock.size(body.length);
+    this.used += align(bytes, 16);
+    return offset;
+  }
+
+  /** Lays a raw body after the others (the caller checked hasRoom for rawBodyBytes); returns its offset in the block. */
+  place(body: Uint8Array): number {
+    const offset = this.reserve(LandingBlock.rawBodyBytes(body.length));
     writeRawBody(this.frame, this.frame.heap.address(this.block) + offset, body);
     return offset;
   }

@@ -1,7 +1,8 @@
 // Raw slots of the many-host engine (google mode): a host's body kept uncompiled, its lines answered straight
 // from it (assembly/direct.ts) until it is worth a compile (upgradeSlot); kept in a block of its own, or, for a
-// host met once, in the landing block for one round (a transient slot, given up with the round). One agent
-// query per engine, kept in a heap block on first use.
+// host met once, in the landing block for one round (a transient slot, given up with the round). A pack's
+// compiled rule set of a host met once lies there too (a transient slot that is not raw). One agent query per
+// engine, kept in a heap block on first use.
 import { RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { sizeClassIndex, sizeOfClass } from './heap.js';
@@ -17,8 +18,9 @@ export class RawSlots {
   /** The agent query raw slots are answered for (a heap block, made by the first raw slot), and its bytes. */
   private agentsBlock = -1;
   private rawAgents: Uint8Array | null = null;
-  /** The transient slots of the current round. */
+  /** The transient slots of the current round, and the rounds given up so far (releaseTransients). */
   private readonly transients: number[] = [];
+  private released = 0;
 
   constructor(private readonly core: WasmCore, private readonly slots: HostSlots, landing: LandingBlock) {
     this.frame = core.frame;
@@ -64,14 +66,14 @@ export class RawSlots {
     this.landing.setBudget(budgetBytes);
   }
 
-  /** Whether a body of this length can be a transient slot at all (it fits an empty landing block). */
-  fitsLanding(bodyLength: number): boolean {
-    return this.landing.fits(bodyLength);
+  /** Whether a body (raw) or a compiled rule set of this length can be a transient slot at all (it fits an empty landing block). */
+  fitsLanding(length: number, raw = true): boolean {
+    return this.landing.fits(raw ? LandingBlock.rawBodyBytes(length) : length);
   }
 
-  /** Whether the landing block has room for one more body of this length this round. */
-  landingHasRoom(bodyLength: number): boolean {
-    return this.landing.hasRoom(bodyLength);
+  /** Whether the landing block has room for one more body (raw) or compiled rule set of this length this round. */
+  landingHasRoom(length: number, raw = true): boolean {
+    return this.landing.hasRoom(raw ? LandingBlock.rawBodyBytes(length) : length);
   }
 
   /**
@@ -88,7 +90,28 @@ export class RawSlots {
     return slot;
   }
 
-  /** Whether a slot is transient (its body in the landing block, released at the end of the round). */
+  /**
+   * A slot whose compiled rule set (a pack's blob: `fill` writes its `length` bytes; it must not call the
+   * engine) lies in the landing block for one round (a host met for the first time; see releaseTransients).
+   * The caller checks landingHasRoom(length, false) first. When fill throws, the slot is given back. Returns the slot.
+   */
+  transientRulesSlot(length: number, fill: (target: Uint8Array) => void): number {
+    // the slot first: a new slot may grow the slot table (an allocation), which may move the landing block
+    const slot = this.slots.newSlot();
+    const offset = this.landing.reserve(length);
+    const address = this.landing.address + offset;
+    try {
+      fill(this.frame.memoryBytes().subarray(address, address + length));
+    } catch (error) {
+      this.slots.returnSlot(slot);
+      throw error;
+    }
+    this.slots.fillTransient(slot, offset);
+    this.transients.push(slot);
+    return slot;
+  }
+
+  /** Whether a slot is transient (its body or rule set in the landing block, released at the end of the round). */
   isTransient(slot: number): boolean {
     return this.slots.blockOf(slot) === TRANSIENT;
   }
@@ -109,13 +132,18 @@ export class RawSlots {
     }
     this.transients.length = 0;
     this.landing.reset();
+    this.released++;
   }
 
-  /** Whether a slot holds a raw body (rawSlot, transientSlot) rather than a compiled matcher. */
+  /** The landing block's round: it changes when the round's transient slots are given up (a slot noted in an earlier round may hold another host now). */
+  get landingRound(): number {
+    return this.released;
+  }
+
+  /** Whether a slot holds a raw body (rawSlot, transientSlot) rather than a compiled matcher (compiled rules in the landing block included). */
   isRaw(slot: number): boolean {
     const block = this.slots.blockOf(slot);
-    if (block === TRANSIENT) return true;
-    return block >= 0 && this.frame.memoryWords()[this.frame.heap.address(block) >>> 2] === RAW_BODY_MAGIC;
+    return (block >= 0 || block === TRANSIENT) && this.frame.memoryWords()[this.slots.blobAddress(slot) >>> 2] === RAW_BODY_MAGIC;
   }
 
   /**

@@ -10,7 +10,7 @@ import type { CompiledRules } from './sources.js';
 /** Bytes counted per cached host besides its heap blocks: its numbers in typed arrays and the clock. */
 export const HOST_COST_BYTES = 32;
 /** A slot gets an automaton region once it has answered this many lines (fewer: the trie NFA is cheaper). */
-const AUTOMATON_AFTER_LINES = 512;
+export const AUTOMATON_AFTER_LINES = 512;
 
 /** First automaton region of a host's matcher: a few KiB for the usual small file, grown x4 when it fills up. */
 function hostAutomatonFirstBytes(blobLength: number): number {
@@ -52,13 +52,19 @@ export class HostCache {
     this.usedBytes += this.engine.slots.slotBytes(slot) - before;
   }
 
+  /** The cached slot read before for compiled rules a source handed out (a pack's blob), or -1. Per origin resolved with such rules. */
+  cachedCompiledSlot(rules: CompiledRules): number {
+    const known = this.compiledSlots.get(rules.key);
+    return known !== undefined && this.engine.slots.isFilled(known) && this.fills[known] === this.compiledFills.get(rules.key) ? known : -1;
+  }
+
   /**
    * The slot of compiled rules a source handed out (a pack's blob): the one read for them before while it
    * stays cached, else a new slot read now and cached. Per origin resolved with such rules.
    */
   compiledSlot(rules: CompiledRules): number {
-    const known = this.compiledSlots.get(rules.key);
-    if (known !== undefined && this.engine.slots.isFilled(known) && this.fills[known] === this.compiledFills.get(rules.key)) return known;
+    const known = this.cachedCompiledSlot(rules);
+    if (known >= 0) return known;
     const slot = this.engine.compiled.blobSlot(rules.length, rules.fill);
     this.cache(slot, HOST_COST_BYTES);
     this.compiledSlots.set(rules.key, slot);

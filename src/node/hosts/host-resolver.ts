@@ -1,15 +1,16 @@
 // Resolving the hosts a chunk of many hosts names: each key met for the first time (or again after its slot
 // was emptied) is read as an origin by the URL model, then answered by a slot: the one of another spelling of
 // the same origin, a fixed verdict (no robots.txt known, a fetch's 4xx or 5xx), compiled rules a source
-// handed out (a pack's), or the host's body: kept raw or compiled, or, for a host that cannot be met again
-// soon, answered from the landing block and forgotten.
+// handed out (a pack's: kept, or, for a host that cannot be met again soon, read into the landing block for
+// one round), or the host's body: kept raw or compiled, or, for a host that cannot be met again soon,
+// answered from the landing block and forgotten.
 import { RobotsError } from '../../core/errors.js';
 import { bytesToRead } from '../../core/engine.js';
 import type { HostEngine } from '../../core/engine.js';
 import { originOfKey } from '../../core/url-model.js';
 import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, robotsHostOf, type MissingPolicy, type RobotsHost, type RobotsSourceAnswer } from './sources.js';
 import { bodyBytes, isPromise, type SourceCalls } from './source-calls.js';
-import { HOST_COST_BYTES, type HostCache } from './host-cache.js';
+import { AUTOMATON_AFTER_LINES, HOST_COST_BYTES, type HostCache } from './host-cache.js';
 import type { FixedSlots } from './host-rounds.js';
 import { Comebacks } from './comebacks.js';
 
@@ -50,6 +51,9 @@ export class HostResolver {
   readonly cutOrigins: string[] = [];
   /** Hosts forgotten (answered from the landing block) that are met again. */
   private readonly comebacks = new Comebacks();
+  /** Compiled rules read into the landing block this round (CompiledRules.key to its transient slot), and that round. */
+  private readonly landedRules = new Map<number, number>();
+  private landedRound = -1;
 
   constructor(
     private readonly engine: HostEngine, private readonly cache: HostCache, private readonly fixed: FixedSlots, private readonly calls: SourceCalls,
@@ -57,8 +61,8 @@ export class HostResolver {
     private readonly query: { agents: Uint8Array; rfc: boolean; maxBytes: number; missing: MissingPolicy; transientsAllowed: boolean; directMinBytes: () => number },
   ) {}
 
-  /** Resolves one pending key of the loaded chunk (its host table entry). */
-  resolveKey(entry: number, key: string, chunk: ChunkResolution): KeyOutcome {
+  /** Resolves one pending key of the loaded chunk (its host table entry; `lines`: the chunk's lines of it). */
+  resolveKey(entry: number, key: string, lines: number, chunk: ChunkResolution): KeyOutcome {
     // the URL model resolves each distinct spelling once: a canonical key's own entry is the one being
     // resolved (only names remembered for other spellings can answer it); another spelling (case, a trailing
     // dot, an IDN, a default port, percent-escapes) may name an origin compiled already: its canonical key says
@@ -105,9 +109,7 @@ export class HostResolver {
     }
     let slot: number;
     if (body instanceof CompiledRules) {
-      // a pack's blob, compiled for this query already: read into a block as it is, once for every origin
-      // of its body while it stays cached
-      slot = this.cache.compiledSlot(body);
+      slot = this.compiledRulesSlot(body, canonical, lines, chunk);
       this.counters.packed++;
     } else {
       slot = this.bodySlot(this.readBytes(bodyBytes(body, host), host), canonical, chunk);
@@ -115,6 +117,36 @@ export class HostResolver {
     if (canonical !== key) table.rememberHost(canonical, slot);
     table.resolve(entry, slot);
     return 'taken';
+  }
+
+  /**
+   * The slot for a pack's blob (compiled for this query already, read as it is): the cached slot of its body
+   * when there is one; for a host that cannot be met again soon (as bodySlot decides) and brings fewer lines
+   * than earn an automaton region, the blob read into the landing block for this round (once for the round's
+   * origins of its body; read again when met again: no compile, and no fresh memory touched for it); else a
+   * new cached slot, read once for every origin of its body while it stays cached.
+   */
+  private compiledRulesSlot(rules: CompiledRules, canonical: string, lines: number, chunk: ChunkResolution): number {
+    const cached = this.cache.cachedCompiledSlot(rules);
+    if (cached >= 0) return cached;
+    const raw = this.engine.raw;
+    if (this.landedRound !== raw.landingRound) {
+      this.landedRules.clear();
+      this.landedRound = raw.landingRound;
+    }
+    const landed = this.landedRules.get(rules.key);
+    if (landed !== undefined) return landed;
+    if (this.query.transientsAllowed) this.comebacks.met(canonical);
+    if (!chunk.transientsAllowed || (!chunk.lastLines && this.comebacks.frequent) || lines >= AUTOMATON_AFTER_LINES || !raw.fitsLanding(rules.length, false)) return this.cache.compiledSlot(rules);
+    if (!raw.landingHasRoom(rules.length, false)) {
+      chunk.emptyLanding();
+      this.landedRules.clear();
+      this.landedRound = raw.landingRound;
+    }
+    const slot = raw.transientRulesSlot(rules.length, rules.fill);
+    this.landedRules.set(rules.key, slot);
+    this.comebacks.forgotten(canonical);
+    return slot;
   }
 
   /** The slot for a host's body: kept (raw or compiled), or answered from the landing block and forgotten. */

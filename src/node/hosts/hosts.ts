@@ -280,7 +280,7 @@ export class MultiHostMatcher {
     };
     this.traits?.expect?.(pending.keys.length);
     for (; index < pending.keys.length; index++) {
-      if (this.resolver.resolveKey(pending.entries[index], pending.keys[index], resolution) !== 'taken') continue;
+      if (this.resolver.resolveKey(pending.entries[index], pending.keys[index], chunks.groupLines(pending.groups[index]), resolution) !== 'taken') continue;
       if (!this.cache.makeRoom() && chunks.lines > 1) {
         if (explain) return { kind: 'split' };
         this.rounds.answerRound(resolvedBefore(index + 1));

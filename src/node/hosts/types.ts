@@ -55,7 +55,7 @@ export interface MultiHostStats {
   disallowAll: number;
   /** Compiled hosts dropped to stay within the budget. */
   evicted: number;
-  /** Hosts whose rules came compiled already (a pack's blob), kept as they came. */
+  /** Hosts whose rules came compiled already (a pack's blob), kept as they came or, for a host met once, read into the landing block for a round. */
   packed: number;
   /** Compiles of bodies longer than maxBytes, read only up to there (a host compiled again counts again). */
   cutBodies: number;
