@@ -53,10 +53,11 @@ function writePack(origins: readonly GivenOrigin[], mode: RobotsMode, maxBytes =
   return path;
 }
 
-async function verdicts(source: (host: RobotsHost) => RobotsSourceAnswer | Promise<RobotsSourceAnswer>, agents: string[], mode: RobotsMode, lines: Uint8Array, cacheBytes?: number): Promise<number[]> {
+/** Verdicts of lines through a many-host matcher; last: as the input's last chunk (hosts met once are then not kept: a pack's rules go to the landing block). */
+async function verdicts(source: (host: RobotsHost) => RobotsSourceAnswer | Promise<RobotsSourceAnswer>, agents: string[], mode: RobotsMode, lines: Uint8Array, cacheBytes?: number, last = false): Promise<number[]> {
   const matcher = new MultiHostMatcher({ agents, source, mode, ...(cacheBytes === undefined ? {} : { cacheBytes }) });
   try {
-    return [...await matcher.checkLines(lines)];
+    return [...(await matcher.checkLinesWithOutput(lines, { format: 'none', last })).verdicts];
   } finally {
     matcher.close();
   }
@@ -110,6 +111,7 @@ describe('a pack answers as its inputs do (property)', () => {
       const file = openPackFile(path);
       try {
         expect(await verdicts(robotsFromPack(file.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `file: ${context}`).toEqual(expected);
+        expect(await verdicts(robotsFromPack(file.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines, undefined, true), `file, last chunk: ${context}`).toEqual(expected);
       } finally {
         file.close();
       }
