@@ -129,30 +129,38 @@ export class HostResolver {
   private compiledRulesSlot(rules: CompiledRules, canonical: string, lines: number, chunk: ChunkResolution): number {
     const cached = this.cache.cachedCompiledSlot(rules);
     if (cached >= 0) return cached;
-    const raw = this.engine.raw;
-    if (this.landedRound !== raw.landingRound) {
-      this.landedRules.clear();
-      this.landedRound = raw.landingRound;
-    }
-    const landed = this.landedRules.get(rules.key);
+    const landed = this.landedThisRound().get(rules.key);
     if (landed !== undefined) return landed;
-    if (this.query.transientsAllowed) this.comebacks.met(canonical);
-    if (!chunk.transientsAllowed || (!chunk.lastLines && this.comebacks.frequent) || lines >= AUTOMATON_AFTER_LINES || !raw.fitsLanding(rules.length, false)) return this.cache.compiledSlot(rules);
-    if (!raw.landingHasRoom(rules.length, false)) {
-      chunk.emptyLanding();
-      this.landedRules.clear();
-      this.landedRound = raw.landingRound;
-    }
-    const slot = raw.transientRulesSlot(rules.length, rules.fill);
-    this.landedRules.set(rules.key, slot);
+    if (!this.mayLand(canonical, chunk) || lines >= AUTOMATON_AFTER_LINES || !this.engine.raw.fitsLanding(rules.length, false)) return this.cache.compiledSlot(rules);
+    if (!this.engine.raw.landingHasRoom(rules.length, false)) chunk.emptyLanding();
+    const slot = this.engine.raw.transientRulesSlot(rules.length, rules.fill);
+    this.landedThisRound().set(rules.key, slot);
     this.comebacks.forgotten(canonical);
     return slot;
   }
 
+  /** The compiled rules in the landing block this round (emptied when the landing block's round has changed). */
+  private landedThisRound(): Map<number, number> {
+    if (this.landedRound !== this.engine.raw.landingRound) {
+      this.landedRules.clear();
+      this.landedRound = this.engine.raw.landingRound;
+    }
+    return this.landedRules;
+  }
+
+  /**
+   * Whether a host new to the cache may go to the landing block for this round rather than be kept: the
+   * chunk allows it (no lines follow, or they come host by host) and forgotten hosts do not come back often
+   * (counted here: a host read). Per host read.
+   */
+  private mayLand(canonical: string, chunk: ChunkResolution): boolean {
+    if (this.query.transientsAllowed) this.comebacks.met(canonical);
+    return chunk.transientsAllowed && (chunk.lastLines || !this.comebacks.frequent);
+  }
+
   /** The slot for a host's body: kept (raw or compiled), or answered from the landing block and forgotten. */
   private bodySlot(bytes: Uint8Array, canonical: string, chunk: ChunkResolution): number {
-    if (this.query.transientsAllowed) this.comebacks.met(canonical);
-    if (chunk.transientsAllowed && (chunk.lastLines || !this.comebacks.frequent) && bytes.length >= this.query.directMinBytes() && this.engine.raw.fitsLanding(bytes.length)) {
+    if (this.mayLand(canonical, chunk) && bytes.length >= this.query.directMinBytes() && this.engine.raw.fitsLanding(bytes.length)) {
       // not kept: its lines are answered from its body in the landing block (a full block is answered first)
       if (!this.engine.raw.landingHasRoom(bytes.length)) chunk.emptyLanding();
       const slot = this.engine.raw.transientSlot(bytes, this.query.agents);
