@@ -184,6 +184,68 @@ describe('a pack answers as its inputs do (property)', () => {
   });
 });
 
+/**
+ * body with bit 0 of some of its comment's letters flipped so that its CRC-32 is crc (the CRC is affine in the
+ * bits: each flip changes it by a fixed amount, so a set of flips is found by elimination over GF(2)).
+ */
+function withCrc32(body: Uint8Array, crc: number): Uint8Array {
+  const letters = [...body.keys()].filter((i) => body[i] >= 0x61 && body[i] <= 0x7a && body.lastIndexOf(0x23, i) > body.lastIndexOf(0x0a, i)).slice(0, 64);
+  const base = crc32(body);
+  // rows: [the CRC change of a set of flips, the set as a bit mask over letters]
+  const rows: [number, bigint][] = letters.map((at, k) => {
+    const flipped = body.slice();
+    flipped[at] ^= 1;
+    return [(crc32(flipped) ^ base) >>> 0, 1n << BigInt(k)];
+  });
+  let want: [number, bigint] = [(crc ^ base) >>> 0, 0n];
+  for (let bit = 31; bit >= 0; bit--) {
+    const pivot = rows.findIndex(([value]) => ((value >>> bit) & 1) === 1);
+    if (pivot < 0) continue;
+    const [value, mask] = rows.splice(pivot, 1)[0];
+    for (const row of rows) if (((row[0] >>> bit) & 1) === 1) { row[0] = (row[0] ^ value) >>> 0; row[1] ^= mask; }
+    if (((want[0] >>> bit) & 1) === 1) want = [(want[0] ^ value) >>> 0, want[1] ^ mask];
+  }
+  if (want[0] !== 0) throw new Error('no set of flips gives that CRC-32');
+  const forged = body.slice();
+  letters.forEach((at, k) => { if (((want[1] >> BigInt(k)) & 1n) === 1n) forged[at] ^= 1; });
+  return forged;
+}
+
+describe('a pack\'s bodies: each distinct body written once, two bodies one only when their bytes are equal', () => {
+  it('bodies of the same length and CRC-32 but other bytes each keep their own rules; equal bodies are written once, whether the first is still in the writer\'s buffer or already in the file', async () => {
+    const comment = '# ' + 'abcdefghijklmnopqrstuvwxyz'.repeat(3) + '\n';
+    const first = raw(`User-agent: *\nDisallow: /p0\n${comment}`);
+    // five more bodies of first's length and CRC-32, each disallowing its own path
+    const forged = [1, 2, 3, 4, 5].map((n) => withCrc32(raw(`User-agent: *\nDisallow: /p${n}\n${comment}`), crc32(first)));
+    for (const body of forged) expect([body.length, crc32(body), Buffer.from(body).equals(first)]).toEqual([first.length, crc32(first), false]);
+    // a body of 1.5 MB (written to the file at once, not buffered) and enough others to push the first ones out of the buffer
+    const large = raw(`User-agent: *\nDisallow: /large\n# ${'x'.repeat(1_500_000)}\n`);
+    const fillers = Array.from({ length: 40 }, (_, n) => raw(`User-agent: *\nDisallow: /filler${n}\n# ${'y'.repeat(40_000)}\n`));
+    const given: [string, Uint8Array][] = [
+      ['p0.test', first], ['twin-p0.test', first], ...forged.map((body, n): [string, Uint8Array] => [`p${n + 1}.test`, body]), ['large.test', large],
+      ...fillers.map((body, n): [string, Uint8Array] => [`filler${n}.test`, body]),
+      ['again-p0.test', first], ['again-p2.test', forged[1]], ['again-large.test', large], ['again-p5.test', forged[4]],
+    ];
+    const path = join(dir, `p${packs++}.pack`);
+    const writer = new PackWriter(path, { reading: { mode: 'google', maxBytes: 0 } });
+    for (const [key, body] of given) writer.addOrigin(key, [{ time: null, effect: 'rules', body, status: 200, hops: 0 }]);
+    const written = writer.finish();
+    // six bodies share a key: the first four are compared with (DEDUP_CANDIDATES), so p5 met again is written again, never lost
+    expect([written.origins, written.bodies, written.bodiesGiven]).toEqual([given.length, 1 + 5 + 1 + 40 + 1, given.length]);
+    const pack = RobotsPack.fromBytes(readFileSync(path));
+    const paths = ['/p0', '/p1', '/p2', '/p3', '/p4', '/p5', '/large', '/filler0'];
+    const lines = raw(given.map(([key]) => paths.map((p) => `https://${key}${p}`)).flat().join('\n') + '\n');
+    const expected = await verdicts(expectedSource(given.map(([key, body]) => ({ key, captures: [{ effect: 'rules', body }] }))), ['Googlebot'], 'google', lines, undefined, false);
+    // each origin disallows one of the paths asked, its own (a p-body merged with another would disallow another's)
+    const disallowed = expected.map((verdict, i) => [verdict, i] as const).filter(([verdict]) => verdict === expected[0]).map(([, i]) => `${given[Math.floor(i / paths.length)][0]} ${paths[i % paths.length]}`);
+    expect(expected[0]).not.toBe(expected[1]); // p0.test: /p0 disallowed, /p1 allowed
+    expect(disallowed.slice(0, 8)).toEqual(['p0.test /p0', 'twin-p0.test /p0', 'p1.test /p1', 'p2.test /p2', 'p3.test /p3', 'p4.test /p4', 'p5.test /p5', 'large.test /large']);
+    expect(disallowed.slice(-4)).toEqual(['again-p0.test /p0', 'again-p2.test /p2', 'again-large.test /large', 'again-p5.test /p5']);
+    expect(disallowed.length).toBe(given.length - 39); // fillers disallow /fillerN: only filler0's is asked
+    expect(await verdicts(robotsFromPack(pack, { agents: ['Googlebot'], mode: 'google', maxBytes: 0 }), ['Googlebot'], 'google', lines)).toEqual(expected);
+  });
+});
+
 const ROBOTS = join('examples', 'robots');
 const HOSTS_URLS = join('examples', 'hosts-urls.txt');
 

@@ -17,6 +17,12 @@ export interface PackedBody {
   star: number;
 }
 
+/** A product token's groups (ascending) and the record of its first naming line. */
+interface TokenSpan {
+  groups: number[];
+  firstRecord: number;
+}
+
 /** An agent no user-agent line can name (a token holds no digit at its start): the `*` selection. */
 const UNNAMED_AGENT = ['0'];
 
@@ -40,28 +46,34 @@ export function packBody(body: Uint8Array, mode: 'google' | 'rfc', emit: (blob: 
   // lines (not `*`) has that product token, ASCII case aside (assembly/select.ts namesAgent; the property
   // test of packs holds the two equal); a token named by a line is always named, so its blob is its
   // groups' (the same selection as `*`'s gives the same blob)
-  const groupsOf = new Map<string, number[]>();
+  // and where each token's lines begin (its first naming line), and where each group's records end: a
+  // token's compile reads only the records from its first naming line to the end of its last group (records
+  // come in file order and groups ascend, so its every group lies there; the `*` groups' rules the selection
+  // would drop anyway are the only records left out), not the whole body's once per token
+  const groupsOf = new Map<string, TokenSpan>();
+  const groupEnds: number[] = [];
   const words = frame.memoryWords();
   const fields = LINE_RECORD_SIZE >> 2;
   const first = staged.recordsPtr >>> 2;
-  for (let r = first; r < first + staged.recordCount * fields; r += fields) {
+  for (let record = 0, r = first; record < staged.recordCount; record++, r += fields) {
+    const group = words[r + (LINE_GROUP >> 2)] | 0; // (-1: before any user-agent line)
+    if (group >= 0) groupEnds[group] = record + 1; // (groups come in order from 0: the array stays dense)
     if (words[r + (LINE_KEY_KIND >> 2)] !== KEY_USER_AGENT || (words[r + (LINE_FLAGS >> 2)] & LINE_FLAG_GLOBAL_AGENT) !== 0) continue;
     const start = words[r + (LINE_VALUE_START >> 2)];
     const end = words[r + (LINE_TOKEN_END >> 2)];
     if (end <= start) continue;
     const token = latin1.decode(body.subarray(start, end)).toLowerCase();
-    const group = words[r + (LINE_GROUP >> 2)];
-    const groups = groupsOf.get(token);
-    if (groups === undefined) groupsOf.set(token, [group]);
-    else if (groups[groups.length - 1] !== group) groups.push(group); // (records come in file order: groups ascend)
+    const span = groupsOf.get(token);
+    if (span === undefined) groupsOf.set(token, { groups: [group], firstRecord: record });
+    else if (span.groups[span.groups.length - 1] !== group) span.groups.push(group);
   }
   let blobCount = 0;
   const bySelection = new Map<string, number>();
-  const compiled = (agents: readonly string[], groups: ArrayLike<number> & { join(separator: string): string }): number => {
+  const compiled = (agents: readonly string[], groups: ArrayLike<number> & { join(separator: string): string }, records?: { first: number; count: number }): number => {
     const key = groups.join(',');
     let index = bySelection.get(key);
     if (index === undefined) {
-      const { address, length } = bodies.compileStaged(staged, agents, rfc);
+      const { address, length } = bodies.compileStaged(staged, agents, rfc, records);
       emit(frame.memoryBytes().subarray(address, address + length));
       index = blobCount++;
       bySelection.set(key, index);
@@ -70,7 +82,9 @@ export function packBody(body: Uint8Array, mode: 'google' | 'rfc', emit: (blob: 
   };
   const star = compiled(UNNAMED_AGENT, starGroups);
   const tokens = new Map<string, number>();
-  for (const [token, groups] of groupsOf) tokens.set(token, compiled([token], groups));
+  for (const [token, { groups, firstRecord }] of groupsOf) {
+    tokens.set(token, compiled([token], groups, { first: firstRecord, count: groupEnds[groups[groups.length - 1]] - firstRecord }));
+  }
   const sorted = [...tokens].filter(([, blob]) => blob !== star).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { blobCount, tokens: sorted, star };
 }

@@ -51,15 +51,28 @@ function agentQueryRoom(agents: readonly string[]): number {
  * product tokens, thousands each once: no array each).
  */
 function writeAgentQuery(agents: readonly string[], out: Uint8Array, at: number): number {
-  const view = new DataView(out.buffer, out.byteOffset);
-  view.setUint32(at, agents.length, true);
+  writeU32(out, at, agents.length);
   let offset = at + 4;
   for (const agent of agents) {
-    const { written } = encoder.encodeInto(agent, out.subarray(offset + 4));
-    view.setUint32(offset, written, true);
+    // ASCII (every product token) byte by byte; else UTF-8 by the encoder
+    let written = 0;
+    while (written < agent.length && agent.charCodeAt(written) < 0x80) {
+      out[offset + 4 + written] = agent.charCodeAt(written);
+      written++;
+    }
+    if (written < agent.length) written = encoder.encodeInto(agent, out.subarray(offset + 4)).written;
+    writeU32(out, offset, written);
     offset += 4 + written;
   }
   return offset - at;
+}
+
+/** A u32, little-endian, at out[at...]. */
+function writeU32(out: Uint8Array, at: number, value: number): void {
+  out[at] = value & 0xff;
+  out[at + 1] = (value >>> 8) & 0xff;
+  out[at + 2] = (value >>> 16) & 0xff;
+  out[at + 3] = value >>> 24;
 }
 
 /** A body staged with its line records (BodyCalls.stageLineRecords): where body and records lie in the work area. */
@@ -120,11 +133,14 @@ export class BodyCalls {
 
   /**
    * compileInWorkArea for a body stageLineRecords staged last (nothing staged since): the same blob, made
-   * from its line records; its address and length, valid until the next call. Per agent query of a body packed.
+   * from its line records; its address and length, valid until the next call. records: a run of them to read
+   * (default: all), which must hold every group that names the agents (a pack's token: its span). Per agent
+   * query of a body packed.
    */
-  compileStaged(staged: StagedLines, agents: readonly string[], rfc: boolean): { address: number; length: number } {
+  compileStaged(staged: StagedLines, agents: readonly string[], rfc: boolean, records = { first: 0, count: staged.recordCount }): { address: number; length: number } {
+    if (records.first < 0 || records.count < 0 || records.first + records.count > staged.recordCount) throw new RangeError('records out of the staged body');
     const { agentsPtr, workPtr } = this.stageQueryAfter(staged, agents);
-    const address = this.frame.exports.compileRobotsFromRecords(staged.bodyPtr, staged.bodyLength, staged.recordsPtr, staged.recordCount, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr) >>> 0;
+    const address = this.frame.exports.compileRobotsFromRecords(staged.bodyPtr, staged.bodyLength, staged.recordsPtr + records.first * LINE_RECORD_SIZE, records.count, agentsPtr, rfc ? FLAG_RFC_MODE : 0, workPtr) >>> 0;
     return { address, length: this.frame.memoryWords()[(address + HEADER_TOTAL_LENGTH) >>> 2] };
   }
 

@@ -1,13 +1,13 @@
 // Writes a robots.txt pack (src/core/pack/layout.ts) as its origins are given: bodies and their compiled blobs
-// go to the file as they come (a body seen before, by its SHA-256, is written once), the index is built in
+// go to the file as they come (a body seen before is written once: found by its CRC-32 and length, then
+// compared byte by byte with the one written, so two bodies are one only when equal), the index is built in
 // typed arrays (about 40 bytes an origin, 28 a distinct body, 16 a blob) and written at the end, then the
 // header; the file is written beside its name and renamed into place, so a pack is whole or absent. Memory:
-// the index's arrays and the digests of the bodies kept for deduplication (DEDUP_BODIES at most, the
-// oldest let go: a body met again after that is written again, never lost).
+// the index's arrays and a map entry per body kept for deduplication (DEDUP_BODIES at most, the oldest let
+// go: a body met again after that is written again, never lost).
 import type { RobotsReading } from '../../core/robots.js';
-import { closeSync, openSync, renameSync, rmSync, writeSync, fsyncSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, rmSync, writeSync, fsyncSync } from 'node:fs';
 import { crc32 as zlibCrc32 } from 'node:zlib';
-import { createHash } from 'node:crypto';
 import { RobotsError } from '../../core/errors.js';
 import { packBody } from '../../core/pack/index.js';
 import {
@@ -27,8 +27,15 @@ export interface CaptureInput {
   hops: number;
 }
 
-/** Distinct bodies remembered for deduplication at most (their digests, about 100 bytes each). */
+/** Distinct bodies remembered for deduplication at most (a map entry each, about 40 bytes). */
 const DEDUP_BODIES = 2_000_000;
+/**
+ * Bodies written with the same CRC-32 and length that a new body is compared with at most (the rest are let
+ * go: a body equal to one of them is written again, never lost). Worst case, stated: a body costs one CRC-32
+ * and at most this many byte comparisons of its length, each a read of the body written (crafted collisions
+ * cannot make deduplication quadratic).
+ */
+const DEDUP_CANDIDATES = 4;
 /** Bytes the data area is written in at a time. */
 const WRITE_BYTES = 1 << 20;
 
@@ -103,7 +110,9 @@ export class PackWriter {
   private readonly strings: Uint8Array[] = [];
   private stringBytes = 0;
   private readonly tokenStrings = new Map<string, number>();
-  private readonly bodiesByDigest = new Map<string, number>();
+  // bodies written, by (CRC-32 ^ length): their indexes (DEDUP_CANDIDATES at most a key)
+  private readonly bodiesByCrc = new Map<number, number | number[]>();
+  private compared = new Uint8Array(0);
   private readonly keys = new Set<string>();
   private given = { bodies: 0, bytes: 0 };
   private blobBytes = 0;
@@ -112,7 +121,7 @@ export class PackWriter {
   constructor(private readonly path: string, private readonly options: { reading: RobotsReading; builtAt?: number }) {
     this.temporary = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     try {
-      this.fd = openSync(this.temporary, 'wx');
+      this.fd = openSync(this.temporary, 'wx+'); // (read too: a body is compared with the one written)
     } catch (error) {
       throw new RobotsError('FILE_UNWRITABLE', `cannot write pack '${path}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
     }
@@ -149,16 +158,21 @@ export class PackWriter {
     }
   }
 
-  /** A body's index: one seen before (by SHA-256), or written now with its blobs (a capture may then name it by index). Per body. */
+  /** A body's index: one written before (equal bytes), or written now with its blobs (a capture may then name it by index). Per body. */
   addBody(body: Uint8Array): number {
     this.given.bodies++;
     this.given.bytes += body.length;
-    const digest = createHash('sha256').update(body).digest('base64');
-    const known = this.bodiesByDigest.get(digest);
-    if (known !== undefined) return known;
+    const crc = zlibCrc32(body);
+    const key = (crc ^ body.length) >>> 0;
+    const known = this.bodiesByCrc.get(key);
+    if (known !== undefined) {
+      for (const candidate of typeof known === 'number' ? [known] : known) {
+        if (this.bodyCrc.values[candidate] === crc && this.bodyLength.values[candidate] === body.length && this.sameAsWritten(candidate, body)) return candidate;
+      }
+    }
     const index = this.bodyOffset.push(this.position);
     this.bodyLength.push(body.length);
-    this.bodyCrc.push(zlibCrc32(body));
+    this.bodyCrc.push(crc);
     this.write(body);
     const blobBase = this.blobOffset.length;
     const packed = packBody(body, this.options.reading.mode, (blob) => {
@@ -178,9 +192,33 @@ export class PackWriter {
       this.tokenLength.push(token.length);
       this.tokenBlob.push(blobBase + blob);
     }
-    if (this.bodiesByDigest.size >= DEDUP_BODIES) this.bodiesByDigest.delete(this.bodiesByDigest.keys().next().value as string);
-    this.bodiesByDigest.set(digest, index);
+    if (known === undefined) {
+      if (this.bodiesByCrc.size >= DEDUP_BODIES) this.bodiesByCrc.delete(this.bodiesByCrc.keys().next().value as number);
+      this.bodiesByCrc.set(key, index);
+    } else if (typeof known === 'number') this.bodiesByCrc.set(key, [known, index]);
+    else if (known.length < DEDUP_CANDIDATES) known.push(index);
     return index;
+  }
+
+  /** Whether body equals the bytes body `index` was written with (still staged, or read back from the file). */
+  private sameAsWritten(index: number, body: Uint8Array): boolean {
+    const offset = this.bodyOffset.values[index];
+    const stagedFrom = this.position - this.staged;
+    if (offset >= stagedFrom) return Buffer.from(this.staging.buffer, offset - stagedFrom, body.length).equals(body);
+    if (this.compared.length < body.length) this.compared = new Uint8Array(Math.max(body.length, 2 * this.compared.length));
+    const written = this.compared.subarray(0, body.length);
+    try {
+      let read = 0;
+      while (read < written.length) {
+        const got = readSync(this.fd, written, read, written.length - read, offset + read);
+        if (got === 0) return false;
+        read += got;
+      }
+    } catch (error) {
+      this.abort();
+      throw new RobotsError('FILE_UNWRITABLE', `cannot read back pack '${this.path}': ${describeErrno((error as NodeJS.ErrnoException).code ?? (error as Error).message)}`);
+    }
+    return Buffer.from(written.buffer, 0, written.length).equals(body);
   }
 
   private addString(text: string): number {
@@ -300,10 +338,10 @@ export class PackWriter {
     setU64(headerView, H_INDEX_OFFSET, indexOffset);
     setU64(headerView, H_INDEX_LENGTH, index.length);
     headerView.setUint32(H_INDEX_CRC, zlibCrc32(index), true);
-    headerView.setUint32(H_DATA_CRC, this.dataCrc, true);
     headerView.setFloat64(H_BUILT_AT, this.options.builtAt ?? Date.now(), true);
     headerView.setUint32(H_CAPTURES, this.captureTime.length, true);
     headerView.setUint32(H_TOKENS, this.tokenString.length, true);
+    headerView.setUint32(H_DATA_CRC, this.dataCrc, true);
     headerView.setUint32(H_HEADER_CRC, zlibCrc32(header.subarray(0, H_HEADER_CRC)), true);
     this.writeAt(header, 0);
     try {
