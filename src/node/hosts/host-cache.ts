@@ -27,9 +27,13 @@ export class HostCache {
   private usedBytes = 0;
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
   private fullAtStamp = -1;
-  /** A source's compiled rules (CompiledRules.key) and the slot that holds them, valid while that slot's fill count is the one noted. */
+  /**
+   * A source's compiled rules (CompiledRules.key) and the slot that holds them, valid while that slot's
+   * generation is the one noted (a slot emptied gets a new one: evicted, then filled again by anything, a
+   * transient slot of the landing block included, it no longer answers for them).
+   */
   private readonly compiledSlots = new Map<number, number>();
-  private readonly compiledFills = new Map<number, number>();
+  private readonly compiledGenerations = new Map<number, number>();
 
   /** budget: bytes for everything the slots hold (setBudget changes it); counters.evicted counts what makeRoom drops. */
   constructor(private readonly engine: HostEngine, public budget: number, private readonly counters: { evicted: number }) {}
@@ -55,7 +59,7 @@ export class HostCache {
   /** The cached slot read before for compiled rules a source handed out (a pack's blob), or -1. Per origin resolved with such rules. */
   cachedCompiledSlot(rules: CompiledRules): number {
     const known = this.compiledSlots.get(rules.key);
-    return known !== undefined && this.engine.slots.isFilled(known) && this.fills[known] === this.compiledFills.get(rules.key) ? known : -1;
+    return known !== undefined && this.engine.slots.isFilled(known) && this.engine.slots.generation(known) === this.compiledGenerations.get(rules.key) ? known : -1;
   }
 
   /**
@@ -68,7 +72,7 @@ export class HostCache {
     const slot = this.engine.compiled.blobSlot(rules.length, rules.fill);
     this.cache(slot, HOST_COST_BYTES);
     this.compiledSlots.set(rules.key, slot);
-    this.compiledFills.set(rules.key, this.fills[slot]);
+    this.compiledGenerations.set(rules.key, this.engine.slots.generation(slot));
     return slot;
   }
 
