@@ -34,12 +34,15 @@ interface ChunkLayout {
 
 /**
  * Host keys met for the first time (or again after their matcher was evicted), which the policy resolves:
- * entries[i] with keys[i], the key's bytes as one char per byte (host ASCII lower-cased, maybe IDN bytes,
- * and ":port" if any). Parallel arrays: no object per host.
+ * entries[i] with its key, keyOf(i): the key's bytes as one char per byte (host ASCII lower-cased, maybe IDN
+ * bytes, and ":port" if any), read from the host table when asked (no string per host lives through the
+ * chunk: a window of many hosts made that many strings at once, which outlived collections). Parallel
+ * arrays: no object per host.
  */
 export interface PendingHosts {
   entries: Uint32Array;
-  keys: string[];
+  /** The key of entries[i]; valid until the next chunk is loaded. */
+  keyOf(i: number): string;
   /** The group of each key's lines (increasing): once keys [0, i) are resolved, groups [0, groups[i]) are. */
   groups: Uint32Array;
   /** The chunk's groups: its distinct host entries, and one for its lines without a host. */
@@ -176,12 +179,12 @@ export class HostChunks {
     }
     const pendingAt = this.at(layout.pending) >>> 2;
     const entries = this.frame.memoryWords().slice(pendingAt, pendingAt + pendingCount);
-    const keys = this.table.keysOf(entries);
     // the lines by host entry, once: the pending list becomes each pending entry's group
     this.groupCount = exports.groupLinesByEntry(this.lineCount, this.at(layout.entries), this.table.address, this.slots.currentStamp, this.at(layout.groups), this.at(layout.order), this.at(layout.pending), pendingCount);
     const groupsAt = this.at(layout.pending) >>> 2;
     const groups = this.frame.memoryWords().slice(groupsAt, groupsAt + pendingCount);
-    return { entries, keys, groups, groupCount: this.groupCount };
+    const table = this.table;
+    return { entries, keyOf: (i) => table.keyOf(entries[i]), groups, groupCount: this.groupCount };
   }
 
   /** Lines in the chunk loaded last. */

@@ -121,17 +121,11 @@ export class HostTable {
     return (this.address + HOSTS_HEADER_SIZE + entry * HOST_ENTRY_SIZE + field) >>> 2;
   }
 
-  /** The keys of pending entries, one char per byte (host ASCII lower-cased, maybe IDN bytes, and ":port" if any). Per chunk. */
-  keysOf(entries: Uint32Array): string[] {
+  /** The key of an entry, one char per byte (host ASCII lower-cased, maybe IDN bytes, and ":port" if any). Per pending entry, when it is resolved. */
+  keyOf(entry: number): string {
     const words = this.frame.memoryWords();
-    const memory = this.frame.memoryBytes();
-    const keys = this.address + HOSTS_HEADER_SIZE + this.capacity * HOST_ENTRY_SIZE;
-    const texts: string[] = new Array(entries.length);
-    for (let i = 0; i < entries.length; i++) {
-      const offset = keys + words[this.entryWord(entries[i], HOST_ENTRY_KEY_OFFSET)];
-      texts[i] = latin1.decode(memory.subarray(offset, offset + (words[this.entryWord(entries[i], HOST_ENTRY_KEY_LENGTH)] & ~HOST_KEY_ALIAS)));
-    }
-    return texts;
+    const offset = this.address + HOSTS_HEADER_SIZE + this.capacity * HOST_ENTRY_SIZE + words[this.entryWord(entry, HOST_ENTRY_KEY_OFFSET)];
+    return latin1.decode(this.frame.memoryBytes().subarray(offset, offset + (words[this.entryWord(entry, HOST_ENTRY_KEY_LENGTH)] & ~HOST_KEY_ALIAS)));
   }
 
   /** Resolves a pending key: the slot that answers it (pinned for this chunk), or null when it names no usable host. */

@@ -263,7 +263,7 @@ export class MultiHostMatcher {
     // rounds answer groups of lines in order of first appearance: once keys [0, i) are resolved, the groups
     // before key i's group are (when no key waits for an asynchronous source: such an attempt is made again)
     this.rounds.begin(pending.groupCount);
-    const resolvedBefore = (i: number): number => (i < pending.keys.length ? pending.groups[i] : pending.groupCount);
+    const resolvedBefore = (i: number): number => (i < pending.entries.length ? pending.groups[i] : pending.groupCount);
     // a host new to the cache is kept unless it cannot be met again: no lines come after these, or they come
     // host by host (hosts with several lines each, each host's lines in one run: input sorted by host); then
     // it is answered from its body in the landing block and forgotten, and no cache memory is touched for it
@@ -278,9 +278,9 @@ export class MultiHostMatcher {
       transientsAllowed: this.transientsAllowed && !explain && (format.last === true || byHost),
       emptyLanding: () => this.rounds.answerRound(resolvedBefore(index)),
     };
-    this.traits?.expect?.(pending.keys.length);
-    for (; index < pending.keys.length; index++) {
-      if (this.resolver.resolveKey(pending.entries[index], pending.keys[index], chunks.groupLines(pending.groups[index]), resolution) !== 'taken') continue;
+    this.traits?.expect?.(pending.entries.length);
+    for (; index < pending.entries.length; index++) {
+      if (this.resolver.resolveKey(pending.entries[index], pending.keyOf(index), chunks.groupLines(pending.groups[index]), resolution) !== 'taken') continue;
       if (!this.cache.makeRoom() && chunks.lines > 1) {
         if (explain) return { kind: 'split' };
         this.rounds.answerRound(resolvedBefore(index + 1));
