@@ -158,6 +158,21 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       return `check ${name} ${medianOf(runs.map((run) => run.seconds)).toFixed(3)} s, peak ${Math.max(...runs.map((run) => run.peakMiB)).toFixed(0)} MiB`;
     };
     const smallLine = `With --cache-mb ${smallCache} (the pack is ${(packBytes / 1048576 / smallCache).toFixed(1)}x the cache; bound ${smallCache + 100} MiB), ~62 per host in random host order: ${commands.map(([name]) => smallCell(name)).join('; ')}`;
+    // what was timed answers alike: each stream's output with the pack byte-equal to the folder's, also with the small cache
+    const outputOf = (args: string[], input: string, name: string): Buffer => {
+      const out = join(dir, `${name}.out`);
+      const run = timedRun(process.execPath, [CLI, ...args], input, out);
+      if (run.status !== 0) throw new Error(`robotstxt ${args.join(' ')} failed (exit ${run.status}): ${run.stderr}`);
+      return readFileSync(out);
+    };
+    const [folderArgs, packArgs] = commands.map(([, args]) => args);
+    for (const [i, urlFile] of urlFiles.entries()) {
+      const byFolder = outputOf(folderArgs, urlFile, `folder-${i}`);
+      const variants: [string, string[]][] = [['--pack', packArgs], ...(i === 0 ? [[`--pack --cache-mb ${smallCache}`, [...packArgs.slice(0, -1), '--cache-mb', String(smallCache), '-']] as [string, string[]]] : [])];
+      for (const [label, args] of variants) {
+        if (!outputOf(args, urlFile, `pack-${i}`).equals(byFolder)) throw new Error(`check ${label} answered ${streams[i][0]} otherwise than check --robots-dir: not a figure to publish`);
+      }
+    }
     const build = medianOf(builds);
     const floor = medianOf(floors);
     // the machine's own floor under a pack's per-host cost: each distinct body met puts its blob into fresh memory
@@ -188,6 +203,8 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       ...inputRows,
       '',
       `${smallLine}.`,
+      '',
+      `Outputs: each stream's \`check --pack\` output byte-equal to \`check --robots-dir\`'s, and with --cache-mb ${smallCache} for the random stream (checked by this run; it stops otherwise).`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
