@@ -63,20 +63,21 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     const pack = join(dir, 'crawl.pack');
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, '');
+    // the build and its floor alternating (the machine drifts); each build writes a new file (the one before
+    // removed first, untimed: replacing a pack costs the old file's unlink, about 11 ms for this one here)
     const builds: number[] = [];
+    const floors: number[] = [];
     let summary = '';
     for (let r = 0; r < RUNS; r++) {
+      rmSync(pack, { force: true });
       const built = runCli(['pack', '--robots-dir', robotsDir, '--out', pack, '--max-bytes', '0'], empty);
       builds.push(built.seconds);
       summary = built.stderr.trim();
-    }
-    const packBytes = statSync(pack).size;
-    const floors: number[] = [];
-    for (let r = 0; r < RUNS; r++) {
       const floorRun = timedRun(process.execPath, [compileFloorPath, robotsDir, '0'], empty);
       if (floorRun.status !== 0) throw new Error(`bench/compile-floor.ts failed (exit ${floorRun.status}): ${floorRun.stderr}`);
       floors.push(floorRun.seconds);
     }
+    const packBytes = statSync(pack).size;
     const random = seededRandom(5);
     /** URL streams over the copies: the corpus's own streams, each line's host moved to a random copy. */
     const streamOf = (perHost: number, order: 'random' | 'sorted', seed: number): { host: number; url: string }[] => {
@@ -186,7 +187,7 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     lines.push(
       `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); agent ${AGENT}; one thread; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
       '',
-      `The pack: built in ${build.toFixed(2)} s (median of ${RUNS}; ${(build * 1e6 / hosts.length).toFixed(0)} µs per host), **${(build / floor).toFixed(2)}x** the folder's floor (${floor.toFixed(2)} s: a fresh process reading every file and compiling each once, bench/compile-floor.ts); ${(packBytes / 1e6).toFixed(1)} MB for ${(bodyBytes / 1e6).toFixed(1)} MB of bodies (**${(packBytes / bodyBytes).toFixed(2)}x**). \`${summary.replace(/\S*crawl\.pack/, 'crawl.pack')}\``,
+      `The pack: built in ${build.toFixed(2)} s (median of ${RUNS}, alternating with the floor, each a new file; ${(build * 1e6 / hosts.length).toFixed(0)} µs per host), **${(build / floor).toFixed(2)}x** the folder's floor (${floor.toFixed(2)} s: a fresh process reading every file and compiling each once, bench/compile-floor.ts); ${(packBytes / 1e6).toFixed(1)} MB for ${(bodyBytes / 1e6).toFixed(1)} MB of bodies (**${(packBytes / bodyBytes).toFixed(2)}x**). \`${summary.replace(/\S*crawl\.pack/, 'crawl.pack')}\``,
       '',
       '| URLs | reference | check --robots-dir | check --pack |',
       '|---|---|---|---|',

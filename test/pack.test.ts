@@ -5,7 +5,8 @@
 // folder, a store, JSON lines, WARC files) is read as its command documents, its unreadable parts said.
 import { describe, it, expect, beforeAll } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync, writeFileSync, mkdirSync, copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, copyFileSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync, crc32 } from 'node:zlib';
 import { packBody, PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_BUCKETS, H_ORIGINS, H_CAPTURES, H_BODIES, H_TOKENS, H_BLOBS, HEADER_BYTES, BLOB_BYTES, indexLayout, getU64, bytesStorage } from '../src/core/pack/index.js';
@@ -406,6 +407,21 @@ describe('robotstxt pack and check --pack', () => {
     expect([none.status, JSON.parse(none.stdout).crawl, none.stdout.split('\n').length, none.stderr]).toEqual([2, 'allowed', 2,
       `robotstxt: 1 origin(s) have no entry in the pack ${pack} (https://nofile.example): their URLs were answered as with no robots.txt (every URL allowed, usage unknown)\nrobotstxt: '/relative' names no http:// or https:// origin: not answered (with --pack, a URL's origin says whose robots.txt answers it)\n`]);
     expect(robotstxt(['usage', '--pack', pack])).toEqual({ status: 2, stdout: '', stderr: 'robotstxt: usage --pack needs at least one <url>, got 0 (see robotstxt usage --help)\n' });
+  });
+
+  it('a folder with a link to a file, a link to a FIFO and a FIFO: the link read through, the link to the FIFO said and left out (exit 1), the FIFO left alone, nothing held', () => {
+    const folder = join(dir, 'odd-folder');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'real.test.txt'), 'User-agent: *\nDisallow: /r\n');
+    symlinkSync(join(folder, 'real.test.txt'), join(folder, 'link.test.txt'));
+    execFileSync('mkfifo', [join(folder, 'fifo.test.txt')]);
+    symlinkSync(join(folder, 'fifo.test.txt'), join(folder, 'fifolink.test.txt'));
+    const out = join(dir, 'odd.pack');
+    const made = robotstxt(['pack', '--robots-dir', folder, '--out', out]);
+    expect([made.status, made.stderr.split('\n')[0]]).toEqual([1, `robotstxt pack: ${join(folder, 'fifolink.test')}: cannot read robots file '${join(folder, 'fifolink.test.txt')}': not a regular file (a pipe, a device or a socket)`]);
+    expect(made.stderr.split('\n')[1]).toMatch(/^robotstxt pack: 2 origins \(2 captures\), 1 distinct bodies/);
+    const answers = robotstxt(['check', '--pack', out, '--agent', 'bot', '-'], 'http://real.test/r\nhttp://link.test/r\nhttp://link.test/x\nhttp://fifo.test/r\n');
+    expect([answers.status, answers.stdout]).toEqual([0, 'disallowed\thttp://real.test/r\ndisallowed\thttp://link.test/r\nallowed\thttp://link.test/x\nallowed\thttp://fifo.test/r\n']);
   });
 
   it('an input with no origin\'s robots.txt in it writes nothing (exit 2), never an empty pack that answers every URL as missing', () => {

@@ -100,9 +100,12 @@ export class ReadBuffer {
  * What a reader knows of a file before opening it: nothing ('any': read until a read gives nothing), that it
  * is a regular file ('regular', from a directory listing: a short read is its end), that it must be looked
  * at first ('check': opened without blocking and refused unless it is a regular file), or that it is a file
- * of a store, which this program writes ('own': as 'check', and never read through a symbolic link).
+ * of a store, which this program writes ('own': as 'check', and never read through a symbolic link), or
+ * that a folder's listing said it is a regular file, not a link ('listed': opened without blocking, read as
+ * 'regular' without asking its size; a file swapped for a FIFO since fails its read and is said, a device is
+ * read up to the limit).
  */
-export type FileKind = 'any' | 'regular' | 'check' | 'own';
+export type FileKind = 'any' | 'regular' | 'check' | 'own' | 'listed';
 
 /** The error for a file that is a folder, FIFO, socket or device where a regular file is read (FILE_UNREADABLE, naming it). */
 /**
@@ -137,7 +140,7 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
   let fd: number;
   try {
     // (opened without blocking when it must be looked at first: a FIFO never holds the run on its open)
-    fd = openSync(path, kind === 'check' || kind === 'own' ? fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (kind === 'own' ? fsConstants.O_NOFOLLOW ?? 0 : 0) : 'r');
+    fd = openSync(path, kind === 'check' || kind === 'own' || kind === 'listed' ? fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (kind === 'own' ? fsConstants.O_NOFOLLOW ?? 0 : 0) : 'r');
   } catch (error) {
     if (kind === 'own' && (error as NodeJS.ErrnoException).code === 'ELOOP') throw new RobotsError('FILE_UNREADABLE', `cannot read ${what} '${path}': it is a symbolic link (a store's files are never read through links)`, { cause: error });
     throw fileError(path, what, error);
@@ -157,7 +160,7 @@ export function readFileBounded(path: string, limit: number, what = 'robots file
         throw fileError(path, what, error);
       }
     }
-    const regular = size > 0 || kind === 'regular';
+    const regular = size > 0 || kind === 'regular' || kind === 'listed';
     // a regular file: its size (up to the limit); anything else (a pipe, /dev/zero): read until the limit
     const first = size > 0 ? Math.min(size + 1, limit) : Math.min(CHUNK, limit);
     const target = into ?? new ReadBuffer(first);

@@ -62,7 +62,8 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
         options.problems.push({ where: join(directory, name), why: 'a file name that names no host (not printable ASCII)' });
         continue;
       }
-      const origin = originFromFiles(directory, stem, txt, bodyBuffer, options);
+      // (a .txt the listing says is a regular file is read without asking its size; a link is checked)
+      const origin = originFromFiles(directory, stem, txt, bodyBuffer, options, entry.isFile());
       if (origin !== null) yield origin;
     }
   } finally {
@@ -71,11 +72,11 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
 }
 
 /** One stem's origin: a body, or a store record's effect, with its versions as captures; null when it holds nothing to answer with. */
-function originFromFiles(directory: string, stem: string, hasBody: boolean, bodyBuffer: ReadBuffer, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }): PackOrigin | null {
+function originFromFiles(directory: string, stem: string, hasBody: boolean, bodyBuffer: ReadBuffer, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }, listedRegular: boolean): PackOrigin | null {
   const stored = stem.includes('@');
   let body: Uint8Array | null = null;
   try {
-    if (hasBody) body = cutBody(readFileBounded(join(directory, `${stem}.txt`), readLimit(options.reading.maxBytes), stored ? 'stored robots.txt' : 'robots file', bodyBuffer, stored ? 'own' : 'check'), options.reading.maxBytes);
+    if (hasBody) body = cutBody(readFileBounded(join(directory, `${stem}.txt`), readLimit(options.reading.maxBytes), stored ? 'stored robots.txt' : 'robots file', bodyBuffer, stored ? 'own' : listedRegular ? 'listed' : 'check'), options.reading.maxBytes);
     if (!stored) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };
     const record = readStoredRecord(directory, stem);
     if (record === null) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };
