@@ -9,7 +9,7 @@ import { RobotsError } from '../../core/errors.js';
 import { effectOfStored, recordAsOf, outcomeOfStatus } from '../../core/fetch-rules.js';
 import { originOf } from '../../core/url-model.js';
 import { readStoredRecord, readStoredVersions, storedVersionsFolder, type StoredVersion } from '../store/index.js';
-import { readFileBounded, readLimit, fileError, ReadBuffer } from '../robots-file.js';
+import { readFileBounded, readLimit, fileError, notRegularFile, ReadBuffer } from '../robots-file.js';
 import { LineReader, CHUNK_BYTES } from '../logs/index.js';
 import type { CaptureInput } from './writer.js';
 
@@ -52,9 +52,15 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
   try {
     for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
       const name = entry.name;
-      if (name.startsWith('.') || !(entry.isFile() || entry.isSymbolicLink())) continue;
+      if (name.startsWith('.')) continue;
       const txt = name.endsWith('.txt');
       if (!txt && !name.endsWith('.json')) continue;
+      if (!(entry.isFile() || entry.isSymbolicLink())) {
+        // a folder, FIFO, socket or device named as a host's file: said, never read (a FIFO would hold the run)
+        const path = join(directory, name);
+        options.problems.push({ where: path, why: notRegularFile(path, 'robots file', entry.isDirectory()).message });
+        continue;
+      }
       const stem = name.slice(0, txt ? -4 : -5);
       // a stem with both files is read once, from its .txt
       if (!txt && existsSync(join(directory, `${stem}.txt`))) continue;
