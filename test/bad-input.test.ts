@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { CLI, robotstxt, tempDir } from './cli-helpers.js';
 import { until, cpuSecondsOf } from './helpers.js';
+import { GZIP_THREAD_MIN_BYTES } from '../src/node/logs/line-reader.js';
 import { parseRobots, RobotsAudit, RobotsError, productToken, crawlerName } from '../src/node/index.js';
 
 const dir = tempDir();
@@ -145,6 +146,26 @@ describe('clear errors instead of crashes', () => {
     const r = robotstxt(['check', '--robots', robots, '--agent', 'x', gz]);
     expect(r.stderr).toBe(`robotstxt: cannot read URL file '${gz}': corrupt or truncated gzip data (unexpected end of file)\n`);
     expect(r.status).toBe(2);
+  });
+  it('a gzip file of 4 MiB or more (inflated on a thread of its own): the plain file\'s answers; cut, one line naming it, exit 2; its reader stopped early (head -1), the process ends', () => {
+    let seed = 7;
+    const token = (): string => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed.toString(36); };
+    const text = Array.from({ length: 320_000 }, (_, i) => `http://a/${i % 3 === 0 ? 'private' : 'public'}/${token()}${token()}/${token()}`).join('\n') + '\n';
+    const plain = join(dir, 'big.txt');
+    writeFileSync(plain, text);
+    const packed = gzipSync(text);
+    expect(packed.length).toBeGreaterThanOrEqual(GZIP_THREAD_MIN_BYTES);
+    const gz = join(dir, 'big.gz');
+    writeFileSync(gz, packed);
+    const expected = robotstxt(['check', '--robots', robots, '--agent', 'x', plain]);
+    expect([expected.status, expected.stdout.split('\n').length, expected.stdout.split('disallowed\t').length - 1]).toEqual([0, 320_001, 106_667]);
+    expect(robotstxt(['check', '--robots', robots, '--agent', 'x', gz])).toEqual(expected);
+    const cut = join(dir, 'big-cut.gz');
+    writeFileSync(cut, packed.subarray(0, packed.length - 1000));
+    const r = robotstxt(['check', '--robots', robots, '--agent', 'x', cut]);
+    expect([r.status, r.stderr]).toEqual([2, `robotstxt: cannot read URL file '${cut}': corrupt or truncated gzip data (unexpected end of file)\n`]);
+    const early = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" check --robots "${robots}" --agent x "${gz}" | head -1`], { encoding: 'latin1' });
+    expect([early.status, early.stdout]).toEqual([0, expected.stdout.split('\n')[0] + '\n']);
   });
   it('audit --output into a missing folder names it, exit 2', () => {
     const log = join(dir, 'one.log');
