@@ -18,9 +18,8 @@ export class RawSlots {
   /** The agent query raw slots are answered for (a heap block, made by the first raw slot), and its bytes. */
   private agentsBlock = -1;
   private rawAgents: Uint8Array | null = null;
-  /** The transient slots of the current round, and the rounds given up so far (releaseTransients). */
+  /** The transient slots of the current round. */
   private readonly transients: number[] = [];
-  private released = 0;
 
   constructor(private readonly core: WasmCore, private readonly slots: HostSlots, landing: LandingBlock) {
     this.frame = core.frame;
@@ -132,12 +131,6 @@ export class RawSlots {
     }
     this.transients.length = 0;
     this.landing.reset();
-    this.released++;
-  }
-
-  /** The landing block's round: it changes when the round's transient slots are given up (a slot noted in an earlier round may hold another host now). */
-  get landingRound(): number {
-    return this.released;
   }
 
   /** Whether a slot holds a raw body (rawSlot, transientSlot) rather than a compiled matcher (compiled rules in the landing block included). */

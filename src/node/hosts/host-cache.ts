@@ -28,9 +28,9 @@ export class HostCache {
   /** The scan stamp at which makeRoom found only hosts of the running chunk: no use looking again then. */
   private fullAtStamp = -1;
   /**
-   * A source's compiled rules (CompiledRules.key) and the slot that holds them, valid while that slot's
-   * generation is the one noted (a slot emptied gets a new one: evicted, then filled again by anything, a
-   * transient slot of the landing block included, it no longer answers for them).
+   * A source's compiled rules (CompiledRules.key) and the slot that holds them (kept, or a transient slot of
+   * the landing block for a round), valid while that slot's generation is the one noted: a slot emptied (evicted,
+   * or given up with its round) gets a new one, so whatever fills it next never answers for them.
    */
   private readonly compiledSlots = new Map<number, number>();
   private readonly compiledGenerations = new Map<number, number>();
@@ -56,7 +56,7 @@ export class HostCache {
     this.usedBytes += this.engine.slots.slotBytes(slot) - before;
   }
 
-  /** The cached slot read before for compiled rules a source handed out (a pack's blob), or -1. Per origin resolved with such rules. */
+  /** The slot read before for compiled rules a source handed out (a pack's blob), while it holds them (kept, or landed this round), or -1. Per origin resolved with such rules. */
   cachedCompiledSlot(rules: CompiledRules): number {
     const known = this.compiledSlots.get(rules.key);
     return known !== undefined && this.engine.slots.isFilled(known) && this.engine.slots.generation(known) === this.compiledGenerations.get(rules.key) ? known : -1;
@@ -71,9 +71,14 @@ export class HostCache {
     if (known >= 0) return known;
     const slot = this.engine.compiled.blobSlot(rules.length, rules.fill);
     this.cache(slot, HOST_COST_BYTES);
+    this.noteCompiledSlot(rules, slot);
+    return slot;
+  }
+
+  /** Notes the slot that now holds compiled rules a source handed out (cachedCompiledSlot finds it while it holds them). Per slot read for them. */
+  noteCompiledSlot(rules: CompiledRules, slot: number): void {
     this.compiledSlots.set(rules.key, slot);
     this.compiledGenerations.set(rules.key, this.engine.slots.generation(slot));
-    return slot;
   }
 
   /**

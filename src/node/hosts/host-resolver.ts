@@ -51,9 +51,6 @@ export class HostResolver {
   readonly cutOrigins: string[] = [];
   /** Hosts forgotten (answered from the landing block) that are met again. */
   private readonly comebacks = new Comebacks();
-  /** Compiled rules read into the landing block this round (CompiledRules.key to its transient slot), and that round. */
-  private readonly landedRules = new Map<number, number>();
-  private landedRound = -1;
 
   constructor(
     private readonly engine: HostEngine, private readonly cache: HostCache, private readonly fixed: FixedSlots, private readonly calls: SourceCalls,
@@ -120,32 +117,22 @@ export class HostResolver {
   }
 
   /**
-   * The slot for a pack's blob (compiled for this query already, read as it is): the cached slot of its body
-   * when there is one; for a host that cannot be met again soon (as bodySlot decides) and brings fewer lines
-   * than earn an automaton region, the blob read into the landing block for this round (once for the round's
-   * origins of its body; read again when met again: no compile, and no fresh memory touched for it); else a
-   * new cached slot, read once for every origin of its body while it stays cached.
+   * The slot for a pack's blob (compiled for this query already, read as it is): the slot that holds its
+   * body's blob now, kept or landed this round (HostCache notes both); for a host that cannot be met again
+   * soon (as bodySlot decides) and brings fewer lines than earn an automaton region, the blob read into the
+   * landing block for this round (once for the round's origins of its body; read again when met again: no
+   * compile, and no fresh memory touched for it); else a new cached slot, read once for every origin of its
+   * body while it stays cached.
    */
   private compiledRulesSlot(rules: CompiledRules, canonical: string, lines: number, chunk: ChunkResolution): number {
-    const cached = this.cache.cachedCompiledSlot(rules);
-    if (cached >= 0) return cached;
-    const landed = this.landedThisRound().get(rules.key);
-    if (landed !== undefined) return landed;
+    const held = this.cache.cachedCompiledSlot(rules);
+    if (held >= 0) return held;
     if (!this.mayLand(canonical, chunk) || lines >= AUTOMATON_AFTER_LINES || !this.engine.raw.fitsLanding(rules.length, false)) return this.cache.compiledSlot(rules);
     if (!this.engine.raw.landingHasRoom(rules.length, false)) chunk.emptyLanding();
     const slot = this.engine.raw.transientRulesSlot(rules.length, rules.fill);
-    this.landedThisRound().set(rules.key, slot);
+    this.cache.noteCompiledSlot(rules, slot);
     this.comebacks.forgotten(canonical);
     return slot;
-  }
-
-  /** The compiled rules in the landing block this round (emptied when the landing block's round has changed). */
-  private landedThisRound(): Map<number, number> {
-    if (this.landedRound !== this.engine.raw.landingRound) {
-      this.landedRules.clear();
-      this.landedRound = this.engine.raw.landingRound;
-    }
-    return this.landedRules;
   }
 
   /**
