@@ -12,9 +12,6 @@ import { MAX_BATCH_BYTES } from '../../core/engine.js';
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;
 
-/** A gzip file this large or larger is inflated on a thread of its own (gunzip-thread.ts); a smaller one here (a thread's start costs about 15-25 ms). */
-export const GZIP_THREAD_MIN_BYTES = 4 << 20;
-
 const readFd = promisify(readCallback);
 // the callback API, not node:fs/promises: that module loads readline, watchers and more at start-up
 const openFd = promisify(openCallback);
@@ -194,15 +191,6 @@ function gzipSource(fd: number, owned: boolean, head: Uint8Array, gunzip: Transf
   return source;
 }
 
-/** Decompressed bytes of a large gzip file, inflated on a thread of its own ahead of the reader (gunzip-thread.ts). */
-function threadedGzipSource(fd: number, owned: boolean, head: Uint8Array, gunzipOnThread: typeof import('./gunzip-thread.js').gunzipOnThread): ByteSource {
-  const { stream, exited } = gunzipOnThread(fd, head, (raw) => { source.rawBytes = raw; });
-  // (the file opened here is closed once the thread has ended: it reads the fd until then)
-  const source = streamSource(stream, () => { if (owned) void exited.then(() => closeFd(fd)).catch(() => undefined); }, false, false);
-  source.rawBytes = head.length;
-  return source;
-}
-
 /** readStream's answer when the producer paused with a whole line in the window. */
 const PAUSED = -1;
 
@@ -282,11 +270,9 @@ export class LineReader {
     const gzip = isGzip(head.subarray(0, sniffed));
     let regular = false;
     let size: number | null = null;
-    let fileBytes = 0;
     try {
       const stat = fstatSync(fd);
       regular = stat.isFile();
-      if (regular) fileBytes = stat.size;
       if (regular && !gzip) size = stat.size;
     } catch {
       size = null;
@@ -298,10 +284,7 @@ export class LineReader {
     // inside the sniffed head is all there: no stream, whose end would never be told again.
     const stdin = !owned && !regular && sniffed === 2 && (gzip || options.fillsWindows === true) ? process.stdin : null;
     let source: ByteSource;
-    if (gzip && stdin === null && regular && fileBytes >= GZIP_THREAD_MIN_BYTES) {
-      // a large gzip file: inflated on a thread of its own while windows are answered
-      source = threadedGzipSource(fd, owned, start, (await import('./gunzip-thread.js')).gunzipOnThread);
-    } else if (gzip) {
+    if (gzip) {
       // node:zlib is loaded only for gzip input
       source = gzipSource(fd, owned, start, (await import('node:zlib')).createGunzip({ chunkSize: 1 << 18 }), stdin);
     } else if (stdin !== null) {
