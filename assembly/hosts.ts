@@ -186,13 +186,31 @@ export function hostKeyOf(p: usize, key: usize): i32 {
  * own authority ends there too: its key is the previous line's (sorted input: most lines).
  */
 @inline function sameAuthorityAsPrevious(p: usize, previousStart: usize, previousLength: usize): bool {
-  return previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && memory.compare(p, previousStart, previousLength) == 0;
+  return previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && sameBytes(p, previousStart, previousLength);
+}
+
+/**
+ * True when [a, a + length) and [b, b + length) hold the same bytes: 8 bytes a step at any alignment (the
+ * library's memory.compare goes byte by byte unless both addresses share their alignment, and a key's
+ * bytes rarely share a line's), the last 1-7 bytes as the word that ends them (read again, never past the end).
+ * Every key compare and "same authority" test of a line goes through here.
+ */
+@inline function sameBytes(a: usize, b: usize, length: usize): bool {
+  if (length < 8) {
+    for (let i: usize = 0; i < length; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+    return true;
+  }
+  const last = length - 8;
+  for (let i: usize = 0; i < last; i += 8) if (load<u64>(a + i) != load<u64>(b + i)) return false;
+  return load<u64>(a + last) == load<u64>(b + last);
 }
 
 /**
  * A 32-bit hash of key bytes, 8 bytes a step (each word multiplied in and its high half folded down, so the
- * low bits the table's mask keeps depend on every byte), the last 1-7 bytes one word of their own. Reads no
- * byte past the key.
+ * low bits the table's mask keeps depend on every byte); the last 1-7 bytes as the word that ends the key
+ * (its bytes before them read again; the length is mixed in first, so keys that differ only there still
+ * differ), or byte by byte for a key under 8 bytes. Reads no byte past the key. (Only this module's tables
+ * and the threads' shares of hosts use it: nothing stored depends on its values.)
  */
 function hashKey(key: usize, length: usize): u32 {
   let hash: u64 = 0x9e3779b97f4a7c15 ^ <u64>length;
@@ -203,7 +221,8 @@ function hashKey(key: usize, length: usize): u32 {
   }
   if (i < length) {
     let tail: u64 = 0;
-    for (let j = length; j > i; j--) tail = (tail << 8) | <u64>load<u8>(key + j - 1);
+    if (length >= 8) tail = load<u64>(key + length - 8);
+    else for (let j = length; j > i; j--) tail = (tail << 8) | <u64>load<u8>(key + j - 1);
     hash = (hash ^ tail) * 0xc4ceb9fe1a85ec53;
   }
   hash ^= hash >> 29;
@@ -235,7 +254,7 @@ function probeKey(table: usize, key: usize, length: u32, hash: u32): i32 {
       return -1;
     }
     if (load<u32>(entry + HOST_ENTRY_HASH) == hash && load<u32>(entry + HOST_ENTRY_KEY_LENGTH) == length &&
-        memory.compare(keys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), key, <usize>length) == 0) return <i32>index;
+        sameBytes(keys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), key, <usize>length)) return <i32>index;
     index = (index + 1) & mask;
   }
 }
@@ -346,7 +365,7 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
           break;
         }
         if (load<u32>(entry + HOST_ENTRY_HASH) == hash && (load<u32>(entry + HOST_ENTRY_KEY_LENGTH) & ~HOST_KEY_ALIAS) == <u32>length &&
-            memory.compare(keys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), keyScratch, <usize>length) == 0) {
+            sameBytes(keys + <usize>load<u32>(entry + HOST_ENTRY_KEY_OFFSET), keyScratch, <usize>length)) {
           if (slotWord == <u32>HOST_SLOT_PENDING) {
             // left pending by an earlier scan whose chunk was not finished: listed again, once per scan
             if (load<u32>(entry + HOST_ENTRY_GENERATION) != stamp) {
