@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { CLI, robotstxt, tempDir } from './cli-helpers.js';
 import { until, cpuSecondsOf } from './helpers.js';
+import { GZIP_THREAD_MIN_BYTES, LineReader } from '../src/node/logs/line-reader.js';
 import { parseRobots, RobotsAudit, RobotsError, productToken, crawlerName } from '../src/node/index.js';
 
 const dir = tempDir();
@@ -146,23 +147,46 @@ describe('clear errors instead of crashes', () => {
     expect(r.stderr).toBe(`robotstxt: cannot read URL file '${gz}': corrupt or truncated gzip data (unexpected end of file)\n`);
     expect(r.status).toBe(2);
   });
-  it('a gzip file of 4 MiB or more: the plain file\'s answers; cut, one line naming it, exit 2; its reader stopped early (head -1), the process ends', () => {
+  it('a gzip file of 4 MiB or more (inflated on a thread of its own): the plain file\'s answers, with one robots.txt and with many hosts; cut or damaged, the same line as its bytes piped (the main thread\'s reader), exit 2; its reader stopped early (head -1), the process ends', async () => {
     let seed = 7;
     const token = (): string => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed.toString(36); };
     const text = Array.from({ length: 320_000 }, (_, i) => `http://a/${i % 3 === 0 ? 'private' : 'public'}/${token()}${token()}/${token()}`).join('\n') + '\n';
     const plain = join(dir, 'big.txt');
     writeFileSync(plain, text);
     const packed = gzipSync(text);
-    expect(packed.length).toBeGreaterThanOrEqual(4 << 20);
+    expect(packed.length).toBeGreaterThanOrEqual(GZIP_THREAD_MIN_BYTES);
     const gz = join(dir, 'big.gz');
     writeFileSync(gz, packed);
     const expected = robotstxt(['check', '--robots', robots, '--agent', 'x', plain]);
     expect([expected.status, expected.stdout.split('\n').length, expected.stdout.split('disallowed\t').length - 1]).toEqual([0, 320_001, 106_667]);
     expect(robotstxt(['check', '--robots', robots, '--agent', 'x', gz])).toEqual(expected);
+    // many hosts: windows of 2 MiB (--cache-mb 16), read ahead whole
+    const sites = join(dir, 'big-sites');
+    mkdirSync(sites, { recursive: true });
+    writeFileSync(join(sites, 'a.txt'), 'User-agent: *\nDisallow: /private\n');
+    const hostsArgs = ['check', '--robots-dir', sites, '--agent', 'x', '--threads', '1', '--cache-mb', '16'];
+    expect(robotstxt([...hostsArgs, gz])).toEqual(expected);
     const cut = join(dir, 'big-cut.gz');
     writeFileSync(cut, packed.subarray(0, packed.length - 1000));
     const r = robotstxt(['check', '--robots', robots, '--agent', 'x', cut]);
     expect([r.status, r.stderr]).toEqual([2, `robotstxt: cannot read URL file '${cut}': corrupt or truncated gzip data (unexpected end of file)\n`]);
+    // a byte changed in the middle of the data: what zlib says of it, as for the same bytes piped (read on this thread)
+    const damaged = join(dir, 'big-damaged.gz');
+    const changed = Buffer.from(packed);
+    changed[changed.length >> 1] ^= 0x55;
+    writeFileSync(damaged, changed);
+    for (const args of [['check', '--robots', robots, '--agent', 'x'], hostsArgs]) {
+      const fromFile = robotstxt([...args, damaged]);
+      const piped = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" ${args.map((arg) => `"${arg}"`).join(' ')} - < "${damaged}" > /dev/null`], { encoding: 'latin1' });
+      expect(fromFile.status).toBe(2);
+      expect(fromFile.stderr).toMatch(new RegExp(`^robotstxt: cannot read URL file '${damaged.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}': corrupt or truncated gzip data \\([^\n]+\\)\n$`));
+      expect([piped.status, piped.stderr]).toEqual([2, fromFile.stderr.replace(`'${damaged}'`, "'-'")]);
+    }
+    // the thread's ring holds the caller's window (paid from a many-host cache); closed before a read, it ends
+    const threaded = await LineReader.open(gz, 'URL file', { windowBytes: 3 << 20 });
+    const plainReader = await LineReader.open(plain, 'URL file', { windowBytes: 3 << 20 });
+    expect([threaded.aheadBytes, plainReader.aheadBytes]).toEqual([3 << 20, 0]);
+    await Promise.all([threaded.close(), plainReader.close()]);
     const early = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" check --robots "${robots}" --agent x "${gz}" | head -1`], { encoding: 'latin1' });
     expect([early.status, early.stdout]).toEqual([0, expected.stdout.split('\n')[0] + '\n']);
   });

@@ -11,7 +11,7 @@ import { parseCommand, type Command, type CommandSpec, type OptionTable } from '
 import { AGENT_OPTION, MODE_OPTION, MAX_BYTES_OPTION, LOG_FIELD_OPTION, LOG_FORMATS_HELP, requires } from './shared-options.js';
 import { LineReader } from '../node/logs/index.js';
 import { runCheck as checkInput, type CheckPlan, type CheckOutcome } from '../node/check/index.js';
-import { minCacheMbForThreads, workerOverheadMb, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/index.js';
+import { minCacheMbForThreads, workerOverheadMb, hostsWindowBytes, HostsThreadsPace, HOSTS_THREADS_AFTER_MS } from '../node/check/index.js';
 import { FETCHING_OPTIONS, FETCH_SECTION, clockOption, storeSummary } from './fetch-options.js';
 import type { RobotsCache } from '../node/fetch/index.js';
 import type { RobotsTxt } from '../core/robots.js';
@@ -122,9 +122,9 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   }
   // many hosts: windows grouped by host are filled whatever the size of the input's reads (one robots.txt:
   // each line answered as soon as the producer stops writing)
-  const reader = await LineReader.open(plan.input ?? undefined, 'URL file', { fillsWindows: target.kind === 'hosts' });
+  const reader = await LineReader.open(plan.input ?? undefined, 'URL file', target.kind === 'hosts' ? { fillsWindows: true, windowBytes: hostsWindowBytes(target.spec.cacheBytes, plan.format) } : {});
   const run: CheckPlan = {
-    target, threads: plan.threads, format: plan.format, only: plan.only, inputBytes: reader.knownSize,
+    target, threads: plan.threads, format: plan.format, only: plan.only, inputBytes: reader.knownSize, inputAheadBytes: reader.aheadBytes,
     log: plan.log === null ? null : { defaultHost: plan.log.defaultHost, reader: new (await import('../node/logs/index.js')).LogLineReader({ fields: plan.log.fields }) },
     hostsThreadsPace: new HostsThreadsPace(plan.hostsThreadsAfterMs ?? HOSTS_THREADS_AFTER_MS),
   };

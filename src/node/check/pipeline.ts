@@ -47,6 +47,8 @@ export interface CheckPlan {
   log: { defaultHost: string | null; reader: LogLineReader } | null;
   /** Size of the input when it is a regular file (workers may start at once), else null. */
   inputBytes: number | null;
+  /** Bytes the input's reader holds ahead of what it hands out (a large gzip file's inflated bytes: LineReader.aheadBytes); many hosts pay them from the cache, as the window's buffer. */
+  inputAheadBytes?: number;
   /** Robots directory: where this thread gets bodies instead of the directory (check --fetch), and how many at once. */
   hostSource?: { source: RobotsSource; concurrency: number };
   /** Bytes of input answered at once with one robots.txt (default CHUNK_BYTES, 1 MiB; tests use less). */
@@ -130,7 +132,7 @@ class Answerers {
     this.windowBytes = spec !== null ? hostsWindowBytes(this.cacheShare, plan.format, 1) : plan.chunkBytes ?? CHUNK_BYTES;
     this.pace = spec !== null && this.workerCount >= 1 ? plan.hostsThreadsPace ?? new HostsThreadsPace() : null;
     this.chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
-    if (spec !== null && hosts !== null) hosts.setBudget(hostsMatcherBudget(spec.cacheBytes, this.windowBytes));
+    if (spec !== null && hosts !== null) hosts.setBudget(hostsMatcherBudget(spec.cacheBytes - (plan.inputAheadBytes ?? 0), this.windowBytes));
     this.answerSpec = { format: plan.format, only: plan.only };
     this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher, usage: usage === null ? null : new UsageColumn(usage) } : { hosts: hosts as MultiHostMatcher }, this.answerSpec, this.counts, this.windowBytes);
   }
@@ -150,7 +152,7 @@ class Answerers {
       this.cacheShare = hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
       this.windowBytes = hostsWindowBytes(this.cacheShare, plan.format, plan.threads);
       this.shards = new HostShardsAnswerer(new pools.HostShardPool(this.workerCount, { ...spec, cacheBytes: this.cacheShare }, plan.workerUrl), hosts, answerSpec, this.counts);
-      hosts.setBudget(hostsMatcherBudget(this.cacheShare, this.windowBytes));
+      hosts.setBudget(hostsMatcherBudget(this.cacheShare - (plan.inputAheadBytes ?? 0), this.windowBytes));
     } else {
       const pool: RobotsPool = new pools.RobotsPool({ threads: this.workerCount, workerUrl: plan.workerUrl });
       this.ring = new pools.SharedSlotRing(this.chunksInFlight + 2, this.windowBytes, plan.format);
@@ -175,7 +177,7 @@ class Answerers {
     this.workersLetGo = true;
     this.cacheShare = plan.target.spec.cacheBytes;
     this.windowBytes = hostsWindowBytes(this.cacheShare, plan.format, 1);
-    (this.hosts as MultiHostMatcher).setBudget(hostsMatcherBudget(this.cacheShare, this.windowBytes));
+    (this.hosts as MultiHostMatcher).setBudget(hostsMatcherBudget(this.cacheShare - (plan.inputAheadBytes ?? 0), this.windowBytes));
   }
 
   /** Who answers this chunk: a free worker, the host shards once started, else this thread. */

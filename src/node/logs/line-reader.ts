@@ -8,9 +8,13 @@ import { CHAR_LF } from '../../core/constants.js';
 import { fileError, isGzip } from '../robots-file.js';
 import { RobotsError } from '../../core/errors.js';
 import { MAX_BATCH_BYTES } from '../../core/engine.js';
+import type { ThreadedGunzip } from './gunzip-thread.js';
 
 /** Input chunk size: large enough to amortise one WebAssembly call (or worker message) per chunk. */
 export const CHUNK_BYTES = 1 << 20;
+
+/** A gzip file this large or larger is inflated on a thread of its own (gunzip-thread.ts); a smaller one here (a thread's start costs about 15-25 ms). */
+export const GZIP_THREAD_MIN_BYTES = 4 << 20;
 
 const readFd = promisify(readCallback);
 // the callback API, not node:fs/promises: that module loads readline, watchers and more at start-up
@@ -39,6 +43,8 @@ interface ByteSource {
   close(): Promise<void>;
   /** Bytes taken from the file so far (compressed bytes for gzip): for progress against the file size. */
   rawBytes: number;
+  /** Bytes held ahead of the reader besides its buffers (a gzip thread's ring). */
+  readonly aheadBytes?: number;
 }
 
 
@@ -191,6 +197,22 @@ function gzipSource(fd: number, owned: boolean, head: Uint8Array, gunzip: Transf
   return source;
 }
 
+/** Decompressed bytes of a large gzip file, inflated on a thread of its own ahead of the reader (gunzip-thread.ts): read as a file is. */
+function threadedGzipSource(fd: number, owned: boolean, thread: ThreadedGunzip): ByteSource {
+  return {
+    get rawBytes() {
+      return thread.rawBytes;
+    },
+    aheadBytes: thread.ringBytes,
+    read: (target, offset, length) => thread.read(target, offset, length),
+    async close() {
+      // (the file opened here is closed once the thread has ended: it reads the fd until then)
+      await thread.close();
+      if (owned) await closeFd(fd);
+    },
+  };
+}
+
 /** readStream's answer when the producer paused with a whole line in the window. */
 const PAUSED = -1;
 
@@ -231,6 +253,11 @@ export class LineReader {
     return (this.ended || (this.knownSize !== null && this.source.rawBytes >= this.knownSize)) && this.carry.length === 0;
   }
 
+  /** Bytes held ahead of what next() hands out, besides the caller's buffers: a large gzip file's ring of inflated bytes (gunzip-thread.ts), else 0. */
+  get aheadBytes(): number {
+    return this.source.aheadBytes ?? 0;
+  }
+
   /** Bytes read from the file so far (compressed bytes for gzip input). */
   get rawBytesRead(): number {
     return this.source.rawBytes;
@@ -241,9 +268,10 @@ export class LineReader {
    * fillsWindows: once a window holds a pipe's worth (64 KiB), a producer's pause of STREAM_PAUSE_MS ends it,
    * not the first moment nothing is there (check over many hosts, whose windows are grouped by host); else,
    * and below that, lines are handed out as soon as the producer stops writing (a program that writes a
-   * request and waits for its answer, such as test --batch, is answered at once).
+   * request and waits for its answer, such as test --batch, is answered at once). windowBytes: the largest
+   * read the caller makes (a large gzip file is inflated that far ahead of it; CHUNK_BYTES when not given).
    */
-  static async open(path: string | undefined, what: string, options: { fillsWindows?: boolean } = {}): Promise<LineReader> {
+  static async open(path: string | undefined, what: string, options: { fillsWindows?: boolean; windowBytes?: number } = {}): Promise<LineReader> {
     let fd = 0;
     let owned = false; // a file opened here (closed by the reader), not standard input
     if (path !== undefined && path !== '-') {
@@ -270,9 +298,11 @@ export class LineReader {
     const gzip = isGzip(head.subarray(0, sniffed));
     let regular = false;
     let size: number | null = null;
+    let fileBytes = 0;
     try {
       const stat = fstatSync(fd);
       regular = stat.isFile();
+      if (regular) fileBytes = stat.size;
       if (regular && !gzip) size = stat.size;
     } catch {
       size = null;
@@ -284,7 +314,10 @@ export class LineReader {
     // inside the sniffed head is all there: no stream, whose end would never be told again.
     const stdin = !owned && !regular && sniffed === 2 && (gzip || options.fillsWindows === true) ? process.stdin : null;
     let source: ByteSource;
-    if (gzip) {
+    if (gzip && stdin === null && regular && fileBytes >= GZIP_THREAD_MIN_BYTES) {
+      // a large gzip file: inflated on a thread of its own while windows are answered
+      source = threadedGzipSource(fd, owned, (await import('./gunzip-thread.js')).gunzipOnThread(fd, start, options.windowBytes ?? CHUNK_BYTES));
+    } else if (gzip) {
       // node:zlib is loaded only for gzip input
       source = gzipSource(fd, owned, start, (await import('node:zlib')).createGunzip({ chunkSize: 1 << 18 }), stdin);
     } else if (stdin !== null) {
