@@ -147,7 +147,7 @@ describe('clear errors instead of crashes', () => {
     expect(r.stderr).toBe(`robotstxt: cannot read URL file '${gz}': corrupt or truncated gzip data (unexpected end of file)\n`);
     expect(r.status).toBe(2);
   });
-  it('a gzip file of 4 MiB or more (inflated on a thread of its own): the plain file\'s answers, with one robots.txt and with many hosts; cut or damaged, the same line as its bytes piped (the main thread\'s reader), exit 2; its reader stopped early (head -1), the process ends', async () => {
+  it('a gzip file of 4 MiB or more (inflated on a thread of its own): the plain file\'s answers, with one robots.txt and with many hosts; cut or damaged, the same line as its bytes piped (the main thread\'s reader), exit 2; as standard input redirected from it, the same answers; its reader stopped early (head -1), the process ends', async () => {
     let seed = 7;
     const token = (): string => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed.toString(36); };
     const text = Array.from({ length: 320_000 }, (_, i) => `http://a/${i % 3 === 0 ? 'private' : 'public'}/${token()}${token()}/${token()}`).join('\n') + '\n';
@@ -166,6 +166,9 @@ describe('clear errors instead of crashes', () => {
     writeFileSync(join(sites, 'a.txt'), 'User-agent: *\nDisallow: /private\n');
     const hostsArgs = ['check', '--robots-dir', sites, '--agent', 'x', '--threads', '1', '--cache-mb', '16'];
     expect(robotstxt([...hostsArgs, gz])).toEqual(expected);
+    // standard input that is the file (a redirect: read on the thread, its fd left open) answers alike
+    const redirected = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" check --robots "${robots}" --agent x - < "${gz}"`], { encoding: 'latin1', maxBuffer: 64 << 20 });
+    expect([redirected.status, redirected.stdout, redirected.stderr]).toEqual([0, expected.stdout, '']);
     const cut = join(dir, 'big-cut.gz');
     writeFileSync(cut, packed.subarray(0, packed.length - 1000));
     const r = robotstxt(['check', '--robots', robots, '--agent', 'x', cut]);
@@ -177,7 +180,7 @@ describe('clear errors instead of crashes', () => {
     writeFileSync(damaged, changed);
     for (const args of [['check', '--robots', robots, '--agent', 'x'], hostsArgs]) {
       const fromFile = robotstxt([...args, damaged]);
-      const piped = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" ${args.map((arg) => `"${arg}"`).join(' ')} - < "${damaged}" > /dev/null`], { encoding: 'latin1' });
+      const piped = spawnSync('/bin/sh', ['-c', `cat "${damaged}" | "${process.execPath}" "${CLI}" ${args.map((arg) => `"${arg}"`).join(' ')} - > /dev/null`], { encoding: 'latin1' });
       expect(fromFile.status).toBe(2);
       expect(fromFile.stderr).toMatch(new RegExp(`^robotstxt: cannot read URL file '${damaged.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}': corrupt or truncated gzip data \\([^\n]+\\)\n$`));
       expect([piped.status, piped.stderr]).toEqual([2, fromFile.stderr.replace(`'${damaged}'`, "'-'")]);
