@@ -43,8 +43,9 @@ WebAssembly instance addresses); least recently used hosts are dropped and
 read again when met again. Input is answered in windows of 1/8 of the cache
 (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB, 1 to 16 MiB for jsonl with
 workers), its lines grouped by host (with --threads 1, an input larger than a
-window starts with 1 MiB windows, kept while it comes sorted by host): a host
-with up to 64 lines is answered
+window starts with 1 MiB windows, kept while it comes sorted by host; a gzip
+file of 4 MiB or more is inflated a window ahead on a thread of its own, that
+window paid from the cache too): a host with up to 64 lines is answered
 straight from its file, one with more is compiled once. For input in random
 order over far more hosts than fit, sort it by host first
 (e.g. sort -t/ -k3,3).`,
