@@ -132,7 +132,11 @@ export function gunzipOnThread(fd: number, head: Uint8Array, aheadBytes: number)
   };
   worker.on('message', (message: { error: string; code?: string }) => fail(Object.assign(new Error(message.error), { code: message.code })));
   worker.on('error', fail);
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => {
+    // a thread gone without saying the end or an error (killed from outside): its reader is told, never left waiting
+    if (Atomics.load(control, STATE) === RUNNING) fail(new Error('the thread inflating it ended before the data did'));
+    resolve();
+  }));
   let slot = 0;
   let taken = 0; // bytes of the slot being read that were copied out
   let closed = false;
