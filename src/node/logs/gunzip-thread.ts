@@ -7,7 +7,7 @@
 // script of its own (node:fs, node:zlib): no bundle to find at run time. Memory: the ring (the reader's
 // window: a many-host check pays it from its cache) and the thread's isolate (about 12 MiB), where zlib's
 // pieces on the main thread held 16-32 MiB until a collection. Used by line-reader.ts for gzip files of
-// GZIP_THREAD_MIN_BYTES or more.
+// GZIP_THREAD_MIN_BYTES or more read in windows (a many-host check).
 import { Worker } from 'node:worker_threads';
 
 /** Bytes of one slot of the ring. */
