@@ -114,10 +114,11 @@ export const HOSTS_FIRST_WINDOW_BYTES = 1 << 20;
  * core is, the run stays within --cache-mb + 100 MiB). Measured with 100,000 generated hosts, 300,000 URLs in
  * random order (bench/hosts.ts), --cache-mb 64: peak 164.0-164.7 MiB with the whole share cached, 156.5 MiB
  * with the 8 MiB window paid from it, at the same speed (1.43-1.50 and 1.49-1.55 s); the generated heavy-tail
- * crawl in random order 0.44-0.49 and 0.43-0.44 s.
+ * crawl in random order 0.44-0.49 and 0.43-0.44 s. readBytes: the window's buffer, and what the input's reader
+ * holds ahead of it (a large gzip file's ring, src/node/logs/gunzip-thread.ts).
  */
-export function hostsMatcherBudget(cacheShare: number, windowBytes: number): number {
-  return Math.max(1 << 20, cacheShare - windowBytes);
+export function hostsMatcherBudget(cacheShare: number, readBytes: number): number {
+  return Math.max(1 << 20, cacheShare - readBytes);
 }
 
 /**

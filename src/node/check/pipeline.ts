@@ -132,7 +132,7 @@ class Answerers {
     this.windowBytes = spec !== null ? hostsWindowBytes(this.cacheShare, plan.format, 1) : plan.chunkBytes ?? CHUNK_BYTES;
     this.pace = spec !== null && this.workerCount >= 1 ? plan.hostsThreadsPace ?? new HostsThreadsPace() : null;
     this.chunksInFlight = spec !== null ? 2 : Math.max(2, plan.threads * 2);
-    if (spec !== null && hosts !== null) hosts.setBudget(hostsMatcherBudget(spec.cacheBytes - (plan.inputAheadBytes ?? 0), this.windowBytes));
+    if (spec !== null && hosts !== null) hosts.setBudget(this.hostsBudget(spec.cacheBytes));
     this.answerSpec = { format: plan.format, only: plan.only };
     this.here = new ThisThreadAnswerer(plan.target.kind === 'robots' ? { matcher: plan.target.matcher, usage: usage === null ? null : new UsageColumn(usage) } : { hosts: hosts as MultiHostMatcher }, this.answerSpec, this.counts, this.windowBytes);
   }
@@ -152,7 +152,7 @@ class Answerers {
       this.cacheShare = hostsCacheShare(spec.cacheBytes, plan.threads, plan.format);
       this.windowBytes = hostsWindowBytes(this.cacheShare, plan.format, plan.threads);
       this.shards = new HostShardsAnswerer(new pools.HostShardPool(this.workerCount, { ...spec, cacheBytes: this.cacheShare }, plan.workerUrl), hosts, answerSpec, this.counts);
-      hosts.setBudget(hostsMatcherBudget(this.cacheShare - (plan.inputAheadBytes ?? 0), this.windowBytes));
+      hosts.setBudget(this.hostsBudget(this.cacheShare));
     } else {
       const pool: RobotsPool = new pools.RobotsPool({ threads: this.workerCount, workerUrl: plan.workerUrl });
       this.ring = new pools.SharedSlotRing(this.chunksInFlight + 2, this.windowBytes, plan.format);
@@ -177,7 +177,12 @@ class Answerers {
     this.workersLetGo = true;
     this.cacheShare = plan.target.spec.cacheBytes;
     this.windowBytes = hostsWindowBytes(this.cacheShare, plan.format, 1);
-    (this.hosts as MultiHostMatcher).setBudget(hostsMatcherBudget(this.cacheShare - (plan.inputAheadBytes ?? 0), this.windowBytes));
+    (this.hosts as MultiHostMatcher).setBudget(this.hostsBudget(this.cacheShare));
+  }
+
+  /** This thread's many-host budget from its share of the cache: less the window it reads into and what the input's reader holds ahead of it (both held while the window is answered). */
+  private hostsBudget(cacheShare: number): number {
+    return hostsMatcherBudget(cacheShare, this.windowBytes + (this.plan.inputAheadBytes ?? 0));
   }
 
   /** Who answers this chunk: a free worker, the host shards once started, else this thread. */

@@ -22,7 +22,7 @@ const CLOSED = 3; // set by the reader: the thread stops
 /** The most slots a ring has (the control words must fit before RAW_AT). */
 const MAX_SLOTS = 24;
 const RAW_AT = 4 * (MAX_SLOTS + 1) + 4; // the compressed bytes read so far, a float64 (8-byte aligned)
-const CONTROL_BYTES = RAW_AT + 8 + 8; // the words above; the slots' bytes from here
+const CONTROL_BYTES = RAW_AT + 8; // the words above; the slots' bytes from here
 
 const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads');

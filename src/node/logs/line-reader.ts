@@ -317,7 +317,7 @@ export class LineReader {
     // inside the sniffed head is all there: no stream, whose end would never be told again.
     const stdin = !owned && !regular && sniffed === 2 && (gzip || options.fillsWindows === true) ? process.stdin : null;
     let source: ByteSource;
-    if (gzip && stdin === null && regular && fileBytes >= GZIP_THREAD_MIN_BYTES && options.windowBytes !== undefined) {
+    if (gzip && regular && fileBytes >= GZIP_THREAD_MIN_BYTES && options.windowBytes !== undefined) {
       // a large gzip file read in windows: inflated on a thread of its own while a window is answered
       source = threadedGzipSource(fd, owned, (await import('./gunzip-thread.js')).gunzipOnThread(fd, start, options.windowBytes));
     } else if (gzip) {

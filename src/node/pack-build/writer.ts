@@ -338,10 +338,10 @@ export class PackWriter {
     setU64(headerView, H_INDEX_OFFSET, indexOffset);
     setU64(headerView, H_INDEX_LENGTH, index.length);
     headerView.setUint32(H_INDEX_CRC, zlibCrc32(index), true);
+    headerView.setUint32(H_DATA_CRC, this.dataCrc, true);
     headerView.setFloat64(H_BUILT_AT, this.options.builtAt ?? Date.now(), true);
     headerView.setUint32(H_CAPTURES, this.captureTime.length, true);
     headerView.setUint32(H_TOKENS, this.tokenString.length, true);
-    headerView.setUint32(H_DATA_CRC, this.dataCrc, true);
     headerView.setUint32(H_HEADER_CRC, zlibCrc32(header.subarray(0, H_HEADER_CRC)), true);
     this.writeAt(header, 0);
     try {
