@@ -7,10 +7,10 @@
 // (alternating, medians; each part written just before it runs, as a random stream of 800,000 URLs is
 // gigabytes of the reference's input). Rows: ~62 URLs per host in random host order and sorted by host (about
 // 800,000 URLs each), one URL per host (what a run pays per host met, less an empty run), one URL (the time
-// to the first verdict). Then the random stream from a .gz file and from a pipe of 4 KiB writes beside the
+// to the first verdict); per URL with every host loaded (each ~62-per-host stream three times less once). Then the random stream from a .gz file and from a pipe of 4 KiB writes beside the
 // plain file, and the pack with a cache a quarter of its size (peak memory against --cache-mb + 100 MiB).
 // Also the pack's build time and size beside the bodies' bytes and beside the folder's floor (a fresh process
-// reading every file and compiling each once, bench/compile-floor.ts). Writes its section of
+// reading every file and compiling each once, bench/compile-floor.ts; each after a `sync`, untimed). Writes its section of
 // bench/RESULTS.md. Skips, with the reason printed, when the corpus or the reference is absent.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,8 @@ const AGENT = 'Googlebot';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const quick = process.argv.includes('--quick');
 const RUNS = quick ? 1 : 5;
+/** Rounds of the per-URL measure (differences of noisy whole runs: more rounds than RUNS). */
+const PER_URL_ROUNDS = quick ? 1 : 9;
 const COPIES = 3;
 const corpusRoot = join(root, '..', 'shared', 'corpus', 'robots');
 const { oracle, referenceNote } = buildReferenceOracle(root);
@@ -36,9 +38,47 @@ const { oracle, referenceNote } = buildReferenceOracle(root);
 const compileFloorPath = fileURLToPath(new URL('./compile-floor.js', import.meta.url));
 const memoryFloorPath = fileURLToPath(new URL('./memory-floor.js', import.meta.url));
 
+/** Writes the file system's dirty pages out (`sync`, where there is one), so that no run pays an earlier one's writeback. */
+function flushFileSystem(): void {
+  spawnSync('sync', [], { stdio: 'ignore' });
+}
+
 /** Part k of `count` consecutive parts of a stream (about equal line counts). */
 function partOf<T>(stream: readonly T[], k: number, count: number): T[] {
   return stream.slice(Math.round((k * stream.length) / count), Math.round(((k + 1) * stream.length) / count));
+}
+
+/**
+ * The per-URL cost of `check --pack` in random host order over sorted, with every host loaded (the issue's
+ * measure: the stream run again after its hosts are loaded; here each stream three times in one file less the
+ * stream once, halved, so each host's one-time load is off and the difference is two copies' worth of signal),
+ * and beside it the same ratio with only the empty run off (which counts each host's load as its URLs' cost).
+ * Each round times once and thrice back to back, random then sorted; the differences are taken within a round
+ * (this machine drifts by a third between minutes), and the medians over PER_URL_ROUNDS rounds.
+ * files: the random stream's and the sorted stream's URL files; args: the command (input `-`).
+ */
+function perUrlWithHostsLoaded(files: string[], args: string[], emptySeconds: number, urls: number): string {
+  const thrice = files.map((file) => {
+    const tripled = `${file}.thrice`;
+    const bytes = readFileSync(file);
+    writeFileSync(tripled, Buffer.concat([bytes, bytes, bytes]));
+    return tripled;
+  });
+  const once: number[][] = [[], []];
+  const marginal: number[][] = [[], []];
+  for (let r = 0; r < PER_URL_ROUNDS; r++) {
+    for (const k of [0, 1]) {
+      const first = runCli(args, files[k]).seconds;
+      once[k].push(first);
+      marginal[k].push((runCli(args, thrice[k]).seconds - first) / 2);
+    }
+  }
+  const stats = runCli([...args.slice(0, -1), '--stats', '-'], thrice[0]).stderr.match(/(\d+) evicted, (\d+) cached/);
+  const [randomOnce, sortedOnce, randomCopy, sortedCopy] = [...once, ...marginal].map(medianOf);
+  const roundRatios = marginal[0].map((seconds, r) => seconds / marginal[1][r]).sort((a, b) => a - b);
+  const us = (seconds: number): string => (seconds * 1e6 / urls).toFixed(2);
+  const cache = stats === null ? 'the cache not reported' : stats[1] === '0' ? `the random stream's ${stats[2]} rule sets stay cached, none evicted: its later copies load no host again` : `the random stream evicted ${stats[1]} rule sets: its later copies load some hosts again`;
+  return `Per URL with every host loaded (as the issue measures it, the stream run again once its hosts are loaded: here each ~62-per-host stream three times in one file, less once, halved; ${PER_URL_ROUNDS} rounds, each timing once and thrice back to back, differences within the round, medians; ${cache}), \`check --pack\`: random host order ${us(randomCopy)} µs, sorted by host ${us(sortedCopy)} µs: **${(randomCopy / sortedCopy).toFixed(2)}x** (the rounds' own ratios ${roundRatios[0].toFixed(2)}-${roundRatios[roundRatios.length - 1].toFixed(2)}x, middle half ${roundRatios[Math.floor(roundRatios.length / 4)].toFixed(2)}-${roundRatios[Math.floor((roundRatios.length * 3) / 4)].toFixed(2)}x; once: ${randomOnce.toFixed(3)} s and ${sortedOnce.toFixed(3)} s). With only the empty run off instead (${emptySeconds.toFixed(3)} s; each host's one-time load, its rule set read into fresh memory, then counts as its URLs' cost): ${((randomOnce - emptySeconds) / (sortedOnce - emptySeconds)).toFixed(2)}x.`;
 }
 
 const lines: string[] = ['## Many hosts from a pack', ''];
@@ -64,15 +104,19 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, '');
     // the build and its floor alternating (the machine drifts); each build writes a new file (the one before
-    // removed first, untimed: replacing a pack costs the old file's unlink, about 11 ms for this one here)
+    // removed first, untimed: replacing a pack costs the old file's unlink, about 11 ms for this one here);
+    // the file system's dirty pages written out before each (untimed): the build does not wait for its 54 MB
+    // to reach the disk (src/node/pack-build/writer.ts), and that writeback must not land in the next run
     const builds: number[] = [];
     const floors: number[] = [];
     let summary = '';
     for (let r = 0; r < RUNS; r++) {
       rmSync(pack, { force: true });
+      flushFileSystem();
       const built = runCli(['pack', '--robots-dir', robotsDir, '--out', pack, '--max-bytes', '0'], empty);
       builds.push(built.seconds);
       summary = built.stderr.trim();
+      flushFileSystem();
       const floorRun = timedRun(process.execPath, [compileFloorPath, robotsDir, '0'], empty);
       if (floorRun.status !== 0) throw new Error(`bench/compile-floor.ts failed (exit ${floorRun.status}): ${floorRun.stderr}`);
       floors.push(floorRun.seconds);
@@ -130,6 +174,9 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     // an empty run (start-up and opening): a host's cost is the one-per-host run less it
     const emptyRuns = new Map(commands.map(([name, args]) => [name, medianOf(Array.from({ length: RUNS }, () => runCli(args, empty).seconds))]));
     const perHost = commands.map(([name]) => `${name} ${(((seconds.get(`one per host, random host order ${name}`) as number) - (emptyRuns.get(name) as number)) * 1e6 / hosts.length).toFixed(1)} µs (empty run ${(emptyRuns.get(name) as number).toFixed(3)} s)`);
+    // per URL with every host loaded, as the issue measured it: each ~62-per-host stream twice in one file, less
+    // the stream once (alternating); the second copy meets every host loaded already (no eviction: --stats)
+    const perUrlLine = perUrlWithHostsLoaded(urlFiles.slice(0, 2), commands[1][1], emptyRuns.get('--pack') as number, streams[0][1].length);
     // the random stream from a .gz file and through a pipe of small writes, beside the plain file (alternating)
     const randomFile = urlFiles[0];
     const gzFile = `${randomFile}.gz`;
@@ -187,7 +234,7 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     lines.push(
       `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); agent ${AGENT}; one thread; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
       '',
-      `The pack: built in ${build.toFixed(2)} s (median of ${RUNS}, alternating with the floor, each a new file; ${(build * 1e6 / hosts.length).toFixed(0)} µs per host), **${(build / floor).toFixed(2)}x** the folder's floor (${floor.toFixed(2)} s: a fresh process reading every file and compiling each once, bench/compile-floor.ts); ${(packBytes / 1e6).toFixed(1)} MB for ${(bodyBytes / 1e6).toFixed(1)} MB of bodies (**${(packBytes / bodyBytes).toFixed(2)}x**). \`${summary.replace(/\S*crawl\.pack/, 'crawl.pack')}\``,
+      `The pack: built in ${build.toFixed(2)} s (median of ${RUNS}, alternating with the floor, each a new file, each after a \`sync\`; ${(build * 1e6 / hosts.length).toFixed(0)} µs per host), **${(build / floor).toFixed(2)}x** the folder's floor (${floor.toFixed(2)} s: a fresh process reading every file and compiling each once, bench/compile-floor.ts); ${(packBytes / 1e6).toFixed(1)} MB for ${(bodyBytes / 1e6).toFixed(1)} MB of bodies (**${(packBytes / bodyBytes).toFixed(2)}x**). \`${summary.replace(/\S*crawl\.pack/, 'crawl.pack')}\``,
       '',
       '| URLs | reference | check --robots-dir | check --pack |',
       '|---|---|---|---|',
@@ -196,6 +243,8 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       `Per host met (one URL per host, less an empty run, over ${hosts.length.toLocaleString('en')} hosts): ${perHost.join('; ')}.`,
       '',
       memoryLine,
+      '',
+      perUrlLine,
       '',
       'The ~62-per-host random stream from a plain file, a `.gz` file (gzip -6) and a pipe of 4 KiB writes (`dd bs=4096 | robotstxt check ... -`), alternating; ratios: time over the plain file\'s:',
       '',
