@@ -49,6 +49,8 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
     throw fileError(directory, 'robots folder', error);
   }
   const bodyBuffer = new ReadBuffer();
+  // join(directory, name) for a listed name (no separator in it), without normalizing the folder per file
+  const folderPrefix = join(directory, 'x').slice(0, -1);
   try {
     for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
       const name = entry.name;
@@ -69,7 +71,7 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
         continue;
       }
       // (a .txt the listing says is a regular file is read without asking its size; a link is checked)
-      const origin = originFromFiles(directory, stem, txt, bodyBuffer, options, entry.isFile());
+      const origin = originFromFiles(directory, folderPrefix, stem, txt, bodyBuffer, options, entry.isFile());
       if (origin !== null) yield origin;
     }
   } finally {
@@ -77,12 +79,12 @@ export function* directoryOrigins(directory: string, options: { reading: RobotsR
   }
 }
 
-/** One stem's origin: a body, or a store record's effect, with its versions as captures; null when it holds nothing to answer with. */
-function originFromFiles(directory: string, stem: string, hasBody: boolean, bodyBuffer: ReadBuffer, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }, listedRegular: boolean): PackOrigin | null {
+/** One stem's origin: a body, or a store record's effect, with its versions as captures; null when it holds nothing to answer with. folderPrefix: the folder as join writes it, its separator after it. */
+function originFromFiles(directory: string, folderPrefix: string, stem: string, hasBody: boolean, bodyBuffer: ReadBuffer, options: { reading: RobotsReading; nowMs: number; problems: InputProblem[] }, listedRegular: boolean): PackOrigin | null {
   const stored = stem.includes('@');
   let body: Uint8Array | null = null;
   try {
-    if (hasBody) body = cutBody(readFileBounded(join(directory, `${stem}.txt`), readLimit(options.reading.maxBytes), stored ? 'stored robots.txt' : 'robots file', bodyBuffer, stored ? 'own' : listedRegular ? 'listed' : 'check'), options.reading.maxBytes);
+    if (hasBody) body = cutBody(readFileBounded(`${folderPrefix}${stem}.txt`, readLimit(options.reading.maxBytes), stored ? 'stored robots.txt' : 'robots file', bodyBuffer, stored ? 'own' : listedRegular ? 'listed' : 'check'), options.reading.maxBytes);
     if (!stored) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };
     const record = readStoredRecord(directory, stem);
     if (record === null) return body === null ? null : { key: stem, captures: [{ time: null, effect: 'rules', body, status: 0, hops: 0 }] };
