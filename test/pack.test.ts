@@ -346,6 +346,28 @@ describe('robotstxt pack and check --pack', () => {
     }
   });
 
+  it('a pack a crash left half on disk (the build does not fsync: pages never written read as zeros) is refused in one line, exit 2: its header, its data or its index zeroed', () => {
+    const bytes = readFileSync(pack);
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const indexOffset = getU64(view, H_INDEX_OFFSET);
+    const zeroed = (name: string, from: number, to: number): string => {
+      const file = join(dir, name);
+      const copy = Buffer.from(bytes);
+      copy.fill(0, from, to);
+      writeFileSync(file, copy);
+      return file;
+    };
+    const cases: [string, string][] = [
+      [zeroed('all-zeros.pack', 0, bytes.length), 'is not a robots.txt pack (robotstxt pack makes one)'],
+      [zeroed('data-zeros.pack', HEADER_BYTES, indexOffset), 'is damaged: its data fails its checksum (rebuild it with robotstxt pack)'],
+      [zeroed('index-zeros.pack', indexOffset, bytes.length), 'is damaged: its index fails its checksum (rebuild it with robotstxt pack)'],
+    ];
+    for (const [file, message] of cases) {
+      const result = robotstxt(['check', '--pack', file, '--agent', 'Googlebot', HOSTS_URLS]);
+      expect([result.status, result.stdout, result.stderr]).toEqual([2, '', `robotstxt: '${file}' ${message}\n`]);
+    }
+  });
+
   it('a damaged body: the file refused at open, before any line is answered; a pack opened without the whole check refuses the piece when it is read, naming the pack', () => {
     const bytes = readFileSync(pack);
     const damaged = join(dir, 'damaged-body.pack');
