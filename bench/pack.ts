@@ -28,7 +28,9 @@ import { seededRandom } from './data.js';
 const AGENT = 'Googlebot';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const quick = process.argv.includes('--quick');
-const RUNS = quick ? 1 : 5;
+// (seven: with five, the medians of this machine's drifting whole-process times moved the same line by 15%
+// between runs: sorted 23.5-27.6x the reference in four runs of one day)
+const RUNS = quick ? 1 : 7;
 /** Rounds of the per-URL measure (differences of noisy whole runs: more rounds than RUNS). */
 const PER_URL_ROUNDS = quick ? 1 : 9;
 const COPIES = 3;
