@@ -7,10 +7,11 @@
 // (alternating, medians; each part written just before it runs, as a random stream of 800,000 URLs is
 // gigabytes of the reference's input). Rows: ~62 URLs per host in random host order and sorted by host (about
 // 800,000 URLs each), one URL per host (what a run pays per host met, less an empty run), one URL (the time
-// to the first verdict); per URL with every host loaded (each ~62-per-host stream three times less once). Then the random stream from a .gz file and from a pipe of 4 KiB writes beside the
-// plain file, and the pack with a cache a quarter of its size (peak memory against --cache-mb + 100 MiB).
-// Also the pack's build time and size beside the bodies' bytes and beside the folder's floor (a fresh process
-// reading every file and compiling each once, bench/compile-floor.ts; each after a `sync`, untimed). Writes its section of
+// to the first verdict); per URL with every host loaded (each ~62-per-host stream three times less once).
+// Then the random stream from a .gz file and from a pipe of 4 KiB writes beside the plain file, and the pack
+// with a cache a quarter of its size (peak memory against --cache-mb + 100 MiB). Also the pack's build time
+// and size beside the bodies' bytes and beside the folder's floor (a fresh process reading every file and
+// compiling each once, bench/compile-floor.ts; each after a `sync`, untimed). Writes its section of
 // bench/RESULTS.md. Skips, with the reason printed, when the corpus or the reference is absent.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -176,8 +177,8 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     // an empty run (start-up and opening): a host's cost is the one-per-host run less it
     const emptyRuns = new Map(commands.map(([name, args]) => [name, medianOf(Array.from({ length: RUNS }, () => runCli(args, empty).seconds))]));
     const perHost = commands.map(([name]) => `${name} ${(((seconds.get(`one per host, random host order ${name}`) as number) - (emptyRuns.get(name) as number)) * 1e6 / hosts.length).toFixed(1)} µs (empty run ${(emptyRuns.get(name) as number).toFixed(3)} s)`);
-    // per URL with every host loaded, as the issue measured it: each ~62-per-host stream twice in one file, less
-    // the stream once (alternating); the second copy meets every host loaded already (no eviction: --stats)
+    // per URL with every host loaded, as the issue measured it (perUrlWithHostsLoaded: each ~62-per-host stream
+    // three times in one file less once; the later copies meet every host loaded already, no eviction: --stats)
     const perUrlLine = perUrlWithHostsLoaded(urlFiles.slice(0, 2), commands[1][1], emptyRuns.get('--pack') as number, streams[0][1].length);
     // the random stream from a .gz file and through a pipe of small writes, beside the plain file (alternating)
     const randomFile = urlFiles[0];
