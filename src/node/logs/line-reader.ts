@@ -300,15 +300,13 @@ export class LineReader {
     const start = head.slice(0, sniffed);
     const gzip = isGzip(head.subarray(0, sniffed));
     let regular = false;
-    let size: number | null = null;
-    let fileBytes = 0;
+    let fileBytes: number | null = null; // a regular file's size
     try {
       const stat = fstatSync(fd);
       regular = stat.isFile();
       if (regular) fileBytes = stat.size;
-      if (regular && !gzip) size = stat.size;
     } catch {
-      size = null;
+      // (read as a stream of unknown size)
     }
     // standard input that is no file (a pipe, a socket, a terminal) is read as a stream where windows are filled
     // (many-host check) or gzip is inflated: its reads come in the producer's sizes, and a read that waits
@@ -317,7 +315,7 @@ export class LineReader {
     // inside the sniffed head is all there: no stream, whose end would never be told again.
     const stdin = !owned && !regular && sniffed === 2 && (gzip || options.fillsWindows === true) ? process.stdin : null;
     let source: ByteSource;
-    if (gzip && regular && fileBytes >= GZIP_THREAD_MIN_BYTES && options.windowBytes !== undefined) {
+    if (gzip && fileBytes !== null && fileBytes >= GZIP_THREAD_MIN_BYTES && options.windowBytes !== undefined) {
       // a large gzip file read in windows: inflated on a thread of its own while a window is answered
       source = threadedGzipSource(fd, owned, (await import('./gunzip-thread.js')).gunzipOnThread(fd, start, options.windowBytes));
     } else if (gzip) {
@@ -328,7 +326,7 @@ export class LineReader {
     } else {
       source = fdSource(fd, owned, start, regular);
     }
-    return new LineReader(source, size, path ?? '-', what, gzip, options.fillsWindows === true);
+    return new LineReader(source, gzip ? null : fileBytes, path ?? '-', what, gzip, options.fillsWindows === true);
   }
 
   /**
