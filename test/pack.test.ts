@@ -9,11 +9,12 @@ import { readFileSync, writeFileSync, mkdirSync, copyFileSync, existsSync, readd
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync, crc32 } from 'node:zlib';
-import { packBody, PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_BUCKETS, H_ORIGINS, H_CAPTURES, H_BODIES, H_TOKENS, H_BLOBS, HEADER_BYTES, BLOB_BYTES, indexLayout, getU64, bytesStorage } from '../src/core/pack/index.js';
+import { packBody, PACK_FORMAT, ENGINE_SEMANTICS, H_FORMAT, H_HEADER_CRC, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_BUCKETS, H_ORIGINS, H_CAPTURES, H_BODIES, H_TOKENS, H_BLOBS, H_FLAGS, HEADER_BYTES, BLOB_BYTES, indexLayout, getU64, bytesStorage } from '../src/core/pack/index.js';
 import {
   MultiHostMatcher, RobotsPack, PackWriter, openPackFile, robotsFromPack, ALLOW_ALL, DISALLOW_ALL, RobotsError,
   DEFAULT_MAX_BYTES, type RobotsHost, type RobotsSourceAnswer, type RobotsMode, type CaptureInput,
 } from '../src/node/index.js';
+import { withTraits } from '../src/node/hosts/index.js';
 import { body, url, pattern } from './robots-arbitraries.js';
 import { raw } from './helpers.js';
 import { robotstxt, robotstxtAsync, tempDir, CORPUS_LOG, corpusMissingReason } from './cli-helpers.js';
@@ -113,6 +114,9 @@ describe('a pack answers as its inputs do (property)', () => {
       try {
         expect(await verdicts(robotsFromPack(file.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines), `file: ${context}`).toEqual(expected);
         expect(await verdicts(robotsFromPack(file.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES }), agents, queryMode, lines, undefined, true), `file, last chunk: ${context}`).toEqual(expected);
+        // (a pack this small is held whole by any budget: the same source without its whole data reads each body's rules per host)
+        const perHost = robotsFromPack(file.pack, { agents, mode: queryMode, maxBytes: DEFAULT_MAX_BYTES });
+        expect(await verdicts(withTraits((host) => perHost(host), { askedAgainCheaply: true }), agents, queryMode, lines, undefined, true), `file, read per host: ${context}`).toEqual(expected);
       } finally {
         file.close();
       }
@@ -141,6 +145,78 @@ describe('a pack answers as its inputs do (property)', () => {
     } finally {
       file.close();
     }
+  });
+
+  it('a pack within half the budget is held whole (read once when the matcher opens, no read per host), one over it read per host; both answer alike, and a budget that no longer holds it gives it up (its origins read per host), one that does takes it again', async () => {
+    const given = Array.from({ length: 400 }, (_, i): GivenOrigin => ({ key: `host${i}.test`, captures: [{ effect: 'rules', body: raw(`User-agent: *\nDisallow: /p${i % 50}\nAllow: /p${i % 50}/open\n` + Array.from({ length: 120 }, (_, k) => `Disallow: /q${i % 50}-${k}*z\n`).join('')) }] }));
+    // (hosts 400-409 have no entry: allowed)
+    const urls = Array.from({ length: 3000 }, (_, n) => (n * 7919) % 410).map((h, n) => `http://host${h}.test/${n % 2 === 0 ? `p${h % 50}${n % 3 === 0 ? '/open' : ''}` : `q${h % 50}-3/z`}`);
+    const lines = raw(urls.join('\n') + '\n');
+    const expected = await verdicts(expectedSource(given), ['Googlebot'], 'google', lines);
+    expect(expected.filter((verdict) => verdict === 2).length).toBeGreaterThan(500);
+    const bytes = readFileSync(writePack(given, 'google'));
+    // a storage that counts its reads
+    let reads = 0;
+    const counted = bytesStorage(bytes);
+    const storage = { size: counted.size, read: (offset: number, length: number) => { reads++; return counted.read(offset, length); } };
+    const pack = RobotsPack.open(storage, { verifyData: true });
+    const source = robotsFromPack(pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
+    const dataBytes = bytes.length - HEADER_BYTES - getU64(new DataView(bytes.buffer, bytes.byteOffset), H_INDEX_LENGTH);
+    expect(dataBytes).toBeGreaterThan(600_000); // (more than half of 1 MiB, less than half of 4)
+    const held = new MultiHostMatcher({ agents: ['Googlebot'], source, cacheBytes: 4 << 20 });
+    const small = new MultiHostMatcher({ agents: ['Googlebot'], source, cacheBytes: 1 << 20 });
+    try {
+      expect(held.stats.packHeldBytes).toBeGreaterThanOrEqual(dataBytes);
+      const readsAtOpen = reads;
+      expect([...(await held.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
+      // (a slot per body, 50, shared by its origins)
+      expect([reads - readsAtOpen, held.stats.packed, held.stats.cachedHosts]).toEqual([0, 400, 50]);
+      // half of 1 MiB holds less than the data: each body's rules read as hosts are met
+      expect(small.stats.packHeldBytes).toBe(0);
+      expect([...(await small.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
+      expect(reads - readsAtOpen).toBeGreaterThanOrEqual(50);
+      // a smaller budget: the data given up with every slot that pointed into it, the next lines read per host
+      held.setBudget(1 << 20);
+      expect([held.stats.packHeldBytes, held.stats.cachedHosts, held.stats.evicted]).toEqual([0, 0, 50]);
+      const before = reads;
+      expect([...(await held.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
+      expect(reads - before).toBeGreaterThanOrEqual(50);
+      held.setBudget(4 << 20);
+      expect(held.stats.packHeldBytes).toBeGreaterThanOrEqual(dataBytes);
+      expect([...(await held.checkLinesWithOutput(lines, { format: 'none', last: true })).verdicts]).toEqual(expected);
+    } finally {
+      held.close();
+      small.close();
+    }
+  });
+
+  it('a pack opened without the whole check and held whole has its data checked when it is read: a damaged one refused before any line (the matcher not made), naming the pack', () => {
+    const given = Array.from({ length: 20 }, (_, i): GivenOrigin => ({ key: `host${i}.test`, captures: [{ effect: 'rules', body: raw(`User-agent: *\nDisallow: /p${i}\n`) }] }));
+    const bytes = readFileSync(writePack(given, 'google'));
+    bytes[HEADER_BYTES + 10] ^= 0xff;
+    const pack = RobotsPack.open(bytesStorage(bytes), { name: "'damaged.pack'" });
+    const source = robotsFromPack(pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
+    expect(() => new MultiHostMatcher({ agents: ['Googlebot'], source })).toThrow(new RobotsError('PACK_INVALID', "'damaged.pack' is damaged: its data fails its checksum (rebuild it with robotstxt pack)"));
+  });
+
+  it('a pack that does not say which kinds of origin keys it holds (built before packs said so) is looked up by every kind: store key, host:port, host', async () => {
+    const given: GivenOrigin[] = [
+      { key: 'https@s.test', captures: [{ effect: 'rules', body: raw('User-agent: *\nDisallow: /s\n') }] },
+      { key: 'p.test:8080', captures: [{ effect: 'rules', body: raw('User-agent: *\nDisallow: /p\n') }] },
+      { key: 'h.test', captures: [{ effect: 'rules', body: raw('User-agent: *\nDisallow: /h\n') }] },
+    ];
+    const lines = raw(['https://s.test/s', 'http://s.test/s', 'http://p.test:8080/p', 'http://p.test/p', 'https://h.test/h', 'http://h.test:81/h'].join('\n') + '\n');
+    const bytes = readFileSync(writePack(given, 'google'));
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    // this build says: every kind (2 | 4 | 8 | 16); an older one said nothing (0)
+    expect(view.getUint32(H_FLAGS, true)).toBe(2 | 4 | 8 | 16);
+    const answers = async (packBytes: Uint8Array): Promise<number[]> => verdicts(robotsFromPack(RobotsPack.fromBytes(packBytes), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), ['Googlebot'], 'google', lines);
+    // https://s.test by its store key only (http://s.test has none: missing, allowed); p.test:8080 by host:port
+    // only; h.test by host, any port
+    expect(await answers(bytes)).toEqual([2, 1, 2, 1, 2, 2]);
+    view.setUint32(H_FLAGS, 0, true);
+    view.setUint32(H_HEADER_CRC, crc32(bytes.subarray(0, H_HEADER_CRC)), true);
+    expect(await answers(bytes)).toEqual([2, 1, 2, 1, 2, 2]);
   });
 
   it('hosts met once (the input\'s last chunk, input host by host) get their body\'s rules in the landing block for a round, read again when met again; a host of 512 lines or more is kept', async () => {
@@ -253,6 +329,12 @@ describe('a pack\'s bodies: each distinct body written once, two bodies one only
 const ROBOTS = join('examples', 'robots');
 const HOSTS_URLS = join('examples', 'hosts-urls.txt');
 
+/** The hosts part of check --pack --stats over HOSTS_URLS for Googlebot (up to the evictions). */
+function hostsStats(pack: string, cacheMb: string): string {
+  const stats = robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', '--stats', '--cache-mb', cacheMb, HOSTS_URLS]).stderr.split('\n').find((line) => line.startsWith('robotstxt: stats: ')) ?? '';
+  return stats.replace(/^.*; hosts: /, '').replace(/, \d+ evicted.*$/, '');
+}
+
 describe('robotstxt pack and check --pack', () => {
   const pack = join(dir, 'examples.pack');
   // the examples' pack, for every test here (the first makes it again and reads what pack says)
@@ -270,6 +352,8 @@ describe('robotstxt pack and check --pack', () => {
       expect([byPack.status, byPack.stdout], `${agent} ${extra.join(' ')}`).toEqual([byDir.status, byDir.stdout]);
       expect(byDir.stdout.length, `${agent} ${extra.join(' ')}`).toBeGreaterThan(extra[0] === '--only' ? 10 : 100);
     }
+    // a pack this small is held whole (within half the cache; a pack over half of it is read per host: below)
+    expect(hostsStats(pack, '64')).toBe('0 compiled, 0 answered from their file, 6 from the pack (its data held whole: 28 KiB), 1 without robots.txt');
     // what the folder calls a host with no file, the pack calls an origin without an entry
     expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', HOSTS_URLS]).stderr.split('\n')).toContain(`robotstxt: 1 origin(s) have no entry in the pack ${pack} (https://nofile.example): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)`);
   });
@@ -285,6 +369,8 @@ describe('robotstxt pack and check --pack', () => {
     const byDir = robotstxt(['check', '--robots-dir', big, '--agent', 'Googlebot', '--cache-mb', '1', HOSTS_URLS]);
     const byPack = robotstxt(['check', '--pack', bigPack, '--agent', 'Googlebot', '--cache-mb', '1', HOSTS_URLS]);
     expect([byPack.status, byPack.stdout]).toEqual([byDir.status, byDir.stdout]);
+    // over half the cache: read per host, never held whole
+    expect(hostsStats(bigPack, '1')).toBe('0 compiled, 0 answered from their file, 5 from the pack, 2 without robots.txt');
   });
 
   it('pages --pack and page --pack answer each page as --robots-dir and --store do; an origin without an entry is counted', { tags: ['slow'] }, () => {

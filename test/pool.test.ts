@@ -77,7 +77,7 @@ describe('RobotsPool', () => {
 describe('worker reply codec', () => {
   const verdicts = Uint8Array.of(1, 2, 2);
   const output = encode('allowed\t/a\ndisallowed\t/b\n');
-  const stats = { compiled: 1, direct: 2, missing: 3, allowAll: 4, disallowAll: 5, evicted: 6, cachedHosts: 7, cacheBytes: 8, cutBodies: 9, packed: 10 };
+  const stats = { compiled: 1, direct: 2, missing: 3, allowAll: 4, disallowAll: 5, evicted: 6, cachedHosts: 7, cacheBytes: 8, cutBodies: 9, packed: 10, packHeldBytes: 11 };
   it('a hosts reply decodes to what was encoded, written into the slot when it fits', () => {
     const slot = new Uint8Array(new SharedArrayBuffer(256));
     const packed = encodeReply(verdicts, output, { noHostLines: 10, noHostExamples: [0, 4, 7], hosts: 11, runs: 12, stats }, slot);
@@ -96,7 +96,7 @@ describe('worker reply codec', () => {
     expect(encodeReply(verdicts, output, null, misaligned).buffer).not.toBe(misaligned.buffer);
     const reply = decodeReply(moved);
     expect(decode(reply.output)).toBe('allowed\t/a\ndisallowed\t/b\n');
-    expect([reply.noHostLines, reply.hosts, reply.runs, ...Object.values(reply.stats)]).toEqual(new Array(13).fill(0));
+    expect([reply.noHostLines, reply.hosts, reply.runs, ...Object.values(reply.stats)]).toEqual(new Array(14).fill(0));
   });
 });
 

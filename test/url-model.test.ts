@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MultiHostMatcher, robotsFromMap, robotsFromDirectory, originOf, RobotsError, RobotsAudit, parseRobots, parseLogLine, type RobotsHost } from '../src/node/index.js';
 import { RobotsCache } from '../src/node/fetch/index.js';
-import { originOfKey, withoutDefaultPort } from '../src/core/url-model.js';
+import { originOfKey, withoutDefaultPort, isPlainKey, isPlainKeyBytes } from '../src/core/url-model.js';
 import '../src/node/core-node.js'; // the WebAssembly core, loaded from build/
 import { core } from '../src/core/wasm/core.js';
 import { robotstxt, robotstxtAsync, tempDir } from './cli-helpers.js';
@@ -66,6 +66,21 @@ describe('originOf (audit, fetch, the cache) picks the origin WHATWG picks, also
       const line = prefix + text;
       expect(originOf(line)?.origin ?? null, JSON.stringify(line)).toBe(whatwgOrigin(line));
     }), { numRuns: 30_000, seed: 29 });
+  });
+});
+
+describe('a plain key (answered without its text by a pack) is its own origin, as WHATWG reads it', () => {
+  it('isPlainKey(key) says so only for keys WHATWG reads as that very origin; its bytes, anywhere in a buffer, say the same (property)', () => {
+    const label = fc.oneof(fc.stringMatching(/^[a-z0-9-]{1,8}$/), fc.constantFrom('xn--a', 'xn-', '0x1f', '0xg', '1', '09', 'A', 'a_b', '', 'ex%41'));
+    const key = fc.tuple(fc.constantFrom('http://', 'https://', 'http:/', 'ftp://', 'https:'), fc.array(label, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '', '.', ':80', ':8080')).map(([scheme, labels, end]) => scheme + labels.join('.') + end);
+    fc.assert(fc.property(key, fc.nat(5), (text, offset) => {
+      const plain = isPlainKey(text);
+      const bytes = new Uint8Array(offset + text.length + 3).fill(0x61);
+      for (let i = 0; i < text.length; i++) bytes[offset + i] = text.charCodeAt(i);
+      expect(isPlainKeyBytes(bytes, offset, offset + text.length), text).toBe(plain);
+      if (plain) expect(new URL(`${text}/`).origin, text).toBe(text);
+    }), { numRuns: 3000 });
+    expect(['http://a.b', 'https://x-1.example', 'http://a.0xg', 'http://a.b.', 'http://a.1', 'http://xn--a.b', 'http://a.b:80', 'https://'].map(isPlainKey)).toEqual([true, true, true, false, false, false, false, false]);
   });
 });
 

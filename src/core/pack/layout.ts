@@ -8,7 +8,8 @@
 //   0  "ROBOTPAK"         8 bytes of magic
 //   8  u32 format         PACK_FORMAT: the layout below
 //   12 u32 semantics      ENGINE_SEMANTICS: how bodies are compiled and verdicts made (a pack of another is never read)
-//   16 u32 flags          FLAG_RFC: compiled in rfc mode (else google)
+//   16 u32 flags          FLAG_RFC: compiled in rfc mode (else google); FLAG_KEY_KINDS and FLAG_*_KEYS: the
+//                         kinds of origin keys it holds
 //   20 u32 maxBytes       the reading limit the bodies were cut at (0: whole)
 //   24 u32 origins, 28 u32 bodies, 32 u32 blobs, 36 u32 buckets (a power of two)
 //   40 u64 length         of the whole file
@@ -40,6 +41,19 @@ export const PACK_FORMAT = 1;
 /** The compile and match semantics packed blobs rely on: the blob layout's magic, and this engine's version of its rules. */
 export const ENGINE_SEMANTICS = (BLOB_MAGIC ^ 0x00010001) >>> 0;
 export const FLAG_RFC = 1;
+/**
+ * Set with the kinds of origin keys the pack holds (FLAG_*_KEYS; a pack without it may hold any): a reader
+ * skips the look-ups of kinds a pack holds none of (a folder's pack has no store keys).
+ */
+export const FLAG_KEY_KINDS = 2;
+export const FLAG_STORE_KEYS = 4;
+export const FLAG_PORT_KEYS = 8;
+export const FLAG_HOST_KEYS = 16;
+
+/** The kind of an origin key as a flag: a store file key (`https@example.com`), `host:port`, or `host`. Per origin written. */
+export function keyKindFlag(key: string): number {
+  return key.includes('@') ? FLAG_STORE_KEYS : /:\d+$/.test(key) ? FLAG_PORT_KEYS : FLAG_HOST_KEYS;
+}
 
 export const HEADER_BYTES = 96;
 export const H_FORMAT = 8;

@@ -7,7 +7,7 @@
 import { RobotsError } from '../errors.js';
 import { asciiLowerCase } from '../robots.js';
 import {
-  PACK_MAGIC, PACK_FORMAT, ENGINE_SEMANTICS, FLAG_RFC, HEADER_BYTES, H_FORMAT, H_SEMANTICS, H_FLAGS, H_MAX_BYTES, H_ORIGINS, H_BODIES,
+  PACK_MAGIC, PACK_FORMAT, ENGINE_SEMANTICS, FLAG_RFC, FLAG_KEY_KINDS, HEADER_BYTES, H_FORMAT, H_SEMANTICS, H_FLAGS, H_MAX_BYTES, H_ORIGINS, H_BODIES,
   H_BLOBS, H_BUCKETS, H_LENGTH, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_HEADER_CRC, H_BUILT_AT, H_CAPTURES, H_TOKENS, ORIGIN_BYTES,
   CAPTURE_BYTES, BODY_BYTES, TOKEN_BYTES, BLOB_BYTES, EFFECT_RULES, EFFECT_ALLOW_ALL, EFFECT_DISALLOW_ALL, indexLayout, keyHash, crc32, getU64, type IndexLayout,
 } from './layout.js';
@@ -53,6 +53,9 @@ export interface PackOpenOptions {
 }
 
 const EFFECTS = ['rules', 'allow-all', 'disallow-all'] as const;
+/** RobotsPack.latestBody for a capture whose URLs are all allowed (no robots.txt: a 4xx), or all disallowed (a 5xx, unreachable). */
+export const ALL_ALLOWED = -1;
+export const ALL_DISALLOWED = -2;
 
 /**
  * A robots.txt pack: made once per run by its reader (check --pack, audit --pack, the library's RobotsPack);
@@ -77,6 +80,8 @@ export class RobotsPack {
   /** Bodies and blobs whose checksum was checked, a bit each (all of them when the data area was checked whole). */
   private readonly checked: Uint8Array;
   private readonly dataChecked: boolean;
+  private readonly dataCrc: number;
+  private readonly flags: number;
   private readonly name: string;
   private readonly checksum: (bytes: Uint8Array) => number;
   private readonly continued: (bytes: Uint8Array, crc: number) => number;
@@ -98,7 +103,8 @@ export class RobotsPack {
     if (format !== PACK_FORMAT || semantics !== ENGINE_SEMANTICS) refuse(`was packed by another version of robotstxt-wasm (format ${format}, engine ${semantics.toString(16)}; this one reads format ${PACK_FORMAT}, engine ${ENGINE_SEMANTICS.toString(16)}): rebuild it with robotstxt pack`);
     const length = getU64(view, H_LENGTH);
     if (length !== storage.size) refuse(`is cut or damaged: ${storage.size} bytes where its header says ${length} (rebuild it with robotstxt pack)`);
-    this.mode = (view.getUint32(H_FLAGS, true) & FLAG_RFC) !== 0 ? 'rfc' : 'google';
+    this.flags = view.getUint32(H_FLAGS, true);
+    this.mode = (this.flags & FLAG_RFC) !== 0 ? 'rfc' : 'google';
     this.maxBytes = view.getUint32(H_MAX_BYTES, true);
     this.originCount = view.getUint32(H_ORIGINS, true);
     this.captureCount = view.getUint32(H_CAPTURES, true);
@@ -117,6 +123,7 @@ export class RobotsPack {
     this.layout = indexLayout({ buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: view.getUint32(H_TOKENS, true), blobs: this.blobCount, stringBytes: 0 });
     if (this.layout.strings > indexLength || this.buckets === 0 || (this.buckets & (this.buckets - 1)) !== 0) refuse('is damaged: its index does not hold its sections (rebuild it with robotstxt pack)');
     this.dataChecked = options.verifyData === true;
+    this.dataCrc = view.getUint32(H_DATA_CRC, true);
     this.checked = new Uint8Array(this.dataChecked ? 0 : Math.ceil((this.bodyCount + this.blobCount) / 8));
     if (this.dataChecked) {
       const dataLength = this.indexOffset - HEADER_BYTES;
@@ -156,6 +163,36 @@ export class RobotsPack {
     return -1;
   }
 
+  /** Whether the pack may hold origin keys of a kind (FLAG_STORE_KEYS, FLAG_PORT_KEYS, FLAG_HOST_KEYS; a pack that does not say may hold any). Per origin looked up. */
+  mayHoldKeys(kind: number): boolean {
+    return (this.flags & FLAG_KEY_KINDS) === 0 || (this.flags & kind) !== 0;
+  }
+
+  /**
+   * The origin record of the key `prefix` + bytes[start, end) (originIndex without the key's text: a many-host
+   * matcher reads a line's host from its memory), or -1. O(1). Per origin met.
+   */
+  originIndexOfBytes(prefix: Uint8Array, bytes: Uint8Array, start: number, end: number): number {
+    let hash = 0x811c9dc5; // keyHash's FNV-1a
+    for (let i = 0; i < prefix.length; i++) hash = Math.imul(hash ^ prefix[i], 0x01000193);
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+    hash >>>= 0;
+    const length = prefix.length + end - start;
+    const bucket = hash & (this.buckets - 1);
+    const from = this.index.getUint32(this.layout.buckets + 4 * bucket, true);
+    const to = this.index.getUint32(this.layout.buckets + 4 * (bucket + 1), true);
+    for (let i = from; i < to; i++) {
+      const at = this.layout.origins + i * ORIGIN_BYTES;
+      if (this.index.getUint32(at, true) !== hash || this.index.getUint32(at + 8, true) !== length) continue;
+      const key = this.layout.strings + this.index.getUint32(at + 4, true);
+      let same = true;
+      for (let j = 0; j < prefix.length && same; j++) same = this.indexBytes[key + j] === prefix[j];
+      for (let j = start; j < end && same; j++) same = this.indexBytes[key + prefix.length + j - start] === bytes[j];
+      if (same) return i;
+    }
+    return -1;
+  }
+
   /** The key of an origin record (for listings). */
   originKey(origin: number): string {
     const at = this.layout.origins + origin * ORIGIN_BYTES;
@@ -180,6 +217,16 @@ export class RobotsPack {
   latest(origin: number): PackCapture {
     const at = this.layout.origins + origin * ORIGIN_BYTES;
     return this.capture(this.index.getUint32(at + 12, true) + this.index.getUint32(at + 16, true) - 1);
+  }
+
+  /** What an origin's newest capture answers, without an object: its body's index (>= 0), ALL_ALLOWED or ALL_DISALLOWED. Per origin met. */
+  latestBody(origin: number): number {
+    const at = this.layout.origins + origin * ORIGIN_BYTES;
+    const capture = this.layout.captures + (this.index.getUint32(at + 12, true) + this.index.getUint32(at + 16, true) - 1) * CAPTURE_BYTES;
+    const effect = this.index.getUint16(capture + 12, true);
+    if (effect === EFFECT_DISALLOW_ALL) return ALL_DISALLOWED;
+    const body = this.index.getInt32(capture + 8, true);
+    return effect === EFFECT_ALLOW_ALL || body < 0 ? ALL_ALLOWED : body;
   }
 
   private capture(i: number): PackCapture {
@@ -242,6 +289,32 @@ export class RobotsPack {
     if (this.storage.readInto !== undefined) this.storage.readInto(offset, target);
     else target.set(this.storage.read(offset, length));
     this.checkOnce(target, this.index.getUint32(at + 12, true), `blob ${blob}`, this.bodyCount + blob);
+  }
+
+  /** Bytes of the data area (every body and blob, one after another): what dataInto reads. */
+  get dataLength(): number {
+    return this.indexOffset - HEADER_BYTES;
+  }
+
+  /**
+   * Reads the whole data area into target (dataLength bytes: a many-host matcher's block, which then answers
+   * every blob in place, see blobDataOffset), checked against the data checksum unless open checked it
+   * already. Once per matcher that takes the pack whole.
+   */
+  dataInto(target: Uint8Array): void {
+    const length = this.dataLength;
+    if (target.length !== length) throw new RobotsError('INVALID_ARGUMENT', `the pack's data is ${length} bytes, not ${target.length}`);
+    if (this.storage.readInto !== undefined) this.storage.readInto(HEADER_BYTES, target);
+    else target.set(this.storage.read(HEADER_BYTES, length));
+    if (!this.dataChecked && this.checksum(target) !== this.dataCrc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its data fails its checksum (rebuild it with robotstxt pack)`);
+  }
+
+  /** Where a blob starts in the data area (see dataInto). Per blob answered in place. */
+  blobDataOffset(blob: number): number {
+    const at = this.layout.blobs + blob * BLOB_BYTES;
+    const offset = getU64(this.index, at);
+    this.placeCheck(offset, this.index.getUint32(at + 8, true), `blob ${blob}`);
+    return offset - HEADER_BYTES;
   }
 
   /** A blob's bytes by index (a copy), checked when first read. */

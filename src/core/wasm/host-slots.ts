@@ -9,10 +9,13 @@ import {
 } from '../constants.js';
 import type { CoreFrame } from './frame.js';
 import type { LandingBlock } from './landing.js';
+import type { PackData } from './pack-data.js';
 
 const FIRST_SLOT_CAPACITY = 64;
 /** blobBlocks' value for a transient slot: its body lies in the landing block (see RawSlots.transientSlot). */
 export const TRANSIENT = -2;
+/** blobBlocks' value for a slot whose compiled rule set lies in the pack data held whole (see PackData). */
+export const PACKED = -3;
 
 /** The slot table of one engine. */
 export class HostSlots {
@@ -23,13 +26,15 @@ export class HostSlots {
   private readonly freeSlots: number[] = [];
   private blobBlocks: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY).fill(-1);
   private automatonBlocks: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY).fill(-1);
-  /** Per slot: its body's offset in the landing block when it is transient. */
-  private landingOffsets: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
+  /** Per slot: its body's offset in the landing block when it is transient, in the pack data when packed. */
+  private placeOffsets: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
+  /** Per packed slot: its rule set's length. */
+  private packedLengths: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
   /** The heap epoch the table's addresses were written for. */
   private addressEpoch = -1;
   private stamp = 0;
 
-  constructor(frame: CoreFrame, private readonly landing: LandingBlock) {
+  constructor(frame: CoreFrame, private readonly landing: LandingBlock, private readonly packData: PackData) {
     this.frame = frame;
     this.block = this.frame.heap.allocate(this.capacity * SLOT_SIZE);
     this.zero(this.frame.heap.address(this.block), this.capacity * SLOT_SIZE);
@@ -101,7 +106,8 @@ export class HostSlots {
     };
     this.blobBlocks = grown(this.blobBlocks);
     this.automatonBlocks = grown(this.automatonBlocks);
-    this.landingOffsets = grown(this.landingOffsets);
+    this.placeOffsets = grown(this.placeOffsets);
+    this.packedLengths = grown(this.packedLengths);
     this.capacity = capacity;
   }
 
@@ -122,10 +128,17 @@ export class HostSlots {
   /** Fills a slot whose raw body lies at `offset` in the landing block. */
   fillTransient(slot: number, offset: number): void {
     this.fillSlot(slot, TRANSIENT, 0);
-    this.landingOffsets[slot] = offset;
+    this.placeOffsets[slot] = offset;
   }
 
-  /** The heap block of a slot's blob or raw body (TRANSIENT: in the landing block; -1: empty). */
+  /** Fills a slot whose compiled rule set (`length` bytes) lies at `offset` in the pack data held whole. */
+  fillPacked(slot: number, offset: number, length: number): void {
+    this.fillSlot(slot, PACKED, 0);
+    this.placeOffsets[slot] = offset;
+    this.packedLengths[slot] = length;
+  }
+
+  /** The heap block of a slot's blob or raw body (TRANSIENT: in the landing block; PACKED: in the pack data; -1: empty). */
   blockOf(slot: number): number {
     return this.blobBlocks[slot];
   }
@@ -147,12 +160,17 @@ export class HostSlots {
     this.freeSlots.push(slot);
   }
 
-  /** Whether a slot holds a compiled matcher or a body (transient slots included). */
+  /** Whether a slot holds a compiled matcher or a body (transient and packed slots included). */
   isFilled(slot: number): boolean {
-    return this.blobBlocks[slot] >= 0 || this.blobBlocks[slot] === TRANSIENT;
+    return this.blobBlocks[slot] >= 0 || this.blobBlocks[slot] === TRANSIENT || this.blobBlocks[slot] === PACKED;
   }
 
-  /** Heap bytes a slot holds (blob and automaton region; a transient slot none: the landing block is the engine's own). */
+  /** Whether a slot's compiled rule set lies in the pack data held whole. */
+  isPacked(slot: number): boolean {
+    return this.blobBlocks[slot] === PACKED;
+  }
+
+  /** Heap bytes a slot holds (blob and automaton region; a transient or packed slot no blob: the landing block and the pack data are the engine's own). */
   slotBytes(slot: number): number {
     const automaton = this.automatonBlocks[slot];
     const blob = this.blobBlocks[slot];
@@ -162,7 +180,7 @@ export class HostSlots {
   /** Blob length of a slot (for sizing its automaton). */
   blobBytes(slot: number): number {
     const blob = this.blobBlocks[slot];
-    return blob === TRANSIENT ? 0 : this.frame.heap.size(blob);
+    return blob === TRANSIENT ? 0 : blob === PACKED ? this.packedLengths[slot] : this.frame.heap.size(blob);
   }
 
   /** Automaton region bytes of a slot (0: none). */
@@ -215,7 +233,8 @@ export class HostSlots {
   /** The address of a slot's blob or raw body (valid until the next heap allocation). */
   blobAddress(slot: number): number {
     const block = this.blobBlocks[slot];
-    return block === TRANSIENT ? this.landing.address + this.landingOffsets[slot] : this.frame.heap.address(block);
+    if (block === TRANSIENT) return this.landing.address + this.placeOffsets[slot];
+    return block === PACKED ? this.packData.address + this.placeOffsets[slot] : this.frame.heap.address(block);
   }
 
   /** Rewrites the table's addresses when blocks moved (compaction, relocation) or slots changed. Before each match. */
@@ -227,7 +246,7 @@ export class HostSlots {
       const record = (base + slot * SLOT_SIZE) >>> 2;
       const blob = this.blobBlocks[slot];
       const automaton = this.automatonBlocks[slot];
-      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 || blob === TRANSIENT ? this.blobAddress(slot) : 0;
+      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 || blob === TRANSIENT || blob === PACKED ? this.blobAddress(slot) : 0;
       words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.frame.heap.address(automaton) : 0;
     }
     this.addressEpoch = this.frame.heap.epoch;

@@ -23,6 +23,7 @@ import { HostTable } from './host-table.js';
 import { HostChunks } from './host-chunks.js';
 import { RawSlots } from './raw-slots.js';
 import { LandingBlock } from './landing.js';
+import { PackData } from './pack-data.js';
 import type { WasmCore } from './core.js';
 
 export type { PendingHosts } from './host-chunks.js';
@@ -34,19 +35,22 @@ export class HostEngine {
   readonly raw: RawSlots;
   readonly table: HostTable;
   readonly chunks: HostChunks;
+  /** A pack's data held whole (when the policy holds one): packed slots point into it. */
+  readonly packData: PackData;
 
   constructor(private readonly core: WasmCore) {
     const landing = new LandingBlock(core.frame);
-    this.slots = new HostSlots(core.frame, landing);
+    this.packData = new PackData(core.frame);
+    this.slots = new HostSlots(core.frame, landing, this.packData);
     this.compiled = new CompiledSlots(core, this.slots);
     this.raw = new RawSlots(core, this.slots, landing);
     this.table = new HostTable(core.frame, this.slots);
     this.chunks = new HostChunks(core, this.slots, this.table, this.raw);
   }
 
-  /** Bytes the engine's own blocks take in the heap (host table, slot table, the chunk, the agent query and the landing block). */
+  /** Bytes the engine's own blocks take in the heap (host table, slot table, the chunk, the agent query, the landing block and the pack data held whole). */
   get ownBytes(): number {
-    return this.table.ownBytes + this.slots.ownBytes + this.chunks.ownBytes + this.raw.ownBytes;
+    return this.table.ownBytes + this.slots.ownBytes + this.chunks.ownBytes + this.raw.ownBytes + this.packData.heapBytes;
   }
 
   /**
@@ -59,6 +63,7 @@ export class HostEngine {
     this.table.close();
     this.chunks.close();
     this.raw.close();
+    this.packData.close();
     this.core.resident.forgetBinding();
   }
 }

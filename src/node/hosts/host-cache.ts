@@ -5,7 +5,7 @@
 // numbers in typed arrays, no object.
 import { automatonCapBytes, AUTOMATON_GROWTH } from '../../core/engine.js';
 import type { HostEngine } from '../../core/engine.js';
-import type { CompiledRules } from './sources.js';
+import type { CompiledRules, WholeData } from './sources.js';
 
 /** Bytes counted per cached host besides its heap blocks: its numbers in typed arrays and the clock. */
 export const HOST_COST_BYTES = 32;
@@ -73,6 +73,34 @@ export class HostCache {
     this.cache(slot, HOST_COST_BYTES);
     this.noteCompiledSlot(rules, slot);
     return slot;
+  }
+
+  /**
+   * The slot of compiled rules that lie in the pack data the engine holds whole (CompiledRules.place): a new
+   * slot pointing at them, cached (it costs no blob bytes: evicting it frees only its automaton region). Per
+   * origin resolved with such rules whose slot was not found.
+   */
+  packedSlot(rules: CompiledRules, offset: number): number {
+    const slot = this.engine.compiled.packedSlot(offset, rules.length);
+    this.cache(slot, HOST_COST_BYTES);
+    this.noteCompiledSlot(rules, slot);
+    return slot;
+  }
+
+  /**
+   * Holds a source's whole data (a pack's data area, SourceTraits.wholeData) when half the budget holds it,
+   * read once now; gives it up when the budget no longer does (its packed slots evicted first: their
+   * origins are then read per host). At a matcher's open and at each new budget, between calls.
+   */
+  fitWholeData(data: WholeData): void {
+    const packData = this.engine.packData;
+    const fits = data.length <= this.budgetPart(2);
+    if (fits && !packData.holding) {
+      packData.hold(data);
+    } else if (!fits && packData.holding) {
+      for (let slot = 0; slot < this.engine.slots.slotCount; slot++) if (this.engine.slots.isPacked(slot)) this.evict(slot);
+      packData.close();
+    }
   }
 
   /** Notes the slot that now holds compiled rules a source handed out (cachedCompiledSlot finds it while it holds them). Per slot read for them. */

@@ -124,7 +124,18 @@ export class MultiHostMatcher {
     this.rounds = new HostRounds(this.engine, this.cache, fixed, this.counters);
     this.resolver = new HostResolver(this.engine, this.cache, fixed, this.calls, this.counters, {
       agents: encodedAgents, rfc, maxBytes, missing, transientsAllowed: this.transientsAllowed, directMinBytes: () => MultiHostMatcher.directMinBytes,
-    });
+    }, this.traits?.answerPlainKey);
+    try {
+      this.fitWholeData();
+    } catch (error) {
+      this.releaseLease();
+      throw error;
+    }
+  }
+
+  /** A source's whole data (a small pack's) held when the budget allows: at open, and when a new budget applies. */
+  private fitWholeData(): void {
+    if (this.traits?.wholeData !== undefined) this.cache.fitWholeData(this.traits.wholeData);
   }
 
   /** Changes the budget (the command line splits it between threads when they start); applies from the next chunk. */
@@ -134,6 +145,7 @@ export class MultiHostMatcher {
     this.budget = bytes;
     this.lease.setBudget(bytes);
     this.cache.budget = bytes;
+    if (this.callsInFlight === 0) this.fitWholeData(); // (else when the next call starts)
   }
 
   /**
@@ -165,7 +177,7 @@ export class MultiHostMatcher {
 
   /** Counters so far and the cache's state. */
   get stats(): MultiHostStats {
-    return { ...this.counters, missingOrigins: [...this.resolver.missingOrigins], cutOrigins: [...this.resolver.cutOrigins], cachedHosts: this.cache.cachedHosts, cacheBytes: this.cache.accountedBytes(), budgetBytes: this.budget };
+    return { ...this.counters, missingOrigins: [...this.resolver.missingOrigins], cutOrigins: [...this.resolver.cutOrigins], cachedHosts: this.cache.cachedHosts, cacheBytes: this.cache.accountedBytes(), budgetBytes: this.budget, packHeldBytes: this.engine.packData.heapBytes };
   }
 
   /** Verdict bytes (1 allowed, 2 disallowed) of LF-separated URL lines (LF or CRLF; a final line without LF counts). Called per chunk. */
@@ -201,6 +213,7 @@ export class MultiHostMatcher {
 
   private async answer(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
     this.rounds.releaseTransients(); // (left by a call that failed)
+    this.fitWholeData();
     const parts: HostChunkResult[] = [];
     await this.answerInParts(lines, format, parts);
     if (parts.length === 1) return parts[0];
@@ -280,7 +293,8 @@ export class MultiHostMatcher {
     };
     this.traits?.expect?.(pending.entries.length);
     for (; index < pending.entries.length; index++) {
-      if (this.resolver.resolveKey(pending.entries[index], pending.keyOf(index), chunks.groupLines(pending.groups[index]), resolution) !== 'taken') continue;
+      const entry = pending.entries[index];
+      if ((this.resolver.resolvePlainKey(entry) ?? this.resolver.resolveKey(entry, pending.keyOf(index), chunks.groupLines(pending.groups[index]), resolution)) !== 'taken') continue;
       if (!this.cache.makeRoom() && chunks.lines > 1) {
         if (explain) return { kind: 'split' };
         this.rounds.answerRound(resolvedBefore(index + 1));

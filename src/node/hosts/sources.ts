@@ -12,6 +12,9 @@ import { readStoredRecord, storeFileName, storedVersionsFolder, type StoredVersi
 import { effectOfStored, recordAsOf } from '../../core/fetch-rules.js';
 import { hostOrOriginOf, type UrlOrigin } from '../../core/url-model.js';
 import { describe, optionsArgument, maxBytesArgument } from '../../core/arguments.js';
+import type { WholeData } from '../../core/engine.js';
+
+export type { WholeData };
 
 /**
  * An origin as a source is asked for it (src/core/url-model.ts): the scheme, host and port an HTTP client
@@ -35,9 +38,10 @@ export const DISALLOW_ALL: unique symbol = Symbol('robots: disallow all');
 export class CompiledRules {
   /**
    * key: the rules' identity in their source (origins of one body share it: one copy in the matcher);
-   * length: their bytes; fill: writes them into a target of that length (it may throw: a damaged pack).
+   * length: their bytes; fill: writes them into a target of that length (it may throw: a damaged pack);
+   * place: where they lie in the data the source gives whole (SourceTraits.wholeData), when it does.
    */
-  constructor(readonly key: number, readonly length: number, readonly fill: (target: Uint8Array) => void) {}
+  constructor(readonly key: number, readonly length: number, readonly fill: (target: Uint8Array) => void, readonly place: { data: WholeData; offset: number } | null = null) {}
 }
 
 /**
@@ -58,11 +62,20 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  * - askedAgainCheaply: it answers again cheaply and alike (a directory, a Map): a host met once may be
  *   answered from a body that is not kept, and asked for again when it comes back;
  * - expect(hosts): that many hosts will be asked for next (a chunk's new hosts): a directory is listed once
- *   that pays (src/node/hosts/directory-index.ts).
+ *   that pays (src/node/hosts/directory-index.ts);
+ * - wholeData: data the source can give whole at once (a pack's data area), in which the compiled rules it
+ *   hands out lie (CompiledRules.place): a matcher whose budget holds them twice over reads them once, when
+ *   it opens, and answers every origin where its rules lie;
+ * - answerPlainKey(bytes, start, end, https): the answer for the origin of a plain key (src/core/url-model.ts
+ *   isPlainKeyBytes: `http(s)://` and a canonical host, no port) from the host's bytes [start, end), without
+ *   its text made: compiled rules, ALLOW_ALL or DISALLOW_ALL as asking for the origin gives them; undefined
+ *   when it has no such answer (the origin is then asked for as any other).
  */
 export interface SourceTraits {
   askedAgainCheaply: boolean;
   expect?(hosts: number): void;
+  wholeData?: WholeData;
+  answerPlainKey?(bytes: Uint8Array, start: number, end: number, https: boolean): CompiledRules | typeof ALLOW_ALL | typeof DISALLOW_ALL | undefined;
 }
 const SOURCE_TRAITS: unique symbol = Symbol('robots source traits');
 

@@ -14,7 +14,7 @@ import { crc32 as zlibCrc32 } from 'node:zlib';
 import { RobotsError } from '../../core/errors.js';
 import { packBody } from '../../core/pack/index.js';
 import {
-  PACK_MAGIC, PACK_FORMAT, ENGINE_SEMANTICS, FLAG_RFC, HEADER_BYTES, H_FORMAT, H_SEMANTICS, H_FLAGS, H_MAX_BYTES, H_ORIGINS, H_BODIES,
+  PACK_MAGIC, PACK_FORMAT, ENGINE_SEMANTICS, FLAG_RFC, FLAG_KEY_KINDS, keyKindFlag, HEADER_BYTES, H_FORMAT, H_SEMANTICS, H_FLAGS, H_MAX_BYTES, H_ORIGINS, H_BODIES,
   H_BLOBS, H_BUCKETS, H_LENGTH, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_HEADER_CRC, H_BUILT_AT, H_CAPTURES, H_TOKENS,
   ORIGIN_BYTES, CAPTURE_BYTES, BODY_BYTES, TOKEN_BYTES, BLOB_BYTES, EFFECT_RULES, EFFECT_ALLOW_ALL, EFFECT_DISALLOW_ALL,
   indexLayout, bucketCountFor, keyHash, setU64,
@@ -85,6 +85,8 @@ export class PackWriter {
   private staged = 0;
   // origins
   private readonly originHash = u32s();
+  /** The kinds of origin keys added (FLAG_*_KEYS). */
+  private keyKinds = 0;
   private readonly originKeyOffset = u32s();
   private readonly originKeyLength = u32s();
   private readonly originCaptureStart = u32s();
@@ -147,6 +149,7 @@ export class PackWriter {
     if (!/^[\x21-\x7e]+$/.test(key) || key.length > 2048) throw new RobotsError('INVALID_ARGUMENT', `not an origin key for a pack: ${JSON.stringify(key.slice(0, 80))}`);
     if (this.keys.has(key)) throw new RobotsError('INVALID_ARGUMENT', `origin ${key} was added twice`);
     this.keys.add(key);
+    this.keyKinds |= keyKindFlag(key);
     this.originHash.push(keyHash(key));
     this.originKeyOffset.push(this.addString(key));
     this.originKeyLength.push(key.length);
@@ -331,7 +334,7 @@ export class PackWriter {
     header.set(PACK_MAGIC, 0);
     headerView.setUint32(H_FORMAT, PACK_FORMAT, true);
     headerView.setUint32(H_SEMANTICS, ENGINE_SEMANTICS, true);
-    headerView.setUint32(H_FLAGS, this.options.reading.mode === 'rfc' ? FLAG_RFC : 0, true);
+    headerView.setUint32(H_FLAGS, (this.options.reading.mode === 'rfc' ? FLAG_RFC : 0) | FLAG_KEY_KINDS | this.keyKinds, true);
     headerView.setUint32(H_MAX_BYTES, this.options.reading.maxBytes, true);
     headerView.setUint32(H_ORIGINS, origins, true);
     headerView.setUint32(H_BODIES, this.bodyOffset.length, true);

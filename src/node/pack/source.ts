@@ -3,29 +3,38 @@
 // up as a robots directory names its files (src/node/hosts/sources.ts robotsFromDirectory): the store's file
 // key first, then `host:port` when the URL names a port that is not its scheme's default, then `host`.
 import { RobotsError } from '../../core/errors.js';
-import type { RobotsPack, PackCapture } from '../../core/pack/index.js';
+import { ALL_ALLOWED, ALL_DISALLOWED, FLAG_HOST_KEYS, FLAG_PORT_KEYS, FLAG_STORE_KEYS, type RobotsPack, type PackCapture } from '../../core/pack/index.js';
 import { asciiLowerCase, parseRobots, type RobotsTxt } from '../../core/robots.js';
 import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
 import type { RobotsMode } from '../../core/parser.js';
-import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource } from '../hosts/index.js';
+import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource, type WholeData } from '../hosts/index.js';
 import { openPackFile } from './file.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 
+// a store key's scheme part (src/core/url-model.ts UrlOrigin.fileKey), as bytes
+const HTTP_STORE_PREFIX = new TextEncoder().encode('http@');
+const HTTPS_STORE_PREFIX = new TextEncoder().encode('https@');
+const NO_PREFIX = new Uint8Array(0);
+
 /** The pack's record of an origin, looked up as a directory's files are (store key, host:port, host): its index, or -1. Per origin. */
 export function packOriginOf(pack: RobotsPack, origin: UrlOrigin): number {
-  const stored = pack.originIndex(origin.fileKey);
-  if (stored >= 0) return stored;
-  if (origin.port !== null) {
+  // (the kinds of keys a pack holds none of are not looked up: a folder's pack has no store keys)
+  if (pack.mayHoldKeys(FLAG_STORE_KEYS)) {
+    const stored = pack.originIndex(origin.fileKey);
+    if (stored >= 0) return stored;
+  }
+  if (origin.port !== null && pack.mayHoldKeys(FLAG_PORT_KEYS)) {
     const withPort = pack.originIndex(origin.hostKey);
     if (withPort >= 0) return withPort;
   }
-  return pack.originIndex(origin.host);
+  return pack.mayHoldKeys(FLAG_HOST_KEYS) ? pack.originIndex(origin.host) : -1;
 }
 
 /**
  * The pack as a many-host source for an agent query: per origin its newest capture: when the query is one
- * agent in the pack's mode, the rules compiled for it already (CompiledRules: read from the pack straight into
- * the matcher's memory, once per distinct body, no compile); else the body (answered or compiled by the
+ * agent in the pack's mode, the rules compiled for it already (CompiledRules, no compile: answered where they
+ * lie in the pack's data when the matcher holds it whole, a small pack's; else read from the pack straight
+ * into the matcher's memory, once per distinct body while it stays cached); else the body (answered or compiled by the
  * matcher as a folder's file is); ALLOW_ALL and DISALLOW_ALL for what a fetch found; null when the pack has no
  * entry (the missing policy applies). Once per matcher.
  */
@@ -38,14 +47,32 @@ export function robotsFromPack(pack: RobotsPack, options: { agents: readonly str
   // one answer per blob, made when first asked (at most the pack's blob count): an origin met again, or
   // another of the same body, makes no new object
   const answers = new Map<number, CompiledRules>();
+  // per body, the blob of the agent (-1: not looked up yet): origins of one body search its tokens once
+  const bodyBlobs = new Int32Array(pack.bodyCount).fill(-1);
+  const wholeData: WholeData = { length: pack.dataLength, fill: (target) => pack.dataInto(target) };
+  /** The rules of a body's blob for the agent: one object per blob, made when first asked. */
+  const rulesOf = (body: number): CompiledRules => {
+    let blob = bodyBlobs[body];
+    if (blob < 0) bodyBlobs[body] = blob = pack.blobIndex(body, single);
+    let answer = answers.get(blob);
+    if (answer === undefined) answers.set(blob, answer = new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target), { data: wholeData, offset: pack.blobDataOffset(blob) }));
+    return answer;
+  };
   return withTraits((host: RobotsHost) => {
     const newest = newestOf(pack, host);
-    if (typeof newest !== 'number') return newest;
-    const blob = pack.blobIndex(newest, single);
-    let answer = answers.get(blob);
-    if (answer === undefined) answers.set(blob, answer = new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target)));
-    return answer;
-  }, { askedAgainCheaply: true });
+    return typeof newest === 'number' ? rulesOf(newest) : newest;
+  }, {
+    askedAgainCheaply: true,
+    wholeData,
+    answerPlainKey: (bytes, start, end, https) => {
+      // a plain key's origin has no port: its store key, then its host (as packOriginOf looks it up)
+      let origin = pack.mayHoldKeys(FLAG_STORE_KEYS) ? pack.originIndexOfBytes(https ? HTTPS_STORE_PREFIX : HTTP_STORE_PREFIX, bytes, start, end) : -1;
+      if (origin < 0 && pack.mayHoldKeys(FLAG_HOST_KEYS)) origin = pack.originIndexOfBytes(NO_PREFIX, bytes, start, end);
+      if (origin < 0) return undefined;
+      const body = pack.latestBody(origin);
+      return body === ALL_DISALLOWED ? DISALLOW_ALL : body === ALL_ALLOWED ? ALLOW_ALL : rulesOf(body);
+    },
+  });
 }
 
 /**
@@ -64,10 +91,8 @@ export function packBodies(pack: RobotsPack): RobotsSource {
 function newestOf(pack: RobotsPack, host: RobotsHost): number | typeof ALLOW_ALL | typeof DISALLOW_ALL | null {
   const origin = packOriginOf(pack, host);
   if (origin < 0) return null;
-  const capture = pack.latest(origin);
-  if (capture.effect === 'disallow-all') return DISALLOW_ALL;
-  if (capture.effect === 'allow-all' || capture.body === null) return ALLOW_ALL;
-  return capture.body;
+  const body = pack.latestBody(origin);
+  return body === ALL_DISALLOWED ? DISALLOW_ALL : body === ALL_ALLOWED ? ALLOW_ALL : body;
 }
 
 /** The capture of an origin in force at a time (the newest seen at or before it; the first when all are later, or no time is given). Per request judged. */

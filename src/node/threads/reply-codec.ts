@@ -8,10 +8,10 @@ import type { MultiHostStats } from '../hosts/index.js';
 import { NO_HOST_LINES_NAMED } from '../../core/constants.js';
 
 /** The host counters a hosts thread reports with every reply (summed over threads for --stats). */
-export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'packed' | 'missing' | 'allowAll' | 'disallowAll' | 'evicted' | 'cachedHosts' | 'cacheBytes' | 'cutBodies'>;
+export type HostCounters = Pick<MultiHostStats, 'compiled' | 'direct' | 'packed' | 'missing' | 'allowAll' | 'disallowAll' | 'evicted' | 'cachedHosts' | 'cacheBytes' | 'cutBodies' | 'packHeldBytes'>;
 
 /** The counters of HostCounters, in the order the header carries them. */
-export const HOST_COUNTER_NAMES: readonly (keyof HostCounters)[] = ['compiled', 'direct', 'packed', 'missing', 'allowAll', 'disallowAll', 'evicted', 'cachedHosts', 'cacheBytes', 'cutBodies'];
+export const HOST_COUNTER_NAMES: readonly (keyof HostCounters)[] = ['compiled', 'direct', 'packed', 'missing', 'allowAll', 'disallowAll', 'evicted', 'cachedHosts', 'cacheBytes', 'cutBodies', 'packHeldBytes'];
 
 const FIXED_WORDS = 5 + NO_HOST_LINES_NAMED;
 /** Words before the verdicts. */
@@ -36,7 +36,7 @@ export interface WorkerReply extends HostsReplyCounts {
 
 /** Counters all 0 (a lines reply's). */
 export function zeroCounters(): HostCounters {
-  return { compiled: 0, direct: 0, packed: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, cachedHosts: 0, cacheBytes: 0, cutBodies: 0 };
+  return { compiled: 0, direct: 0, packed: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, cachedHosts: 0, cacheBytes: 0, cutBodies: 0, packHeldBytes: 0 };
 }
 
 /** Several threads' counters summed (--stats of a run over many hosts). */
