@@ -18,10 +18,10 @@ import {
   HOST_ENTRY_HASH, HOST_ENTRY_KEY_OFFSET, HOST_ENTRY_KEY_LENGTH, HOST_ENTRY_SLOT, HOST_ENTRY_GENERATION, HOST_ENTRY_GROUP_STAMP, HOST_ENTRY_GROUP, HOST_ENTRY_SIZE,
   HOST_SLOT_PENDING, HOST_SLOT_NO_HOST, LINE_NO_HOST, MAX_HOST_KEY_BYTES, HOST_KEY_ALIAS,
   SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP,
-  SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY,
+  SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_MISSING_POLICY, SLOT_FLAG_RAW,
   GROUP_SLOT, GROUP_START, GROUP_COUNT, GROUP_CURSOR, GROUP_ENTRY, GROUP_SIZE, RULE_REF_SIZE,
   RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, HEADER_TOTAL_LENGTH,
-  SCAN_RESULT_LINES, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT, GROUP_RESULT_NO_HOST_LINES,
+  SCAN_RESULT_LINES, SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT, GROUP_RESULT_NO_HOST_LINES, GROUP_RESULT_HOSTS, GROUP_RESULT_PLANS,
 } from "../src/core/constants";
 import { answerLinesFromBody } from "./direct";
 import { compileRobots } from "./select";
@@ -29,6 +29,7 @@ import { bindBlob } from "./trie";
 import { bindAutomaton, automatonIsLarge } from "./dfa";
 import { bindScratch } from "./match";
 import { matchLine, matchLinePair, automatonAnswers, findLf, storeRuleRef } from "./bulk";
+import { packSlotOf } from "./pack-hosts";
 
 @inline function isAsciiLetter(c: i32): bool {
   return (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z);
@@ -310,10 +311,12 @@ export const SCAN_TABLE_FULL: i32 = -1;
  * LINE_NO_HOST). Keys not in the table are added with HOST_SLOT_PENDING and listed once at pendingPtr;
  * entries whose slot has been emptied since (another generation), and entries an earlier scan left pending
  * (their generation field holds that scan's stamp), are listed again. Slots met are stamped
- * (SLOT_PIN_STAMP = stamp). Writes the line count, the pending entries, the runs of lines of one entry and the
- * entries named (SCAN_RESULT_*). Returns the line count, or SCAN_TABLE_FULL (nothing usable was written).
+ * (SLOT_PIN_STAMP = stamp). A new key (or one whose slot was emptied) that the pack held in the core answers
+ * (pack: its record, 0: none; pack-hosts.ts) is resolved here, never pending. Writes the line count, the pending
+ * entries, the runs of lines of one entry and the entries named (SCAN_RESULT_*). Returns the line count, or
+ * SCAN_TABLE_FULL (nothing usable was written).
  */
-export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, slots: usize, stamp: u32, lineStartsPtr: usize, entriesPtr: usize, pendingPtr: usize, keyScratch: usize, resultPtr: usize): i32 {
+export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, slots: usize, stamp: u32, lineStartsPtr: usize, entriesPtr: usize, pendingPtr: usize, keyScratch: usize, resultPtr: usize, pack: usize): i32 {
   const end = inputPtr + inputLen;
   const capacity = load<u32>(table + HOSTS_CAPACITY);
   const mask = capacity - 1;
@@ -350,18 +353,20 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
         const entry = entryAddress(table, index);
         const slotWord = load<u32>(entry + HOST_ENTRY_SLOT);
         if (slotWord == 0) {
-          // a new key: added as pending
+          // a new key: answered from the pack held in the core when it can be, else added as pending
           if (used + 1 > full || keyBytesUsed + <u32>length > keyCapacity) return SCAN_TABLE_FULL;
           memory.copy(keys + <usize>keyBytesUsed, keyScratch, <usize>length);
           store<u32>(entry + HOST_ENTRY_HASH, hash);
           store<u32>(entry + HOST_ENTRY_KEY_OFFSET, keyBytesUsed);
           store<u32>(entry + HOST_ENTRY_KEY_LENGTH, <u32>length);
-          store<u32>(entry + HOST_ENTRY_SLOT, <u32>HOST_SLOT_PENDING);
-          store<u32>(entry + HOST_ENTRY_GENERATION, stamp); // a pending entry: the scan that listed it
           keyBytesUsed += <u32>length;
           used++;
           distinct++;
-          store<u32>(pendingPtr + <usize>(pending++) * 4, index);
+          if (!resolveFromPack(pack, entry, keyScratch, <u32>length, slots, stamp)) {
+            store<u32>(entry + HOST_ENTRY_SLOT, <u32>HOST_SLOT_PENDING);
+            store<u32>(entry + HOST_ENTRY_GENERATION, stamp); // a pending entry: the scan that listed it
+            store<u32>(pendingPtr + <usize>(pending++) * 4, index);
+          }
           break;
         }
         if (load<u32>(entry + HOST_ENTRY_HASH) == hash && (load<u32>(entry + HOST_ENTRY_KEY_LENGTH) & ~HOST_KEY_ALIAS) == <u32>length &&
@@ -378,6 +383,9 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
             if (load<u32>(slot + SLOT_GENERATION) == load<u32>(entry + HOST_ENTRY_GENERATION)) {
               if (load<u32>(slot + SLOT_PIN_STAMP) != stamp) distinct++;
               store<u32>(slot + SLOT_PIN_STAMP, stamp);
+            } else if (resolveFromPack(pack, entry, keyScratch, <u32>length, slots, stamp)) {
+              // its matcher was evicted: answered from the pack held in the core
+              distinct++;
             } else {
               // its matcher was evicted: the host resolves the key again
               store<u32>(entry + HOST_ENTRY_SLOT, <u32>HOST_SLOT_PENDING);
@@ -412,6 +420,21 @@ export function scanLineHosts(inputPtr: usize, inputLen: usize, table: usize, sl
   store<u32>(resultPtr + SCAN_RESULT_RUNS, runs);
   store<u32>(resultPtr + SCAN_RESULT_DISTINCT, distinct);
   return <i32>count;
+}
+
+/**
+ * Points a table entry at the slot that answers its key from the pack held in the core (pack: its record, 0:
+ * none; see pack-hosts.ts), pinned for this scan. Returns false when the pack cannot answer it (the host does).
+ */
+@inline function resolveFromPack(pack: usize, entry: usize, key: usize, length: u32, slots: usize, stamp: u32): bool {
+  if (pack == 0) return false;
+  const slot = packSlotOf(pack, key, length, slots);
+  if (slot < 0) return false;
+  const record = slotAddress(slots, <u32>slot);
+  store<u32>(entry + HOST_ENTRY_SLOT, <u32>slot + 1);
+  store<u32>(entry + HOST_ENTRY_GENERATION, load<u32>(record + SLOT_GENERATION));
+  store<u32>(record + SLOT_PIN_STAMP, stamp);
+  return true;
 }
 
 /**
@@ -502,10 +525,13 @@ export function groupLinesByEntry(lineCount: u32, entriesPtr: usize, table: usiz
 
 /**
  * Writes the slot of each group in [from, to) (a round, every entry in it resolved): the entry's slot, or
- * missingSlot for lines that name no host (no key, or a key resolved as naming none). Returns the lines of
- * the round that name no host (also at resultPtr + GROUP_RESULT_NO_HOST_LINES). Linear in the groups.
+ * missingSlot for lines that name no host (no key, or a key resolved as naming none), ordered by slot. Lists
+ * at plansPtr the groups the host must plan before the match (GROUP_RESULT_PLANS of them: a raw body's slot
+ * (SLOT_FLAG_RAW), one with an automaton region, one whose lines reach planLines with the round's) and counts
+ * the groups of hosts' matchers (GROUP_RESULT_HOSTS: neither fixedA nor fixedB, the fixed slots). Returns the
+ * lines of the round that name no host (also at resultPtr + GROUP_RESULT_NO_HOST_LINES). Linear in the groups.
  */
-export function slotGroups(groupsPtr: usize, from: u32, to: u32, table: usize, missingSlot: u32, resultPtr: usize, scratchPtr: usize, slotCount: u32): u32 {
+export function slotGroups(groupsPtr: usize, from: u32, to: u32, table: usize, missingSlot: u32, resultPtr: usize, scratchPtr: usize, slotCount: u32, slots: usize, fixedA: u32, fixedB: u32, planLines: u32, plansPtr: usize): u32 {
   let noHost: u32 = 0;
   for (let g = from; g < to; g++) {
     const record = groupsPtr + <usize>g * GROUP_SIZE;
@@ -519,7 +545,23 @@ export function slotGroups(groupsPtr: usize, from: u32, to: u32, table: usize, m
     }
   }
   if (to - from > 1 && slotCount > 0) sortGroupsBySlot(groupsPtr, from, to, scratchPtr, slotCount);
+  // the groups the host must look at before the match (in the order above): a raw body's (compiled when it
+  // brings enough lines), a slot with an automaton region (grown when it filled up), one whose lines reach
+  // planLines with this round's (it gets a region); every other group of a host's matcher only counts
+  let hosts: u32 = 0;
+  let plans: u32 = 0;
+  for (let g = from; g < to; g++) {
+    const record = groupsPtr + <usize>g * GROUP_SIZE;
+    const slot = load<u32>(record + GROUP_SLOT);
+    if (slot == fixedA || slot == fixedB) continue;
+    hosts++;
+    const slotRecord = slotAddress(slots, slot);
+    if ((load<u32>(slotRecord + SLOT_FLAGS) & SLOT_FLAG_RAW) != 0 || load<u32>(slotRecord + SLOT_AUTOMATON_BYTES) != 0 ||
+        <u64>load<u32>(slotRecord + SLOT_LINES) + <u64>load<u32>(record + GROUP_COUNT) >= <u64>planLines) store<u32>(plansPtr + <usize>(plans++) * 4, g);
+  }
   store<u32>(resultPtr + GROUP_RESULT_NO_HOST_LINES, noHost);
+  store<u32>(resultPtr + GROUP_RESULT_HOSTS, hosts);
+  store<u32>(resultPtr + GROUP_RESULT_PLANS, plans);
   return noHost;
 }
 

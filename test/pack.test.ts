@@ -65,8 +65,10 @@ async function verdicts(source: (host: RobotsHost) => RobotsSourceAnswer | Promi
   }
 }
 
-const KEYS = ['example.com', 'h.com', 'h.com:8080', 'e.com', 'a.test'];
-const HOSTS = ['http://example.com', 'https://example.com', 'https://u:p@h.com:8080', 'http://h.com', 'http://h.com:8080', 'https://e.com', 'http://a.test', 'http://none.test', 'example.com', ''];
+// (keys a URL names only in a form that is not plain: an xn-- label, a last label WHATWG reads as a number; the
+// core, which answers plain keys of a pack held in it, must leave them to the URL model as the source does)
+const KEYS = ['example.com', 'h.com', 'h.com:8080', 'e.com', 'a.test', 'xn--a.com', 'b.0x1f', 'c.1'];
+const HOSTS = ['http://example.com', 'https://example.com', 'https://u:p@h.com:8080', 'http://h.com', 'http://h.com:8080', 'https://e.com', 'http://a.test', 'http://none.test', 'example.com', '', 'http://xn--a.com', 'http://B.0x1F', 'http://c.1', 'http://EXAMPLE.com.', 'http://example.com:80'];
 const capture = fc.record({ effect: fc.constantFrom('rules', 'rules', 'rules', 'allow-all', 'disallow-all') as fc.Arbitrary<'rules' | 'allow-all' | 'disallow-all'>, body });
 const origins = fc.subarray(KEYS, { minLength: 1 }).chain((keys) => fc.tuple(...keys.map((key) => fc.array(capture, { minLength: 1, maxLength: 3 }).map((captures): GivenOrigin => ({ key, captures })))));
 // paths made of the rules' own pieces (most match some rule), and URLs of any shape
@@ -169,15 +171,16 @@ describe('a pack answers as its inputs do (property)', () => {
       expect(held.stats.packHeldBytes).toBeGreaterThanOrEqual(dataBytes);
       const readsAtOpen = reads;
       expect([...(await held.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
-      // (a slot per body, 50, shared by its origins)
-      expect([reads - readsAtOpen, held.stats.packed, held.stats.cachedHosts]).toEqual([0, 400, 50]);
+      // (every origin answered in the core, by a slot per compiled rule set of the pack made when it was held:
+      // none of them in the cache, whose clock evicts only what it read)
+      expect([reads - readsAtOpen, held.stats.packed, held.stats.missing, held.stats.cachedHosts]).toEqual([0, 400, 10, 0]);
       // half of 1 MiB holds less than the data: each body's rules read as hosts are met
       expect(small.stats.packHeldBytes).toBe(0);
       expect([...(await small.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
       expect(reads - readsAtOpen).toBeGreaterThanOrEqual(50);
       // a smaller budget: the data given up with every slot that pointed into it, the next lines read per host
       held.setBudget(1 << 20);
-      expect([held.stats.packHeldBytes, held.stats.cachedHosts, held.stats.evicted]).toEqual([0, 0, 50]);
+      expect([held.stats.packHeldBytes, held.stats.cachedHosts]).toEqual([0, 0]);
       const before = reads;
       expect([...(await held.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
       expect(reads - before).toBeGreaterThanOrEqual(50);
@@ -353,7 +356,7 @@ describe('robotstxt pack and check --pack', () => {
       expect(byDir.stdout.length, `${agent} ${extra.join(' ')}`).toBeGreaterThan(extra[0] === '--only' ? 10 : 100);
     }
     // a pack this small is held whole (within half the cache; a pack over half of it is read per host: below)
-    expect(hostsStats(pack, '64')).toBe('0 compiled, 0 answered from their file, 6 from the pack (its data held whole: 28 KiB), 1 without robots.txt');
+    expect(hostsStats(pack, '64')).toBe('0 compiled, 0 answered from their file, 6 from the pack (its data held whole: 29 KiB), 1 without robots.txt');
     // what the folder calls a host with no file, the pack calls an origin without an entry
     expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', HOSTS_URLS]).stderr.split('\n')).toContain(`robotstxt: 1 origin(s) have no entry in the pack ${pack} (https://nofile.example): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)`);
   });

@@ -35,6 +35,8 @@ export const SCAN_RESULT_PENDING = 4; // scanLineHosts: entries the host must re
 export const SCAN_RESULT_RUNS = 8; // scanLineHosts: runs of consecutive lines of one host entry
 export const SCAN_RESULT_DISTINCT = 12; // scanLineHosts: host entries the chunk's lines name (each once)
 export const GROUP_RESULT_NO_HOST_LINES = 0; // slotGroups: lines of the round that named no host
+export const GROUP_RESULT_HOSTS = 4; // slotGroups: groups of the round answered by a host's matcher (not a fixed slot)
+export const GROUP_RESULT_PLANS = 8; // slotGroups: groups listed for the host to plan (see slotGroups)
 
 // ---- rule input record written by the host before compileRules (u32 fields) ----
 export const RULE_INPUT_KIND = 0;
@@ -160,6 +162,50 @@ export const SLOT_FLAGS = 24;
 export const SLOT_SIZE = 28;
 /** Slot flag: the missing-policy matcher (hosts without a file): its rule is never reported as a deciding rule. */
 export const SLOT_FLAG_MISSING_POLICY = 1;
+/** Slot flag: a pack's compiled rule set, in the pack data held whole (cleared when the slot is emptied). */
+export const SLOT_FLAG_PACKED = 2;
+/** Slot flag: a raw body (its lines answered straight from it; cleared when it is compiled in place). */
+export const SLOT_FLAG_RAW = 4;
+
+// ---- a robots.txt pack's index records (src/core/pack/layout.ts says the file; the core reads them too) ----
+export const ORIGIN_BYTES = 20; // hash u32, key offset u32, key length u32, first capture u32, captures u32
+export const CAPTURE_BYTES = 24; // time f64, body i32, effect u16, status u16, hops u16, u16, u32
+export const BODY_BYTES = 32; // offset u64, length u32, crc u32, first token u32, tokens u32, star blob u32, u32
+export const TOKEN_BYTES = 12; // string offset u32, length u32, blob u32
+export const BLOB_BYTES = 16; // offset u64, length u32, crc u32
+/** What a capture's URLs get: the rules of its body, every URL allowed (4xx), every URL disallowed (5xx, unreachable). */
+export const EFFECT_RULES = 0;
+export const EFFECT_ALLOW_ALL = 1;
+export const EFFECT_DISALLOW_ALL = 2;
+
+// ---- many hosts: a pack held in the core (src/core/wasm/pack-data.ts writes it, assembly/pack-hosts.ts reads
+// it; u32 fields): this record, then the pack's index as its file holds it, then the agent's product token ----
+export const PACK_RECORD_INDEX = 0; // offset of the index from the record's start
+export const PACK_RECORD_BUCKETS = 4; // offsets of the index's sections from the index's start
+export const PACK_RECORD_ORIGINS = 8;
+export const PACK_RECORD_CAPTURES = 12;
+export const PACK_RECORD_BODIES = 16;
+export const PACK_RECORD_TOKENS = 20;
+export const PACK_RECORD_STRINGS = 24;
+export const PACK_RECORD_BUCKET_COUNT = 28; // a power of two
+export const PACK_RECORD_ORIGIN_COUNT = 32;
+export const PACK_RECORD_CAPTURE_COUNT = 36;
+export const PACK_RECORD_BODY_COUNT = 40;
+export const PACK_RECORD_TOKEN_COUNT = 44;
+export const PACK_RECORD_BLOB_COUNT = 48;
+export const PACK_RECORD_STRING_BYTES = 52;
+export const PACK_RECORD_KINDS = 56; // PACK_KIND_*: the kinds of origin keys looked up
+export const PACK_RECORD_AGENT = 60; // offset of the agent's product token (lower case) from the record's start
+export const PACK_RECORD_AGENT_LENGTH = 64;
+export const PACK_RECORD_BLOB_SLOTS = 68; // offset of a u32 per blob: its slot + 1 (0: none; SLOT_FLAG_PACKED while it holds it)
+export const PACK_RECORD_ALLOW_SLOT = 72; // the fixed slots of a capture that allows or disallows every URL
+export const PACK_RECORD_DISALLOW_SLOT = 76;
+export const PACK_RECORD_RULES_MET = 80; // origins the core answered: by rules, allowing all, disallowing all (the host reads and zeroes them)
+export const PACK_RECORD_ALLOW_MET = 84;
+export const PACK_RECORD_DISALLOW_MET = 88;
+export const PACK_RECORD_SIZE = 96;
+export const PACK_KIND_STORE = 1; // store keys (`https@host`)
+export const PACK_KIND_HOST = 2; // host keys (`host`)
 // A slot's block may hold a body instead of a blob (a raw body: its lines are answered straight from it,
 // assembly/direct.ts, until the host compiles it): | RAW_BODY_MAGIC | length u32 | pad | body | 16 bytes |
 export const RAW_BODY_MAGIC = 0x57415242; // "BRAW": not BLOB_MAGIC, which a blob has at the same offset

@@ -34,7 +34,9 @@
 // directory is read. A body's token table holds each product token its user-agent lines name (lower case),
 // with the blob compiled for that token alone; every other single agent gets the star blob (its `*` groups, or
 // none). ENGINE_SEMANTICS changes whenever a blob or a verdict could change, so no pack outlives its engine.
-import { BLOB_MAGIC } from '../constants.js';
+import { BLOB_MAGIC, ORIGIN_BYTES, CAPTURE_BYTES, BODY_BYTES, TOKEN_BYTES, BLOB_BYTES, EFFECT_RULES, EFFECT_ALLOW_ALL, EFFECT_DISALLOW_ALL } from '../constants.js';
+
+export { ORIGIN_BYTES, CAPTURE_BYTES, BODY_BYTES, TOKEN_BYTES, BLOB_BYTES, EFFECT_RULES, EFFECT_ALLOW_ALL, EFFECT_DISALLOW_ALL };
 
 export const PACK_MAGIC = [0x52, 0x4f, 0x42, 0x4f, 0x54, 0x50, 0x41, 0x4b]; // ROBOTPAK
 export const PACK_FORMAT = 1;
@@ -74,16 +76,6 @@ export const H_BUILT_AT = 76;
 export const H_CAPTURES = 84;
 export const H_TOKENS = 88;
 
-export const ORIGIN_BYTES = 20;
-export const CAPTURE_BYTES = 24;
-export const BODY_BYTES = 32;
-export const TOKEN_BYTES = 12;
-export const BLOB_BYTES = 16;
-
-/** What a capture's URLs get: the rules of its body, every URL allowed (4xx), every URL disallowed (5xx, unreachable). */
-export const EFFECT_RULES = 0;
-export const EFFECT_ALLOW_ALL = 1;
-export const EFFECT_DISALLOW_ALL = 2;
 
 /** Where each section of the index lies, from its counts (one place for the writer and the reader). */
 export interface IndexLayout {

@@ -5,9 +5,11 @@
 // side). A pack that is not one, is cut or damaged, or was made by another version is refused with one
 // sentence (PACK_INVALID), never read.
 import { RobotsError } from '../errors.js';
+import { PACK_KIND_HOST, PACK_KIND_STORE } from '../constants.js';
+import type { CoreIndex } from '../wasm/pack-data.js';
 import { asciiLowerCase } from '../robots.js';
 import {
-  PACK_MAGIC, PACK_FORMAT, ENGINE_SEMANTICS, FLAG_RFC, FLAG_KEY_KINDS, HEADER_BYTES, H_FORMAT, H_SEMANTICS, H_FLAGS, H_MAX_BYTES, H_ORIGINS, H_BODIES,
+  PACK_MAGIC, PACK_FORMAT, ENGINE_SEMANTICS, FLAG_RFC, FLAG_KEY_KINDS, FLAG_STORE_KEYS, FLAG_HOST_KEYS, HEADER_BYTES, H_FORMAT, H_SEMANTICS, H_FLAGS, H_MAX_BYTES, H_ORIGINS, H_BODIES,
   H_BLOBS, H_BUCKETS, H_LENGTH, H_INDEX_OFFSET, H_INDEX_LENGTH, H_INDEX_CRC, H_DATA_CRC, H_HEADER_CRC, H_BUILT_AT, H_CAPTURES, H_TOKENS, ORIGIN_BYTES,
   CAPTURE_BYTES, BODY_BYTES, TOKEN_BYTES, BLOB_BYTES, EFFECT_RULES, EFFECT_ALLOW_ALL, EFFECT_DISALLOW_ALL, indexLayout, keyHash, crc32, getU64, type IndexLayout,
 } from './layout.js';
@@ -82,6 +84,7 @@ export class RobotsPack {
   private readonly dataChecked: boolean;
   private readonly dataCrc: number;
   private readonly flags: number;
+  private readonly tokenCount: number;
   private readonly name: string;
   private readonly checksum: (bytes: Uint8Array) => number;
   private readonly continued: (bytes: Uint8Array, crc: number) => number;
@@ -120,7 +123,8 @@ export class RobotsPack {
     this.indexBytes = storage.fresh === true ? index : new Uint8Array(index); // (kept: a view of the caller's bytes would pin them)
     if (this.checksum(this.indexBytes) !== view.getUint32(H_INDEX_CRC, true)) refuse('is damaged: its index fails its checksum (rebuild it with robotstxt pack)');
     this.index = new DataView(this.indexBytes.buffer);
-    this.layout = indexLayout({ buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: view.getUint32(H_TOKENS, true), blobs: this.blobCount, stringBytes: 0 });
+    this.tokenCount = view.getUint32(H_TOKENS, true);
+    this.layout = indexLayout({ buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: this.tokenCount, blobs: this.blobCount, stringBytes: 0 });
     if (this.layout.strings > indexLength || this.buckets === 0 || (this.buckets & (this.buckets - 1)) !== 0) refuse('is damaged: its index does not hold its sections (rebuild it with robotstxt pack)');
     this.dataChecked = options.verifyData === true;
     this.dataCrc = view.getUint32(H_DATA_CRC, true);
@@ -169,28 +173,20 @@ export class RobotsPack {
   }
 
   /**
-   * The origin record of the key `prefix` + bytes[start, end) (originIndex without the key's text: a many-host
-   * matcher reads a line's host from its memory), or -1. O(1). Per origin met.
+   * The index as the core reads it to answer origins itself (src/core/wasm/pack-data.ts, assembly/pack-hosts.ts):
+   * its bytes (checked at open), its sections, and the agent asked (its product token, any case). Once per
+   * matcher that holds the pack whole.
    */
-  originIndexOfBytes(prefix: Uint8Array, bytes: Uint8Array, start: number, end: number): number {
-    let hash = 0x811c9dc5; // keyHash's FNV-1a
-    for (let i = 0; i < prefix.length; i++) hash = Math.imul(hash ^ prefix[i], 0x01000193);
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
-    hash >>>= 0;
-    const length = prefix.length + end - start;
-    const bucket = hash & (this.buckets - 1);
-    const from = this.index.getUint32(this.layout.buckets + 4 * bucket, true);
-    const to = this.index.getUint32(this.layout.buckets + 4 * (bucket + 1), true);
-    for (let i = from; i < to; i++) {
-      const at = this.layout.origins + i * ORIGIN_BYTES;
-      if (this.index.getUint32(at, true) !== hash || this.index.getUint32(at + 8, true) !== length) continue;
-      const key = this.layout.strings + this.index.getUint32(at + 4, true);
-      let same = true;
-      for (let j = 0; j < prefix.length && same; j++) same = this.indexBytes[key + j] === prefix[j];
-      for (let j = start; j < end && same; j++) same = this.indexBytes[key + prefix.length + j - start] === bytes[j];
-      if (same) return i;
-    }
-    return -1;
+  coreIndex(agent: string): CoreIndex {
+    const tokens = this.index.byteLength; // (the strings run to the index's end)
+    return {
+      bytes: this.indexBytes,
+      sections: { buckets: this.layout.buckets, origins: this.layout.origins, captures: this.layout.captures, bodies: this.layout.bodies, tokens: this.layout.tokens, blobs: this.layout.blobs, strings: this.layout.strings },
+      counts: { buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: this.tokenCount, blobs: this.blobCount, stringBytes: tokens - this.layout.strings },
+      kinds: (this.mayHoldKeys(FLAG_STORE_KEYS) ? PACK_KIND_STORE : 0) | (this.mayHoldKeys(FLAG_HOST_KEYS) ? PACK_KIND_HOST : 0),
+      agent: Uint8Array.from(asciiLowerCase(agent), (c) => c.charCodeAt(0) & 0xff),
+      dataStart: HEADER_BYTES,
+    };
   }
 
   /** The key of an origin record (for listings). */
@@ -298,7 +294,7 @@ export class RobotsPack {
 
   /**
    * Reads the whole data area into target (dataLength bytes: a many-host matcher's block, which then answers
-   * every blob in place, see blobDataOffset), checked against the data checksum unless open checked it
+   * every blob in place: src/core/wasm/pack-data.ts), checked against the data checksum unless open checked it
    * already. Once per matcher that takes the pack whole.
    */
   dataInto(target: Uint8Array): void {
@@ -307,14 +303,6 @@ export class RobotsPack {
     if (this.storage.readInto !== undefined) this.storage.readInto(HEADER_BYTES, target);
     else target.set(this.storage.read(HEADER_BYTES, length));
     if (!this.dataChecked && this.checksum(target) !== this.dataCrc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its data fails its checksum (rebuild it with robotstxt pack)`);
-  }
-
-  /** Where a blob starts in the data area (see dataInto). Per blob answered in place. */
-  blobDataOffset(blob: number): number {
-    const at = this.layout.blobs + blob * BLOB_BYTES;
-    const offset = getU64(this.index, at);
-    this.placeCheck(offset, this.index.getUint32(at + 8, true), `blob ${blob}`);
-    return offset - HEADER_BYTES;
   }
 
   /** A blob's bytes by index (a copy), checked when first read. */

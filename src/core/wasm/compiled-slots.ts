@@ -48,11 +48,4 @@ export class CompiledSlots {
     this.slots.fillSlot(slot, block, 0);
     return slot;
   }
-
-  /** A slot for a compiled rule set that lies at `offset` in the pack data the engine holds whole (PackData): nothing read, nothing copied. Returns the slot. */
-  packedSlot(offset: number, length: number): number {
-    const slot = this.slots.newSlot();
-    this.slots.fillPacked(slot, offset, length);
-    return slot;
-  }
 }

@@ -81,11 +81,13 @@ export interface CoreExports {
 
   // ---- many hosts (hosts-engine.ts) ----
   /** Host entries of a chunk's lines; SCAN_RESULT_* at resultPtr; returns lines, or -1 when the table is full. */
-  scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number, resultPtr: number): number;
+  scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number, resultPtr: number, pack: number): number;
+  /** Whether the key [keyPtr, keyPtr + length) is plain (assembly/pack-hosts.ts; the tests hold it to src/core/url-model.ts isPlainKeyBytes). */
+  isPlainOriginKey(keyPtr: number, length: number): number;
   /** Lines grouped by host entry once per chunk; pending entries rewritten as their group indexes; returns the group count. */
   groupLinesByEntry(lineCount: number, entriesPtr: number, table: number, stamp: number, groupsPtr: number, orderPtr: number, pendingPtr: number, pendingCount: number): number;
   /** The slots of a round's groups [from, to); returns its lines without a host (GROUP_RESULT_* at resultPtr too). */
-  slotGroups(groupsPtr: number, from: number, to: number, table: number, missingSlot: number, resultPtr: number, scratchPtr: number, slotCount: number): number;
+  slotGroups(groupsPtr: number, from: number, to: number, table: number, missingSlot: number, resultPtr: number, scratchPtr: number, slotCount: number, slots: number, fixedA: number, fixedB: number, planLines: number, plansPtr: number): number;
   /** Verdicts of the groups [firstGroup, groupCount); returns the group it stopped at (groupCount when done). */
   matchGroups(inputPtr: number, lineStartsPtr: number, groupsPtr: number, groupCount: number, orderPtr: number, slots: number, verdictsPtr: number, rulesPtr: number, scratchPtr: number, agentsPtr: number, firstGroup: number): number;
   /** The slot of a host key, or -1. */

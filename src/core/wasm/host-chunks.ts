@@ -5,7 +5,7 @@
 //   | input, LF sentinel, slack | lineStarts u32[L] | entries u32[L] | order u32[L] | pending u32[L] | verdicts u8[L] | groups GROUP_SIZE x (L + 1) | rule refs RULE_REF_SIZE x L (jsonl only) |
 import {
   CHAR_LF, LINE_NO_HOST, MAX_HOST_KEY_BYTES, GROUP_COUNT, GROUP_SIZE, RULE_REF_SIZE, OUTPUT_ALL, VERDICT_UNSET,
-  SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT,
+  SCAN_RESULT_PENDING, SCAN_RESULT_RUNS, SCAN_RESULT_DISTINCT, GROUP_RESULT_HOSTS, GROUP_RESULT_PLANS,
 } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { align, SENTINEL_SLACK, MAX_BATCH_BYTES } from './limits.js';
@@ -15,6 +15,7 @@ import type { CoreFrame } from './frame.js';
 import type { HostSlots } from './host-slots.js';
 import type { HostTable } from './host-table.js';
 import type { RawSlots } from './raw-slots.js';
+import type { PackData } from './pack-data.js';
 
 const SCAN_TABLE_FULL = -1;
 
@@ -88,7 +89,7 @@ export class HostChunks {
   /** Lines of the chunk that named no host (answered so far). */
   noHostLines = 0;
 
-  constructor(private readonly core: WasmCore, private readonly slots: HostSlots, private readonly table: HostTable, private readonly raw: RawSlots) {
+  constructor(private readonly core: WasmCore, private readonly slots: HostSlots, private readonly table: HostTable, private readonly raw: RawSlots, private readonly packData: PackData) {
     this.frame = core.frame;
   }
 
@@ -166,7 +167,7 @@ export class HostChunks {
       const stamp = this.slots.nextStamp();
       const keyScratch = this.frame.workPtr;
       this.frame.reserve(keyScratch + MAX_HOST_KEY_BYTES + 64);
-      const result = exports.scanLineHosts(this.at(0), input.length, this.table.address, this.slots.address, stamp, this.at(layout.lineStarts), this.at(layout.entries), this.at(layout.pending), keyScratch, this.frame.resultPtr);
+      const result = exports.scanLineHosts(this.at(0), input.length, this.table.address, this.slots.address, stamp, this.at(layout.lineStarts), this.at(layout.entries), this.at(layout.pending), keyScratch, this.frame.resultPtr, this.packData.recordAddress);
       if (result !== SCAN_TABLE_FULL) {
         this.lineCount = result;
         this.runCount = this.frame.result(SCAN_RESULT_RUNS);
@@ -205,15 +206,20 @@ export class HostChunks {
   /**
    * Makes groups [from, to) the round (every entry in them resolved): writes their slots (lines without a
    * host: missingSlot) and orders them by slot (the hosts of one matcher one after another). groupSlot(g)
-   * and groupLines(g) then read them; match answers them.
+   * and groupLines(g) then read them; match answers them. Returns the round's groups of hosts' matchers (not
+   * the fixed slots a and b) and those the policy must plan first: a raw body's, a slot with an automaton
+   * region, one whose lines reach planLines with the round's (assembly/hosts.ts slotGroups).
    */
-  round(from: number, to: number, missingSlot: number): void {
-    // scratch for the order by slot (slotGroups): a word per slot, then the round's records
+  round(from: number, to: number, missingSlot: number, fixed: { a: number; b: number }, planLines: number): { hosts: number; plans: Uint32Array } {
+    // scratch for the order by slot (slotGroups): a word per slot, then the round's records; then the plans
     const scratch = this.frame.workPtr;
-    this.frame.reserve(scratch + (this.slots.slotCount + 1) * 4 + 16 + (to - from) * GROUP_SIZE);
-    this.noHostLines += this.frame.exports.slotGroups(this.at(this.layout.groups), from, to, this.table.address, missingSlot, this.frame.resultPtr, scratch, this.slots.slotCount);
+    const plansAt = align(scratch + (this.slots.slotCount + 1) * 4 + 16 + (to - from) * GROUP_SIZE, 4);
+    this.frame.reserve(plansAt + (to - from) * 4);
+    this.noHostLines += this.frame.exports.slotGroups(this.at(this.layout.groups), from, to, this.table.address, missingSlot, this.frame.resultPtr, scratch, this.slots.slotCount, this.slots.address, fixed.a, fixed.b, planLines, plansAt);
     this.roundFrom = from;
     this.roundTo = to;
+    const plans = this.frame.result(GROUP_RESULT_PLANS);
+    return { hosts: this.frame.result(GROUP_RESULT_HOSTS), plans: this.frame.memoryWords().slice(plansAt >>> 2, (plansAt >>> 2) + plans) };
   }
 
   /** After a round's match: a new stamp, so that the slots it answered with are no longer pinned. */

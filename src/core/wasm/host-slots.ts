@@ -4,12 +4,11 @@
 // a slot emptied gets a new generation, so host entries that named it go stale. The scan stamp pins the slots
 // a chunk uses (the policy never evicts those while the chunk runs).
 import {
-  SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE,
+  SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_RAW,
   AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS,
 } from '../constants.js';
 import type { CoreFrame } from './frame.js';
 import type { LandingBlock } from './landing.js';
-import type { PackData } from './pack-data.js';
 
 const FIRST_SLOT_CAPACITY = 64;
 /** blobBlocks' value for a transient slot: its body lies in the landing block (see RawSlots.transientSlot). */
@@ -34,7 +33,8 @@ export class HostSlots {
   private addressEpoch = -1;
   private stamp = 0;
 
-  constructor(frame: CoreFrame, private readonly landing: LandingBlock, private readonly packData: PackData) {
+  /** packAddress: where the pack data held whole lies now (PackData's). */
+  constructor(frame: CoreFrame, private readonly landing: LandingBlock, private readonly packAddress: () => number) {
     this.frame = frame;
     this.block = this.frame.heap.allocate(this.capacity * SLOT_SIZE);
     this.zero(this.frame.heap.address(this.block), this.capacity * SLOT_SIZE);
@@ -125,17 +125,35 @@ export class HostSlots {
     this.addressEpoch = -1;
   }
 
-  /** Fills a slot whose raw body lies at `offset` in the landing block. */
-  fillTransient(slot: number, offset: number): void {
-    this.fillSlot(slot, TRANSIENT, 0);
+  /** Fills a slot whose raw body (flags SLOT_FLAG_RAW) or compiled rule set (0) lies at `offset` in the landing block. */
+  fillTransient(slot: number, offset: number, flags: number): void {
+    this.fillSlot(slot, TRANSIENT, flags);
     this.placeOffsets[slot] = offset;
   }
 
-  /** Fills a slot whose compiled rule set (`length` bytes) lies at `offset` in the pack data held whole. */
-  fillPacked(slot: number, offset: number, length: number): void {
-    this.fillSlot(slot, PACKED, 0);
-    this.placeOffsets[slot] = offset;
-    this.packedLengths[slot] = length;
+  /**
+   * New slots, made at once, for compiled rule sets that lie in the pack data held whole: rule set i at
+   * offsets[i], lengths[i] bytes long (a length of -1: none made for it). Returns each one's slot (-1: none).
+   */
+  newPackedSlots(offsets: Int32Array, lengths: Int32Array, flags: number): Int32Array {
+    const made = new Int32Array(lengths.length).fill(-1);
+    let needed = 0;
+    for (const length of lengths) if (length >= 0) needed++;
+    while (this.capacity < this.count + needed) this.grow();
+    const words = this.frame.memoryWords();
+    const table = this.address >>> 2;
+    for (let i = 0; i < lengths.length; i++) {
+      if (lengths[i] < 0) continue;
+      const slot = made[i] = this.count++;
+      this.blobBlocks[slot] = PACKED;
+      this.placeOffsets[slot] = offsets[i];
+      this.packedLengths[slot] = lengths[i];
+      // (a slot never used before has a zero record: generation 0, no automaton)
+      words[table + slot * (SLOT_SIZE >>> 2) + (SLOT_PIN_STAMP >>> 2)] = this.stamp;
+      words[table + slot * (SLOT_SIZE >>> 2) + (SLOT_FLAGS >>> 2)] = flags;
+    }
+    this.addressEpoch = -1;
+    return made;
   }
 
   /** The heap block of a slot's blob or raw body (TRANSIENT: in the landing block; PACKED: in the pack data; -1: empty). */
@@ -143,9 +161,10 @@ export class HostSlots {
     return this.blobBlocks[slot];
   }
 
-  /** Puts a new blob block in place of a slot's raw body (its generation, lines and pin stay). */
+  /** Puts a new blob block in place of a slot's raw body (its generation, lines and pin stay; its raw flag goes). */
   replaceBlock(slot: number, block: number): void {
     this.blobBlocks[slot] = block;
+    this.setWord(slot, SLOT_FLAGS, this.word(slot, SLOT_FLAGS) & ~SLOT_FLAG_RAW);
     this.addressEpoch = -1;
   }
 
@@ -157,17 +176,13 @@ export class HostSlots {
     this.automatonBlocks[slot] = -1;
     this.setWord(slot, SLOT_GENERATION, (this.word(slot, SLOT_GENERATION) + 1) >>> 0);
     this.setWord(slot, SLOT_AUTOMATON_PTR, 0);
+    this.setWord(slot, SLOT_FLAGS, 0);
     this.freeSlots.push(slot);
   }
 
   /** Whether a slot holds a compiled matcher or a body (transient and packed slots included). */
   isFilled(slot: number): boolean {
     return this.blobBlocks[slot] >= 0 || this.blobBlocks[slot] === TRANSIENT || this.blobBlocks[slot] === PACKED;
-  }
-
-  /** Whether a slot's compiled rule set lies in the pack data held whole. */
-  isPacked(slot: number): boolean {
-    return this.blobBlocks[slot] === PACKED;
   }
 
   /** Heap bytes a slot holds (blob and automaton region; a transient or packed slot no blob: the landing block and the pack data are the engine's own). */
@@ -234,7 +249,7 @@ export class HostSlots {
   blobAddress(slot: number): number {
     const block = this.blobBlocks[slot];
     if (block === TRANSIENT) return this.landing.address + this.placeOffsets[slot];
-    return block === PACKED ? this.packData.address + this.placeOffsets[slot] : this.frame.heap.address(block);
+    return block === PACKED ? this.packAddress() + this.placeOffsets[slot] : this.frame.heap.address(block);
   }
 
   /** Rewrites the table's addresses when blocks moved (compaction, relocation) or slots changed. Before each match. */

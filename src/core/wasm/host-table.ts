@@ -60,6 +60,17 @@ export class HostTable {
   }
 
   /**
+   * Grows the table at once to hold `hosts` keys (within maxTableBytes): a pack held whole names the origins
+   * to come, whose keys would otherwise fill the table again and again, a scan of the chunk each time. Once
+   * per pack held.
+   */
+  expectHosts(hosts: number, maxTableBytes: number): void {
+    let capacity = this.capacity;
+    while (capacity - (capacity >> 2) < hosts && tableBytes(capacity * 2) <= maxTableBytes) capacity *= 2;
+    if (capacity > this.capacity) this.rebuild(capacity, maxTableBytes);
+  }
+
+  /**
    * The table filled up while a chunk was scanned: the remedy of attempt `step` (0: rebuilt without stale
    * entries; then grown within maxTableBytes; then emptied, its keys resolved again when met; a chunk of one
    * line gets a larger empty table). Returns the next step, or -1 when an empty table of the largest size

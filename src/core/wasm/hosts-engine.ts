@@ -40,12 +40,12 @@ export class HostEngine {
 
   constructor(private readonly core: WasmCore) {
     const landing = new LandingBlock(core.frame);
-    this.packData = new PackData(core.frame);
-    this.slots = new HostSlots(core.frame, landing, this.packData);
+    this.slots = new HostSlots(core.frame, landing, () => this.packData.address);
+    this.packData = new PackData(core.frame, this.slots);
     this.compiled = new CompiledSlots(core, this.slots);
     this.raw = new RawSlots(core, this.slots, landing);
     this.table = new HostTable(core.frame, this.slots);
-    this.chunks = new HostChunks(core, this.slots, this.table, this.raw);
+    this.chunks = new HostChunks(core, this.slots, this.table, this.raw, this.packData);
   }
 
   /** Bytes the engine's own blocks take in the heap (host table, slot table, the chunk, the agent query, the landing block and the pack data held whole). */
@@ -59,11 +59,11 @@ export class HostEngine {
    * afterwards. Called once, by MultiHostMatcher.close or its finalizer.
    */
   close(): void {
+    this.packData.close();
     this.slots.close();
     this.table.close();
     this.chunks.close();
     this.raw.close();
-    this.packData.close();
     this.core.resident.forgetBinding();
   }
 }

@@ -1,21 +1,48 @@
-// A pack's data area held whole in the many-host engine's heap (one block, read once when the matcher opens):
-// its compiled rule sets are then answered where they lie, a slot per origin pointing into it (HostSlots
-// PACKED), with no read and no copy per host. One per engine; the policy of when a pack is held whole is
-// src/node/hosts/hosts.ts's (it must fit half of the matcher's budget).
+// A pack held whole in the many-host engine's heap (read once when the matcher opens): its data area (one
+// block), and, when the source gives its index, the index in the core beside a record (PACK_RECORD_* of
+// src/core/constants.ts) that lets the scan answer a line's new host itself (assembly/pack-hosts.ts): a slot
+// per compiled rule set of the pack (HostSlots PACKED, flagged SLOT_FLAG_PACKED), pointing where it lies in
+// the data, no read and no copy per host, and no call out of the core per host. One per engine; the policy
+// of when a pack is held is src/node/hosts/'s (it must fit half of the matcher's budget).
+import {
+  BLOB_BYTES, SLOT_FLAG_PACKED, PACK_RECORD_INDEX, PACK_RECORD_BUCKETS, PACK_RECORD_ORIGINS, PACK_RECORD_CAPTURES,
+  PACK_RECORD_BODIES, PACK_RECORD_TOKENS, PACK_RECORD_STRINGS, PACK_RECORD_BUCKET_COUNT, PACK_RECORD_ORIGIN_COUNT,
+  PACK_RECORD_CAPTURE_COUNT, PACK_RECORD_BODY_COUNT, PACK_RECORD_TOKEN_COUNT, PACK_RECORD_BLOB_COUNT, PACK_RECORD_STRING_BYTES,
+  PACK_RECORD_KINDS, PACK_RECORD_AGENT, PACK_RECORD_AGENT_LENGTH, PACK_RECORD_BLOB_SLOTS, PACK_RECORD_ALLOW_SLOT,
+  PACK_RECORD_DISALLOW_SLOT, PACK_RECORD_RULES_MET, PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_SIZE,
+} from '../constants.js';
 import type { CoreFrame } from './frame.js';
+import type { HostSlots } from './host-slots.js';
 
-/** What a source gives whole: its bytes' length, and how to write them into a block of that length (it may throw: a damaged pack). */
+/** A pack's index as the core reads it (src/core/pack/layout.ts): its bytes, where its sections start in them, their counts, the kinds of keys it holds, and the agent whose rules are asked. */
+export interface CoreIndex {
+  bytes: Uint8Array;
+  sections: { buckets: number; origins: number; captures: number; bodies: number; tokens: number; blobs: number; strings: number };
+  counts: { buckets: number; origins: number; captures: number; bodies: number; tokens: number; blobs: number; stringBytes: number };
+  /** PACK_KIND_* of the keys looked up. */
+  kinds: number;
+  /** The agent's product token, lower case. */
+  agent: Uint8Array;
+  /** Where the data area starts in the file (a blob's offset in the index is from the file's start). */
+  dataStart: number;
+}
+
+/** What a source gives whole: its bytes' length, how to write them into a block of that length (it may throw: a damaged pack), and its index for the core, when it has one. */
 export interface WholeData {
   readonly length: number;
   fill(target: Uint8Array): void;
+  readonly index?: CoreIndex;
 }
 
-/** The data held whole by one engine (none, or one source's). */
+/** The pack held whole by one engine (none, or one source's). */
 export class PackData {
   private block = -1;
   private held: WholeData | null = null;
+  /** The record and the index in the core (-1: none), and per blob its slot (-1: none). */
+  private recordBlock = -1;
+  private blobSlots: Int32Array = new Int32Array(0);
 
-  constructor(private readonly frame: CoreFrame) {}
+  constructor(private readonly frame: CoreFrame, private readonly slots: HostSlots) {}
 
   /** Whether these are the data held now. Per origin answered in place. */
   holds(data: WholeData): boolean {
@@ -41,19 +68,109 @@ export class PackData {
     this.held = data;
   }
 
+  /**
+   * Lays the held pack's index out in the core for the scan (assembly/pack-hosts.ts), with a slot per compiled
+   * rule set of the pack (a blob whose place is not inside the data gets none: its hosts are left to the host)
+   * and the fixed slots of captures that allow or disallow every URL. Once, after hold.
+   */
+  attachIndex(index: CoreIndex, allowSlot: number, disallowSlot: number): void {
+    const blobs = new DataView(index.bytes.buffer, index.bytes.byteOffset + index.sections.blobs, index.counts.blobs * BLOB_BYTES);
+    const dataLength = (this.held as WholeData).length;
+    const offsets = new Int32Array(index.counts.blobs);
+    const lengths = new Int32Array(index.counts.blobs);
+    for (let blob = 0; blob < index.counts.blobs; blob++) {
+      const offset = blobs.getUint32(blob * BLOB_BYTES, true) + blobs.getUint32(blob * BLOB_BYTES + 4, true) * 0x1_0000_0000 - index.dataStart;
+      const length = blobs.getUint32(blob * BLOB_BYTES + 8, true);
+      // (a blob outside the data gets no slot: its hosts are left to the host, which refuses the pack)
+      const inside = offset >= 0 && offset + length <= dataLength && offset <= 0x7fffffff;
+      offsets[blob] = inside ? offset : 0;
+      lengths[blob] = inside ? length : -1;
+    }
+    this.blobSlots = this.slots.newPackedSlots(offsets, lengths, SLOT_FLAG_PACKED);
+    // the record: its words, the index, the agent's token; the blob slots after them
+    const indexAt = PACK_RECORD_SIZE;
+    const agentAt = indexAt + index.bytes.length;
+    const slotsAt = (agentAt + index.agent.length + 3) & ~3;
+    this.recordBlock = this.frame.heap.allocate(slotsAt + 4 * index.counts.blobs);
+    const record = this.frame.heap.address(this.recordBlock);
+    const bytes = this.frame.memoryBytes();
+    bytes.set(index.bytes, record + indexAt);
+    bytes.set(index.agent, record + agentAt);
+    const words = this.frame.memoryWords();
+    const field = (at: number, value: number): void => {
+      words[(record + at) >>> 2] = value;
+    };
+    field(PACK_RECORD_INDEX, indexAt);
+    field(PACK_RECORD_BUCKETS, index.sections.buckets);
+    field(PACK_RECORD_ORIGINS, index.sections.origins);
+    field(PACK_RECORD_CAPTURES, index.sections.captures);
+    field(PACK_RECORD_BODIES, index.sections.bodies);
+    field(PACK_RECORD_TOKENS, index.sections.tokens);
+    field(PACK_RECORD_STRINGS, index.sections.strings);
+    field(PACK_RECORD_BUCKET_COUNT, index.counts.buckets);
+    field(PACK_RECORD_ORIGIN_COUNT, index.counts.origins);
+    field(PACK_RECORD_CAPTURE_COUNT, index.counts.captures);
+    field(PACK_RECORD_BODY_COUNT, index.counts.bodies);
+    field(PACK_RECORD_TOKEN_COUNT, index.counts.tokens);
+    field(PACK_RECORD_BLOB_COUNT, index.counts.blobs);
+    field(PACK_RECORD_STRING_BYTES, index.counts.stringBytes);
+    field(PACK_RECORD_KINDS, index.kinds);
+    field(PACK_RECORD_AGENT, agentAt);
+    field(PACK_RECORD_AGENT_LENGTH, index.agent.length);
+    field(PACK_RECORD_BLOB_SLOTS, slotsAt);
+    field(PACK_RECORD_ALLOW_SLOT, allowSlot);
+    field(PACK_RECORD_DISALLOW_SLOT, disallowSlot);
+    field(PACK_RECORD_RULES_MET, 0);
+    field(PACK_RECORD_ALLOW_MET, 0);
+    field(PACK_RECORD_DISALLOW_MET, 0);
+    for (let blob = 0; blob < this.blobSlots.length; blob++) words[((record + slotsAt) >>> 2) + blob] = this.blobSlots[blob] + 1;
+  }
+
+  /** The record's address for the scan (0: no index in the core; valid until the next heap allocation). */
+  get recordAddress(): number {
+    return this.recordBlock >= 0 ? this.frame.heap.address(this.recordBlock) : 0;
+  }
+
+  /** The slot of a blob of the pack held (-1: none). Per origin the host resolves with the pack's rules. */
+  slotOfBlob(blob: number): number {
+    return blob >= 0 && blob < this.blobSlots.length ? this.blobSlots[blob] : -1;
+  }
+
+  /** Adds the origins the core answered since the last call to the counters (PACK_RECORD_*_MET), and zeroes them. Per chunk scanned. */
+  takeMet(counters: { packed: number; allowAll: number; disallowAll: number }): void {
+    if (this.recordBlock < 0) return;
+    const words = this.frame.memoryWords();
+    const record = this.frame.heap.address(this.recordBlock) >>> 2;
+    counters.packed += words[record + (PACK_RECORD_RULES_MET >>> 2)];
+    counters.allowAll += words[record + (PACK_RECORD_ALLOW_MET >>> 2)];
+    counters.disallowAll += words[record + (PACK_RECORD_DISALLOW_MET >>> 2)];
+    words[record + (PACK_RECORD_RULES_MET >>> 2)] = 0;
+    words[record + (PACK_RECORD_ALLOW_MET >>> 2)] = 0;
+    words[record + (PACK_RECORD_DISALLOW_MET >>> 2)] = 0;
+  }
+
+  /** The held pack's slots (each blob's), for the budget's accounting of their automaton regions. */
+  get heldSlots(): Int32Array {
+    return this.blobSlots;
+  }
+
   /** The held data's address (valid until the next heap allocation). */
   get address(): number {
     return this.frame.heap.address(this.block);
   }
 
-  /** Heap bytes of the block (0: none held). */
+  /** Heap bytes of the data and the record (0: none held). */
   get heapBytes(): number {
-    return this.block >= 0 ? this.frame.heap.size(this.block) : 0;
+    return (this.block >= 0 ? this.frame.heap.size(this.block) : 0) + (this.recordBlock >= 0 ? this.frame.heap.size(this.recordBlock) : 0);
   }
 
-  /** Gives the block back (slots that point into it must have been emptied first). */
+  /** Gives the pack up: its slots emptied (host entries that named them go stale), the record and the data given back. */
   close(): void {
+    for (const slot of this.blobSlots) if (slot >= 0) this.slots.freeSlot(slot);
+    this.blobSlots = new Int32Array(0);
+    if (this.recordBlock >= 0) this.frame.heap.free(this.recordBlock);
     if (this.block >= 0) this.frame.heap.free(this.block);
+    this.recordBlock = -1;
     this.block = -1;
     this.held = null;
   }

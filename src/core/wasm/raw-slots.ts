@@ -3,7 +3,7 @@
 // host met once, in the landing block for one round (a transient slot, given up with the round). A pack's
 // compiled rule set of a host met once lies there too (a transient slot that is not raw). One agent query per
 // engine, kept in a heap block on first use.
-import { RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK } from '../constants.js';
+import { RAW_BODY_MAGIC, RAW_BODY_LENGTH, RAW_BODY_START, RAW_BODY_SLACK, SLOT_FLAG_RAW } from '../constants.js';
 import { RobotsError } from '../errors.js';
 import { sizeClassIndex, sizeOfClass } from './heap.js';
 import { LandingBlock, writeRawBody } from './landing.js';
@@ -56,7 +56,7 @@ export class RawSlots {
     const slot = this.slots.newSlot();
     const block = this.frame.heap.allocate(RAW_BODY_START + body.length + RAW_BODY_SLACK);
     writeRawBody(this.frame, this.frame.heap.address(block), body);
-    this.slots.fillSlot(slot, block, 0);
+    this.slots.fillSlot(slot, block, SLOT_FLAG_RAW);
     return slot;
   }
 
@@ -84,7 +84,7 @@ export class RawSlots {
     this.useAgents(agents);
     // the slot first: a new slot may grow the slot table (an allocation), which may move the landing block
     const slot = this.slots.newSlot();
-    this.slots.fillTransient(slot, this.landing.place(body));
+    this.slots.fillTransient(slot, this.landing.place(body), SLOT_FLAG_RAW);
     this.transients.push(slot);
     return slot;
   }
@@ -105,7 +105,7 @@ export class RawSlots {
       this.slots.returnSlot(slot);
       throw error;
     }
-    this.slots.fillTransient(slot, offset);
+    this.slots.fillTransient(slot, offset, 0);
     this.transients.push(slot);
     return slot;
   }

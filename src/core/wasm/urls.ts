@@ -45,4 +45,13 @@ export class UrlCalls {
     const length = frame.exports.originKeyOf(linePtr, keyPtr);
     return length < 0 ? null : String.fromCharCode(...frame.memoryBytes().subarray(keyPtr, keyPtr + length));
   }
+
+  /** Whether the core reads an origin key as plain (assembly/pack-hosts.ts isPlainKey). Tests hold it to src/core/url-model.ts isPlainKeyBytes. */
+  isPlainKey(key: Uint8Array): boolean {
+    const frame = this.frame;
+    const keyPtr = frame.workPtr;
+    frame.reserve(keyPtr + key.length + 16);
+    frame.memoryBytes().set(key, keyPtr);
+    return frame.exports.isPlainOriginKey(keyPtr, key.length) !== 0;
+  }
 }

@@ -76,29 +76,23 @@ export class HostCache {
   }
 
   /**
-   * The slot of compiled rules that lie in the pack data the engine holds whole (CompiledRules.place): a new
-   * slot pointing at them, cached (it costs no blob bytes: evicting it frees only its automaton region). Per
-   * origin resolved with such rules whose slot was not found.
-   */
-  packedSlot(rules: CompiledRules, offset: number): number {
-    const slot = this.engine.compiled.packedSlot(offset, rules.length);
-    this.cache(slot, HOST_COST_BYTES);
-    this.noteCompiledSlot(rules, slot);
-    return slot;
-  }
-
-  /**
    * Holds a source's whole data (a pack's data area, SourceTraits.wholeData) when half the budget holds it,
    * read once now; gives it up when the budget no longer does (its packed slots evicted first: their
    * origins are then read per host). At a matcher's open and at each new budget, between calls.
    */
-  fitWholeData(data: WholeData): void {
+  fitWholeData(data: WholeData, fixedSlots: () => { allow: number; disallow: number }): void {
     const packData = this.engine.packData;
-    const fits = data.length <= this.budgetPart(2);
+    const fits = data.length + (data.index?.bytes.length ?? 0) <= this.budgetPart(2);
     if (fits && !packData.holding) {
       packData.hold(data);
+      if (data.index !== undefined) {
+        const fixed = fixedSlots();
+        packData.attachIndex(data.index, fixed.allow, fixed.disallow);
+        this.engine.table.expectHosts(data.index.counts.origins, this.budgetPart(4));
+      }
     } else if (!fits && packData.holding) {
-      for (let slot = 0; slot < this.engine.slots.slotCount; slot++) if (this.engine.slots.isPacked(slot)) this.evict(slot);
+      // its slots are in no clock (never evicted: they hold no bytes but their automaton regions, counted here)
+      for (const slot of packData.heldSlots) if (slot >= 0) this.usedBytes -= this.engine.slots.slotBytes(slot);
       packData.close();
     }
   }
@@ -116,6 +110,8 @@ export class HostCache {
    */
   planAutomaton(slot: number, lines: number): void {
     const current = this.engine.slots.automatonBytes(slot);
+    // (most hosts of a chunk: none yet and too few lines for one; nothing else read)
+    if (current === 0 && lines < AUTOMATON_AFTER_LINES && this.engine.slots.slotLines(slot) + lines < AUTOMATON_AFTER_LINES) return;
     const blob = this.engine.slots.blobBytes(slot);
     const cap = Math.min(automatonCapBytes(blob), this.budgetPart(16));
     let wanted = 0;

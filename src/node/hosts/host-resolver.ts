@@ -7,8 +7,8 @@
 import { RobotsError } from '../../core/errors.js';
 import { bytesToRead } from '../../core/engine.js';
 import type { HostEngine } from '../../core/engine.js';
-import { isPlainKeyBytes, originOfKey } from '../../core/url-model.js';
-import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, robotsHostOf, type MissingPolicy, type RobotsHost, type RobotsSourceAnswer, type SourceTraits } from './sources.js';
+import { originOfKey } from '../../core/url-model.js';
+import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, robotsHostOf, type MissingPolicy, type RobotsHost, type RobotsSourceAnswer } from './sources.js';
 import { bodyBytes, isPromise, type SourceCalls } from './source-calls.js';
 import { AUTOMATON_AFTER_LINES, HOST_COST_BYTES, type HostCache } from './host-cache.js';
 import type { FixedSlots } from './host-rounds.js';
@@ -56,41 +56,7 @@ export class HostResolver {
     private readonly engine: HostEngine, private readonly cache: HostCache, private readonly fixed: FixedSlots, private readonly calls: SourceCalls,
     private readonly counters: ResolutionCounters,
     private readonly query: { agents: Uint8Array; rfc: boolean; maxBytes: number; missing: MissingPolicy; transientsAllowed: boolean; directMinBytes: () => number },
-    private readonly answerPlainKey: SourceTraits['answerPlainKey'] = undefined,
   ) {}
-
-  /**
-   * Resolves a pending key without its text when it can: a plain key (no other spelling names its origin)
-   * that the source answers from its bytes (SourceTraits.answerPlainKey: a pack's) with a full verdict, or
-   * with compiled rules a slot holds already or that lie in the pack data held whole. Else null (resolveKey
-   * then). Per pending key.
-   */
-  resolvePlainKey(entry: number): KeyOutcome | null {
-    if (this.answerPlainKey === undefined) return null;
-    const table = this.engine.table;
-    const bytes = table.memoryBytes();
-    const start = table.keyStart(entry);
-    const end = start + table.keyLength(entry);
-    if (!isPlainKeyBytes(bytes, start, end)) return null;
-    const https = bytes[start + 4] === 0x73;
-    const answer = this.answerPlainKey(bytes, start + (https ? 8 : 7), end, https);
-    if (answer === undefined) return null;
-    if (answer === ALLOW_ALL || answer === DISALLOW_ALL) {
-      this.counters[answer === ALLOW_ALL ? 'allowAll' : 'disallowAll']++;
-      table.resolve(entry, this.fixed.slot(answer === ALLOW_ALL ? 'allow' : 'disallow'));
-      return 'resolved';
-    }
-    let slot = this.cache.cachedCompiledSlot(answer);
-    let outcome: KeyOutcome = 'resolved';
-    if (slot < 0) {
-      if (answer.place === null || !this.engine.packData.holds(answer.place.data)) return null;
-      slot = this.cache.packedSlot(answer, answer.place.offset);
-      outcome = 'taken';
-    }
-    this.counters.packed++;
-    table.resolve(entry, slot);
-    return outcome;
-  }
 
   /** Resolves one pending key of the loaded chunk (its host table entry; `lines`: the chunk's lines of it). */
   resolveKey(entry: number, key: string, lines: number, chunk: ChunkResolution): KeyOutcome {
@@ -161,7 +127,11 @@ export class HostResolver {
   private compiledRulesSlot(rules: CompiledRules, canonical: string, lines: number, chunk: ChunkResolution): number {
     const held = this.cache.cachedCompiledSlot(rules);
     if (held >= 0) return held;
-    if (rules.place !== null && this.engine.packData.holds(rules.place.data)) return this.cache.packedSlot(rules, rules.place.offset);
+    if (rules.place !== null && this.engine.packData.holds(rules.place.data)) {
+      // the pack held whole has a slot for each of its blobs (a key the core could not resolve: not plain)
+      const slot = this.engine.packData.slotOfBlob(rules.place.blob);
+      if (slot >= 0) return slot;
+    }
     if (!this.mayLand(canonical, chunk) || lines >= AUTOMATON_AFTER_LINES || !this.engine.raw.fitsLanding(rules.length, false)) return this.cache.compiledSlot(rules);
     if (!this.engine.raw.landingHasRoom(rules.length, false)) chunk.emptyLanding();
     const slot = this.engine.raw.transientRulesSlot(rules.length, rules.fill);

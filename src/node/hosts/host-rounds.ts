@@ -6,7 +6,7 @@ import { SLOT_FLAG_MISSING_POLICY, NO_HOST_LINES_NAMED } from '../../core/consta
 import { outputFilterCode } from '../../core/matcher.js';
 import type { HostEngine } from '../../core/engine.js';
 import { FULL_VERDICT_BODY, type FullVerdict } from './sources.js';
-import { HOST_COST_BYTES, type HostCache } from './host-cache.js';
+import { AUTOMATON_AFTER_LINES, HOST_COST_BYTES, type HostCache } from './host-cache.js';
 import type { HostChunkFormat, HostChunkResult } from './types.js';
 
 /**
@@ -45,8 +45,9 @@ export class FixedSlots {
     return this.slot(this.noHostVerdict);
   }
 
-  isFixed(slot: number): boolean {
-    return slot === this.slots.allow || slot === this.slots.disallow;
+  /** Both fixed slots as they are (-1: not made yet; the core compares a group's slot with them). */
+  get both(): { a: number; b: number } {
+    return { a: this.slots.allow, b: this.slots.disallow };
   }
 }
 
@@ -98,21 +99,19 @@ export class HostRounds {
   /** Matches the groups [roundStart, upTo), every host of them resolved (their slots get automaton regions first when busy). */
   private matchRound(explain: boolean, upTo: number): void {
     if (upTo <= this.roundStart) return;
-    this.engine.chunks.round(this.roundStart, upTo, this.fixed.noHostSlot);
-    for (let g = this.roundStart; g < upTo; g++) {
+    // the core lists the groups to plan (a raw body, a slot with an automaton region, one with enough lines
+    // for one): the others (most hosts of a chunk of many) need nothing here
+    const { hosts, plans } = this.engine.chunks.round(this.roundStart, upTo, this.fixed.noHostSlot, this.fixed.both, AUTOMATON_AFTER_LINES);
+    this.chunkHosts += hosts;
+    for (const g of plans) {
       const slot = this.engine.chunks.groupSlot(g);
-      if (this.fixed.isFixed(slot)) continue;
       const lines = this.engine.chunks.groupLines(g);
       if (this.engine.raw.isRaw(slot)) {
         // a host that comes back, or brings many lines, is compiled, when the budget has room for its
         // matcher besides the hosts this round needs; else its lines are answered from its body this time
-        if (this.engine.slots.slotLines(slot) + lines <= DIRECT_MAX_LINES || !this.upgrade(slot, true)) {
-          this.chunkHosts++;
-          continue;
-        }
+        if (this.engine.slots.slotLines(slot) + lines <= DIRECT_MAX_LINES || !this.upgrade(slot, true)) continue;
       }
       this.cache.planAutomaton(slot, lines);
-      this.chunkHosts++;
     }
     // explained lines name rules inside the slots until the chunk is formatted: a raw host whose direct
     // answer gave up (past its work limit) is compiled in place rather than in scratch

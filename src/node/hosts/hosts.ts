@@ -93,6 +93,7 @@ export class MultiHostMatcher {
   private readonly cache: HostCache;
   private readonly calls: SourceCalls;
   private readonly resolver: HostResolver;
+  private readonly fixed: FixedSlots;
   private readonly rounds: HostRounds;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly counters = { lines: 0, compiled: 0, direct: 0, packed: 0, missing: 0, allowAll: 0, disallowAll: 0, evicted: 0, noHostLines: 0, cutBodies: 0 };
@@ -119,12 +120,12 @@ export class MultiHostMatcher {
     this.engine = this.lease.engine;
     droppedMatchers.register(this, this.lease, this.lease);
     this.cache = new HostCache(this.engine, this.budget, this.counters);
-    const fixed = new FixedSlots(this.engine, encodedAgents, rfc, noHost);
+    const fixed = this.fixed = new FixedSlots(this.engine, encodedAgents, rfc, noHost);
     this.calls = new SourceCalls(options.source, concurrency, sourceTimeoutMs);
     this.rounds = new HostRounds(this.engine, this.cache, fixed, this.counters);
     this.resolver = new HostResolver(this.engine, this.cache, fixed, this.calls, this.counters, {
       agents: encodedAgents, rfc, maxBytes, missing, transientsAllowed: this.transientsAllowed, directMinBytes: () => MultiHostMatcher.directMinBytes,
-    }, this.traits?.answerPlainKey);
+    });
     try {
       this.fitWholeData();
     } catch (error) {
@@ -135,7 +136,7 @@ export class MultiHostMatcher {
 
   /** A source's whole data (a small pack's) held when the budget allows: at open, and when a new budget applies. */
   private fitWholeData(): void {
-    if (this.traits?.wholeData !== undefined) this.cache.fitWholeData(this.traits.wholeData);
+    if (this.traits?.wholeData !== undefined) this.cache.fitWholeData(this.traits.wholeData, () => ({ allow: this.fixed.slot('allow'), disallow: this.fixed.slot('disallow') }));
   }
 
   /** Changes the budget (the command line splits it between threads when they start); applies from the next chunk. */
@@ -273,6 +274,7 @@ export class MultiHostMatcher {
     // the chunk with its per-line arrays in at most half the budget, its host names in at most a quarter
     const pending = chunks.loadChunk(lines, this.cache.budgetPart(4), this.cache.budgetPart(2), explain, (more) => this.cache.makeRoom(false, more));
     if (pending === null) return { kind: 'split' };
+    this.engine.packData.takeMet(this.counters); // (origins the core answered from the pack held in it)
     // rounds answer groups of lines in order of first appearance: once keys [0, i) are resolved, the groups
     // before key i's group are (when no key waits for an asynchronous source: such an attempt is made again)
     this.rounds.begin(pending.groupCount);
@@ -293,8 +295,7 @@ export class MultiHostMatcher {
     };
     this.traits?.expect?.(pending.entries.length);
     for (; index < pending.entries.length; index++) {
-      const entry = pending.entries[index];
-      if ((this.resolver.resolvePlainKey(entry) ?? this.resolver.resolveKey(entry, pending.keyOf(index), chunks.groupLines(pending.groups[index]), resolution)) !== 'taken') continue;
+      if (this.resolver.resolveKey(pending.entries[index], pending.keyOf(index), chunks.groupLines(pending.groups[index]), resolution) !== 'taken') continue;
       if (!this.cache.makeRoom() && chunks.lines > 1) {
         if (explain) return { kind: 'split' };
         this.rounds.answerRound(resolvedBefore(index + 1));

@@ -39,9 +39,9 @@ export class CompiledRules {
   /**
    * key: the rules' identity in their source (origins of one body share it: one copy in the matcher);
    * length: their bytes; fill: writes them into a target of that length (it may throw: a damaged pack);
-   * place: where they lie in the data the source gives whole (SourceTraits.wholeData), when it does.
+   * place: which blob they are of the data the source gives whole (SourceTraits.wholeData), when it does.
    */
-  constructor(readonly key: number, readonly length: number, readonly fill: (target: Uint8Array) => void, readonly place: { data: WholeData; offset: number } | null = null) {}
+  constructor(readonly key: number, readonly length: number, readonly fill: (target: Uint8Array) => void, readonly place: { data: WholeData; blob: number } | null = null) {}
 }
 
 /**
@@ -65,17 +65,13 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  *   that pays (src/node/hosts/directory-index.ts);
  * - wholeData: data the source can give whole at once (a pack's data area), in which the compiled rules it
  *   hands out lie (CompiledRules.place): a matcher whose budget holds them twice over reads them once, when
- *   it opens, and answers every origin where its rules lie;
- * - answerPlainKey(bytes, start, end, https): the answer for the origin of a plain key (src/core/url-model.ts
- *   isPlainKeyBytes: `http(s)://` and a canonical host, no port) from the host's bytes [start, end), without
- *   its text made: compiled rules, ALLOW_ALL or DISALLOW_ALL as asking for the origin gives them; undefined
- *   when it has no such answer (the origin is then asked for as any other).
+ *   it opens, and answers every origin where its rules lie (with the data's index, the core answers the
+ *   origins of plain keys itself, without asking the source).
  */
 export interface SourceTraits {
   askedAgainCheaply: boolean;
   expect?(hosts: number): void;
   wholeData?: WholeData;
-  answerPlainKey?(bytes: Uint8Array, start: number, end: number, https: boolean): CompiledRules | typeof ALLOW_ALL | typeof DISALLOW_ALL | undefined;
 }
 const SOURCE_TRAITS: unique symbol = Symbol('robots source traits');
 

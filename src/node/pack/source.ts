@@ -1,7 +1,8 @@
 // A pack as what the readers of many hosts ask: the many-host matcher's source (check --pack, the library's
 // multi-host matcher), and each origin's robots.txt as a file (audit --pack, pages --pack). An origin is looked
 // up as a robots directory names its files (src/node/hosts/sources.ts robotsFromDirectory): the store's file
-// key first, then `host:port` when the URL names a port that is not its scheme's default, then `host`.
+// key first, then `host:port` when the URL names a port that is not its scheme's default, then `host` (the
+// core looks up a plain key's origin the same way, assembly/pack-hosts.ts, when the pack is held whole).
 import { RobotsError } from '../../core/errors.js';
 import { ALL_ALLOWED, ALL_DISALLOWED, FLAG_HOST_KEYS, FLAG_PORT_KEYS, FLAG_STORE_KEYS, type RobotsPack, type PackCapture } from '../../core/pack/index.js';
 import { asciiLowerCase, parseRobots, type RobotsTxt } from '../../core/robots.js';
@@ -10,11 +11,6 @@ import type { RobotsMode } from '../../core/parser.js';
 import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource, type WholeData } from '../hosts/index.js';
 import { openPackFile } from './file.js';
 import type { UrlOrigin } from '../../core/url-model.js';
-
-// a store key's scheme part (src/core/url-model.ts UrlOrigin.fileKey), as bytes
-const HTTP_STORE_PREFIX = new TextEncoder().encode('http@');
-const HTTPS_STORE_PREFIX = new TextEncoder().encode('https@');
-const NO_PREFIX = new Uint8Array(0);
 
 /** The pack's record of an origin, looked up as a directory's files are (store key, host:port, host): its index, or -1. Per origin. */
 export function packOriginOf(pack: RobotsPack, origin: UrlOrigin): number {
@@ -49,30 +45,19 @@ export function robotsFromPack(pack: RobotsPack, options: { agents: readonly str
   const answers = new Map<number, CompiledRules>();
   // per body, the blob of the agent (-1: not looked up yet): origins of one body search its tokens once
   const bodyBlobs = new Int32Array(pack.bodyCount).fill(-1);
-  const wholeData: WholeData = { length: pack.dataLength, fill: (target) => pack.dataInto(target) };
+  const wholeData: WholeData = { length: pack.dataLength, fill: (target) => pack.dataInto(target), index: pack.coreIndex(single) };
   /** The rules of a body's blob for the agent: one object per blob, made when first asked. */
   const rulesOf = (body: number): CompiledRules => {
     let blob = bodyBlobs[body];
     if (blob < 0) bodyBlobs[body] = blob = pack.blobIndex(body, single);
     let answer = answers.get(blob);
-    if (answer === undefined) answers.set(blob, answer = new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target), { data: wholeData, offset: pack.blobDataOffset(blob) }));
+    if (answer === undefined) answers.set(blob, answer = new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target), { data: wholeData, blob }));
     return answer;
   };
   return withTraits((host: RobotsHost) => {
     const newest = newestOf(pack, host);
     return typeof newest === 'number' ? rulesOf(newest) : newest;
-  }, {
-    askedAgainCheaply: true,
-    wholeData,
-    answerPlainKey: (bytes, start, end, https) => {
-      // a plain key's origin has no port: its store key, then its host (as packOriginOf looks it up)
-      let origin = pack.mayHoldKeys(FLAG_STORE_KEYS) ? pack.originIndexOfBytes(https ? HTTPS_STORE_PREFIX : HTTP_STORE_PREFIX, bytes, start, end) : -1;
-      if (origin < 0 && pack.mayHoldKeys(FLAG_HOST_KEYS)) origin = pack.originIndexOfBytes(NO_PREFIX, bytes, start, end);
-      if (origin < 0) return undefined;
-      const body = pack.latestBody(origin);
-      return body === ALL_DISALLOWED ? DISALLOW_ALL : body === ALL_ALLOWED ? ALLOW_ALL : rulesOf(body);
-    },
-  });
+  }, { askedAgainCheaply: true, wholeData });
 }
 
 /**
