@@ -15,7 +15,7 @@ import {
   PACK_RECORD_STRINGS, PACK_RECORD_BUCKET_COUNT, PACK_RECORD_ORIGIN_COUNT, PACK_RECORD_CAPTURE_COUNT, PACK_RECORD_BODY_COUNT,
   PACK_RECORD_TOKEN_COUNT, PACK_RECORD_BLOB_COUNT, PACK_RECORD_STRING_BYTES, PACK_RECORD_KINDS, PACK_RECORD_AGENT,
   PACK_RECORD_AGENT_LENGTH, PACK_RECORD_BLOB_SLOTS, PACK_RECORD_ALLOW_SLOT, PACK_RECORD_DISALLOW_SLOT, PACK_RECORD_RULES_MET,
-  PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_KIND_STORE, PACK_KIND_HOST, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_PACKED,
+  PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_BODY_BLOBS, PACK_KIND_STORE, PACK_KIND_HOST, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_PACKED,
 } from "../src/core/constants";
 
 // "http@" and "https@" (a store key's scheme part, src/core/url-model.ts UrlOrigin.fileKey) as little-endian words
@@ -137,10 +137,31 @@ export function packSlotOf(record: usize, key: usize, length: u32, slots: usize)
     return <i32>load<u32>(record + PACK_RECORD_ALLOW_SLOT);
   }
   if (<u32>body >= load<u32>(record + PACK_RECORD_BODY_COUNT)) return -1;
+  // the body's blob for the agent, looked up once per body (the origins of one body share it)
+  const known = record + <usize>load<u32>(record + PACK_RECORD_BODY_BLOBS) + <usize>body * 4;
+  let blob = load<u32>(known);
+  if (blob == 0) {
+    blob = agentBlob(record, index, <u32>body);
+    if (blob == 0xffffffff) return -1;
+    store<u32>(known, blob + 1);
+  } else {
+    blob--;
+  }
+  if (blob >= load<u32>(record + PACK_RECORD_BLOB_COUNT)) return -1;
+  const slotPlusOne = load<u32>(record + <usize>load<u32>(record + PACK_RECORD_BLOB_SLOTS) + <usize>blob * 4);
+  if (slotPlusOne == 0) return -1;
+  const slot = slotPlusOne - 1;
+  if ((load<u32>(slots + <usize>slot * SLOT_SIZE + SLOT_FLAGS) & SLOT_FLAG_PACKED) == 0) return -1; // emptied since
+  store<u32>(record + PACK_RECORD_RULES_MET, load<u32>(record + PACK_RECORD_RULES_MET) + 1);
+  return <i32>slot;
+}
+
+/** The blob of a body (< the body count) for the record's agent: its own token's, else the star groups'; 0xffffffff for an index out of range. */
+function agentBlob(record: usize, index: usize, body: u32): u32 {
   const bodyAt = index + <usize>load<u32>(record + PACK_RECORD_BODIES) + <usize>body * BODY_BYTES;
   const firstToken = load<u32>(bodyAt + 16);
   const tokenCount = load<u32>(bodyAt + 20);
-  if (<u64>firstToken + <u64>tokenCount > <u64>load<u32>(record + PACK_RECORD_TOKEN_COUNT)) return -1;
+  if (<u64>firstToken + <u64>tokenCount > <u64>load<u32>(record + PACK_RECORD_TOKEN_COUNT)) return 0xffffffff;
   // the body's tokens are sorted by their bytes: the agent's own, else the star groups' blob
   let blob = load<u32>(bodyAt + 24);
   const tokens = index + <usize>load<u32>(record + PACK_RECORD_TOKENS);
@@ -155,7 +176,7 @@ export function packSlotOf(record: usize, key: usize, length: u32, slots: usize)
     const entry = tokens + <usize>middle * TOKEN_BYTES;
     const offset = load<u32>(entry);
     const tokenLength = load<u32>(entry + 4);
-    if (<u64>offset + <u64>tokenLength > stringBytes) return -1;
+    if (<u64>offset + <u64>tokenLength > stringBytes) return 0xffffffff;
     const compared = compareBytes(strings + <usize>offset, tokenLength, agent, agentLength);
     if (compared == 0) {
       blob = load<u32>(entry + 8);
@@ -164,11 +185,5 @@ export function packSlotOf(record: usize, key: usize, length: u32, slots: usize)
     if (compared < 0) low = middle + 1;
     else high = middle - 1;
   }
-  if (blob >= load<u32>(record + PACK_RECORD_BLOB_COUNT)) return -1;
-  const slotPlusOne = load<u32>(record + <usize>load<u32>(record + PACK_RECORD_BLOB_SLOTS) + <usize>blob * 4);
-  if (slotPlusOne == 0) return -1;
-  const slot = slotPlusOne - 1;
-  if ((load<u32>(slots + <usize>slot * SLOT_SIZE + SLOT_FLAGS) & SLOT_FLAG_PACKED) == 0) return -1; // emptied since
-  store<u32>(record + PACK_RECORD_RULES_MET, load<u32>(record + PACK_RECORD_RULES_MET) + 1);
-  return <i32>slot;
+  return blob;
 }

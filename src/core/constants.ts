@@ -203,6 +203,7 @@ export const PACK_RECORD_DISALLOW_SLOT = 76;
 export const PACK_RECORD_RULES_MET = 80; // origins the core answered: by rules, allowing all, disallowing all (the host reads and zeroes them)
 export const PACK_RECORD_ALLOW_MET = 84;
 export const PACK_RECORD_DISALLOW_MET = 88;
+export const PACK_RECORD_BODY_BLOBS = 92; // offset of a u32 per body: its blob for the agent + 1 (0: not looked up yet)
 export const PACK_RECORD_SIZE = 96;
 export const PACK_KIND_STORE = 1; // store keys (`https@host`)
 export const PACK_KIND_HOST = 2; // host keys (`host`)

@@ -9,12 +9,10 @@ import {
 } from '../constants.js';
 import type { CoreFrame } from './frame.js';
 import type { LandingBlock } from './landing.js';
+import { SlotPlaces, TRANSIENT, PACKED } from './slot-places.js';
 
 const FIRST_SLOT_CAPACITY = 64;
-/** blobBlocks' value for a transient slot: its body lies in the landing block (see RawSlots.transientSlot). */
-export const TRANSIENT = -2;
-/** blobBlocks' value for a slot whose compiled rule set lies in the pack data held whole (see PackData). */
-export const PACKED = -3;
+export { TRANSIENT, PACKED };
 
 /** The slot table of one engine. */
 export class HostSlots {
@@ -23,19 +21,17 @@ export class HostSlots {
   private capacity = FIRST_SLOT_CAPACITY;
   private count = 0;
   private readonly freeSlots: number[] = [];
-  private blobBlocks: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY).fill(-1);
+  /** Where each slot's blob or body lies. */
+  private readonly places: SlotPlaces;
   private automatonBlocks: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY).fill(-1);
-  /** Per slot: its body's offset in the landing block when it is transient, in the pack data when packed. */
-  private placeOffsets: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
-  /** Per packed slot: its rule set's length. */
-  private packedLengths: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY);
   /** The heap epoch the table's addresses were written for. */
   private addressEpoch = -1;
   private stamp = 0;
 
   /** packAddress: where the pack data held whole lies now (PackData's). */
-  constructor(frame: CoreFrame, private readonly landing: LandingBlock, private readonly packAddress: () => number) {
+  constructor(frame: CoreFrame, landing: LandingBlock, packAddress: () => number) {
     this.frame = frame;
+    this.places = new SlotPlaces(FIRST_SLOT_CAPACITY, frame, landing, packAddress);
     this.block = this.frame.heap.allocate(this.capacity * SLOT_SIZE);
     this.zero(this.frame.heap.address(this.block), this.capacity * SLOT_SIZE);
   }
@@ -104,16 +100,14 @@ export class HostSlots {
       next.set(old);
       return next;
     };
-    this.blobBlocks = grown(this.blobBlocks);
+    this.places.grow(capacity);
     this.automatonBlocks = grown(this.automatonBlocks);
-    this.placeOffsets = grown(this.placeOffsets);
-    this.packedLengths = grown(this.packedLengths);
     this.capacity = capacity;
   }
 
-  /** A fresh record for a slot holding `block` (or TRANSIENT): generation kept (entries that named it before stay stale), pinned by this scan. */
-  fillSlot(slot: number, block: number, flags: number): void {
-    this.blobBlocks[slot] = block;
+  /** A fresh record for a slot holding `block` (or TRANSIENT, PACKED at `offset`, see SlotPlaces): generation kept (entries that named it before stay stale), pinned by this scan. */
+  fillSlot(slot: number, block: number, flags: number, offset = 0, length = 0): void {
+    this.places.set(slot, block, offset, length);
     this.automatonBlocks[slot] = -1;
     const record = this.slotAddress(slot);
     const words = this.frame.memoryWords();
@@ -127,8 +121,7 @@ export class HostSlots {
 
   /** Fills a slot whose raw body (flags SLOT_FLAG_RAW) or compiled rule set (0) lies at `offset` in the landing block. */
   fillTransient(slot: number, offset: number, flags: number): void {
-    this.fillSlot(slot, TRANSIENT, flags);
-    this.placeOffsets[slot] = offset;
+    this.fillSlot(slot, TRANSIENT, flags, offset);
   }
 
   /**
@@ -137,42 +130,26 @@ export class HostSlots {
    */
   newPackedSlots(offsets: Int32Array, lengths: Int32Array, flags: number): Int32Array {
     const made = new Int32Array(lengths.length).fill(-1);
-    let needed = 0;
-    for (const length of lengths) if (length >= 0) needed++;
-    while (this.capacity < this.count + needed) this.grow();
-    const words = this.frame.memoryWords();
-    const table = this.address >>> 2;
-    for (let i = 0; i < lengths.length; i++) {
-      if (lengths[i] < 0) continue;
-      const slot = made[i] = this.count++;
-      this.blobBlocks[slot] = PACKED;
-      this.placeOffsets[slot] = offsets[i];
-      this.packedLengths[slot] = lengths[i];
-      // (a slot never used before has a zero record: generation 0, no automaton)
-      words[table + slot * (SLOT_SIZE >>> 2) + (SLOT_PIN_STAMP >>> 2)] = this.stamp;
-      words[table + slot * (SLOT_SIZE >>> 2) + (SLOT_FLAGS >>> 2)] = flags;
-    }
-    this.addressEpoch = -1;
+    for (let i = 0; i < lengths.length; i++) if (lengths[i] >= 0) this.fillSlot(made[i] = this.newSlot(), PACKED, flags, offsets[i], lengths[i]);
     return made;
   }
 
   /** The heap block of a slot's blob or raw body (TRANSIENT: in the landing block; PACKED: in the pack data; -1: empty). */
   blockOf(slot: number): number {
-    return this.blobBlocks[slot];
+    return this.places.blockOf(slot);
   }
 
   /** Puts a new blob block in place of a slot's raw body (its generation, lines and pin stay; its raw flag goes). */
   replaceBlock(slot: number, block: number): void {
-    this.blobBlocks[slot] = block;
+    this.places.set(slot, block);
     this.setWord(slot, SLOT_FLAGS, this.word(slot, SLOT_FLAGS) & ~SLOT_FLAG_RAW);
     this.addressEpoch = -1;
   }
 
   /** Empties a slot: its blocks go back to the heap, and host entries that named it no longer count. */
   freeSlot(slot: number): void {
-    if (this.blobBlocks[slot] >= 0) this.frame.heap.free(this.blobBlocks[slot]);
+    this.places.free(slot);
     if (this.automatonBlocks[slot] >= 0) this.frame.heap.free(this.automatonBlocks[slot]);
-    this.blobBlocks[slot] = -1;
     this.automatonBlocks[slot] = -1;
     this.setWord(slot, SLOT_GENERATION, (this.word(slot, SLOT_GENERATION) + 1) >>> 0);
     this.setWord(slot, SLOT_AUTOMATON_PTR, 0);
@@ -182,20 +159,18 @@ export class HostSlots {
 
   /** Whether a slot holds a compiled matcher or a body (transient and packed slots included). */
   isFilled(slot: number): boolean {
-    return this.blobBlocks[slot] >= 0 || this.blobBlocks[slot] === TRANSIENT || this.blobBlocks[slot] === PACKED;
+    return this.places.isFilled(slot);
   }
 
   /** Heap bytes a slot holds (blob and automaton region; a transient or packed slot no blob: the landing block and the pack data are the engine's own). */
   slotBytes(slot: number): number {
     const automaton = this.automatonBlocks[slot];
-    const blob = this.blobBlocks[slot];
-    return (blob < 0 ? 0 : this.frame.heap.size(blob)) + (automaton >= 0 ? this.frame.heap.size(automaton) : 0);
+    return this.places.heapBytes(slot) + (automaton >= 0 ? this.frame.heap.size(automaton) : 0);
   }
 
   /** Blob length of a slot (for sizing its automaton). */
   blobBytes(slot: number): number {
-    const blob = this.blobBlocks[slot];
-    return blob === TRANSIENT ? 0 : blob === PACKED ? this.packedLengths[slot] : this.frame.heap.size(blob);
+    return this.places.blobBytes(slot);
   }
 
   /** Automaton region bytes of a slot (0: none). */
@@ -247,9 +222,7 @@ export class HostSlots {
 
   /** The address of a slot's blob or raw body (valid until the next heap allocation). */
   blobAddress(slot: number): number {
-    const block = this.blobBlocks[slot];
-    if (block === TRANSIENT) return this.landing.address + this.placeOffsets[slot];
-    return block === PACKED ? this.packAddress() + this.placeOffsets[slot] : this.frame.heap.address(block);
+    return this.places.address(slot);
   }
 
   /** Rewrites the table's addresses when blocks moved (compaction, relocation) or slots changed. Before each match. */
@@ -259,9 +232,8 @@ export class HostSlots {
     const base = this.frame.heap.address(this.block);
     for (let slot = 0; slot < this.count; slot++) {
       const record = (base + slot * SLOT_SIZE) >>> 2;
-      const blob = this.blobBlocks[slot];
       const automaton = this.automatonBlocks[slot];
-      words[record + (SLOT_BLOB_PTR >> 2)] = blob >= 0 || blob === TRANSIENT || blob === PACKED ? this.blobAddress(slot) : 0;
+      words[record + (SLOT_BLOB_PTR >> 2)] = this.places.isFilled(slot) ? this.places.address(slot) : 0;
       words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.frame.heap.address(automaton) : 0;
     }
     this.addressEpoch = this.frame.heap.epoch;
@@ -276,10 +248,9 @@ export class HostSlots {
   close(): void {
     const heap = this.frame.heap;
     for (let slot = 0; slot < this.count; slot++) {
-      if (this.blobBlocks[slot] >= 0) heap.free(this.blobBlocks[slot]);
+      this.places.free(slot);
       if (this.automatonBlocks[slot] >= 0) heap.free(this.automatonBlocks[slot]);
     }
-    this.blobBlocks.fill(-1);
     this.automatonBlocks.fill(-1);
     if (this.block >= 0) heap.free(this.block);
     this.block = -1;

@@ -9,7 +9,7 @@ import {
   PACK_RECORD_BODIES, PACK_RECORD_TOKENS, PACK_RECORD_STRINGS, PACK_RECORD_BUCKET_COUNT, PACK_RECORD_ORIGIN_COUNT,
   PACK_RECORD_CAPTURE_COUNT, PACK_RECORD_BODY_COUNT, PACK_RECORD_TOKEN_COUNT, PACK_RECORD_BLOB_COUNT, PACK_RECORD_STRING_BYTES,
   PACK_RECORD_KINDS, PACK_RECORD_AGENT, PACK_RECORD_AGENT_LENGTH, PACK_RECORD_BLOB_SLOTS, PACK_RECORD_ALLOW_SLOT,
-  PACK_RECORD_DISALLOW_SLOT, PACK_RECORD_RULES_MET, PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_SIZE,
+  PACK_RECORD_DISALLOW_SLOT, PACK_RECORD_RULES_MET, PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_BODY_BLOBS, PACK_RECORD_SIZE,
 } from '../constants.js';
 import type { CoreFrame } from './frame.js';
 import type { HostSlots } from './host-slots.js';
@@ -87,13 +87,17 @@ export class PackData {
       lengths[blob] = inside ? length : -1;
     }
     this.blobSlots = this.slots.newPackedSlots(offsets, lengths, SLOT_FLAG_PACKED);
-    // the record: its words, the index, the agent's token; the blob slots after them
+    // the record: its words, the index, the agent's token; the blob slots and the body blobs (all 0: none
+    // looked up yet) after them
     const indexAt = PACK_RECORD_SIZE;
     const agentAt = indexAt + index.bytes.length;
     const slotsAt = (agentAt + index.agent.length + 3) & ~3;
-    this.recordBlock = this.frame.heap.allocate(slotsAt + 4 * index.counts.blobs);
+    const bodyBlobsAt = slotsAt + 4 * index.counts.blobs;
+    const recordBytes = bodyBlobsAt + 4 * index.counts.bodies;
+    this.recordBlock = this.frame.heap.allocate(recordBytes);
     const record = this.frame.heap.address(this.recordBlock);
     const bytes = this.frame.memoryBytes();
+    bytes.fill(0, record + bodyBlobsAt, record + recordBytes);
     bytes.set(index.bytes, record + indexAt);
     bytes.set(index.agent, record + agentAt);
     const words = this.frame.memoryWords();
@@ -118,6 +122,7 @@ export class PackData {
     field(PACK_RECORD_AGENT, agentAt);
     field(PACK_RECORD_AGENT_LENGTH, index.agent.length);
     field(PACK_RECORD_BLOB_SLOTS, slotsAt);
+    field(PACK_RECORD_BODY_BLOBS, bodyBlobsAt);
     field(PACK_RECORD_ALLOW_SLOT, allowSlot);
     field(PACK_RECORD_DISALLOW_SLOT, disallowSlot);
     field(PACK_RECORD_RULES_MET, 0);
