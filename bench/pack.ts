@@ -88,11 +88,13 @@ function perUrlWithHostsLoaded(files: string[], args: string[], emptySeconds: nu
       marginal[k].push((runCli(args, thrice[k]).seconds - first) / 2);
     }
   }
-  const stats = runCli([...args.slice(0, -1), '--stats', '-'], thrice[0]).stderr.match(/(\d+) evicted, (\d+) cached/);
+  const statsLine = runCli([...args.slice(0, -1), '--stats', '-'], thrice[0]).stderr;
+  const stats = statsLine.match(/(\d+) evicted, (\d+) cached/);
+  const held = /held whole/.test(statsLine);
   const [randomOnce, sortedOnce, randomCopy, sortedCopy] = [...once, ...marginal].map(medianOf);
   const roundRatios = marginal[0].map((seconds, r) => seconds / marginal[1][r]).sort((a, b) => a - b);
   const us = (seconds: number): string => (seconds * 1e6 / urls).toFixed(2);
-  const cache = stats === null ? 'the cache not reported' : stats[1] === '0' ? `the random stream's ${stats[2]} rule sets stay cached, none evicted: its later copies load no host again` : `the random stream evicted ${stats[1]} rule sets: its later copies load some hosts again`;
+  const cache = stats === null ? 'the cache not reported' : held && stats[1] === '0' ? 'the pack held whole, nothing evicted: its later copies load no host again' : stats[1] === '0' ? `the random stream's ${stats[2]} rule sets stay cached, none evicted: its later copies load no host again` : `the random stream evicted ${stats[1]} rule sets: its later copies load some hosts again`;
   return `Per URL with every host loaded (as the issue measures it, the stream run again once its hosts are loaded: here each ~62-per-host stream three times in one file, less once, halved; ${PER_URL_ROUNDS} rounds, each timing once and thrice back to back, differences within the round, medians; ${cache}), \`check --pack\`: random host order ${us(randomCopy)} µs, sorted by host ${us(sortedCopy)} µs: **${(randomCopy / sortedCopy).toFixed(2)}x** (the rounds' own ratios ${roundRatios[0].toFixed(2)}-${roundRatios[roundRatios.length - 1].toFixed(2)}x, middle half ${roundRatios[Math.floor(roundRatios.length / 4)].toFixed(2)}-${roundRatios[Math.floor((roundRatios.length * 3) / 4)].toFixed(2)}x; once: ${randomOnce.toFixed(3)} s and ${sortedOnce.toFixed(3)} s). With only the empty run off instead (${emptySeconds.toFixed(3)} s; each host's one-time load, its rule set read into fresh memory, then counts as its URLs' cost): ${((randomOnce - emptySeconds) / (sortedOnce - emptySeconds)).toFixed(2)}x.`;
 }
 
