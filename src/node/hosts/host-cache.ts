@@ -76,9 +76,11 @@ export class HostCache {
   }
 
   /**
-   * Holds a source's whole data (a pack's data area, SourceTraits.wholeData) when half the budget holds it,
-   * read once now; gives it up when the budget no longer does (its packed slots evicted first: their
-   * origins are then read per host). At a matcher's open and at each new budget, between calls.
+   * Holds a source's whole data (a pack's data area, SourceTraits.wholeData) when half the budget holds it
+   * and its index, read once now, with the index laid out in the core (a slot per compiled rule set: the scan
+   * answers plain keys itself) and the host table sized for its origins; gives it up when the budget no longer
+   * does (its slots emptied: their origins are then read per host). At a matcher's open and at each new
+   * budget, between calls.
    */
   fitWholeData(data: WholeData, fixedSlots: () => { allow: number; disallow: number }): void {
     const packData = this.engine.packData;
