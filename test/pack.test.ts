@@ -506,6 +506,30 @@ describe('robotstxt pack and check --pack', () => {
     expect([result.status, result.stdout, result.stderr]).toEqual([2, '', `robotstxt: '${edited}' holds compiled rules the core cannot match (the WebAssembly core trapped in matchGroups: memory access out of bounds): rebuild it with robotstxt pack\n`]);
   });
 
+  it('a pack whose index names a capture, a body or a product token past its sections (edited, every checksum made again) is refused in one line naming the pack and the record (exit 2): the core, which answers a held pack\'s origins itself, leaves such an origin to the pack\'s reader', () => {
+    const cases: [string, string, (view: DataView, at: (section: 'origins' | 'captures' | 'bodies', record: number) => number, counts: { origins: number; captures: number; bodies: number }) => void][] = [
+      ['capture', 'a capture', (view, at, counts) => { for (let i = 0; i < counts.origins; i++) view.setUint32(at('origins', i) + 16, 0x1000_0000, true); }],
+      ['body', 'a body', (view, at, counts) => { for (let i = 0; i < counts.captures; i++) view.setInt32(at('captures', i) + 8, 0x7fff_fff0, true); }],
+      ['token', 'a product token', (view, at, counts) => { for (let i = 0; i < counts.bodies; i++) view.setUint32(at('bodies', i) + 20, 0x1000_0000, true); }],
+    ];
+    for (const [name, what, edit] of cases) {
+      const bytes = Buffer.from(readFileSync(pack));
+      const view = new DataView(bytes.buffer, bytes.byteOffset);
+      const indexOffset = getU64(view, H_INDEX_OFFSET);
+      const indexLength = getU64(view, H_INDEX_LENGTH);
+      const counts = { origins: view.getUint32(H_ORIGINS, true), captures: view.getUint32(H_CAPTURES, true), bodies: view.getUint32(H_BODIES, true) };
+      const layout = indexLayout({ buckets: view.getUint32(H_BUCKETS, true), ...counts, tokens: view.getUint32(H_TOKENS, true), blobs: view.getUint32(H_BLOBS, true), stringBytes: 0 });
+      const sizes = { origins: 20, captures: 24, bodies: 32 };
+      edit(view, (section, record) => indexOffset + layout[section] + record * sizes[section], counts);
+      view.setUint32(H_INDEX_CRC, crc32(bytes.subarray(indexOffset, indexOffset + indexLength)), true);
+      view.setUint32(H_HEADER_CRC, crc32(bytes.subarray(0, H_HEADER_CRC)), true);
+      const edited = join(dir, `edited-${name}.pack`);
+      writeFileSync(edited, bytes);
+      const result = robotstxt(['check', '--pack', edited, '--agent', 'Googlebot', HOSTS_URLS]);
+      expect([result.status, result.stdout, result.stderr], name).toEqual([2, '', `robotstxt: '${edited}' is damaged: its index names ${what} outside it (rebuild it with robotstxt pack)\n`]);
+    }
+  });
+
   it('usage --pack answers each URL by its origin\'s file in the pack, as usage with that file does; an origin without an entry as without robots.txt, named; a URL without an origin named, exit 2', () => {
     const urls = ['https://shop.example/cart', 'https://blog.example/drafts/x', 'https://docs.example/'];
     const byPack = robotstxt(['usage', '--pack', pack, ...urls, '--agent', 'GPTBot', '--format', 'json']);

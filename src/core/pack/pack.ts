@@ -204,6 +204,7 @@ export class RobotsPack {
     const at = this.layout.origins + origin * ORIGIN_BYTES;
     const first = this.index.getUint32(at + 12, true);
     const count = this.index.getUint32(at + 16, true);
+    this.inRange(first + count, this.captureCount, 'a capture');
     const out: PackCapture[] = [];
     for (let i = first; i < first + count; i++) out.push(this.capture(i));
     return out;
@@ -218,11 +219,23 @@ export class RobotsPack {
   /** What an origin's newest capture answers, without an object: its body's index (>= 0), ALL_ALLOWED or ALL_DISALLOWED. Per origin met. */
   latestBody(origin: number): number {
     const at = this.layout.origins + origin * ORIGIN_BYTES;
-    const capture = this.layout.captures + (this.index.getUint32(at + 12, true) + this.index.getUint32(at + 16, true) - 1) * CAPTURE_BYTES;
+    const newest = this.index.getUint32(at + 12, true) + this.index.getUint32(at + 16, true) - 1;
+    this.inRange(newest + 1, this.captureCount, 'a capture');
+    const capture = this.layout.captures + newest * CAPTURE_BYTES;
     const effect = this.index.getUint16(capture + 12, true);
     if (effect === EFFECT_DISALLOW_ALL) return ALL_DISALLOWED;
     const body = this.index.getInt32(capture + 8, true);
-    return effect === EFFECT_ALLOW_ALL || body < 0 ? ALL_ALLOWED : body;
+    if (effect === EFFECT_ALLOW_ALL || body < 0) return ALL_ALLOWED;
+    this.inRange(body + 1, this.bodyCount, 'a body');
+    return body;
+  }
+
+  /**
+   * Refuses an index that names a record past its section (a pack edited with its checksums made again, or
+   * made wrong): `end` (one past the last record named) at most `count`. Per record looked up.
+   */
+  private inRange(end: number, count: number, what: string): void {
+    if (!(end >= 0 && end <= count)) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its index names ${what} outside it (rebuild it with robotstxt pack)`);
   }
 
   private capture(i: number): PackCapture {
@@ -235,6 +248,7 @@ export class RobotsPack {
 
   /** A body's bytes (a copy), checked against its checksum when first read. Per origin met. */
   body(body: number): Uint8Array {
+    this.inRange(body + 1, this.bodyCount, 'a body');
     const at = this.layout.bodies + body * BODY_BYTES;
     return this.data(getU64(this.index, at), this.index.getUint32(at + 8, true), this.index.getUint32(at + 12, true), `body ${body}`, body);
   }
@@ -249,9 +263,11 @@ export class RobotsPack {
 
   /** The blob index of an agent in a body (see blob). */
   blobIndex(body: number, agent: string): number {
+    this.inRange(body + 1, this.bodyCount, 'a body');
     const at = this.layout.bodies + body * BODY_BYTES;
     const first = this.index.getUint32(at + 16, true);
     const count = this.index.getUint32(at + 20, true);
+    this.inRange(first + count, this.tokenCount, 'a product token');
     const token = asciiLowerCase(agent);
     // binary search of the body's tokens (sorted by their bytes)
     let low = first;
@@ -260,11 +276,17 @@ export class RobotsPack {
       const middle = (low + high) >>> 1;
       const entry = this.layout.tokens + middle * TOKEN_BYTES;
       const compared = this.compareString(this.index.getUint32(entry, true), this.index.getUint32(entry + 4, true), token);
-      if (compared === 0) return this.index.getUint32(entry + 8, true);
+      if (compared === 0) return this.blobNamed(this.index.getUint32(entry + 8, true));
       if (compared < 0) low = middle + 1;
       else high = middle - 1;
     }
-    return this.index.getUint32(at + 24, true);
+    return this.blobNamed(this.index.getUint32(at + 24, true));
+  }
+
+  /** A blob index the index names, refused when past the blobs. */
+  private blobNamed(blob: number): number {
+    this.inRange(blob + 1, this.blobCount, 'a compiled rule set');
+    return blob;
   }
 
   /** A blob's length in bytes (see blobInto). */
