@@ -1,7 +1,7 @@
 // Hosts answered from a robots.txt pack held in the core (src/core/wasm/pack-data.ts lays out its record, its
 // index as the pack file holds it, and the agent's product token; src/core/pack/layout.ts says the index): the
 // scan (hosts.ts scanLineHosts) resolves a line's new host key here, without the host, when the key is plain
-// (its own canonical origin, as src/core/url-model.ts isPlainKeyBytes says: the same rule, held equal by the
+// (its own canonical origin, as src/core/url-model.ts isPlainKey says: the same rule, held equal by the
 // tests) and the pack has an entry for it. The entry's newest capture gives a fixed slot (every URL allowed or
 // disallowed) or its body, whose blob for the agent (the agent's own token's, else the star groups') has a
 // slot of its own, filled by the host when it held the pack (SLOT_FLAG_PACKED; the record names it per blob). Anything else (no entry, a key
@@ -25,7 +25,7 @@ const HTTPS_AT: u64 = 0x407370747468;
 /**
  * Whether the key [key, key + length) is plain: `http://` or `https://`, then dot-separated labels of a-z 0-9
  * '-', none empty, none starting `xn--`, the last no number (all digits, or `0x` and hex digits). The rule of
- * src/core/url-model.ts isPlainKeyBytes, byte for byte. One pass over the key.
+ * src/core/url-model.ts isPlainKey, byte for byte. One pass over the key.
  */
 export function isPlainKey(key: usize, length: usize): bool {
   const end = key + length;
@@ -68,7 +68,7 @@ export function isPlainKey(key: usize, length: usize): bool {
   return false;
 }
 
-/** The index's origin record of the key `prefix` (prefixLength bytes of a word) + [host, host + hostLength), or -1 (src/core/pack/pack.ts originIndexOfBytes). */
+/** The index's origin record of the key `prefix` (prefixLength bytes of a word) + [host, host + hostLength), or -1 (as src/core/pack/pack.ts originIndex). */
 function packOrigin(record: usize, prefix: u64, prefixLength: u32, host: usize, hostLength: u32): i32 {
   let hash: u32 = 0x811c9dc5; // FNV-1a, as src/core/pack/layout.ts keyHash
   for (let i: u32 = 0; i < prefixLength; i++) hash = (hash ^ <u32>((prefix >> (<u64>i * 8)) & 0xff)) * 0x01000193;

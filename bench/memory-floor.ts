@@ -31,9 +31,9 @@ const { pack, close } = openPackFile(file);
 const blobs = new Set<number>();
 let blobBytes = 0;
 for (let origin = 0; origin < pack.originCount; origin++) {
-  const newest = pack.latest(origin);
-  if (newest.effect !== 'rules' || newest.body === null) continue;
-  const blob = pack.blobIndex(newest.body, agent);
+  const body = pack.latestBody(origin);
+  if (body < 0) continue; // (every URL allowed or disallowed: no rules read)
+  const blob = pack.blobIndex(body, agent);
   if (blobs.has(blob)) continue;
   blobs.add(blob);
   blobBytes += pack.blobLength(blob);

@@ -55,44 +55,23 @@ const utf8 = new TextDecoder('utf-8');
 /**
  * A key that is already an origin's canonical form: `http(s)://` and dot-separated labels of a-z 0-9 '-'
  * with no `xn--` label (WHATWG checks punycode) and a last label that is no number (WHATWG reads
- * `a.1` and `a.0x1` as IPv4 addresses and rejects them). The rule is isPlainKeyBytes's.
+ * `a.1` and `a.0x1` as IPv4 addresses and rejects them). The core reads keys by the same rule
+ * (assembly/pack-hosts.ts isPlainKey; test/url-model.test.ts holds the two equal).
  */
 export function isPlainKey(key: string): boolean {
-  if (key.length > plainScratch.length) plainScratch = new Uint8Array(key.length * 2);
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    if (c > 0xff) return false; // (no byte of a plain key)
-    plainScratch[i] = c;
-  }
-  return isPlainKeyBytes(plainScratch, 0, key.length);
-}
-let plainScratch = new Uint8Array(256);
-
-/**
- * isPlainKey of the key bytes [start, end) (a many-host matcher's host table holds them: a plain key is
- * answered without its text being made). Per key met, in one pass.
- */
-export function isPlainKeyBytes(bytes: Uint8Array, start: number, end: number): boolean {
-  // after https:// or http://
-  const https = end - start > 8 && bytes[start + 4] === 0x73;
-  const at = start + (https ? 8 : 7);
-  if (at >= end || bytes[start] !== 0x68 || bytes[start + 1] !== 0x74 || bytes[start + 2] !== 0x74 || bytes[start + 3] !== 0x70) return false;
-  if (bytes[at - 3] !== 0x3a || bytes[at - 2] !== 0x2f || bytes[at - 1] !== 0x2f) return false;
+  const at = key.charCodeAt(4) === 0x73 ? 8 : 7; // after https:// or http://
+  if (at >= key.length || !(key.startsWith('http://') || key.startsWith('https://'))) return false;
   let labelStart = at;
   let digitsOnly = true;
-  for (let i = at; i <= end; i++) {
-    const c = i === end ? 0x2e : bytes[i];
+  for (let i = at; i <= key.length; i++) {
+    const c = i === key.length ? 0x2e : key.charCodeAt(i);
     if (c === 0x2e) {
       if (i === labelStart) return false; // an empty label
-      if (labelStart + 4 <= end && bytes[labelStart] === 0x78 && bytes[labelStart + 1] === 0x6e && bytes[labelStart + 2] === 0x2d && bytes[labelStart + 3] === 0x2d) return false; // xn--
-      if (i === end) {
+      if (key.charCodeAt(labelStart + 2) === 0x2d && key.startsWith('xn--', labelStart)) return false;
+      if (i === key.length) {
         // the last label: no number (WHATWG would read the host as an IPv4 address)
         if (digitsOnly) return false;
-        if (labelStart + 1 < end && bytes[labelStart] === 0x30 && bytes[labelStart + 1] === 0x78) {
-          let hex = true;
-          for (let j = labelStart + 2; j < end && hex; j++) hex = (bytes[j] >= 0x30 && bytes[j] <= 0x39) || (bytes[j] >= 0x61 && bytes[j] <= 0x66);
-          if (hex) return false;
-        }
+        if (key.charCodeAt(labelStart) === 0x30 && key.charCodeAt(labelStart + 1) === 0x78 && /^[0-9a-f]*$/.test(key.slice(labelStart + 2))) return false;
         return true;
       }
       labelStart = i + 1;
@@ -106,6 +85,7 @@ export function isPlainKeyBytes(bytes: Uint8Array, start: number, end: number): 
   return false;
 }
 
+/** An origin (see UrlOrigin); the store's file key is made when first asked for. */
 class Origin implements UrlOrigin {
   private file: string | null = null;
   constructor(readonly scheme: 'http' | 'https', readonly host: string, readonly port: string | null, readonly origin: string, readonly hostKey: string) {}

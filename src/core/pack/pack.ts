@@ -178,11 +178,10 @@ export class RobotsPack {
    * matcher that holds the pack whole.
    */
   coreIndex(agent: string): CoreIndex {
-    const tokens = this.index.byteLength; // (the strings run to the index's end)
     return {
       bytes: this.indexBytes,
       sections: { buckets: this.layout.buckets, origins: this.layout.origins, captures: this.layout.captures, bodies: this.layout.bodies, tokens: this.layout.tokens, blobs: this.layout.blobs, strings: this.layout.strings },
-      counts: { buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: this.tokenCount, blobs: this.blobCount, stringBytes: tokens - this.layout.strings },
+      counts: { buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: this.tokenCount, blobs: this.blobCount, stringBytes: this.indexBytes.length - this.layout.strings }, // (the strings run to the index's end)
       kinds: (this.mayHoldKeys(FLAG_STORE_KEYS) ? PACK_KIND_STORE : 0) | (this.mayHoldKeys(FLAG_HOST_KEYS) ? PACK_KIND_HOST : 0),
       agent: Uint8Array.from(asciiLowerCase(agent), (c) => c.charCodeAt(0) & 0xff),
       dataStart: HEADER_BYTES,
@@ -208,12 +207,6 @@ export class RobotsPack {
     const out: PackCapture[] = [];
     for (let i = first; i < first + count; i++) out.push(this.capture(i));
     return out;
-  }
-
-  /** The newest capture of an origin record (what a reader without times answers with). */
-  latest(origin: number): PackCapture {
-    const at = this.layout.origins + origin * ORIGIN_BYTES;
-    return this.capture(this.index.getUint32(at + 12, true) + this.index.getUint32(at + 16, true) - 1);
   }
 
   /** What an origin's newest capture answers, without an object: its body's index (>= 0), ALL_ALLOWED or ALL_DISALLOWED. Per origin met. */

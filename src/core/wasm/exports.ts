@@ -82,7 +82,7 @@ export interface CoreExports {
   // ---- many hosts (hosts-engine.ts) ----
   /** Host entries of a chunk's lines; SCAN_RESULT_* at resultPtr; returns lines, or -1 when the table is full. */
   scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number, resultPtr: number, pack: number): number;
-  /** Whether the key [keyPtr, keyPtr + length) is plain (assembly/pack-hosts.ts; the tests hold it to src/core/url-model.ts isPlainKeyBytes). */
+  /** Whether the key [keyPtr, keyPtr + length) is plain (assembly/pack-hosts.ts; the tests hold it to src/core/url-model.ts isPlainKey). */
   isPlainOriginKey(keyPtr: number, length: number): number;
   /** Lines grouped by host entry once per chunk; pending entries rewritten as their group indexes; returns the group count. */
   groupLinesByEntry(lineCount: number, entriesPtr: number, table: number, stamp: number, groupsPtr: number, orderPtr: number, pendingPtr: number, pendingCount: number): number;

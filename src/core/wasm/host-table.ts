@@ -134,22 +134,9 @@ export class HostTable {
 
   /** The key of an entry, one char per byte (host ASCII lower-cased, maybe IDN bytes, and ":port" if any). Per pending entry, when it is resolved. */
   keyOf(entry: number): string {
-    const offset = this.keyStart(entry);
-    return latin1.decode(this.frame.memoryBytes().subarray(offset, offset + this.keyLength(entry)));
-  }
-
-  /** Where an entry's key lies in memoryBytes() (until the next allocation), and its length: a key read without making its text. Per pending entry. */
-  keyStart(entry: number): number {
-    return this.address + HOSTS_HEADER_SIZE + this.capacity * HOST_ENTRY_SIZE + this.frame.memoryWords()[this.entryWord(entry, HOST_ENTRY_KEY_OFFSET)];
-  }
-
-  keyLength(entry: number): number {
-    return this.frame.memoryWords()[this.entryWord(entry, HOST_ENTRY_KEY_LENGTH)] & ~HOST_KEY_ALIAS;
-  }
-
-  /** The instance's memory as bytes now (keyStart's frame of reference). */
-  memoryBytes(): Uint8Array {
-    return this.frame.memoryBytes();
+    const words = this.frame.memoryWords();
+    const offset = this.address + HOSTS_HEADER_SIZE + this.capacity * HOST_ENTRY_SIZE + words[this.entryWord(entry, HOST_ENTRY_KEY_OFFSET)];
+    return latin1.decode(this.frame.memoryBytes().subarray(offset, offset + (words[this.entryWord(entry, HOST_ENTRY_KEY_LENGTH)] & ~HOST_KEY_ALIAS)));
   }
 
   /** Resolves a pending key: the slot that answers it (pinned for this chunk), or null when it names no usable host. */

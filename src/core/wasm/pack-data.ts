@@ -100,34 +100,19 @@ export class PackData {
     bytes.fill(0, record + bodyBlobsAt, record + recordBytes);
     bytes.set(index.bytes, record + indexAt);
     bytes.set(index.agent, record + agentAt);
+    const { sections, counts } = index;
+    const fields: [number, number][] = [
+      [PACK_RECORD_INDEX, indexAt], [PACK_RECORD_AGENT, agentAt], [PACK_RECORD_AGENT_LENGTH, index.agent.length],
+      [PACK_RECORD_BUCKETS, sections.buckets], [PACK_RECORD_ORIGINS, sections.origins], [PACK_RECORD_CAPTURES, sections.captures],
+      [PACK_RECORD_BODIES, sections.bodies], [PACK_RECORD_TOKENS, sections.tokens], [PACK_RECORD_STRINGS, sections.strings],
+      [PACK_RECORD_BUCKET_COUNT, counts.buckets], [PACK_RECORD_ORIGIN_COUNT, counts.origins], [PACK_RECORD_CAPTURE_COUNT, counts.captures],
+      [PACK_RECORD_BODY_COUNT, counts.bodies], [PACK_RECORD_TOKEN_COUNT, counts.tokens], [PACK_RECORD_BLOB_COUNT, counts.blobs],
+      [PACK_RECORD_STRING_BYTES, counts.stringBytes], [PACK_RECORD_KINDS, index.kinds], [PACK_RECORD_BLOB_SLOTS, slotsAt],
+      [PACK_RECORD_BODY_BLOBS, bodyBlobsAt], [PACK_RECORD_ALLOW_SLOT, allowSlot], [PACK_RECORD_DISALLOW_SLOT, disallowSlot],
+      [PACK_RECORD_RULES_MET, 0], [PACK_RECORD_ALLOW_MET, 0], [PACK_RECORD_DISALLOW_MET, 0],
+    ];
     const words = this.frame.memoryWords();
-    const field = (at: number, value: number): void => {
-      words[(record + at) >>> 2] = value;
-    };
-    field(PACK_RECORD_INDEX, indexAt);
-    field(PACK_RECORD_BUCKETS, index.sections.buckets);
-    field(PACK_RECORD_ORIGINS, index.sections.origins);
-    field(PACK_RECORD_CAPTURES, index.sections.captures);
-    field(PACK_RECORD_BODIES, index.sections.bodies);
-    field(PACK_RECORD_TOKENS, index.sections.tokens);
-    field(PACK_RECORD_STRINGS, index.sections.strings);
-    field(PACK_RECORD_BUCKET_COUNT, index.counts.buckets);
-    field(PACK_RECORD_ORIGIN_COUNT, index.counts.origins);
-    field(PACK_RECORD_CAPTURE_COUNT, index.counts.captures);
-    field(PACK_RECORD_BODY_COUNT, index.counts.bodies);
-    field(PACK_RECORD_TOKEN_COUNT, index.counts.tokens);
-    field(PACK_RECORD_BLOB_COUNT, index.counts.blobs);
-    field(PACK_RECORD_STRING_BYTES, index.counts.stringBytes);
-    field(PACK_RECORD_KINDS, index.kinds);
-    field(PACK_RECORD_AGENT, agentAt);
-    field(PACK_RECORD_AGENT_LENGTH, index.agent.length);
-    field(PACK_RECORD_BLOB_SLOTS, slotsAt);
-    field(PACK_RECORD_BODY_BLOBS, bodyBlobsAt);
-    field(PACK_RECORD_ALLOW_SLOT, allowSlot);
-    field(PACK_RECORD_DISALLOW_SLOT, disallowSlot);
-    field(PACK_RECORD_RULES_MET, 0);
-    field(PACK_RECORD_ALLOW_MET, 0);
-    field(PACK_RECORD_DISALLOW_MET, 0);
+    for (const [at, value] of fields) words[(record + at) >>> 2] = value;
     for (let blob = 0; blob < this.blobSlots.length; blob++) words[((record + slotsAt) >>> 2) + blob] = this.blobSlots[blob] + 1;
   }
 

@@ -46,7 +46,7 @@ export class UrlCalls {
     return length < 0 ? null : String.fromCharCode(...frame.memoryBytes().subarray(keyPtr, keyPtr + length));
   }
 
-  /** Whether the core reads an origin key as plain (assembly/pack-hosts.ts isPlainKey). Tests hold it to src/core/url-model.ts isPlainKeyBytes. */
+  /** Whether the core reads an origin key as plain (assembly/pack-hosts.ts isPlainKey). Tests hold it to src/core/url-model.ts isPlainKey. */
   isPlainKey(key: Uint8Array): boolean {
     const frame = this.frame;
     const keyPtr = frame.workPtr;
