@@ -15,7 +15,7 @@ export { answerUrlFromBody } from "./direct";
 export { tokenizeLines } from "./lines";
 export { formatTextLines, formatJsonlLines, countLines, countLineEndBytes } from "./format";
 export { readLogChunk, urlLinesOfTargets, unescapeLogField } from "./log";
-export { isPlainKey as isPlainOriginKey } from "./pack-hosts";
+export { isPlainKey as isPlainOriginKey, resolvePackOrigins } from "./pack-hosts";
 export { hostKeyOf as originKeyOf, scanLineHosts, groupLinesByEntry, slotGroups, matchGroups, splitLinesByHost, findHostSlot, rememberHost, rehashHostTable } from "./hosts";
 
 /** First address the host may use (16-aligned). Called once per instance. */

@@ -2,20 +2,21 @@
 // index as the pack file holds it, and the agent's product token; src/core/pack/layout.ts says the index): the
 // scan (hosts.ts scanLineHosts) resolves a line's new host key here, without the host, when the key is plain
 // (its own canonical origin, as src/core/url-model.ts isPlainKey says: the same rule, held equal by the
-// tests) and the pack has an entry for it. The entry's newest capture gives a fixed slot (every URL allowed or
-// disallowed) or its body, whose blob for the agent (the agent's own token's, else the star groups') has a
-// slot of its own, filled by the host when it held the pack (SLOT_FLAG_PACKED; the record names it per blob). Anything else (no entry, a key
+// tests) and the pack has an entry for it. Each entry's slot is written once, when the pack is held
+// (resolvePackOrigins): its newest capture's fixed slot (every URL allowed or disallowed), or its body's rules
+// for the agent (the agent's own token's blob, else the star groups'), each blob a slot of its own made by the
+// host when it held the pack (SLOT_FLAG_PACKED; the record names it per blob). Anything else (no entry, a key
 // that is not plain, a number out of the index's range, a slot emptied since) is left to the host.
 //
-// Worst case per key: the key's bytes twice (plainness, hash), a bucket's keys compared (a few), and a binary
-// search of the body's tokens, each compare at most the agent's token's length.
+// Worst case per key: the key's bytes twice (plainness, hash), a bucket's keys compared (a few), and a word read
+// (the origin's slot, written once when the pack is held: resolvePackOrigins, linear in the index).
 import {
   ORIGIN_BYTES, CAPTURE_BYTES, BODY_BYTES, TOKEN_BYTES, EFFECT_ALLOW_ALL, EFFECT_DISALLOW_ALL,
   PACK_RECORD_INDEX, PACK_RECORD_BUCKETS, PACK_RECORD_ORIGINS, PACK_RECORD_CAPTURES, PACK_RECORD_BODIES, PACK_RECORD_TOKENS,
   PACK_RECORD_STRINGS, PACK_RECORD_BUCKET_COUNT, PACK_RECORD_ORIGIN_COUNT, PACK_RECORD_CAPTURE_COUNT, PACK_RECORD_BODY_COUNT,
   PACK_RECORD_TOKEN_COUNT, PACK_RECORD_BLOB_COUNT, PACK_RECORD_STRING_BYTES, PACK_RECORD_KINDS, PACK_RECORD_AGENT,
   PACK_RECORD_AGENT_LENGTH, PACK_RECORD_BLOB_SLOTS, PACK_RECORD_ALLOW_SLOT, PACK_RECORD_DISALLOW_SLOT, PACK_RECORD_RULES_MET,
-  PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_BODY_BLOBS, PACK_KIND_STORE, PACK_KIND_HOST, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_PACKED,
+  PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_BODY_SLOTS, PACK_RECORD_ORIGIN_SLOTS, PACK_KIND_STORE, PACK_KIND_HOST, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_PACKED,
 } from "../src/core/constants";
 
 // "http@" and "https@" (a store key's scheme part, src/core/url-model.ts UrlOrigin.fileKey) as little-endian words
@@ -109,7 +110,8 @@ function compareBytes(a: usize, aLength: u32, b: usize, bLength: u32): i32 {
 
 /**
  * The slot that answers the plain key [key, key + length) from the pack held at `record`, or -1 (the host
- * resolves the key). Counts what it answers (PACK_RECORD_*_MET). Per new key of a chunk, while a pack is held.
+ * resolves the key): its origin's, written when the pack was held (resolvePackOrigins). Counts what it
+ * answers (PACK_RECORD_*_MET). Per new key of a chunk, while a pack is held.
  */
 export function packSlotOf(record: usize, key: usize, length: u32, slots: usize): i32 {
   if (!isPlainKey(key, <usize>length)) return -1;
@@ -120,40 +122,60 @@ export function packSlotOf(record: usize, key: usize, length: u32, slots: usize)
   if ((kinds & PACK_KIND_STORE) != 0) origin = packOrigin(record, skip == 8 ? HTTPS_AT : HTTP_AT, skip - 2, key + skip, length - skip);
   if (origin < 0 && (kinds & PACK_KIND_HOST) != 0) origin = packOrigin(record, 0, 0, key + skip, length - skip);
   if (origin < 0) return -1;
-  const index = record + <usize>load<u32>(record + PACK_RECORD_INDEX);
-  const originAt = index + <usize>load<u32>(record + PACK_RECORD_ORIGINS) + <usize>origin * ORIGIN_BYTES;
-  const first = load<u32>(originAt + 12);
-  const count = load<u32>(originAt + 16);
-  if (count == 0 || <u64>first + <u64>count > <u64>load<u32>(record + PACK_RECORD_CAPTURE_COUNT)) return -1;
-  const capture = index + <usize>load<u32>(record + PACK_RECORD_CAPTURES) + <usize>(first + count - 1) * CAPTURE_BYTES;
-  const effect = <u32>load<u16>(capture + 12);
-  const body = load<i32>(capture + 8);
-  if (effect == EFFECT_DISALLOW_ALL) {
+  const answer = load<u32>(record + <usize>load<u32>(record + PACK_RECORD_ORIGIN_SLOTS) + <usize>origin * 4);
+  if (answer == 0) return -1;
+  const slot = answer - 1;
+  if (slot == load<u32>(record + PACK_RECORD_DISALLOW_SLOT)) {
     store<u32>(record + PACK_RECORD_DISALLOW_MET, load<u32>(record + PACK_RECORD_DISALLOW_MET) + 1);
-    return <i32>load<u32>(record + PACK_RECORD_DISALLOW_SLOT);
-  }
-  if (effect == EFFECT_ALLOW_ALL || body < 0) {
+  } else if (slot == load<u32>(record + PACK_RECORD_ALLOW_SLOT)) {
     store<u32>(record + PACK_RECORD_ALLOW_MET, load<u32>(record + PACK_RECORD_ALLOW_MET) + 1);
-    return <i32>load<u32>(record + PACK_RECORD_ALLOW_SLOT);
-  }
-  if (<u32>body >= load<u32>(record + PACK_RECORD_BODY_COUNT)) return -1;
-  // the body's blob for the agent, looked up once per body (the origins of one body share it)
-  const known = record + <usize>load<u32>(record + PACK_RECORD_BODY_BLOBS) + <usize>body * 4;
-  let blob = load<u32>(known);
-  if (blob == 0) {
-    blob = agentBlob(record, index, <u32>body);
-    if (blob == 0xffffffff) return -1;
-    store<u32>(known, blob + 1);
   } else {
-    blob--;
+    if ((load<u32>(slots + <usize>slot * SLOT_SIZE + SLOT_FLAGS) & SLOT_FLAG_PACKED) == 0) return -1; // emptied since
+    store<u32>(record + PACK_RECORD_RULES_MET, load<u32>(record + PACK_RECORD_RULES_MET) + 1);
   }
-  if (blob >= load<u32>(record + PACK_RECORD_BLOB_COUNT)) return -1;
-  const slotPlusOne = load<u32>(record + <usize>load<u32>(record + PACK_RECORD_BLOB_SLOTS) + <usize>blob * 4);
-  if (slotPlusOne == 0) return -1;
-  const slot = slotPlusOne - 1;
-  if ((load<u32>(slots + <usize>slot * SLOT_SIZE + SLOT_FLAGS) & SLOT_FLAG_PACKED) == 0) return -1; // emptied since
-  store<u32>(record + PACK_RECORD_RULES_MET, load<u32>(record + PACK_RECORD_RULES_MET) + 1);
   return <i32>slot;
+}
+
+/**
+ * Writes, once when the pack is held (its record complete, its blobs' slots made), the slot that answers each
+ * origin (PACK_RECORD_ORIGIN_SLOTS): its newest capture's fixed slot (every URL allowed or disallowed), or its
+ * body's rules for the agent (the agent's own token's blob, else the star groups'; PACK_RECORD_BODY_SLOTS,
+ * written first, body by body); 0 where the index is out of range or the blob has no slot (the host resolves
+ * those origins, and refuses the pack). Two passes in the index's order: bodies, then origins, so that the
+ * scan's look-up per key reads one word where it read a capture, a body's tokens and a blob's slot, each cold.
+ * Linear in the origins, plus a binary search of each body's tokens.
+ */
+export function resolvePackOrigins(record: usize): void {
+  const index = record + <usize>load<u32>(record + PACK_RECORD_INDEX);
+  const bodySlots = record + <usize>load<u32>(record + PACK_RECORD_BODY_SLOTS);
+  const originSlots = record + <usize>load<u32>(record + PACK_RECORD_ORIGIN_SLOTS);
+  const blobSlots = record + <usize>load<u32>(record + PACK_RECORD_BLOB_SLOTS);
+  const blobCount = load<u32>(record + PACK_RECORD_BLOB_COUNT);
+  const bodyCount = load<u32>(record + PACK_RECORD_BODY_COUNT);
+  for (let body: u32 = 0; body < bodyCount; body++) {
+    const blob = agentBlob(record, index, body);
+    store<u32>(bodySlots + <usize>body * 4, blob < blobCount ? load<u32>(blobSlots + <usize>blob * 4) : 0);
+  }
+  const origins = index + <usize>load<u32>(record + PACK_RECORD_ORIGINS);
+  const captures = index + <usize>load<u32>(record + PACK_RECORD_CAPTURES);
+  const captureCount = <u64>load<u32>(record + PACK_RECORD_CAPTURE_COUNT);
+  const originCount = load<u32>(record + PACK_RECORD_ORIGIN_COUNT);
+  for (let origin: u32 = 0; origin < originCount; origin++) {
+    const originAt = origins + <usize>origin * ORIGIN_BYTES;
+    const first = load<u32>(originAt + 12);
+    const count = load<u32>(originAt + 16);
+    let answer: u32 = 0;
+    if (count != 0 && <u64>first + <u64>count <= captureCount) {
+      // the newest capture: its effect, else its body's rules
+      const capture = captures + <usize>(first + count - 1) * CAPTURE_BYTES;
+      const effect = <u32>load<u16>(capture + 12);
+      const body = load<i32>(capture + 8);
+      if (effect == EFFECT_DISALLOW_ALL) answer = load<u32>(record + PACK_RECORD_DISALLOW_SLOT) + 1;
+      else if (effect == EFFECT_ALLOW_ALL || body < 0) answer = load<u32>(record + PACK_RECORD_ALLOW_SLOT) + 1;
+      else if (<u32>body < bodyCount) answer = load<u32>(bodySlots + <usize>body * 4);
+    }
+    store<u32>(originSlots + <usize>origin * 4, answer);
+  }
 }
 
 /** The blob of a body (< the body count) for the record's agent: its own token's, else the star groups'; 0xffffffff for an index out of range. */

@@ -203,8 +203,9 @@ export const PACK_RECORD_DISALLOW_SLOT = 76;
 export const PACK_RECORD_RULES_MET = 80; // origins the core answered: by rules, allowing all, disallowing all (the host reads and zeroes them)
 export const PACK_RECORD_ALLOW_MET = 84;
 export const PACK_RECORD_DISALLOW_MET = 88;
-export const PACK_RECORD_BODY_BLOBS = 92; // offset of a u32 per body: its blob for the agent + 1 (0: not looked up yet)
-export const PACK_RECORD_SIZE = 96;
+export const PACK_RECORD_BODY_SLOTS = 92; // offset of a u32 per body: the slot of its rules for the agent + 1 (0: none)
+export const PACK_RECORD_ORIGIN_SLOTS = 96; // offset of a u32 per origin: the slot that answers it + 1 (0: the host resolves it)
+export const PACK_RECORD_SIZE = 100;
 export const PACK_KIND_STORE = 1; // store keys (`https@host`)
 export const PACK_KIND_HOST = 2; // host keys (`host`)
 // A slot's block may hold a body instead of a blob (a raw body: its lines are answered straight from it,

@@ -84,6 +84,8 @@ export interface CoreExports {
   scanLineHosts(inputPtr: number, inputLen: number, table: number, slots: number, stamp: number, lineStartsPtr: number, entriesPtr: number, pendingPtr: number, keyScratch: number, resultPtr: number, pack: number): number;
   /** Whether the key [keyPtr, keyPtr + length) is plain (assembly/pack-hosts.ts; the tests hold it to src/core/url-model.ts isPlainKey). */
   isPlainOriginKey(keyPtr: number, length: number): number;
+  /** Writes each origin's slot into a held pack's record (assembly/pack-hosts.ts). Once per pack held. */
+  resolvePackOrigins(record: number): void;
   /** Lines grouped by host entry once per chunk; pending entries rewritten as their group indexes; returns the group count. */
   groupLinesByEntry(lineCount: number, entriesPtr: number, table: number, stamp: number, groupsPtr: number, orderPtr: number, pendingPtr: number, pendingCount: number): number;
   /** The slots of a round's groups [from, to); returns its lines without a host (GROUP_RESULT_* at resultPtr too). */

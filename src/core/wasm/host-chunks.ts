@@ -121,8 +121,7 @@ export class HostChunks {
       if (keep > 0) this.frame.copyWithin(this.frame.heap.address(block), this.at(0), this.at(keep));
       this.frame.heap.free(this.block);
     }
-    this.block = block;
-    this.slots.addressesChanged();
+    this.block = block; // (no slot lies in it: the slots' addresses stand)
   }
 
   /** Frees the chunk block when it is larger than maxBytes (a chunk of one huge line): the next chunk makes a new one. */

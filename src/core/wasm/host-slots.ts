@@ -4,7 +4,7 @@
 // a slot emptied gets a new generation, so host entries that named it go stale. The scan stamp pins the slots
 // a chunk uses (the policy never evicts those while the chunk runs).
 import {
-  SLOT_BLOB_PTR, SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_RAW,
+  SLOT_AUTOMATON_PTR, SLOT_AUTOMATON_BYTES, SLOT_GENERATION, SLOT_LINES, SLOT_PIN_STAMP, SLOT_FLAGS, SLOT_SIZE, SLOT_FLAG_RAW,
   AUTOMATON_HEADER_SIZE, AUTOMATON_OVERFLOWS,
 } from '../constants.js';
 import type { CoreFrame } from './frame.js';
@@ -23,9 +23,6 @@ export class HostSlots {
   private readonly freeSlots: number[] = [];
   /** Where each slot's blob or body lies. */
   private readonly places: SlotPlaces;
-  private automatonBlocks: Int32Array = new Int32Array(FIRST_SLOT_CAPACITY).fill(-1);
-  /** The heap epoch the table's addresses were written for. */
-  private addressEpoch = -1;
   private stamp = 0;
 
   /** packAddress: where the pack data held whole lies now (PackData's). */
@@ -95,20 +92,14 @@ export class HostSlots {
     bytes.fill(0, to + this.capacity * SLOT_SIZE, to + capacity * SLOT_SIZE);
     this.frame.heap.free(this.block);
     this.block = block;
-    const grown = (old: Int32Array): Int32Array => {
-      const next = new Int32Array(capacity).fill(-1);
-      next.set(old);
-      return next;
-    };
     this.places.grow(capacity);
-    this.automatonBlocks = grown(this.automatonBlocks);
     this.capacity = capacity;
   }
 
   /** A fresh record for a slot holding `block` (or TRANSIENT, PACKED at `offset`, see SlotPlaces): generation kept (entries that named it before stay stale), pinned by this scan. */
   fillSlot(slot: number, block: number, flags: number, offset = 0, length = 0): void {
     this.places.set(slot, block, offset, length);
-    this.automatonBlocks[slot] = -1;
+    this.places.setAutomaton(slot, -1);
     const record = this.slotAddress(slot);
     const words = this.frame.memoryWords();
     const generation = words[(record + SLOT_GENERATION) >>> 2];
@@ -116,7 +107,7 @@ export class HostSlots {
     words[(record + SLOT_GENERATION) >>> 2] = generation;
     words[(record + SLOT_PIN_STAMP) >>> 2] = this.stamp;
     words[(record + SLOT_FLAGS) >>> 2] = flags;
-    this.addressEpoch = -1;
+    this.places.changed(slot);
   }
 
   /** Fills a slot whose raw body (flags SLOT_FLAG_RAW) or compiled rule set (0) lies at `offset` in the landing block. */
@@ -129,8 +120,25 @@ export class HostSlots {
    * offsets[i], lengths[i] bytes long (a length of -1: none made for it). Returns each one's slot (-1: none).
    */
   newPackedSlots(offsets: Int32Array, lengths: Int32Array, flags: number): Int32Array {
+    // the table's addresses brought up to date first; then the records in one pass once the table has grown
+    // (a pack holds thousands: fillSlot's per-slot work and a rewrite of every address, run cold, cost 5-6 ms
+    // for 15,568), their addresses written with them
+    this.refreshAddresses();
     const made = new Int32Array(lengths.length).fill(-1);
-    for (let i = 0; i < lengths.length; i++) if (lengths[i] >= 0) this.fillSlot(made[i] = this.newSlot(), PACKED, flags, offsets[i], lengths[i]);
+    for (let i = 0; i < lengths.length; i++) if (lengths[i] >= 0) made[i] = this.newSlot();
+    const words = this.frame.memoryWords();
+    const table = this.address;
+    for (let i = 0; i < made.length; i++) {
+      const slot = made[i];
+      if (slot < 0) continue;
+      const record = (table + slot * SLOT_SIZE) >>> 2;
+      const generation = words[record + (SLOT_GENERATION >>> 2)];
+      words.fill(0, record, record + (SLOT_SIZE >>> 2));
+      words[record + (SLOT_GENERATION >>> 2)] = generation;
+      words[record + (SLOT_PIN_STAMP >>> 2)] = this.stamp;
+      words[record + (SLOT_FLAGS >>> 2)] = flags;
+    }
+    this.places.placePacked(made, offsets, lengths, table);
     return made;
   }
 
@@ -143,14 +151,12 @@ export class HostSlots {
   replaceBlock(slot: number, block: number): void {
     this.places.set(slot, block);
     this.setWord(slot, SLOT_FLAGS, this.word(slot, SLOT_FLAGS) & ~SLOT_FLAG_RAW);
-    this.addressEpoch = -1;
+    this.places.changed(slot);
   }
 
   /** Empties a slot: its blocks go back to the heap, and host entries that named it no longer count. */
   freeSlot(slot: number): void {
     this.places.free(slot);
-    if (this.automatonBlocks[slot] >= 0) this.frame.heap.free(this.automatonBlocks[slot]);
-    this.automatonBlocks[slot] = -1;
     this.setWord(slot, SLOT_GENERATION, (this.word(slot, SLOT_GENERATION) + 1) >>> 0);
     this.setWord(slot, SLOT_AUTOMATON_PTR, 0);
     this.setWord(slot, SLOT_FLAGS, 0);
@@ -164,7 +170,7 @@ export class HostSlots {
 
   /** Heap bytes a slot holds (blob and automaton region; a transient or packed slot no blob: the landing block and the pack data are the engine's own). */
   slotBytes(slot: number): number {
-    const automaton = this.automatonBlocks[slot];
+    const automaton = this.places.automatonOf(slot);
     return this.places.heapBytes(slot) + (automaton >= 0 ? this.frame.heap.size(automaton) : 0);
   }
 
@@ -175,7 +181,7 @@ export class HostSlots {
 
   /** Automaton region bytes of a slot (0: none). */
   automatonBytes(slot: number): number {
-    return this.automatonBlocks[slot] >= 0 ? this.word(slot, SLOT_AUTOMATON_BYTES) : 0;
+    return this.places.automatonOf(slot) >= 0 ? this.word(slot, SLOT_AUTOMATON_BYTES) : 0;
   }
 
   /** Lines the slot has matched since it was filled. */
@@ -185,18 +191,18 @@ export class HostSlots {
 
   /** Whether the slot's automaton region filled up since it was made (it is then worth a larger one). */
   automatonOverflowed(slot: number): boolean {
-    const block = this.automatonBlocks[slot];
+    const block = this.places.automatonOf(slot);
     return block >= 0 && this.frame.memoryWords()[(this.frame.heap.address(block) + AUTOMATON_OVERFLOWS) >>> 2] > 0;
   }
 
   /** Gives a slot a fresh automaton region of `bytes` (replacing its old one). */
   giveAutomaton(slot: number, bytes: number): void {
-    if (this.automatonBlocks[slot] >= 0) this.frame.heap.free(this.automatonBlocks[slot]);
+    this.places.setAutomaton(slot, -1);
     const block = this.frame.heap.allocate(bytes);
-    this.automatonBlocks[slot] = block;
+    this.places.setAutomaton(slot, block);
     this.zero(this.frame.heap.address(block), AUTOMATON_HEADER_SIZE);
     this.setWord(slot, SLOT_AUTOMATON_BYTES, bytes);
-    this.addressEpoch = -1;
+    this.places.changed(slot);
   }
 
   /** The scan stamp of the current chunk attempt: a slot whose pin stamp equals it is used by the chunk. */
@@ -225,33 +231,15 @@ export class HostSlots {
     return this.places.address(slot);
   }
 
-  /** Rewrites the table's addresses when blocks moved (compaction, relocation) or slots changed. Before each match. */
+  /** Rewrites the table's addresses of the slots whose places changed, or of every slot when blocks moved. Before each match. */
   refreshAddresses(): void {
-    if (this.addressEpoch === this.frame.heap.epoch) return;
-    const words = this.frame.memoryWords();
-    const base = this.frame.heap.address(this.block);
-    for (let slot = 0; slot < this.count; slot++) {
-      const record = (base + slot * SLOT_SIZE) >>> 2;
-      const automaton = this.automatonBlocks[slot];
-      words[record + (SLOT_BLOB_PTR >> 2)] = this.places.isFilled(slot) ? this.places.address(slot) : 0;
-      words[record + (SLOT_AUTOMATON_PTR >> 2)] = automaton >= 0 ? this.frame.heap.address(automaton) : 0;
-    }
-    this.addressEpoch = this.frame.heap.epoch;
-  }
-
-  /** Addresses are to be rewritten before the next match (a block of the engine moved or was made). */
-  addressesChanged(): void {
-    this.addressEpoch = -1;
+    this.places.writeAddresses(this.address, this.count);
   }
 
   /** Gives every block back to the heap (the table, each slot's blob and automaton). Once, by HostEngine.close. */
   close(): void {
     const heap = this.frame.heap;
-    for (let slot = 0; slot < this.count; slot++) {
-      this.places.free(slot);
-      if (this.automatonBlocks[slot] >= 0) heap.free(this.automatonBlocks[slot]);
-    }
-    this.automatonBlocks.fill(-1);
+    for (let slot = 0; slot < this.count; slot++) this.places.free(slot);
     if (this.block >= 0) heap.free(this.block);
     this.block = -1;
     this.count = 0;

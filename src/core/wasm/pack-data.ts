@@ -9,7 +9,7 @@ import {
   PACK_RECORD_BODIES, PACK_RECORD_TOKENS, PACK_RECORD_STRINGS, PACK_RECORD_BUCKET_COUNT, PACK_RECORD_ORIGIN_COUNT,
   PACK_RECORD_CAPTURE_COUNT, PACK_RECORD_BODY_COUNT, PACK_RECORD_TOKEN_COUNT, PACK_RECORD_BLOB_COUNT, PACK_RECORD_STRING_BYTES,
   PACK_RECORD_KINDS, PACK_RECORD_AGENT, PACK_RECORD_AGENT_LENGTH, PACK_RECORD_BLOB_SLOTS, PACK_RECORD_ALLOW_SLOT,
-  PACK_RECORD_DISALLOW_SLOT, PACK_RECORD_RULES_MET, PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_BODY_BLOBS, PACK_RECORD_SIZE,
+  PACK_RECORD_DISALLOW_SLOT, PACK_RECORD_RULES_MET, PACK_RECORD_ALLOW_MET, PACK_RECORD_DISALLOW_MET, PACK_RECORD_BODY_SLOTS, PACK_RECORD_ORIGIN_SLOTS, PACK_RECORD_SIZE,
 } from '../constants.js';
 import type { CoreFrame } from './frame.js';
 import type { HostSlots } from './host-slots.js';
@@ -87,17 +87,17 @@ export class PackData {
       lengths[blob] = inside ? length : -1;
     }
     this.blobSlots = this.slots.newPackedSlots(offsets, lengths, SLOT_FLAG_PACKED);
-    // the record: its words, the index, the agent's token; the blob slots and the body blobs (all 0: none
-    // looked up yet) after them
+    // the record: its words, the index, the agent's token; the blob slots, then a slot per body and per
+    // origin (written by the core, resolvePackOrigins) after them
     const indexAt = PACK_RECORD_SIZE;
     const agentAt = indexAt + index.bytes.length;
     const slotsAt = (agentAt + index.agent.length + 3) & ~3;
-    const bodyBlobsAt = slotsAt + 4 * index.counts.blobs;
-    const recordBytes = bodyBlobsAt + 4 * index.counts.bodies;
+    const bodySlotsAt = slotsAt + 4 * index.counts.blobs;
+    const originSlotsAt = bodySlotsAt + 4 * index.counts.bodies;
+    const recordBytes = originSlotsAt + 4 * index.counts.origins;
     this.recordBlock = this.frame.heap.allocate(recordBytes);
     const record = this.frame.heap.address(this.recordBlock);
     const bytes = this.frame.memoryBytes();
-    bytes.fill(0, record + bodyBlobsAt, record + recordBytes);
     bytes.set(index.bytes, record + indexAt);
     bytes.set(index.agent, record + agentAt);
     const { sections, counts } = index;
@@ -108,12 +108,13 @@ export class PackData {
       [PACK_RECORD_BUCKET_COUNT, counts.buckets], [PACK_RECORD_ORIGIN_COUNT, counts.origins], [PACK_RECORD_CAPTURE_COUNT, counts.captures],
       [PACK_RECORD_BODY_COUNT, counts.bodies], [PACK_RECORD_TOKEN_COUNT, counts.tokens], [PACK_RECORD_BLOB_COUNT, counts.blobs],
       [PACK_RECORD_STRING_BYTES, counts.stringBytes], [PACK_RECORD_KINDS, index.kinds], [PACK_RECORD_BLOB_SLOTS, slotsAt],
-      [PACK_RECORD_BODY_BLOBS, bodyBlobsAt], [PACK_RECORD_ALLOW_SLOT, allowSlot], [PACK_RECORD_DISALLOW_SLOT, disallowSlot],
+      [PACK_RECORD_BODY_SLOTS, bodySlotsAt], [PACK_RECORD_ORIGIN_SLOTS, originSlotsAt], [PACK_RECORD_ALLOW_SLOT, allowSlot], [PACK_RECORD_DISALLOW_SLOT, disallowSlot],
       [PACK_RECORD_RULES_MET, 0], [PACK_RECORD_ALLOW_MET, 0], [PACK_RECORD_DISALLOW_MET, 0],
     ];
     const words = this.frame.memoryWords();
     for (const [at, value] of fields) words[(record + at) >>> 2] = value;
     for (let blob = 0; blob < this.blobSlots.length; blob++) words[((record + slotsAt) >>> 2) + blob] = this.blobSlots[blob] + 1;
+    this.frame.exports.resolvePackOrigins(record);
   }
 
   /** The record's address for the scan (0: no index in the core; valid until the next heap allocation). */
