@@ -42,8 +42,12 @@ const COPIES = 3;
  * (less a window, 16 MiB here, and a .gz file's inflated window ahead, 16 MiB more); the folder gets the same.
  */
 const CACHE_MB = 160;
-/** Rounds of the per-host line: each an empty run and a run of one URL per host, back to back. */
-const PER_HOST_ROUNDS = 11;
+/**
+ * Rounds of the per-host line: each an empty run and a run of one URL per host, back to back. A run here
+ * varies by +-15 ms (the empty run took 167-232 ms in 20 runs), as much as 1 µs a host: with 11 rounds the
+ * median moved by 0.7 µs between runs; 41 take a minute and narrow it to about a third of that.
+ */
+const PER_HOST_ROUNDS = 41;
 
 /** A command's arguments with another --cache-mb. */
 const withCache = (args: readonly string[], mb: number): string[] => args.map((arg, i) => (args[i - 1] === '--cache-mb' ? String(mb) : arg));

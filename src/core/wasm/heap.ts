@@ -19,6 +19,9 @@ const CLASSES_PER_DOUBLING = 8;
 /** A free block's leftover smaller than this stays with the allocation instead of becoming a block. */
 const MIN_SPLIT_BYTES = 256;
 
+/** Memory kept after the heap's capacity when it grows, for the work area (see makeRoom). The core starts with 3 MiB (asconfig.json initialMemory: 48 pages), so that its first blocks and this room need no growth. */
+const WORK_AREA_ROOM = 2 << 20;
+
 /** Room for free blocks a budget of `bytes` is given before the heap compacts (see reserveBudget). */
 const budgetSlack = (bytes: number): number => Math.min(Math.floor(bytes / 32), 16 << 20);
 
@@ -206,12 +209,16 @@ export class MatcherHeap {
   private makeRoom(size: number): void {
     if (this.holds === 0 && this.freeBytes > 0 && this.top + size > this.softLimit) this.compact();
     if (this.top + size <= this.capacity) return;
-    const wanted = Math.ceil(Math.max(this.top + size, this.capacity * 1.125) / BLOCK_ALIGN) * BLOCK_ALIGN;
+    // an eighth past what is needed (a large block, a pack held whole, leaves room for the blocks after it)
+    const wanted = Math.ceil(Math.max((this.top + size) * 1.125, this.capacity * 1.125) / BLOCK_ALIGN) * BLOCK_ALIGN;
     if (this.base + this.top + size > ADDRESS_LIMIT) {
       throw new RobotsError('INPUT_TOO_LARGE', `the WebAssembly heap cannot hold ${size} more bytes (32-bit address space)`);
     }
     this.capacity = Math.max(this.capacity, Math.min(wanted, ADDRESS_LIMIT - this.base));
-    this.memory.reserve(this.base + this.capacity);
+    // with room after it for the work area of a call (a round's records, a match's scratch): without it,
+    // the first round after a large block (a pack held whole) grew memory again, and the collector counts
+    // each growth (a growth and a collection, 2-5 ms measured)
+    this.memory.reserve(Math.min(this.base + this.capacity + WORK_AREA_ROOM, ADDRESS_LIMIT));
   }
 
   /** Slides live blocks down over the free ones, in address order; free blocks cease to exist. */
