@@ -636,7 +636,7 @@ function touchGroup(inputPtr: usize, lineStartsPtr: usize, orderPtr: usize, star
  */
 export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: usize, groupCount: u32, orderPtr: usize, slots: usize, verdictsPtr: usize, rulesPtr: usize, scratchPtr: usize, agentsPtr: usize, firstGroup: u32): u32 {
   const explain = rulesPtr != 0;
-  let touchedBlock: usize = 0;
+  let boundSlot: u32 = 0xffffffff; // the slot whose rules the matcher is bound to (none yet)
   for (let g = firstGroup; g < groupCount; g++) {
     const record = groupsPtr + <usize>g * GROUP_SIZE;
     const slot = slotAddress(slots, load<u32>(record + GROUP_SLOT));
@@ -646,7 +646,8 @@ export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: us
     if (load<u32>(block) == RAW_BODY_MAGIC) {
       // a raw body (google mode): its lines straight from the body, or, past the direct answer's work limit,
       // by a compile in scratch for this group only (explain mode: the rules named must outlive the group,
-      // so the caller compiles the slot instead)
+      // so the caller compiles the slot instead); either uses the scratch the matcher was bound with
+      boundSlot = 0xffffffff;
       const body = block + RAW_BODY_START;
       const bodyLength = <usize>load<u32>(block + RAW_BODY_LENGTH);
       const answered = answerLinesFromBody(body, bodyLength, agentsPtr, inputPtr, lineStartsPtr, orderPtr, start, count, verdictsPtr, rulesPtr, scratchPtr);
@@ -663,15 +664,19 @@ export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: us
       }
       continue;
     }
-    bindBlob(block);
-    bindAutomaton(<usize>load<u32>(slot + SLOT_AUTOMATON_PTR), <usize>load<u32>(slot + SLOT_AUTOMATON_BYTES));
-    bindScratch(scratchPtr);
+    // (the rules of the group before, when they are the same: in cache, not touched again, the matcher still
+    // bound to them; a pack's origins of one body are matched one after another)
+    const slotIndex = load<u32>(record + GROUP_SLOT);
+    const sameRules = slotIndex == boundSlot;
+    touchGroup(inputPtr, lineStartsPtr, orderPtr, start, count, sameRules ? 0 : block);
+    boundSlot = slotIndex;
+    if (!sameRules) {
+      bindBlob(block);
+      bindAutomaton(<usize>load<u32>(slot + SLOT_AUTOMATON_PTR), <usize>load<u32>(slot + SLOT_AUTOMATON_BYTES));
+      bindScratch(scratchPtr);
+    }
     const reportsRules = explain && (load<u32>(slot + SLOT_FLAGS) & SLOT_FLAG_MISSING_POLICY) == 0;
     const pairs = !explain && count > 1 && automatonAnswers(false) && automatonIsLarge();
-    // (the rules of the group before, when they are the same: in cache, not touched again; a pack's origins
-    // of one body are matched one after another)
-    touchGroup(inputPtr, lineStartsPtr, orderPtr, start, count, block == touchedBlock ? 0 : block);
-    touchedBlock = block;
     let k: u32 = 0;
     while (k < count) {
       const i = load<u32>(orderPtr + <usize>(start + k) * 4);

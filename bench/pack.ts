@@ -198,6 +198,7 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     // an empty run (start-up and opening): a host's cost is the one-per-host run less it, both back to back in
     // each round (the machine drifts between minutes: a difference of medians taken apart moves with it)
     const emptyRuns = new Map<string, number>();
+    flushFileSystem(); // (the reference's parts, written and removed above, are not written back during the rounds)
     const perHost = commands.map(([name, args]) => {
       const empties: number[] = [];
       const differences: number[] = [];
