@@ -95,7 +95,9 @@ function fdSource(fd: number, owned: boolean, head: Uint8Array, regularFile: boo
       }
       const { bytesRead } = await readFd(fd, target, offset, length, null);
       this.rawBytes += bytesRead;
-      if (regularFile && bytesRead > 0 && ahead.length === 0) {
+      // (a file's read shorter than asked is its end: no buffers ahead for it, 2 x 16 MiB that a file of 0.5
+      // MB never fills, and whose making costs collections)
+      if (regularFile && bytesRead === length && ahead.length === 0) {
         ahead = [new Uint8Array(Math.max(length, 1 << 16)), new Uint8Array(Math.max(length, 1 << 16))];
         readAhead();
       }
