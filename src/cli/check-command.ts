@@ -44,7 +44,7 @@ read again when met again. A pack whose data and index fit in half of it is
 held whole, read once when the run starts (one agent in the pack's mode).
 Input is answered in windows of 1/8 of the cache
 (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB, 1 to 16 MiB for jsonl with
-workers), its lines grouped by host (with --threads 1, an input larger than a
+workers; no larger than an input file needs), its lines grouped by host (with --threads 1, an input larger than a
 window starts with 1 MiB windows, kept while it comes sorted by host; a gzip
 file of 4 MiB or more is inflated a window ahead on a thread of its own, that
 window paid from the cache too): a host with up to 64 lines is answered
