@@ -202,6 +202,44 @@ describe('a pack answers as its inputs do (property)', () => {
     expect(() => new MultiHostMatcher({ agents: ['Googlebot'], source })).toThrow(new RobotsError('PACK_INVALID', "'damaged.pack' is damaged: its data fails its checksum (rebuild it with robotstxt pack)"));
   });
 
+  it('a pack opened without the whole check (as check --pack opens it) has its data read once when held, checked as they are read; one not held is checked whole when the matcher opens: a damaged one refused before any line, for one agent or several', () => {
+    const given = Array.from({ length: 400 }, (_, i): GivenOrigin => ({ key: `host${i}.test`, captures: [{ effect: 'rules', body: raw(`User-agent: *\nDisallow: /p${i % 50}\n` + Array.from({ length: 120 }, (_, k) => `Disallow: /q${i % 50}-${k}*z\n`).join('')) }] }));
+    const bytes = readFileSync(writePack(given, 'google'));
+    const dataBytes = bytes.length - HEADER_BYTES - getU64(new DataView(bytes.buffer, bytes.byteOffset), H_INDEX_LENGTH);
+    // a storage that counts the data area's bytes read
+    const counting = (of: Uint8Array): { storage: { size: number; read(offset: number, length: number): Uint8Array }; dataRead: () => number } => {
+      let dataRead = 0;
+      const inner = bytesStorage(of);
+      const storage = { size: inner.size, read: (offset: number, length: number) => {
+        dataRead += Math.max(0, Math.min(offset + length, HEADER_BYTES + dataBytes) - Math.max(offset, HEADER_BYTES));
+        return inner.read(offset, length);
+      } };
+      return { storage, dataRead: () => dataRead };
+    };
+    const good = counting(bytes);
+    const held = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(good.storage, { verifyData: false }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 4 << 20 });
+    try {
+      expect([held.stats.packHeldBytes >= dataBytes, good.dataRead()]).toEqual([true, dataBytes]);
+    } finally {
+      held.close();
+    }
+    // not held (half of 1 MiB is less than the data): read whole once for the check when the matcher opens
+    const notHeld = counting(bytes);
+    const small = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(notHeld.storage, { verifyData: false }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 1 << 20 });
+    try {
+      expect([small.stats.packHeldBytes, notHeld.dataRead()]).toEqual([0, dataBytes]);
+    } finally {
+      small.close();
+    }
+    const damaged = Uint8Array.from(bytes);
+    damaged[HEADER_BYTES + dataBytes - 5] ^= 0xff;
+    const refusal = new RobotsError('PACK_INVALID', "'damaged.pack' is damaged: its data fails its checksum (rebuild it with robotstxt pack)");
+    for (const agents of [['Googlebot'], ['Googlebot', 'Bingbot']]) {
+      const source = robotsFromPack(RobotsPack.open(bytesStorage(damaged), { name: "'damaged.pack'", verifyData: false }), { agents, mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
+      expect(() => new MultiHostMatcher({ agents, source, cacheBytes: 1 << 20 })).toThrow(refusal);
+    }
+  });
+
   it('a pack that does not say which kinds of origin keys it holds (built before packs said so) is looked up by every kind: store key, host:port, host', async () => {
     const given: GivenOrigin[] = [
       { key: 'https@s.test', captures: [{ effect: 'rules', body: raw('User-agent: *\nDisallow: /s\n') }] },

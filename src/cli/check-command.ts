@@ -106,9 +106,10 @@ export async function runCheck(args: string[], stdout: NodeJS.WritableStream, st
   const { agents, rules } = plan;
   warnAboutAgents(agents, stderr);
   const output = stdout as NodeJS.WritableStream & Writable;
-  // a pack is opened (and checked) first: its reading is the run's (a damaged pack stops the run before any output);
-  // kept open: the matcher of this thread reads the same, once
-  const reading = rules.kind === 'hosts' && rules.pack !== null ? (await openedPack(rules.pack, plan.reading, plan.readingGiven)).reading : plan.reading;
+  // a pack is opened (its header and index checked) first: its reading is the run's; kept open: the matcher of
+  // this thread reads the same, once, and checks its data whole before any output (as it holds them, or when it
+  // opens: src/node/pack/source.ts packSourceForSpec)
+  const reading = rules.kind === 'hosts' && rules.pack !== null ? (await openedPack(rules.pack, plan.reading, plan.readingGiven, { dataCheckOwed: true })).reading : plan.reading;
   if (rules.kind === 'hosts' && rules.fetch !== null) new (await import('../node/store/index.js')).RobotsStore(rules.directory); // made when missing
   if (rules.kind === 'hosts' && rules.pack === null) requireDirectory(rules.directory, rules.store ? 'storeDirectory' : 'robotsDirectory');
   const started = plan.stats ? performance.now() : 0; // perf_hooks loads on first use: only for --stats

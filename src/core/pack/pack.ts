@@ -81,7 +81,8 @@ export class RobotsPack {
   private readonly indexBytes: Uint8Array;
   /** Bodies and blobs whose checksum was checked, a bit each (all of them when the data area was checked whole). */
   private readonly checked: Uint8Array;
-  private readonly dataChecked: boolean;
+  /** Whether the whole data area was checked (at open, by dataInto, or by verifyData). */
+  private dataChecked: boolean;
   private readonly dataCrc: number;
   private readonly flags: number;
   private readonly tokenCount: number;
@@ -129,11 +130,25 @@ export class RobotsPack {
     this.dataChecked = options.verifyData === true;
     this.dataCrc = view.getUint32(H_DATA_CRC, true);
     this.checked = new Uint8Array(this.dataChecked ? 0 : Math.ceil((this.bodyCount + this.blobCount) / 8));
-    if (this.dataChecked) {
-      const dataLength = this.indexOffset - HEADER_BYTES;
-      const sum = storage.checksum !== undefined ? storage.checksum(HEADER_BYTES, dataLength, this.continued) : this.checksum(storage.read(HEADER_BYTES, dataLength));
-      if (sum !== view.getUint32(H_DATA_CRC, true)) refuse('is damaged: its data fails its checksum (rebuild it with robotstxt pack)');
-    }
+    if (this.dataChecked) this.checkDataWhole();
+  }
+
+  /** Reads the whole data area through its checksum (PACK_INVALID when it fails). */
+  private checkDataWhole(): void {
+    const dataLength = this.indexOffset - HEADER_BYTES;
+    const sum = this.storage.checksum !== undefined ? this.storage.checksum(HEADER_BYTES, dataLength, this.continued) : this.checksum(this.storage.read(HEADER_BYTES, dataLength));
+    if (sum !== this.dataCrc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its data fails its checksum (rebuild it with robotstxt pack)`);
+  }
+
+  /**
+   * Checks the whole data area against its checksum now, unless it was already (at open, or read whole by
+   * dataInto). For a reader that opened the pack without the check (verifyData false) and will not read it
+   * whole: before its first answer, so that a damaged pack is refused before anything is written. Once.
+   */
+  verifyData(): void {
+    if (this.dataChecked) return;
+    this.checkDataWhole();
+    this.dataChecked = true;
   }
 
   /** Opens a pack over its bytes (checked: magic, format, engine, length, index; the data area too when verifyData). Once per run. */
@@ -318,6 +333,7 @@ export class RobotsPack {
     if (this.storage.readInto !== undefined) this.storage.readInto(HEADER_BYTES, target);
     else target.set(this.storage.read(HEADER_BYTES, length));
     if (!this.dataChecked && this.checksum(target) !== this.dataCrc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its data fails its checksum (rebuild it with robotstxt pack)`);
+    this.dataChecked = true;
   }
 
   /** A blob's bytes by index (a copy), checked when first read. */

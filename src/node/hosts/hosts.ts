@@ -128,6 +128,8 @@ export class MultiHostMatcher {
     });
     try {
       this.fitWholeData();
+      // (data read whole are checked whole then; else checked now, before any answer)
+      if (!this.engine.packData.holding) this.traits?.checkData?.();
     } catch (error) {
       this.releaseLease();
       throw error;

@@ -66,12 +66,16 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  * - wholeData: data the source can give whole at once (a pack's data area), in which the compiled rules it
  *   hands out lie (CompiledRules.place): a matcher whose budget holds them twice over reads them once, when
  *   it opens, and answers every origin where its rules lie (with the data's index, the core answers the
- *   origins of plain keys itself, without asking the source).
+ *   origins of plain keys itself, without asking the source);
+ * - checkData(): checks the source's data whole (a pack opened with its check owed): called when the matcher
+ *   opens, unless it holds them (read and checked whole then), so that a damaged pack is refused before any
+ *   answer.
  */
 export interface SourceTraits {
   askedAgainCheaply: boolean;
   expect?(hosts: number): void;
   wholeData?: WholeData;
+  checkData?(): void;
 }
 const SOURCE_TRAITS: unique symbol = Symbol('robots source traits');
 

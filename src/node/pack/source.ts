@@ -57,7 +57,7 @@ export function robotsFromPack(pack: RobotsPack, options: { agents: readonly str
   return withTraits((host: RobotsHost) => {
     const newest = newestOf(pack, host);
     return typeof newest === 'number' ? rulesOf(newest) : newest;
-  }, { askedAgainCheaply: true, wholeData });
+  }, { askedAgainCheaply: true, wholeData, checkData: () => pack.verifyData() });
 }
 
 /**
@@ -69,7 +69,7 @@ export function packBodies(pack: RobotsPack): RobotsSource {
   return withTraits((host: RobotsHost) => {
     const newest = newestOf(pack, host);
     return typeof newest === 'number' ? pack.body(newest) : newest;
-  }, { askedAgainCheaply: true });
+  }, { askedAgainCheaply: true, checkData: () => pack.verifyData() });
 }
 
 /** What an origin's newest capture holds: its body's index, what a fetch found (ALLOW_ALL, DISALLOW_ALL), or null when the pack has no entry. Per origin met. */
@@ -90,7 +90,8 @@ export function captureAt(captures: readonly PackCapture[], timeMs: number | nul
 
 /** The source of a check thread's spec with a pack (HostsSpec.pack): the pack opened once per thread (openPackFile keeps it). Per thread. */
 export function packSourceForSpec(spec: HostsSpec): RobotsSource {
-  return robotsFromPack(openPackFile(spec.pack as string).pack, { agents: spec.agents, ...spec.reading });
+  // (the data's whole check left to the matcher: done as it holds them, or when it opens: one read of them)
+  return robotsFromPack(openPackFile(spec.pack as string, { dataCheckOwed: true }).pack, { agents: spec.agents, ...spec.reading });
 }
 
 /**
