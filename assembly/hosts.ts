@@ -639,7 +639,8 @@ export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: us
   let boundSlot: u32 = 0xffffffff; // the slot whose rules the matcher is bound to (none yet)
   for (let g = firstGroup; g < groupCount; g++) {
     const record = groupsPtr + <usize>g * GROUP_SIZE;
-    const slot = slotAddress(slots, load<u32>(record + GROUP_SLOT));
+    const slotIndex = load<u32>(record + GROUP_SLOT);
+    const slot = slotAddress(slots, slotIndex);
     const start = load<u32>(record + GROUP_START);
     const count = load<u32>(record + GROUP_COUNT);
     const block = <usize>load<u32>(slot + SLOT_BLOB_PTR);
@@ -666,7 +667,6 @@ export function matchGroups(inputPtr: usize, lineStartsPtr: usize, groupsPtr: us
     }
     // (the rules of the group before, when they are the same: in cache, not touched again, the matcher still
     // bound to them; a pack's origins of one body are matched one after another)
-    const slotIndex = load<u32>(record + GROUP_SLOT);
     const sameRules = slotIndex == boundSlot;
     touchGroup(inputPtr, lineStartsPtr, orderPtr, start, count, sameRules ? 0 : block);
     boundSlot = slotIndex;

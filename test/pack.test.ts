@@ -202,7 +202,7 @@ describe('a pack answers as its inputs do (property)', () => {
     expect(() => new MultiHostMatcher({ agents: ['Googlebot'], source })).toThrow(new RobotsError('PACK_INVALID', "'damaged.pack' is damaged: its data fails its checksum (rebuild it with robotstxt pack)"));
   });
 
-  it('a pack opened without the whole check (as check --pack opens it) has its data read once when held, checked as they are read; one not held is checked whole when the matcher opens: a damaged one refused before any line, for one agent or several', () => {
+  it('a pack opened without the whole check (as check --pack opens it) has its data read once when held, checked as they are read; one not held is checked whole when the matcher opens (one opened to be checked piece by piece is not): a damaged one refused before any line, for one agent or several', () => {
     const given = Array.from({ length: 400 }, (_, i): GivenOrigin => ({ key: `host${i}.test`, captures: [{ effect: 'rules', body: raw(`User-agent: *\nDisallow: /p${i % 50}\n` + Array.from({ length: 120 }, (_, k) => `Disallow: /q${i % 50}-${k}*z\n`).join('')) }] }));
     const bytes = readFileSync(writePack(given, 'google'));
     const dataBytes = bytes.length - HEADER_BYTES - getU64(new DataView(bytes.buffer, bytes.byteOffset), H_INDEX_LENGTH);
@@ -217,7 +217,7 @@ describe('a pack answers as its inputs do (property)', () => {
       return { storage, dataRead: () => dataRead };
     };
     const good = counting(bytes);
-    const held = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(good.storage, { verifyData: false }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 4 << 20 });
+    const held = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(good.storage, { verifyData: 'owed' }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 4 << 20 });
     try {
       expect([held.stats.packHeldBytes >= dataBytes, good.dataRead()]).toEqual([true, dataBytes]);
     } finally {
@@ -225,17 +225,25 @@ describe('a pack answers as its inputs do (property)', () => {
     }
     // not held (half of 1 MiB is less than the data): read whole once for the check when the matcher opens
     const notHeld = counting(bytes);
-    const small = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(notHeld.storage, { verifyData: false }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 1 << 20 });
+    const small = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(notHeld.storage, { verifyData: 'owed' }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 1 << 20 });
     try {
       expect([small.stats.packHeldBytes, notHeld.dataRead()]).toEqual([0, dataBytes]);
     } finally {
       small.close();
     }
+    // opened to be checked piece by piece (a pack file over 1 GiB): never read whole for a check
+    const pieces = counting(bytes);
+    const byPiece = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(pieces.storage, { verifyData: false }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 1 << 20 });
+    try {
+      expect(pieces.dataRead()).toBe(0);
+    } finally {
+      byPiece.close();
+    }
     const damaged = Uint8Array.from(bytes);
     damaged[HEADER_BYTES + dataBytes - 5] ^= 0xff;
     const refusal = new RobotsError('PACK_INVALID', "'damaged.pack' is damaged: its data fails its checksum (rebuild it with robotstxt pack)");
     for (const agents of [['Googlebot'], ['Googlebot', 'Bingbot']]) {
-      const source = robotsFromPack(RobotsPack.open(bytesStorage(damaged), { name: "'damaged.pack'", verifyData: false }), { agents, mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
+      const source = robotsFromPack(RobotsPack.open(bytesStorage(damaged), { name: "'damaged.pack'", verifyData: 'owed' }), { agents, mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
       expect(() => new MultiHostMatcher({ agents, source, cacheBytes: 1 << 20 })).toThrow(refusal);
     }
   });

@@ -45,9 +45,13 @@ export interface PackCapture {
   hops: number;
 }
 
-/** verifyData: the whole data area's checksum checked at open (nothing is read before it holds); else each body and blob is checked when first read. */
+/**
+ * verifyData: true, the whole data area's checksum checked at open (nothing is read before it holds); 'owed',
+ * checked whole later, by the reader (RobotsPack.verifyData, or dataInto as it reads the data whole); else
+ * each body and blob is checked when first read.
+ */
 export interface PackOpenOptions {
-  verifyData?: boolean;
+  verifyData?: boolean | 'owed';
   /** How the pack is named in errors (its path). */
   name?: string;
   /** CRC-32 as zlib computes it, continuing from crc (Node passes zlib.crc32, native; default: crc32 of layout.ts). */
@@ -81,8 +85,9 @@ export class RobotsPack {
   private readonly indexBytes: Uint8Array;
   /** Bodies and blobs whose checksum was checked, a bit each (all of them when the data area was checked whole). */
   private readonly checked: Uint8Array;
-  /** Whether the whole data area was checked (at open, by dataInto, or by verifyData). */
+  /** Whether the whole data area was checked (at open, by dataInto, or by verifyData), and whether its whole check is owed (verifyData 'owed'). */
   private dataChecked: boolean;
+  private dataCheckOwed: boolean;
   private readonly dataCrc: number;
   private readonly flags: number;
   private readonly tokenCount: number;
@@ -128,26 +133,31 @@ export class RobotsPack {
     this.layout = indexLayout({ buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: this.tokenCount, blobs: this.blobCount, stringBytes: 0 });
     if (this.layout.strings > indexLength || this.buckets === 0 || (this.buckets & (this.buckets - 1)) !== 0) refuse('is damaged: its index does not hold its sections (rebuild it with robotstxt pack)');
     this.dataChecked = options.verifyData === true;
+    this.dataCheckOwed = options.verifyData === 'owed';
     this.dataCrc = view.getUint32(H_DATA_CRC, true);
     this.checked = new Uint8Array(this.dataChecked ? 0 : Math.ceil((this.bodyCount + this.blobCount) / 8));
-    if (this.dataChecked) this.checkDataWhole();
+    if (this.dataChecked) this.checkDataSum(this.dataSum());
   }
 
-  /** Reads the whole data area through its checksum (PACK_INVALID when it fails). */
-  private checkDataWhole(): void {
-    const dataLength = this.indexOffset - HEADER_BYTES;
-    const sum = this.storage.checksum !== undefined ? this.storage.checksum(HEADER_BYTES, dataLength, this.continued) : this.checksum(this.storage.read(HEADER_BYTES, dataLength));
+  /** The whole data area's checksum, read through (a file's through one small buffer). */
+  private dataSum(): number {
+    return this.storage.checksum !== undefined ? this.storage.checksum(HEADER_BYTES, this.dataLength, this.continued) : this.checksum(this.storage.read(HEADER_BYTES, this.dataLength));
+  }
+
+  /** Refuses the pack when the data area's checksum is not `sum`. */
+  private checkDataSum(sum: number): void {
     if (sum !== this.dataCrc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its data fails its checksum (rebuild it with robotstxt pack)`);
   }
 
   /**
-   * Checks the whole data area against its checksum now, unless it was already (at open, or read whole by
-   * dataInto). For a reader that opened the pack without the check (verifyData false) and will not read it
-   * whole: before its first answer, so that a damaged pack is refused before anything is written. Once.
+   * Makes the whole data check that was owed (opened with verifyData 'owed'), unless dataInto made it as it
+   * read the data whole: for a reader that does not hold the data, before its first answer, so that a damaged
+   * pack is refused before anything is written. Once; nothing for a pack checked at open or piece by piece.
    */
   verifyData(): void {
-    if (this.dataChecked) return;
-    this.checkDataWhole();
+    if (!this.dataCheckOwed) return;
+    this.checkDataSum(this.dataSum());
+    this.dataCheckOwed = false;
     this.dataChecked = true;
   }
 
@@ -332,8 +342,9 @@ export class RobotsPack {
     if (target.length !== length) throw new RobotsError('INVALID_ARGUMENT', `the pack's data is ${length} bytes, not ${target.length}`);
     if (this.storage.readInto !== undefined) this.storage.readInto(HEADER_BYTES, target);
     else target.set(this.storage.read(HEADER_BYTES, length));
-    if (!this.dataChecked && this.checksum(target) !== this.dataCrc) throw new RobotsError('PACK_INVALID', `${this.name} is damaged: its data fails its checksum (rebuild it with robotstxt pack)`);
+    if (!this.dataChecked) this.checkDataSum(this.checksum(target));
     this.dataChecked = true;
+    this.dataCheckOwed = false;
   }
 
   /** A blob's bytes by index (a copy), checked when first read. */

@@ -107,7 +107,6 @@ export class HostSlots {
     words[(record + SLOT_GENERATION) >>> 2] = generation;
     words[(record + SLOT_PIN_STAMP) >>> 2] = this.stamp;
     words[(record + SLOT_FLAGS) >>> 2] = flags;
-    this.places.changed(slot);
   }
 
   /** Fills a slot whose raw body (flags SLOT_FLAG_RAW) or compiled rule set (0) lies at `offset` in the landing block. */
@@ -151,7 +150,6 @@ export class HostSlots {
   replaceBlock(slot: number, block: number): void {
     this.places.set(slot, block);
     this.setWord(slot, SLOT_FLAGS, this.word(slot, SLOT_FLAGS) & ~SLOT_FLAG_RAW);
-    this.places.changed(slot);
   }
 
   /** Empties a slot: its blocks go back to the heap, and host entries that named it no longer count. */
@@ -202,7 +200,6 @@ export class HostSlots {
     this.places.setAutomaton(slot, block);
     this.zero(this.frame.heap.address(block), AUTOMATON_HEADER_SIZE);
     this.setWord(slot, SLOT_AUTOMATON_BYTES, bytes);
-    this.places.changed(slot);
   }
 
   /** The scan stamp of the current chunk attempt: a slot whose pin stamp equals it is used by the chunk. */

@@ -46,11 +46,12 @@ export class SlotPlaces {
     this.automata = grown(this.automata);
   }
 
-  /** A slot's place: a heap block, or TRANSIENT or PACKED at `offset` (PACKED: `length` bytes), or -1. */
+  /** A slot's place: a heap block, or TRANSIENT or PACKED at `offset` (PACKED: `length` bytes), or -1; its addresses rewritten before the next match. */
   set(slot: number, block: number, offset = 0, length = 0): void {
     this.blocks[slot] = block;
     this.offsets[slot] = offset;
     this.lengths[slot] = length;
+    this.changed(slot);
   }
 
   /** The heap block of a slot's blob or raw body (TRANSIENT, PACKED, or -1: empty). */
@@ -92,8 +93,10 @@ export class SlotPlaces {
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i];
       if (slot < 0) continue;
-      this.set(slot, PACKED, offsets[i], lengths[i]);
-      if (this.automata[slot] >= 0) this.setAutomaton(slot, -1);
+      // (new or freed slots: no automaton; their addresses written here, not listed as changed)
+      this.blocks[slot] = PACKED;
+      this.offsets[slot] = offsets[i];
+      this.lengths[slot] = lengths[i];
       words[(table + slot * SLOT_SIZE + SLOT_BLOB_PTR) >>> 2] = pack + offsets[i];
       words[(table + slot * SLOT_SIZE + SLOT_AUTOMATON_PTR) >>> 2] = 0;
     }
@@ -106,6 +109,7 @@ export class SlotPlaces {
 
   /** Gives a slot the automaton region `block` (-1: none), its old one back to the heap. */
   setAutomaton(slot: number, block: number): void {
+    if (this.automata[slot] === block) return;
     if (this.automata[slot] >= 0) this.frame.heap.free(this.automata[slot]);
     this.automata[slot] = block;
     this.changed(slot);
@@ -114,12 +118,12 @@ export class SlotPlaces {
   /** Empties a slot's place (its own block and automaton back to the heap). */
   free(slot: number): void {
     if (this.blocks[slot] >= 0) this.frame.heap.free(this.blocks[slot]);
-    this.blocks[slot] = -1;
+    this.set(slot, -1);
     this.setAutomaton(slot, -1);
   }
 
   /** A slot's addresses are to be rewritten (past an eighth of the slots and 16: every slot's). */
-  changed(slot: number): void {
+  private changed(slot: number): void {
     if (this.changedSlots === null) return;
     if (this.changedSlots.length >= (this.blocks.length >>> 3) + 16) this.changedSlots = null;
     else this.changedSlots.push(slot);

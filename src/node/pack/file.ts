@@ -69,9 +69,9 @@ export interface OpenedPack {
  * Opens a pack file (its header, index and, up to WHOLE_CHECK_BYTES, its whole data checked; then read where
  * asked). A file that is no pack, is cut or damaged, or was packed by another version is refused
  * (PACK_INVALID, one sentence naming it); a file that cannot be read, FILE_UNREADABLE. Once per run (a second
- * open of the same path in a thread reuses the first). dataCheckOwed: the whole data's check is left to the
- * reader (RobotsPack.verifyData, or dataInto when it reads them whole: one read of them instead of two); each
- * piece is still checked when first read.
+ * open of the same path in a thread reuses the first). dataCheckOwed: the whole data's check (up to
+ * WHOLE_CHECK_BYTES) is left to the reader (RobotsPack.verifyData, or dataInto when it reads them whole: one
+ * read of them instead of two).
  */
 export function openPackFile(path: string, options: { dataCheckOwed?: boolean } = {}): OpenedPack {
   const owed = options.dataCheckOwed === true;
@@ -102,7 +102,7 @@ export function openPackFile(path: string, options: { dataCheckOwed?: boolean } 
   const storage = new FileStorage(fd, size, `'${path}'`);
   let result: OpenedPack;
   try {
-    result = { pack: RobotsPack.open(storage, { name: `'${path}'`, crc32, verifyData: !owed && size <= WHOLE_CHECK_BYTES }), close: () => { openedFiles.delete(key); storage.close(); } };
+    result = { pack: RobotsPack.open(storage, { name: `'${path}'`, crc32, verifyData: size > WHOLE_CHECK_BYTES ? false : owed ? 'owed' : true }), close: () => { openedFiles.delete(key); storage.close(); } };
   } catch (error) {
     storage.close();
     throw error;
