@@ -17,6 +17,16 @@ export function chromiumFlags(profile?: string): string[] {
   return profile === undefined ? flags : [...flags, `--user-data-dir=${profile}`];
 }
 
+/**
+ * Headless Chromium driven through puppeteer-core, for the suites that script a page. No launch timer of its
+ * own (puppeteer's 30 s ran out once while every test file ran beside it on two cores): the calling hook's or
+ * test's limit bounds the wait. Once per suite or test.
+ */
+export async function launchChromium(): Promise<import('puppeteer-core').Browser> {
+  const { default: puppeteer } = await import('puppeteer-core');
+  return puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags(), timeout: 0 });
+}
+
 /** Bun, Deno and workerd as `npm run runtimes` installs them (into .runtimes/), by name. */
 export function runtimePath(root: string, name: 'bun' | 'deno' | 'workerd'): string {
   return join(root, '.runtimes', 'node_modules', '.bin', name);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as nodeApi from '../src/node/index.js';
 import { runVerdictSuite } from './runtime/verdict-suite.mjs';
 import { tempDir } from './cli-helpers.js';
-import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
+import { CHROMIUM, canRun, launchChromium } from './browser.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUITE = join(ROOT, 'test', 'runtime', 'verdict-suite.mjs');
@@ -60,9 +60,8 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the bundler suite (its pages run in 
   let browser: import('puppeteer-core').Browser;
   const servers: Server[] = [];
   beforeAll(async () => {
-    const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags() });
-  });
+    browser = await launchChromium();
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await Promise.all(servers.map((server) => new Promise((closed) => server.close(closed))));

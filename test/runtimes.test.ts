@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as nodeApi from '../src/node/index.js';
 import { runVerdictSuite } from './runtime/verdict-suite.mjs';
-import { CHROMIUM, canRun, chromiumFlags, runtimePath } from './browser.js';
+import { CHROMIUM, canRun, launchChromium, runtimePath } from './browser.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** Bun, Deno and workerd, installed by `npm run runtimes` into .runtimes/ (not by npm ci: they weigh ~350 MB); CI installs them. */
@@ -114,8 +114,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the browser suite', 'apt-get install
     await new Promise((closed) => server.close(closed));
   });
   it('the same results as Node, in the page and in a module Web Worker; only its own origin is fetched', { tags: ['slow'], timeout: 60_000 }, async () => {
-    const { default: puppeteer } = await import('puppeteer-core');
-    const browser = await puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags() });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const requested: string[] = [];

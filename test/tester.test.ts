@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { CLI, robotstxt, tempDir } from './cli-helpers.js';
-import { CHROMIUM, canRun, chromiumFlags } from './browser.js';
+import { CHROMIUM, canRun, launchChromium } from './browser.js';
 
 
 const ROBOTS = ['User-agent: *', 'Disallow: /private/', 'Allow: /private/open', 'Disalow: /typo', 'Allow: nope', '', 'User-agent: Googlebot-Image', 'Disallow: /'].join('\n');
@@ -50,8 +50,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
       });
       server.on('exit', (code) => reject(new Error(`tester exited ${code}`)));
     });
-    const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({ executablePath: CHROMIUM as string, args: chromiumFlags() });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     page.on('request', (request) => requested.push(request.url()));
@@ -59,7 +58,7 @@ describe.skipIf(!canRun(CHROMIUM !== null, 'the Tester page suite', 'apt-get ins
     await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => document.querySelector('#summary')?.textContent?.includes('URL(s)') === true, { timeout: 30_000 });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
