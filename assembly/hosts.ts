@@ -30,6 +30,7 @@ import { bindAutomaton, automatonIsLarge } from "./dfa";
 import { bindScratch } from "./match";
 import { matchLine, matchLinePair, automatonAnswers, findLf, storeRuleRef } from "./bulk";
 import { packSlotOf } from "./pack-hosts";
+import { sameBytes } from "./scan";
 
 @inline function isAsciiLetter(c: i32): bool {
   return (c >= CHAR_LOWER_A && c <= CHAR_LOWER_Z) || (c >= CHAR_UPPER_A && c <= CHAR_UPPER_Z);
@@ -188,22 +189,6 @@ export function hostKeyOf(p: usize, key: usize): i32 {
  */
 @inline function sameAuthorityAsPrevious(p: usize, previousStart: usize, previousLength: usize): bool {
   return previousLength > 0 && endsAuthority(<i32>load<u8>(p + previousLength)) && sameBytes(p, previousStart, previousLength);
-}
-
-/**
- * True when [a, a + length) and [b, b + length) hold the same bytes: 8 bytes a step at any alignment (the
- * library's memory.compare goes byte by byte unless both addresses share their alignment, and a key's
- * bytes rarely share a line's), the last 1-7 bytes as the word that ends them (read again, never past the end).
- * Every key compare and "same authority" test of a line goes through here.
- */
-@inline function sameBytes(a: usize, b: usize, length: usize): bool {
-  if (length < 8) {
-    for (let i: usize = 0; i < length; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
-    return true;
-  }
-  const last = length - 8;
-  for (let i: usize = 0; i < last; i += 8) if (load<u64>(a + i) != load<u64>(b + i)) return false;
-  return load<u64>(a + last) == load<u64>(b + last);
 }
 
 /**

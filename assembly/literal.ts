@@ -27,6 +27,7 @@
 // O(L x MAX_PROBE_LIMIT) slot loads whatever the rules.
 import { CHAR_LF, CHAR_CR, CHAR_HASH, CHAR_NUL, CHAR_SLASH, RULE_KIND, RULE_KIND_ALLOW, RULE_PATTERN_OFFSET, RULE_PATTERN_LENGTH, RULE_SIZE } from "../src/core/constants";
 import { NO_RULE, alignUp, ensureCapacity, patternKeyLength } from "./layout";
+import { sameBytes } from "./scan";
 
 const INDEX_CAPACITY: usize = 0;
 const INDEX_PROBE_LIMIT: usize = 4;
@@ -90,18 +91,6 @@ function tableCapacity(keyCount: u32): u32 {
 /** The key length of a rule: its pattern without a final '$'. */
 @inline function keyLengthOf(rule: usize, patterns: usize): usize {
   return patternKeyLength(patterns + <usize>load<u32>(rule + RULE_PATTERN_OFFSET), <usize>load<u32>(rule + RULE_PATTERN_LENGTH));
-}
-
-/** True when a and b hold the same length bytes (8 at a time; never reads past them). */
-@inline function sameBytes(a: usize, b: usize, length: usize): bool {
-  let i: usize = 0;
-  for (; i + 8 <= length; i += 8) {
-    if (load<u64>(a + i) != load<u64>(b + i)) return false;
-  }
-  for (; i < length; i++) {
-    if (load<u8>(a + i) != load<u8>(b + i)) return false;
-  }
-  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
-// Vector scans shared by the line scan (index.ts) and the automaton's skip states (dfa.ts), and the
-// word-at-a-time byte test (bulk.ts findLf, compile.ts).
+// Vector scans shared by the line scan (index.ts) and the automaton's skip states (dfa.ts), the
+// word-at-a-time byte test (bulk.ts findLf, compile.ts) and byte compare (hosts.ts, literal.ts, pack-hosts.ts).
 
 /** The high bit of each zero byte of word (and nothing else set below the first one): word ^ splat(b) finds b. */
 @inline export function zeroBytesOf(word: u64): u64 {
@@ -21,4 +21,20 @@
     if (mask != 0) return p + <usize>ctz(mask);
     p += 16;
   }
+}
+
+/**
+ * True when [a, a + length) and [b, b + length) hold the same bytes: 8 bytes a step at any alignment (the
+ * library's memory.compare goes byte by byte unless both addresses share their alignment, and a key's
+ * bytes rarely share a line's), the last 1-7 bytes as the word that ends them (read again, never past the
+ * end). Every key compare of the many-host scan, the pack's index and the literal index goes through here.
+ */
+@inline export function sameBytes(a: usize, b: usize, length: usize): bool {
+  if (length < 8) {
+    for (let i: usize = 0; i < length; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+    return true;
+  }
+  const last = length - 8;
+  for (let i: usize = 0; i < last; i += 8) if (load<u64>(a + i) != load<u64>(b + i)) return false;
+  return load<u64>(a + last) == load<u64>(b + last);
 }
