@@ -45,9 +45,11 @@ const CACHE_MB = 160;
 /**
  * Rounds of the per-host line: each an empty run and a run of one URL per host, back to back. A run here
  * varies by +-15 ms (the empty run took 167-232 ms in 20 runs), as much as 1 µs a host: with 11 rounds the
- * median moved by 0.7 µs between runs; 41 take a minute and narrow it to about a third of that.
+ * median moved by 0.7 µs between runs. With 41, two runs an hour apart gave 2.3 and 1.8 µs, the middle half
+ * of each one's rounds 1.6-2.6 µs wide, so the median itself is uncertain by about 0.3 µs; 81 rounds (two
+ * minutes) bring that to about 0.2.
  */
-const PER_HOST_ROUNDS = 41;
+const PER_HOST_ROUNDS = 81;
 
 /** A command's arguments with another --cache-mb. */
 const withCache = (args: readonly string[], mb: number): string[] => args.map((arg, i) => (args[i - 1] === '--cache-mb' ? String(mb) : arg));
