@@ -81,9 +81,14 @@ export function isPlainKey(key: usize, length: usize): bool {
   return !digitsOnly && !hex;
 }
 
-/** The FNV-1a state (src/core/pack/layout.ts keyHash) after `length` bytes of `word`, from `hash`. */
+/** One byte into an FNV-1a state (src/core/pack/layout.ts keyHash, the pack index's hash). */
+@inline function fnvStep(hash: u32, byte: u32): u32 {
+  return (hash ^ byte) * 0x01000193;
+}
+
+/** The FNV-1a state after `length` bytes of `word` (little-endian), from `hash`. */
 function fnvOfWord(hash: u32, word: u64, length: u32): u32 {
-  for (let i: u32 = 0; i < length; i++) hash = (hash ^ <u32>((word >> (<u64>i * 8)) & 0xff)) * 0x01000193;
+  for (let i: u32 = 0; i < length; i++) hash = fnvStep(hash, <u32>((word >> (<u64>i * 8)) & 0xff));
   return hash;
 }
 
@@ -99,12 +104,9 @@ function packOrigin(record: usize, prefix: u64, prefixLength: u32, prefixHash: u
   let i: u32 = 0;
   for (; i + 4 <= hostLength; i += 4) {
     const word = load<u32>(host + i);
-    hash = (hash ^ (word & 0xff)) * 0x01000193;
-    hash = (hash ^ ((word >> 8) & 0xff)) * 0x01000193;
-    hash = (hash ^ ((word >> 16) & 0xff)) * 0x01000193;
-    hash = (hash ^ (word >> 24)) * 0x01000193;
+    hash = fnvStep(fnvStep(fnvStep(fnvStep(hash, word & 0xff), (word >> 8) & 0xff), (word >> 16) & 0xff), word >> 24);
   }
-  for (; i < hostLength; i++) hash = (hash ^ <u32>load<u8>(host + i)) * 0x01000193;
+  for (; i < hostLength; i++) hash = fnvStep(hash, <u32>load<u8>(host + i));
   const index = record + <usize>load<u32>(record + PACK_RECORD_INDEX);
   const buckets = index + <usize>load<u32>(record + PACK_RECORD_BUCKETS);
   const bucket = hash & (load<u32>(record + PACK_RECORD_BUCKET_COUNT) - 1);

@@ -100,13 +100,17 @@ export class HostSlots {
   fillSlot(slot: number, block: number, flags: number, offset = 0, length = 0): void {
     this.places.set(slot, block, offset, length);
     this.places.setAutomaton(slot, -1);
-    const record = this.slotAddress(slot);
-    const words = this.frame.memoryWords();
-    const generation = words[(record + SLOT_GENERATION) >>> 2];
-    this.frame.memoryBytes().fill(0, record, record + SLOT_SIZE);
-    words[(record + SLOT_GENERATION) >>> 2] = generation;
-    words[(record + SLOT_PIN_STAMP) >>> 2] = this.stamp;
-    words[(record + SLOT_FLAGS) >>> 2] = flags;
+    this.freshRecord(this.frame.memoryWords(), this.address, slot, flags);
+  }
+
+  /** Zeroes a slot's record in the table at `table` but its generation (entries that named it stay stale), pins it by this scan and sets its flags. */
+  private freshRecord(words: Uint32Array, table: number, slot: number, flags: number): void {
+    const record = (table + slot * SLOT_SIZE) >>> 2;
+    const generation = words[record + (SLOT_GENERATION >>> 2)];
+    words.fill(0, record, record + (SLOT_SIZE >>> 2));
+    words[record + (SLOT_GENERATION >>> 2)] = generation;
+    words[record + (SLOT_PIN_STAMP >>> 2)] = this.stamp;
+    words[record + (SLOT_FLAGS >>> 2)] = flags;
   }
 
   /** Fills a slot whose raw body (flags SLOT_FLAG_RAW) or compiled rule set (0) lies at `offset` in the landing block. */
@@ -127,16 +131,7 @@ export class HostSlots {
     for (let i = 0; i < lengths.length; i++) if (lengths[i] >= 0) made[i] = this.newSlot();
     const words = this.frame.memoryWords();
     const table = this.address;
-    for (let i = 0; i < made.length; i++) {
-      const slot = made[i];
-      if (slot < 0) continue;
-      const record = (table + slot * SLOT_SIZE) >>> 2;
-      const generation = words[record + (SLOT_GENERATION >>> 2)];
-      words.fill(0, record, record + (SLOT_SIZE >>> 2));
-      words[record + (SLOT_GENERATION >>> 2)] = generation;
-      words[record + (SLOT_PIN_STAMP >>> 2)] = this.stamp;
-      words[record + (SLOT_FLAGS >>> 2)] = flags;
-    }
+    for (const slot of made) if (slot >= 0) this.freshRecord(words, table, slot, flags);
     this.places.placePacked(made, offsets, lengths, table);
     return made;
   }
