@@ -3,7 +3,7 @@
 // the corpus's real robots.txt files (bench/heavy-tail-corpus.ts with no generated host), each file three
 // times under three host names (so the pack's deduplication has its real share, as a crawl's copies of one
 // CMS's file do). Whole process, each command with its URL file on standard input, one thread, --cache-mb
-// CACHE_MB (the pack's data held whole: within half of it); the
+// CACHE_MB (the pack's rules for the agent held: within half of it); the
 // reference answers the same stream through its API, its run split into parts interleaved with ours
 // (alternating, medians; each part written just before it runs, as a random stream of 800,000 URLs is
 // gigabytes of the reference's input). Rows: ~62 URLs per host in random host order and sorted by host (about
@@ -37,8 +37,8 @@ const RUNS = quick ? 1 : 7;
 const PER_URL_ROUNDS = quick ? 1 : 9;
 const COPIES = 3;
 /**
- * --cache-mb of every command but the small-cache row: the pack is held whole (read once when the matcher
- * opens, no read per host) when its 54 MB of data and index fit in half of what the cache leaves the matcher
+ * --cache-mb of every command but the small-cache row: the pack's rules for the agent are held (read once when
+ * the matcher opens, no read per host) when they (27 MB of the pack's 54 MB of data here) and the index fit in half of what the cache leaves the matcher
  * (less a window, 16 MiB here, and a .gz file's inflated window ahead, 16 MiB more); the folder gets the same.
  */
 const CACHE_MB = 160;
@@ -96,11 +96,11 @@ function perUrlWithHostsLoaded(files: string[], args: string[], emptySeconds: nu
   }
   const statsLine = runCli([...args.slice(0, -1), '--stats', '-'], thrice[0]).stderr;
   const stats = statsLine.match(/(\d+) evicted, (\d+) cached/);
-  const held = /held whole/.test(statsLine);
+  const held = /rules for the agent held/.test(statsLine);
   const [randomOnce, sortedOnce, randomCopy, sortedCopy] = [...once, ...marginal].map(medianOf);
   const roundRatios = marginal[0].map((seconds, r) => seconds / marginal[1][r]).sort((a, b) => a - b);
   const us = (seconds: number): string => (seconds * 1e6 / urls).toFixed(2);
-  const cache = stats === null ? 'the cache not reported' : held && stats[1] === '0' ? 'the pack held whole, nothing evicted: its later copies load no host again' : stats[1] === '0' ? `the random stream's ${stats[2]} rule sets stay cached, none evicted: its later copies load no host again` : `the random stream evicted ${stats[1]} rule sets: its later copies load some hosts again`;
+  const cache = stats === null ? 'the cache not reported' : held && stats[1] === '0' ? 'the pack\'s rules for the agent held, nothing evicted: its later copies load no host again' : stats[1] === '0' ? `the random stream's ${stats[2]} rule sets stay cached, none evicted: its later copies load no host again` : `the random stream evicted ${stats[1]} rule sets: its later copies load some hosts again`;
   return `Per URL with every host loaded (as the issue measures it, the stream run again once its hosts are loaded: here each ~62-per-host stream three times in one file, less once, halved; ${PER_URL_ROUNDS} rounds, each timing once and thrice back to back, differences within the round, medians; ${cache}), \`check --pack\`: random host order ${us(randomCopy)} µs, sorted by host ${us(sortedCopy)} µs: **${(randomCopy / sortedCopy).toFixed(2)}x** (the rounds' own ratios ${roundRatios[0].toFixed(2)}-${roundRatios[roundRatios.length - 1].toFixed(2)}x, middle half ${roundRatios[Math.floor(roundRatios.length / 4)].toFixed(2)}-${roundRatios[Math.floor((roundRatios.length * 3) / 4)].toFixed(2)}x; once: ${randomOnce.toFixed(3)} s and ${sortedOnce.toFixed(3)} s). With only the empty run off instead (${emptySeconds.toFixed(3)} s; each host's one-time load, its rule set read into fresh memory, then counts as its URLs' cost): ${((randomOnce - emptySeconds) / (sortedOnce - emptySeconds)).toFixed(2)}x.`;
 }
 
@@ -194,9 +194,9 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
       rows.push(row);
       console.log(row);
     }
-    // the pack held whole (its data read when the matcher opens): what --stats says of the one-URL run
-    const heldStats = runCli([...commands[1][1].slice(0, -1), '--stats', '-'], urlFiles[3]).stderr.match(/from the pack \(its data held whole: ([\d.]+ [KM]iB)\)/);
-    const held = heldStats === null ? `read per host as met (not held whole with --cache-mb ${CACHE_MB})` : `held whole (${heldStats[1]}, read once when the matcher opens: part of the empty run; no read per host)`;
+    // the pack's rules for the agent held (read when the matcher opens): what --stats says of the one-URL run
+    const heldStats = runCli([...commands[1][1].slice(0, -1), '--stats', '-'], urlFiles[3]).stderr.match(/from the pack \(its rules for the agent held: ([\d.]+ [KM]iB)\)/);
+    const held = heldStats === null ? `read per host as met (not held with --cache-mb ${CACHE_MB})` : `held (${heldStats[1]} with the index: ${AGENT}'s compiled rules of each origin's newest body, no body and no other agent's rules; read once when the matcher opens, the whole data's checksum with them: part of the empty run; no read per host)`;
     // an empty run (start-up and opening): a host's cost is the one-per-host run less it, both back to back in
     // each round (the machine drifts between minutes: a difference of medians taken apart moves with it)
     const emptyRuns = new Map<string, number>();
@@ -272,7 +272,7 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     const hostFloorUs = ((memory.blobBytes / 4096) * memory.faultUsPerPage + memory.blobs * memory.preadUs) / hosts.length;
     const memoryLine = `A pack read per host instead (one over half the cache, as with the default --cache-mb 64 here) meets this machine's floor (bench/memory-floor.ts, a fresh process): the first touch of a fresh 4 KiB page ${memory.faultUsPerPage.toFixed(1)} µs, a 2 KiB read from the page cache ${memory.preadUs.toFixed(1)} µs. A run that meets every host then reads ${AGENT}'s ${memory.blobs.toLocaleString('en')} distinct compiled rule sets, ${(memory.blobBytes / 1e6).toFixed(1)} MB (${Math.round(memory.blobBytes / 4096).toLocaleString('en')} pages), once each, one read each, into fresh memory: at least **${hostFloorUs.toFixed(1)} µs per host** before any code of ours runs.`;
     lines.push(
-      `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); agent ${AGENT}; one thread; \`--cache-mb ${CACHE_MB}\` for both commands (but the small-cache row): the pack's data is ${held}; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
+      `Measured by \`npm run bench:pack\` (bench/pack.ts) on ${new Date().toISOString().slice(0, 10)}; ${cpus().length} x ${cpus()[0]?.model.trim() ?? 'unknown CPU'}; Node ${process.version}. The crawl: the corpus's ${corpus.hosts.length.toLocaleString('en')} real files, each under ${COPIES} host names (${hosts.length.toLocaleString('en')} hosts, ${(bodyBytes / 1e6).toFixed(1)} MB of bodies), read whole (\`--max-bytes 0\`); agent ${AGENT}; one thread; \`--cache-mb ${CACHE_MB}\` for both commands (but the small-cache row): the pack's rules for the agent are ${held}; whole process, medians of ${RUNS} runs, each of ours after a part of the reference's (Google's library built from ../shared/reference-oracle, answering the same stream through its API; its time is the sum of its parts). Ratios: the reference's time over ours.`,
       '',
       `The pack: built in ${build.toFixed(2)} s (median of ${RUNS}, alternating with the floor, each a new file, each after a \`sync\`; ${(build * 1e6 / hosts.length).toFixed(0)} µs per host), **${(build / floor).toFixed(2)}x** the folder's floor (${floor.toFixed(2)} s: a fresh process reading every file and compiling each once, bench/compile-floor.ts); ${(packBytes / 1e6).toFixed(1)} MB for ${(bodyBytes / 1e6).toFixed(1)} MB of bodies (**${(packBytes / bodyBytes).toFixed(2)}x**). \`${summary.replace(/\S*crawl\.pack/, 'crawl.pack')}\``,
       '',

@@ -149,7 +149,7 @@ describe('a pack answers as its inputs do (property)', () => {
     }
   });
 
-  it('a pack within half the budget is held whole (read once when the matcher opens, no read per host), one over it read per host; both answer alike, and a budget that no longer holds it gives it up (its origins read per host), one that does takes it again', async () => {
+  it('a pack whose rules for the agent are within half the budget has them held (read once when the matcher opens, no read per host; no body and no other agent\'s rules), one over it read per host; both answer alike, and a budget that no longer holds it gives it up (its origins read per host), one that does takes it again', async () => {
     const given = Array.from({ length: 400 }, (_, i): GivenOrigin => ({ key: `host${i}.test`, captures: [{ effect: 'rules', body: raw(`User-agent: *\nDisallow: /p${i % 50}\nAllow: /p${i % 50}/open\n` + Array.from({ length: 120 }, (_, k) => `Disallow: /q${i % 50}-${k}*z\n`).join('')) }] }));
     // (hosts 400-409 have no entry: allowed)
     const urls = Array.from({ length: 3000 }, (_, n) => (n * 7919) % 410).map((h, n) => `http://host${h}.test/${n % 2 === 0 ? `p${h % 50}${n % 3 === 0 ? '/open' : ''}` : `q${h % 50}-3/z`}`);
@@ -164,11 +164,17 @@ describe('a pack answers as its inputs do (property)', () => {
     const pack = RobotsPack.open(storage, { verifyData: true });
     const source = robotsFromPack(pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
     const dataBytes = bytes.length - HEADER_BYTES - getU64(new DataView(bytes.buffer, bytes.byteOffset), H_INDEX_LENGTH);
-    expect(dataBytes).toBeGreaterThan(600_000); // (more than half of 1 MiB, less than half of 4)
+    // held: Googlebot's blob of each origin's newest body (here the star groups'), more than half of 1 MiB
+    // and less than half of 4 with the index; less than the data, which hold the bodies too
+    const agentBytes = pack.agentBlobs('Googlebot').length;
+    // (each of the 50 bodies names only `*`: its one blob is held, the body is not)
+    const bodiesBytes = given.slice(0, 50).reduce((sum, origin) => sum + origin.captures[0].body.length, 0);
+    expect([agentBytes, agentBytes > 1 << 19]).toEqual([dataBytes - bodiesBytes, true]);
     const held = new MultiHostMatcher({ agents: ['Googlebot'], source, cacheBytes: 4 << 20 });
     const small = new MultiHostMatcher({ agents: ['Googlebot'], source, cacheBytes: 1 << 20 });
     try {
-      expect(held.stats.packHeldBytes).toBeGreaterThanOrEqual(dataBytes);
+      expect(held.stats.packHeldBytes).toBeGreaterThanOrEqual(agentBytes);
+      expect(held.stats.packHeldBytes).toBeLessThan(dataBytes);
       const readsAtOpen = reads;
       expect([...(await held.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
       // (every origin answered in the core, by a slot per compiled rule set of the pack made when it was held:
@@ -185,7 +191,7 @@ describe('a pack answers as its inputs do (property)', () => {
       expect([...(await held.checkLinesWithOutput(lines, { format: 'none' })).verdicts]).toEqual(expected);
       expect(reads - before).toBeGreaterThanOrEqual(50);
       held.setBudget(4 << 20);
-      expect(held.stats.packHeldBytes).toBeGreaterThanOrEqual(dataBytes);
+      expect(held.stats.packHeldBytes).toBeGreaterThanOrEqual(agentBytes);
       expect([...(await held.checkLinesWithOutput(lines, { format: 'none', last: true })).verdicts]).toEqual(expected);
     } finally {
       held.close();
@@ -193,13 +199,72 @@ describe('a pack answers as its inputs do (property)', () => {
     }
   });
 
-  it('a pack opened without the whole check and held whole has its data checked when it is read: a damaged one refused before any line (the matcher not made), naming the pack', () => {
+  it('a pack over the 1 MiB its data is read through has the agent\'s rules copied across the pieces, whether its data is checked as they are read or was checked at open (then only where they lie is read); each answers as its inputs, for the agent a body names and for one it does not', async () => {
+    // 40 bodies, each with a Googlebot group and a star group of ~900 rules (tens of KB compiled each)
+    const given = Array.from({ length: 40 }, (_, i): GivenOrigin => ({ key: `big${i}.test`, captures: [{ effect: 'rules', body: raw(
+      `User-agent: Googlebot\nDisallow: /g${i}\n` + Array.from({ length: 900 }, (_, k) => `Disallow: /x${i}-${k}*y$\n`).join('') +
+      `\nUser-agent: *\nDisallow: /s${i}\n` + Array.from({ length: 900 }, (_, k) => `Allow: /s${i}/${k}*z\n`).join('')) }] }));
+    const urls = given.flatMap((_, i) => [`http://big${i}.test/g${i}`, `http://big${i}.test/x${i}-${(i * 37) % 900}ay`, `http://big${i}.test/x${i}-3ay/n`, `http://big${i}.test/s${i}/${(i * 11) % 900}az`, `http://big${i}.test/s${i}/q`, `http://big${i}.test/`]);
+    const lines = raw(urls.join('\n') + '\n');
+    const path = writePack(given, 'google');
+    for (const agent of ['Googlebot', 'Bingbot']) {
+      const expected = await verdicts(expectedSource(given), [agent], 'google', lines);
+      expect(new Set(expected)).toEqual(new Set([1, 2]));
+      for (const dataCheckOwed of [true, false]) {
+        const file = openPackFile(path, { dataCheckOwed });
+        try {
+          const held = file.pack.agentBlobs(agent);
+          const dataBytes = file.pack.dataLength;
+          expect([dataBytes > 2 << 20, held.blobs.length]).toEqual([true, 40]);
+          // a rule set held lies across a piece's end (pieces of 1 MiB from the data's start)
+          const view = new DataView(readFileSync(path).buffer);
+          const layout = indexLayout({ buckets: view.getUint32(H_BUCKETS, true), origins: view.getUint32(H_ORIGINS, true), captures: view.getUint32(H_CAPTURES, true), bodies: view.getUint32(H_BODIES, true), tokens: view.getUint32(H_TOKENS, true), blobs: view.getUint32(H_BLOBS, true), stringBytes: 0 });
+          const indexAt = getU64(view, H_INDEX_OFFSET);
+          const across = [...held.blobs].some((blob) => {
+            const offset = getU64(view, indexAt + layout.blobs + blob * BLOB_BYTES) - HEADER_BYTES;
+            return Math.floor(offset / (1 << 20)) !== Math.floor((offset + file.pack.blobLength(blob) - 1) / (1 << 20));
+          });
+          expect(across).toBe(true);
+          const matcher = new MultiHostMatcher({ agents: [agent], source: robotsFromPack(file.pack, { agents: [agent], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 64 << 20 });
+          try {
+            expect(matcher.stats.packHeldBytes).toBeGreaterThanOrEqual(held.length);
+            expect([...(await matcher.checkLinesWithOutput(lines, { format: 'none' })).verdicts], `${agent}, check owed ${dataCheckOwed}`).toEqual(expected);
+            expect([matcher.stats.packed, matcher.stats.cachedHosts]).toEqual([40, 0]);
+          } finally {
+            matcher.close();
+          }
+        } finally {
+          file.close();
+        }
+      }
+    }
+  });
+
+  it('a pack opened to be checked piece by piece whose rules for the agent are held has each blob held checked as it is read: one damaged is refused before any line (the matcher not made), naming the pack and the blob; a damaged body, never read, is not', async () => {
     const given = Array.from({ length: 20 }, (_, i): GivenOrigin => ({ key: `host${i}.test`, captures: [{ effect: 'rules', body: raw(`User-agent: *\nDisallow: /p${i}\n`) }] }));
     const bytes = readFileSync(writePack(given, 'google'));
-    bytes[HEADER_BYTES + 10] ^= 0xff;
-    const pack = RobotsPack.open(bytesStorage(bytes), { name: "'damaged.pack'" });
-    const source = robotsFromPack(pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
-    expect(() => new MultiHostMatcher({ agents: ['Googlebot'], source })).toThrow(new RobotsError('PACK_INVALID', "'damaged.pack' is damaged: its data fails its checksum (rebuild it with robotstxt pack)"));
+    const open = (of: Uint8Array): RobotsPack => RobotsPack.open(bytesStorage(of), { name: "'damaged.pack'", verifyData: false });
+    const source = (pack: RobotsPack): ReturnType<typeof robotsFromPack> => robotsFromPack(pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES });
+    // the first blob held (host0.test's body's star blob) and the first body
+    const pack = open(bytes);
+    const first = pack.agentBlobs('Googlebot').blobs[0];
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const index = new DataView(bytes.buffer, bytes.byteOffset + getU64(view, H_INDEX_OFFSET));
+    const layout = indexLayout({ buckets: view.getUint32(H_BUCKETS, true), origins: view.getUint32(H_ORIGINS, true), captures: view.getUint32(H_CAPTURES, true), bodies: view.getUint32(H_BODIES, true), tokens: view.getUint32(H_TOKENS, true), blobs: view.getUint32(H_BLOBS, true), stringBytes: 0 });
+    const blobOffset = getU64(index, layout.blobs + first * BLOB_BYTES);
+    const bodyOffset = getU64(index, layout.bodies);
+    const inBlob = Uint8Array.from(bytes);
+    inBlob[blobOffset + 3] ^= 0xff;
+    expect(() => new MultiHostMatcher({ agents: ['Googlebot'], source: source(open(inBlob)) })).toThrow(new RobotsError('PACK_INVALID', `'damaged.pack' is damaged: its blob ${first} fails its checksum (rebuild it with robotstxt pack)`));
+    const inBody = Uint8Array.from(bytes);
+    inBody[bodyOffset] ^= 0xff;
+    const matcher = new MultiHostMatcher({ agents: ['Googlebot'], source: source(open(inBody)) });
+    try {
+      expect(matcher.stats.packHeldBytes).toBeGreaterThan(0);
+      expect([...(await matcher.checkUrls(['http://host0.test/p0', 'http://host0.test/q', 'http://host7.test/p7']))]).toEqual([2, 1, 2]);
+    } finally {
+      matcher.close();
+    }
   });
 
   it('a pack opened without the whole check (as check --pack opens it) has its data read once when held, checked as they are read; one not held is checked whole when the matcher opens (one opened to be checked piece by piece is not): a damaged one refused before any line, for one agent or several', () => {
@@ -219,7 +284,8 @@ describe('a pack answers as its inputs do (property)', () => {
     const good = counting(bytes);
     const held = new MultiHostMatcher({ agents: ['Googlebot'], source: robotsFromPack(RobotsPack.open(good.storage, { verifyData: 'owed' }), { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), cacheBytes: 4 << 20 });
     try {
-      expect([held.stats.packHeldBytes >= dataBytes, good.dataRead()]).toEqual([true, dataBytes]);
+      // (the whole data read once, through one buffer, for the check; only the agent's rules held)
+      expect([held.stats.packHeldBytes > 0, held.stats.packHeldBytes < dataBytes, good.dataRead()]).toEqual([true, true, dataBytes]);
     } finally {
       held.close();
     }
@@ -401,8 +467,8 @@ describe('robotstxt pack and check --pack', () => {
       expect([byPack.status, byPack.stdout], `${agent} ${extra.join(' ')}`).toEqual([byDir.status, byDir.stdout]);
       expect(byDir.stdout.length, `${agent} ${extra.join(' ')}`).toBeGreaterThan(extra[0] === '--only' ? 10 : 100);
     }
-    // a pack this small is held whole (within half the cache; a pack over half of it is read per host: below)
-    expect(hostsStats(pack, '64')).toBe('0 compiled, 0 answered from their file, 6 from the pack (its data held whole: 29 KiB), 1 without robots.txt');
+    // a pack this small has its rules for the agent held (within half the cache; a pack over half of it is read per host: below)
+    expect(hostsStats(pack, '64')).toBe('0 compiled, 0 answered from their file, 6 from the pack (its rules for the agent held: 25 KiB), 1 without robots.txt');
     // what the folder calls a host with no file, the pack calls an origin without an entry
     expect(robotstxt(['check', '--pack', pack, '--agent', 'Googlebot', HOSTS_URLS]).stderr.split('\n')).toContain(`robotstxt: 1 origin(s) have no entry in the pack ${pack} (https://nofile.example): their URLs were answered as allowed (--missing allow; --missing disallow or error for hosts whose rules must be known)`);
   });
@@ -418,7 +484,7 @@ describe('robotstxt pack and check --pack', () => {
     const byDir = robotstxt(['check', '--robots-dir', big, '--agent', 'Googlebot', '--cache-mb', '1', HOSTS_URLS]);
     const byPack = robotstxt(['check', '--pack', bigPack, '--agent', 'Googlebot', '--cache-mb', '1', HOSTS_URLS]);
     expect([byPack.status, byPack.stdout]).toEqual([byDir.status, byDir.stdout]);
-    // over half the cache: read per host, never held whole
+    // over half the cache: read per host, never held
     expect(hostsStats(bigPack, '1')).toBe('0 compiled, 0 answered from their file, 5 from the pack, 2 without robots.txt');
   });
 

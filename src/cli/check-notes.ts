@@ -90,7 +90,7 @@ export function statsLine(outcome: CheckOutcome, seconds: number, plan: CheckCom
     const hosts = outcome.hosts;
     const packed = plan.rules.kind === 'hosts' && plan.rules.pack !== null;
     const stored = hosts.allowAll + hosts.disallowAll > 0 ? `, ${hosts.allowAll} allow-all and ${hosts.disallowAll} disallow-all by stored outcome` : '';
-    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${packed ? `${hosts.packed} from the pack${hosts.packHeldBytes > 0 ? ` (its data held whole: ${hosts.packHeldBytes < 1048576 ? `${Math.ceil(hosts.packHeldBytes / 1024)} KiB` : `${(hosts.packHeldBytes / 1048576).toFixed(1)} MiB`})` : ''}, ` : ''}${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${plan.cacheMb} MiB, ${outcome.chunks} window(s) of up to ${outcome.windowBytes / 1048576} MiB`;
+    text += `; hosts: ${hosts.compiled} compiled, ${hosts.direct} answered from their file, ${packed ? `${hosts.packed} from the pack${hosts.packHeldBytes > 0 ? ` (its rules for the agent held: ${hosts.packHeldBytes < 1048576 ? `${Math.ceil(hosts.packHeldBytes / 1024)} KiB` : `${(hosts.packHeldBytes / 1048576).toFixed(1)} MiB`})` : ''}, ` : ''}${hosts.missing} without robots.txt${stored}, ${hosts.evicted} evicted, ${hosts.cachedHosts} cached in ${(hosts.cacheBytes / 1048576).toFixed(1)} of ${plan.cacheMb} MiB, ${outcome.chunks} window(s) of up to ${outcome.windowBytes / 1048576} MiB`;
   }
   if (outcome.recomputed > 0) text += `; ${outcome.recomputed} batch(es) answered again here after a worker failed`;
   return text + '\n';

@@ -162,7 +162,7 @@ export const SLOT_FLAGS = 24;
 export const SLOT_SIZE = 28;
 /** Slot flag: the missing-policy matcher (hosts without a file): its rule is never reported as a deciding rule. */
 export const SLOT_FLAG_MISSING_POLICY = 1;
-/** Slot flag: a pack's compiled rule set, in the pack data held whole (cleared when the slot is emptied). */
+/** Slot flag: a pack's compiled rule set, in the pack data held (cleared when the slot is emptied). */
 export const SLOT_FLAG_PACKED = 2;
 /** Slot flag: a raw body (its lines answered straight from it; cleared when it is compiled in place). */
 export const SLOT_FLAG_RAW = 4;

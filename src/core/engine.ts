@@ -15,7 +15,7 @@ export { encodeAgents } from './wasm/bodies.js';
 export { nextOutputBuffer } from './wasm/output.js';
 export { bytesToRead, automatonCapBytes, AUTOMATON_GROWTH, MAX_COMPILE_BYTES, MAX_BATCH_BYTES } from './wasm/limits.js';
 export type { CompiledRules } from './wasm/resident.js';
-export type { WholeData } from './wasm/pack-data.js';
+export type { HeldData, CoreIndex } from './wasm/pack-data.js';
 export type { HostShards } from './wasm/line-chunks.js';
 export type { LogChunk, UrlLineOptions, UrlLines } from './wasm/logs.js';
 

@@ -47,7 +47,7 @@ export interface PackCapture {
 
 /**
  * verifyData: true, the whole data area's checksum checked at open (nothing is read before it holds); 'owed',
- * checked whole later, by the reader (RobotsPack.verifyData, or dataInto as it reads the data whole); else
+ * checked whole later, by the reader (RobotsPack.verifyData, or agentBlobsInto as it reads the data); else
  * each body and blob is checked when first read.
  */
 export interface PackOpenOptions {
@@ -60,6 +60,19 @@ export interface PackOpenOptions {
 
 const EFFECTS = ['rules', 'allow-all', 'disallow-all'] as const;
 /** RobotsPack.latestBody for a capture whose URLs are all allowed (no robots.txt: a 4xx), or all disallowed (a 5xx, unreachable). */
+/** What a many-host matcher holds of a pack for one agent (RobotsPack.agentBlobs). */
+export interface AgentBlobs {
+  /** The blobs held, in the file's order. */
+  readonly blobs: Int32Array;
+  /** Per blob of the pack, where it lies in the bytes held (-1: not held). */
+  readonly places: Int32Array;
+  /** Bytes held: the blobs' together. */
+  readonly length: number;
+}
+
+/** The piece the data area is read in when an agent's blobs are held (one buffer, touched once). */
+const HELD_READ_BYTES = 1 << 20;
+
 export const ALL_ALLOWED = -1;
 export const ALL_DISALLOWED = -2;
 
@@ -85,7 +98,7 @@ export class RobotsPack {
   private readonly indexBytes: Uint8Array;
   /** Bodies and blobs whose checksum was checked, a bit each (all of them when the data area was checked whole). */
   private readonly checked: Uint8Array;
-  /** Whether the whole data area was checked (at open, by dataInto, or by verifyData), and whether its whole check is owed (verifyData 'owed'). */
+  /** Whether the whole data area was checked (at open, by agentBlobsInto, or by verifyData), and whether its whole check is owed (verifyData 'owed'). */
   private dataChecked: boolean;
   private dataCheckOwed: boolean;
   private readonly dataCrc: number;
@@ -150,7 +163,7 @@ export class RobotsPack {
   }
 
   /**
-   * Makes the whole data check that was owed (opened with verifyData 'owed'), unless dataInto made it as it
+   * Makes the whole data check that was owed (opened with verifyData 'owed'), unless agentBlobsInto made it as it
    * read the data whole: for a reader that does not hold the data, before its first answer, so that a damaged
    * pack is refused before anything is written. Once; nothing for a pack checked at open or piece by piece.
    */
@@ -199,17 +212,17 @@ export class RobotsPack {
 
   /**
    * The index as the core reads it to answer origins itself (src/core/wasm/pack-data.ts, assembly/pack-hosts.ts):
-   * its bytes (checked at open), its sections, and the agent asked (its product token, any case). Once per
-   * matcher that holds the pack whole.
+   * its bytes (checked at open), its sections, the agent asked (its product token, any case), and where each
+   * blob lies in the bytes held (AgentBlobs.places). Once per matcher that holds the agent's blobs.
    */
-  coreIndex(agent: string): CoreIndex {
+  coreIndex(agent: string, held: AgentBlobs): CoreIndex {
     return {
       bytes: this.indexBytes,
       sections: { buckets: this.layout.buckets, origins: this.layout.origins, captures: this.layout.captures, bodies: this.layout.bodies, tokens: this.layout.tokens, blobs: this.layout.blobs, strings: this.layout.strings },
       counts: { buckets: this.buckets, origins: this.originCount, captures: this.captureCount, bodies: this.bodyCount, tokens: this.tokenCount, blobs: this.blobCount, stringBytes: this.indexBytes.length - this.layout.strings }, // (the strings run to the index's end)
       kinds: (this.mayHoldKeys(FLAG_STORE_KEYS) ? PACK_KIND_STORE : 0) | (this.mayHoldKeys(FLAG_HOST_KEYS) ? PACK_KIND_HOST : 0),
       agent: Uint8Array.from(asciiLowerCase(agent), (c) => c.charCodeAt(0) & 0xff),
-      dataStart: HEADER_BYTES,
+      blobPlaces: held.places,
     };
   }
 
@@ -327,24 +340,98 @@ export class RobotsPack {
     this.checkOnce(target, this.index.getUint32(at + 12, true), `blob ${blob}`, this.bodyCount + blob);
   }
 
-  /** Bytes of the data area (every body and blob, one after another): what dataInto reads. */
+  /** Bytes of the index. */
+  get indexLength(): number {
+    return this.indexBytes.length;
+  }
+
+  /** Bytes of the data area (every body and blob, one after another). */
   get dataLength(): number {
     return this.indexOffset - HEADER_BYTES;
   }
 
   /**
-   * Reads the whole data area into target (dataLength bytes: a many-host matcher's block, which then answers
-   * every blob in place: src/core/wasm/pack-data.ts), checked against the data checksum unless open checked it
-   * already. Once per matcher that takes the pack whole.
+   * What a many-host matcher holds of the pack for one agent (its product token, any case; src/core/wasm/pack-data.ts):
+   * the blob the agent gets from each body, each once, in the file's order, one after another (about half
+   * of the data for one agent: no body, no other agent's blob), and where each lies in them. Linear in the
+   * bodies; once per matcher that may hold the pack (its index within half of the matcher's budget).
    */
-  dataInto(target: Uint8Array): void {
-    const length = this.dataLength;
-    if (target.length !== length) throw new RobotsError('INVALID_ARGUMENT', `the pack's data is ${length} bytes, not ${target.length}`);
-    if (this.storage.readInto !== undefined) this.storage.readInto(HEADER_BYTES, target);
-    else target.set(this.storage.read(HEADER_BYTES, length));
-    if (!this.dataChecked) this.checkDataSum(this.checksum(target));
-    this.dataChecked = true;
-    this.dataCheckOwed = false;
+  agentBlobs(agent: string): AgentBlobs {
+    const token = asciiLowerCase(agent);
+    const places = new Int32Array(this.blobCount).fill(-1);
+    const offsets = new Float64Array(this.blobCount);
+    const chosen = new Int32Array(this.bodyCount);
+    let count = 0;
+    let sorted = true;
+    for (let body = 0; body < this.bodyCount; body++) {
+      const blob = this.blobIndex(body, token);
+      if (places[blob] === 0) continue; // (a blob two bodies name: a pack made otherwise)
+      places[blob] = 0;
+      offsets[blob] = getU64(this.index, this.layout.blobs + blob * BLOB_BYTES);
+      if (count > 0 && offsets[blob] < offsets[chosen[count - 1]]) sorted = false;
+      chosen[count++] = blob;
+    }
+    // in the file's order (the writer's: each body's blobs after it; sorted here when a pack's is not)
+    const blobs = chosen.slice(0, count);
+    if (!sorted) blobs.sort((a, b) => offsets[a] - offsets[b]);
+    let length = 0;
+    for (const blob of blobs) {
+      const blobLength = this.blobLength(blob);
+      this.placeCheck(offsets[blob], blobLength, `blob ${blob}`);
+      places[blob] = length;
+      length += blobLength;
+    }
+    return { blobs, places, length };
+  }
+
+  /**
+   * Reads an agent's blobs (agentBlobs) into target (their length: a many-host matcher's block, which then
+   * answers each in place): the data area read once in pieces through one buffer, each piece into the CRC of
+   * the whole data unless it was checked already (a damaged pack is refused, nothing held), the blobs copied
+   * out of it. Fresh memory touched: the blobs' bytes only. Once per matcher that holds them.
+   */
+  agentBlobsInto(held: AgentBlobs, target: Uint8Array): void {
+    if (target.length !== held.length) throw new RobotsError('INVALID_ARGUMENT', `the agent's blobs are ${held.length} bytes, not ${target.length}`);
+    // the whole data's check owed (a pack up to WHOLE_CHECK_BYTES opened for a reader that holds it): made as it is read
+    const checking = this.dataCheckOwed && !this.dataChecked;
+    const end = this.indexOffset;
+    const staging = this.storage.readInto !== undefined ? new Uint8Array(Math.min(HELD_READ_BYTES, Math.max(1, end - HEADER_BYTES))) : null;
+    let sum = 0;
+    let next = 0; // the first blob of held.blobs not wholly copied yet
+    // without checking, only the stretches that hold blobs are read
+    for (let at = checking ? HEADER_BYTES : this.firstHeldOffset(held, 0); at < end && (checking || next < held.blobs.length);) {
+      const length = Math.min(staging?.length ?? end - at, end - at);
+      const piece = staging !== null ? staging.subarray(0, length) : this.storage.read(at, length);
+      if (staging !== null) this.storage.readInto!(at, piece);
+      if (checking) sum = this.continued(piece, sum);
+      // the blobs (or their parts) inside [at, at + length)
+      for (let i = next; i < held.blobs.length; i++) {
+        const blob = held.blobs[i];
+        const offset = getU64(this.index, this.layout.blobs + blob * BLOB_BYTES);
+        if (offset >= at + length) break;
+        const blobLength = this.blobLength(blob);
+        const from = Math.max(offset, at);
+        const to = Math.min(offset + blobLength, at + length);
+        if (to > from) target.set(piece.subarray(from - at, to - at), held.places[blob] + from - offset);
+        if (offset + blobLength <= at + length) next = i + 1;
+        else break;
+      }
+      at += length;
+      if (!checking && next < held.blobs.length) at = Math.max(at, this.firstHeldOffset(held, next));
+    }
+    if (checking) {
+      this.checkDataSum(sum);
+      this.dataChecked = true;
+      this.dataCheckOwed = false;
+    } else if (!this.dataChecked) {
+      // checked piece by piece (a pack over the whole check's size): each blob held, once
+      for (const blob of held.blobs) this.checkOnce(target.subarray(held.places[blob], held.places[blob] + this.blobLength(blob)), this.index.getUint32(this.layout.blobs + blob * BLOB_BYTES + 12, true), `blob ${blob}`, this.bodyCount + blob);
+    }
+  }
+
+  /** Where the held blob held.blobs[i] starts in the file (the data's end past the last). */
+  private firstHeldOffset(held: AgentBlobs, i: number): number {
+    return i < held.blobs.length ? getU64(this.index, this.layout.blobs + held.blobs[i] * BLOB_BYTES) : this.indexOffset;
   }
 
   /** A blob's bytes by index (a copy), checked when first read. */

@@ -209,14 +209,14 @@ export class MatcherHeap {
   private makeRoom(size: number): void {
     if (this.holds === 0 && this.freeBytes > 0 && this.top + size > this.softLimit) this.compact();
     if (this.top + size <= this.capacity) return;
-    // an eighth past what is needed (a large block, a pack held whole, leaves room for the blocks after it)
+    // an eighth past what is needed (a large block, a pack's rules held, leaves room for the blocks after it)
     const wanted = Math.ceil(Math.max((this.top + size) * 1.125, this.capacity * 1.125) / BLOCK_ALIGN) * BLOCK_ALIGN;
     if (this.base + this.top + size > ADDRESS_LIMIT) {
       throw new RobotsError('INPUT_TOO_LARGE', `the WebAssembly heap cannot hold ${size} more bytes (32-bit address space)`);
     }
     this.capacity = Math.max(this.capacity, Math.min(wanted, ADDRESS_LIMIT - this.base));
     // with room after it for the work area of a call (a round's records, a match's scratch): without it,
-    // the first round after a large block (a pack held whole) grew memory again, and the collector counts
+    // the first round after a large block (a pack's rules held) grew memory again, and the collector counts
     // each growth (a growth and a collection, 2-5 ms measured)
     this.memory.reserve(Math.min(this.base + this.capacity + WORK_AREA_ROOM, ADDRESS_LIMIT));
   }

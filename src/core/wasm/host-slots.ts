@@ -25,7 +25,7 @@ export class HostSlots {
   private readonly places: SlotPlaces;
   private stamp = 0;
 
-  /** packAddress: where the pack data held whole lies now (PackData's). */
+  /** packAddress: where the pack data held lies now (PackData's). */
   constructor(frame: CoreFrame, landing: LandingBlock, packAddress: () => number) {
     this.frame = frame;
     this.places = new SlotPlaces(FIRST_SLOT_CAPACITY, frame, landing, packAddress);
@@ -119,7 +119,7 @@ export class HostSlots {
   }
 
   /**
-   * New slots, made at once, for compiled rule sets that lie in the pack data held whole: rule set i at
+   * New slots, made at once, for compiled rule sets that lie in the pack data held: rule set i at
    * offsets[i], lengths[i] bytes long (a length of -1: none made for it). Returns each one's slot (-1: none).
    */
   newPackedSlots(offsets: Int32Array, lengths: Int32Array, flags: number): Int32Array {

@@ -60,7 +60,7 @@ export class HostTable {
   }
 
   /**
-   * Grows the table at once to hold `hosts` keys (within maxTableBytes): a pack held whole names the origins
+   * Grows the table at once to hold `hosts` keys (within maxTableBytes): a pack held names the origins
    * to come, whose keys would otherwise fill the table again and again, a scan of the chunk each time. Once
    * per pack held.
    */

@@ -35,7 +35,7 @@ export class HostEngine {
   readonly raw: RawSlots;
   readonly table: HostTable;
   readonly chunks: HostChunks;
-  /** A pack's data held whole (when the policy holds one): packed slots point into it. */
+  /** A pack's rules for the agent held (when the policy holds them): packed slots point into it. */
   readonly packData: PackData;
 
   constructor(private readonly core: WasmCore) {
@@ -48,7 +48,7 @@ export class HostEngine {
     this.chunks = new HostChunks(core, this.slots, this.table, this.raw, this.packData);
   }
 
-  /** Bytes the engine's own blocks take in the heap (host table, slot table, the chunk, the agent query, the landing block and the pack data held whole). */
+  /** Bytes the engine's own blocks take in the heap (host table, slot table, the chunk, the agent query, the landing block and the pack data held). */
   get ownBytes(): number {
     return this.table.ownBytes + this.slots.ownBytes + this.chunks.ownBytes + this.raw.ownBytes + this.packData.heapBytes;
   }

@@ -1,9 +1,10 @@
-// A pack held whole in the many-host engine's heap (read once when the matcher opens): its data area (one
-// block), and, when the source gives its index, the index in the core beside a record (PACK_RECORD_* of
+// A pack's rules for one agent held in the many-host engine's heap (read once when the matcher opens): the
+// blob the agent gets from each origin's newest body (RobotsPack.agentBlobs: no body, no other agent's blob),
+// one block, and, when the source gives its index, the index in the core beside a record (PACK_RECORD_* of
 // src/core/constants.ts) that lets the scan answer a line's new host itself (assembly/pack-hosts.ts): a slot
-// per compiled rule set of the pack (HostSlots PACKED, flagged SLOT_FLAG_PACKED), pointing where it lies in
-// the data, no read and no copy per host, and no call out of the core per host. One per engine; the policy
-// of when a pack is held is src/node/hosts/'s (it must fit half of the matcher's budget).
+// per blob held (HostSlots PACKED, flagged SLOT_FLAG_PACKED), pointing where it lies in the block, no read
+// and no copy per host, and no call out of the core per host. One per engine; the policy of when a pack is
+// held is src/node/hosts/'s (what it holds must fit half of the matcher's budget).
 import {
   BLOB_BYTES, SLOT_FLAG_PACKED, PACK_RECORD_INDEX, PACK_RECORD_BUCKETS, PACK_RECORD_ORIGINS, PACK_RECORD_CAPTURES,
   PACK_RECORD_BODIES, PACK_RECORD_TOKENS, PACK_RECORD_STRINGS, PACK_RECORD_BUCKET_COUNT, PACK_RECORD_ORIGIN_COUNT,
@@ -23,21 +24,23 @@ export interface CoreIndex {
   kinds: number;
   /** The agent's product token, lower case. */
   agent: Uint8Array;
-  /** Where the data area starts in the file (a blob's offset in the index is from the file's start). */
-  dataStart: number;
+  /** Per blob of the index, where it lies in the bytes held (-1: not held: its hosts are left to the host). */
+  blobPlaces: Int32Array;
 }
 
-/** What a source gives whole: its bytes' length, how to write them into a block of that length (it may throw: a damaged pack), and its index for the core, when it has one. */
-export interface WholeData {
+/** What a source gives at once to be held (a pack's rules for the agent): its bytes' length, how to write them into a block of that length (it may throw: a damaged pack), and its index for the core, when it has one. */
+export interface HeldData {
+  /** Bytes of its index in the core (0: none), known before `length` is worked out. */
+  readonly indexLength: number;
   readonly length: number;
   fill(target: Uint8Array): void;
   readonly index?: CoreIndex;
 }
 
-/** The pack held whole by one engine (none, or one source's). */
+/** The pack data held by one engine (none, or one source's). */
 export class PackData {
   private block = -1;
-  private held: WholeData | null = null;
+  private held: HeldData | null = null;
   /** The record and the index in the core (-1: none), and per blob its slot (-1: none). */
   private recordBlock = -1;
   private blobSlots: Int32Array = new Int32Array(0);
@@ -45,7 +48,7 @@ export class PackData {
   constructor(private readonly frame: CoreFrame, private readonly slots: HostSlots) {}
 
   /** Whether these are the data held now. Per origin answered in place. */
-  holds(data: WholeData): boolean {
+  holds(data: HeldData): boolean {
     return this.held === data;
   }
 
@@ -55,7 +58,7 @@ export class PackData {
   }
 
   /** Reads data into a block of their own (the caller gave up any held before); when fill throws, nothing is held. Once per matcher. */
-  hold(data: WholeData): void {
+  hold(data: HeldData): void {
     const block = this.frame.heap.allocate(Math.max(1, data.length));
     const address = this.frame.heap.address(block);
     try {
@@ -70,19 +73,19 @@ export class PackData {
 
   /**
    * Lays the held pack's index out in the core for the scan (assembly/pack-hosts.ts), with a slot per compiled
-   * rule set of the pack (a blob whose place is not inside the data gets none: its hosts are left to the host)
+   * rule set held (a blob not held gets none: its hosts are left to the host)
    * and the fixed slots of captures that allow or disallow every URL. Once, after hold.
    */
   attachIndex(index: CoreIndex, allowSlot: number, disallowSlot: number): void {
     const blobs = new DataView(index.bytes.buffer, index.bytes.byteOffset + index.sections.blobs, index.counts.blobs * BLOB_BYTES);
-    const dataLength = (this.held as WholeData).length;
+    const dataLength = (this.held as HeldData).length;
     const offsets = new Int32Array(index.counts.blobs);
     const lengths = new Int32Array(index.counts.blobs);
     for (let blob = 0; blob < index.counts.blobs; blob++) {
-      const offset = blobs.getUint32(blob * BLOB_BYTES, true) + blobs.getUint32(blob * BLOB_BYTES + 4, true) * 0x1_0000_0000 - index.dataStart;
+      const offset = index.blobPlaces[blob];
       const length = blobs.getUint32(blob * BLOB_BYTES + 8, true);
-      // (a blob outside the data gets no slot: its hosts are left to the host, which refuses the pack)
-      const inside = offset >= 0 && offset + length <= dataLength && offset <= 0x7fffffff;
+      // (a blob not held, or not inside what is, gets no slot: its hosts are left to the host, which reads it)
+      const inside = offset >= 0 && offset + length <= dataLength;
       offsets[blob] = inside ? offset : 0;
       lengths[blob] = inside ? length : -1;
     }

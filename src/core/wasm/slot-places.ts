@@ -9,7 +9,7 @@ import type { LandingBlock } from './landing.js';
 
 /** A slot's place when its body or rule set lies in the landing block (see RawSlots.transientSlot). */
 export const TRANSIENT = -2;
-/** A slot's place when its compiled rule set lies in the pack data held whole (see PackData). */
+/** A slot's place when its compiled rule set lies in the pack data held (see PackData). */
 export const PACKED = -3;
 
 /** The places of one engine's slots. */
@@ -25,7 +25,7 @@ export class SlotPlaces {
   private addressEpoch = -1;
   private changedSlots: number[] | null = null;
 
-  /** packAddress: where the pack data held whole lies now (PackData's). */
+  /** packAddress: where the pack data held lies now (PackData's). */
   constructor(capacity: number, private readonly frame: CoreFrame, private readonly landing: LandingBlock, private readonly packAddress: () => number) {
     this.blocks = new Int32Array(capacity).fill(-1);
     this.offsets = new Int32Array(capacity);
@@ -84,7 +84,7 @@ export class SlotPlaces {
   }
 
   /**
-   * Places slots[i] (-1: none) at offsets[i] in the pack data held whole, lengths[i] bytes, and writes their
+   * Places slots[i] (-1: none) at offsets[i] in the pack data held, lengths[i] bytes, and writes their
    * addresses into the table at `table` now (fresh slots: no automaton). Once per pack held; linear in the slots.
    */
   placePacked(slots: Int32Array, offsets: Int32Array, lengths: Int32Array, table: number): void {

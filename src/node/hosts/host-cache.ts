@@ -5,7 +5,7 @@
 // numbers in typed arrays, no object.
 import { automatonCapBytes, AUTOMATON_GROWTH } from '../../core/engine.js';
 import type { HostEngine } from '../../core/engine.js';
-import type { CompiledRules, WholeData } from './sources.js';
+import type { CompiledRules, HeldData } from './sources.js';
 
 /** Bytes counted per cached host besides its heap blocks: its numbers in typed arrays and the clock. */
 export const HOST_COST_BYTES = 32;
@@ -76,15 +76,17 @@ export class HostCache {
   }
 
   /**
-   * Holds a source's whole data (a pack's data area, SourceTraits.wholeData) when half the budget holds it
-   * and its index, read once now, with the index laid out in the core (a slot per compiled rule set: the scan
+   * Holds what a source gives at once (a pack's rules for the agent, SourceTraits.heldData) when half the
+   * budget holds them and their index, read once now, with the index laid out in the core (a slot per rule set held: the scan
    * answers plain keys itself) and the host table sized for its origins; gives it up when the budget no longer
    * does (its slots emptied: their origins are then read per host). At a matcher's open and at each new
    * budget, between calls.
    */
-  fitWholeData(data: WholeData, fixedSlots: () => { allow: number; disallow: number }): void {
+  fitHeldData(data: HeldData, fixedSlots: () => { allow: number; disallow: number }): void {
     const packData = this.engine.packData;
-    const fits = data.length + (data.index?.bytes.length ?? 0) <= this.budgetPart(2);
+    // (the index first: what is held is worked out only for a pack whose index fits)
+    const half = this.budgetPart(2);
+    const fits = data.indexLength <= half && data.length + data.indexLength <= half;
     if (fits && !packData.holding) {
       packData.hold(data);
       if (data.index !== undefined) {

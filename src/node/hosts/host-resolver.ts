@@ -128,7 +128,7 @@ export class HostResolver {
     const held = this.cache.cachedCompiledSlot(rules);
     if (held >= 0) return held;
     if (rules.place !== null && this.engine.packData.holds(rules.place.data)) {
-      // the pack held whole has a slot for each of its blobs (a key the core could not resolve: not plain)
+      // the pack held has a slot for each blob it holds (a key the core could not resolve: not plain)
       const slot = this.engine.packData.slotOfBlob(rules.place.blob);
       if (slot >= 0) return slot;
     }

@@ -127,7 +127,7 @@ export class MultiHostMatcher {
       agents: encodedAgents, rfc, maxBytes, missing, transientsAllowed: this.transientsAllowed, directMinBytes: () => MultiHostMatcher.directMinBytes,
     });
     try {
-      this.fitWholeData();
+      this.fitHeldData();
       // (data read whole are checked whole then; else checked now, before any answer)
       if (!this.engine.packData.holding) this.traits?.checkData?.();
     } catch (error) {
@@ -136,9 +136,9 @@ export class MultiHostMatcher {
     }
   }
 
-  /** A source's whole data (a small pack's) held when the budget allows: at open, and when a new budget applies. */
-  private fitWholeData(): void {
-    if (this.traits?.wholeData !== undefined) this.cache.fitWholeData(this.traits.wholeData, () => ({ allow: this.fixed.slot('allow'), disallow: this.fixed.slot('disallow') }));
+  /** What a source gives at once (a small pack's rules for the agent) held when the budget allows: at open, and when a new budget applies. */
+  private fitHeldData(): void {
+    if (this.traits?.heldData !== undefined) this.cache.fitHeldData(this.traits.heldData, () => ({ allow: this.fixed.slot('allow'), disallow: this.fixed.slot('disallow') }));
   }
 
   /** Changes the budget (the command line splits it between threads when they start); applies from the next chunk. */
@@ -148,7 +148,7 @@ export class MultiHostMatcher {
     this.budget = bytes;
     this.lease.setBudget(bytes);
     this.cache.budget = bytes;
-    if (this.callsInFlight === 0) this.fitWholeData(); // (else when the next call starts)
+    if (this.callsInFlight === 0) this.fitHeldData(); // (else when the next call starts)
   }
 
   /**
@@ -216,7 +216,7 @@ export class MultiHostMatcher {
 
   private async answer(lines: Uint8Array, format: HostChunkFormat): Promise<HostChunkResult> {
     this.rounds.releaseTransients(); // (left by a call that failed)
-    this.fitWholeData();
+    this.fitHeldData();
     const parts: HostChunkResult[] = [];
     await this.answerInParts(lines, format, parts);
     if (parts.length === 1) return parts[0];

@@ -3,4 +3,4 @@
 export { DEFAULT_CACHE_BYTES, MultiHostMatcher, matcherForSpec } from './hosts.js';
 export type { HostChunkFormat, HostChunkResult, HostsSpec, MultiHostOptions, MultiHostStats } from './hosts.js';
 export { ALLOW_ALL, CompiledRules, DISALLOW_ALL, FULL_VERDICT_BODY, NO_RULES_KNOWN, robotsFromDirectory, robotsFromMap, robotsHostOf, storedVersionBody, withTraits } from './sources.js';
-export type { MissingPolicy, RobotsHost, RobotsSource, RobotsSourceAnswer, WholeData } from './sources.js';
+export type { MissingPolicy, RobotsHost, RobotsSource, RobotsSourceAnswer, HeldData } from './sources.js';

@@ -12,9 +12,9 @@ import { readStoredRecord, storeFileName, storedVersionsFolder, type StoredVersi
 import { effectOfStored, recordAsOf } from '../../core/fetch-rules.js';
 import { hostOrOriginOf, type UrlOrigin } from '../../core/url-model.js';
 import { describe, optionsArgument, maxBytesArgument } from '../../core/arguments.js';
-import type { WholeData } from '../../core/engine.js';
+import type { HeldData } from '../../core/engine.js';
 
-export type { WholeData };
+export type { HeldData };
 
 /**
  * An origin as a source is asked for it (src/core/url-model.ts): the scheme, host and port an HTTP client
@@ -39,9 +39,9 @@ export class CompiledRules {
   /**
    * key: the rules' identity in their source (origins of one body share it: one copy in the matcher);
    * length: their bytes; fill: writes them into a target of that length (it may throw: a damaged pack);
-   * place: which blob they are of the data the source gives whole (SourceTraits.wholeData), when it does.
+   * place: which blob they are of the data the source may give at once (SourceTraits.heldData), when it gives any.
    */
-  constructor(readonly key: number, readonly length: number, readonly fill: (target: Uint8Array) => void, readonly place: { data: WholeData; blob: number } | null = null) {}
+  constructor(readonly key: number, readonly length: number, readonly fill: (target: Uint8Array) => void, readonly place: { data: HeldData; blob: number } | null = null) {}
 }
 
 /**
@@ -63,18 +63,19 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  *   answered from a body that is not kept, and asked for again when it comes back;
  * - expect(hosts): that many hosts will be asked for next (a chunk's new hosts): a directory is listed once
  *   that pays (src/node/hosts/directory-index.ts);
- * - wholeData: data the source can give whole at once (a pack's data area), in which the compiled rules it
- *   hands out lie (CompiledRules.place): a matcher whose budget holds them twice over reads them once, when
+ * - heldData: data the source can give at once (a pack's rules for the agent: each origin's newest body's
+ *   blob for it), in which the compiled rules it hands out lie (CompiledRules.place): a matcher whose budget
+ *   holds them twice over reads them once, when
  *   it opens, and answers every origin where its rules lie (with the data's index, the core answers the
  *   origins of plain keys itself, without asking the source);
  * - checkData(): checks the source's data whole (a pack opened with its check owed): called when the matcher
- *   opens, unless it holds them (read and checked whole then), so that a damaged pack is refused before any
+ *   opens, unless it holds them (the whole data checked as they are read), so that a damaged pack is refused before any
  *   answer.
  */
 export interface SourceTraits {
   askedAgainCheaply: boolean;
   expect?(hosts: number): void;
-  wholeData?: WholeData;
+  heldData?: HeldData;
   checkData?(): void;
 }
 const SOURCE_TRAITS: unique symbol = Symbol('robots source traits');

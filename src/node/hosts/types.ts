@@ -55,9 +55,9 @@ export interface MultiHostStats {
   disallowAll: number;
   /** Compiled hosts dropped to stay within the budget. */
   evicted: number;
-  /** Hosts whose rules came compiled already (a pack's blob): answered where they lie in the pack's data held whole, else kept as read or, for a host met once, read into the landing block for a round. */
+  /** Hosts whose rules came compiled already (a pack's blob): answered where they lie in the pack's rules held for the agent, else kept as read or, for a host met once, read into the landing block for a round. */
   packed: number;
-  /** Bytes of a pack's data held whole (a pack within half the budget, read once when the matcher opened; 0: none). */
+  /** Bytes of a pack held for the agent: its rules and index (when they fit half the budget, read once when the matcher opened; 0: none). */
   packHeldBytes: number;
   /** Compiles of bodies longer than maxBytes, read only up to there (a host compiled again counts again). */
   cutBodies: number;

@@ -70,7 +70,7 @@ export interface OpenedPack {
  * asked). A file that is no pack, is cut or damaged, or was packed by another version is refused
  * (PACK_INVALID, one sentence naming it); a file that cannot be read, FILE_UNREADABLE. Once per run (a second
  * open of the same path in a thread reuses the first). dataCheckOwed: the whole data's check (up to
- * WHOLE_CHECK_BYTES) is left to the reader (RobotsPack.verifyData, or dataInto when it reads them whole: one
+ * WHOLE_CHECK_BYTES) is left to the reader (RobotsPack.verifyData, or agentBlobsInto as it reads them for a matcher that holds: one
  * read of them instead of two).
  */
 export function openPackFile(path: string, options: { dataCheckOwed?: boolean } = {}): OpenedPack {

@@ -2,13 +2,14 @@
 // multi-host matcher), and each origin's robots.txt as a file (audit --pack, pages --pack). An origin is looked
 // up as a robots directory names its files (src/node/hosts/sources.ts robotsFromDirectory): the store's file
 // key first, then `host:port` when the URL names a port that is not its scheme's default, then `host` (the
-// core looks up a plain key's origin the same way, assembly/pack-hosts.ts, when the pack is held whole).
+// core looks up a plain key's origin the same way, assembly/pack-hosts.ts, when the pack's rules for the agent are held).
 import { RobotsError } from '../../core/errors.js';
-import { ALL_ALLOWED, ALL_DISALLOWED, FLAG_HOST_KEYS, FLAG_PORT_KEYS, FLAG_STORE_KEYS, type RobotsPack, type PackCapture } from '../../core/pack/index.js';
+import { ALL_ALLOWED, ALL_DISALLOWED, FLAG_HOST_KEYS, FLAG_PORT_KEYS, FLAG_STORE_KEYS, type RobotsPack, type PackCapture, type AgentBlobs } from '../../core/pack/index.js';
+import type { CoreIndex } from '../../core/engine.js';
 import { asciiLowerCase, parseRobots, type RobotsTxt } from '../../core/robots.js';
 import { ParsedRobotsCache } from '../../core/parsed-robots-cache.js';
 import type { RobotsMode } from '../../core/parser.js';
-import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource, type WholeData } from '../hosts/index.js';
+import { ALLOW_ALL, DISALLOW_ALL, CompiledRules, FULL_VERDICT_BODY, NO_RULES_KNOWN, withTraits, type HostsSpec, type RobotsHost, type RobotsSource, type HeldData } from '../hosts/index.js';
 import { openPackFile } from './file.js';
 import type { UrlOrigin } from '../../core/url-model.js';
 
@@ -29,7 +30,7 @@ export function packOriginOf(pack: RobotsPack, origin: UrlOrigin): number {
 /**
  * The pack as a many-host source for an agent query: per origin its newest capture: when the query is one
  * agent in the pack's mode, the rules compiled for it already (CompiledRules, no compile: answered where they
- * lie in the pack's data when the matcher holds it whole, a small pack's; else read from the pack straight
+ * lie when the matcher holds the agent's rules of the whole pack, a small pack's; else read from the pack straight
  * into the matcher's memory, once per distinct body while it stays cached); else the body (answered or compiled by the
  * matcher as a folder's file is); ALLOW_ALL and DISALLOW_ALL for what a fetch found; null when the pack has no
  * entry (the missing policy applies). Once per matcher.
@@ -45,19 +46,28 @@ export function robotsFromPack(pack: RobotsPack, options: { agents: readonly str
   const answers = new Map<number, CompiledRules>();
   // per body, the blob of the agent (-1: not looked up yet): origins of one body search its tokens once
   const bodyBlobs = new Int32Array(pack.bodyCount).fill(-1);
-  const wholeData: WholeData = { length: pack.dataLength, fill: (target) => pack.dataInto(target), index: pack.coreIndex(single) };
+  // what the matcher may hold: the agent's blob of each origin's newest body (looked up when the policy first asks its length)
+  let agentBlobs: AgentBlobs | null = null;
+  let coreIndex: CoreIndex | null = null;
+  const blobsOfAgent = (): AgentBlobs => (agentBlobs ??= pack.agentBlobs(single));
+  const heldData: HeldData = {
+    indexLength: pack.indexLength,
+    get length() { return blobsOfAgent().length; },
+    fill: (target) => pack.agentBlobsInto(blobsOfAgent(), target),
+    get index() { return (coreIndex ??= pack.coreIndex(single, blobsOfAgent())); },
+  };
   /** The rules of a body's blob for the agent: one object per blob, made when first asked. */
   const rulesOf = (body: number): CompiledRules => {
     let blob = bodyBlobs[body];
     if (blob < 0) bodyBlobs[body] = blob = pack.blobIndex(body, single);
     let answer = answers.get(blob);
-    if (answer === undefined) answers.set(blob, answer = new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target), { data: wholeData, blob }));
+    if (answer === undefined) answers.set(blob, answer = new CompiledRules(blob, pack.blobLength(blob), (target) => pack.blobInto(blob, target), { data: heldData, blob }));
     return answer;
   };
   return withTraits((host: RobotsHost) => {
     const newest = newestOf(pack, host);
     return typeof newest === 'number' ? rulesOf(newest) : newest;
-  }, { askedAgainCheaply: true, wholeData, checkData: () => pack.verifyData() });
+  }, { askedAgainCheaply: true, heldData, checkData: () => pack.verifyData() });
 }
 
 /**
