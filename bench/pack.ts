@@ -196,7 +196,7 @@ if (!existsSync(corpusRoot) || referenceNote !== '') {
     }
     // the pack's rules for the agent held (read when the matcher opens): what --stats says of the one-URL run
     const heldStats = runCli([...commands[1][1].slice(0, -1), '--stats', '-'], urlFiles[3]).stderr.match(/from the pack \(its rules for the agent held: ([\d.]+ [KM]iB)\)/);
-    const held = heldStats === null ? `read per host as met (not held with --cache-mb ${CACHE_MB})` : `held (${heldStats[1]} with the index: ${AGENT}'s compiled rules of each origin's newest body, no body and no other agent's rules; read once when the matcher opens, the whole data's checksum with them: part of the empty run; no read per host)`;
+    const held = heldStats === null ? `read per host as met (not held with --cache-mb ${CACHE_MB})` : `held (${heldStats[1]} with the index: ${AGENT}'s compiled rules of each body, no body and no other agent's rules; read once when the matcher opens, the whole data's checksum with them: part of the empty run; no read per host)`;
     // an empty run (start-up and opening): a host's cost is the one-per-host run less it, both back to back in
     // each round (the machine drifts between minutes: a difference of medians taken apart moves with it)
     const emptyRuns = new Map<string, number>();
