@@ -199,7 +199,7 @@ describe('a pack answers as its inputs do (property)', () => {
     }
   });
 
-  it('a pack over the 1 MiB its data is read through has the agent\'s rules copied across the pieces, whether its data is checked as they are read or was checked at open (then only where they lie is read); each answers as its inputs, for the agent a body names and for one it does not', async () => {
+  it('a pack over the 1 MiB its data is read through has the agent\'s rules copied across the pieces, whether its data is checked as they are read or was checked at open (then only where they lie is read); each answers as its inputs, for the agent a body names and for one it does not; an index whose rule sets overlap (edited) has each copied whole, answering as read per host', async () => {
     // 40 bodies, each with a Googlebot group and a star group of ~900 rules (tens of KB compiled each)
     const given = Array.from({ length: 40 }, (_, i): GivenOrigin => ({ key: `big${i}.test`, captures: [{ effect: 'rules', body: raw(
       `User-agent: Googlebot\nDisallow: /g${i}\n` + Array.from({ length: 900 }, (_, k) => `Disallow: /x${i}-${k}*y$\n`).join('') +
@@ -236,6 +236,41 @@ describe('a pack answers as its inputs do (property)', () => {
         } finally {
           file.close();
         }
+      }
+    }
+    // an index whose two rule sets overlap (edited, every checksum made again; no writer makes it): one held
+    // rule set that lies across a piece's end named again for another body; held, each is copied whole, and
+    // the other body's hosts answer by the first's rules, as read per host
+    const bytes = readFileSync(path);
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const layout = indexLayout({ buckets: view.getUint32(H_BUCKETS, true), origins: view.getUint32(H_ORIGINS, true), captures: view.getUint32(H_CAPTURES, true), bodies: view.getUint32(H_BODIES, true), tokens: view.getUint32(H_TOKENS, true), blobs: view.getUint32(H_BLOBS, true), stringBytes: 0 });
+    const indexOffset = getU64(view, H_INDEX_OFFSET);
+    const opened = openPackFile(path);
+    const googlebotBlobs = [...opened.pack.agentBlobs('Googlebot').blobs];
+    opened.close();
+    const blobAt = (blob: number): number => indexOffset + layout.blobs + blob * BLOB_BYTES;
+    const across = googlebotBlobs.findIndex((blob) => {
+      const offset = getU64(view, blobAt(blob)) - HEADER_BYTES;
+      return Math.floor(offset / (1 << 20)) !== Math.floor((offset + view.getUint32(blobAt(blob) + 8, true) - 1) / (1 << 20));
+    });
+    expect(across).toBeGreaterThan(0);
+    // (the blobs are in body order: body i's Googlebot rules are googlebotBlobs[i]; body 0's now point at body `across`'s)
+    bytes.copyWithin(blobAt(googlebotBlobs[0]), blobAt(googlebotBlobs[across]), blobAt(googlebotBlobs[across]) + BLOB_BYTES);
+    view.setUint32(H_INDEX_CRC, crc32(bytes.subarray(indexOffset, indexOffset + getU64(view, H_INDEX_LENGTH))), true);
+    view.setUint32(H_HEADER_CRC, crc32(bytes.subarray(0, H_HEADER_CRC)), true);
+    const edited = join(dir, 'overlapping.pack');
+    writeFileSync(edited, bytes);
+    const asEdited = given.map((origin, i) => (i === 0 ? { ...origin, captures: [{ ...origin.captures[0], body: given[across].captures[0].body }] } : origin));
+    // (the host names stay: big0.test now answers with body `across`'s Googlebot rules, which name other paths)
+    const expected = await verdicts(expectedSource(asEdited), ['Googlebot'], 'google', lines);
+    for (const dataCheckOwed of [true, false]) {
+      const file = openPackFile(edited, { dataCheckOwed });
+      try {
+        for (const cacheBytes of [64 << 20, 1 << 20]) {
+          expect(await verdicts(robotsFromPack(file.pack, { agents: ['Googlebot'], mode: 'google', maxBytes: DEFAULT_MAX_BYTES }), ['Googlebot'], 'google', lines, cacheBytes), `check owed ${dataCheckOwed}, cache ${cacheBytes}`).toEqual(expected);
+        }
+      } finally {
+        file.close();
       }
     }
   });

@@ -404,7 +404,9 @@ export class RobotsPack {
       const piece = staging !== null ? staging.subarray(0, length) : this.storage.read(at, length);
       if (staging !== null) this.storage.readInto!(at, piece);
       if (checking) sum = this.continued(piece, sum);
-      // the blobs (or their parts) inside [at, at + length)
+      // the blobs (or their parts) inside [at, at + length); `next` passes only blobs wholly copied (blobs of an
+      // index that overlap, which no writer makes, are each copied whole all the same: a part copied again is the same bytes)
+      let whole = true;
       for (let i = next; i < held.blobs.length; i++) {
         const blob = held.blobs[i];
         const offset = getU64(this.index, this.layout.blobs + blob * BLOB_BYTES);
@@ -413,8 +415,8 @@ export class RobotsPack {
         const from = Math.max(offset, at);
         const to = Math.min(offset + blobLength, at + length);
         if (to > from) target.set(piece.subarray(from - at, to - at), held.places[blob] + from - offset);
-        if (offset + blobLength <= at + length) next = i + 1;
-        else break;
+        if (offset + blobLength > at + length) whole = false;
+        else if (whole) next = i + 1;
       }
       at += length;
       if (!checking && next < held.blobs.length) at = Math.max(at, this.firstHeldOffset(held, next));
