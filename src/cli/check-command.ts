@@ -41,7 +41,7 @@ const CHECK_OWN_OPTIONS = {
 and for the input being answered ({range}: what one
 WebAssembly instance addresses); least recently used hosts are dropped and
 read again when met again. A pack whose rules for the agent (the agent's
-compiled rules of each origin's newest body) and index fit in half of it
+compiled rules of each body) and index fit in half of it
 has them held, read once when the run starts (one agent in the pack's mode).
 Input is answered in windows of 1/8 of the cache
 (8 MiB by default; 1/32 with jsonl; 2 to 16 MiB, 1 to 16 MiB for jsonl with

@@ -64,6 +64,9 @@ const EFFECTS = ['rules', 'allow-all', 'disallow-all'] as const;
 export interface AgentBlobs {
   /** The blobs held, in the file's order. */
   readonly blobs: Int32Array;
+  /** Where each of them (blobs[i]) lies in the file, and its bytes. */
+  readonly offsets: Float64Array;
+  readonly lengths: Int32Array;
   /** Per blob of the pack, where it lies in the bytes held (-1: not held). */
   readonly places: Int32Array;
   /** Bytes held: the blobs' together. */
@@ -359,29 +362,36 @@ export class RobotsPack {
   agentBlobs(agent: string): AgentBlobs {
     const token = asciiLowerCase(agent);
     const places = new Int32Array(this.blobCount).fill(-1);
-    const offsets = new Float64Array(this.blobCount);
-    const chosen = new Int32Array(this.bodyCount);
+    let blobs = new Int32Array(this.bodyCount);
+    let offsets = new Float64Array(this.bodyCount);
     let count = 0;
     let sorted = true;
     for (let body = 0; body < this.bodyCount; body++) {
       const blob = this.blobIndex(body, token);
       if (places[blob] === 0) continue; // (a blob two bodies name: a pack made otherwise)
       places[blob] = 0;
-      offsets[blob] = getU64(this.index, this.layout.blobs + blob * BLOB_BYTES);
-      if (count > 0 && offsets[blob] < offsets[chosen[count - 1]]) sorted = false;
-      chosen[count++] = blob;
+      blobs[count] = blob;
+      offsets[count] = getU64(this.index, this.layout.blobs + blob * BLOB_BYTES);
+      if (count > 0 && offsets[count] < offsets[count - 1]) sorted = false;
+      count++;
     }
-    // in the file's order (the writer's: each body's blobs after it; sorted here when a pack's is not)
-    const blobs = chosen.slice(0, count);
-    if (!sorted) blobs.sort((a, b) => offsets[a] - offsets[b]);
+    // in the file's order (the writer's: each body's blobs after it, so body order; sorted here when a pack's is not)
+    if (sorted) {
+      blobs = blobs.slice(0, count);
+      offsets = offsets.slice(0, count);
+    } else {
+      const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => offsets[a] - offsets[b]);
+      [blobs, offsets] = [Int32Array.from(order, (i) => blobs[i]), Float64Array.from(order, (i) => offsets[i])];
+    }
+    const lengths = new Int32Array(count);
     let length = 0;
-    for (const blob of blobs) {
-      const blobLength = this.blobLength(blob);
-      this.placeCheck(offsets[blob], blobLength, `blob ${blob}`);
-      places[blob] = length;
-      length += blobLength;
+    for (let i = 0; i < count; i++) {
+      lengths[i] = this.blobLength(blobs[i]);
+      this.placeCheck(offsets[i], lengths[i], `blob ${blobs[i]}`);
+      places[blobs[i]] = length;
+      length += lengths[i];
     }
-    return { blobs, places, length };
+    return { blobs, offsets, lengths, places, length };
   }
 
   /**
@@ -392,14 +402,15 @@ export class RobotsPack {
    */
   agentBlobsInto(held: AgentBlobs, target: Uint8Array): void {
     if (target.length !== held.length) throw new RobotsError('INVALID_ARGUMENT', `the agent's blobs are ${held.length} bytes, not ${target.length}`);
+    const { blobs, offsets, lengths, places } = held;
     // the whole data's check owed (a pack up to WHOLE_CHECK_BYTES opened for a reader that holds it): made as it is read
     const checking = this.dataCheckOwed && !this.dataChecked;
     const end = this.indexOffset;
     const staging = this.storage.readInto !== undefined ? new Uint8Array(Math.min(HELD_READ_BYTES, Math.max(1, end - HEADER_BYTES))) : null;
     let sum = 0;
-    let next = 0; // the first blob of held.blobs not wholly copied yet
+    let next = 0; // the first of the blobs not wholly copied yet
     // without checking, only the stretches that hold blobs are read
-    for (let at = checking ? HEADER_BYTES : this.firstHeldOffset(held, 0); at < end && (checking || next < held.blobs.length);) {
+    for (let at = checking || blobs.length === 0 ? HEADER_BYTES : offsets[0]; at < end && (checking || next < blobs.length);) {
       const length = Math.min(staging?.length ?? end - at, end - at);
       const piece = staging !== null ? staging.subarray(0, length) : this.storage.read(at, length);
       if (staging !== null) this.storage.readInto!(at, piece);
@@ -407,19 +418,15 @@ export class RobotsPack {
       // the blobs (or their parts) inside [at, at + length); `next` passes only blobs wholly copied (blobs of an
       // index that overlap, which no writer makes, are each copied whole all the same: a part copied again is the same bytes)
       let whole = true;
-      for (let i = next; i < held.blobs.length; i++) {
-        const blob = held.blobs[i];
-        const offset = getU64(this.index, this.layout.blobs + blob * BLOB_BYTES);
-        if (offset >= at + length) break;
-        const blobLength = this.blobLength(blob);
-        const from = Math.max(offset, at);
-        const to = Math.min(offset + blobLength, at + length);
-        if (to > from) target.set(piece.subarray(from - at, to - at), held.places[blob] + from - offset);
-        if (offset + blobLength > at + length) whole = false;
+      for (let i = next; i < blobs.length && offsets[i] < at + length; i++) {
+        const from = Math.max(offsets[i], at);
+        const to = Math.min(offsets[i] + lengths[i], at + length);
+        if (to > from) target.set(piece.subarray(from - at, to - at), places[blobs[i]] + from - offsets[i]);
+        if (offsets[i] + lengths[i] > at + length) whole = false;
         else if (whole) next = i + 1;
       }
       at += length;
-      if (!checking && next < held.blobs.length) at = Math.max(at, this.firstHeldOffset(held, next));
+      if (!checking && next < blobs.length) at = Math.max(at, offsets[next]);
     }
     if (checking) {
       this.checkDataSum(sum);
@@ -427,13 +434,8 @@ export class RobotsPack {
       this.dataCheckOwed = false;
     } else if (!this.dataChecked) {
       // checked piece by piece (a pack over the whole check's size): each blob held, once
-      for (const blob of held.blobs) this.checkOnce(target.subarray(held.places[blob], held.places[blob] + this.blobLength(blob)), this.index.getUint32(this.layout.blobs + blob * BLOB_BYTES + 12, true), `blob ${blob}`, this.bodyCount + blob);
+      blobs.forEach((blob, i) => this.checkOnce(target.subarray(places[blob], places[blob] + lengths[i]), this.index.getUint32(this.layout.blobs + blob * BLOB_BYTES + 12, true), `blob ${blob}`, this.bodyCount + blob));
     }
-  }
-
-  /** Where the held blob held.blobs[i] starts in the file (the data's end past the last). */
-  private firstHeldOffset(held: AgentBlobs, i: number): number {
-    return i < held.blobs.length ? getU64(this.index, this.layout.blobs + held.blobs[i] * BLOB_BYTES) : this.indexOffset;
   }
 
   /** A blob's bytes by index (a copy), checked when first read. */

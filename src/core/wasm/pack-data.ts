@@ -1,5 +1,5 @@
 // A pack's rules for one agent held in the many-host engine's heap (read once when the matcher opens): the
-// blob the agent gets from each origin's newest body (RobotsPack.agentBlobs: no body, no other agent's blob),
+// blob the agent gets from each body (RobotsPack.agentBlobs: no body, no other agent's blob),
 // one block, and, when the source gives its index, the index in the core beside a record (PACK_RECORD_* of
 // src/core/constants.ts) that lets the scan answer a line's new host itself (assembly/pack-hosts.ts): a slot
 // per blob held (HostSlots PACKED, flagged SLOT_FLAG_PACKED), pointing where it lies in the block, no read

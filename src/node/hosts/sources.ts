@@ -63,7 +63,7 @@ export type RobotsSource = (host: RobotsHost) => RobotsSourceAnswer | Promise<Ro
  *   answered from a body that is not kept, and asked for again when it comes back;
  * - expect(hosts): that many hosts will be asked for next (a chunk's new hosts): a directory is listed once
  *   that pays (src/node/hosts/directory-index.ts);
- * - heldData: data the source can give at once (a pack's rules for the agent: each origin's newest body's
+ * - heldData: data the source can give at once (a pack's rules for the agent: each body's
  *   blob for it), in which the compiled rules it hands out lie (CompiledRules.place): a matcher whose budget
  *   holds them twice over reads them once, when
  *   it opens, and answers every origin where its rules lie (with the data's index, the core answers the

@@ -46,7 +46,7 @@ export function robotsFromPack(pack: RobotsPack, options: { agents: readonly str
   const answers = new Map<number, CompiledRules>();
   // per body, the blob of the agent (-1: not looked up yet): origins of one body search its tokens once
   const bodyBlobs = new Int32Array(pack.bodyCount).fill(-1);
-  // what the matcher may hold: the agent's blob of each origin's newest body (looked up when the policy first asks its length)
+  // what the matcher may hold: the agent's blob of each body (looked up when the policy first asks its length)
   let agentBlobs: AgentBlobs | null = null;
   let coreIndex: CoreIndex | null = null;
   const blobsOfAgent = (): AgentBlobs => (agentBlobs ??= pack.agentBlobs(single));
